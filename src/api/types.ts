@@ -1,0 +1,142 @@
+/**
+ * The client's public surface: what `plan/` and `apply/` may use. undici's types never leave
+ * `api/`. The implementation is `createDspClient` in `client.ts`.
+ */
+import type { Clock } from "../model/clock.js";
+import type { RateLimits, RequestClass } from "../model/limits.js";
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type {
+  Advertiser,
+  Campaign,
+  CampaignCreate,
+  CampaignPatch,
+  Creative,
+  CreativePatch,
+  Environment,
+  InsertionOrder,
+  InsertionOrderPatch,
+} from "../model/wire.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** One HTTP request, as plain data: the planner stores these in a plan file. */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path below the API origin, e.g. `/api/dsp/v1/campaigns`. */
+  path: string;
+  /** Query parameters in order; a name may repeat (`filter=id:1&filter=id:2`). */
+  query?: Array<[string, string]>;
+  body?: unknown;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface DspClientOptions {
+  apiOrigin: string;
+  environment: Environment;
+  credentials: Credentials;
+  /** Defaults to the published limits. */
+  rateLimits?: RateLimits;
+  clock?: Clock;
+  /** Directory of the session cache (mode 0600 files); `false` turns the cache off. */
+  sessionCache?: { dir: string } | false;
+  timeouts?: { connectMs?: number; requestMs?: number };
+  retry?: {
+    /** Attempts for idempotent requests after network errors, timeouts and 5xx. */
+    maxAttempts?: number;
+    /** A single wait (Retry-After or backoff) longer than this fails the run. */
+    maxWaitMs?: number;
+    baseDelayMs?: number;
+  };
+  /** Extra trusted CA certificates (PEM), for a DSP behind a private CA. */
+  ca?: string;
+  /** Source of randomness for backoff jitter; tests pass a seeded one. */
+  random?: () => number;
+}
+
+/** What the client reports, for progress display and the apply journal. Never a secret. */
+export type ApiEvent =
+  | {
+      type: "response";
+      class: RequestClass;
+      method: HttpMethod;
+      path: string;
+      items: number;
+      /** HTTP status, or the kind of failure when no response came. */
+      status: number | "network-error" | "timeout";
+      durationMs: number;
+      attempt: number;
+      /** Time spent waiting for a rate-limit slot or a retry before this attempt. */
+      waitedMs: number;
+    }
+  | {
+      type: "wait";
+      class: RequestClass;
+      reason: "rate-limit" | "retry-after" | "backoff";
+      /** Clock time at which the wait ends: progress shows a countdown to it. */
+      until: number;
+      waitMs: number;
+    }
+  | { type: "login"; email: string; cached: boolean };
+
+export interface ClientStats {
+  reads: number;
+  writes: number;
+  logins: number;
+  retries: number;
+  rateLimited: number;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Items the request carries (batch size), for events. */
+  items?: number;
+}
+
+export interface DspClient {
+  /** One request through session, pacing and retry; resolves to the parsed JSON body. */
+  send<T = unknown>(request: ApiRequest, options?: SendOptions): Promise<T>;
+
+  /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
+  getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
+  /** G2, by `filter=insertion_order_id:`, paged at 100. */
+  listCampaignsByInsertionOrder(
+    insertionOrderIds: readonly string[],
+    options?: SendOptions,
+  ): Promise<Campaign[]>;
+  getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
+  /** G5, one GET each, several in flight within the GET window. */
+  getTargetings(
+    campaignIds: readonly string[],
+    options?: SendOptions,
+  ): Promise<Map<string, TargetingOptionSet[]>>;
+  /** G6, by `filter=id:`. */
+  getCreatives(ids: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  /** G6, by `filter=campaign_ids:` (array containment). */
+  listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
+
+  /** Batches are split into chunks of at most 100 items, one transactional request each. */
+  patchInsertionOrders(
+    items: readonly InsertionOrderPatch[],
+    options?: SendOptions,
+  ): Promise<InsertionOrder[]>;
+  /** POST is never retried blindly: an unknown outcome is an OutcomeUnknownError. */
+  createCampaigns(items: readonly CampaignCreate[], options?: SendOptions): Promise<Campaign[]>;
+  patchCampaigns(items: readonly CampaignPatch[], options?: SendOptions): Promise<Campaign[]>;
+  putTargetings(
+    campaignId: string,
+    targetings: readonly TargetingOptionSet[],
+    options?: SendOptions,
+  ): Promise<TargetingOptionSet[]>;
+  patchCreatives(items: readonly CreativePatch[], options?: SendOptions): Promise<Creative[]>;
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  on(listener: (event: ApiEvent) => void): () => void;
+  stats(): ClientStats;
+  /** Closes the connection pool. The session stays valid (and cached) for the next run. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+import { Command, CommanderError } from "commander";
+import type { CliIO } from "./io.js";
+import { EXIT } from "./io.js";
+import { TOOL_VERSION } from "./version.js";
+
+/**
+ * A command registers itself on the program and reports its exit code through `setExit`.
+ * Commands are added here as they land; each lives in its own module.
+ */
+export type CommandModule = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
+
+const COMMANDS: CommandModule[] = [];
+
+/** Runs doohctl with the given arguments; resolves to the process exit code. */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command()
+    .name("doohctl")
+    .description("Campaigns as code for a digital-out-of-home DSP.")
+    .version(TOOL_VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError("(run doohctl --help for usage)");
+  for (const register of COMMANDS) {
+    register(program, io, (code) => {
+      exitCode = code;
+    });
+  }
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exit code 0; usage errors with 1.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    }
+    io.stderr.write(
+      `doohctl: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return EXIT.error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,128 @@
+/**
+ * Time as a dependency. Everything that waits or stamps (rate limiting, retries, sessions,
+ * the emulator's windows) takes a Clock, so tests run on virtual time and never sleep.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` of this clock's time; rejects with the signal's reason on abort. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+};
+
+interface Sleeper {
+  wakeAt: number;
+  seq: number;
+  resolve: () => void;
+}
+
+/**
+ * A clock that moves only when told (`advance`), or, with `autoAdvance`, jumps straight to
+ * the next sleeper's wake time once the event loop has nothing else to do for a moment. The
+ * emulator and the client can share one instance, so a rate-limited run of many simulated
+ * minutes takes milliseconds.
+ */
+export class VirtualClock implements Clock {
+  private current: number;
+  private seq = 0;
+  private sleepers: Sleeper[] = [];
+  private pumping = false;
+  private readonly autoAdvance: boolean;
+
+  constructor(options: { start?: number; autoAdvance?: boolean } = {}) {
+    this.current = options.start ?? Date.UTC(2026, 10, 1);
+    this.autoAdvance = options.autoAdvance ?? false;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const sleeper: Sleeper = { wakeAt: this.current + Math.max(0, ms), seq: this.seq++, resolve };
+      if (signal) {
+        signal.addEventListener(
+          "abort",
+          () => {
+            this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      }
+      this.sleepers.push(sleeper);
+      this.sleepers.sort((a, b) => a.wakeAt - b.wakeAt || a.seq - b.seq);
+      this.wakeDue();
+      if (this.autoAdvance) this.schedulePump();
+    });
+  }
+
+  /** Moves time forward and wakes every sleeper that is due, in wake order. */
+  advance(ms: number): void {
+    this.current += Math.max(0, ms);
+    this.wakeDue();
+  }
+
+  /** Sets the time (never backwards). */
+  set(ms: number): void {
+    if (ms > this.current) this.current = ms;
+    this.wakeDue();
+  }
+
+  /** How many sleepers are waiting: tests use it to see that a limiter is holding requests. */
+  get pending(): number {
+    return this.sleepers.length;
+  }
+
+  private wakeDue(): void {
+    while (this.sleepers.length > 0 && this.sleepers[0]!.wakeAt <= this.current) {
+      this.sleepers.shift()!.resolve();
+    }
+  }
+
+  /**
+   * Lets pending I/O and promise chains run (a few macrotask turns) before jumping, so that
+   * work that is not waiting on this clock gets to happen at the current virtual time.
+   */
+  private schedulePump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    const settleTurns = 5;
+    let turns = 0;
+    const tick = () => {
+      if (this.sleepers.length === 0) {
+        this.pumping = false;
+        return;
+      }
+      if (++turns < settleTurns) {
+        setImmediate(tick);
+        return;
+      }
+      turns = 0;
+      this.set(this.sleepers[0]!.wakeAt);
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+  }
+}

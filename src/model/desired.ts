@@ -1,0 +1,93 @@
+/**
+ * The desired state: what the user's YAML says, validated and normalized (design.md,
+ * Configuration). Only what is declared is managed: an absent field is `undefined` here and
+ * is neither compared nor changed. Every object and field remembers where it was written, so
+ * a plan or a failed apply can point at `file:line`.
+ */
+import type { RateLimits } from "./limits.js";
+import type { Money } from "./money.js";
+import type { TargetingOptionSet } from "./targeting.js";
+import type { Environment } from "./wire.js";
+
+/** A place in the user's config. */
+export interface SourceRef {
+  file: string;
+  line: number;
+  column: number;
+  /** The path in the document, like `insertion_orders[0].campaigns[2].cpm`. */
+  path: string;
+}
+
+export interface ConnectionSettings {
+  apiOrigin?: string;
+  environment?: Environment;
+  rateLimits?: RateLimits;
+}
+
+export type UnmanagedCampaignsPolicy = "ignore" | "deactivate";
+
+/** Managed insertion order fields; an absent key is unmanaged. Times are canonical UTC. */
+export interface InsertionOrderFields {
+  contract_number?: string | null;
+  start_time?: string;
+  end_time?: string;
+  budget_impressions?: number | null;
+  budget_money?: Money | null;
+}
+
+export interface DesiredInsertionOrder {
+  id: string;
+  fields: InsertionOrderFields;
+  unmanagedCampaigns: UnmanagedCampaignsPolicy;
+  campaigns: DesiredCampaign[];
+  source: SourceRef;
+  /** Where each declared field was written, by field name. */
+  fieldSources: Partial<Record<keyof InsertionOrderFields, SourceRef>>;
+}
+
+/** Managed campaign fields; `name` is identity, not a field (G2: not updatable). */
+export interface CampaignFields {
+  active?: boolean;
+  start_time?: string;
+  end_time?: string;
+  budget_impressions?: number;
+  cpm?: Money;
+  pacing?: Record<string, unknown>;
+}
+
+export interface DesiredCampaign {
+  name: string;
+  /** Pins identity to a live campaign when given. */
+  id?: string;
+  fields: CampaignFields;
+  /** Normalized (Targeting.normalizeList); `undefined` leaves live targetings alone. */
+  targetings?: TargetingOptionSet[];
+  /** Exactly the creatives to associate, sorted; `undefined` leaves associations alone. */
+  creatives?: string[];
+  source: SourceRef;
+  fieldSources: Partial<Record<keyof CampaignFields | "targetings" | "creatives" | "name" | "id", SourceRef>>;
+}
+
+export interface CreativeFields {
+  category_ids?: string[];
+  pixel_url?: string;
+}
+
+export interface DesiredCreative {
+  id: string;
+  fields: CreativeFields;
+  source: SourceRef;
+  fieldSources: Partial<Record<keyof CreativeFields, SourceRef>>;
+}
+
+export interface ConfigFileDigest {
+  path: string;
+  sha256: string;
+}
+
+export interface DesiredState {
+  connection: ConnectionSettings;
+  insertionOrders: DesiredInsertionOrder[];
+  creatives: DesiredCreative[];
+  files: ConfigFileDigest[];
+}

@@ -1,0 +1,114 @@
+/**
+ * Targeting option sets (spec, "Targeting option set of a campaign"; G5). Normalized form:
+ * id lists sorted and de-duplicated (they are sets), `exclude` present and false when absent
+ * (never on a deal option), members in a fixed order. Two option sets are equal when their
+ * normalized forms are; a targeting list is compared as a set of option sets.
+ */
+export interface DealTargetingOption {
+  deal_ids: string[];
+}
+export interface VenueTypeTargetingOption {
+  venue_type_ids: string[];
+  exclude?: boolean;
+}
+export interface VenueTargetingOption {
+  venue_targeting_ids: string[];
+  exclude?: boolean;
+}
+export interface PublisherTargetingOption {
+  publisher_ids: string[];
+  exclude?: boolean;
+}
+
+export interface TargetingOptionSet {
+  deal_targeting_option?: DealTargetingOption;
+  venue_type_targeting_option?: VenueTypeTargetingOption;
+  venue_targeting_option?: VenueTargetingOption;
+  publisher_targeting_option?: PublisherTargetingOption;
+}
+
+/** The option members and the name of each one's id list, in canonical order. */
+export const OPTION_MEMBERS = [
+  ["deal_targeting_option", "deal_ids"],
+  ["venue_type_targeting_option", "venue_type_ids"],
+  ["venue_targeting_option", "venue_targeting_ids"],
+  ["publisher_targeting_option", "publisher_ids"],
+] as const;
+
+export type OptionMember = (typeof OPTION_MEMBERS)[number][0];
+
+/** Numeric strings in numeric order, then the rest in code-unit order: stable everywhere. */
+export function compareIds(a: string, b: string): number {
+  const an = /^[0-9]+$/.test(a);
+  const bn = /^[0-9]+$/.test(b);
+  if (an && bn) {
+    if (a.length !== b.length) return a.length - b.length;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (an !== bn) return an ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function sortedIds(ids: readonly string[]): string[] {
+  return [...new Set(ids)].sort(compareIds);
+}
+
+function normalizeSet(set: TargetingOptionSet): TargetingOptionSet {
+  const out: Record<string, unknown> = {};
+  const source = set as Record<string, Record<string, unknown> | undefined>;
+  for (const [member, idsKey] of OPTION_MEMBERS) {
+    const option = source[member];
+    if (option === undefined) continue;
+    const ids = Array.isArray(option[idsKey]) ? (option[idsKey] as string[]) : [];
+    out[member] =
+      member === "deal_targeting_option"
+        ? { [idsKey]: sortedIds(ids) }
+        : { [idsKey]: sortedIds(ids), exclude: option.exclude === true };
+  }
+  return out as TargetingOptionSet;
+}
+
+/** A stable text key of a normalized option set (canonical member and key order). */
+function key(set: TargetingOptionSet): string {
+  return JSON.stringify(normalizeSet(set));
+}
+
+/** Normalizes each set, drops duplicates and sorts by key: a canonical list. Idempotent. */
+function normalizeList(list: readonly TargetingOptionSet[]): TargetingOptionSet[] {
+  const byKey = new Map<string, TargetingOptionSet>();
+  for (const set of list) {
+    const normalized = normalizeSet(set);
+    byKey.set(JSON.stringify(normalized), normalized);
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, set]) => set);
+}
+
+function setEquals(a: TargetingOptionSet, b: TargetingOptionSet): boolean {
+  return key(a) === key(b);
+}
+
+function listEquals(a: readonly TargetingOptionSet[], b: readonly TargetingOptionSet[]): boolean {
+  const ka = normalizeList(a).map(key);
+  const kb = normalizeList(b).map(key);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+}
+
+/**
+ * What going from `before` to `after` adds and removes, as normalized sets. A set whose ids
+ * changed counts as removed and added (G5: changing a set is removing it).
+ */
+function difference(
+  before: readonly TargetingOptionSet[],
+  after: readonly TargetingOptionSet[],
+): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
+  const b = normalizeList(before);
+  const a = normalizeList(after);
+  const bKeys = new Set(b.map(key));
+  const aKeys = new Set(a.map(key));
+  return {
+    added: a.filter((set) => !bKeys.has(key(set))),
+    removed: b.filter((set) => !aKeys.has(key(set))),
+  };
+}
+
+export const Targeting = { normalizeSet, normalizeList, key, setEquals, listEquals, difference };

@@ -1,0 +1,88 @@
+/**
+ * Instants. Config and API times are ISO 8601 date-times with `Z` or an offset; inside
+ * doohctl they are canonical UTC strings (`2026-12-01T00:00:00Z`, milliseconds only when
+ * non-zero), so plans stay plain JSON and equal instants compare equal as strings.
+ */
+export class TimeError extends Error {
+  override readonly name = "TimeError";
+  readonly code = "TIME_INVALID";
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Milliseconds since the epoch for an ISO 8601 date-time with a zone, or a TimeError. */
+function toMillis(text: string): number {
+  const match = ISO.exec(text);
+  if (!match) {
+    throw new TimeError(
+      `"${text}" is not an ISO 8601 date-time with a zone: write it like 2026-12-01T00:00:00Z`,
+    );
+  }
+  const [, y, mo, d, h, mi, s, fraction = "", zone = "Z"] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s);
+  if (month < 1 || month > 12) throw new TimeError(`"${text}": month ${mo} does not exist`);
+  if (day < 1 || day > daysInMonth(year, month)) throw new TimeError(`"${text}": day ${d} does not exist`);
+  if (hour > 23 || minute > 59 || second > 59) throw new TimeError(`"${text}": time of day out of range`);
+  if (/[1-9]/.test(fraction.slice(3))) {
+    throw new TimeError(`"${text}": times are exact to the millisecond; drop the digits after the third`);
+  }
+  const millis = Number(fraction.slice(0, 3).padEnd(3, "0"));
+  let offsetMinutes = 0;
+  if (zone !== "Z" && zone !== "z") {
+    const sign = zone.startsWith("-") ? -1 : 1;
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) throw new TimeError(`"${text}": offset ${zone} out of range`);
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+}
+
+/** Canonical UTC text of an instant. */
+function fromMillis(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+/** Parses any accepted form and returns the canonical UTC string. */
+function parse(text: string): string {
+  return fromMillis(toMillis(text));
+}
+
+/** True when the text carries a UTC zone (`Z` or `+00:00`), as G12 requires of payloads. */
+function isUtc(text: string): boolean {
+  const match = ISO.exec(text);
+  return (
+    match !== null && (match[8] === "Z" || match[8] === "z" || match[8] === "+00:00" || match[8] === "-00:00")
+  );
+}
+
+function compare(a: string, b: string): number {
+  return Math.sign(toMillis(a) - toMillis(b));
+}
+
+function equals(a: string, b: string): boolean {
+  return toMillis(a) === toMillis(b);
+}
+
+/** `1h 05m`, `4m12s`, `45s`: durations as people read them in a plan summary. */
+function formatDuration(ms: number): string {
+  const totalSeconds = Math.max(0, Math.round(ms / 1000));
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  if (hours > 0) return `${hours}h${String(minutes).padStart(2, "0")}m`;
+  if (minutes > 0) return `${minutes}m${String(seconds).padStart(2, "0")}s`;
+  return `${seconds}s`;
+}
+
+export const Time = { parse, toMillis, fromMillis, isUtc, compare, equals, formatDuration };

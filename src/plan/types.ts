@@ -1,0 +1,210 @@
+/**
+ * The Plan: a plain, serializable value (design.md, Plan). No classes, functions or Dates:
+ * `plan -o plan.json` then `apply --plan plan.json` round-trips it. Bump
+ * PLAN_FORMAT_VERSION on any incompatible change and keep schemas/plan.schema.json in step.
+ */
+import type { SourceRef } from "../model/desired.js";
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type { Advertiser, Campaign, Creative, Environment, InsertionOrder } from "../model/wire.js";
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One managed field going from `before` (null when the object is new) to `after`. */
+export interface FieldChange {
+  field: string;
+  before: JsonValue;
+  after: JsonValue;
+}
+
+/** A campaign, live or about to be created (then `campaign_id` is absent). */
+export interface CampaignRef {
+  insertion_order_id: string;
+  name: string;
+  campaign_id?: string;
+  /** For a new campaign: the id of its `create_campaign` change. */
+  create_change_id?: string;
+}
+
+interface ChangeBase {
+  /** Stable within a plan: `c1`, `c2`, ... in plan order. Requests name the changes they carry. */
+  id: string;
+  /** Human address: `insertion_order.1001`, `campaign.1001/Holiday airports`, `creative.9001`. */
+  address: string;
+  /** Where the user declared it; absent for changes the config implies (unmanaged policy). */
+  source?: SourceRef;
+}
+
+export interface UpdateInsertionOrder extends ChangeBase {
+  kind: "update_insertion_order";
+  insertion_order_id: string;
+  fields: FieldChange[];
+}
+
+export interface CreateCampaign extends ChangeBase {
+  kind: "create_campaign";
+  campaign: CampaignRef;
+  /** Every field the new campaign gets, `before` null. */
+  fields: FieldChange[];
+}
+
+export interface UpdateCampaign extends ChangeBase {
+  kind: "update_campaign";
+  campaign: CampaignRef;
+  fields: FieldChange[];
+}
+
+/** `unmanaged_campaigns: deactivate`: a live campaign the config does not list. */
+export interface DeactivateCampaign extends ChangeBase {
+  kind: "deactivate_campaign";
+  campaign: CampaignRef;
+  reason: "unmanaged";
+}
+
+export interface ReplaceTargetings extends ChangeBase {
+  kind: "replace_targetings";
+  campaign: CampaignRef;
+  before: TargetingOptionSet[];
+  after: TargetingOptionSet[];
+  added: TargetingOptionSet[];
+  removed: TargetingOptionSet[];
+  /** I1/G5: the campaign is active and a set is removed or changed, so apply pauses it. */
+  pause: boolean;
+}
+
+export interface AssociateCreative extends ChangeBase {
+  kind: "associate_creative";
+  creative_id: string;
+  campaign: CampaignRef;
+}
+
+export interface DissociateCreative extends ChangeBase {
+  kind: "dissociate_creative";
+  creative_id: string;
+  campaign: CampaignRef;
+}
+
+export interface UpdateCreative extends ChangeBase {
+  kind: "update_creative";
+  creative_id: string;
+  fields: FieldChange[];
+}
+
+/** Closed union: switches over `kind` are checked for exhaustiveness by the compiler. */
+export type Change =
+  | UpdateInsertionOrder
+  | CreateCampaign
+  | UpdateCampaign
+  | DeactivateCampaign
+  | ReplaceTargetings
+  | AssociateCreative
+  | DissociateCreative
+  | UpdateCreative;
+
+export type ChangeKind = Change["kind"];
+
+/** design.md, "Apply order and invariants". */
+export const PHASES = {
+  1: "widen insertion orders",
+  2: "create campaigns (inactive)",
+  3: "update and deactivate campaigns",
+  4: "replace targetings",
+  5: "creative associations and properties",
+  6: "activate campaigns",
+  7: "narrow insertion orders",
+} as const;
+export type Phase = keyof typeof PHASES;
+
+/**
+ * A campaign created by this plan has no id until phase 2 runs. Requests refer to it by this
+ * placeholder (in paths and bodies); the applier substitutes the real id.
+ */
+export function newCampaignPlaceholder(createChangeId: string): string {
+  return `<new:${createChangeId}>`;
+}
+export const NEW_CAMPAIGN_PLACEHOLDER = /<new:(c[0-9]+)>/g;
+
+export interface PlannedRequest {
+  /** 1-based position in apply order. */
+  seq: number;
+  phase: Phase;
+  method: "POST" | "PUT" | "PATCH";
+  path: string;
+  body: JsonValue;
+  /** Items in the batch (1 for a single-object request). */
+  items: number;
+  /** The changes this request carries (or helps carry, like a pause for a targeting change). */
+  change_ids: string[];
+  /** Per batch item, the changes it carries: maps a 422 field `campaigns[3].cpm` back to config. */
+  item_change_ids: string[][];
+  /** One line for people: `PATCH 42 campaigns (3 deactivations for targeting changes)`. */
+  description: string;
+}
+
+export type Severity = "error" | "warning" | "info";
+
+/** An analyzer finding, with a stable code (e.g. `DOOH201`). Errors mean no plan can apply. */
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  address?: string;
+  change_ids?: string[];
+  source?: SourceRef;
+}
+
+export type ObjectKind = "insertion_order" | "campaign" | "targetings" | "creative";
+
+/** What the plan saw of one live object; `apply --plan` re-reads it and compares. */
+export interface Fingerprint {
+  kind: ObjectKind;
+  /** Object id (for targetings, the campaign id). */
+  id: string;
+  sha256: string;
+  /** The compared fields as read, so a stale check can say which field changed. */
+  snapshot: JsonValue;
+}
+
+export interface InsertionOrderDelta {
+  insertion_order_id: string;
+  /** Human lines, e.g. `budget +2,500.00 USD`, `cpm 12.00 -> 12.50 USD on 3 campaigns`. */
+  lines: string[];
+}
+
+export interface PlanSummary {
+  actions: Partial<Record<ChangeKind, number>>;
+  write_requests: number;
+  read_requests: number;
+  /** At the configured write window (the window bound). */
+  estimated_apply_ms: number;
+  write_window: string;
+  insertion_orders: InsertionOrderDelta[];
+}
+
+export interface Plan {
+  format_version: typeof PLAN_FORMAT_VERSION;
+  tool_version: string;
+  created_at: string;
+  connection: { api_origin: string; environment: Environment };
+  config_files: { path: string; sha256: string }[];
+  /** `--target` ids the plan was narrowed to; empty when it covers the whole config. */
+  targets: string[];
+  fingerprints: Fingerprint[];
+  changes: Change[];
+  requests: PlannedRequest[];
+  findings: Finding[];
+  summary: PlanSummary;
+}
+
+/** Live objects the planner compares against; read by `plan/read.ts` through the client. */
+export interface LiveState {
+  insertionOrders: InsertionOrder[];
+  campaigns: Campaign[];
+  /** Only campaigns whose config declares targetings were read. */
+  targetings: Record<string, TargetingOptionSet[]>;
+  creatives: Creative[];
+  advertisers: Advertiser[];
+  /** Read requests made to build this state. */
+  readRequests: number;
+}

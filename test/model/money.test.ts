@@ -1,0 +1,114 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Money, MoneyError } from "../../src/model/money.js";
+
+const usd = (units: string, nanos = 0): Money => ({ currency_code: "USD", units, nanos });
+
+describe("Money.parse", () => {
+  it("reads an amount with a currency into units and nanos", () => {
+    expect(Money.parse("12.50 USD")).toEqual(usd("12", 500_000_000));
+    expect(Money.parse("4 EUR")).toEqual({ currency_code: "EUR", units: "4", nanos: 0 });
+    expect(Money.parse("0.000000001 USD")).toEqual(usd("0", 1));
+  });
+
+  it("keeps the sign on both units and nanos for negative amounts", () => {
+    expect(Money.parse("-1.25 USD")).toEqual(usd("-1", -250_000_000));
+    expect(Money.parse("-0.5 USD")).toEqual(usd("0", -500_000_000));
+  });
+
+  it("is exact where a binary float is not", () => {
+    const sum = Money.add(Money.parse("0.1 USD"), Money.parse("0.2 USD"));
+    expect(Money.equals(sum, Money.parse("0.3 USD"))).toBe(true);
+  });
+
+  it("refuses a bare number and says how to write it", () => {
+    expect(() => Money.parse("12.5")).toThrow('money needs a currency: write "12.5 USD"');
+  });
+
+  it("refuses more than nine decimals rather than rounding", () => {
+    expect(() => Money.parse("1.0000000001 USD")).toThrow(/more than 9 decimals/);
+  });
+
+  it("refuses a lower-case currency code with the fix", () => {
+    expect(() => Money.parse("1 usd")).toThrow('write "USD"');
+  });
+
+  it("refuses garbage with a MoneyError", () => {
+    expect(() => Money.parse("twelve dollars")).toThrow(MoneyError);
+  });
+});
+
+describe("Money arithmetic and formatting", () => {
+  it("adds, subtracts and compares within one currency", () => {
+    expect(Money.add(usd("1", 900_000_000), usd("0", 200_000_000))).toEqual(usd("2", 100_000_000));
+    expect(Money.subtract(usd("1"), usd("2", 500_000_000))).toEqual(usd("-1", -500_000_000));
+    expect(Money.compare(usd("1"), usd("0", 999_999_999))).toBe(1);
+  });
+
+  it("refuses to mix currencies", () => {
+    expect(() => Money.add(usd("1"), { currency_code: "EUR", units: "1", nanos: 0 })).toThrow(/USD with EUR/);
+  });
+
+  it("formats with at least two decimals and groups thousands for summaries", () => {
+    expect(Money.format(usd("12", 500_000_000))).toBe("12.50 USD");
+    expect(Money.format(usd("3", 141_592_653))).toBe("3.141592653 USD");
+    expect(Money.formatGrouped(usd("2500"), { signed: true })).toBe("+2,500.00 USD");
+    expect(Money.formatGrouped(usd("-1234567", -10_000_000))).toBe("-1,234,567.01 USD");
+  });
+
+  it("validates the wire shape with G8's sign rule", () => {
+    expect(Money.validate(usd("1", -5))).toMatch(/same sign/);
+    expect(Money.validate({ currency_code: "usd", units: "1", nanos: 0 })).toMatch(/three upper-case/);
+    expect(Money.validate(usd("1.5"))).toMatch(/integer string/);
+    expect(Money.validate(usd("1", 1_000_000_000))).toMatch(/nanos/);
+    expect(Money.fromWire({ currency_code: "USD", units: "7" })).toEqual(usd("7"));
+  });
+});
+
+const moneyArb = fc
+  .record({
+    nanos: fc.bigInt({ min: -(10n ** 21n), max: 10n ** 21n }),
+    currency: fc.constantFrom("USD", "EUR", "GBP", "JPY"),
+  })
+  .map(({ nanos, currency }) => Money.fromNanos(nanos, currency));
+
+describe("Money properties", () => {
+  it("format then parse returns the same value", () => {
+    fc.assert(
+      fc.property(moneyArb, (m) => {
+        expect(Money.parse(Money.format(m))).toEqual(m);
+      }),
+    );
+  });
+
+  it("parse never accepts a text it cannot represent exactly", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^-?[0-9]{1,15}\.[0-9]{1,12} [A-Z]{3}$/), (text) => {
+        let parsed: Money;
+        try {
+          parsed = Money.parse(text);
+        } catch (error) {
+          expect(error).toBeInstanceOf(MoneyError);
+          return;
+        }
+        // Accepted: the value must be the text's exact decimal value.
+        const [amount = ""] = text.split(" ");
+        const [whole = "", fraction = ""] = amount.replace("-", "").split(".");
+        const expected =
+          (BigInt(whole) * 10n ** 9n + BigInt(fraction.padEnd(9, "0"))) * (amount.startsWith("-") ? -1n : 1n);
+        expect(fraction.length).toBeLessThanOrEqual(9);
+        expect(Money.toNanos(parsed)).toBe(expected);
+      }),
+    );
+  });
+
+  it("addition and subtraction are inverse and exact", () => {
+    fc.assert(
+      fc.property(moneyArb, moneyArb, (a, b) => {
+        const b2 = { ...b, currency_code: a.currency_code };
+        expect(Money.subtract(Money.add(a, b2), b2)).toEqual(a);
+        expect(Money.validate(Money.add(a, b2))).toBeUndefined();
+      }),
+    );
+  });
+});

@@ -1,0 +1,46 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Time } from "../../src/model/time.js";
+
+describe("Time", () => {
+  it("normalizes offsets to canonical UTC and compares as instants", () => {
+    expect(Time.parse("2026-12-01T01:00:00+01:00")).toBe("2026-12-01T00:00:00Z");
+    expect(Time.parse("2026-12-01T00:00:00.250Z")).toBe("2026-12-01T00:00:00.250Z");
+    expect(Time.equals("2026-12-01T00:00:00Z", "2026-11-30T19:00:00-05:00")).toBe(true);
+    expect(Time.compare("2026-12-01T00:00:00Z", "2026-12-01T00:00:01Z")).toBe(-1);
+  });
+
+  it("refuses dates that do not exist and times without a zone", () => {
+    expect(() => Time.parse("2026-02-29T00:00:00Z")).toThrow(/day 29 does not exist/);
+    expect(() => Time.parse("2026-12-01T00:00:00")).toThrow(/write it like 2026-12-01T00:00:00Z/);
+    expect(() => Time.parse("2026-12-01")).toThrow(/ISO 8601/);
+    expect(() => Time.parse("2026-12-01T24:00:00Z")).toThrow(/out of range/);
+  });
+
+  it("refuses precision it cannot keep", () => {
+    expect(() => Time.parse("2026-12-01T00:00:00.0001Z")).toThrow(/millisecond/);
+    expect(Time.parse("2026-12-01T00:00:00.100000000Z")).toBe("2026-12-01T00:00:00.100Z");
+  });
+
+  it("tells UTC payload times from offset ones (G12)", () => {
+    expect(Time.isUtc("2026-12-01T00:00:00Z")).toBe(true);
+    expect(Time.isUtc("2026-12-01T00:00:00+00:00")).toBe(true);
+    expect(Time.isUtc("2026-12-01T00:00:00+01:00")).toBe(false);
+  });
+
+  it("formats durations the way a plan summary says them", () => {
+    expect(Time.formatDuration(252_000)).toBe("4m12s");
+    expect(Time.formatDuration(45_400)).toBe("45s");
+    expect(Time.formatDuration(3_900_000)).toBe("1h05m");
+  });
+
+  it("parse is idempotent and round-trips any instant", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
+        const text = Time.fromMillis(ms);
+        expect(Time.parse(text)).toBe(text);
+        expect(Time.toMillis(text)).toBe(ms);
+      }),
+    );
+  });
+});
