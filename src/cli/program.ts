@@ -1,15 +1,28 @@
 import { Command, CommanderError } from "commander";
+import { registerApply } from "./commands/apply.js";
+import { registerEmulator } from "./commands/emulator.js";
+import { registerExport } from "./commands/export.js";
+import { registerPlan } from "./commands/plan.js";
+import { registerSchema } from "./commands/schema.js";
+import { registerValidate } from "./commands/validate.js";
 import type { CliIO } from "./io.js";
 import { EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
 
 /**
  * A command registers itself on the program and reports its exit code through `setExit`.
- * Commands are added here as they land; each lives in its own module.
+ * Each lives in its own module under `commands/`.
  */
 export type CommandModule = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
-const COMMANDS: CommandModule[] = [];
+const COMMANDS: CommandModule[] = [
+  registerValidate,
+  registerPlan,
+  registerApply,
+  registerExport,
+  registerEmulator,
+  registerSchema,
+];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {

@@ -16,6 +16,8 @@ export interface FieldChange {
   field: string;
   before: JsonValue;
   after: JsonValue;
+  /** Where the desired value was written, to map a 422 `campaigns[3].cpm` to `file:line`. */
+  source?: SourceRef;
 }
 
 /** A campaign, live or about to be created (then `campaign_id` is absent). */

@@ -14,7 +14,7 @@ describe("doohctl", () => {
   it("exits 1 on an unknown command and says how to get help", async () => {
     const io = bufferIO();
     expect(await run(["frobnicate"], io)).toBe(1);
-    expect(io.err()).toMatch(/^error: /);
+    expect(io.err()).toMatch(/unknown command 'frobnicate'/);
     expect(io.err()).toMatch(/doohctl --help/);
   });
 });
