@@ -1,0 +1,150 @@
+/**
+ * `doohctl export`: live objects -> config YAML in design.md's format, so that a plan on the
+ * exported file reports no changes. Every managed field is written as the planner compares it
+ * (Money as text, times in UTC, targetings normalized, creatives as sorted id lists), with a
+ * comment per insertion order and campaign naming the advertiser and flight.
+ */
+import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
+import { Money } from "../model/money.js";
+import { compareIds, sortedIds, Targeting } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
+import type { LiveState } from "../plan/types.js";
+
+export interface ExportOptions {
+  /** The `yaml-language-server` schema reference written on the first line. */
+  schemaUrl: string;
+  /** Tool version and time, for the header comment. */
+  toolVersion: string;
+  now: string;
+}
+
+function day(time: string): string {
+  return Time.parse(time).slice(0, 10);
+}
+
+function flight(start: string, end: string): string {
+  return `flight ${day(start)} to ${day(end)}`;
+}
+
+function advertiserName(advertisers: Map<string, Advertiser>, id: string): string {
+  const advertiser = advertisers.get(id);
+  return advertiser ? `${advertiser.name} (advertiser ${id})` : `advertiser ${id}`;
+}
+
+function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
+  const entry: Record<string, unknown> = {
+    name: campaign.name,
+    id: campaign.id,
+    active: campaign.active,
+    start_time: Time.parse(campaign.start_time),
+    end_time: Time.parse(campaign.end_time),
+    budget_impressions: campaign.budget_impressions,
+    cpm: Money.format(campaign.cpm),
+    pacing: campaign.pacing,
+  };
+  const targetings = live.targetings[campaign.id];
+  if (targetings !== undefined) entry.targetings = Targeting.normalizeList(targetings);
+  if (creativeIds !== undefined) entry.creatives = creativeIds;
+  return entry;
+}
+
+function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
+  const entry: Record<string, unknown> = {
+    id: io.id,
+    contract_number: io.contract_number,
+    start_time: Time.parse(io.start_time),
+    end_time: Time.parse(io.end_time),
+    budget_impressions: io.budget_impressions,
+    budget_money: io.budget_money === null ? null : Money.format(io.budget_money),
+    campaigns,
+  };
+  return entry;
+}
+
+/** Creative ids associated with each campaign, sorted; only campaigns in `campaignIds`. */
+function creativesByCampaign(
+  creatives: readonly Creative[],
+  campaignIds: Set<string>,
+): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const creative of creatives) {
+    for (const campaignId of creative.campaign_ids) {
+      if (!campaignIds.has(campaignId)) continue;
+      const list = result.get(campaignId) ?? [];
+      list.push(creative.id);
+      result.set(campaignId, list);
+    }
+  }
+  for (const [id, list] of result) result.set(id, sortedIds(list));
+  return result;
+}
+
+/**
+ * Renders the live state as a config document. Campaign creative lists are exact (an empty
+ * list when none is associated), so the exported file manages associations from then on.
+ */
+export function renderExport(live: LiveState, options: ExportOptions): string {
+  const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
+  const insertionOrders = [...live.insertionOrders].sort((a, b) => compareIds(a.id, b.id));
+  const campaignIds = new Set(live.campaigns.map((c) => c.id));
+  const associations = creativesByCampaign(live.creatives, campaignIds);
+  const byInsertionOrder = new Map<string, Campaign[]>();
+  for (const campaign of live.campaigns) {
+    const list = byInsertionOrder.get(campaign.insertion_order_id) ?? [];
+    list.push(campaign);
+    byInsertionOrder.set(campaign.insertion_order_id, list);
+  }
+
+  const data = {
+    version: 1,
+    insertion_orders: insertionOrders.map((io) =>
+      insertionOrderEntry(
+        io,
+        (byInsertionOrder.get(io.id) ?? [])
+          .sort((a, b) => compareIds(a.id, b.id))
+          .map((c) => campaignEntry(c, live, associations.get(c.id) ?? [])),
+      ),
+    ),
+    creatives: [...live.creatives]
+      .sort((a, b) => compareIds(a.id, b.id))
+      .map((creative) => ({
+        id: creative.id,
+        category_ids: sortedIds(creative.category_ids),
+        pixel_url: creative.pixel_url,
+      })),
+  };
+
+  const doc = new Document(data);
+  doc.commentBefore =
+    ` yaml-language-server: $schema=${options.schemaUrl}\n` +
+    ` Exported by doohctl ${options.toolVersion} at ${options.now}. A plan on this file shows no changes.`;
+
+  const ioSeq = doc.get("insertion_orders");
+  if (isSeq(ioSeq)) {
+    ioSeq.items.forEach((node, index) => {
+      const io = insertionOrders[index];
+      if (!io || !isMap(node)) return;
+      (node as YAMLMap).spaceBefore = index > 0;
+      (node as YAMLMap).commentBefore =
+        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`;
+      const campaignSeq = node.get("campaigns");
+      const campaigns = (byInsertionOrder.get(io.id) ?? []).sort((a, b) => compareIds(a.id, b.id));
+      if (isSeq(campaignSeq)) {
+        campaignSeq.items.forEach((campaignNode, i) => {
+          const campaign = campaigns[i];
+          if (!campaign || !isMap(campaignNode)) return;
+          (campaignNode as YAMLMap).commentBefore =
+            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`;
+        });
+      }
+    });
+  }
+  // Id lists read best on one line: `creatives: ["9001", "9002"]`.
+  visit(doc, {
+    Seq(_, node) {
+      if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
