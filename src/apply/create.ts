@@ -1,0 +1,106 @@
+/**
+ * Campaign creation is the one write that is not idempotent (G3: POST /campaigns). When its
+ * outcome is unknown (connection lost, timeout, 5xx), the apply lists the insertion orders'
+ * campaigns by name to learn what happened: all created -> take their ids and go on; none
+ * -> send it once more, now known not to have happened. Never a campaign twice.
+ */
+import { OutcomeUnknownError } from "../api/errors.js";
+import type { ApiRequest, DspClient } from "../api/types.js";
+import type { Campaign } from "../model/wire.js";
+
+export class CreationCheckError extends Error {
+  override readonly name = "CreationCheckError";
+  readonly code = "APPLY_CREATION_UNCERTAIN";
+}
+
+export interface CreateOutcome {
+  /** New campaign ids in request order (G3: the answer keeps request order). */
+  ids: string[];
+  recovered?: "created" | "retried";
+}
+
+interface NewCampaignKey {
+  insertion_order_id: string;
+  name: string;
+}
+
+function keysOf(body: unknown): NewCampaignKey[] {
+  const items = (body as { campaigns?: unknown } | null)?.campaigns;
+  if (!Array.isArray(items)) throw new CreationCheckError("POST /campaigns body has no campaigns list");
+  return items.map((item: { insertion_order_id?: unknown; name?: unknown }) => ({
+    insertion_order_id: String(item.insertion_order_id),
+    name: String(item.name),
+  }));
+}
+
+function idsOf(response: unknown, expected: number): string[] {
+  const campaigns = (response as { campaigns?: Campaign[] } | null)?.campaigns;
+  if (!Array.isArray(campaigns) || campaigns.length !== expected) {
+    throw new CreationCheckError(
+      `POST /campaigns answered ${Array.isArray(campaigns) ? campaigns.length : "no"} campaigns for ${expected} sent; ` +
+        "run plan to see what exists now",
+    );
+  }
+  return campaigns.map((c) => c.id);
+}
+
+/** Which of `keys` exist now, by name within their insertion order; undefined where absent. */
+async function findByName(
+  client: DspClient,
+  keys: readonly NewCampaignKey[],
+  signal: AbortSignal | undefined,
+): Promise<Array<string | undefined>> {
+  const ioIds = [...new Set(keys.map((k) => k.insertion_order_id))];
+  const live = await client.listCampaignsByInsertionOrder(ioIds, signal ? { signal } : {});
+  return keys.map((key) => {
+    const matches = live.filter(
+      (c) => c.insertion_order_id === key.insertion_order_id && c.name === key.name,
+    );
+    if (matches.length > 1) {
+      throw new CreationCheckError(
+        `insertion order ${key.insertion_order_id} now has ${matches.length} campaigns named "${key.name}" ` +
+          `(${matches.map((c) => c.id).join(", ")}); pin the right one with id in the config and plan again`,
+      );
+    }
+    return matches[0]?.id;
+  });
+}
+
+export async function createCampaigns(options: {
+  client: DspClient;
+  request: ApiRequest;
+  items: number;
+  signal?: AbortSignal | undefined;
+  onCheck: (message: string) => void;
+}): Promise<CreateOutcome> {
+  const { client, request, items, signal } = options;
+  const keys = keysOf(request.body);
+  const sendOptions = signal ? { signal, items } : { items };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const ids = idsOf(await client.send(request, sendOptions), items);
+      return attempt === 1 ? { ids } : { ids, recovered: "retried" };
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError)) throw error;
+      options.onCheck(
+        `outcome of POST /campaigns unknown (${error.message}); listing campaigns by name to learn what was created`,
+      );
+      const found = await findByName(client, keys, signal);
+      const present = found.filter((id) => id !== undefined);
+      if (present.length === keys.length) {
+        options.onCheck(`all ${keys.length} campaigns were created; continuing`);
+        return { ids: present, recovered: "created" };
+      }
+      if (present.length > 0) {
+        // G3 says creation is transactional, so this should not happen; stop rather than guess.
+        throw new CreationCheckError(
+          `POST /campaigns created ${present.length} of ${keys.length} campaigns although creation is ` +
+            "transactional (G3); nothing more was sent: run plan to see what remains",
+          { cause: error },
+        );
+      }
+      if (attempt >= 2) throw error;
+      options.onCheck("none was created; sending POST /campaigns once more");
+    }
+  }
+}

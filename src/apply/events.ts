@@ -1,0 +1,30 @@
+/**
+ * What an apply reports while it runs. The CLI's progress display listens; nothing in
+ * apply/ writes to a terminal (style.md: side effects are injected).
+ */
+import type { ApiEvent } from "../api/types.js";
+import type { ApplyFailure, ApplyRequestRecord, ApplyResult } from "../model/apply-report.js";
+
+export type ApplyEvent =
+  | { type: "start"; total: number; at: number }
+  /** A planned request is about to go to the client (which may first wait for a slot). */
+  | {
+      type: "request";
+      seq: number;
+      phase: number;
+      method: string;
+      path: string;
+      items: number;
+      description: string;
+      /** Requests of the plan finished before this one. */
+      done: number;
+      total: number;
+      at: number;
+    }
+  | { type: "applied"; record: ApplyRequestRecord; done: number; total: number }
+  /** A POST's outcome is unknown: the apply lists campaigns by name to learn what happened. */
+  | { type: "check"; seq: number; message: string }
+  | { type: "failed"; failure: ApplyFailure }
+  /** A client event (rate-limit waits with their `until`, retries, logins), passed through. */
+  | { type: "api"; event: ApiEvent }
+  | { type: "finish"; result: ApplyResult };

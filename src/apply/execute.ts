@@ -1,0 +1,255 @@
+/**
+ * Executes a plan: its requests, in its order, through the client, and nothing else
+ * (design.md, Apply order and invariants). The order and batching that keep I1 to I5 are
+ * the plan's; the client's pacing keeps the write window, so nothing here sleeps. The first
+ * failure or an interruption stops the run (I7) and the result says what was applied, what
+ * failed and why, and what was not sent.
+ */
+import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
+import type { DspClient } from "../api/types.js";
+import type {
+  ApplyFailure,
+  ApplyRequestRecord,
+  ApplyResult,
+  ApplyStatus,
+} from "../model/apply-report.js";
+import { type Clock, systemClock } from "../model/clock.js";
+import type { Change, Plan, PlannedRequest } from "../plan/types.js";
+import { createCampaigns } from "./create.js";
+import type { ApplyEvent } from "./events.js";
+import { traceFieldErrors } from "./failure.js";
+import { type ApplyJournal, itemIdsOf } from "./journal.js";
+import { resolvePath, resolvePathIfKnown, resolvePlaceholders } from "./placeholders.js";
+import { summarize } from "./summary.js";
+
+export interface ApplyOptions {
+  plan: Plan;
+  client: DspClient;
+  /** Aborting stops the run: the request in flight is abandoned, no other is started. */
+  signal?: AbortSignal;
+  onEvent?: (event: ApplyEvent) => void;
+  journal?: ApplyJournal;
+  /** For timestamps and durations only. @default systemClock */
+  clock?: Clock;
+}
+
+export class PlanIntegrityError extends Error {
+  override readonly name = "PlanIntegrityError";
+  readonly code = "APPLY_PLAN_INVALID";
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function statusOf(error: unknown): ApplyRequestRecord["status"] {
+  if (error instanceof OutcomeUnknownError) return "outcome-unknown";
+  if (error instanceof ApiError) return error.status;
+  if (error instanceof TimeoutError) return "timeout";
+  if (error instanceof NetworkError) return "network-error";
+  return "error";
+}
+
+function describeFailure(
+  planned: PlannedRequest,
+  record: ApplyRequestRecord,
+  error: unknown,
+  changesById: ReadonlyMap<string, Change>,
+): ApplyFailure {
+  const code = (error as { code?: unknown })?.code;
+  return {
+    request: record,
+    code: typeof code === "string" ? code : "APPLY_ERROR",
+    // The API's own short text; its fields are listed one by one below.
+    message:
+      error instanceof ApiError ? error.apiMessage : error instanceof Error ? error.message : String(error),
+    ...(error instanceof ApiError ? { httpStatus: error.status } : {}),
+    fields: error instanceof ApiError ? traceFieldErrors(planned, error.data, changesById) : [],
+  };
+}
+
+function recordNewIds(
+  planned: PlannedRequest,
+  ids: readonly string[],
+  created: Map<string, string>,
+  changesById: ReadonlyMap<string, Change>,
+): void {
+  ids.forEach((id, item) => {
+    const changeId = planned.item_change_ids[item]?.find(
+      (c) => changesById.get(c)?.kind === "create_campaign",
+    );
+    if (changeId === undefined) {
+      throw new PlanIntegrityError(
+        `request ${planned.seq} creates a campaign at item ${item} that names no create_campaign change; make a new plan`,
+      );
+    }
+    created.set(changeId, id);
+  });
+}
+
+export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
+  const { plan, client, signal, journal } = options;
+  const clock = options.clock ?? systemClock;
+  const emit = options.onEvent ?? (() => {});
+  const changesById = new Map(plan.changes.map((c) => [c.id, c] as const));
+  const created = new Map<string, string>();
+  const applied: ApplyRequestRecord[] = [];
+  const total = plan.requests.length;
+  const before = client.stats();
+  const startedAt = clock.now();
+  let failure: ApplyFailure | undefined;
+  let abandoned: ApplyRequestRecord | undefined;
+  let attempts = 0;
+  let lastStatus = 200;
+
+  const unsubscribe = client.on((event) => {
+    if (event.type === "response" && event.class === "write") {
+      attempts++;
+      if (typeof event.status === "number") lastStatus = event.status;
+    }
+    emit({ type: "api", event });
+  });
+  journal?.record({
+    event: "start",
+    time: iso(startedAt),
+    plan_created_at: plan.created_at,
+    api_origin: plan.connection.api_origin,
+    environment: plan.connection.environment,
+    requests: total,
+  });
+  emit({ type: "start", total, at: startedAt });
+
+  let index = 0;
+  try {
+    for (; index < total && !signal?.aborted; index++) {
+      const planned = plan.requests[index]!;
+      const sentAt = clock.now();
+      attempts = 0;
+      let path = planned.path;
+      let createdIds: string[] = [];
+      let recovered: ApplyRequestRecord["recovered"];
+      const record = (status: ApplyRequestRecord["status"]): ApplyRequestRecord => ({
+        seq: planned.seq,
+        phase: planned.phase,
+        method: planned.method,
+        path,
+        items: planned.items,
+        description: planned.description,
+        status,
+        durationMs: clock.now() - sentAt,
+        attempts,
+        ...(recovered ? { recovered } : {}),
+      });
+      const journalRecord = (r: ApplyRequestRecord, body: unknown, error?: string) =>
+        journal?.record({
+          event: "request",
+          time: iso(clock.now()),
+          phase: r.phase,
+          seq: r.seq,
+          method: r.method,
+          path: r.path,
+          item_ids: itemIdsOf(r.path, body, createdIds),
+          status: r.status,
+          duration_ms: r.durationMs,
+          attempts: r.attempts,
+          ...(r.recovered ? { recovered: r.recovered } : {}),
+          ...(error !== undefined ? { error } : {}),
+        });
+      let body = planned.body;
+      try {
+        if (created.size > 0 || path.includes("<new:")) {
+          path = resolvePath(planned.path, created);
+          body = resolvePlaceholders(planned.body, created);
+        }
+        emit({
+          type: "request",
+          seq: planned.seq,
+          phase: planned.phase,
+          method: planned.method,
+          path,
+          items: planned.items,
+          description: planned.description,
+          done: index,
+          total,
+          at: sentAt,
+        });
+        const request = { method: planned.method, path, body };
+        if (planned.method === "POST") {
+          const outcome = await createCampaigns({
+            client,
+            request,
+            items: planned.items,
+            signal,
+            onCheck: (message) => {
+              journal?.record({ event: "check", time: iso(clock.now()), seq: planned.seq, message });
+              emit({ type: "check", seq: planned.seq, message });
+            },
+          });
+          createdIds = outcome.ids;
+          recovered = outcome.recovered;
+          recordNewIds(planned, outcome.ids, created, changesById);
+        } else {
+          await client.send(request, signal ? { signal, items: planned.items } : { items: planned.items });
+        }
+        const done = record(lastStatus);
+        applied.push(done);
+        journalRecord(done, body);
+        emit({ type: "applied", record: done, done: index + 1, total });
+      } catch (error) {
+        if (signal?.aborted) {
+          abandoned = record("abandoned");
+          journalRecord(abandoned, body, "interrupted while waiting or in flight");
+        } else {
+          failure = describeFailure(planned, record(statusOf(error)), error, changesById);
+          journalRecord(failure.request, body, failure.message);
+          emit({ type: "failed", failure });
+        }
+        index++;
+        break;
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
+
+  const after = client.stats();
+  const status: ApplyStatus = failure ? "failed" : index < total || abandoned ? "interrupted" : "applied";
+  const finishedAt = clock.now();
+  const result: ApplyResult = {
+    status,
+    started_at: iso(startedAt),
+    finished_at: iso(finishedAt),
+    applied,
+    ...(failure ? { failure } : {}),
+    ...(abandoned ? { abandoned } : {}),
+    not_sent: plan.requests.slice(index).map((r) => ({
+      seq: r.seq,
+      phase: r.phase,
+      method: r.method,
+      path: resolvePathIfKnown(r.path, created),
+      items: r.items,
+      description: r.description,
+    })),
+    created: Object.fromEntries(created),
+    summary: summarize(
+      plan,
+      applied,
+      {
+        reads: after.reads - before.reads,
+        writes: after.writes - before.writes,
+        retries: after.retries - before.retries,
+        rateLimited: after.rateLimited - before.rateLimited,
+      },
+      finishedAt - startedAt,
+    ),
+  };
+  journal?.record({
+    event: "end",
+    time: iso(finishedAt),
+    status,
+    applied: applied.length,
+    not_sent: result.not_sent.length,
+  });
+  emit({ type: "finish", result });
+  return result;
+}

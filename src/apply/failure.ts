@@ -1,0 +1,64 @@
+/**
+ * I7: a failed request is reported field by field, each 422 field traced back to the config
+ * that asked for the value. `campaigns[3].cpm` -> batch item 3 -> its changes
+ * (`item_change_ids[3]`) -> the `cpm` FieldChange's source, else the change's own source.
+ */
+import type { FieldFailure } from "../model/apply-report.js";
+import type { SourceRef } from "../model/desired.js";
+import type { ApiFieldError } from "../model/wire.js";
+import type { Change, PlannedRequest } from "../plan/types.js";
+
+const ITEM_FIELD = /^[a-z_]+\[(\d+)\](?:\.([a-z_]+))?/;
+
+function sourcesOf(changes: readonly Change[], property: string | undefined): SourceRef[] {
+  const sources: SourceRef[] = [];
+  if (property !== undefined) {
+    for (const change of changes) {
+      if (!("fields" in change)) continue;
+      const field = change.fields.find((f) => f.field === property);
+      if (field?.source) sources.push(field.source);
+    }
+  }
+  if (sources.length === 0) {
+    for (const change of changes) if (change.source) sources.push(change.source);
+  }
+  const seen = new Set<string>();
+  return sources.filter((s) => {
+    const key = `${s.file}:${s.line}:${s.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Maps each refused field of `request` to the plan changes and config places behind it. */
+export function traceFieldErrors(
+  request: PlannedRequest,
+  errors: readonly ApiFieldError[],
+  changesById: ReadonlyMap<string, Change>,
+): FieldFailure[] {
+  return errors.map((error) => {
+    const match = ITEM_FIELD.exec(error.field);
+    let item: number | undefined;
+    let property: string | undefined;
+    if (match) {
+      item = Number(match[1]);
+      property = match[2];
+    } else if (request.items === 1) {
+      // A single-object request (PUT targetings) names its fields without an index.
+      item = 0;
+      property = error.field;
+    }
+    const changeIds =
+      item !== undefined ? (request.item_change_ids[item] ?? request.change_ids) : request.change_ids;
+    const changes = changeIds.map((id) => changesById.get(id)).filter((c): c is Change => c !== undefined);
+    return {
+      field: error.field,
+      messages: [...error.messages],
+      ...(item !== undefined ? { item } : {}),
+      change_ids: [...changeIds],
+      addresses: [...new Set(changes.map((c) => c.address))],
+      sources: sourcesOf(changes, property),
+    };
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * `--log FILE`: an append-only JSON Lines record of the apply. Each line is written with a
+ * synchronous write on an fd opened for append, so a crash or a kill leaves a true record of
+ * every request that got an answer. Lines hold paths, ids and statuses: never a body, a
+ * cookie or a password.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+
+export type JournalEntry =
+  | {
+      event: "start";
+      time: string;
+      plan_created_at: string;
+      api_origin: string;
+      environment: string;
+      requests: number;
+    }
+  | {
+      event: "request";
+      time: string;
+      phase: number;
+      seq: number;
+      method: string;
+      path: string;
+      /** Ids of the objects the request wrote (new campaign ids for a POST). */
+      item_ids: string[];
+      status: number | string;
+      duration_ms: number;
+      attempts: number;
+      recovered?: string;
+      error?: string;
+    }
+  | { event: "check"; time: string; seq: number; message: string }
+  | { event: "end"; time: string; status: string; applied: number; not_sent: number };
+
+export interface ApplyJournal {
+  record(entry: JournalEntry): void;
+  close(): void;
+}
+
+export class JournalError extends Error {
+  override readonly name = "JournalError";
+  readonly code = "APPLY_JOURNAL";
+}
+
+/** Opens (creating if needed) a journal file for append. */
+export function openFileJournal(path: string): ApplyJournal {
+  let fd: number;
+  try {
+    fd = openSync(path, "a", 0o644);
+  } catch (error) {
+    throw new JournalError(
+      `cannot open the apply log ${path}: ${(error as Error).message}; choose a writable path for --log`,
+      { cause: error },
+    );
+  }
+  let open = true;
+  return {
+    record(entry) {
+      if (open) writeSync(fd, `${JSON.stringify(entry)}\n`);
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** Item ids a request wrote: `id` of each body item, or the campaign id of a targetings PUT. */
+export function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): string[] {
+  if (createdIds.length > 0) return [...createdIds];
+  const lists = body !== null && typeof body === "object" ? Object.values(body) : [];
+  const list = lists.find(Array.isArray) as Array<{ id?: unknown }> | undefined;
+  if (list && !path.endsWith("/targetings")) return list.map((item) => String(item?.id));
+  const match = /\/campaigns\/([^/]+)\/targetings$/.exec(path);
+  return match?.[1] !== undefined ? [match[1]] : [];
+}

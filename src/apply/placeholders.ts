@@ -1,0 +1,50 @@
+/**
+ * New campaigns have no id until phase 2 creates them; later requests of the plan name them
+ * by placeholder (`<new:c7>`, plan/types.ts). This module swaps in the real ids.
+ */
+
+import type { JsonValue } from "../plan/types.js";
+import { NEW_CAMPAIGN_PLACEHOLDER } from "../plan/types.js";
+
+export class UnresolvedPlaceholderError extends Error {
+  override readonly name = "UnresolvedPlaceholderError";
+  readonly code = "APPLY_UNRESOLVED_PLACEHOLDER";
+}
+
+function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
+  if (!text.includes("<new:")) return text;
+  return text.replace(NEW_CAMPAIGN_PLACEHOLDER, (placeholder, changeId: string) => {
+    const id = created.get(changeId);
+    if (id === undefined) {
+      throw new UnresolvedPlaceholderError(
+        `${placeholder} names a campaign created by change ${changeId}, which this apply has not created; ` +
+          "the plan file is inconsistent: make a new plan",
+      );
+    }
+    return id;
+  });
+}
+
+/** The value with every placeholder replaced; values without one are returned as they are. */
+export function resolvePlaceholders<T extends JsonValue>(value: T, created: ReadonlyMap<string, string>): T {
+  if (typeof value === "string") return replaceIn(value, created) as T;
+  if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, created)) as T;
+  if (value !== null && typeof value === "object") {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [key, v] of Object.entries(value)) out[key] = resolvePlaceholders(v, created);
+    return out as T;
+  }
+  return value;
+}
+
+export function resolvePath(path: string, created: ReadonlyMap<string, string>): string {
+  return replaceIn(path, created);
+}
+
+/** For display of requests never sent: real ids where known, placeholders elsewhere. */
+export function resolvePathIfKnown(path: string, created: ReadonlyMap<string, string>): string {
+  return path.replace(
+    NEW_CAMPAIGN_PLACEHOLDER,
+    (placeholder, changeId: string) => created.get(changeId) ?? placeholder,
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Drives the apply's progress display on stderr. On a TTY: one line redrawn in place, every
+ * event and every second (the countdown to the next write slot moves even while nothing
+ * happens). Elsewhere: one line per request, and a line for every wait that is long enough
+ * to look like a hang, so a Retry-After is never silence.
+ */
+import type { ApplyEvent } from "../apply/events.js";
+import type { Clock } from "../model/clock.js";
+import type { RateWindow } from "../model/limits.js";
+import {
+  type ProgressView,
+  phaseName,
+  progressLine,
+  requestLine,
+  type WaitReason,
+  waitLine,
+} from "../render/progress.js";
+import type { TextSink } from "./io.js";
+
+export interface ProgressDisplay {
+  onEvent(event: ApplyEvent): void;
+  /** Ends the display (clears the TTY line's timer); safe to call twice. */
+  stop(): void;
+}
+
+/** Non-TTY: rate-limit waits shorter than this are routine pacing, not worth a line. */
+const QUIET_WAIT_MS = 5_000;
+
+export function createProgressDisplay(options: {
+  sink: TextSink;
+  clock: Clock;
+  writeWindow: RateWindow;
+  /** Redraw period of the TTY line, in real milliseconds. @default 1000 */
+  tickMs?: number;
+}): ProgressDisplay {
+  const { sink, clock } = options;
+  const tty = sink.isTTY;
+  const view: ProgressView = {
+    done: 0,
+    total: 0,
+    writeIntervalMs: options.writeWindow.windowMs / options.writeWindow.limit,
+  };
+  let drawn = false;
+  let phase: number | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const draw = () => {
+    if (!tty) return;
+    sink.write(`\r${progressLine(view, clock.now())}\x1b[K`);
+    drawn = true;
+  };
+  /** A line of its own: above the TTY bar, or simply a line. */
+  const say = (text: string) => {
+    sink.write(tty && drawn ? `\r\x1b[K${text}\n` : `${text}\n`);
+    draw();
+  };
+  const setWait = (until: number, reason: WaitReason, waitMs: number) => {
+    view.wait = { until, reason };
+    if (tty) draw();
+    else if (reason !== "rate-limit" || waitMs >= QUIET_WAIT_MS) say(waitLine(view.wait, clock.now()));
+  };
+
+  return {
+    onEvent(event) {
+      switch (event.type) {
+        case "start":
+          view.total = event.total;
+          if (tty && event.total > 0) {
+            timer = setInterval(draw, options.tickMs ?? 1000);
+            timer.unref?.();
+          }
+          draw();
+          return;
+        case "request":
+          view.current = {
+            seq: event.seq,
+            phase: event.phase,
+            method: event.method,
+            path: event.path,
+            items: event.items,
+          };
+          delete view.wait;
+          if (!tty && event.phase !== phase) say(`phase ${event.phase}: ${phaseName(event.phase)}`);
+          phase = event.phase;
+          draw();
+          return;
+        case "applied":
+          view.done = event.done;
+          delete view.wait;
+          if (!tty) say(requestLine(event.record, event.total));
+          draw();
+          return;
+        case "api":
+          if (event.event.type === "wait") setWait(event.event.until, event.event.reason, event.event.waitMs);
+          else if (
+            event.event.type === "response" &&
+            typeof event.event.status === "number" &&
+            event.event.status >= 429 &&
+            event.event.class === "write"
+          ) {
+            say(
+              `  ... ${event.event.method} ${event.event.path} answered ${event.event.status} (attempt ${event.event.attempt})`,
+            );
+          } else if (event.event.type === "response" && typeof event.event.status === "string") {
+            say(
+              `  ... ${event.event.method} ${event.event.path}: ${event.event.status} (attempt ${event.event.attempt})`,
+            );
+          }
+          return;
+        case "check":
+          say(`  ${event.message}`);
+          return;
+        case "failed":
+          delete view.wait;
+          say(requestLine(event.failure.request, view.total));
+          return;
+        case "finish":
+          this.stop();
+          return;
+      }
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      if (tty && drawn) sink.write(`\r${progressLine(view, clock.now())}\x1b[K\n`);
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * What an apply did: a plain, serializable value. `apply/` produces it, `render/report.ts`
+ * turns it into text and `apply --format json` prints it as is. It lives in model (not in
+ * apply/) because renderers may import model and plan types only (design.md, Layout).
+ * Never holds a secret: paths, ids, statuses and the API's own error messages only.
+ */
+import type { SourceRef } from "./desired.js";
+
+export type ApplyStatus = "applied" | "failed" | "interrupted";
+
+/** One planned request as the apply sent it: placeholders replaced by real campaign ids. */
+export interface ApplyRequestRecord {
+  seq: number;
+  phase: number;
+  method: string;
+  path: string;
+  items: number;
+  description: string;
+  /** HTTP status of the final answer, or what happened instead. */
+  status: number | "outcome-unknown" | "network-error" | "timeout" | "abandoned" | "error";
+  durationMs: number;
+  /** HTTP attempts this request took (retries after 429, 5xx or network errors included). */
+  attempts: number;
+  /** Set when the outcome of a POST was learned by listing campaigns by name. */
+  recovered?: "created" | "retried";
+}
+
+/** A field the API refused (422 `data`), traced back to the config that asked for it. */
+export interface FieldFailure {
+  /** As the API named it, e.g. `campaigns[3].cpm`. */
+  field: string;
+  messages: string[];
+  /** Batch item index, when the field names one. */
+  item?: number;
+  /** Plan changes carried by that item (or by the whole request). */
+  change_ids: string[];
+  /** Object addresses of those changes, e.g. `campaign.1001/Holiday airports`. */
+  addresses: string[];
+  /** Where the user wrote the refused values. */
+  sources: SourceRef[];
+}
+
+export interface ApplyFailure {
+  request: ApplyRequestRecord;
+  /** Stable error code of the failure (e.g. `API_ERROR`, `OUTCOME_UNKNOWN`). */
+  code: string;
+  /** The API's message (or the client's), never a secret. */
+  message: string;
+  httpStatus?: number;
+  fields: FieldFailure[];
+}
+
+/** A request of the plan that was never sent. */
+export interface UnsentRequest {
+  seq: number;
+  phase: number;
+  method: string;
+  path: string;
+  items: number;
+  description: string;
+}
+
+export interface ApplySummary {
+  /** Changes fully applied, per change kind (`update_campaign`: 3, ...). */
+  actions: Record<string, number>;
+  /** Requests of the plan applied, of the plan's total. */
+  planned_requests: number;
+  applied_requests: number;
+  /** HTTP requests the client made during the apply (retries included). */
+  write_requests: number;
+  read_requests: number;
+  retries: number;
+  rate_limited: number;
+  elapsed_ms: number;
+}
+
+export interface ApplyResult {
+  status: ApplyStatus;
+  started_at: string;
+  finished_at: string;
+  applied: ApplyRequestRecord[];
+  failure?: ApplyFailure;
+  /** The request in flight when an interruption arrived, abandoned before its answer. */
+  abandoned?: ApplyRequestRecord;
+  not_sent: UnsentRequest[];
+  /** Campaigns created by this apply: create change id -> new campaign id. */
+  created: Record<string, string>;
+  summary: ApplySummary;
+}

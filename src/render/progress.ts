@@ -1,0 +1,93 @@
+/**
+ * Apply progress as text: pure functions from a progress view and the clock's `now` to one
+ * line. `cli/progress.ts` owns the terminal (redrawing one line on a TTY, one line per
+ * request elsewhere); these functions only say what the line reads.
+ */
+import type { ApplyRequestRecord } from "../model/apply-report.js";
+import { Time } from "../model/time.js";
+import { PHASES, type Phase } from "../plan/types.js";
+
+export type WaitReason = "rate-limit" | "retry-after" | "backoff";
+
+export interface ProgressView {
+  done: number;
+  total: number;
+  /** The request being sent (or waiting for its slot). */
+  current?: { seq: number; phase: number; method: string; path: string; items: number };
+  /** A wait in progress: clock time it ends, and why. */
+  wait?: { until: number; reason: WaitReason };
+  /** Time between two writes at the configured window (window / limit). */
+  writeIntervalMs: number;
+}
+
+export function phaseName(phase: number): string {
+  return PHASES[phase as Phase] ?? `phase ${phase}`;
+}
+
+/** Request durations: `312ms`, `1.2s`, `4m12s`. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  return Time.formatDuration(ms);
+}
+
+export function itemsText(items: number): string {
+  return items === 1 ? "1 item" : `${items} items`;
+}
+
+/** Time left: the wait in progress, then one write interval per request after the current. */
+export function etaMs(view: ProgressView, now: number): number {
+  const waiting = view.wait ? Math.max(0, view.wait.until - now) : 0;
+  const after = Math.max(0, view.total - view.done - 1);
+  return waiting + after * view.writeIntervalMs;
+}
+
+function waitText(wait: { until: number; reason: WaitReason }, now: number): string {
+  const left = Time.formatDuration(Math.max(0, wait.until - now));
+  switch (wait.reason) {
+    case "rate-limit":
+      return `next write slot in ${left}`;
+    case "retry-after":
+      return `429: retrying in ${left} (Retry-After)`;
+    case "backoff":
+      return `retrying in ${left}`;
+  }
+}
+
+function bar(done: number, total: number, width: number): string {
+  const filled = total === 0 ? width : Math.round((done / total) * width);
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
+}
+
+/** The single updating TTY line: phase, done/total, current request, countdown, ETA. */
+export function progressLine(view: ProgressView, now: number): string {
+  const parts = [`${bar(view.done, view.total, 20)} ${view.done}/${view.total}`];
+  if (view.current) {
+    const { phase, method, path, items } = view.current;
+    parts.push(`phase ${phase} ${phaseName(phase)}`, `${method} ${path} (${itemsText(items)})`);
+  }
+  if (view.wait && view.wait.until > now) parts.push(waitText(view.wait, now));
+  parts.push(`ETA ${Time.formatDuration(etaMs(view, now))}`);
+  return parts.join("  ");
+}
+
+/** One line per finished request, for logs and CI (no TTY). */
+export function requestLine(record: ApplyRequestRecord, total: number): string {
+  const status = typeof record.status === "number" ? String(record.status) : record.status;
+  const retries = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
+  const recovered =
+    record.recovered === "created"
+      ? " (outcome checked: created)"
+      : record.recovered === "retried"
+        ? " (outcome checked: not created, sent again)"
+        : "";
+  return (
+    `[${record.seq}/${total}] phase ${record.phase} ${record.method} ${record.path} ` +
+    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.durationMs)}${retries}${recovered}`
+  );
+}
+
+/** A wait as its own line, so a long Retry-After is never silence. */
+export function waitLine(wait: { until: number; reason: WaitReason }, now: number): string {
+  return `  ... ${waitText(wait, now)}`;
+}

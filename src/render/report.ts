@@ -1,0 +1,96 @@
+/**
+ * The apply result as text (I7): on success a summary; on failure or interruption what was
+ * applied, what failed and why (each refused field traced to the config's `file:line`),
+ * and what was not sent. Pure: `(result) => string`.
+ */
+import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
+import type { SourceRef } from "../model/desired.js";
+import { Time } from "../model/time.js";
+import { formatElapsed, itemsText } from "./progress.js";
+
+const ACTION_LABELS: Record<string, string> = {
+  update_insertion_order: "insertion orders updated",
+  create_campaign: "campaigns created",
+  update_campaign: "campaigns updated",
+  deactivate_campaign: "campaigns deactivated",
+  replace_targetings: "targetings replaced",
+  associate_creative: "creative associations added",
+  dissociate_creative: "creative associations removed",
+  update_creative: "creatives updated",
+};
+
+function place(source: SourceRef): string {
+  return `${source.file}:${source.line}`;
+}
+
+function statusText(status: ApplyRequestRecord["status"]): string {
+  return typeof status === "number" ? String(status) : status;
+}
+
+function appliedLine(record: ApplyRequestRecord): string {
+  const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
+  return `  ${record.seq}. ${record.method} ${record.path}: ${record.description} -> ${statusText(record.status)} in ${formatElapsed(record.durationMs)}${attempts}`;
+}
+
+function unsentLine(request: UnsentRequest): string {
+  return `  ${request.seq}. ${request.method} ${request.path}: ${request.description} (${itemsText(request.items)})`;
+}
+
+function fieldLines(field: FieldFailure): string[] {
+  const lines = [`  ${field.field}: ${field.messages.join("; ")}`];
+  const where = field.sources.map(place);
+  if (field.addresses.length > 0 || where.length > 0) {
+    const from = where.length > 0 ? ` (${where.join(", ")})` : "";
+    lines.push(`    from ${field.addresses.join(", ") || "the plan"}${from}`);
+  }
+  return lines;
+}
+
+export function summaryLines(result: ApplyResult): string[] {
+  const s = result.summary;
+  const actions = Object.entries(s.actions)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${ACTION_LABELS[kind] ?? kind}`);
+  return [
+    `Applied ${s.applied_requests} of ${s.planned_requests} requests in ${Time.formatDuration(s.elapsed_ms)}.`,
+    ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
+    `  ${s.write_requests} write requests, ${s.read_requests} read requests, ${s.retries} retries` +
+      (s.rate_limited > 0 ? ` (${s.rate_limited} answered 429)` : ""),
+  ];
+}
+
+export function renderApplyReport(result: ApplyResult): string {
+  const lines: string[] = [];
+  const total = result.summary.planned_requests;
+  if (result.status === "applied") {
+    lines.push("Apply complete.", ...summaryLines(result));
+    const created = Object.entries(result.created);
+    if (created.length > 0) lines.push(`  new campaign ids: ${created.map(([, id]) => id).join(", ")}`);
+    return `${lines.join("\n")}\n`;
+  }
+
+  const failure = result.failure;
+  if (failure) {
+    const r = failure.request;
+    lines.push(
+      `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${r.description})`,
+      `  ${failure.httpStatus !== undefined ? `${failure.httpStatus} ` : ""}${failure.message} [${failure.code}]`,
+      ...failure.fields.flatMap(fieldLines),
+    );
+  } else {
+    lines.push(`Apply interrupted after ${result.applied.length} of ${total} requests.`);
+    if (result.abandoned) {
+      const a = result.abandoned;
+      lines.push(
+        `  abandoned: ${a.seq}. ${a.method} ${a.path} (${a.description}), waiting or in flight when ` +
+          "interrupted: doohctl plan shows whether it took effect",
+      );
+    }
+  }
+  lines.push("", `Applied (${result.applied.length}):`, ...result.applied.map(appliedLine));
+  if (result.applied.length === 0) lines.push("  none");
+  lines.push("", `Not sent (${result.not_sent.length}):`, ...result.not_sent.map(unsentLine));
+  if (result.not_sent.length === 0) lines.push("  none");
+  lines.push("", ...summaryLines(result), "", "Run doohctl plan to see exactly what remains.");
+  return `${lines.join("\n")}\n`;
+}
