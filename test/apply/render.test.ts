@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { createProgressDisplay } from "../../src/cli/progress.js";
+import { VirtualClock } from "../../src/model/clock.js";
+import { progressLine, requestLine } from "../../src/render/progress.js";
+import { renderApplyReport } from "../../src/render/report.js";
+import { record, result, source } from "./builders.js";
+
+describe("apply report", () => {
+  it("summarizes a complete apply per action with request counts and elapsed time", () => {
+    expect(renderApplyReport(result())).toBe(
+      [
+        "Apply complete.",
+        "Applied 1 of 1 requests in 1m00s.",
+        "  2 campaigns updated",
+        "  1 write requests, 0 read requests, 0 retries",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("lists what was applied, the failed request with each field at its file:line, and what was not sent", () => {
+    const failed = record({ seq: 2, status: 422, description: "PATCH 2 campaigns (updates)" });
+    const text = renderApplyReport(
+      result({
+        status: "failed",
+        applied: [
+          record({
+            seq: 1,
+            phase: 1,
+            path: "/api/dsp/v1/insertion_orders",
+            description: "widen 1 insertion order",
+          }),
+        ],
+        failure: {
+          request: failed,
+          code: "API_ERROR",
+          message: "Invalid Request",
+          httpStatus: 422,
+          fields: [
+            {
+              field: "campaigns[1].cpm",
+              messages: ["currency must equal the insertion order's budget currency"],
+              item: 1,
+              change_ids: ["c2"],
+              addresses: ["campaign.1001/Airports"],
+              sources: [source(14)],
+            },
+          ],
+        },
+        not_sent: [
+          {
+            seq: 3,
+            phase: 6,
+            method: "PATCH",
+            path: "/api/dsp/v1/campaigns",
+            items: 1,
+            description: "activate 1 campaign",
+          },
+        ],
+        summary: { ...result().summary, planned_requests: 3, applied_requests: 1, actions: {} },
+      }),
+    );
+    expect(text).toBe(
+      [
+        "Apply failed at request 2 of 3: PATCH /api/dsp/v1/campaigns (PATCH 2 campaigns (updates))",
+        "  422 Invalid Request [API_ERROR]",
+        "  campaigns[1].cpm: currency must equal the insertion order's budget currency",
+        "    from campaign.1001/Airports (doohctl.yaml:14)",
+        "",
+        "Applied (1):",
+        "  1. PATCH /api/dsp/v1/insertion_orders: widen 1 insertion order -> 200 in 120ms",
+        "",
+        "Not sent (1):",
+        "  3. PATCH /api/dsp/v1/campaigns: activate 1 campaign (1 item)",
+        "",
+        "Applied 1 of 3 requests in 1m00s.",
+        "  1 write requests, 0 read requests, 0 retries",
+        "",
+        "Run doohctl plan to see exactly what remains.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says which request was abandoned when interrupted", () => {
+    const text = renderApplyReport(
+      result({ status: "interrupted", applied: [], abandoned: record({ status: "abandoned" }) }),
+    );
+    expect(text).toMatch(/^Apply interrupted after 0 of 1 requests\./);
+    expect(text).toMatch(
+      /abandoned: 1\. PATCH \/api\/dsp\/v1\/campaigns .*doohctl plan shows whether it took effect/,
+    );
+  });
+});
+
+describe("progress lines", () => {
+  it("shows phase, done of total, the current request, the countdown to the next slot and the ETA", () => {
+    const line = progressLine(
+      {
+        done: 3,
+        total: 10,
+        current: { seq: 4, phase: 3, method: "PATCH", path: "/api/dsp/v1/campaigns", items: 100 },
+        wait: { until: 38_000, reason: "rate-limit" },
+        writeIntervalMs: 6_000,
+      },
+      0,
+    );
+    expect(line).toBe(
+      "[######--------------] 3/10  phase 3 update and deactivate campaigns  PATCH /api/dsp/v1/campaigns (100 items)  next write slot in 38s  ETA 1m14s",
+    );
+  });
+
+  it("writes one line per request without a TTY", () => {
+    expect(requestLine(record({ attempts: 2, durationMs: 1500 }), 7)).toBe(
+      "[1/7] phase 3 PATCH /api/dsp/v1/campaigns 2 items -> 200 in 1.5s, 2 attempts",
+    );
+  });
+});
+
+describe("progress display", () => {
+  function sink(isTTY: boolean) {
+    let text = "";
+    return { isTTY, write: (t: string) => void (text += t), text: () => text };
+  }
+
+  it("shows a Retry-After wait as a countdown line rather than silence on a non-TTY", () => {
+    const clock = new VirtualClock({ start: 0 });
+    const out = sink(false);
+    const display = createProgressDisplay({ sink: out, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
+    display.onEvent({ type: "start", total: 1, at: 0 });
+    display.onEvent({
+      type: "request",
+      seq: 1,
+      phase: 3,
+      method: "PATCH",
+      path: "/api/dsp/v1/campaigns",
+      items: 2,
+      description: "x",
+      done: 0,
+      total: 1,
+      at: 0,
+    });
+    display.onEvent({
+      type: "api",
+      event: { type: "wait", class: "write", reason: "retry-after", until: 12_000, waitMs: 12_000 },
+    });
+    display.onEvent({ type: "applied", record: record(), done: 1, total: 1 });
+    display.stop();
+    expect(out.text()).toBe(
+      [
+        "phase 3: update and deactivate campaigns",
+        "  ... 429: retrying in 12s (Retry-After)",
+        "[1/1] phase 3 PATCH /api/dsp/v1/campaigns 2 items -> 200 in 120ms",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("redraws a single line in place on a TTY and ends it with a newline", () => {
+    const clock = new VirtualClock({ start: 0 });
+    const out = sink(true);
+    const display = createProgressDisplay({ sink: out, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
+    display.onEvent({ type: "start", total: 2, at: 0 });
+    display.onEvent({ type: "applied", record: record(), done: 1, total: 2 });
+    display.stop();
+    const text = out.text();
+    expect(text.split("\n")).toHaveLength(2);
+    expect(text.endsWith("\n")).toBe(true);
+    expect(text).toContain("\r[##########----------] 1/2");
+  });
+});
