@@ -29,31 +29,64 @@ export interface ApiRequest {
   body?: unknown;
 }
 
+/**
+ * An ApiRequest that knows the type of its response body. `__response` is a phantom: never
+ * set, never serialized; it only lets `send(Endpoints.getCampaign("1"))` infer `Campaign`.
+ */
+export interface TypedRequest<T> extends ApiRequest {
+  readonly __response?: T;
+}
+
 export interface Credentials {
   email: string;
   password: string;
 }
 
+/**
+ * Everything the client needs, documented with its default. Defaults live in one place,
+ * `CLIENT_DEFAULTS` in `client.ts`. The CLI builds this from config and environment; the
+ * client reads no environment variable itself.
+ */
 export interface DspClientOptions {
+  /** Scheme and host, e.g. `https://dsp.example.com`; `http://` only for loopback (G13). */
   apiOrigin: string;
+  /** Picks the session cookie: `tr-production` or `tr-staging` (spec, Authentication 3). */
   environment: Environment;
   credentials: Credentials;
-  /** Defaults to the published limits. */
+  /** @default PUBLISHED_RATE_LIMITS (get 100/60s, write 10/60s, session 10/60s) */
   rateLimits?: RateLimits;
+  /** @default systemClock */
   clock?: Clock;
-  /** Directory of the session cache (mode 0600 files); `false` turns the cache off. */
+  /**
+   * Directory of the session cache (mode 0600 files, keyed by origin, environment and user);
+   * `false` turns the cache off. The CLI passes `defaultSessionCacheDir()` (`~/.cache/doohctl`).
+   * @default false
+   */
   sessionCache?: { dir: string } | false;
+  /** Real-time limits; they do not follow `clock`. @default { connectMs: 10_000, requestMs: 60_000 } */
   timeouts?: { connectMs?: number; requestMs?: number };
   retry?: {
-    /** Attempts for idempotent requests after network errors, timeouts and 5xx. */
+    /** Attempts in all for idempotent requests after network errors, timeouts and 5xx. @default 4 */
     maxAttempts?: number;
-    /** A single wait (Retry-After or backoff) longer than this fails the run. */
+    /** A single wait (Retry-After or backoff) longer than this fails the run. @default 120_000 */
     maxWaitMs?: number;
+    /** First backoff ceiling, doubled per retry (full jitter). @default 500 */
     baseDelayMs?: number;
+    /** Backoff ceiling. @default 30_000 */
+    maxDelayMs?: number;
+    /** 429 answers tolerated for one request before giving up. @default 10 */
+    maxRateLimited?: number;
   };
-  /** Extra trusted CA certificates (PEM), for a DSP behind a private CA. */
+  /** Requests in flight at once per class. @default { get: 8, write: 4, session: 1 } */
+  concurrency?: Partial<Record<RequestClass, number>>;
+  /**
+   * Extra hold of a rate-limit slot after response + window, against a server that counts
+   * the window's boundary in. @default 1
+   */
+  rateMarginMs?: number;
+  /** Extra trusted CA certificates (PEM), for a DSP behind a private CA. @default none */
   ca?: string;
-  /** Source of randomness for backoff jitter; tests pass a seeded one. */
+  /** Source of randomness for backoff jitter, in [0, 1); tests pass a seeded one. @default Math.random */
   random?: () => number;
 }
 
@@ -98,7 +131,7 @@ export interface SendOptions {
 
 export interface DspClient {
   /** One request through session, pacing and retry; resolves to the parsed JSON body. */
-  send<T = unknown>(request: ApiRequest, options?: SendOptions): Promise<T>;
+  send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
 
   /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
   getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;

@@ -1,0 +1,362 @@
+/**
+ * `createDspClient`: the one way doohctl talks to the DSP. Layers, outermost first:
+ * session (cookie, one re-login on 401/403) -> retry (429, and network errors, timeouts and
+ * 5xx for idempotent requests) -> pacing (a sliding-window limiter per request class) ->
+ * transport (undici, TLS, G13 origin policy). Every attempt emits an ApiEvent.
+ */
+import { type Clock, systemClock } from "../model/clock.js";
+import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
+import {
+  type ApiErrorBody,
+  MAX_BATCH,
+  SESSION_LIFETIME_MS,
+  SESSION_PATH,
+  sessionCookieName,
+} from "../model/wire.js";
+import { Endpoints } from "./endpoints.js";
+import {
+  ApiError,
+  CredentialsError,
+  NetworkError,
+  OutcomeUnknownError,
+  RetryBudgetError,
+  TimeoutError,
+} from "./errors.js";
+import { WindowLimiter } from "./limiter.js";
+import { readByValues } from "./paging.js";
+import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
+import { Session, type SessionToken, tokenFromSetCookie } from "./session.js";
+import { checkOrigin, type HttpResponse, Transport } from "./transport.js";
+import type {
+  ApiEvent,
+  ApiRequest,
+  ClientStats,
+  DspClient,
+  DspClientOptions,
+  SendOptions,
+  TypedRequest,
+} from "./types.js";
+
+/** Every default of DspClientOptions, in one place (documented there with @default). */
+export const CLIENT_DEFAULTS = {
+  rateLimits: PUBLISHED_RATE_LIMITS,
+  clock: systemClock as Clock,
+  sessionCache: false as const,
+  timeouts: { connectMs: 10_000, requestMs: 60_000 },
+  retry: { maxAttempts: 4, maxWaitMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000, maxRateLimited: 10 },
+  concurrency: { get: 8, write: 4, session: 1 } as Record<RequestClass, number>,
+  rateMarginMs: 1,
+  random: Math.random,
+};
+
+interface Exchange {
+  request: ApiRequest;
+  cls: RequestClass;
+  /** May be sent again after a network error, timeout or 5xx. */
+  idempotent: boolean;
+  items: number;
+  cookie?: string;
+  signal?: AbortSignal | undefined;
+}
+
+function requestClass(request: ApiRequest): RequestClass {
+  if (request.method === "POST" && request.path === SESSION_PATH) return "session";
+  return request.method === "GET" ? "get" : "write";
+}
+
+/** A batch body `{campaigns: [...]}` carries its array's length; any other write one item. */
+function itemsOf(request: ApiRequest): number {
+  if (request.method === "GET") return 0;
+  const body = request.body;
+  if (body && typeof body === "object" && !Array.isArray(body)) {
+    const values = Object.values(body);
+    if (values.length === 1 && Array.isArray(values[0])) return values[0].length;
+  }
+  return 1;
+}
+
+function errorBody(text: string, status: number): ApiErrorBody {
+  try {
+    const parsed = JSON.parse(text) as Partial<ApiErrorBody>;
+    if (typeof parsed.message === "string") {
+      return Array.isArray(parsed.data)
+        ? { message: parsed.message, data: parsed.data }
+        : { message: parsed.message };
+    }
+  } catch {
+    // Not the spec's JSON error shape (a proxy's HTML page, say): keep a short excerpt.
+  }
+  return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
+}
+
+function apiError(request: ApiRequest, response: HttpResponse): ApiError {
+  const body = errorBody(response.text, response.status);
+  return new ApiError({
+    status: response.status,
+    apiMessage: body.message,
+    ...(body.data ? { data: body.data } : {}),
+    method: request.method,
+    path: request.path,
+  });
+}
+
+function header(response: HttpResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createDspClient(options: DspClientOptions): DspClient {
+  const origin = checkOrigin(options.apiOrigin); // G13: before any connection
+  const clock = options.clock ?? CLIENT_DEFAULTS.clock;
+  const rateLimits = options.rateLimits ?? CLIENT_DEFAULTS.rateLimits;
+  const concurrency = { ...CLIENT_DEFAULTS.concurrency, ...options.concurrency };
+  const policy: RetryPolicy = {
+    ...CLIENT_DEFAULTS.retry,
+    ...options.retry,
+    random: options.random ?? CLIENT_DEFAULTS.random,
+  };
+  const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
+  const { email } = options.credentials;
+  const cookieName = sessionCookieName(options.environment);
+  const transport = new Transport({
+    origin,
+    connectTimeoutMs: timeouts.connectMs,
+    requestTimeoutMs: timeouts.requestMs,
+    connections: concurrency.get + concurrency.write + concurrency.session,
+    ca: options.ca,
+  });
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const stats: ClientStats = { reads: 0, writes: 0, logins: 0, retries: 0, rateLimited: 0 };
+  const limiterFor = (cls: RequestClass) =>
+    new WindowLimiter({
+      window: rateLimits[cls],
+      concurrency: concurrency[cls],
+      clock,
+      marginMs: options.rateMarginMs ?? CLIENT_DEFAULTS.rateMarginMs,
+      onWait: (until, waitMs) => emit({ type: "wait", class: cls, reason: "rate-limit", until, waitMs }),
+    });
+  const limiters: Record<RequestClass, WindowLimiter> = {
+    get: limiterFor("get"),
+    write: limiterFor("write"),
+    session: limiterFor("session"),
+  };
+
+  /** One request through pacing and retry; resolves to the last response. */
+  async function exchange(ex: Exchange): Promise<HttpResponse> {
+    const { request, cls, signal } = ex;
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (ex.cookie !== undefined) headers.cookie = `${cookieName}=${ex.cookie}`;
+    let failures = 0;
+    let rateLimited = 0;
+    let waitedBefore = 0;
+    for (let attempt = 1; ; attempt++) {
+      const slot = await limiters[cls].acquire(signal);
+      if (attempt > 1) stats.retries++;
+      if (cls === "get") stats.reads++;
+      else if (cls === "write") stats.writes++;
+      let response: HttpResponse | undefined;
+      let failure: NetworkError | TimeoutError | undefined;
+      try {
+        response = await transport.request({ ...request, headers, body, signal });
+      } catch (error) {
+        slot.settle("counted");
+        if (!(error instanceof NetworkError || error instanceof TimeoutError)) throw error;
+        failure = error;
+      }
+      if (response) slot.settle(response.status === 429 ? "refused" : "counted");
+      const outcome: AttemptOutcome = response
+        ? {
+            kind: "status",
+            status: response.status,
+            retryAfterMs: parseRetryAfter(header(response, "retry-after"), clock.now()),
+          }
+        : { kind: failure instanceof TimeoutError ? "timeout" : "network-error" };
+      emit({
+        type: "response",
+        class: cls,
+        method: request.method,
+        path: request.path,
+        items: ex.items,
+        status: outcome.kind === "status" ? outcome.status : outcome.kind,
+        durationMs: clock.now() - slot.grantedAt,
+        attempt,
+        waitedMs: waitedBefore + slot.waitedMs,
+      });
+      if (response?.status === 429) {
+        stats.rateLimited++;
+        rateLimited++;
+      } else if (!response || response.status >= 500) {
+        failures++;
+      }
+      const decision = decideRetry({
+        policy,
+        method: request.method,
+        idempotent: ex.idempotent,
+        outcome,
+        failures,
+        rateLimited,
+      });
+      switch (decision.action) {
+        case "none":
+          return response!;
+        case "retry": {
+          emit({
+            type: "wait",
+            class: cls,
+            reason: decision.reason,
+            until: clock.now() + decision.waitMs,
+            waitMs: decision.waitMs,
+          });
+          await clock.sleep(decision.waitMs, signal);
+          waitedBefore = decision.waitMs;
+          continue;
+        }
+        case "over-budget":
+          throw new RetryBudgetError(request.method, request.path, decision.detail);
+        case "give-up":
+          if (failure) throw failure;
+          if (response && response.status !== 429) throw apiError(request, response);
+          throw new RetryBudgetError(request.method, request.path, decision.detail);
+        case "outcome-unknown":
+          throw new OutcomeUnknownError(request.method, request.path, decision.detail, { cause: failure });
+      }
+    }
+  }
+
+  /** Spec, Authentication 2-3; G9. Paced by the session window; repeatable (a spare session is harmless). */
+  async function login(signal?: AbortSignal): Promise<SessionToken> {
+    const request = Endpoints.createSession(options.credentials);
+    const sentAt = clock.now();
+    const response = await exchange({ request, cls: "session", idempotent: true, items: 1, signal });
+    if (response.status === 401) throw new CredentialsError(email, "401 Not Authorized at login");
+    if (response.status < 200 || response.status >= 300) throw apiError(request, response);
+    const token = tokenFromSetCookie(response.headers["set-cookie"], cookieName);
+    if (token === undefined) {
+      throw new ApiError({
+        status: response.status,
+        apiMessage: `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
+        method: request.method,
+        path: request.path,
+      });
+    }
+    stats.logins++;
+    // Counted from the send: the server's 8 hours start no earlier (spec, Authentication 5).
+    return { token, expiresAt: sentAt + SESSION_LIFETIME_MS };
+  }
+
+  const session = new Session({
+    origin,
+    environment: options.environment,
+    email,
+    clock,
+    cacheDir: options.sessionCache ? options.sessionCache.dir : undefined,
+    login,
+    onSession: (cached) => emit({ type: "login", email, cached }),
+  });
+
+  async function send<T>(
+    request: ApiRequest & { readonly __response?: T },
+    sendOptions: SendOptions = {},
+  ): Promise<T> {
+    const { signal } = sendOptions;
+    const cls = requestClass(request);
+    const items = sendOptions.items ?? itemsOf(request);
+    if (cls === "session") {
+      throw new ApiError({
+        status: 0,
+        apiMessage: "sessions are managed by the client",
+        method: request.method,
+        path: request.path,
+      });
+    }
+    let cookie = await session.token(signal);
+    for (let renewed = false; ; renewed = true) {
+      // POST is safe to repeat only after a 429 (refused before handling, G10).
+      const idempotent = request.method !== "POST";
+      const response = await exchange({ request, cls, idempotent, items, cookie, signal });
+      if (response.status === 401 || response.status === 403) {
+        // G9: 403 means the token is unknown or expired: one fresh login, then retry.
+        if (renewed) {
+          throw new CredentialsError(
+            email,
+            `${request.method} ${request.path} answered ${response.status} with a session just created`,
+          );
+        }
+        cookie = await session.renew(cookie, signal);
+        continue;
+      }
+      if (response.status < 200 || response.status >= 300) throw apiError(request, response);
+      if (response.text.trim() === "") return undefined as T;
+      try {
+        return JSON.parse(response.text) as T;
+      } catch {
+        throw new ApiError({
+          status: response.status,
+          apiMessage: "the response is not JSON",
+          method: request.method,
+          path: request.path,
+        });
+      }
+    }
+  }
+
+  /** Chunks of at most 100 items, one transactional request each, in order (spec, Limits). */
+  async function batches<I, O, R>(
+    items: readonly I[],
+    build: (chunk: I[]) => TypedRequest<O>,
+    pick: (response: O) => R[],
+    sendOptions?: SendOptions,
+  ): Promise<R[]> {
+    const out: R[] = [];
+    for (let offset = 0; offset < items.length; offset += MAX_BATCH) {
+      const chunk = items.slice(offset, offset + MAX_BATCH);
+      try {
+        out.push(...pick(await send(build(chunk), { ...sendOptions, items: chunk.length })));
+      } catch (error) {
+        if (error instanceof ApiError) throw error.withBatchOffset(offset);
+        if (error instanceof OutcomeUnknownError && offset > 0) {
+          throw new OutcomeUnknownError(error.method, error.path, error.reason, {
+            cause: error.cause,
+            batchOffset: offset,
+          });
+        }
+        throw error;
+      }
+    }
+    return out;
+  }
+
+  return {
+    send,
+    getInsertionOrders: (ids, o) => readByValues(send, Endpoints.insertionOrders, "id", ids, o),
+    listCampaignsByInsertionOrder: (ids, o) =>
+      readByValues(send, Endpoints.campaigns, "insertion_order_id", ids, o),
+    getCampaigns: (ids, o) => readByValues(send, Endpoints.campaigns, "id", ids, o),
+    getTargetings: async (campaignIds, o) => {
+      const unique = [...new Set(campaignIds)];
+      const lists = await Promise.all(unique.map((id) => send(Endpoints.getTargetings(id), o)));
+      return new Map(unique.map((id, i) => [id, lists[i]?.targetings ?? []]));
+    },
+    getCreatives: (ids, o) => readByValues(send, Endpoints.creatives, "id", ids, o),
+    listCreativesByCampaign: (ids, o) => readByValues(send, Endpoints.creatives, "campaign_ids", ids, o),
+    getAdvertisers: (ids, o) => readByValues(send, Endpoints.advertisers, "id", ids, o),
+    patchInsertionOrders: (items, o) =>
+      batches(items, Endpoints.patchInsertionOrders, (r) => r.insertion_orders, o),
+    createCampaigns: (items, o) => batches(items, Endpoints.createCampaigns, (r) => r.campaigns, o),
+    patchCampaigns: (items, o) => batches(items, Endpoints.patchCampaigns, (r) => r.campaigns, o),
+    putTargetings: async (campaignId, targetings, o) =>
+      (await send(Endpoints.putTargetings(campaignId, targetings), o)).targetings,
+    patchCreatives: (items, o) => batches(items, Endpoints.patchCreatives, (r) => r.creatives, o),
+    on: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stats: () => ({ ...stats }),
+    close: () => transport.close(),
+  };
+}

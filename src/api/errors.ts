@@ -1,0 +1,160 @@
+/**
+ * What can go wrong talking to the DSP, as typed values with a stable `code`. Callers switch
+ * on the class (or `code`), never on message text. No error ever holds the password or the
+ * session token: only the user's email, the method and the path.
+ */
+import type { ApiFieldError } from "../model/wire.js";
+import type { HttpMethod } from "./types.js";
+
+/** Common shape: where the request went, so a message can say where and what to do. */
+export abstract class DspClientError extends Error {
+  abstract readonly code: string;
+}
+
+/** The service answered with a 4xx (or a 5xx that was not retried): spec, "Errors". */
+export class ApiError extends DspClientError {
+  override readonly name = "ApiError";
+  readonly code = "API_ERROR";
+  readonly status: number;
+  /** The service's own short text (`Invalid Request`, `Not Found`, ...). */
+  readonly apiMessage: string;
+  /** The 422 field list exactly as the service sent it (`campaigns[3].cpm`). */
+  readonly data: ApiFieldError[];
+  readonly method: HttpMethod;
+  readonly path: string;
+  /**
+   * For a batch the client split into chunks: index of this chunk's first item in the
+   * caller's list, so `campaigns[3]` of the chunk starting at 200 is the caller's item 203.
+   */
+  readonly batchOffset: number;
+
+  constructor(init: {
+    status: number;
+    apiMessage: string;
+    data?: ApiFieldError[];
+    method: HttpMethod;
+    path: string;
+    batchOffset?: number;
+  }) {
+    const fields = (init.data ?? []).map((d) => `${d.field} ${d.messages.join(", ")}`);
+    super(
+      `${init.method} ${init.path} failed with ${init.status} ${init.apiMessage}` +
+        (fields.length > 0 ? `: ${fields.join("; ")}` : ""),
+    );
+    this.status = init.status;
+    this.apiMessage = init.apiMessage;
+    this.data = init.data ?? [];
+    this.method = init.method;
+    this.path = init.path;
+    this.batchOffset = init.batchOffset ?? 0;
+  }
+
+  /** The same error, told the offset of its chunk in the caller's batch. */
+  withBatchOffset(offset: number): ApiError {
+    if (offset === 0) return this;
+    return new ApiError({
+      status: this.status,
+      apiMessage: this.apiMessage,
+      data: this.data,
+      method: this.method,
+      path: this.path,
+      batchOffset: offset,
+    });
+  }
+}
+
+/** No response: connection refused or reset, DNS failure, TLS handshake refused. */
+export class NetworkError extends DspClientError {
+  override readonly name = "NetworkError";
+  readonly code = "NETWORK_ERROR";
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `${method} ${path}: no response from the DSP (${detail}); check the network and api_origin`,
+      options,
+    );
+  }
+}
+
+/** Connect or request timeout (transport options `timeouts`). */
+export class TimeoutError extends DspClientError {
+  override readonly name = "TimeoutError";
+  readonly code = "TIMEOUT";
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${path}: timed out (${detail}); the DSP may be slow, retry later`, options);
+  }
+}
+
+/**
+ * A POST got no definite answer (network error, timeout or 5xx): it may or may not have been
+ * applied. Never retried blindly (POST is not idempotent): the caller checks and decides.
+ */
+export class OutcomeUnknownError extends DspClientError {
+  override readonly name = "OutcomeUnknownError";
+  readonly code = "OUTCOME_UNKNOWN";
+  /** For a chunked batch: index of this chunk's first item in the caller's list. */
+  readonly batchOffset: number;
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly reason: string,
+    options?: { cause?: unknown; batchOffset?: number },
+  ) {
+    super(
+      `${method} ${path}: outcome unknown (${reason}); the request may have been applied. ` +
+        "Read the live state (doohctl plan) before sending it again",
+      options,
+    );
+    this.batchOffset = options?.batchOffset ?? 0;
+  }
+}
+
+/** The DSP refused the user's credentials, or refused a session it had just created. */
+export class CredentialsError extends DspClientError {
+  override readonly name = "CredentialsError";
+  readonly code = "CREDENTIALS_REFUSED";
+  constructor(
+    readonly email: string,
+    detail: string,
+  ) {
+    super(
+      `the DSP refused the credentials of ${email} (${detail}); check DOOHCTL_EMAIL and ` +
+        "DOOHCTL_PASSWORD, and that this API user exists in this environment with the API Access role",
+    );
+  }
+}
+
+/** The client will not connect to this origin (G13); raised before any connection. */
+export class TransportPolicyError extends DspClientError {
+  override readonly name = "TransportPolicyError";
+  readonly code = "TRANSPORT_POLICY";
+}
+
+/** A rate-limit or backoff wait longer than `retry.maxWaitMs`, or too many attempts. */
+export class RetryBudgetError extends DspClientError {
+  override readonly name = "RetryBudgetError";
+  readonly code = "RETRY_BUDGET_EXCEEDED";
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${path}: gave up (${detail})`, options);
+  }
+}
+
+/** A list needs more pages than the service serves (G12: page 0..100). */
+export class PagingLimitError extends DspClientError {
+  override readonly name = "PagingLimitError";
+  readonly code = "PAGING_LIMIT";
+}

@@ -1,0 +1,126 @@
+/**
+ * Reading lists in as few requests as the API allows: pages of 100 (spec maximum), stopping
+ * as soon as `total_size` says the last page came, and batch reads by repeated `filter`
+ * entries, 100 values a request. G12 bounds `page` to 0..100, so one query reaches at most
+ * 101 pages (10,100 items); a batch read that would need more narrows itself by splitting
+ * its filter values.
+ */
+import { compareIds } from "../model/targeting.js";
+import { MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
+import type { ListEndpoint, ListQuery } from "./endpoints.js";
+import { PagingLimitError } from "./errors.js";
+import type { ApiRequest, SendOptions } from "./types.js";
+
+export type Sender = <T>(
+  request: ApiRequest & { readonly __response?: T },
+  options?: SendOptions,
+) => Promise<T>;
+
+/** G12: the most items one query can reach. */
+export const MAX_QUERY_ITEMS = (MAX_PAGE + 1) * MAX_PAGE_SIZE;
+/** Spec: repeated filter values per request, so one request of ids fits one page. */
+export const VALUES_PER_REQUEST = MAX_PAGE_SIZE;
+
+function pagesFor(total: number): number {
+  return Math.max(1, Math.ceil(total / MAX_PAGE_SIZE));
+}
+
+function tooMany(path: string, total: number): PagingLimitError {
+  return new PagingLimitError(
+    `${path} matches ${total} items, more than the ${MAX_QUERY_ITEMS} one query can page through ` +
+      `(G12: page 0..${MAX_PAGE}); narrow it with filters`,
+  );
+}
+
+/** Async iterator over every item of a list, page by page. */
+export async function* paginate<Key extends string, T, Field extends string>(
+  send: Sender,
+  endpoint: ListEndpoint<Key, T, Field>,
+  query: ListQuery<Field> = {},
+  options: SendOptions = {},
+): AsyncGenerator<T> {
+  for (let page = 0; ; page++) {
+    const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
+    const body = await send(request, options);
+    if (page === 0 && body.total_size > MAX_QUERY_ITEMS) throw tooMany(request.path, body.total_size);
+    const items = body[endpoint.key] as T[];
+    yield* items;
+    if (items.length < MAX_PAGE_SIZE || page + 1 >= pagesFor(body.total_size)) return;
+  }
+}
+
+/**
+ * Every item of a list. After the first page, the remaining pages are requested at once, so
+ * several GETs are in flight within the window.
+ */
+export async function listAll<Key extends string, T, Field extends string>(
+  send: Sender,
+  endpoint: ListEndpoint<Key, T, Field>,
+  query: ListQuery<Field> = {},
+  options: SendOptions = {},
+): Promise<T[]> {
+  const first = await firstPage(send, endpoint, query, options);
+  if (first.total > MAX_QUERY_ITEMS) throw tooMany(first.path, first.total);
+  return [...first.items, ...(await restPages(send, endpoint, query, options, first.total))];
+}
+
+async function firstPage<Key extends string, T, Field extends string>(
+  send: Sender,
+  endpoint: ListEndpoint<Key, T, Field>,
+  query: ListQuery<Field>,
+  options: SendOptions,
+): Promise<{ items: T[]; total: number; path: string }> {
+  const request = endpoint.request({ ...query, page: 0, pageSize: MAX_PAGE_SIZE });
+  const body = await send(request, options);
+  return { items: body[endpoint.key] as T[], total: body.total_size, path: request.path };
+}
+
+async function restPages<Key extends string, T, Field extends string>(
+  send: Sender,
+  endpoint: ListEndpoint<Key, T, Field>,
+  query: ListQuery<Field>,
+  options: SendOptions,
+  total: number,
+): Promise<T[]> {
+  const pages: Promise<T[]>[] = [];
+  for (let page = 1; page < pagesFor(total); page++) {
+    const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
+    pages.push(send(request, options).then((body) => body[endpoint.key] as T[]));
+  }
+  return (await Promise.all(pages)).flat();
+}
+
+/**
+ * Every item whose `field` matches one of `values` (ids, `insertion_order_id`,
+ * `campaign_ids`, ...), 100 values a request, chunks in flight together. A chunk whose
+ * matches exceed what one query can page (G12) is split in halves until it fits; a single
+ * value that still matches too many is a PagingLimitError. Items come back once each, in
+ * ascending id order.
+ */
+export async function readByValues<Key extends string, T extends { id: string }, Field extends string>(
+  send: Sender,
+  endpoint: ListEndpoint<Key, T, Field>,
+  field: Field,
+  values: readonly string[],
+  options: SendOptions = {},
+  query: ListQuery<Field> = {},
+): Promise<T[]> {
+  const unique = [...new Set(values)];
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += VALUES_PER_REQUEST) {
+    chunks.push(unique.slice(i, i + VALUES_PER_REQUEST));
+  }
+  const read = async (chunk: string[]): Promise<T[]> => {
+    const chunkQuery = { ...query, filter: { ...query.filter, [field]: chunk } } as ListQuery<Field>;
+    const first = await firstPage(send, endpoint, chunkQuery, options);
+    if (first.total > MAX_QUERY_ITEMS) {
+      if (chunk.length === 1) throw tooMany(`${first.path} (${field} ${chunk[0]})`, first.total);
+      const half = Math.ceil(chunk.length / 2);
+      return (await Promise.all([read(chunk.slice(0, half)), read(chunk.slice(half))])).flat();
+    }
+    return [...first.items, ...(await restPages(send, endpoint, chunkQuery, options, first.total))];
+  };
+  const byId = new Map<string, T>();
+  for (const item of (await Promise.all(chunks.map(read))).flat()) byId.set(item.id, item);
+  return [...byId.values()].sort((a, b) => compareIds(a.id, b.id));
+}

@@ -1,0 +1,103 @@
+/**
+ * When to try a request again, and after how long: pure decisions, no I/O. The client
+ * carries them out on its Clock.
+ *
+ * - 429 (G10): another process of the same user shares the budget. The server refused the
+ *   request before handling it, so any method, POST included, may be sent again: after
+ *   `Retry-After` when present, else exponential backoff with full jitter.
+ * - Network error, timeout, 5xx: GET, PUT and PATCH carry absolute values and are idempotent,
+ *   so they are retried with backoff, a bounded number of times. A POST that may have been
+ *   applied is never sent again blindly: the caller gets an OutcomeUnknownError. Session
+ *   creation is the exception: a second login only creates a second session.
+ * - A single wait longer than `maxWaitMs` fails instead of hanging silently.
+ */
+import type { HttpMethod } from "./types.js";
+
+export interface RetryPolicy {
+  /** Attempts in all for one request after network errors, timeouts and 5xx. */
+  maxAttempts: number;
+  /** 429 answers tolerated for one request before giving up. */
+  maxRateLimited: number;
+  /** A single wait longer than this fails the request with a RetryBudgetError. */
+  maxWaitMs: number;
+  /** First backoff ceiling; doubles per retry. */
+  baseDelayMs: number;
+  /** Backoff ceiling never grows past this. */
+  maxDelayMs: number;
+  /** In [0, 1); jitter source. */
+  random: () => number;
+}
+
+/** How an attempt ended. */
+export type AttemptOutcome =
+  | { kind: "status"; status: number; retryAfterMs?: number | undefined }
+  | { kind: "network-error" }
+  | { kind: "timeout" };
+
+export type RetryDecision =
+  | { action: "retry"; waitMs: number; reason: "retry-after" | "backoff" }
+  /** The wait the server asks for is over budget. */
+  | { action: "over-budget"; waitMs: number; detail: string }
+  /** Attempts used up. */
+  | { action: "give-up"; detail: string }
+  /** A non-idempotent request may have been applied. */
+  | { action: "outcome-unknown"; detail: string }
+  /** Not a retryable outcome: the caller handles it (success, 4xx, auth). */
+  | { action: "none" };
+
+/** Parses `Retry-After`: delay seconds or an HTTP date (RFC 9110 section 10.2.3). */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Full jitter: uniform in [0, min(maxDelay, base * 2^retry)] (AWS architecture blog). */
+export function backoffMs(policy: RetryPolicy, retryIndex: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(retryIndex, 30));
+  return Math.floor(policy.random() * ceiling);
+}
+
+function describe(outcome: AttemptOutcome): string {
+  return outcome.kind === "status" ? `status ${outcome.status}` : outcome.kind;
+}
+
+export function decideRetry(input: {
+  policy: RetryPolicy;
+  method: HttpMethod;
+  /** Session creation may be repeated safely, whatever its method. */
+  idempotent: boolean;
+  outcome: AttemptOutcome;
+  /** Attempts made so far that ended in a network error, timeout or 5xx (this one included). */
+  failures: number;
+  /** 429s so far for this request (this one included). */
+  rateLimited: number;
+}): RetryDecision {
+  const { policy, outcome } = input;
+  if (outcome.kind === "status" && outcome.status === 429) {
+    if (input.rateLimited > policy.maxRateLimited) {
+      return { action: "give-up", detail: `rate limited ${input.rateLimited} times in a row` };
+    }
+    const waitMs = outcome.retryAfterMs ?? backoffMs(policy, input.rateLimited - 1);
+    const reason = outcome.retryAfterMs !== undefined ? "retry-after" : "backoff";
+    if (waitMs > policy.maxWaitMs) {
+      return {
+        action: "over-budget",
+        waitMs,
+        detail: `the DSP asks to wait ${Math.ceil(waitMs / 1000)} s, more than the ${Math.ceil(policy.maxWaitMs / 1000)} s allowed (retry.maxWaitMs)`,
+      };
+    }
+    return { action: "retry", waitMs, reason };
+  }
+  const failed = outcome.kind !== "status" || outcome.status >= 500;
+  if (!failed) return { action: "none" };
+  if (!input.idempotent) return { action: "outcome-unknown", detail: describe(outcome) };
+  if (input.failures >= policy.maxAttempts) {
+    return { action: "give-up", detail: `${describe(outcome)} after ${input.failures} attempts` };
+  }
+  const waitMs = Math.min(backoffMs(policy, input.failures - 1), policy.maxWaitMs);
+  return { action: "retry", waitMs, reason: "backoff" };
+}

@@ -1,0 +1,168 @@
+/**
+ * One session per run (spec, Authentication items 2 to 5; G9): log in once, reuse the token
+ * for every request, log in again when it nears its 8-hour end or the DSP answers 403.
+ * Concurrent requests share one login. An optional cache file lets consecutive runs reuse a
+ * session. The token lives only in memory and in that 0600 file: never in an event, an error
+ * or a log line.
+ */
+import { createHash } from "node:crypto";
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Clock } from "../model/clock.js";
+import type { Environment } from "../model/wire.js";
+
+/** A token is not used in its last minutes: a long request must not outlive it. */
+export const SESSION_EXPIRY_MARGIN_MS = 5 * 60 * 1000;
+
+/** Where the CLI keeps session files unless told otherwise: `~/.cache/doohctl`. */
+export function defaultSessionCacheDir(): string {
+  return join(homedir(), ".cache", "doohctl");
+}
+
+export interface SessionToken {
+  token: string;
+  /** Clock time at which the session ends. */
+  expiresAt: number;
+}
+
+export interface SessionOptions {
+  origin: string;
+  environment: Environment;
+  email: string;
+  clock: Clock;
+  cacheDir: string | undefined;
+  /** Creates a new session on the DSP (paced by the session window). */
+  login(signal?: AbortSignal): Promise<SessionToken>;
+  /** Told when a session comes into use: from a login or from the cache file. */
+  onSession?: (cached: boolean) => void;
+}
+
+interface CacheFile {
+  version: 1;
+  origin: string;
+  environment: Environment;
+  email: string;
+  token: string;
+  expiresAt: number;
+}
+
+export class Session {
+  private current: SessionToken | undefined;
+  private pending: Promise<SessionToken> | undefined;
+  private cacheChecked = false;
+  private readonly options: SessionOptions;
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+  }
+
+  /** A valid token, logging in (once, shared by concurrent callers) when there is none. */
+  async token(signal?: AbortSignal): Promise<string> {
+    if (this.current && this.usable(this.current)) return this.current.token;
+    if (!this.cacheChecked) {
+      this.cacheChecked = true;
+      const cached = await this.readCache();
+      if (cached && this.usable(cached)) {
+        this.current = cached;
+        this.options.onSession?.(true);
+        return cached.token;
+      }
+    }
+    return (await this.refresh(signal)).token;
+  }
+
+  /**
+   * The DSP refused `token` (403): log in again, unless another request already replaced it.
+   * Returns the token to retry with.
+   */
+  async renew(rejected: string, signal?: AbortSignal): Promise<string> {
+    if (this.current && this.current.token !== rejected && this.usable(this.current)) {
+      return this.current.token;
+    }
+    this.current = undefined;
+    return (await this.refresh(signal)).token;
+  }
+
+  private usable(session: SessionToken): boolean {
+    return session.expiresAt - SESSION_EXPIRY_MARGIN_MS > this.options.clock.now();
+  }
+
+  private refresh(signal?: AbortSignal): Promise<SessionToken> {
+    if (!this.pending) {
+      this.pending = this.options
+        .login(signal)
+        .then(async (session) => {
+          this.current = session;
+          this.options.onSession?.(false);
+          await this.writeCache(session);
+          return session;
+        })
+        .finally(() => {
+          this.pending = undefined;
+        });
+    }
+    return this.pending;
+  }
+
+  /** Keyed by origin, environment and user; the name reveals none of them. */
+  private cachePath(): string | undefined {
+    const { cacheDir, origin, environment, email } = this.options;
+    if (cacheDir === undefined) return undefined;
+    const key = createHash("sha256").update(`${origin}\n${environment}\n${email}`).digest("hex");
+    return join(cacheDir, `session-${key.slice(0, 32)}.json`);
+  }
+
+  private async readCache(): Promise<SessionToken | undefined> {
+    const path = this.cachePath();
+    if (!path) return undefined;
+    try {
+      const file = JSON.parse(await readFile(path, "utf8")) as Partial<CacheFile>;
+      const { origin, environment, email } = this.options;
+      if (
+        file.version !== 1 ||
+        file.origin !== origin ||
+        file.environment !== environment ||
+        file.email !== email ||
+        typeof file.token !== "string" ||
+        typeof file.expiresAt !== "number"
+      ) {
+        return undefined;
+      }
+      return { token: file.token, expiresAt: file.expiresAt };
+    } catch {
+      // No file, or an unreadable one: a fresh login replaces it.
+      return undefined;
+    }
+  }
+
+  /** Atomic (temp file + rename), 0600 in a 0700 directory. */
+  private async writeCache(session: SessionToken): Promise<void> {
+    const path = this.cachePath();
+    if (!path || this.options.cacheDir === undefined) return;
+    const { origin, environment, email } = this.options;
+    const file: CacheFile = { version: 1, origin, environment, email, ...session };
+    await mkdir(this.options.cacheDir, { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, `${JSON.stringify(file)}\n`, { mode: 0o600 });
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  }
+}
+
+/** Reads the token of `cookieName` from `Set-Cookie` headers. */
+export function tokenFromSetCookie(
+  header: string | string[] | undefined,
+  cookieName: string,
+): string | undefined {
+  const lines = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  for (const line of lines) {
+    const [pair = ""] = line.split(";");
+    const eq = pair.indexOf("=");
+    if (eq > 0 && pair.slice(0, eq).trim() === cookieName) {
+      const value = pair.slice(eq + 1).trim();
+      if (value !== "") return value;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,161 @@
+/**
+ * HTTP to one DSP origin: an undici keep-alive Pool, TLS as the specification demands
+ * (Authentication item 7) and the origin policy of G13, checked before any connection.
+ * undici's types stay inside this module.
+ */
+import { Pool, errors as undiciErrors } from "undici";
+import { NetworkError, TimeoutError, TransportPolicyError } from "./errors.js";
+import type { HttpMethod } from "./types.js";
+
+/**
+ * Spec, Authentication item 7. The TLS 1.3 suites (`TLS_*`) and the TLS 1.2 ones share one
+ * `ciphers` string: Node hands the `TLS_` names to OpenSSL's TLS 1.3 list
+ * (SSL_CTX_set_ciphersuites) and the rest to the TLS 1.2 list, so no other suite of either
+ * version is offered.
+ */
+export const TLS_CIPHER_SUITES = [
+  "TLS_AES_128_GCM_SHA256",
+  "TLS_AES_256_GCM_SHA384",
+  "TLS_CHACHA20_POLY1305_SHA256",
+  "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-RSA-AES128-SHA256",
+  "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-RSA-AES256-SHA384",
+] as const;
+
+const LOOPBACK_V4 = /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
+
+/** G13: `localhost`, 127.0.0.0/8 and [::1] are loopback. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || LOOPBACK_V4.test(hostname);
+}
+
+/**
+ * Checks an API origin against G13 and returns it normalized (`https://host[:port]`).
+ * Throws TransportPolicyError saying why and what to write instead.
+ */
+export function checkOrigin(apiOrigin: string): string {
+  let url: URL;
+  try {
+    url = new URL(apiOrigin);
+  } catch {
+    throw new TransportPolicyError(
+      `api_origin "${apiOrigin}" is not a URL: write the scheme and host, like https://dsp.example.com`,
+    );
+  }
+  if (url.username !== "" || url.password !== "") {
+    // Never echo the URL: it holds a credential.
+    throw new TransportPolicyError(
+      "api_origin must not carry a user or password: credentials come from DOOHCTL_EMAIL and DOOHCTL_PASSWORD",
+    );
+  }
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
+    throw new TransportPolicyError(
+      `api_origin "${apiOrigin}" must be the scheme and host only, like ${url.protocol}//${url.host} (the client adds /api/dsp/v1)`,
+    );
+  }
+  if (url.protocol === "https:") return url.origin;
+  if (url.protocol === "http:") {
+    if (isLoopbackHost(url.hostname)) return url.origin;
+    throw new TransportPolicyError(
+      `refusing plain http:// to ${url.host}: the DSP is HTTPS only (G13); http:// is allowed only for ` +
+        `a loopback emulator (localhost, 127.0.0.0/8, [::1]). Use https://${url.host}`,
+    );
+  }
+  throw new TransportPolicyError(`api_origin "${apiOrigin}" must start with https:// (G13)`);
+}
+
+export interface TransportOptions {
+  /** Already checked by `checkOrigin`. */
+  origin: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Keep-alive connections to the origin. */
+  connections: number;
+  ca?: string | undefined;
+}
+
+/** The undici Pool options: exported so tests can assert the TLS settings. */
+export function poolOptions(options: TransportOptions): Pool.Options {
+  return {
+    connections: options.connections,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.requestTimeoutMs,
+    bodyTimeout: options.requestTimeoutMs,
+    connect: {
+      timeout: options.connectTimeoutMs,
+      minVersion: "TLSv1.2",
+      maxVersion: "TLSv1.3",
+      ciphers: TLS_CIPHER_SUITES.join(":"),
+      rejectUnauthorized: true,
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    },
+  };
+}
+
+export interface HttpRequest {
+  method: HttpMethod;
+  path: string;
+  query?: ReadonlyArray<readonly [string, string]> | undefined;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export function pathWithQuery(path: string, query?: ReadonlyArray<readonly [string, string]>): string {
+  if (!query || query.length === 0) return path;
+  return `${path}?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, v])).toString()}`;
+}
+
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+export class Transport {
+  readonly origin: string;
+  private readonly pool: Pool;
+
+  constructor(options: TransportOptions) {
+    this.origin = options.origin;
+    this.pool = new Pool(options.origin, poolOptions(options));
+  }
+
+  async request(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      const response = await this.pool.request({
+        method: request.method,
+        path: pathWithQuery(request.path, request.query),
+        headers: request.headers,
+        body: request.body ?? null,
+        signal: request.signal ?? null,
+      });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw classify(error, request);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function classify(error: unknown, request: HttpRequest): Error {
+  const code = (error as { code?: unknown }).code;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
+    return new TimeoutError(request.method, request.path, detail, { cause: error });
+  }
+  if (error instanceof undiciErrors.UndiciError || error instanceof Error) {
+    const label = typeof code === "string" ? `${code}: ${detail}` : detail;
+    return new NetworkError(request.method, request.path, label, { cause: error });
+  }
+  return new NetworkError(request.method, request.path, detail);
+}
