@@ -1,14 +1,14 @@
+import { readConfigSchemaText } from "../../config/schema-file.js";
+import { EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
 
-/** `doohctl schema`: placeholder until its issue lands; it says so and exits 1. */
+/** `doohctl schema`: prints the config JSON Schema exactly as shipped, for editors and tools. */
 export const registerSchema: CommandModule = (program, io, setExit) => {
   program
     .command("schema")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
+    .description("print the JSON Schema of the config files (schemas/doohctl.schema.json)")
     .action(() => {
-      io.stderr.write("doohctl schema: not implemented yet\n");
-      setExit(1);
+      io.stdout.write(readConfigSchemaText());
+      setExit(EXIT.ok);
     });
 };

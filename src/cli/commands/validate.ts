@@ -1,14 +1,51 @@
+import { Option } from "commander";
+import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
+import { loadConfig } from "../../config/load.js";
+import type { DesiredState } from "../../model/desired.js";
+import { EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
 
-/** `doohctl validate`: placeholder until its issue lands; it says so and exits 1. */
+/**
+ * `doohctl validate [PATHS...]`: offline, sends no request. Exit 0 with a one-line summary,
+ * or 1 with every problem: text on stderr, or (`--format json`) a JSON array on stdout.
+ */
 export const registerValidate: CommandModule = (program, io, setExit) => {
   program
     .command("validate")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      io.stderr.write("doohctl validate: not implemented yet\n");
-      setExit(1);
+    .description("check config files offline: YAML, schema, and the rules the config alone decides")
+    .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(async (paths: string[], options: { format: "text" | "json" }) => {
+      let state: DesiredState;
+      try {
+        state = await loadConfig(paths, { cwd: io.cwd });
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        if (options.format === "json") {
+          io.stdout.write(issuesToJson(error.issues));
+        } else {
+          for (const issue of error.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+          io.stderr.write(`invalid: ${count(error.issues.length, "error", "errors")}\n`);
+        }
+        setExit(EXIT.error);
+        return;
+      }
+      if (options.format === "json") io.stdout.write("[]\n");
+      else io.stdout.write(`${summary(state)}\n`);
+      setExit(EXIT.ok);
     });
 };
+
+/** `valid: 2 insertion orders, 7 campaigns, 3 creatives (2 files)` */
+export function summary(state: DesiredState): string {
+  const campaigns = state.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0);
+  return `valid: ${count(state.insertionOrders.length, "insertion order", "insertion orders")}, ${count(
+    campaigns,
+    "campaign",
+    "campaigns",
+  )}, ${count(state.creatives.length, "creative", "creatives")} (${count(state.files.length, "file", "files")})`;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

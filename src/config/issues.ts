@@ -1,0 +1,95 @@
+/**
+ * What can be wrong with a config, as data. Every stage (reading, YAML, schema, normalizing,
+ * offline rules) reports `ConfigIssue`s instead of throwing at the first problem, so that a
+ * run shows every error at once, in file order, like a compiler.
+ */
+
+/** Stable codes: tools match on these, so they never change meaning. */
+export type ConfigIssueCode =
+  | "FILE_NOT_FOUND"
+  | "NO_YAML_FILES"
+  | "NOT_UTF8"
+  | "EMPTY_FILE"
+  | "YAML_SYNTAX"
+  | "TAB_INDENT"
+  | "DUPLICATE_KEY"
+  | "UNKNOWN_KEY"
+  | "MISSING_KEY"
+  | "WRONG_TYPE"
+  | "INVALID_VALUE"
+  | "EMPTY_LIST"
+  | "MONEY_INVALID"
+  | "TIME_INVALID"
+  | "ID_TOO_LARGE"
+  | "NUMBER_TOO_LARGE"
+  | "RATE_LIMIT_INVALID"
+  | "ORIGIN_INVALID"
+  | "PASSWORD_IN_CONFIG"
+  | "FLIGHT_ORDER"
+  | "FLIGHT_OUTSIDE_INSERTION_ORDER"
+  | "BUDGET_OVER_INSERTION_ORDER"
+  | "CURRENCY_MISMATCH"
+  | "DUPLICATE_DECLARATION"
+  | "CONNECTION_DECLARED_TWICE";
+
+export interface ConfigIssue {
+  /** The file as the user named it (relative to the working directory when inside it). */
+  file: string;
+  /** 1-based; 0 when the issue is about the file as a whole (not found, not UTF-8). */
+  line: number;
+  column: number;
+  /** The path in the document, like `insertion_orders[0].campaigns[2].cpm`; "" for the file. */
+  path: string;
+  /** What is wrong and, where it fits in one sentence, what to write instead. */
+  message: string;
+  /** A further suggestion: "did you mean", the other place of a duplicate. */
+  hint?: string;
+  code: ConfigIssueCode;
+}
+
+/** Thrown by `loadConfig` when any issue was found; carries all of them, sorted. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly code = "CONFIG_INVALID";
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[]) {
+    const first = issues[0];
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+    super(first ? `${formatIssue(first)}${more}` : "invalid configuration");
+    this.issues = issues;
+  }
+}
+
+/** `doohctl.yaml:12:7: insertion_orders[0].campaigns[2].cpm: money needs a currency: ...` */
+export function formatIssue(issue: ConfigIssue): string {
+  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
+  const path = issue.path === "" ? "" : `${issue.path}: `;
+  const hint = issue.hint === undefined ? "" : `\n  hint: ${issue.hint}`;
+  return `${where}: ${path}${issue.message}${hint}`;
+}
+
+/** The JSON form of `validate --format json`: same text, one object per issue. */
+export function issuesToJson(issues: readonly ConfigIssue[]): string {
+  const rows = issues.map((i) => ({
+    file: i.file,
+    line: i.line,
+    column: i.column,
+    path: i.path,
+    message: i.message,
+    ...(i.hint === undefined ? {} : { hint: i.hint }),
+    code: i.code,
+  }));
+  return `${JSON.stringify(rows, null, 2)}\n`;
+}
+
+/**
+ * File order: files in the order they were read, then line and column. The sort is stable,
+ * so issues at one place keep the order the stages found them in.
+ */
+export function sortIssues(issues: readonly ConfigIssue[], fileOrder: readonly string[]): ConfigIssue[] {
+  const rank = new Map(fileOrder.map((file, index) => [file, index]));
+  return [...issues].sort(
+    (a, b) => (rank.get(a.file) ?? -1) - (rank.get(b.file) ?? -1) || a.line - b.line || a.column - b.column,
+  );
+}

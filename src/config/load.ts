@@ -1,0 +1,132 @@
+/**
+ * `loadConfig`: files -> DesiredState, in separate stages (read, YAML, password check, JSON
+ * Schema, normalize, offline rules). Every issue of every stage is collected; if there is
+ * any, a ConfigError carries them all, in file order.
+ */
+import { createHash } from "node:crypto";
+import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
+import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFiles } from "./files.js";
+import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
+import { normalizeFile } from "./normalize.js";
+import { checkRules } from "./rules.js";
+import { checkSchema, pathText } from "./schema-check.js";
+import type { SourceIndex } from "./source-index.js";
+import { decodeUtf8, parseYaml } from "./yaml-source.js";
+
+export const DEFAULT_CONFIG_PATH = "doohctl.yaml";
+
+export interface LoadConfigOptions {
+  /** Relative paths are resolved against it, and messages name files relative to it. */
+  cwd: string;
+  /** Reads one file's bytes; defaults to node:fs. */
+  readFile?: ConfigFileSystem["readFile"];
+  /** Lists a directory, or undefined when the path is not one; defaults to node:fs. */
+  listDirectory?: ConfigFileSystem["listDirectory"];
+}
+
+/** Loads and validates the config; throws ConfigError listing every problem found. */
+export async function loadConfig(
+  paths: readonly string[],
+  options: LoadConfigOptions,
+): Promise<DesiredState> {
+  const fs: ConfigFileSystem = {
+    readFile: options.readFile ?? nodeFileSystem.readFile,
+    listDirectory: options.listDirectory ?? nodeFileSystem.listDirectory,
+  };
+  const resolved = await resolveConfigFiles(
+    paths.length > 0 ? paths : [DEFAULT_CONFIG_PATH],
+    options.cwd,
+    fs,
+  );
+  const issues: ConfigIssue[] = [...resolved.issues];
+  const state: DesiredState = { connection: {}, insertionOrders: [], creatives: [], files: [] };
+  const connections: SourceRef[] = [];
+
+  for (const file of resolved.files) {
+    const read = await readConfigFile(file, fs);
+    if ("issue" in read) {
+      issues.push(read.issue);
+      continue;
+    }
+    state.files.push(digest(file.display, read.bytes));
+    const decoded = decodeUtf8(read.bytes, file.display);
+    if ("issue" in decoded) {
+      issues.push(decoded.issue);
+      continue;
+    }
+    const parsed = parseYaml(decoded.text, file.display);
+    issues.push(...parsed.issues);
+    if (!parsed.usable) continue;
+    const passwords = findPasswords(parsed.value, parsed.index);
+    const schemaIssues = checkSchema(parsed.value, parsed.index);
+    issues.push(...passwords, ...schemaIssues);
+    // Normalizing relies on the schema's shapes; a file that breaks them is reported only.
+    if (schemaIssues.length > 0 || parsed.issues.length > 0) continue;
+    const { result, issues: normalizeIssues } = normalizeFile(
+      parsed.value as Record<string, unknown>,
+      parsed.index,
+    );
+    issues.push(...normalizeIssues);
+    if (result.connection) {
+      connections.push(result.connection.source);
+      if (connections.length === 1) state.connection = result.connection.settings;
+    }
+    state.insertionOrders.push(...result.insertionOrders);
+    state.creatives.push(...result.creatives);
+  }
+  issues.push(...checkRules(state, connections));
+  if (issues.length > 0) {
+    throw new ConfigError(sortIssues(dedupe(issues), [...resolved.files.map((f) => f.display), ...paths]));
+  }
+  return state;
+}
+
+function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
+  return { path, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (design.md): a `password`
+ * key anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
+ */
+function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const seen = new Set<object>();
+  const walk = (node: unknown, path: (string | number)[]) => {
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        walk(item, [...path, i]);
+      });
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key.toLowerCase() === "password") {
+        issues.push({
+          file: index.file,
+          ...index.ofKey(node, key),
+          path: pathText([...path, key]),
+          message:
+            "a password never goes in a config file: remove it and set DOOHCTL_EMAIL and DOOHCTL_PASSWORD",
+          code: "PASSWORD_IN_CONFIG",
+        });
+        continue;
+      }
+      walk(child, [...path, key]);
+    }
+  };
+  walk(value, []);
+  return issues;
+}
+
+/** One report per place: a block reused through an alias is wrong once, where it is written. */
+function dedupe(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.file}\0${issue.line}\0${issue.column}\0${issue.code}\0${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

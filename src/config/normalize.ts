@@ -1,0 +1,282 @@
+/**
+ * Stage 3: one schema-valid document -> the desired-state model (src/model/desired.ts).
+ * Values here already have the right shapes, so this stage only parses leaf values that
+ * the schema cannot fully judge (calendar dates, URLs) and records where each was written.
+ */
+import type {
+  CampaignFields,
+  ConnectionSettings,
+  DesiredCampaign,
+  DesiredCreative,
+  DesiredInsertionOrder,
+  InsertionOrderFields,
+  SourceRef,
+} from "../model/desired.js";
+import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
+import { Money } from "../model/money.js";
+import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type { Environment } from "../model/wire.js";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { pathText } from "./schema-check.js";
+import type { SourceIndex } from "./source-index.js";
+
+type Raw = Record<string, unknown>;
+type Segments = readonly (string | number)[];
+
+export interface NormalizedFile {
+  connection?: { settings: ConnectionSettings; source: SourceRef };
+  insertionOrders: DesiredInsertionOrder[];
+  creatives: DesiredCreative[];
+}
+
+export function normalizeFile(
+  doc: Raw,
+  index: SourceIndex,
+): { result: NormalizedFile; issues: ConfigIssue[] } {
+  return new Normalizer(index).file(doc);
+}
+
+class Normalizer {
+  readonly issues: ConfigIssue[] = [];
+
+  constructor(private readonly index: SourceIndex) {}
+
+  file(doc: Raw): { result: NormalizedFile; issues: ConfigIssue[] } {
+    const result: NormalizedFile = { insertionOrders: [], creatives: [] };
+    if (doc.connection !== undefined) {
+      result.connection = {
+        settings: this.connection(doc.connection as Raw, ["connection"]),
+        source: this.valueRef(doc, "connection", ["connection"]),
+      };
+    }
+    const ios = (doc.insertion_orders ?? []) as Raw[];
+    ios.forEach((io, i) => {
+      result.insertionOrders.push(this.insertionOrder(io, ios, i));
+    });
+    const creatives = (doc.creatives ?? []) as Raw[];
+    creatives.forEach((creative, i) => {
+      result.creatives.push(this.creative(creative, creatives, i));
+    });
+    return { result, issues: this.issues };
+  }
+
+  private connection(raw: Raw, at: Segments): ConnectionSettings {
+    const settings: ConnectionSettings = {};
+    if (typeof raw.api_origin === "string") {
+      const origin = this.origin(raw.api_origin, raw, [...at, "api_origin"]);
+      if (origin !== undefined) settings.apiOrigin = origin;
+    }
+    if (raw.environment !== undefined) settings.environment = raw.environment as Environment;
+    if (raw.rate_limits !== undefined) {
+      const limits: RateLimits = { ...PUBLISHED_RATE_LIMITS };
+      const declared = raw.rate_limits as Partial<Record<keyof RateLimits, string>>;
+      for (const name of ["get", "write", "session"] as const) {
+        const text = declared[name];
+        if (text !== undefined) limits[name] = RateLimit.parseWindow(text);
+      }
+      settings.rateLimits = limits;
+    }
+    return settings;
+  }
+
+  /** An origin only: scheme and host. G13: plain http only to a loopback address. */
+  private origin(text: string, parent: Raw, at: Segments): string | undefined {
+    const problem = originProblem(text);
+    if (problem === undefined) return new URL(text).origin;
+    this.issue(parent, at, "ORIGIN_INVALID", problem);
+    return undefined;
+  }
+
+  private insertionOrder(raw: Raw, list: Raw[], i: number): DesiredInsertionOrder {
+    const at = ["insertion_orders", i];
+    const fields: InsertionOrderFields = {};
+    const fieldSources: DesiredInsertionOrder["fieldSources"] = {};
+    const declare = <K extends keyof InsertionOrderFields>(
+      key: K,
+      value: InsertionOrderFields[K] | undefined,
+    ) => {
+      if (value === undefined) return;
+      fields[key] = value;
+      fieldSources[key] = this.valueRef(raw, key, [...at, key]);
+    };
+    if (raw.contract_number !== undefined) declare("contract_number", raw.contract_number as string | null);
+    declare("start_time", this.time(raw, "start_time", at));
+    declare("end_time", this.time(raw, "end_time", at));
+    if (raw.budget_impressions !== undefined)
+      declare("budget_impressions", raw.budget_impressions as number | null);
+    if (raw.budget_money !== undefined) {
+      declare("budget_money", raw.budget_money === null ? null : money(raw.budget_money));
+    }
+    const campaigns = (raw.campaigns ?? []) as Raw[];
+    return {
+      id: idText(raw.id),
+      fields,
+      unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
+      campaigns: campaigns.map((c, j) => this.campaign(c, campaigns, [...at, "campaigns", j])),
+      source: this.itemRef(list, i, at),
+      fieldSources,
+    };
+  }
+
+  private campaign(raw: Raw, list: Raw[], at: Segments): DesiredCampaign {
+    const fields: CampaignFields = {};
+    const fieldSources: DesiredCampaign["fieldSources"] = {};
+    const declare = <K extends keyof CampaignFields>(key: K, value: CampaignFields[K] | undefined) => {
+      if (value === undefined) return;
+      fields[key] = value;
+      fieldSources[key] = this.valueRef(raw, key, [...at, key]);
+    };
+    if (typeof raw.active === "boolean") declare("active", raw.active);
+    declare("start_time", this.time(raw, "start_time", at));
+    declare("end_time", this.time(raw, "end_time", at));
+    if (typeof raw.budget_impressions === "number") declare("budget_impressions", raw.budget_impressions);
+    if (raw.cpm !== undefined) declare("cpm", money(raw.cpm));
+    if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, [...at, "pacing"]));
+    const campaign: DesiredCampaign = {
+      name: raw.name as string,
+      fields,
+      source: this.itemRef(list, at.at(-1) as number, at),
+      fieldSources,
+    };
+    fieldSources.name = this.valueRef(raw, "name", [...at, "name"]);
+    if (raw.id !== undefined) {
+      campaign.id = idText(raw.id);
+      fieldSources.id = this.valueRef(raw, "id", [...at, "id"]);
+    }
+    if (raw.targetings !== undefined) {
+      campaign.targetings = Targeting.normalizeList((raw.targetings as Raw[]).map(targetingSet));
+      fieldSources.targetings = this.valueRef(raw, "targetings", [...at, "targetings"]);
+    }
+    if (raw.creatives !== undefined) {
+      campaign.creatives = sortedIds((raw.creatives as unknown[]).map(idText));
+      fieldSources.creatives = this.valueRef(raw, "creatives", [...at, "creatives"]);
+    }
+    return campaign;
+  }
+
+  private creative(raw: Raw, list: Raw[], i: number): DesiredCreative {
+    const at = ["creatives", i];
+    const creative: DesiredCreative = {
+      id: idText(raw.id),
+      fields: {},
+      source: this.itemRef(list, i, at),
+      fieldSources: {},
+    };
+    if (raw.category_ids !== undefined) {
+      creative.fields.category_ids = sortedIds((raw.category_ids as unknown[]).map(idText));
+      creative.fieldSources.category_ids = this.valueRef(raw, "category_ids", [...at, "category_ids"]);
+    }
+    if (typeof raw.pixel_url === "string") {
+      creative.fields.pixel_url = raw.pixel_url;
+      creative.fieldSources.pixel_url = this.valueRef(raw, "pixel_url", [...at, "pixel_url"]);
+    }
+    return creative;
+  }
+
+  /** Calendar checks the schema's pattern cannot make (February 30th), then canonical UTC. */
+  private time(raw: Raw, key: "start_time" | "end_time", at: Segments): string | undefined {
+    const text = raw[key];
+    if (typeof text !== "string") return undefined;
+    try {
+      return Time.parse(text);
+    } catch (error) {
+      this.issue(raw, [...at, key], "TIME_INVALID", (error as Error).message);
+      return undefined;
+    }
+  }
+
+  /** Pacing is opaque (G2) but goes into JSON: an integer beyond 2^53 would lose digits. */
+  private pacing(raw: Raw, at: Segments): Record<string, unknown> {
+    const walk = (value: unknown, parent: unknown, path: Segments): unknown => {
+      if (typeof value === "bigint") {
+        this.issue(
+          parent,
+          path,
+          "NUMBER_TOO_LARGE",
+          `${value} is too large: numbers go up to ${Number.MAX_SAFE_INTEGER}`,
+        );
+        return null;
+      }
+      if (Array.isArray(value)) return value.map((v, i) => walk(v, value, [...path, i]));
+      if (typeof value === "object" && value !== null) {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, value, [...path, k])]));
+      }
+      return value;
+    };
+    return walk(raw, undefined, at) as Record<string, unknown>;
+  }
+
+  private valueRef(parent: unknown, key: string | number, at: Segments): SourceRef {
+    return { file: this.index.file, ...this.index.ofValue(parent, key), path: pathText(at) };
+  }
+
+  private itemRef(list: unknown[], i: number, at: Segments): SourceRef {
+    return { file: this.index.file, ...this.index.ofValue(list, i), path: pathText(at) };
+  }
+
+  private issue(parent: unknown, at: Segments, code: ConfigIssueCode, message: string): void {
+    const last = at.at(-1) ?? "";
+    this.issues.push({
+      file: this.index.file,
+      ...this.index.ofValue(parent, last),
+      path: pathText(at),
+      message,
+      code,
+    });
+  }
+}
+
+/** Why `text` is not a usable API origin, or undefined when it is one. */
+export function originProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `"${text}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return `"${text}" is not an http(s) origin: write it like https://dsp.example.com`;
+  }
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
+    return `"${text}" has a path: write the origin only, ${url.origin} (the API paths are added for you)`;
+  }
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    // G13: the service is HTTPS only; plain http is for a local emulator.
+    return `"${text}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
+  }
+  return undefined;
+}
+
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+/** The design's id rule: a safe YAML integer becomes its decimal string. */
+function idText(value: unknown): string {
+  return typeof value === "number" ? String(value) : (value as string);
+}
+
+function money(value: unknown): Money {
+  if (typeof value === "string") return Money.parse(value);
+  const raw = value as { currency_code: string; units: string | number; nanos?: number };
+  return Money.fromWire({
+    currency_code: raw.currency_code,
+    units: String(raw.units),
+    ...(raw.nanos === undefined ? {} : { nanos: raw.nanos }),
+  });
+}
+
+function targetingSet(raw: Raw): TargetingOptionSet {
+  const out: Record<string, unknown> = {};
+  for (const [member, option] of Object.entries(raw)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(option as Raw)) {
+      copy[key] = Array.isArray(value) ? value.map(idText) : value;
+    }
+    out[member] = copy;
+  }
+  return out as TargetingOptionSet;
+}

@@ -1,0 +1,168 @@
+/**
+ * Stage 4: rules the configuration alone decides, checked across all files. These are the
+ * G8 rules the service would refuse anyway, caught before any request, plus declarations that
+ * contradict each other. Whether a campaign without an id is new is known only at plan time
+ * (it may match a live one by name), so nothing here requires creation fields.
+ */
+import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
+import { Money } from "../model/money.js";
+import { Time } from "../model/time.js";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+
+export function checkRules(state: DesiredState, connections: readonly SourceRef[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string) =>
+    issues.push({ ...at, message, code, ...(hint === undefined ? {} : { hint }) });
+
+  for (const second of connections.slice(1)) {
+    add(
+      second,
+      "CONNECTION_DECLARED_TWICE",
+      `connection is declared twice: also at ${where(connections[0]!)}`,
+      "declare connection in one file only",
+    );
+  }
+  duplicates(state, add);
+  for (const io of state.insertionOrders) {
+    flights(io, add);
+    budgets(io, add);
+    currencies(io, add);
+  }
+  return issues;
+}
+
+type Add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string) => void;
+
+export function where(ref: SourceRef): string {
+  return `${ref.file}:${ref.line}:${ref.column}`;
+}
+
+function duplicates(state: DesiredState, add: Add): void {
+  const once = <T>(
+    seen: Map<string, SourceRef>,
+    key: string,
+    at: SourceRef,
+    report: (first: SourceRef) => T,
+  ) => {
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, at);
+    else report(first);
+  };
+  const ios = new Map<string, SourceRef>();
+  const campaignIds = new Map<string, SourceRef>();
+  for (const io of state.insertionOrders) {
+    once(ios, io.id, io.source, (first) =>
+      add(
+        io.source,
+        "DUPLICATE_DECLARATION",
+        `insertion order "${io.id}" is declared twice: here and at ${where(first)}`,
+        "declare each insertion order once, with all its campaigns",
+      ),
+    );
+    const names = new Map<string, SourceRef>();
+    for (const campaign of io.campaigns) {
+      once(names, campaign.name, campaign.source, (first) =>
+        add(
+          campaign.source,
+          "DUPLICATE_DECLARATION",
+          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": here and at ${where(first)}`,
+          "a campaign's name is its identity within its insertion order: rename one or remove it",
+        ),
+      );
+      if (campaign.id === undefined) continue;
+      once(campaignIds, campaign.id, campaign.source, (first) =>
+        add(
+          campaign.source,
+          "DUPLICATE_DECLARATION",
+          `campaign id "${campaign.id}" is declared twice: here and at ${where(first)}`,
+          "each campaign id may be pinned once",
+        ),
+      );
+    }
+  }
+  const creatives = new Map<string, SourceRef>();
+  for (const creative of state.creatives) {
+    once(creatives, creative.id, creative.source, (first) =>
+      add(
+        creative.source,
+        "DUPLICATE_DECLARATION",
+        `creative "${creative.id}" is declared twice: here and at ${where(first)}`,
+        "declare each creative once",
+      ),
+    );
+  }
+}
+
+/** G8: start strictly before end; a campaign's flight inside its insertion order's. */
+function flights(io: DesiredInsertionOrder, add: Add): void {
+  const order = (
+    start: string | undefined,
+    end: string | undefined,
+    endAt: SourceRef | undefined,
+    startAt?: SourceRef,
+  ) => {
+    if (start === undefined || end === undefined || endAt === undefined) return;
+    if (Time.compare(start, end) < 0) return;
+    add(
+      endAt,
+      "FLIGHT_ORDER",
+      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (G8)`,
+    );
+  };
+  order(io.fields.start_time, io.fields.end_time, io.fieldSources.end_time, io.fieldSources.start_time);
+  const ioStart = io.fields.start_time;
+  const ioEnd = io.fields.end_time;
+  for (const campaign of io.campaigns) {
+    const { start_time: start, end_time: end } = campaign.fields;
+    order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
+    if (start !== undefined && ioStart !== undefined && Time.compare(start, ioStart) < 0) {
+      add(
+        campaign.fieldSources.start_time!,
+        "FLIGHT_OUTSIDE_INSERTION_ORDER",
+        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+      );
+    }
+    if (end !== undefined && ioEnd !== undefined && Time.compare(end, ioEnd) > 0) {
+      add(
+        campaign.fieldSources.end_time!,
+        "FLIGHT_OUTSIDE_INSERTION_ORDER",
+        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+      );
+    }
+  }
+}
+
+/** G8: campaigns divide the insertion order's budget; declared ones alone must fit in it. */
+function budgets(io: DesiredInsertionOrder, add: Add): void {
+  const budget = io.fields.budget_impressions;
+  if (budget === undefined || budget === null) return;
+  let sum = 0;
+  for (const campaign of io.campaigns) sum += campaign.fields.budget_impressions ?? 0;
+  if (sum <= budget) return;
+  add(
+    io.fieldSources.budget_impressions!,
+    "BUDGET_OVER_INSERTION_ORDER",
+    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (G8)`,
+    "raise budget_impressions here or lower a campaign's",
+  );
+}
+
+/** G8: a campaign's cpm is in its insertion order's budget_money currency. */
+function currencies(io: DesiredInsertionOrder, add: Add): void {
+  const budget = io.fields.budget_money;
+  if (budget === undefined || budget === null) return;
+  for (const campaign of io.campaigns) {
+    const cpm = campaign.fields.cpm;
+    if (cpm === undefined || cpm.currency_code === budget.currency_code) continue;
+    add(
+      campaign.fieldSources.cpm!,
+      "CURRENCY_MISMATCH",
+      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (G8)`,
+      `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
+    );
+  }
+}
+
+function grouped(n: number): string {
+  return n.toLocaleString("en-US");
+}

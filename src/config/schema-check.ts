@@ -1,0 +1,371 @@
+/**
+ * Stage 2: the JSON Schema, checked with ajv (draft 2020-12, all errors), and ajv's errors
+ * turned into messages a person can act on, at the YAML position of the offending node.
+ * Leaf formats (money, times, ids, rate windows) are explained by the same parsers that
+ * normalize them, so the schema and the model never disagree on what a message says.
+ */
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { RateLimit } from "../model/limits.js";
+import { Money } from "../model/money.js";
+import { Time } from "../model/time.js";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { configSchema } from "./schema-file.js";
+import type { SourceIndex } from "./source-index.js";
+import { closest } from "./suggest.js";
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (compiled === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
+    addFormats(ajv, ["uri"]);
+    compiled = ajv.compile(configSchema());
+  }
+  return compiled;
+}
+
+/** Checks one file's document; returns its issues (none when it conforms). */
+export function checkSchema(value: unknown, index: SourceIndex): ConfigIssue[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  return translate(validate.errors ?? [], value, index);
+}
+
+interface Located {
+  segments: (string | number)[];
+  parent: unknown;
+  data: unknown;
+}
+
+function locate(value: unknown, pointer: string): Located {
+  const segments: (string | number)[] = [];
+  let parent: unknown;
+  let data = value;
+  for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    parent = data;
+    if (Array.isArray(data)) {
+      segments.push(Number(key));
+      data = data[Number(key)];
+    } else {
+      segments.push(key);
+      data = (data as Record<string, unknown> | undefined)?.[key];
+    }
+  }
+  return { segments, parent, data };
+}
+
+/** `insertion_orders[0].campaigns[2].cpm` */
+export function pathText(segments: readonly (string | number)[]): string {
+  let text = "";
+  for (const s of segments) text += typeof s === "number" ? `[${s}]` : text === "" ? s : `.${s}`;
+  return text;
+}
+
+/**
+ * Definitions whose errors the model's parsers explain, found by their `title` (ajv's
+ * schemaPath is relative for definitions compiled as separate functions, so it cannot say).
+ */
+const EXPLAINED: Record<string, string> = {
+  Money: "money",
+  Time: "time",
+  Id: "id",
+  "Rate window": "rate_window",
+};
+
+function explainedDef(error: ErrorObject): string | undefined {
+  const title = (error.parentSchema as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" ? EXPLAINED[title] : undefined;
+}
+
+function translate(errors: readonly ErrorObject[], value: unknown, index: SourceIndex): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const explainedPaths: string[] = [];
+  const isUnderExplained = (path: string) =>
+    explainedPaths.some((p) => path === p || path.startsWith(`${p}/`));
+
+  const at = (
+    located: Located,
+    code: ConfigIssueCode,
+    message: string,
+    options: { hint?: string; key?: string } = {},
+  ) => {
+    const { segments, parent } = located;
+    const last = segments.at(-1);
+    const segs = options.key === undefined ? segments : [...segments, options.key];
+    const position =
+      options.key !== undefined
+        ? index.ofKey(located.data, options.key)
+        : last === undefined
+          ? index.ofObject(value)
+          : index.ofValue(parent, last);
+    issues.push({
+      file: index.file,
+      ...position,
+      path: pathText(segs),
+      message,
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      code,
+    });
+  };
+
+  // Leaf formats first: one explained message per value, none of ajv's branch noise.
+  for (const error of errors) {
+    const def = explainedDef(error);
+    if (def === undefined || isUnderExplained(error.instancePath)) continue;
+    const located = locate(value, error.instancePath);
+    const explained = explainLeaf(def, located.data);
+    explainedPaths.push(error.instancePath);
+    at(
+      located,
+      explained.code,
+      explained.message,
+      explained.hint === undefined ? {} : { hint: explained.hint },
+    );
+  }
+
+  const reported = new Set<string>();
+  for (const error of errors) {
+    if (isUnderExplained(error.instancePath)) continue;
+    const located = locate(value, error.instancePath);
+    const issue = translateOne(error, located);
+    if (issue === undefined) continue;
+    reported.add(error.instancePath);
+    at(located, issue.code, issue.message, {
+      ...(issue.hint === undefined ? {} : { hint: issue.hint }),
+      ...(issue.key === undefined ? {} : { key: issue.key }),
+    });
+  }
+  // A union that failed says nothing new when one of its branches already explained why.
+  for (const error of errors) {
+    if (error.keyword !== "anyOf" && error.keyword !== "oneOf") continue;
+    if (isUnderExplained(error.instancePath) || reported.has(error.instancePath)) continue;
+    at(locate(value, error.instancePath), "INVALID_VALUE", "does not match any allowed form of this field");
+  }
+  return issues;
+}
+
+interface Translated {
+  code: ConfigIssueCode;
+  message: string;
+  hint?: string;
+  key?: string;
+}
+
+function translateOne(error: ErrorObject, located: Located): Translated | undefined {
+  const params = error.params as Record<string, unknown>;
+  const parentSchema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      // A password is reported once, by its own check, with the right advice.
+      if (key.toLowerCase() === "password") return undefined;
+      const known = Object.keys((parentSchema.properties ?? {}) as Record<string, unknown>);
+      const guess = closest(key, known);
+      return {
+        code: "UNKNOWN_KEY",
+        message: `unknown key "${key}"`,
+        hint: guess !== undefined ? `did you mean "${guess}"?` : `allowed keys here: ${known.join(", ")}`,
+        key,
+      };
+    }
+    case "required": {
+      const key = String(params.missingProperty);
+      const property = ((parentSchema.properties ?? {}) as Record<string, { description?: string }>)[key];
+      return {
+        code: "MISSING_KEY",
+        message: `missing required key "${key}"`,
+        ...(property?.description ? { hint: `${key}: ${property.description}` } : {}),
+      };
+    }
+    case "type": {
+      if (typeof located.data === "bigint") {
+        return {
+          code: "NUMBER_TOO_LARGE",
+          message: `${located.data} is too large: numbers go up to ${Number.MAX_SAFE_INTEGER}`,
+        };
+      }
+      const expected = String(params.type).split(",");
+      const found = describe(located.data);
+      const quote =
+        expected.includes("string") &&
+        (typeof located.data === "number" || typeof located.data === "boolean");
+      return {
+        code: "WRONG_TYPE",
+        message: `expected ${expected.map(typeWord).join(" or ")}, found ${found}`,
+        ...(quote ? { hint: `put it in quotes: "${String(located.data)}"` } : {}),
+      };
+    }
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      const guess = typeof located.data === "string" ? closest(located.data, allowed) : undefined;
+      return {
+        code: "INVALID_VALUE",
+        message: `${JSON.stringify(located.data)} is not one of: ${allowed.join(", ")}`,
+        ...(guess !== undefined ? { hint: `did you mean "${guess}"?` } : {}),
+      };
+    }
+    case "const":
+      return {
+        code: "INVALID_VALUE",
+        message: `must be ${JSON.stringify(params.allowedValue)}, found ${JSON.stringify(located.data)}: this doohctl reads configuration version 1`,
+      };
+    case "minItems":
+      if ((parentSchema.title as unknown) === "Id list") {
+        // G5: each id list must be non-empty; an empty one would be refused by the API.
+        return {
+          code: "EMPTY_LIST",
+          message: "an empty id list targets nothing: list at least one id, or remove this option (G5)",
+        };
+      }
+      return { code: "EMPTY_LIST", message: `list is empty: give at least ${String(params.limit)} item` };
+    case "minProperties":
+      return {
+        code: "EMPTY_LIST",
+        message: `option set is empty: give at least one of ${Object.keys(
+          (parentSchema.properties ?? {}) as Record<string, unknown>,
+        ).join(", ")}`,
+      };
+    case "minLength":
+      return { code: "INVALID_VALUE", message: "must not be empty" };
+    case "minimum":
+      return {
+        code: "INVALID_VALUE",
+        message: `must be at least ${String(params.limit)}, found ${String(located.data)}`,
+      };
+    case "maximum":
+      return {
+        code: "INVALID_VALUE",
+        message: `must be at most ${String(params.limit)}, found ${String(located.data)}`,
+      };
+    case "format":
+      return {
+        code: "INVALID_VALUE",
+        message: `"${String(located.data)}" is not a valid ${String(params.format)}`,
+      };
+    case "pattern":
+      return { code: "INVALID_VALUE", message: `"${String(located.data)}" is not in the expected form` };
+    case "anyOf":
+    case "oneOf":
+      return undefined; // handled after the branches
+    default:
+      return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
+  }
+}
+
+function explainLeaf(def: string, data: unknown): { code: ConfigIssueCode; message: string; hint?: string } {
+  switch (def) {
+    case "money":
+      return explainMoney(data);
+    case "time":
+      if (typeof data !== "string") {
+        return {
+          code: "TIME_INVALID",
+          message: `expected a date-time like 2026-12-01T00:00:00Z, found ${describe(data)}`,
+        };
+      }
+      try {
+        Time.parse(data);
+        return { code: "TIME_INVALID", message: `"${data}" is not a date-time like 2026-12-01T00:00:00Z` };
+      } catch (error) {
+        return { code: "TIME_INVALID", message: (error as Error).message };
+      }
+    case "id":
+      if (typeof data === "bigint") {
+        return {
+          code: "ID_TOO_LARGE",
+          message: `${data} has more digits than a YAML number keeps exactly: quote this id`,
+          hint: `write "${data}"`,
+        };
+      }
+      if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
+      return {
+        code: "WRONG_TYPE",
+        message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
+      };
+    default:
+      if (typeof data !== "string") {
+        return {
+          code: "RATE_LIMIT_INVALID",
+          message: `expected a rate like "10/60s", found ${describe(data)}`,
+        };
+      }
+      try {
+        RateLimit.parseWindow(data);
+        return {
+          code: "RATE_LIMIT_INVALID",
+          message: `"${data}" is not a rate: write requests/duration, like 10/60s`,
+        };
+      } catch (error) {
+        return { code: "RATE_LIMIT_INVALID", message: (error as Error).message };
+      }
+  }
+}
+
+/** Why a value is not money, and how to write it. */
+export function explainMoney(data: unknown): { code: ConfigIssueCode; message: string } {
+  const code = "MONEY_INVALID";
+  if (typeof data === "number" || typeof data === "bigint") {
+    return { code, message: `money needs a currency: write "${String(data)} USD"` };
+  }
+  if (typeof data === "string") {
+    try {
+      const money = Money.parse(data);
+      if (Money.isNegative(money))
+        return { code, message: `"${data}" is negative: amounts are never negative (G8)` };
+      return { code, message: `"${data}" is not money: write an amount and a currency, like "12.50 USD"` };
+    } catch (error) {
+      return { code, message: (error as Error).message };
+    }
+  }
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    const record = data as Record<string, unknown>;
+    const units = typeof record.units === "number" ? String(record.units) : record.units;
+    try {
+      Money.fromWire({
+        currency_code: record.currency_code as string,
+        units: units as string,
+        ...(record.nanos === undefined ? {} : { nanos: record.nanos as number }),
+      });
+    } catch (error) {
+      return {
+        code,
+        message: `${(error as Error).message}, like {currency_code: USD, units: "12", nanos: 500000000}`,
+      };
+    }
+    const extra = Object.keys(record).filter((k) => !["currency_code", "units", "nanos"].includes(k));
+    if (extra.length > 0) {
+      return { code, message: `unknown key "${extra[0]}" in money: use currency_code, units and nanos` };
+    }
+    return { code, message: "amounts are never negative (G8)" };
+  }
+  return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
+}
+
+function typeWord(type: string): string {
+  const words: Record<string, string> = {
+    object: "a map (key: value)",
+    array: "a list",
+    string: "a string",
+    integer: "a whole number",
+    number: "a number",
+    boolean: "true or false",
+    null: "null",
+  };
+  return words[type] ?? type;
+}
+
+export function describe(data: unknown): string {
+  if (data === null || data === undefined) return "nothing (null)";
+  if (Array.isArray(data)) return "a list";
+  if (typeof data === "object") return "a map";
+  if (typeof data === "string") return `the string "${data}"`;
+  if (typeof data === "boolean") return String(data);
+  if (typeof data === "bigint" || typeof data === "number") return `the number ${String(data)}`;
+  return typeof data;
+}

@@ -1,0 +1,67 @@
+/**
+ * Where each value of a parsed config was written. The YAML converter records, per produced
+ * object or array, the offsets of its keys and values; later stages (schema errors,
+ * normalizing, rules) look positions up in O(1) by (object, key) instead of searching the
+ * YAML tree per error, which keeps a 10,000-campaign config fast.
+ *
+ * Values reached through an alias or a `<<` merge key point at the text where they were
+ * actually written (the anchor), which is where a fix belongs.
+ */
+import type { LineCounter } from "yaml";
+
+/** Offsets of one mapping's keys and values, or of one sequence's items. */
+export interface NodeOffsets {
+  /** Start of the collection itself. */
+  offset: number;
+  keys?: Map<string, { key: number; value: number }>;
+  items?: number[];
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export class SourceIndex {
+  private readonly offsets = new WeakMap<object, NodeOffsets>();
+
+  constructor(
+    readonly file: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  record(value: object, offsets: NodeOffsets): void {
+    this.offsets.set(value, offsets);
+  }
+
+  offsetsOf(value: object): NodeOffsets | undefined {
+    return this.offsets.get(value);
+  }
+
+  position(offset: number): Position {
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { line, column: col };
+  }
+
+  /** Where a collection starts (its first key, for a block mapping). */
+  ofObject(value: unknown): Position {
+    const info = typeof value === "object" && value !== null ? this.offsets.get(value) : undefined;
+    return this.position(info?.offset ?? 0);
+  }
+
+  /** Where the key of `parent[key]` was written; falls back to the parent. */
+  ofKey(parent: unknown, key: string | number): Position {
+    const info = typeof parent === "object" && parent !== null ? this.offsets.get(parent) : undefined;
+    if (info === undefined) return this.position(0);
+    if (typeof key === "number") return this.position(info.items?.[key] ?? info.offset);
+    return this.position(info.keys?.get(key)?.key ?? info.offset);
+  }
+
+  /** Where the value of `parent[key]` was written; falls back to its key, then the parent. */
+  ofValue(parent: unknown, key: string | number): Position {
+    const info = typeof parent === "object" && parent !== null ? this.offsets.get(parent) : undefined;
+    if (info === undefined) return this.position(0);
+    if (typeof key === "number") return this.position(info.items?.[key] ?? info.offset);
+    return this.position(info.keys?.get(key)?.value ?? info.offset);
+  }
+}

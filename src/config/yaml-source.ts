@@ -1,0 +1,249 @@
+/**
+ * Stage 1: bytes -> text -> a plain JSON-like value plus a SourceIndex of positions.
+ * YAML 1.2 core schema, so `2026-12-01T00:00:00Z` stays a string (no implicit timestamps);
+ * `<<` merge keys on; duplicate keys are errors. Integers come in as bigint so that an id
+ * with more digits than a double holds is caught ("quote this id") rather than rounded.
+ */
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { type NodeOffsets, SourceIndex } from "./source-index.js";
+
+export interface ParsedSource {
+  /** The document as plain data; bigint where an integer is beyond the safe range. */
+  value: unknown;
+  index: SourceIndex;
+  issues: ConfigIssue[];
+  /** False when later stages would only report follow-on noise. */
+  usable: boolean;
+}
+
+/** Decodes UTF-8 (a BOM is allowed) or reports where the first invalid byte is. */
+export function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { issue: ConfigIssue } {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return {
+      issue: fileIssue(file, "NOT_UTF8", "file is UTF-16; save it as UTF-8 (YAML configs are UTF-8)"),
+    };
+  }
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text };
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const before = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
+    const lines = before.split("\n");
+    return {
+      issue: {
+        file,
+        line: lines.length,
+        column: (lines.at(-1)?.length ?? 0) + 1,
+        path: "",
+        message: `byte 0x${(bytes[bad] ?? 0).toString(16).padStart(2, "0")} at offset ${bad} is not UTF-8: save the file as UTF-8`,
+        code: "NOT_UTF8",
+      },
+    };
+  }
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length) return i;
+    for (let k = 1; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    i += length;
+  }
+  return i;
+}
+
+function fileIssue(file: string, code: ConfigIssueCode, message: string): ConfigIssue {
+  return { file, line: 0, column: 0, path: "", message, code };
+}
+
+export function parseYaml(text: string, file: string): ParsedSource {
+  const lineCounter = new LineCounter();
+  const index = new SourceIndex(file, lineCounter);
+  const doc = parseDocument(text, {
+    version: "1.2",
+    schema: "core",
+    merge: true,
+    uniqueKeys: true,
+    intAsBigInt: true,
+    prettyErrors: false,
+    lineCounter,
+  });
+  const issues: ConfigIssue[] = [];
+  let usable = true;
+  for (const error of [...doc.errors, ...doc.warnings]) {
+    const { line, column } = index.position(error.pos[0]);
+    const { code, message } = explainYamlError(error.code, error.message, text, error.pos);
+    if (code !== "DUPLICATE_KEY") usable = false;
+    issues.push({ file, line, column, path: "", message, code });
+  }
+  if (!usable) return { value: undefined, index, issues, usable };
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    issues.push({
+      file,
+      line: 1,
+      column: 1,
+      path: "",
+      message: "file is empty: a config starts with `version: 1`",
+      code: "EMPTY_FILE",
+    });
+    return { value: undefined, index, issues, usable: false };
+  }
+  const converter = new Converter(doc, index, issues);
+  const value = converter.convert(doc.contents);
+  return { value, index, issues, usable: true };
+}
+
+function explainYamlError(
+  code: string,
+  message: string,
+  text: string,
+  pos: [number, number],
+): { code: ConfigIssueCode; message: string } {
+  switch (code) {
+    case "TAB_AS_INDENT":
+      return { code: "TAB_INDENT", message: "a tab indents this line: YAML indents with spaces only" };
+    case "DUPLICATE_KEY": {
+      const key = text.slice(pos[0], pos[1]).split(":")[0]?.trim() ?? "";
+      return {
+        code: "DUPLICATE_KEY",
+        message: `key "${key}" appears twice in this map: keep one (the YAML would silently drop the other)`,
+      };
+    }
+    case "MULTIPLE_DOCS":
+      return {
+        code: "YAML_SYNTAX",
+        message: "a config file holds one YAML document: remove this `---` or split the file in two",
+      };
+    default:
+      // yaml's own messages are precise; keep the first line, without its position suffix.
+      return {
+        code: "YAML_SYNTAX",
+        message: `YAML: ${message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
+      };
+  }
+}
+
+/** Walks the YAML tree once, producing plain data and recording positions. */
+class Converter {
+  private readonly done = new Map<Node, unknown>();
+  private readonly inProgress = new Set<Node>();
+
+  constructor(
+    private readonly doc: Document,
+    private readonly index: SourceIndex,
+    private readonly issues: ConfigIssue[],
+  ) {}
+
+  convert(node: unknown): unknown {
+    if (node === null || node === undefined) return null;
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc);
+      return target === undefined ? null : this.convert(target);
+    }
+    if (isScalar(node)) return scalarValue(node.value);
+    const memo = this.done.get(node as Node);
+    if (memo !== undefined) return memo;
+    if (this.inProgress.has(node as Node)) {
+      this.issue(node as Node, "an alias refers to a collection that contains it: YAML data must not loop");
+      return null;
+    }
+    this.inProgress.add(node as Node);
+    let result: unknown = null;
+    if (isMap(node)) result = this.map(node);
+    else if (isSeq(node)) result = this.seq(node);
+    this.inProgress.delete(node as Node);
+    this.done.set(node as Node, result);
+    return result;
+  }
+
+  private map(node: import("yaml").YAMLMap): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const keys = new Map<string, { key: number; value: number }>();
+    const offsets: NodeOffsets = { offset: node.range?.[0] ?? 0, keys };
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      const keyOffset = keyNode?.range?.[0] ?? offsets.offset;
+      const valueOffset = (pair.value as Node | null)?.range?.[0] ?? keyOffset;
+      if (isScalar(keyNode) && typeof keyNode.value === "symbol") {
+        this.merge(out, keys, pair.value, keyNode);
+        continue;
+      }
+      if (!isScalar(keyNode)) {
+        this.issue(keyNode, "keys are names: a list or map cannot be a key");
+        continue;
+      }
+      const key = String(keyNode.value);
+      setOwn(out, key, this.convert(pair.value));
+      keys.set(key, { key: keyOffset, value: valueOffset });
+    }
+    this.index.record(out, offsets);
+    return out;
+  }
+
+  /** YAML merge: keys already present (written before or after `<<`) win. */
+  private merge(
+    out: Record<string, unknown>,
+    keys: Map<string, { key: number; value: number }>,
+    value: unknown,
+    at: Node,
+  ): void {
+    const source = isAlias(value) ? value.resolve(this.doc) : value;
+    const sources = isSeq(source) ? source.items : [source];
+    for (const item of sources) {
+      const resolved = isAlias(item) ? item.resolve(this.doc) : item;
+      if (!isMap(resolved)) {
+        this.issue(at, "`<<` merges maps: write `<<: *anchor` where the anchor names a map");
+        continue;
+      }
+      const merged = this.convert(resolved) as Record<string, unknown>;
+      const mergedKeys = this.index.offsetsOf(merged)?.keys;
+      for (const [key, entry] of Object.entries(merged)) {
+        if (keys.has(key)) continue;
+        setOwn(out, key, entry);
+        const where = mergedKeys?.get(key);
+        if (where) keys.set(key, where);
+      }
+    }
+  }
+
+  private seq(node: import("yaml").YAMLSeq): unknown[] {
+    const out: unknown[] = [];
+    const items: number[] = [];
+    for (const item of node.items) {
+      out.push(this.convert(item));
+      items.push((item as Node | null)?.range?.[0] ?? node.range?.[0] ?? 0);
+    }
+    this.index.record(out, { offset: node.range?.[0] ?? 0, items });
+    return out;
+  }
+
+  private issue(node: Node | null, message: string): void {
+    const { line, column } = this.index.position(node?.range?.[0] ?? 0);
+    this.issues.push({ file: this.index.file, line, column, path: "", message, code: "YAML_SYNTAX" });
+  }
+}
+
+function scalarValue(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value;
+  }
+  if (typeof value === "symbol") return value.description ?? "";
+  return value;
+}
+
+/** Plain assignment, except that a `__proto__` key stays data instead of a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
