@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { Endpoints } from "../../src/api/endpoints.js";
+import { pathWithQuery } from "../../src/api/transport.js";
+
+const money = { currency_code: "USD", units: "12", nanos: 500_000_000 };
+
+describe("Endpoints", () => {
+  it("builds list requests with repeated filter entries, search, order and paging (spec, G12)", () => {
+    const request = Endpoints.campaigns.request({
+      filter: { insertion_order_id: ["1001", "1002"], active: [true] },
+      search: { name: ["air"] },
+      order: "name",
+      asc: true,
+      page: 2,
+      pageSize: 100,
+      includeProgress: true,
+    });
+    expect(request).toEqual({
+      method: "GET",
+      path: "/api/dsp/v1/campaigns",
+      query: [
+        ["page_size", "100"],
+        ["page", "2"],
+        ["filter", "insertion_order_id:1001"],
+        ["filter", "insertion_order_id:1002"],
+        ["filter", "active:true"],
+        ["search", "name:air"],
+        ["order", "name"],
+        ["asc", "true"],
+        ["include_progress", "true"],
+      ],
+    });
+    expect(pathWithQuery(request.path, request.query)).toBe(
+      "/api/dsp/v1/campaigns?page_size=100&page=2&filter=insertion_order_id%3A1001&filter=insertion_order_id%3A1002" +
+        "&filter=active%3Atrue&search=name%3Aair&order=name&asc=true&include_progress=true",
+    );
+  });
+
+  it("names batch bodies after the resource (G3, G4, G6)", () => {
+    expect(Endpoints.patchCampaigns([{ id: "5001", active: false }])).toEqual({
+      method: "PATCH",
+      path: "/api/dsp/v1/campaigns",
+      body: { campaigns: [{ id: "5001", active: false }] },
+    });
+    expect(Endpoints.patchInsertionOrders([{ id: "1001", contract_number: "PO-1" }]).body).toEqual({
+      insertion_orders: [{ id: "1001", contract_number: "PO-1" }],
+    });
+    expect(Endpoints.patchCreatives([{ id: "9001", campaign_ids: ["5001"] }]).body).toEqual({
+      creatives: [{ id: "9001", campaign_ids: ["5001"] }],
+    });
+    const create = {
+      insertion_order_id: "1001",
+      name: "Airports",
+      start_time: "2026-12-01T00:00:00Z",
+      end_time: "2027-01-01T00:00:00Z",
+      budget_impressions: 1000,
+      cpm: money,
+    };
+    expect(Endpoints.createCampaigns([create])).toEqual({
+      method: "POST",
+      path: "/api/dsp/v1/campaigns",
+      body: { campaigns: [create] },
+    });
+  });
+
+  it("puts targetings on the campaign's own path (spec, G5)", () => {
+    const sets = [{ venue_type_targeting_option: { venue_type_ids: ["12"] } }];
+    expect(Endpoints.putTargetings("5001", sets)).toEqual({
+      method: "PUT",
+      path: "/api/dsp/v1/campaigns/5001/targetings",
+      body: { targetings: sets },
+    });
+    expect(Endpoints.getTargetings("5001")).toEqual({
+      method: "GET",
+      path: "/api/dsp/v1/campaigns/5001/targetings",
+    });
+  });
+
+  it("escapes ids in path segments", () => {
+    expect(Endpoints.getCampaign("a/b").path).toBe("/api/dsp/v1/campaigns/a%2Fb");
+  });
+
+  it("addresses the media-owner interface under its own base path (G11)", () => {
+    expect(Endpoints.patchCreativeAudit("9001", { status: "DENIED", message: "no alcohol" })).toEqual({
+      method: "PATCH",
+      path: "/api/media_owner/v1/creatives/9001",
+      body: { audit: { status: "DENIED", message: "no alcohol" } },
+    });
+    expect(Endpoints.networks.request({ pageSize: 10 }).path).toBe("/api/media_owner/v1/networks");
+    expect(Endpoints.creativeCampaignMarkets("9001").request({}).path).toBe(
+      "/api/media_owner/v1/creatives/9001/campaigns",
+    );
+  });
+
+  it("keeps builders pure: the same input gives equal, serializable requests", () => {
+    const a = Endpoints.patchCampaign("5001", { cpm: money });
+    const b = Endpoints.patchCampaign("5001", { cpm: money });
+    expect(a).toEqual(b);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+  });
+});
