@@ -4,6 +4,7 @@
  * PLAN_FORMAT_VERSION on any incompatible change and keep schemas/plan.schema.json in step.
  */
 import type { SourceRef } from "../model/desired.js";
+import type { RateLimits } from "../model/limits.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type { Advertiser, Campaign, Creative, Environment, InsertionOrder } from "../model/wire.js";
 
@@ -18,6 +19,15 @@ export interface FieldChange {
   after: JsonValue;
   /** Where the desired value was written, to map a 422 `campaigns[3].cpm` to `file:line`. */
   source?: SourceRef;
+  /** For an opaque object (pacing, G2): the inner paths that differ, for display only. */
+  details?: FieldDetail[];
+}
+
+/** One inner path of an object field, e.g. `pacing.strategy`: display only, never sent. */
+export interface FieldDetail {
+  path: string;
+  before: JsonValue;
+  after: JsonValue;
 }
 
 /** A campaign, live or about to be created (then `campaign_id` is absent). */
@@ -209,4 +219,25 @@ export interface LiveState {
   advertisers: Advertiser[];
   /** Read requests made to build this state. */
   readRequests: number;
+}
+
+/** Thresholds of analyzer DOOH401, in percent of the live value. */
+export interface PlanThresholds {
+  /** @default 50 */
+  budgetIncreasePercent?: number;
+  /** @default 20 */
+  cpmIncreasePercent?: number;
+}
+
+/** Everything `createPlan` needs besides desired and live state; it reads no clock itself. */
+export interface PlanOptions {
+  /** ISO time from the injected clock: the plan's `created_at` and the DOOH301 cut-off. */
+  now: string;
+  toolVersion: string;
+  connection: { api_origin: string; environment: Environment };
+  /** `--target` ids: insertion orders, campaigns or creatives of the config. */
+  targets?: readonly string[];
+  thresholds?: PlanThresholds;
+  /** For the apply-time estimate and pause lengths (the write window). */
+  rateLimits: RateLimits;
 }

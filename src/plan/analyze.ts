@@ -1,0 +1,200 @@
+/**
+ * Analyzers: named checks with stable codes (findings.ts) that explain what a plan will do
+ * to live delivery. They read the plan's changes and requests and never change them.
+ */
+
+import type { RateLimits } from "../model/limits.js";
+import { Money } from "../model/money.js";
+import { Time } from "../model/time.js";
+import type { Campaign, Creative } from "../model/wire.js";
+import { finding } from "./findings.js";
+import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
+import { newCampaignPlaceholder } from "./types.js";
+
+export interface AnalyzeInput {
+  changes: readonly Change[];
+  requests: readonly PlannedRequest[];
+  liveCampaigns: ReadonlyMap<string, Campaign>;
+  liveCreatives: ReadonlyMap<string, Creative>;
+  /** Campaign key (id or placeholder) -> whether it ends active. */
+  finalActive: ReadonlyMap<string, boolean>;
+  now: string;
+  thresholds: Required<PlanThresholds>;
+  rateLimits: RateLimits;
+}
+
+export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
+  budgetIncreasePercent: 50,
+  cpmIncreasePercent: 20,
+};
+
+/** Time between two requests at the write window's pace: the estimate the plan quotes. */
+export function requestSpanMs(fromSeq: number, toSeq: number, rateLimits: RateLimits): number {
+  return Math.max(0, toSeq - fromSeq) * (rateLimits.write.windowMs / rateLimits.write.limit);
+}
+
+function pauses(input: AnalyzeInput): Finding[] {
+  const phaseOf = new Map<string, { pause?: number; resume?: number }>();
+  for (const r of input.requests) {
+    if (r.phase !== 3 && r.phase !== 6) continue;
+    for (const id of r.change_ids) {
+      const entry = phaseOf.get(id) ?? {};
+      if (r.phase === 3) entry.pause = r.seq;
+      else entry.resume = r.seq;
+      phaseOf.set(id, entry);
+    }
+  }
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "replace_targetings" || !c.pause) return [];
+    const at = phaseOf.get(c.id);
+    const span =
+      at?.pause !== undefined && at.resume !== undefined
+        ? `, for about ${Time.formatDuration(requestSpanMs(at.pause, at.resume, input.rateLimits))} (requests ${at.pause} to ${at.resume})`
+        : "";
+    return [
+      finding(
+        "DOOH201",
+        "warning",
+        `pauses campaign ${c.campaign.campaign_id} "${c.campaign.name}" to change its targetings: an active campaign cannot lose an option set (G5)${span}`,
+        { address: c.address, change_ids: [c.id], source: c.source },
+      ),
+    ];
+  });
+}
+
+function deactivations(input: AnalyzeInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind === "deactivate_campaign") {
+      return [
+        finding(
+          "DOOH101",
+          "warning",
+          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}": the config does not list it and insertion order ${c.campaign.insertion_order_id} has unmanaged_campaigns: deactivate`,
+          { address: c.address, change_ids: [c.id] },
+        ),
+      ];
+    }
+    if (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false)) {
+      return [
+        finding(
+          "DOOH101",
+          "warning",
+          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"`,
+          {
+            address: c.address,
+            change_ids: [c.id],
+            source: c.fields.find((f) => f.field === "active")?.source ?? c.source,
+          },
+        ),
+      ];
+    }
+    return [];
+  });
+}
+
+function endedFlights(input: AnalyzeInput): Finding[] {
+  const now = Time.toMillis(input.now);
+  const seen = new Set<string>();
+  return input.changes.flatMap((c) => {
+    if (c.kind === "update_insertion_order" || c.kind === "update_creative" || c.kind === "create_campaign")
+      return [];
+    const id = c.campaign.campaign_id;
+    const live = id === undefined ? undefined : input.liveCampaigns.get(id);
+    if (!live || seen.has(live.id) || Time.toMillis(live.end_time) > now) return [];
+    seen.add(live.id);
+    return [
+      finding(
+        "DOOH301",
+        "warning",
+        `edits campaign ${live.id} "${live.name}", whose flight ended ${live.end_time}: check this change is meant`,
+        { address: c.address, change_ids: [c.id], source: c.source },
+      ),
+    ];
+  });
+}
+
+function increasePercent(field: FieldChange): number | undefined {
+  const { before, after } = field;
+  if (typeof before === "number" && typeof after === "number") {
+    if (after <= before) return undefined;
+    return before === 0 ? Number.POSITIVE_INFINITY : ((after - before) / before) * 100;
+  }
+  if (before && after && typeof before === "object" && typeof after === "object" && "units" in before) {
+    const b = before as unknown as Money;
+    const a = after as unknown as Money;
+    if (a.currency_code !== b.currency_code) return undefined;
+    const bn = Money.toNanos(b);
+    const an = Money.toNanos(a);
+    if (an <= bn) return undefined;
+    return bn === 0n ? Number.POSITIVE_INFINITY : Number(((an - bn) * 10_000n) / bn) / 100;
+  }
+  return undefined;
+}
+
+function show(value: unknown): string {
+  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (value && typeof value === "object" && "units" in value) return Money.format(value as Money);
+  return String(value);
+}
+
+function increases(input: AnalyzeInput): Finding[] {
+  const limits: Record<string, number> = {
+    budget_impressions: input.thresholds.budgetIncreasePercent,
+    budget_money: input.thresholds.budgetIncreasePercent,
+    cpm: input.thresholds.cpmIncreasePercent,
+  };
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];
+    return c.fields.flatMap((f) => {
+      const limit = limits[f.field];
+      const pct = increasePercent(f);
+      if (limit === undefined || pct === undefined || pct <= limit) return [];
+      const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";
+      return [
+        finding(
+          "DOOH401",
+          "warning",
+          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${what}, above the ${limit}% threshold)`,
+          { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+        ),
+      ];
+    });
+  });
+}
+
+function notReady(creative: Creative): string | undefined {
+  if (creative.processing_status !== "PROCESSED") return `is ${creative.processing_status}, not PROCESSED`;
+  if (creative.archived) return "is archived";
+  const denied = creative.audits.filter((a) => a.status === "DENIED").map((a) => a.network_id);
+  if (denied.length > 0) return `was DENIED by network ${denied.join(", ")}`;
+  return undefined;
+}
+
+function creativeReadiness(input: AnalyzeInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "associate_creative") return [];
+    const key = c.campaign.campaign_id ?? newCampaignPlaceholder(c.campaign.create_change_id ?? "");
+    if (input.finalActive.get(key) !== true) return [];
+    const creative = input.liveCreatives.get(c.creative_id);
+    const problem = creative && notReady(creative);
+    if (!problem) return [];
+    return [
+      finding(
+        "DOOH501",
+        "warning",
+        `creative ${c.creative_id} ${problem}, and is associated with active campaign "${c.campaign.name}": it will not serve`,
+        { address: c.address, change_ids: [c.id], source: c.source },
+      ),
+    ];
+  });
+}
+
+export function analyze(input: AnalyzeInput): Finding[] {
+  return [
+    ...deactivations(input),
+    ...pauses(input),
+    ...endedFlights(input),
+    ...increases(input),
+    ...creativeReadiness(input),
+  ];
+}

@@ -1,0 +1,332 @@
+/**
+ * Desired + live -> the closed union of changes (in plan order, ids c1, c2, ...) and the
+ * per-object work the scheduler turns into requests. Pure; indexes everything by id in Maps
+ * so that 10,000 campaigns plan in linear time.
+ */
+import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
+import { Targeting } from "../model/targeting.js";
+import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
+import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
+import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
+import { finding } from "./findings.js";
+import { campaignAddress, matchCampaigns } from "./identity.js";
+import { splitInsertionOrderPatch } from "./ioPatch.js";
+import { resolveScope } from "./scope.js";
+import {
+  type CampaignRef,
+  type Change,
+  type Finding,
+  type LiveState,
+  newCampaignPlaceholder,
+} from "./types.js";
+import type { CampaignWork, CreativeWork, InsertionOrderWork } from "./work.js";
+
+export interface Built {
+  changes: Change[];
+  findings: Finding[];
+  insertionOrders: InsertionOrderWork[];
+  campaigns: CampaignWork[];
+  creatives: CreativeWork[];
+  liveInsertionOrders: Map<string, InsertionOrder>;
+  liveCampaigns: Map<string, Campaign>;
+  liveCreatives: Map<string, Creative>;
+}
+
+const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
+
+export interface Context {
+  changes: Change[];
+  findings: Finding[];
+  nextId(): string;
+}
+
+function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
+  return new Map(items.map((item) => [item.id, item]));
+}
+
+export function buildChanges(desired: DesiredState, live: LiveState, targets?: readonly string[]): Built {
+  let counter = 0;
+  const ctx: Context = { changes: [], findings: [], nextId: () => `c${++counter}` };
+  const liveInsertionOrders = index(live.insertionOrders);
+  const liveCampaigns = index(live.campaigns);
+  const liveCreatives = index(live.creatives);
+  const campaignsByIo = new Map<string, Campaign[]>();
+  for (const campaign of live.campaigns) {
+    const list = campaignsByIo.get(campaign.insertion_order_id);
+    if (list) list.push(campaign);
+    else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
+  }
+  const scope = resolveScope(desired, targets, liveCampaigns);
+  for (const target of scope.unknown) {
+    ctx.findings.push(
+      finding(
+        "DOOH009",
+        "error",
+        `--target ${target} is no insertion order, campaign or creative of the config: check the id`,
+      ),
+    );
+  }
+  const ledger: CreativeLedger = new Map();
+  const liveByCampaign = liveAssociations(live.creatives);
+  const ioWorks: InsertionOrderWork[] = [];
+  const campaignWorks: CampaignWork[] = [];
+
+  for (const io of desired.insertionOrders) {
+    const liveIo = liveInsertionOrders.get(io.id);
+    const ioCampaigns = campaignsByIo.get(io.id) ?? [];
+    const whole = scope.all || scope.insertionOrders.has(io.id);
+    if (!whole && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
+    if (!liveIo) {
+      ctx.findings.push(
+        finding(
+          "DOOH001",
+          "error",
+          `insertion order ${io.id} does not exist; doohctl adopts existing insertion orders and cannot create one (G1): check the id`,
+          { address: `insertion_order.${io.id}`, source: io.fieldSources.contract_number ?? io.source },
+        ),
+      );
+      continue;
+    }
+    if (whole) {
+      const work = insertionOrderChange(ctx, io, liveIo);
+      if (work) ioWorks.push(work);
+    }
+    const identity = matchCampaigns(io, ioCampaigns, liveCampaigns);
+    ctx.findings.push(...identity.findings);
+    for (const match of identity.matches) {
+      if (match.status === "error") continue;
+      if (!whole && !(match.live && scope.campaigns.has(match.live.id))) continue;
+      const work = match.live
+        ? campaignUpdate(ctx, io, match.desired, match.live, live)
+        : campaignCreate(ctx, io, match.desired);
+      if (!work) continue;
+      campaignWorks.push(work);
+      if (match.desired.creatives !== undefined) {
+        associationChanges(ctx, {
+          ledger,
+          io: liveIo,
+          desired: match.desired,
+          ref: refOf(io.id, match.desired.name, work),
+          campaignKey: work.key,
+          liveByCampaign,
+          liveCreatives,
+          advertisers: live.advertisers,
+        });
+      }
+    }
+    if (whole && io.unmanagedCampaigns === "deactivate") {
+      for (const campaign of identity.unmanaged) {
+        if (campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
+      }
+    }
+  }
+  const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives });
+  return {
+    changes: ctx.changes,
+    findings: ctx.findings,
+    insertionOrders: ioWorks,
+    campaigns: campaignWorks,
+    creatives,
+    liveInsertionOrders,
+    liveCampaigns,
+    liveCreatives,
+  };
+}
+
+function refOf(insertionOrderId: string, name: string, work: CampaignWork): CampaignRef {
+  const ref: CampaignRef = { insertion_order_id: insertionOrderId, name };
+  if (work.create) ref.create_change_id = work.create.changeId;
+  else ref.campaign_id = work.key;
+  return ref;
+}
+
+function insertionOrderChange(
+  ctx: Context,
+  io: DesiredInsertionOrder,
+  live: InsertionOrder,
+): InsertionOrderWork | undefined {
+  const fields = diffInsertionOrder(io.fields, live, io.fieldSources);
+  if (fields.length === 0) return undefined;
+  const id = ctx.nextId();
+  ctx.changes.push({
+    kind: "update_insertion_order",
+    id,
+    address: `insertion_order.${io.id}`,
+    source: io.source,
+    insertion_order_id: io.id,
+    fields,
+  });
+  return { id: io.id, changeId: id, ...splitInsertionOrderPatch(io.fields, live) };
+}
+
+function emptyWork(key: string, insertionOrderId: string, name: string): CampaignWork {
+  return {
+    key,
+    insertionOrderId,
+    name,
+    liveActive: false,
+    finalActive: false,
+    patch: {},
+    patchChangeIds: [],
+    deactivate: false,
+    pause: false,
+    activate: false,
+    activateChangeIds: [],
+    budgetBefore: 0,
+    budgetAfter: 0,
+  };
+}
+
+function campaignCreate(
+  ctx: Context,
+  io: DesiredInsertionOrder,
+  desired: DesiredCampaign,
+): CampaignWork | undefined {
+  const address = campaignAddress(io.id, desired.name);
+  const missing = CREATE_REQUIRED.filter((field) => desired.fields[field] === undefined);
+  if (missing.length > 0) {
+    ctx.findings.push(
+      finding(
+        "DOOH006",
+        "error",
+        `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (G3): declare them, or pin the live campaign with id`,
+        { address, source: desired.source },
+      ),
+    );
+    return undefined;
+  }
+  const f = desired.fields;
+  const changeId = ctx.nextId();
+  const item: CampaignCreate = {
+    insertion_order_id: io.id,
+    name: desired.name,
+    start_time: f.start_time!,
+    end_time: f.end_time!,
+    budget_impressions: f.budget_impressions!,
+    cpm: f.cpm!,
+    ...(f.pacing !== undefined ? { pacing: f.pacing } : {}),
+    // I2: a new campaign is created inactive and activated in phase 6, once its
+    // targetings and creatives are in place.
+    active: false,
+  };
+  const key = newCampaignPlaceholder(changeId);
+  const work = emptyWork(key, io.id, desired.name);
+  work.create = { changeId, item };
+  work.finalActive = f.active === true;
+  work.activate = work.finalActive;
+  if (work.activate) work.activateChangeIds.push(changeId);
+  work.budgetAfter = item.budget_impressions;
+  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, create_change_id: changeId };
+  ctx.changes.push({
+    kind: "create_campaign",
+    id: changeId,
+    address,
+    source: desired.source,
+    campaign,
+    fields: createFields(desired.fields, desired.fieldSources),
+  });
+  if (desired.targetings !== undefined && desired.targetings.length > 0) {
+    const targetingsId = ctx.nextId();
+    const after = Targeting.normalizeList(desired.targetings);
+    ctx.changes.push({
+      kind: "replace_targetings",
+      id: targetingsId,
+      address,
+      source: desired.fieldSources.targetings ?? desired.source,
+      campaign,
+      before: [],
+      after,
+      added: after,
+      removed: [],
+      pause: false,
+    });
+    work.targetings = { changeId: targetingsId, body: after };
+  }
+  return work;
+}
+
+function campaignUpdate(
+  ctx: Context,
+  io: DesiredInsertionOrder,
+  desired: DesiredCampaign,
+  live: Campaign,
+  state: LiveState,
+): CampaignWork {
+  const address = campaignAddress(io.id, desired.name);
+  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, campaign_id: live.id };
+  const work = emptyWork(live.id, io.id, desired.name);
+  work.liveActive = live.active;
+  work.finalActive = desired.fields.active ?? live.active;
+  work.budgetBefore = live.budget_impressions;
+  work.budgetAfter = desired.fields.budget_impressions ?? live.budget_impressions;
+  const fields = diffCampaign(desired.fields, live, desired.fieldSources);
+  if (fields.length > 0) {
+    const id = ctx.nextId();
+    ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });
+    for (const field of fields) {
+      if (field.field === "active") continue;
+      (work.patch as Record<string, unknown>)[field.field] = desired.fields[field.field as "cpm"];
+    }
+    if (Object.keys(work.patch).length > 0) work.patchChangeIds.push(id);
+    if (live.active && !work.finalActive) {
+      work.deactivate = true;
+      if (!work.patchChangeIds.includes(id)) work.patchChangeIds.push(id);
+    }
+    if (!live.active && work.finalActive) {
+      work.activate = true;
+      work.activateChangeIds.push(id);
+    }
+  }
+  if (desired.targetings !== undefined) {
+    const before = state.targetings[live.id];
+    if (before === undefined) {
+      throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
+    }
+    if (!Targeting.listEquals(before, desired.targetings)) {
+      const { added, removed } = Targeting.difference(before, desired.targetings);
+      // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
+      const pause = live.active && work.finalActive && removed.length > 0;
+      const id = ctx.nextId();
+      const after = Targeting.normalizeList(desired.targetings);
+      ctx.changes.push({
+        kind: "replace_targetings",
+        id,
+        address,
+        source: desired.fieldSources.targetings ?? desired.source,
+        campaign,
+        before: Targeting.normalizeList(before),
+        after,
+        added,
+        removed,
+        pause,
+      });
+      work.targetings = { changeId: id, body: after };
+      if (pause) {
+        work.pause = true;
+        work.deactivate = true;
+        work.activate = true;
+        work.patchChangeIds.push(id);
+        work.activateChangeIds.unshift(id);
+      }
+    }
+  }
+  return work;
+}
+
+function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {
+  const id = ctx.nextId();
+  ctx.changes.push({
+    kind: "deactivate_campaign",
+    id,
+    address: campaignAddress(live.insertion_order_id, live.name),
+    campaign: { insertion_order_id: live.insertion_order_id, name: live.name, campaign_id: live.id },
+    reason: "unmanaged",
+  });
+  const work = emptyWork(live.id, live.insertion_order_id, live.name);
+  work.liveActive = true;
+  work.deactivate = true;
+  work.patchChangeIds.push(id);
+  work.budgetBefore = live.budget_impressions;
+  work.budgetAfter = live.budget_impressions;
+  return work;
+}

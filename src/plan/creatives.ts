@@ -1,0 +1,198 @@
+/**
+ * Creative associations and properties (G6). A campaign's declared `creatives` is exactly its
+ * set; each creative's PATCH carries its full desired `campaign_ids`: the live ids, minus the
+ * managed campaigns that should not have it, plus those that should. Associations with
+ * campaigns the config does not manage are carried through untouched.
+ */
+import type { DesiredCampaign, DesiredState } from "../model/desired.js";
+import { compareIds, sortedIds } from "../model/targeting.js";
+import type { Advertiser, Creative, InsertionOrder } from "../model/wire.js";
+import type { Context } from "./build.js";
+import { diffCreative } from "./compare.js";
+import { finding } from "./findings.js";
+import { campaignAddress } from "./identity.js";
+import type { Scope } from "./scope.js";
+import type { CampaignRef } from "./types.js";
+import type { CreativeWork } from "./work.js";
+
+interface LedgerEntry {
+  add: string[];
+  remove: Set<string>;
+  changeIds: string[];
+}
+export type CreativeLedger = Map<string, LedgerEntry>;
+
+function entry(ledger: CreativeLedger, creativeId: string): LedgerEntry {
+  let found = ledger.get(creativeId);
+  if (!found) {
+    found = { add: [], remove: new Set(), changeIds: [] };
+    ledger.set(creativeId, found);
+  }
+  return found;
+}
+
+export function liveAssociations(creatives: readonly Creative[]): Map<string, string[]> {
+  const byCampaign = new Map<string, string[]>();
+  for (const creative of creatives) {
+    for (const campaignId of creative.campaign_ids) {
+      const list = byCampaign.get(campaignId);
+      if (list) list.push(creative.id);
+      else byCampaign.set(campaignId, [creative.id]);
+    }
+  }
+  return byCampaign;
+}
+
+function advertiserLabel(advertisers: readonly Advertiser[], id: string): string {
+  const advertiser = advertisers.find((a) => a.id === id);
+  return advertiser ? `${id} (${advertiser.name})` : id;
+}
+
+export function associationChanges(
+  ctx: Context,
+  input: {
+    ledger: CreativeLedger;
+    io: InsertionOrder;
+    desired: DesiredCampaign;
+    ref: CampaignRef;
+    campaignKey: string;
+    liveByCampaign: ReadonlyMap<string, string[]>;
+    liveCreatives: ReadonlyMap<string, Creative>;
+    advertisers: readonly Advertiser[];
+  },
+): void {
+  const { desired, io, ref, campaignKey } = input;
+  const want = new Set(desired.creatives ?? []);
+  const have = new Set(ref.campaign_id ? (input.liveByCampaign.get(ref.campaign_id) ?? []) : []);
+  const address = campaignAddress(io.id, desired.name);
+  const source = desired.fieldSources.creatives ?? desired.source;
+  for (const creativeId of sortedIds([...want])) {
+    if (have.has(creativeId)) continue;
+    const creative = input.liveCreatives.get(creativeId);
+    if (!creative) {
+      ctx.findings.push(
+        finding("DOOH007", "error", `creative ${creativeId} does not exist: check the id`, {
+          address,
+          source,
+        }),
+      );
+      continue;
+    }
+    if (creative.archived) {
+      ctx.findings.push(
+        finding(
+          "DOOH008",
+          "error",
+          `creative ${creativeId} is archived and cannot be associated with a campaign (G6): remove it from creatives`,
+          { address, source },
+        ),
+      );
+      continue;
+    }
+    if (creative.advertiser_id !== io.advertiser_id) {
+      ctx.findings.push(
+        finding(
+          "DOOH601",
+          "error",
+          `creative ${creativeId} belongs to advertiser ${advertiserLabel(input.advertisers, creative.advertiser_id)} but insertion order ${io.id} to advertiser ${advertiserLabel(input.advertisers, io.advertiser_id)}; the DSP refuses the association (G6)`,
+          { address, source },
+        ),
+      );
+      continue;
+    }
+    const id = ctx.nextId();
+    ctx.changes.push({
+      kind: "associate_creative",
+      id,
+      address,
+      source,
+      creative_id: creativeId,
+      campaign: ref,
+    });
+    const e = entry(input.ledger, creativeId);
+    e.add.push(campaignKey);
+    e.changeIds.push(id);
+  }
+  for (const creativeId of sortedIds([...have])) {
+    if (want.has(creativeId)) continue;
+    const id = ctx.nextId();
+    ctx.changes.push({
+      kind: "dissociate_creative",
+      id,
+      address,
+      source,
+      creative_id: creativeId,
+      campaign: ref,
+    });
+    const e = entry(input.ledger, creativeId);
+    e.remove.add(campaignKey);
+    e.changeIds.push(id);
+  }
+}
+
+/** Placeholders of new campaigns sort after real ids, in change order. */
+function campaignIdOrder(a: string, b: string): number {
+  const pa = a.startsWith("<");
+  const pb = b.startsWith("<");
+  if (pa !== pb) return pa ? 1 : -1;
+  if (pa) return compareIds(a.slice(6, -1), b.slice(6, -1));
+  return compareIds(a, b);
+}
+
+export function creativeWork(
+  ctx: Context,
+  input: {
+    desired: DesiredState;
+    scope: Scope;
+    ledger: CreativeLedger;
+    liveCreatives: ReadonlyMap<string, Creative>;
+  },
+): CreativeWork[] {
+  const work = new Map<string, CreativeWork>();
+  for (const [creativeId, e] of input.ledger) {
+    const live = input.liveCreatives.get(creativeId)!;
+    const ids = live.campaign_ids.filter((id) => !e.remove.has(id));
+    const campaignIds = [...new Set([...ids, ...e.add])].sort(campaignIdOrder);
+    work.set(creativeId, {
+      id: creativeId,
+      patch: { campaign_ids: campaignIds },
+      changeIds: [...e.changeIds],
+    });
+  }
+  for (const desired of input.desired.creatives) {
+    if (!input.scope.all && !input.scope.creatives.has(desired.id)) continue;
+    const live = input.liveCreatives.get(desired.id);
+    const address = `creative.${desired.id}`;
+    if (!live) {
+      ctx.findings.push(
+        finding("DOOH007", "error", `creative ${desired.id} does not exist: check the id`, {
+          address,
+          source: desired.source,
+        }),
+      );
+      continue;
+    }
+    const fields = diffCreative(desired.fields, live, desired.fieldSources);
+    if (fields.length === 0) continue;
+    const id = ctx.nextId();
+    ctx.changes.push({
+      kind: "update_creative",
+      id,
+      address,
+      source: desired.source,
+      creative_id: desired.id,
+      fields,
+    });
+    const item = work.get(desired.id) ?? { id: desired.id, patch: {}, changeIds: [] };
+    for (const field of fields) {
+      if (field.field === "category_ids")
+        item.patch.category_ids = sortedIds(desired.fields.category_ids ?? []);
+      if (field.field === "pixel_url" && desired.fields.pixel_url !== undefined) {
+        item.patch.pixel_url = desired.fields.pixel_url;
+      }
+    }
+    item.changeIds.push(id);
+    work.set(desired.id, item);
+  }
+  return [...work.values()].sort((a, b) => compareIds(a.id, b.id));
+}

@@ -1,0 +1,45 @@
+/**
+ * The catalogue of analyzer codes. Codes are stable: scripts and CI policies match on them,
+ * and docs/plan.md documents each. Errors mean no plan can be applied (and none is emitted).
+ */
+import type { SourceRef } from "../model/desired.js";
+import type { Finding, Severity } from "./types.js";
+
+export const FINDING_CODES = {
+  DOOH001: "insertion order does not exist (G1: doohctl cannot create one)",
+  DOOH002: "two live campaigns share the name: pin one with id",
+  DOOH003: "pinned campaign id does not exist",
+  DOOH004: "pinned campaign belongs to another insertion order",
+  DOOH005: "pinned campaign has another name (G2: names cannot change)",
+  DOOH006: "new campaign lacks a field creation requires (G3)",
+  DOOH007: "creative does not exist",
+  DOOH008: "archived creative cannot gain campaigns (G6 rule 4)",
+  DOOH009: "--target matches nothing in the config",
+  DOOH101: "deactivates a live campaign",
+  DOOH201: "pauses a campaign for a targeting change",
+  DOOH301: "edits a campaign whose flight has ended",
+  DOOH401: "budget or cpm increase above the threshold",
+  DOOH501: "creative not ready to serve on an active campaign",
+  DOOH601: "creative advertiser differs from the campaign's (G6 rule 2)",
+  DOOH701: "desired state breaks a rule the DSP enforces (G8)",
+  DOOH702: "no safe order of requests exists (I1, I3)",
+} as const;
+
+export type FindingCode = keyof typeof FINDING_CODES;
+
+export function finding(
+  code: FindingCode,
+  severity: Severity,
+  message: string,
+  extra: { address?: string; change_ids?: string[]; source?: SourceRef | undefined } = {},
+): Finding {
+  const result: Finding = { code, severity, message };
+  if (extra.address !== undefined) result.address = extra.address;
+  if (extra.change_ids !== undefined && extra.change_ids.length > 0) result.change_ids = extra.change_ids;
+  if (extra.source !== undefined) result.source = extra.source;
+  return result;
+}
+
+export function hasErrors(findings: readonly Finding[]): boolean {
+  return findings.some((f) => f.severity === "error");
+}

@@ -1,0 +1,85 @@
+/**
+ * Fingerprints of the live objects a plan read: the fields the planner compared (and that
+ * decide its requests), canonical JSON, sha256. A saved plan re-reads them before applying
+ * (stale.ts); the snapshot lets it say which field moved.
+ */
+import { createHash } from "node:crypto";
+import { Money } from "../model/money.js";
+import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
+import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
+
+/** JSON with object keys sorted at every level: equal values, equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
+}
+
+const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
+
+export function insertionOrderSnapshot(io: InsertionOrder): JsonValue {
+  return {
+    advertiser_id: io.advertiser_id,
+    contract_number: io.contract_number,
+    start_time: Time.parse(io.start_time),
+    end_time: Time.parse(io.end_time),
+    budget_impressions: io.budget_impressions,
+    budget_money: money(io.budget_money) as unknown as JsonValue,
+  };
+}
+
+export function campaignSnapshot(c: Campaign): JsonValue {
+  return {
+    insertion_order_id: c.insertion_order_id,
+    name: c.name,
+    active: c.active,
+    start_time: Time.parse(c.start_time),
+    end_time: Time.parse(c.end_time),
+    budget_impressions: c.budget_impressions,
+    cpm: Money.fromWire(c.cpm) as unknown as JsonValue,
+    pacing: JSON.parse(canonicalJson(c.pacing ?? {})) as JsonValue,
+  };
+}
+
+export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonValue {
+  return Targeting.normalizeList(sets) as unknown as JsonValue;
+}
+
+/** Only what decides writes: processing or audit status moving does not make a plan stale. */
+export function creativeSnapshot(c: Creative): JsonValue {
+  return {
+    advertiser_id: c.advertiser_id,
+    archived: c.archived,
+    campaign_ids: sortedIds(c.campaign_ids),
+    category_ids: sortedIds(c.category_ids),
+    pixel_url: c.pixel_url,
+  };
+}
+
+export function fingerprintOf(kind: ObjectKind, id: string, snapshot: JsonValue): Fingerprint {
+  const sha256 = createHash("sha256").update(canonicalJson(snapshot)).digest("hex");
+  return { kind, id, sha256, snapshot };
+}
+
+function byId<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareIds(a.id, b.id));
+}
+
+export function fingerprints(live: LiveState): Fingerprint[] {
+  return [
+    ...byId(live.insertionOrders).map((io) =>
+      fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io)),
+    ),
+    ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
+    ...Object.keys(live.targetings)
+      .sort(compareIds)
+      .map((id) => fingerprintOf("targetings", id, targetingsSnapshot(live.targetings[id] ?? []))),
+    ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, creativeSnapshot(c))),
+  ];
+}

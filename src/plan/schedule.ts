@@ -1,0 +1,195 @@
+/**
+ * Work -> the ordered write requests of design.md's seven phases, batched at 100 (I4), with
+ * budget decreases before increases inside phase 3 (I3) and pauses as short as the request
+ * count allows (I5): pauses ride the last phase-3 batch, reactivations the first phase-6
+ * batch. Every request names the changes it carries, per item.
+ */
+import { Endpoints } from "../api/endpoints.js";
+import type { ApiRequest } from "../api/types.js";
+import type { CampaignPatch, CreativePatch, InsertionOrderPatch } from "../model/wire.js";
+import { MAX_BATCH } from "../model/wire.js";
+import type { Built } from "./build.js";
+import { toJson } from "./compare.js";
+import type { Phase, PlannedRequest } from "./types.js";
+import type { CampaignWork } from "./work.js";
+
+type Draft = Omit<PlannedRequest, "seq">;
+
+function chunks<T>(items: readonly T[], fromEnd = false): T[][] {
+  const out: T[][] = [];
+  // From the end, the last batch is the full one: it holds as many pauses as possible (I5).
+  let start = fromEnd ? items.length - Math.ceil(items.length / MAX_BATCH) * MAX_BATCH : 0;
+  for (; start < items.length; start += MAX_BATCH) {
+    out.push(items.slice(Math.max(0, start), start + MAX_BATCH));
+  }
+  return out;
+}
+
+function draft(phase: Phase, request: ApiRequest, itemChangeIds: string[][], description: string): Draft {
+  const changeIds = [...new Set(itemChangeIds.flat())].sort(
+    (a, b) => Number(a.slice(1)) - Number(b.slice(1)),
+  );
+  return {
+    phase,
+    method: request.method as Draft["method"],
+    path: request.path,
+    body: toJson(request.body),
+    items: itemChangeIds.length,
+    change_ids: changeIds,
+    item_change_ids: itemChangeIds,
+    description,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
+  const items = built.insertionOrders
+    .map((work) => ({ work, patch: phase === 1 ? work.widen : work.narrow }))
+    .filter(({ patch }) => Object.keys(patch).length > 0);
+  return chunks(items).map((batch) =>
+    draft(
+      phase,
+      Endpoints.patchInsertionOrders(
+        batch.map(({ work, patch }): InsertionOrderPatch => ({ id: work.id, ...patch })),
+      ),
+      batch.map(({ work }) => [work.changeId]),
+      `PATCH ${plural(batch.length, "insertion order")} (${phase === 1 ? "widening" : "narrowing"})`,
+    ),
+  );
+}
+
+/**
+ * I3: a new campaign is created with the budget that fits its insertion order now; what
+ * only fits after phase-3 decreases is raised in phase 3, with the increases.
+ */
+function fitCreatedBudgets(built: Built): void {
+  const room = new Map<string, number>();
+  const works = new Map(built.insertionOrders.map((w) => [w.id, w]));
+  for (const io of built.liveInsertionOrders.values()) {
+    const work = works.get(io.id);
+    const budget =
+      work?.widen.budget_impressions !== undefined ? work.widen.budget_impressions : io.budget_impressions;
+    room.set(io.id, budget === null ? Number.POSITIVE_INFINITY : budget);
+  }
+  for (const campaign of built.liveCampaigns.values()) {
+    const left = room.get(campaign.insertion_order_id);
+    if (left !== undefined) room.set(campaign.insertion_order_id, left - campaign.budget_impressions);
+  }
+  for (const work of built.campaigns) {
+    if (!work.create) continue;
+    const left = Math.max(0, room.get(work.insertionOrderId) ?? 0);
+    const full = work.create.item.budget_impressions;
+    const initial = Math.min(full, left);
+    room.set(work.insertionOrderId, left - initial);
+    if (initial < full) {
+      work.create.item = { ...work.create.item, budget_impressions: initial };
+      work.budgetBefore = initial;
+      work.patch.budget_impressions = full;
+      work.patchChangeIds.push(work.create.changeId);
+    }
+  }
+}
+
+/** Phase-3 order: decreases before increases (I3), pauses as late as that allows (I5). */
+function phase3Rank(work: CampaignWork): number {
+  const delta = work.patch.budget_impressions === undefined ? 0 : work.budgetAfter - work.budgetBefore;
+  if (!work.pause) return delta < 0 ? 0 : delta === 0 ? 1 : 3;
+  return delta < 0 ? 2 : delta === 0 ? 4 : 5;
+}
+
+function campaignPatchBatches(built: Built): Draft[] {
+  const items = built.campaigns
+    .filter((w) => Object.keys(w.patch).length > 0 || w.deactivate)
+    .map((work, index) => ({ work, index, rank: phase3Rank(work) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ work }) => work);
+  return chunks(items, true).map((batch) => {
+    const pauses = batch.filter((w) => w.pause).length;
+    const deactivations = batch.filter((w) => w.deactivate && !w.pause).length;
+    const notes = [
+      deactivations > 0 ? plural(deactivations, "deactivation") : "",
+      pauses > 0 ? `${plural(pauses, "pause")} for targeting changes` : "",
+    ].filter(Boolean);
+    return draft(
+      3,
+      Endpoints.patchCampaigns(
+        batch.map(
+          (w): CampaignPatch => ({ id: w.key, ...w.patch, ...(w.deactivate ? { active: false } : {}) }),
+        ),
+      ),
+      batch.map((w) => w.patchChangeIds),
+      `PATCH ${plural(batch.length, "campaign")}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`,
+    );
+  });
+}
+
+function targetingPuts(built: Built): Draft[] {
+  return built.campaigns.flatMap((w) => {
+    if (!w.targetings) return [];
+    const request = Endpoints.putTargetings(w.key, w.targetings.body);
+    // Paths carry the placeholder verbatim so the applier can substitute the new id.
+    const path = request.path.replace(encodeURIComponent(w.key), w.key);
+    return [
+      draft(
+        4,
+        { ...request, path },
+        [[w.targetings.changeId]],
+        `PUT targetings of campaign ${w.create ? `"${w.name}" (new)` : w.key}${w.pause ? " (paused)" : ""}`,
+      ),
+    ];
+  });
+}
+
+function creativeBatches(built: Built): Draft[] {
+  return chunks(built.creatives).map((batch) =>
+    draft(
+      5,
+      Endpoints.patchCreatives(batch.map((w): CreativePatch => ({ id: w.id, ...w.patch }))),
+      batch.map((w) => w.changeIds),
+      `PATCH ${plural(batch.length, "creative")}`,
+    ),
+  );
+}
+
+function activationBatches(built: Built): Draft[] {
+  const rank = (w: CampaignWork) => (w.pause ? 0 : w.create ? 1 : 2);
+  const items = built.campaigns
+    .filter((w) => w.activate)
+    .map((work, index) => ({ work, index }))
+    .sort((a, b) => rank(a.work) - rank(b.work) || a.index - b.index)
+    .map(({ work }) => work);
+  return chunks(items).map((batch) => {
+    const reactivations = batch.filter((w) => w.pause).length;
+    return draft(
+      6,
+      Endpoints.patchCampaigns(batch.map((w): CampaignPatch => ({ id: w.key, active: true }))),
+      batch.map((w) => w.activateChangeIds),
+      `PATCH ${plural(batch.length, "campaign")} (activate${reactivations > 0 ? `; ${plural(reactivations, "reactivation")} after targeting changes` : ""})`,
+    );
+  });
+}
+
+export function scheduleRequests(built: Built): PlannedRequest[] {
+  fitCreatedBudgets(built);
+  const creates = built.campaigns.filter((w) => w.create);
+  const drafts: Draft[] = [
+    ...insertionOrderBatches(1, built),
+    ...chunks(creates).map((batch) =>
+      draft(
+        2,
+        Endpoints.createCampaigns(batch.map((w) => w.create!.item)),
+        batch.map((w) => [w.create!.changeId]),
+        `POST ${plural(batch.length, "campaign")} (created inactive)`,
+      ),
+    ),
+    ...campaignPatchBatches(built),
+    ...targetingPuts(built),
+    ...creativeBatches(built),
+    ...activationBatches(built),
+    ...insertionOrderBatches(7, built),
+  ];
+  return drafts.map((d, i) => ({ seq: i + 1, ...d }));
+}

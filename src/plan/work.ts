@@ -1,0 +1,47 @@
+/**
+ * The planner's working model between "what changes" and "which requests": per insertion
+ * order and per campaign, the write each phase needs. Internal to plan/; never in a Plan.
+ */
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type { CampaignCreate, CampaignPatch, CreativePatch, InsertionOrderPatch } from "../model/wire.js";
+
+export interface InsertionOrderWork {
+  id: string;
+  changeId: string;
+  /** Phase 1: earlier start, later end, larger or removed budgets, contract number. */
+  widen: Omit<InsertionOrderPatch, "id">;
+  /** Phase 7: the rest, once the campaigns inside have been narrowed. */
+  narrow: Omit<InsertionOrderPatch, "id">;
+}
+
+export interface CampaignWork {
+  /** Live id, or the placeholder of a campaign this plan creates. */
+  key: string;
+  insertionOrderId: string;
+  name: string;
+  liveActive: boolean;
+  finalActive: boolean;
+  /** Phase 2. */
+  create?: { changeId: string; item: CampaignCreate };
+  /** Phase 3 fields (never `active: true`, which waits for phase 6). */
+  patch: Omit<CampaignPatch, "id">;
+  patchChangeIds: string[];
+  /** Phase 3 also sends `active: false` (a desired or unmanaged deactivation, or a pause). */
+  deactivate: boolean;
+  /** I1/G5: paused in phase 3 for a targeting change and reactivated in phase 6. */
+  pause: boolean;
+  /** Phase 4. */
+  targetings?: { changeId: string; body: TargetingOptionSet[] };
+  /** Phase 6. */
+  activate: boolean;
+  activateChangeIds: string[];
+  /** Live budget (0 for a new campaign) and the budget it ends with: ordering for I3. */
+  budgetBefore: number;
+  budgetAfter: number;
+}
+
+export interface CreativeWork {
+  id: string;
+  patch: Omit<CreativePatch, "id">;
+  changeIds: string[];
+}

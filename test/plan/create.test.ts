@@ -1,0 +1,352 @@
+import { describe, expect, it } from "vitest";
+import { Money } from "../../src/model/money.js";
+import { newCampaignPlaceholder } from "../../src/plan/types.js";
+import {
+  bodies,
+  campaign,
+  creative,
+  desired,
+  io,
+  liveCampaign,
+  liveCreative,
+  liveIo,
+  liveState,
+  plan,
+  publisher,
+  usd,
+  venue,
+} from "./builders.js";
+
+describe("createPlan: only declared fields", () => {
+  it("plans nothing when every declared field already matches, whatever the undeclared ones are", () => {
+    const live = liveState({ campaigns: [liveCampaign({ pacing: { strategy: "asap" }, active: false })] });
+    const d = desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("12.00") } })] })]);
+    const p = plan(d, live);
+    expect(p.changes).toEqual([]);
+    expect(p.requests).toEqual([]);
+    expect(p.findings).toEqual([]);
+  });
+
+  it("compares money and times as values, not as text", () => {
+    const live = liveState({
+      campaigns: [
+        liveCampaign({
+          cpm: { currency_code: "USD", units: "12", nanos: 500_000_000 },
+          end_time: "2027-02-01T00:00:00.000Z",
+        }),
+      ],
+    });
+    const d = desired([
+      io("1001", {
+        campaigns: [
+          campaign("Airports", {
+            fields: { cpm: Money.parse("12.5 USD"), end_time: "2027-02-01T00:00:00Z" },
+          }),
+        ],
+      }),
+    ]);
+    expect(plan(d, live).changes).toEqual([]);
+  });
+
+  it("patches only the fields that differ, with the source of each desired value", () => {
+    const live = liveState({ campaigns: [liveCampaign()] });
+    const d = desired([
+      io("1001", {
+        campaigns: [campaign("Airports", { fields: { cpm: usd("12.50"), budget_impressions: 100_000 } })],
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.changes).toHaveLength(1);
+    const change = p.changes[0]!;
+    expect(change.kind).toBe("update_campaign");
+    if (change.kind !== "update_campaign") return;
+    expect(change.fields).toEqual([
+      {
+        field: "cpm",
+        before: usd("12"),
+        after: usd("12.50"),
+        source: { file: "doohctl.yaml", line: 11, column: 5, path: "campaigns.Airports.cpm" },
+      },
+    ]);
+    expect(bodies(p, 3)).toEqual([{ campaigns: [{ id: "5001", cpm: usd("12.50") }] }]);
+    expect(p.requests[0]).toMatchObject({ seq: 1, phase: 3, method: "PATCH", path: "/api/dsp/v1/campaigns" });
+    expect(p.requests[0]!.item_change_ids).toEqual([["c1"]]);
+  });
+
+  it("shows which inner paths of pacing change, and sends the whole object", () => {
+    const live = liveState({ campaigns: [liveCampaign({ pacing: { strategy: "even", cap: 3 } })] });
+    const d = desired([
+      io("1001", { campaigns: [campaign("Airports", { fields: { pacing: { strategy: "asap", cap: 3 } } })] }),
+    ]);
+    const p = plan(d, live);
+    const change = p.changes[0]!;
+    if (change.kind !== "update_campaign") throw new Error("expected an update");
+    expect(change.fields[0]!.details).toEqual([{ path: "pacing.strategy", before: "even", after: "asap" }]);
+    expect(bodies(p, 3)).toEqual([{ campaigns: [{ id: "5001", pacing: { strategy: "asap", cap: 3 } }] }]);
+  });
+});
+
+describe("createPlan: insertion orders", () => {
+  it("widens in phase 1 and narrows in phase 7, splitting one insertion order across both", () => {
+    const live = liveState();
+    const d = desired([
+      io("1001", {
+        fields: {
+          start_time: "2026-11-15T00:00:00Z",
+          end_time: "2027-02-15T00:00:00Z",
+          budget_impressions: 2_000_000,
+          budget_money: usd("20000"),
+          contract_number: "PO-2",
+        },
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.changes.map((c) => c.kind)).toEqual(["update_insertion_order"]);
+    expect(p.requests.map((r) => r.phase)).toEqual([1, 7]);
+    expect(bodies(p, 1)).toEqual([
+      {
+        insertion_orders: [
+          {
+            id: "1001",
+            contract_number: "PO-2",
+            start_time: "2026-11-15T00:00:00Z",
+            budget_impressions: 2_000_000,
+          },
+        ],
+      },
+    ]);
+    expect(bodies(p, 7)).toEqual([
+      { insertion_orders: [{ id: "1001", end_time: "2027-02-15T00:00:00Z", budget_money: usd("20000") }] },
+    ]);
+    expect(p.requests.every((r) => r.change_ids.join() === "c1")).toBe(true);
+  });
+
+  it("lifts budget_money in phase 1 and sets the new currency in phase 7 when campaigns change currency", () => {
+    const eur = Money.parse("10 EUR");
+    const live = liveState({ campaigns: [liveCampaign()] });
+    const d = desired([
+      io("1001", {
+        fields: { budget_money: Money.parse("20000 EUR") },
+        campaigns: [campaign("Airports", { fields: { cpm: eur } })],
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.findings).toEqual([]);
+    expect(p.requests.map((r) => r.phase)).toEqual([1, 3, 7]);
+    expect(bodies(p, 1)).toEqual([{ insertion_orders: [{ id: "1001", budget_money: null }] }]);
+  });
+
+  it("refuses an insertion order that does not exist (G1)", () => {
+    const p = plan(desired([io("1999", { fields: { contract_number: "X" } })]), liveState());
+    expect(p.findings.map((f) => [f.code, f.severity])).toEqual([["DOOH001", "error"]]);
+    expect(p.requests).toEqual([]);
+  });
+});
+
+describe("createPlan: new campaigns", () => {
+  const full = {
+    start_time: "2026-12-20T00:00:00Z",
+    end_time: "2027-01-20T00:00:00Z",
+    budget_impressions: 50_000,
+    cpm: usd("9"),
+  };
+
+  it("creates a campaign inactive and activates it after its targetings and creatives (I2)", () => {
+    const live = liveState({ creatives: [liveCreative()] });
+    const d = desired([
+      io("1001", {
+        campaigns: [
+          campaign("Stations", {
+            fields: { ...full, active: true },
+            targetings: [venue("v1")],
+            creatives: ["9001"],
+          }),
+        ],
+      }),
+    ]);
+    const p = plan(d, live);
+    const placeholder = newCampaignPlaceholder("c1");
+    expect(p.changes.map((c) => [c.id, c.kind])).toEqual([
+      ["c1", "create_campaign"],
+      ["c2", "replace_targetings"],
+      ["c3", "associate_creative"],
+    ]);
+    expect(p.requests.map((r) => [r.phase, r.method, r.path])).toEqual([
+      [2, "POST", "/api/dsp/v1/campaigns"],
+      [4, "PUT", `/api/dsp/v1/campaigns/${placeholder}/targetings`],
+      [5, "PATCH", "/api/dsp/v1/creatives"],
+      [6, "PATCH", "/api/dsp/v1/campaigns"],
+    ]);
+    expect(bodies(p, 2)).toEqual([
+      { campaigns: [{ insertion_order_id: "1001", name: "Stations", ...full, active: false }] },
+    ]);
+    expect(bodies(p, 5)).toEqual([{ creatives: [{ id: "9001", campaign_ids: [placeholder] }] }]);
+    expect(bodies(p, 6)).toEqual([{ campaigns: [{ id: placeholder, active: true }] }]);
+    expect(p.requests[3]!.item_change_ids).toEqual([["c1"]]);
+  });
+
+  it("asks for the fields creation needs when a campaign without a live match lacks them (G3)", () => {
+    const d = desired([io("1001", { campaigns: [campaign("Stations", { fields: { cpm: usd("9") } })] })]);
+    const p = plan(d, liveState());
+    expect(p.findings).toHaveLength(1);
+    expect(p.findings[0]).toMatchObject({ code: "DOOH006", severity: "error" });
+    expect(p.findings[0]!.message).toContain("start_time, end_time, budget_impressions");
+    expect(p.requests).toEqual([]);
+  });
+
+  it("creates with the budget that fits now and raises it in the phase-3 batch that frees room (I3)", () => {
+    const live = liveState({
+      insertionOrders: [liveIo({ budget_impressions: 200_000 })],
+      campaigns: [liveCampaign({ budget_impressions: 200_000 })],
+    });
+    const d = desired([
+      io("1001", {
+        campaigns: [
+          campaign("Airports", { fields: { budget_impressions: 120_000 } }),
+          campaign("Stations", { fields: { ...full, budget_impressions: 80_000 } }),
+        ],
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.findings).toEqual([]);
+    expect(p.requests.map((r) => r.phase)).toEqual([2, 3]);
+    expect(bodies(p, 2)).toEqual([{ campaigns: [expect.objectContaining({ budget_impressions: 0 })] }]);
+    expect(bodies(p, 3)).toEqual([
+      {
+        campaigns: [
+          { id: "5001", budget_impressions: 120_000 },
+          { id: newCampaignPlaceholder("c2"), budget_impressions: 80_000 },
+        ],
+      },
+    ]);
+  });
+});
+
+describe("createPlan: targetings and pauses (I1, I5)", () => {
+  it("adds an option set to an active campaign without pausing it", () => {
+    const live = liveState({ campaigns: [liveCampaign()], targetings: { "5001": [venue("v1")] } });
+    const d = desired([
+      io("1001", { campaigns: [campaign("Airports", { targetings: [venue("v1"), publisher("p9")] })] }),
+    ]);
+    const p = plan(d, live);
+    expect(p.requests.map((r) => r.phase)).toEqual([4]);
+    const change = p.changes[0]!;
+    expect(change).toMatchObject({ kind: "replace_targetings", pause: false });
+    expect(p.findings).toEqual([]);
+  });
+
+  it("deactivates an active campaign before removing its venue targeting and reactivates it after", () => {
+    const live = liveState({
+      campaigns: [liveCampaign()],
+      targetings: { "5001": [venue("v1"), publisher("p9")] },
+    });
+    const d = desired([
+      io("1001", { campaigns: [campaign("Airports", { targetings: [venue("v1", "v2")] })] }),
+    ]);
+    const p = plan(d, live);
+    expect(p.requests.map((r) => [r.phase, r.body])).toEqual([
+      [3, { campaigns: [{ id: "5001", active: false }] }],
+      [
+        4,
+        { targetings: [{ venue_targeting_option: { venue_targeting_ids: ["v1", "v2"], exclude: false } }] },
+      ],
+      [6, { campaigns: [{ id: "5001", active: true }] }],
+    ]);
+    expect(p.requests.map((r) => r.change_ids)).toEqual([["c1"], ["c1"], ["c1"]]);
+    const change = p.changes[0]!;
+    if (change.kind !== "replace_targetings") throw new Error("expected targetings");
+    expect(change.pause).toBe(true);
+    expect(change.removed).toHaveLength(2);
+    expect(change.added).toHaveLength(1);
+    expect(p.findings.map((f) => f.code)).toEqual(["DOOH201"]);
+    expect(p.findings[0]!.message).toContain("for about 12s (requests 1 to 3)");
+  });
+
+  it("does not reactivate a campaign the config switches off while changing its targetings", () => {
+    const live = liveState({ campaigns: [liveCampaign()], targetings: { "5001": [venue("v1")] } });
+    const d = desired([
+      io("1001", {
+        campaigns: [campaign("Airports", { fields: { active: false }, targetings: [venue("v2")] })],
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.requests.map((r) => r.phase)).toEqual([3, 4]);
+    expect(p.findings.map((f) => f.code)).toEqual(["DOOH101"]);
+  });
+
+  it("puts pauses in the last phase-3 batch and reactivations in the first phase-6 batch", () => {
+    const campaigns = Array.from({ length: 150 }, (_, i) =>
+      liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1000 }),
+    );
+    const targetings = Object.fromEntries(campaigns.map((c) => [c.id, [venue("v1")]]));
+    const d = desired([
+      io("1001", {
+        campaigns: campaigns.map((c, i) =>
+          i < 120
+            ? campaign(c.name, { fields: { budget_impressions: 1001 } })
+            : campaign(c.name, { targetings: [venue("v2")] }),
+        ),
+      }),
+    ]);
+    const p = plan(d, liveState({ campaigns, targetings }));
+    const phase3 = p.requests.filter((r) => r.phase === 3);
+    expect(phase3.map((r) => r.items)).toEqual([50, 100]);
+    const last = (phase3[1]!.body as { campaigns: { active?: boolean }[] }).campaigns;
+    expect(last.filter((c) => c.active === false)).toHaveLength(30);
+    const phase6 = p.requests.filter((r) => r.phase === 6);
+    expect(phase6.map((r) => r.items)).toEqual([30]);
+    expect(p.requests.filter((r) => r.phase === 4)).toHaveLength(30);
+    expect(p.summary.write_requests).toBe(33);
+  });
+});
+
+describe("createPlan: batching and budget order (I3, I4)", () => {
+  it("sends budget decreases in earlier batches than increases when an insertion order is full", () => {
+    const campaigns = Array.from({ length: 200 }, (_, i) =>
+      liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 5000 }),
+    );
+    const live = liveState({ insertionOrders: [liveIo({ budget_impressions: 1_000_000 })], campaigns });
+    // First half gains 1,000 each, second half loses 1,000 each: only safe decreases first.
+    const d = desired([
+      io("1001", {
+        campaigns: campaigns.map((c, i) =>
+          campaign(c.name, { fields: { budget_impressions: i < 100 ? 6000 : 4000 } }),
+        ),
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.findings).toEqual([]);
+    const [first, second] = bodies(p, 3) as { campaigns: { budget_impressions: number }[] }[];
+    expect(first!.campaigns.every((c) => c.budget_impressions === 4000)).toBe(true);
+    expect(second!.campaigns.every((c) => c.budget_impressions === 6000)).toBe(true);
+  });
+
+  it("refuses a desired state whose campaign budgets exceed the insertion order's (G8)", () => {
+    const live = liveState({
+      insertionOrders: [liveIo({ budget_impressions: 150_000 })],
+      campaigns: [liveCampaign()],
+    });
+    const d = desired([
+      io("1001", { campaigns: [campaign("Airports", { fields: { budget_impressions: 200_000 } })] }),
+    ]);
+    const p = plan(d, live);
+    expect(p.findings.map((f) => f.code)).toEqual(["DOOH701", "DOOH401"]);
+    expect(p.findings[0]!.message).toContain(
+      "add up to 200,000 impressions, over its budget_impressions 150,000",
+    );
+    expect(p.requests).toEqual([]);
+  });
+
+  it("batches 250 campaign updates into 3 requests of at most 100 items", () => {
+    const campaigns = Array.from({ length: 250 }, (_, i) =>
+      liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1 }),
+    );
+    const d = desired([
+      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("13") } })) }),
+    ]);
+    const p = plan(d, liveState({ campaigns }));
+    expect(p.requests.map((r) => r.items)).toEqual([50, 100, 100]);
+    expect(p.summary.write_requests).toBe(3);
+    expect(p.summary.estimated_apply_ms).toBe(12_000);
+  });
+});
