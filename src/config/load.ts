@@ -9,7 +9,7 @@ import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFil
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
 import { checkRules } from "./rules.js";
-import { checkSchema, pathText } from "./schema-check.js";
+import { checkSchema, pathText, pruneInvalid } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 import { decodeUtf8, parseYaml } from "./yaml-source.js";
 
@@ -58,10 +58,10 @@ export async function loadConfig(
     issues.push(...parsed.issues);
     if (!parsed.usable) continue;
     const passwords = findPasswords(parsed.value, parsed.index);
-    const schemaIssues = checkSchema(parsed.value, parsed.index);
-    issues.push(...passwords, ...schemaIssues);
-    // Normalizing relies on the schema's shapes; a file that breaks them is reported only.
-    if (schemaIssues.length > 0 || parsed.issues.length > 0) continue;
+    const schema = checkSchema(parsed.value, parsed.index);
+    issues.push(...passwords, ...schema.issues);
+    // Values that broke the schema are reported; the rest goes on to be checked in this run.
+    if (!pruneInvalid(parsed.value, schema.invalid)) continue;
     const { result, issues: normalizeIssues } = normalizeFile(
       parsed.value as Record<string, unknown>,
       parsed.index,

@@ -51,12 +51,13 @@ class Normalizer {
       };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
+    // Items the schema check removed (undefined) or left without identity were reported.
     ios.forEach((io, i) => {
-      result.insertionOrders.push(this.insertionOrder(io, ios, i));
+      if (io?.id !== undefined) result.insertionOrders.push(this.insertionOrder(io, ios, i));
     });
     const creatives = (doc.creatives ?? []) as Raw[];
     creatives.forEach((creative, i) => {
-      result.creatives.push(this.creative(creative, creatives, i));
+      if (creative?.id !== undefined) result.creatives.push(this.creative(creative, creatives, i));
     });
     return { result, issues: this.issues };
   }
@@ -113,7 +114,9 @@ class Normalizer {
       id: idText(raw.id),
       fields,
       unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
-      campaigns: campaigns.map((c, j) => this.campaign(c, campaigns, [...at, "campaigns", j])),
+      campaigns: campaigns.flatMap((c, j) =>
+        typeof c?.name === "string" ? [this.campaign(c, campaigns, [...at, "campaigns", j])] : [],
+      ),
       source: this.itemRef(list, i, at),
       fieldSources,
     };
@@ -145,11 +148,13 @@ class Normalizer {
       fieldSources.id = this.valueRef(raw, "id", [...at, "id"]);
     }
     if (raw.targetings !== undefined) {
-      campaign.targetings = Targeting.normalizeList((raw.targetings as Raw[]).map(targetingSet));
+      campaign.targetings = Targeting.normalizeList(
+        (raw.targetings as (Raw | undefined)[]).flatMap((set) => (set ? [targetingSet(set)] : [])),
+      );
       fieldSources.targetings = this.valueRef(raw, "targetings", [...at, "targetings"]);
     }
     if (raw.creatives !== undefined) {
-      campaign.creatives = sortedIds((raw.creatives as unknown[]).map(idText));
+      campaign.creatives = sortedIds(present(raw.creatives as unknown[]).map(idText));
       fieldSources.creatives = this.valueRef(raw, "creatives", [...at, "creatives"]);
     }
     return campaign;
@@ -164,7 +169,7 @@ class Normalizer {
       fieldSources: {},
     };
     if (raw.category_ids !== undefined) {
-      creative.fields.category_ids = sortedIds((raw.category_ids as unknown[]).map(idText));
+      creative.fields.category_ids = sortedIds(present(raw.category_ids as unknown[]).map(idText));
       creative.fieldSources.category_ids = this.valueRef(raw, "category_ids", [...at, "category_ids"]);
     }
     if (typeof raw.pixel_url === "string") {
@@ -259,6 +264,10 @@ function idText(value: unknown): string {
   return typeof value === "number" ? String(value) : (value as string);
 }
 
+function present(list: readonly unknown[]): unknown[] {
+  return list.filter((item) => item !== undefined);
+}
+
 function money(value: unknown): Money {
   if (typeof value === "string") return Money.parse(value);
   const raw = value as { currency_code: string; units: string | number; nanos?: number };
@@ -273,8 +282,9 @@ function targetingSet(raw: Raw): TargetingOptionSet {
   const out: Record<string, unknown> = {};
   for (const [member, option] of Object.entries(raw)) {
     const copy: Record<string, unknown> = {};
+    if (option === undefined) continue;
     for (const [key, value] of Object.entries(option as Raw)) {
-      copy[key] = Array.isArray(value) ? value.map(idText) : value;
+      copy[key] = Array.isArray(value) ? present(value).map(idText) : value;
     }
     out[member] = copy;
   }

@@ -29,11 +29,49 @@ function validator(): ValidateFunction {
   return compiled;
 }
 
-/** Checks one file's document; returns its issues (none when it conforms). */
-export function checkSchema(value: unknown, index: SourceIndex): ConfigIssue[] {
+export interface SchemaCheck {
+  issues: ConfigIssue[];
+  /**
+   * JSON pointers of the values that broke the schema. Removing them (`pruneInvalid`) leaves
+   * a document whose every remaining value has its schema shape, so later stages can still
+   * run and report their own problems in the same run.
+   */
+  invalid: string[];
+}
+
+/** Checks one file's document; no issues when it conforms. */
+export function checkSchema(value: unknown, index: SourceIndex): SchemaCheck {
   const validate = validator();
-  if (validate(value)) return [];
-  return translate(validate.errors ?? [], value, index);
+  if (validate(value)) return { issues: [], invalid: [] };
+  const errors = validate.errors ?? [];
+  const invalid = errors.map((error) =>
+    error.keyword === "additionalProperties"
+      ? `${error.instancePath}/${escapePointer(String((error.params as { additionalProperty: unknown }).additionalProperty))}`
+      : error.instancePath,
+  );
+  return { issues: translate(errors, value, index), invalid };
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * Removes each invalid value: a key is deleted from its map, a list item becomes `undefined`
+ * (positions of the items after it stay right). Returns false when the whole document is
+ * invalid. Mutates `value`, which is the parser's private copy.
+ */
+export function pruneInvalid(value: unknown, pointers: readonly string[]): boolean {
+  for (const pointer of pointers) {
+    if (pointer === "") return false;
+    const { segments, parent } = locate(value, pointer);
+    const last = segments.at(-1);
+    if (Array.isArray(parent) && typeof last === "number") parent[last] = undefined;
+    else if (typeof parent === "object" && parent !== null && typeof last === "string") {
+      delete (parent as Record<string, unknown>)[last];
+    }
+  }
+  return true;
 }
 
 interface Located {
@@ -49,7 +87,10 @@ function locate(value: unknown, pointer: string): Located {
   for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     parent = data;
-    if (Array.isArray(data)) {
+    if (typeof data !== "object" || data === null) {
+      segments.push(key);
+      data = undefined;
+    } else if (Array.isArray(data)) {
       segments.push(Number(key));
       data = data[Number(key)];
     } else {

@@ -40,5 +40,8 @@ export function closest(word: string, candidates: readonly string[]): string | u
       bestDistance = distance;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  if (bestDistance <= limit) return best;
+  // An abbreviation ("prod") is as telling as a typo, when only one candidate extends it.
+  const extensions = candidates.filter((c) => lower.length >= 3 && c.toLowerCase().startsWith(lower));
+  return extensions.length === 1 ? extensions[0] : undefined;
 }

@@ -109,7 +109,8 @@ function explainYamlError(
     case "TAB_AS_INDENT":
       return { code: "TAB_INDENT", message: "a tab indents this line: YAML indents with spaces only" };
     case "DUPLICATE_KEY": {
-      const key = text.slice(pos[0], pos[1]).split(":")[0]?.trim() ?? "";
+      // The error points at the repeated key; its name runs to the colon on that line.
+      const key = (text.slice(pos[0]).split("\n")[0] ?? "").split(":")[0]?.trim() ?? "";
       return {
         code: "DUPLICATE_KEY",
         message: `key "${key}" appears twice in this map: keep one (the YAML would silently drop the other)`,
