@@ -3,21 +3,33 @@
  * mistake a user makes, under fixtures/errors/. Each `NAME.yaml` (or directory `NAME/`) has
  * its expected stderr in `NAME.expected`. After an intended change of wording, regenerate
  * with `UPDATE_GOLDEN=1 npx vitest run test/config` and review the diff.
+ *
+ * Fixtures no YAML tool should parse (tabs, broken quotes, Latin-1 bytes) are stored as
+ * `NAME.yaml.raw`, so that the repository's linter leaves them alone, and copied to a
+ * temporary directory as `NAME.yaml` for the run.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { bufferIO } from "../helpers/io.js";
 
 const DIR = fileURLToPath(new URL("./fixtures/errors/", import.meta.url));
+const RAW_DIR = mkdtempSync(join(tmpdir(), "doohctl-config-raw-"));
 const CASES = readdirSync(DIR)
   .filter((name) => !name.endsWith(".expected"))
-  .sort();
+  .map((name) => {
+    if (!name.endsWith(".raw")) return { name, cwd: DIR };
+    copyFileSync(join(DIR, name), join(RAW_DIR, name.slice(0, -4)));
+    return { name: name.slice(0, -4), cwd: RAW_DIR };
+  })
+  .sort((a, b) => (a.name < b.name ? -1 : 1));
 
 describe("validate error output (golden)", () => {
-  it.each(CASES)("reports %s at file:line:column with what to write instead", async (name) => {
-    const io = bufferIO({ cwd: DIR });
+  it.each(CASES)("reports $name at file:line:column with what to write instead", async ({ name, cwd }) => {
+    const io = bufferIO({ cwd });
     const code = await run(["validate", name], io);
     expect(code).toBe(1);
     expect(io.out()).toBe("");
@@ -29,9 +41,9 @@ describe("validate error output (golden)", () => {
   });
 
   it("says the same thing in JSON as in text, issue by issue", async () => {
-    for (const name of CASES) {
-      const text = bufferIO({ cwd: DIR });
-      const json = bufferIO({ cwd: DIR });
+    for (const { name, cwd } of CASES) {
+      const text = bufferIO({ cwd });
+      const json = bufferIO({ cwd });
       await run(["validate", name], text);
       expect(await run(["validate", name, "--format", "json"], json)).toBe(1);
       const issues = JSON.parse(json.out()) as Array<Record<string, unknown>>;
