@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Endpoints } from "../../src/api/endpoints.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { CAMPAIGNS_PATH, type Harness, harness, maxInWindow } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("pacing against the emulator's published windows (G10)", () => {
+  it("sends 35 writes and 250 GETs with zero 429s, never more than the limit inside any 60 s window", async () => {
+    h = await harness({ campaigns: 40, rateLimits: PUBLISHED_RATE_LIMITS });
+    const { client, emulator, clock } = h;
+    const start = clock.now();
+    const writes = (async () => {
+      for (let i = 0; i < 35; i++) {
+        await client.patchCampaigns([{ id: String(5001 + (i % 40)), budget_impressions: 1000 + i }]);
+      }
+    })();
+    const reads = Promise.all(
+      Array.from({ length: 250 }, (_, i) => client.send(Endpoints.getCampaign(String(5001 + (i % 40))))),
+    );
+    await Promise.all([writes, reads]);
+    const elapsed = clock.now() - start;
+
+    const log = emulator.requestLog();
+    expect(log.filter((e) => e.status === 429)).toEqual([]);
+    expect(client.stats().rateLimited).toBe(0);
+    const timesOf = (methods: string[]) =>
+      log
+        .filter((e) => methods.includes(e.method) && e.path.startsWith("/api/dsp"))
+        .map((e) => Date.parse(e.time));
+    const getTimes = timesOf(["GET"]);
+    const writeTimes = timesOf(["PATCH", "PUT", "POST"]);
+    expect(getTimes).toHaveLength(250);
+    expect(writeTimes).toHaveLength(35);
+    expect(maxInWindow(getTimes, 60_000)).toBeLessThanOrEqual(100);
+    expect(maxInWindow(writeTimes, 60_000)).toBeLessThanOrEqual(10);
+    // The whole budget is used: 35 writes at 10 a minute need 3 full windows after the first.
+    expect(elapsed).toBeGreaterThanOrEqual(180_000);
+    expect(elapsed).toBeLessThan(185_000);
+  });
+
+  it("sends the next request at once while the window has room", async () => {
+    h = await harness({ rateLimits: PUBLISHED_RATE_LIMITS, autoAdvance: false });
+    const { client, clock, events } = h;
+    const before = clock.now();
+    await client.send(Endpoints.getCampaign("5001"));
+    await client.patchCampaigns([{ id: "5001", active: false }]);
+    expect(clock.now()).toBe(before);
+    const responses = events.filter((e) => e.type === "response");
+    expect(responses.map((e) => e.waitedMs)).toEqual([0, 0, 0]);
+    expect(events.some((e) => e.type === "wait")).toBe(false);
+  });
+
+  it("reports a rate-limit wait with the time it ends, for a countdown", async () => {
+    h = await harness({
+      rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 2, windowMs: 60_000 } },
+      client: { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 2, windowMs: 60_000 } } },
+    });
+    const { client, events, clock } = h;
+    const start = clock.now();
+    for (let i = 0; i < 3; i++) await client.patchCampaigns([{ id: "5001", budget_impressions: 10 + i }]);
+    const wait = events.find((e) => e.type === "wait");
+    expect(wait).toMatchObject({ type: "wait", class: "write", reason: "rate-limit" });
+    expect(wait?.type === "wait" && wait.until).toBeGreaterThanOrEqual(start + 60_000);
+    expect(h.seen("PATCH", CAMPAIGNS_PATH)).toBe(3);
+    expect(h.emulator.requestLog().filter((e) => e.status === 429)).toEqual([]);
+  });
+});

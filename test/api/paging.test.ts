@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Endpoints } from "../../src/api/endpoints.js";
+import { ApiError } from "../../src/api/errors.js";
+import { listAll, paginate } from "../../src/api/paging.js";
+import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => String(5001 + i));
+
+describe("paging and batch reads: exact request counts", () => {
+  for (const [count, listRequests, idRequests] of [
+    [0, 1, 0],
+    [1, 1, 1],
+    [100, 1, 1],
+    [101, 2, 2],
+    [1000, 10, 10],
+  ] as const) {
+    it(`reads ${count} campaigns of an insertion order in ${listRequests} request(s), and by id in ${idRequests}`, async () => {
+      h = await harness({ campaigns: count });
+      const listed = await h.client.listCampaignsByInsertionOrder(["1001"]);
+      expect(listed.map((c) => c.id)).toEqual(ids(count));
+      expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(listRequests);
+
+      const byId = await h.client.getCampaigns(ids(count));
+      expect(byId.map((c) => c.id)).toEqual(ids(count));
+      expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(listRequests + idRequests);
+    });
+  }
+
+  it("asks for 100 items a page and 100 repeated id filters a request", async () => {
+    h = await harness({ campaigns: 150 });
+    await h.client.getCampaigns(ids(150));
+    const queries = h.emulator
+      .requestLog()
+      .filter((e) => e.path === CAMPAIGNS_PATH)
+      .map((e) => new URLSearchParams(e.query));
+    expect(queries.map((q) => q.get("page_size"))).toEqual(["100", "100"]);
+    expect(queries.map((q) => q.getAll("filter").length).sort()).toEqual([100, 50]);
+  });
+
+  it("iterates a list page by page in id order", async () => {
+    h = await harness({ campaigns: 230 });
+    const seen: string[] = [];
+    for await (const campaign of paginate(h.client.send, Endpoints.campaigns, {
+      filter: { active: [false] },
+    })) {
+      seen.push(campaign.id);
+    }
+    expect(seen).toEqual(ids(230));
+    expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(3);
+  });
+
+  it("lists a whole resource with several pages in flight", async () => {
+    h = await harness({ campaigns: 450 });
+    const all = await listAll(h.client.send, Endpoints.campaigns);
+    expect(all).toHaveLength(450);
+    expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(5);
+  });
+
+  it("returns missing ids as absent, not as an error", async () => {
+    h = await harness({ campaigns: 2 });
+    expect((await h.client.getCampaigns(["5002", "9999"])).map((c) => c.id)).toEqual(["5002"]);
+  });
+});
+
+describe("batch writes", () => {
+  it("splits 250 updates into 3 transactional requests of at most 100 items, in order", async () => {
+    h = await harness({ campaigns: 250 });
+    const updated = await h.client.patchCampaigns(ids(250).map((id) => ({ id, budget_impressions: 7 })));
+    expect(updated.map((c) => c.id)).toEqual(ids(250));
+    const sizes = h.emulator
+      .requestLog()
+      .filter((e) => e.method === "PATCH")
+      .map((e) => (e.body as { campaigns: unknown[] }).campaigns.length);
+    expect(sizes).toEqual([100, 100, 50]);
+  });
+
+  it("keeps the 422 field list intact and says where the failing chunk starts", async () => {
+    h = await harness({ campaigns: 150 });
+    const items = ids(150).map((id) => ({ id, budget_impressions: 5 }));
+    items[120] = { id: "9999", budget_impressions: 5 };
+    const error = await h.client.patchCampaigns(items).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError.status).toBe(422);
+    expect(apiError.data).toEqual([{ field: "campaigns[20].id", messages: ["does not exist"] }]);
+    expect(apiError.batchOffset).toBe(100);
+    expect(apiError.method).toBe("PATCH");
+    expect(apiError.path).toBe(CAMPAIGNS_PATH);
+    expect(apiError.message).toContain("campaigns[20].id does not exist");
+  });
+});
