@@ -4,7 +4,6 @@
  * means the desired state itself cannot exist (DOOH701); one broken only on the way means
  * no safe order was found (DOOH702). Either way the plan is refused before any write.
  */
-import { Money } from "../model/money.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";

@@ -1,0 +1,63 @@
+/**
+ * Builds the DSP client for a command from the config's connection and the environment,
+ * shared by plan, apply and export. The environment is read here (src/cli) and nowhere else:
+ * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (required to read live state), DOOHCTL_API_ORIGIN and
+ * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { createDspClient } from "../api/client.js";
+import type { DspClient, DspClientOptions } from "../api/types.js";
+import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
+import type { Clock } from "../model/clock.js";
+import type { ConnectionSettings } from "../model/desired.js";
+import type { CliIO } from "./io.js";
+
+export class MissingCredentialsError extends Error {
+  override readonly name = "MissingCredentialsError";
+  readonly code = "CREDENTIALS_MISSING";
+}
+
+export interface ConnectOptions {
+  /** False with `--no-session-cache`; DOOHCTL_SESSION_CACHE=off turns it off too. */
+  sessionCache: boolean;
+  /** Tests pass a VirtualClock shared with the emulator. */
+  clock?: Clock;
+  /** Extra client options, e.g. retry limits in tests. */
+  client?: Partial<DspClientOptions>;
+}
+
+export interface Connection {
+  client: DspClient;
+  connection: ResolvedConnection;
+}
+
+function credentials(env: CliIO["env"]): { email: string; password: string } {
+  const missing = ["DOOHCTL_EMAIL", "DOOHCTL_PASSWORD"].filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new MissingCredentialsError(
+      `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in DOOHCTL_EMAIL and DOOHCTL_PASSWORD (never in a config file)`,
+    );
+  }
+  return { email: env.DOOHCTL_EMAIL!, password: env.DOOHCTL_PASSWORD! };
+}
+
+function sessionCacheDir(env: CliIO["env"]): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
+}
+
+/** Resolves where to connect and builds the client; throws before any request on a problem. */
+export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
+  const connection = resolveConnection(settings, io.env);
+  const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
+  const client = createDspClient({
+    apiOrigin: connection.apiOrigin,
+    environment: connection.environment,
+    credentials: credentials(io.env),
+    rateLimits: connection.rateLimits,
+    sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...options.client,
+  });
+  return { client, connection };
+}

@@ -1,0 +1,74 @@
+/**
+ * load config -> resolve connection -> client -> read live state -> plan: the pipeline plan
+ * and apply share. It reports read progress on stderr and leaves the client open for the
+ * caller (apply goes on writing with it); the caller closes it.
+ */
+import type { DspClient } from "../api/types.js";
+import type { ResolvedConnection } from "../config/connection.js";
+import { ConfigError, formatIssue } from "../config/issues.js";
+import { loadConfig } from "../config/load.js";
+import { type Clock, systemClock } from "../model/clock.js";
+import type { DesiredState } from "../model/desired.js";
+import { Time } from "../model/time.js";
+import { createPlan } from "../plan/create.js";
+import { type ReadProgress, readLiveState } from "../plan/read.js";
+import type { LiveState, Plan, PlanThresholds } from "../plan/types.js";
+import { connect } from "./connection.js";
+import type { CliIO } from "./io.js";
+import { TOOL_VERSION } from "./version.js";
+
+export interface PipelineOptions {
+  paths: readonly string[];
+  targets: readonly string[];
+  sessionCache: boolean;
+  clock?: Clock;
+  thresholds?: PlanThresholds;
+}
+
+export interface PlanRun {
+  plan: Plan;
+  client: DspClient;
+  desired: DesiredState;
+  live: LiveState;
+  connection: ResolvedConnection;
+}
+
+function progressLine(p: ReadProgress): string {
+  return `doohctl: reading ${p.step} (${p.count}), ${p.requests} request${p.requests === 1 ? "" : "s"} so far\n`;
+}
+
+export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
+  const clock = options.clock ?? systemClock;
+  const desired = await loadConfig(options.paths, { cwd: io.cwd });
+  const { client, connection } = connect(io, desired.connection, {
+    sessionCache: options.sessionCache,
+    clock,
+  });
+  try {
+    const live = await readLiveState(client, desired, {
+      targets: options.targets,
+      onProgress: (p) => {
+        if (p.count > 0) io.stderr.write(progressLine(p));
+      },
+    });
+    const plan = createPlan(desired, live, {
+      now: Time.fromMillis(clock.now()),
+      toolVersion: TOOL_VERSION,
+      connection: { api_origin: connection.apiOrigin, environment: connection.environment },
+      targets: options.targets,
+      rateLimits: connection.rateLimits,
+      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+    });
+    return { plan, client, desired, live, connection };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** One error as stderr text: every config issue at its place, else the typed error's message. */
+export function describeError(command: string, error: unknown): string {
+  if (error instanceof ConfigError) return `${error.issues.map(formatIssue).join("\n")}\n`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `doohctl ${command}: ${message}\n`;
+}

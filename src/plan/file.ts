@@ -1,0 +1,95 @@
+/**
+ * The saved-plan document (`plan -o FILE`): JSON with a stable key order, checked against
+ * schemas/plan.schema.json on load, its `format_version` first so an old or new file gets
+ * a message that says what to do rather than a list of schema errors.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { canonicalJson } from "./fingerprint.js";
+import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
+
+export class PlanFileError extends Error {
+  override readonly name = "PlanFileError";
+  constructor(
+    readonly code: "PLAN_FILE_NOT_JSON" | "PLAN_FORMAT_VERSION" | "PLAN_FILE_INVALID",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The Plan's own field order at the top, sorted keys below: the same plan, the same bytes. */
+const TOP_LEVEL: (keyof Plan)[] = [
+  "format_version",
+  "tool_version",
+  "created_at",
+  "connection",
+  "config_files",
+  "targets",
+  "summary",
+  "findings",
+  "changes",
+  "requests",
+  "fingerprints",
+];
+
+export function serializePlan(plan: Plan): string {
+  const ordered: Record<string, unknown> = {};
+  for (const key of TOP_LEVEL) ordered[key] = JSON.parse(canonicalJson(plan[key]));
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+function schemaPath(): string {
+  // src/plan -> ../../schemas; dist/src/plan -> ../../../schemas
+  for (const relative of ["../../schemas/plan.schema.json", "../../../schemas/plan.schema.json"]) {
+    const path = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error("schemas/plan.schema.json not found: the installation is incomplete");
+}
+
+let validator: ReturnType<Ajv2020["compile"]> | undefined;
+function validate(value: unknown): string[] {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    validator = ajv.compile(JSON.parse(readFileSync(schemaPath(), "utf8")));
+  }
+  if (validator(value)) return [];
+  return (validator.errors ?? [])
+    .slice(0, 10)
+    .map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
+}
+
+/** Parses and checks a saved plan; `file` names it in messages. */
+export function parsePlan(text: string, file: string): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new PlanFileError(
+      "PLAN_FILE_NOT_JSON",
+      `${file} is not a plan file (not JSON: ${(error as Error).message}): write one with doohctl plan -o ${file}`,
+    );
+  }
+  const version = (value as { format_version?: unknown } | null)?.format_version;
+  if (version !== PLAN_FORMAT_VERSION) {
+    throw new PlanFileError(
+      "PLAN_FORMAT_VERSION",
+      version === undefined
+        ? `${file} has no format_version: it is not a doohctl plan file`
+        : `${file} has plan format ${JSON.stringify(version)}; this doohctl reads format ${PLAN_FORMAT_VERSION}: make the plan again with this version (doohctl plan -o ${file})`,
+    );
+  }
+  const problems = validate(value);
+  if (problems.length > 0) {
+    throw new PlanFileError("PLAN_FILE_INVALID", `${file} is not a valid plan: ${problems.join("; ")}`);
+  }
+  return value as Plan;
+}
+
+export function readPlanFile(path: string): Plan {
+  return parsePlan(readFileSync(path, "utf8"), path);
+}

@@ -1,0 +1,139 @@
+/**
+ * Reads the live state a plan needs, and nothing more, in the fewest requests the API allows:
+ * insertion orders by id (100 a request), their campaigns by `insertion_order_id`, the
+ * targetings only of campaigns whose config declares `targetings`, the creatives the config
+ * names plus those associated with campaigns whose config declares `creatives`, and
+ * advertisers only to name them in an advertiser mismatch (G6).
+ */
+import type { DspClient } from "../api/types.js";
+import type { DesiredState } from "../model/desired.js";
+import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
+import type { Campaign, Creative } from "../model/wire.js";
+import { matchCampaigns } from "./identity.js";
+import type { LiveState } from "./types.js";
+
+export interface ReadProgress {
+  /** What is being read, e.g. `campaigns`. */
+  step: "insertion orders" | "campaigns" | "targetings" | "creatives" | "advertisers";
+  /** Objects to read in this step (ids asked for, or insertion orders listed). */
+  count: number;
+  /** Read requests made so far. */
+  requests: number;
+}
+
+export interface ReadOptions {
+  /** `--target` ids: insertion orders, campaigns or creatives of the config. */
+  targets?: readonly string[];
+  onProgress?: (progress: ReadProgress) => void;
+  signal?: AbortSignal;
+}
+
+export async function readLiveState(
+  client: DspClient,
+  desired: DesiredState,
+  options: ReadOptions = {},
+): Promise<LiveState> {
+  const readsAtStart = client.stats().reads;
+  const send = options.signal ? { signal: options.signal } : {};
+  const progress = (step: ReadProgress["step"], count: number) =>
+    options.onProgress?.({ step, count, requests: client.stats().reads - readsAtStart });
+  const targets = options.targets ?? [];
+  const all = targets.length === 0;
+  const configIos = new Map(desired.insertionOrders.map((io) => [io.id, io]));
+
+  // Which insertion orders to read: targeted ones, and those of targeted campaigns.
+  const ioIds = new Set<string>(all ? configIos.keys() : targets.filter((t) => configIos.has(t)));
+  const campaigns: Campaign[] = [];
+  const pinnedIo = new Map<string, string>();
+  for (const io of desired.insertionOrders) for (const c of io.campaigns) if (c.id) pinnedIo.set(c.id, io.id);
+  const targetCampaigns = new Set<string>();
+  const unknown: string[] = [];
+  const configCreatives = new Set(desired.creatives.map((c) => c.id));
+  for (const t of all ? [] : targets) {
+    if (configIos.has(t) || configCreatives.has(t)) continue;
+    targetCampaigns.add(t);
+    const known = pinnedIo.get(t);
+    if (known) ioIds.add(known);
+    else unknown.push(t);
+  }
+  if (unknown.length > 0) {
+    progress("campaigns", unknown.length);
+    for (const c of await client.getCampaigns(unknown, send)) {
+      if (configIos.has(c.insertion_order_id)) ioIds.add(c.insertion_order_id);
+    }
+  }
+
+  progress("insertion orders", ioIds.size);
+  const insertionOrders = ioIds.size > 0 ? await client.getInsertionOrders([...ioIds], send) : [];
+  const foundIos = insertionOrders.map((io) => io.id);
+  progress("campaigns", foundIos.length);
+  if (foundIos.length > 0) campaigns.push(...(await client.listCampaignsByInsertionOrder(foundIos, send)));
+
+  // A pinned id not under its insertion order: read it to say where it is (DOOH003/DOOH004).
+  const seen = new Set(campaigns.map((c) => c.id));
+  const found = new Set(foundIos);
+  const misplaced = [...pinnedIo].filter(([id, ioId]) => found.has(ioId) && !seen.has(id)).map(([id]) => id);
+  if (misplaced.length > 0) campaigns.push(...(await client.getCampaigns(misplaced, send)));
+
+  const byId = new Map(campaigns.map((c) => [c.id, c]));
+  const byIo = new Map<string, Campaign[]>();
+  for (const c of campaigns) {
+    const list = byIo.get(c.insertion_order_id);
+    if (list) list.push(c);
+    else byIo.set(c.insertion_order_id, [c]);
+  }
+  const withTargetings: string[] = [];
+  const withCreatives: string[] = [];
+  const referenced = new Set<string>();
+  for (const id of foundIos) {
+    const io = configIos.get(id)!;
+    const whole = all || targets.includes(id);
+    for (const match of matchCampaigns(io, byIo.get(id) ?? [], byId).matches) {
+      if (!whole && !(match.live && targetCampaigns.has(match.live.id))) continue;
+      for (const creativeId of match.desired.creatives ?? []) referenced.add(creativeId);
+      if (!match.live || match.status !== "matched") continue;
+      if (match.desired.targetings !== undefined) withTargetings.push(match.live.id);
+      if (match.desired.creatives !== undefined) withCreatives.push(match.live.id);
+    }
+  }
+  for (const c of desired.creatives) if (all || targets.includes(c.id)) referenced.add(c.id);
+
+  progress("targetings", withTargetings.length);
+  const targetingMap: Map<string, TargetingOptionSet[]> =
+    withTargetings.length > 0 ? await client.getTargetings(withTargetings, send) : new Map();
+
+  const creatives: Creative[] = [];
+  progress("creatives", withCreatives.length + referenced.size);
+  if (withCreatives.length > 0)
+    creatives.push(...(await client.listCreativesByCampaign(withCreatives, send)));
+  const haveCreatives = new Set(creatives.map((c) => c.id));
+  const missing = sortedIds([...referenced].filter((id) => !haveCreatives.has(id)));
+  if (missing.length > 0) creatives.push(...(await client.getCreatives(missing, send)));
+
+  // G6 rule 2: read advertisers only to name both sides of a mismatch.
+  const ioAdvertiser = new Map(insertionOrders.map((io) => [io.id, io.advertiser_id]));
+  const creativeById = new Map(creatives.map((c) => [c.id, c]));
+  const advertiserIds = new Set<string>();
+  for (const io of desired.insertionOrders) {
+    const expected = ioAdvertiser.get(io.id);
+    if (expected === undefined) continue;
+    for (const c of io.campaigns) {
+      for (const creativeId of c.creatives ?? []) {
+        const actual = creativeById.get(creativeId)?.advertiser_id;
+        if (actual !== undefined && actual !== expected) advertiserIds.add(actual).add(expected);
+      }
+    }
+  }
+  progress("advertisers", advertiserIds.size);
+  const advertisers =
+    advertiserIds.size > 0 ? await client.getAdvertisers(sortedIds([...advertiserIds]), send) : [];
+
+  return {
+    insertionOrders,
+    campaigns,
+    targetings: Object.fromEntries(targetingMap),
+    creatives,
+    advertisers,
+    readRequests: client.stats().reads - readsAtStart,
+  };
+}
