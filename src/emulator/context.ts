@@ -1,0 +1,59 @@
+/**
+ * What a route handler gets and gives back. Handlers are synchronous functions of the
+ * request and the store: they validate everything first and change the store only once the
+ * whole request is known to succeed (G4), then return a Reply. Errors are thrown HttpErrors.
+ */
+import type { Environment } from "../model/wire.js";
+import type { Store, UserRecord } from "./store.js";
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  params: Readonly<Record<string, string>>;
+  query: URLSearchParams;
+  store: Store;
+  /** The emulator clock's time when the request is handled. */
+  now: number;
+  /** The session's user; set on every route that needs a session. */
+  user: UserRecord | undefined;
+  /** The session token, for DELETE /api/session. */
+  token: string | undefined;
+  environment: Environment;
+  clientIp: string;
+  /** The parsed JSON body; throws 400 (syntax, encoding, content type) or 413 (size). */
+  json(): unknown;
+  /** Session operations (POST and DELETE /api/session), served by the server's session table. */
+  sessions: SessionPort;
+}
+
+export interface SessionPort {
+  create(user: UserRecord): { token: string; expiresAt: number };
+  end(token: string): void;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** True when the request changed the state: it is persisted and reported to onWrite listeners. */
+  wrote?: boolean;
+}
+
+export type Handler = (ctx: RequestContext) => Reply;
+
+export interface Route {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path with `:name` parameters, e.g. `/api/dsp/v1/campaigns/:id/targetings`. */
+  pattern: string;
+  /** False only for session creation: every other operation needs the session cookie. */
+  auth: boolean;
+  handle: Handler;
+}
+
+export function ok(body: unknown): Reply {
+  return { status: 200, body };
+}
+
+export function wrote(body: unknown): Reply {
+  return { status: 200, body, wrote: true };
+}

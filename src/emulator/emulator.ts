@@ -1,0 +1,286 @@
+/**
+ * One request's way through the emulator: control path aside, then latency and faults
+ * (/api paths), staging's missing DSP (G13), routing (404, 405), the session (401, 403,
+ * G9), rate limits (429, G10), and the handler. Refusals never touch the store; successful
+ * writes are persisted and reported to onWrite listeners.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Clock } from "../model/clock.js";
+import type { RateLimits, RequestClass } from "../model/limits.js";
+import { DSP_BASE_PATH, type Environment, SESSION_PATH, sessionCookieName } from "../model/wire.js";
+import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
+import type { Reply, RequestContext } from "./context.js";
+import { HttpError, notFound } from "./errors.js";
+import type { FaultInjector } from "./faults.js";
+import { RateLimiter } from "./rate-limiter.js";
+import { Router } from "./router.js";
+import { advertiserRoutes } from "./routes/advertisers.js";
+import { campaignRoutes } from "./routes/campaigns.js";
+import { creativeRoutes } from "./routes/creatives.js";
+import { insertionOrderRoutes } from "./routes/insertion-orders.js";
+import { mediaOwnerRoutes } from "./routes/media-owner.js";
+import { sessionRoutes } from "./routes/session.js";
+import { targetingRoutes } from "./routes/targetings.js";
+import { readCookie, SessionTable } from "./sessions.js";
+import type { EmulatorStateView, Store, UserRecord } from "./store.js";
+
+export interface RequestLogEntry {
+  /** ISO 8601 UTC, from the emulator's clock. */
+  time: string;
+  method: string;
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  /** The status answered; 0 when the connection was reset by an injected fault. */
+  status: number;
+  /** The session's user, when the request carried a valid session. */
+  user?: string;
+  /** The parsed JSON body of a write (never for /api/session: it holds a password). */
+  body?: unknown;
+  /** The injected fault, when one answered the request. */
+  fault?: string;
+}
+
+export type WriteListener = (entry: RequestLogEntry, state: EmulatorStateView) => void;
+
+/** The request log keeps the most recent entries only, so a long-running emulator stays small. */
+export const REQUEST_LOG_LIMIT = 10_000;
+
+const ROUTER = new Router([
+  ...sessionRoutes,
+  ...advertiserRoutes,
+  ...insertionOrderRoutes,
+  ...campaignRoutes,
+  ...targetingRoutes,
+  ...creativeRoutes,
+  ...mediaOwnerRoutes,
+]);
+
+export interface EmulatorCoreOptions {
+  store: Store;
+  clock: Clock;
+  environment: Environment;
+  rateLimits: RateLimits | "off";
+  latencyMs: number;
+  faults: FaultInjector;
+  /** Called after each successful write, before the response: persistence. */
+  persist?: (store: Store) => void;
+}
+
+export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
+export class Emulator {
+  store: Store;
+  readonly clock: Clock;
+  readonly environment: Environment;
+  readonly limiter: RateLimiter;
+  readonly faults: FaultInjector;
+  readonly sessions = new SessionTable();
+  private log: RequestLogEntry[] = [];
+  private readonly listeners = new Set<WriteListener>();
+  private readonly options: EmulatorCoreOptions;
+  private control: ControlHandler | undefined;
+
+  constructor(options: EmulatorCoreOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.environment = options.environment;
+    this.limiter = new RateLimiter(options.rateLimits);
+    this.faults = options.faults;
+  }
+
+  /** Serves /__emulator/ from now on (control: true). */
+  enableControl(handler: ControlHandler): void {
+    this.control = handler;
+  }
+
+  requestLog(): RequestLogEntry[] {
+    return structuredClone(this.log);
+  }
+
+  clearLog(): void {
+    this.log = [];
+  }
+
+  state(): EmulatorStateView {
+    return this.store.view(this.clock.now());
+  }
+
+  onWrite(listener: WriteListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Replaces the whole state (control path reset): sessions, windows and the log start over. */
+  reset(store: Store): void {
+    this.store = store;
+    this.sessions.clear();
+    this.limiter.clear();
+    this.log = [];
+    this.options.persist?.(store);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://emulator.invalid");
+    } catch {
+      url = new URL("http://emulator.invalid/");
+    }
+    const path = url.pathname;
+    const raw = await readRawBody(req);
+    if (path === "/__emulator" || path.startsWith("/__emulator/")) {
+      // Never logged, limited or faulted; absent unless the emulator was started with control.
+      if (this.control) this.control(req, res, raw, path);
+      else send(res, { status: 404, body: notFound().body() });
+      return;
+    }
+    if (this.options.latencyMs > 0) await this.clock.sleep(this.options.latencyMs);
+    const entry: RequestLogEntry = {
+      time: iso(this.clock.now()),
+      method,
+      path,
+      query: url.search.slice(1),
+      status: 0,
+    };
+    const fault = path.startsWith("/api/") ? this.faults.draw() : undefined;
+    if (fault !== undefined) {
+      entry.fault = fault;
+      this.record(entry);
+      if (fault === "reset") {
+        req.socket.destroy();
+        return;
+      }
+      const status = Number(fault);
+      entry.status = status;
+      const headers: Record<string, string> = status === 429 ? { "retry-after": "1" } : {};
+      send(res, { status, headers, body: new HttpError(status).body() });
+      return;
+    }
+    let reply: Reply;
+    try {
+      reply = this.dispatch(req, method, path, url.searchParams, raw, entry);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
+    }
+    entry.status = reply.status;
+    this.record(entry);
+    if (reply.wrote) {
+      this.options.persist?.(this.store);
+      this.notify(entry);
+    }
+    send(res, reply);
+  }
+
+  private record(entry: RequestLogEntry): void {
+    this.log.push(entry);
+    if (this.log.length > REQUEST_LOG_LIMIT) this.log.splice(0, this.log.length - REQUEST_LOG_LIMIT);
+  }
+
+  private notify(entry: RequestLogEntry): void {
+    if (this.listeners.size === 0) return;
+    const view = this.state();
+    for (const listener of this.listeners) {
+      try {
+        listener(structuredClone(entry), view);
+      } catch (error) {
+        // An in-process invariant check failed: surface it to the test runner, not the client.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  private dispatch(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    raw: RawBody,
+    entry: RequestLogEntry,
+  ): Reply {
+    const now = this.clock.now();
+    // G13: the DSP interface exists in production only.
+    if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
+      throw notFound();
+    }
+    const { route, params } = ROUTER.match(method, path);
+    const token = readCookie(req.headers.cookie, sessionCookieName(this.environment));
+    let user: UserRecord | undefined;
+    if (route.auth) {
+      // G9: no cookie is 401; an unknown or expired token is 403.
+      if (token === undefined) throw new HttpError(401);
+      const session = this.sessions.lookup(token, now);
+      user = session.state === "valid" ? this.store.userByEmail(session.email) : undefined;
+      if (!user) throw new HttpError(403);
+      entry.user = user.email;
+    }
+    const kind = rateClass(method, path);
+    if (kind !== undefined) {
+      const key = kind === "session" ? (req.socket.remoteAddress ?? "unknown") : (user?.email ?? "");
+      const decision = this.limiter.take(kind, key, now);
+      if (!decision.allowed) {
+        throw new HttpError(429, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
+      }
+    }
+    this.store.settle(now);
+    let parsed: { value: unknown } | undefined;
+    const isWrite = method === "POST" || method === "PUT" || method === "PATCH";
+    const ctx: RequestContext = {
+      method,
+      path,
+      params,
+      query,
+      store: this.store,
+      now,
+      user,
+      token,
+      environment: this.environment,
+      clientIp: req.socket.remoteAddress ?? "unknown",
+      json: () => {
+        if (!parsed) {
+          parsed = { value: parseJsonBody(raw, req.headers["content-type"]) };
+          if (isWrite && path !== SESSION_PATH) entry.body = structuredClone(parsed.value);
+        }
+        return parsed.value;
+      },
+      sessions: {
+        create: (u) => this.sessions.create(u.email, now),
+        end: (t) => this.sessions.end(t),
+      },
+    };
+    return route.handle(ctx);
+  }
+}
+
+/**
+ * G10: session creation is limited per IP, GET per user, PUT/POST/PATCH per user together.
+ * DELETE /api/session is in no published class and is not limited (docs/emulator.md).
+ */
+function rateClass(method: string, path: string): RequestClass | undefined {
+  if (path === SESSION_PATH) return method === "POST" ? "session" : undefined;
+  if (method === "GET") return "get";
+  if (method === "POST" || method === "PUT" || method === "PATCH") return "write";
+  return undefined;
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.status === 204 || reply.body === undefined) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  headers["content-type"] = "application/json; charset=utf-8";
+  headers["content-length"] = String(Buffer.byteLength(text));
+  res.writeHead(reply.status, headers).end(text);
+}

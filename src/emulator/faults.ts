@@ -1,0 +1,82 @@
+/**
+ * Injected faults for testing clients (`--faults 429:0.1,500:0.05,reset:0.01`): each request
+ * on an /api path draws once from a seeded generator, so a run is reproducible from its
+ * `--fault-seed`. A faulted request is answered before it is handled and changes nothing.
+ */
+import { FaultSpecError } from "./errors.js";
+
+export type FaultKind = "429" | "500" | "503" | "reset";
+const KINDS: readonly FaultKind[] = ["429", "500", "503", "reset"];
+
+export interface FaultRule {
+  kind: FaultKind;
+  probability: number;
+}
+
+/** Parses a fault spec; the empty string means no faults. Probabilities must sum to at most 1. */
+export function parseFaults(spec: string): FaultRule[] {
+  const rules: FaultRule[] = [];
+  for (const part of spec
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [kind = "", rate = "", extra] = part.split(":");
+    if (extra !== undefined || !KINDS.includes(kind as FaultKind)) {
+      throw new FaultSpecError(
+        `"${part}" is not a fault: write kind:probability with kind one of ${KINDS.join(", ")}, like 429:0.1`,
+      );
+    }
+    const probability = Number(rate);
+    if (rate.trim() === "" || !Number.isFinite(probability) || probability < 0 || probability > 1) {
+      throw new FaultSpecError(`"${part}": the probability must be a number between 0 and 1, like 0.05`);
+    }
+    rules.push({ kind: kind as FaultKind, probability });
+  }
+  const total = rules.reduce((sum, r) => sum + r.probability, 0);
+  if (total > 1 + 1e-9) throw new FaultSpecError(`fault probabilities add up to ${total}, more than 1`);
+  return rules;
+}
+
+/** mulberry32: small, fast and good enough to spread faults evenly. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class FaultInjector {
+  private rules: FaultRule[] = [];
+  private random: () => number = seededRandom(1);
+  private text = "";
+
+  constructor(spec = "", seed?: number) {
+    this.configure(spec, seed);
+  }
+
+  /** Replaces the faults; a new seed restarts the sequence of draws. */
+  configure(spec: string, seed?: number): void {
+    this.rules = parseFaults(spec);
+    this.text = spec;
+    this.random = seededRandom(seed ?? Math.floor(Math.random() * 2 ** 32));
+  }
+
+  get spec(): string {
+    return this.text;
+  }
+
+  /** The fault for the next request, if any. Draws nothing when no faults are set. */
+  draw(): FaultKind | undefined {
+    if (this.rules.length === 0) return undefined;
+    let r = this.random();
+    for (const rule of this.rules) {
+      if (r < rule.probability) return rule.kind;
+      r -= rule.probability;
+    }
+    return undefined;
+  }
+}

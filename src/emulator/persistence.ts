@@ -1,0 +1,63 @@
+/**
+ * `--state FILE`: the emulator's state survives restarts. The file is written after every
+ * successful write, atomically (a temporary file in the same directory, then a rename), so
+ * a crash leaves either the old state or the new one, never half a file.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { SeedError } from "./errors.js";
+import { buildStore, storeToSeed, validateSeed } from "./seed.js";
+import type { Store } from "./store.js";
+
+const FORMAT = "doohctl-emulator-state";
+const VERSION = 1;
+
+interface StateFile {
+  format: typeof FORMAT;
+  version: number;
+  seed: unknown;
+  /** Creatives still processing: when each one settles (epoch ms). */
+  processing_due?: Record<string, number>;
+}
+
+/** The store saved in `path`, or undefined when there is no such file yet. */
+export function loadState(path: string): Store | undefined {
+  if (!existsSync(path)) return undefined;
+  let parsed: Partial<StateFile>;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<StateFile>;
+  } catch (error) {
+    throw new SeedError(path, [
+      {
+        field: "",
+        messages: [
+          `is not a readable state file (${(error as Error).message}): remove it to start from the seed`,
+        ],
+      },
+    ]);
+  }
+  if (parsed?.format !== FORMAT || parsed.version !== VERSION) {
+    throw new SeedError(path, [
+      {
+        field: "format",
+        messages: [`must be ${FORMAT} version ${VERSION}: remove the file to start from the seed`],
+      },
+    ]);
+  }
+  const store = buildStore(validateSeed(parsed.seed, path));
+  for (const [id, due] of Object.entries(parsed.processing_due ?? {})) {
+    if (typeof due === "number" && store.creatives.has(id)) store.processingDue.set(id, due);
+  }
+  return store;
+}
+
+export function saveState(path: string, store: Store): void {
+  const file: StateFile = {
+    format: FORMAT,
+    version: VERSION,
+    seed: storeToSeed(store),
+    processing_due: Object.fromEntries(store.processingDue),
+  };
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(file)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}

@@ -1,0 +1,58 @@
+/**
+ * Matches a path against the route table. A path that no route knows is 404; a known path
+ * with another method is 405 with an `Allow` header (documented in docs/emulator.md).
+ */
+import type { Route } from "./context.js";
+import { HttpError, notFound } from "./errors.js";
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+}
+
+export class Router {
+  private readonly compiled: CompiledRoute[];
+
+  constructor(routes: readonly Route[]) {
+    this.compiled = routes.map((route) => {
+      const names: string[] = [];
+      const source = route.pattern
+        .split("/")
+        .map((part) => {
+          if (!part.startsWith(":")) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          names.push(part.slice(1));
+          return "([^/]+)";
+        })
+        .join("/");
+      return { route, regex: new RegExp(`^${source}$`), names };
+    });
+  }
+
+  match(method: string, path: string): { route: Route; params: Record<string, string> } {
+    const allowed: string[] = [];
+    for (const { route, regex, names } of this.compiled) {
+      const found = regex.exec(path);
+      if (!found) continue;
+      if (route.method !== method) {
+        allowed.push(route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      for (const [i, name] of names.entries()) {
+        const raw = found[i + 1] ?? "";
+        try {
+          params[name] = decodeURIComponent(raw);
+        } catch {
+          // A malformed escape cannot name an existing object.
+          throw notFound();
+        }
+      }
+      return { route, params };
+    }
+    if (allowed.length > 0) {
+      throw new HttpError(405, { headers: { allow: [...new Set(allowed)].join(", ") } });
+    }
+    throw notFound();
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Campaigns: list with include_progress (G2), get, create (G3), patch single and batch
+ * (G4), all writes checked against G8 on the state the request would produce.
+ */
+import type { Money } from "../../model/money.js";
+import { DSP_BASE_PATH } from "../../model/wire.js";
+import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues, notFound } from "../errors.js";
+import {
+  checkKeys,
+  fieldPath,
+  readBoolean,
+  readCount,
+  readMoney,
+  readObject,
+  readOpaqueObject,
+  readString,
+  readTime,
+  requireKeys,
+} from "../fields.js";
+import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { checkInsertionOrder } from "../rules.js";
+import { type CampaignRecord, instant, type Store } from "../store.js";
+import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+
+const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
+const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
+const CREATABLE = [
+  "insertion_order_id",
+  "name",
+  "start_time",
+  "end_time",
+  "budget_impressions",
+  "cpm",
+  "pacing",
+  "active",
+];
+const REQUIRED = ["insertion_order_id", "name", "start_time", "end_time", "budget_impressions", "cpm"];
+
+function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
+  return {
+    envelope: "campaigns",
+    // G2
+    filters: {
+      id: (c) => c.id,
+      insertion_order_id: (c) => c.insertion_order_id,
+      in_flight: (c) => now >= instant(c.start_time) && now < instant(c.end_time),
+      active: (c) => c.active,
+    },
+    search: { name: (c) => c.name },
+    order: {
+      id: byId,
+      name: byString((c: CampaignRecord) => c.name),
+      start_time: (a, b) => instant(a.start_time) - instant(b.start_time),
+      end_time: (a, b) => instant(a.end_time) - instant(b.end_time),
+    },
+    flags: ["include_progress"],
+    candidates: (filters) => {
+      const ids = filters.get("id");
+      if (ids) return [...ids].flatMap((id) => store.campaigns.get(id) ?? []).sort(byId);
+      const orders = filters.get("insertion_order_id");
+      if (orders) return [...orders].flatMap((io) => store.campaignsOf(io)).sort(byId);
+      return undefined;
+    },
+  };
+}
+
+function list(ctx: RequestContext): Reply {
+  const spec = listSpec(ctx.store, ctx.now);
+  const query = parseListQuery(ctx.query, spec);
+  const { items, total } = runList(ctx.store.campaigns.values(), query, spec);
+  const progress = query.flags.has("include_progress");
+  return ok({ campaigns: items.map((c) => ctx.store.campaignView(c, ctx.now, progress)), total_size: total });
+}
+
+function get(ctx: RequestContext): Reply {
+  const flags = parseFlags(ctx.query, ["include_progress"]);
+  const record = ctx.store.campaigns.get(ctx.params.id ?? "");
+  if (!record) throw notFound();
+  return ok(ctx.store.campaignView(record, ctx.now, flags.has("include_progress")));
+}
+
+/** Reads the patchable fields that are present; a bad one is recorded and left out. */
+function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<CampaignRecord> {
+  const changes: Partial<CampaignRecord> = {};
+  const at = (key: string) => fieldPath(prefix, key);
+  if (body.active !== undefined) {
+    const value = readBoolean(issues, at("active"), body.active);
+    if (value !== undefined) changes.active = value;
+  }
+  for (const key of ["start_time", "end_time"] as const) {
+    if (body[key] === undefined) continue;
+    const value = readTime(issues, at(key), body[key]);
+    if (value !== undefined) changes[key] = value;
+  }
+  if (body.budget_impressions !== undefined) {
+    const value = readCount(issues, at("budget_impressions"), body.budget_impressions);
+    if (value !== undefined) changes.budget_impressions = value;
+  }
+  if (body.cpm !== undefined) {
+    const value: Money | undefined = readMoney(issues, at("cpm"), body.cpm);
+    if (value !== undefined) changes.cpm = value;
+  }
+  if (body.pacing !== undefined) {
+    const value = readOpaqueObject(issues, at("pacing"), body.pacing);
+    if (value !== undefined) changes.pacing = value;
+  }
+  return changes;
+}
+
+interface Pending {
+  record: CampaignRecord;
+  /** Names a field of this item in the request (`campaigns[3].cpm`, or `cpm` for a single PATCH). */
+  at: (field: string) => string;
+  budgetTouched: boolean;
+}
+
+/**
+ * G8 on the state the request would produce: every insertion order the request touches is
+ * checked with its campaigns as they would be. Commits only when nothing fails.
+ */
+function commit(store: Store, issues: Issues, pending: readonly Pending[]): void {
+  const byId = new Map(pending.map((p) => [p.record.id, p]));
+  const orders = new Set(pending.map((p) => p.record.insertion_order_id));
+  for (const ioId of orders) {
+    const io = store.insertionOrders.get(ioId);
+    if (!io) continue; // reported as a missing insertion order already
+    const campaigns = store.campaignsOf(ioId).map((c) => byId.get(c.id)?.record ?? c);
+    for (const p of pending) {
+      if (p.record.insertion_order_id === ioId && !store.campaigns.has(p.record.id)) campaigns.push(p.record);
+    }
+    for (const v of checkInsertionOrder(io, campaigns)) {
+      if (v.subject === "campaign") {
+        const item = byId.get(v.id);
+        if (item) issues.add(item.at(v.field), v.message);
+        continue;
+      }
+      // The insertion order's budget is exceeded: name each item that moved impressions into it.
+      for (const p of pending) {
+        if (p.record.insertion_order_id === ioId && p.budgetTouched)
+          issues.add(p.at("budget_impressions"), v.message);
+      }
+    }
+  }
+  issues.throwIfAny();
+  for (const p of pending) store.putCampaign(p.record);
+}
+
+function create(ctx: RequestContext): Reply {
+  const issues = new Issues();
+  const items = readBatch(issues, ctx.json(), "campaigns");
+  const base = BigInt(ctx.store.nextId("campaigns"));
+  const pending: Pending[] = [];
+  items.forEach((raw, index) => {
+    const prefix = `campaigns[${index}]`;
+    const body = readObject(issues, prefix, raw);
+    if (!body) return;
+    const before = issues.size;
+    checkKeys(issues, prefix, body, CREATABLE, ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))]);
+    requireKeys(issues, prefix, body, REQUIRED);
+    let ioId: string | undefined;
+    if (body.insertion_order_id !== undefined) {
+      if (typeof body.insertion_order_id !== "string")
+        issues.add(`${prefix}.insertion_order_id`, "must be a string");
+      else if (!ctx.store.insertionOrders.has(body.insertion_order_id)) {
+        issues.add(`${prefix}.insertion_order_id`, "does not exist");
+      } else ioId = body.insertion_order_id;
+    }
+    const name =
+      body.name === undefined
+        ? undefined
+        : readString(issues, `${prefix}.name`, body.name, { min: 1, max: 200 });
+    const changes = readChanges(issues, prefix, body);
+    if (issues.size > before || ioId === undefined || name === undefined) return;
+    const record: CampaignRecord = {
+      id: (base + BigInt(pending.length)).toString(),
+      insertion_order_id: ioId,
+      name,
+      active: changes.active ?? false,
+      start_time: changes.start_time!,
+      end_time: changes.end_time!,
+      budget_impressions: changes.budget_impressions!,
+      cpm: changes.cpm!,
+      pacing: changes.pacing ?? {},
+    };
+    pending.push({ record, at: (f) => `${prefix}.${f}`, budgetTouched: true });
+  });
+  commit(ctx.store, issues, pending);
+  return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
+}
+
+function patchBatch(ctx: RequestContext): Reply {
+  const issues = new Issues();
+  const items = readBatch(issues, ctx.json(), "campaigns");
+  const bodies = items.map((raw, index) => readObject(issues, `campaigns[${index}]`, raw) ?? {});
+  const ids = readItemIds(issues, "campaigns", bodies, (id) => ctx.store.campaigns.has(id));
+  const pending: Pending[] = [];
+  bodies.forEach((body, index) => {
+    const prefix = `campaigns[${index}]`;
+    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    const changes = readChanges(issues, prefix, body);
+    const current = ids[index] === undefined ? undefined : ctx.store.campaigns.get(ids[index]);
+    if (!current) return;
+    pending.push({
+      record: { ...current, ...changes },
+      at: (f) => `${prefix}.${f}`,
+      budgetTouched: changes.budget_impressions !== undefined,
+    });
+  });
+  commit(ctx.store, issues, pending);
+  return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
+}
+
+function patchOne(ctx: RequestContext): Reply {
+  const current = ctx.store.campaigns.get(ctx.params.id ?? "");
+  if (!current) throw notFound();
+  const issues = new Issues();
+  const body = readBody(ctx.json());
+  checkBodyId(issues, body, current.id);
+  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  const changes = readChanges(issues, "", body);
+  const record = { ...current, ...changes };
+  commit(ctx.store, issues, [
+    { record, at: (f) => f, budgetTouched: changes.budget_impressions !== undefined },
+  ]);
+  return wrote(ctx.store.campaignView(record, ctx.now));
+}
+
+const BASE = `${DSP_BASE_PATH}/campaigns`;
+
+export const campaignRoutes: Route[] = [
+  { method: "GET", pattern: BASE, auth: true, handle: list },
+  { method: "POST", pattern: BASE, auth: true, handle: create },
+  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
+  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
+  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
+];

@@ -1,0 +1,287 @@
+/**
+ * Creatives, DSP view (spec; G6): list, get, create, PATCH single and batch with the five
+ * association rules. New creatives start PROCESSING and settle PROCESSING_DELAY_MS later on
+ * the emulator's clock (FAILED when the asset URL is not https).
+ */
+import { compareIds, sortedIds } from "../../model/targeting.js";
+import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } from "../../model/wire.js";
+import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues, notFound } from "../errors.js";
+import {
+  checkKeys,
+  fieldPath,
+  readBoolean,
+  readCount,
+  readIdList,
+  readInt32,
+  readObject,
+  readString,
+  readUrl,
+  requireKeys,
+} from "../fields.js";
+import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
+import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+
+const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
+const READ_ONLY = [
+  "advertiser_id",
+  "create_time",
+  "name",
+  "thumbnail_url",
+  "duration_ms",
+  "archived",
+  "type",
+  "requires_audio",
+  "processing_status",
+  "asset",
+  "audits",
+];
+const CREATABLE = [
+  "name",
+  "advertiser_id",
+  "type",
+  "asset",
+  "duration_ms",
+  "requires_audio",
+  "category_ids",
+  "pixel_url",
+];
+
+function listSpec(store: Store): ListSpec<CreativeRecord> {
+  return {
+    envelope: "creatives",
+    // G6
+    filters: {
+      id: (c) => c.id,
+      advertiser_id: (c) => c.advertiser_id,
+      campaign_ids: (c) => c.campaign_ids,
+      insertion_order_ids: (c) => c.insertion_order_ids,
+      archived: (c) => c.archived,
+      type: (c) => c.type,
+      processing_status: (c) => c.processing_status,
+    },
+    search: { name: (c) => c.name },
+    order: {
+      id: byId,
+      name: byString((c: CreativeRecord) => c.name),
+      create_time: (a, b) => instant(a.create_time) - instant(b.create_time),
+    },
+    candidates: (filters) => {
+      const ids = filters.get("id");
+      return ids ? [...ids].flatMap((id) => store.creatives.get(id) ?? []).sort(byId) : undefined;
+    },
+  };
+}
+
+function list(ctx: RequestContext): Reply {
+  const spec = listSpec(ctx.store);
+  const { items, total } = runList(ctx.store.creatives.values(), parseListQuery(ctx.query, spec), spec);
+  return ok({ creatives: items.map((c) => ctx.store.creativeView(c)), total_size: total });
+}
+
+function get(ctx: RequestContext): Reply {
+  parseFlags(ctx.query);
+  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
+  if (!creative) throw notFound();
+  return ok(ctx.store.creativeView(creative));
+}
+
+/** Rule 5: categories must exist. */
+function readCategories(store: Store, issues: Issues, field: string, value: unknown): string[] | undefined {
+  const ids = readIdList(issues, field, value);
+  if (!ids) return undefined;
+  const missing = ids.filter((id) => !store.categories.has(id));
+  for (const id of missing) issues.add(field, `category ${id} does not exist`);
+  return missing.length > 0 ? undefined : sortedIds(ids);
+}
+
+/** G6 rules 1 to 5 for one creative's patch; returns the creative as it would be. */
+function patched(
+  store: Store,
+  issues: Issues,
+  prefix: string,
+  current: CreativeRecord,
+  body: Record<string, unknown>,
+): CreativeRecord {
+  const at = (key: string) => fieldPath(prefix, key);
+  const next: CreativeRecord = { ...current };
+  if (body.pixel_url !== undefined) {
+    const url = readUrl(issues, at("pixel_url"), body.pixel_url);
+    if (url !== undefined) next.pixel_url = url;
+  }
+  if (body.category_ids !== undefined) {
+    const ids = readCategories(store, issues, at("category_ids"), body.category_ids);
+    if (ids) next.category_ids = ids;
+  }
+  if (body.campaign_ids !== undefined) {
+    const ids = readIdList(issues, at("campaign_ids"), body.campaign_ids);
+    if (ids) {
+      const before = issues.size;
+      for (const id of ids) {
+        const campaign = store.campaigns.get(id);
+        // Rule 1
+        if (!campaign) issues.add(at("campaign_ids"), `campaign ${id} does not exist`);
+        // Rule 2
+        else if (
+          store.insertionOrders.get(campaign.insertion_order_id)?.advertiser_id !== current.advertiser_id
+        ) {
+          issues.add(at("campaign_ids"), `advertiser does not match campaign ${id}`);
+        }
+      }
+      // Rule 4: an archived creative keeps what it has but gains nothing.
+      if (current.archived && ids.some((id) => !current.campaign_ids.includes(id))) {
+        issues.add(at("campaign_ids"), "is archived");
+      }
+      if (issues.size === before) next.campaign_ids = sortedIds(ids);
+    }
+  }
+  if (body.insertion_order_ids !== undefined) {
+    const ids = readIdList(issues, at("insertion_order_ids"), body.insertion_order_ids);
+    if (ids) {
+      const before = issues.size;
+      for (const id of ids) {
+        const io = store.insertionOrders.get(id);
+        if (!io) issues.add(at("insertion_order_ids"), `insertion order ${id} does not exist`);
+        else if (io.advertiser_id !== current.advertiser_id) {
+          issues.add(at("insertion_order_ids"), `advertiser does not match insertion order ${id}`);
+        }
+      }
+      if (issues.size === before) next.insertion_order_ids = ids;
+    }
+  }
+  // Rule 3: every associated campaign's insertion order is associated too; removing a
+  // campaign leaves the insertion orders as they are.
+  const orders = new Set(next.insertion_order_ids);
+  for (const id of next.campaign_ids) {
+    const campaign = store.campaigns.get(id);
+    if (campaign) orders.add(campaign.insertion_order_id);
+  }
+  next.insertion_order_ids = [...orders].sort(compareIds);
+  return next;
+}
+
+function patchBatch(ctx: RequestContext): Reply {
+  const issues = new Issues();
+  const items = readBatch(issues, ctx.json(), "creatives");
+  const bodies = items.map((raw, index) => readObject(issues, `creatives[${index}]`, raw) ?? {});
+  const ids = readItemIds(issues, "creatives", bodies, (id) => ctx.store.creatives.has(id));
+  const next: CreativeRecord[] = [];
+  bodies.forEach((body, index) => {
+    const prefix = `creatives[${index}]`;
+    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    const current = ids[index] === undefined ? undefined : ctx.store.creatives.get(ids[index]);
+    if (current) next.push(patched(ctx.store, issues, prefix, current, body));
+  });
+  issues.throwIfAny();
+  for (const creative of next) ctx.store.creatives.set(creative.id, creative);
+  return wrote({ creatives: next.map((c) => ctx.store.creativeView(c)) });
+}
+
+function patchOne(ctx: RequestContext): Reply {
+  const current = ctx.store.creatives.get(ctx.params.id ?? "");
+  if (!current) throw notFound();
+  const issues = new Issues();
+  const body = readBody(ctx.json());
+  checkBodyId(issues, body, current.id);
+  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  const next = patched(ctx.store, issues, "", current, body);
+  issues.throwIfAny();
+  ctx.store.creatives.set(next.id, next);
+  return wrote(ctx.store.creativeView(next));
+}
+
+function readAsset(issues: Issues, field: string, value: unknown): CreativeAsset | undefined {
+  const body = readObject(issues, field, value);
+  if (!body) return undefined;
+  const before = issues.size;
+  checkKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
+  requireKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
+  if (issues.size > before) return undefined;
+  const url = readUrl(issues, `${field}.url`, body.url);
+  const width = readInt32(issues, `${field}.width`, body.width);
+  const height = readInt32(issues, `${field}.height`, body.height);
+  const format = readString(issues, `${field}.format`, body.format, { min: 1, max: 100 });
+  const size = readCount(issues, `${field}.file_size_bytes`, body.file_size_bytes);
+  if (issues.size > before) return undefined;
+  return { url: url!, height: height!, width: width!, format: format!, file_size_bytes: size! };
+}
+
+function create(ctx: RequestContext): Reply {
+  const issues = new Issues();
+  const items = readBatch(issues, ctx.json(), "creatives");
+  const base = BigInt(ctx.store.nextId("creatives"));
+  const created: CreativeRecord[] = [];
+  const now = new Date(ctx.now).toISOString().replace(".000Z", "Z");
+  items.forEach((raw, index) => {
+    const prefix = `creatives[${index}]`;
+    const body = readObject(issues, prefix, raw);
+    if (!body) return;
+    const before = issues.size;
+    checkKeys(issues, prefix, body, CREATABLE, [
+      "id",
+      ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
+      ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
+    ]);
+    requireKeys(issues, prefix, body, ["name", "advertiser_id", "type", "asset"]);
+    const at = (key: string) => `${prefix}.${key}`;
+    const name =
+      body.name === undefined ? undefined : readString(issues, at("name"), body.name, { min: 1, max: 200 });
+    if (
+      body.advertiser_id !== undefined &&
+      !(typeof body.advertiser_id === "string" && ctx.store.advertisers.has(body.advertiser_id))
+    ) {
+      issues.add(at("advertiser_id"), "does not exist");
+    }
+    if (body.type !== undefined && !CREATIVE_TYPES.includes(body.type as CreativeType)) {
+      issues.add(at("type"), `must be one of ${CREATIVE_TYPES.join(", ")}`);
+    }
+    const asset = body.asset === undefined ? undefined : readAsset(issues, at("asset"), body.asset);
+    const duration =
+      body.duration_ms === undefined ? 0 : readInt32(issues, at("duration_ms"), body.duration_ms);
+    const audio =
+      body.requires_audio === undefined
+        ? false
+        : readBoolean(issues, at("requires_audio"), body.requires_audio);
+    const categories =
+      body.category_ids === undefined
+        ? []
+        : readCategories(ctx.store, issues, at("category_ids"), body.category_ids);
+    const pixel = body.pixel_url === undefined ? "" : readUrl(issues, at("pixel_url"), body.pixel_url);
+    if (issues.size > before) return;
+    created.push({
+      id: (base + BigInt(created.length)).toString(),
+      campaign_ids: [],
+      insertion_order_ids: [],
+      category_ids: categories!,
+      advertiser_id: body.advertiser_id as string,
+      create_time: now,
+      name: name!,
+      thumbnail_url: asset!.url,
+      pixel_url: pixel!,
+      duration_ms: duration!,
+      archived: false,
+      type: body.type as CreativeType,
+      requires_audio: audio!,
+      processing_status: "PROCESSING",
+      asset: asset!,
+      audits: [],
+    });
+  });
+  issues.throwIfAny();
+  for (const creative of created) {
+    ctx.store.creatives.set(creative.id, creative);
+    ctx.store.processingDue.set(creative.id, ctx.now + PROCESSING_DELAY_MS);
+  }
+  return wrote({ creatives: created.map((c) => ctx.store.creativeView(c)) });
+}
+
+const BASE = `${DSP_BASE_PATH}/creatives`;
+
+export const creativeRoutes: Route[] = [
+  { method: "GET", pattern: BASE, auth: true, handle: list },
+  { method: "POST", pattern: BASE, auth: true, handle: create },
+  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
+  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
+  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
+];

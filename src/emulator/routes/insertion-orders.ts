@@ -1,0 +1,161 @@
+/**
+ * Insertion orders (G1): list, get, and PATCH single or batch (spec). There is no create:
+ * they are contracted outside the API. A patch that would leave a campaign outside the
+ * flight window, exceed the budget or clash with a cpm currency is refused (G8).
+ */
+import { compareIds } from "../../model/targeting.js";
+import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
+import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues, notFound } from "../errors.js";
+import { checkKeys, fieldPath, readCount, readMoney, readObject, readString, readTime } from "../fields.js";
+import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { checkInsertionOrder } from "../rules.js";
+import { instant, type Store } from "../store.js";
+import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+
+const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
+const READ_ONLY = ["name", "advertiser_id"];
+
+function listSpec(store: Store): ListSpec<InsertionOrder> {
+  return {
+    envelope: "insertion_orders",
+    filters: { id: (io) => io.id, advertiser_id: (io) => io.advertiser_id },
+    search: { name: (io) => io.name },
+    order: {
+      id: byId,
+      name: byString((io: InsertionOrder) => io.name),
+      start_time: (a, b) => instant(a.start_time) - instant(b.start_time),
+      end_time: (a, b) => instant(a.end_time) - instant(b.end_time),
+    },
+    candidates: (filters) => {
+      const ids = filters.get("id");
+      return ids ? [...ids].flatMap((id) => store.insertionOrders.get(id) ?? []).sort(byId) : undefined;
+    },
+  };
+}
+
+function list(ctx: RequestContext): Reply {
+  const spec = listSpec(ctx.store);
+  const { items, total } = runList(ctx.store.insertionOrders.values(), parseListQuery(ctx.query, spec), spec);
+  return ok({ insertion_orders: items.map((io) => structuredClone(io)), total_size: total });
+}
+
+function get(ctx: RequestContext): Reply {
+  parseFlags(ctx.query);
+  const io = ctx.store.insertionOrders.get(ctx.params.id ?? "");
+  if (!io) throw notFound();
+  return ok(structuredClone(io));
+}
+
+function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<InsertionOrder> {
+  const changes: Partial<InsertionOrder> = {};
+  const at = (key: string) => fieldPath(prefix, key);
+  if (body.contract_number !== undefined) {
+    const value =
+      body.contract_number === null
+        ? null
+        : readString(issues, at("contract_number"), body.contract_number, { max: 100 });
+    if (value !== undefined) changes.contract_number = value;
+  }
+  for (const key of ["start_time", "end_time"] as const) {
+    if (body[key] === undefined) continue;
+    const value = readTime(issues, at(key), body[key]);
+    if (value !== undefined) changes[key] = value;
+  }
+  if (body.budget_impressions !== undefined) {
+    const value =
+      body.budget_impressions === null
+        ? null
+        : readCount(issues, at("budget_impressions"), body.budget_impressions);
+    if (value !== undefined) changes.budget_impressions = value;
+  }
+  if (body.budget_money !== undefined) {
+    const value =
+      body.budget_money === null ? null : readMoney(issues, at("budget_money"), body.budget_money);
+    if (value !== undefined) changes.budget_money = value;
+  }
+  return changes;
+}
+
+function campaignList(ids: readonly string[]): string {
+  const sorted = [...ids].sort(compareIds);
+  const shown = sorted.slice(0, 10).join(", ");
+  const more = sorted.length > 10 ? ` and ${sorted.length - 10} more` : "";
+  return `${sorted.length === 1 ? "campaign" : "campaigns"} ${shown}${more}`;
+}
+
+/** G8, restated from the insertion order's side: which of its fields the change breaks. */
+function check(store: Store, issues: Issues, io: InsertionOrder, at: (field: string) => string): void {
+  const campaigns = store.campaignsOf(io.id);
+  const outside = { start_time: [] as string[], end_time: [] as string[] };
+  const currency: string[] = [];
+  for (const v of checkInsertionOrder(io, campaigns)) {
+    if (v.rule === "flight_order") issues.add(at("end_time"), "must be after start_time");
+    else if (v.rule === "within_flight" && (v.field === "start_time" || v.field === "end_time")) {
+      outside[v.field].push(v.id);
+    } else if (v.rule === "currency") currency.push(v.id);
+    else if (v.rule === "budget_sum") {
+      const held = campaigns.reduce((sum, c) => sum + c.budget_impressions, 0);
+      issues.add(at("budget_impressions"), `is below the ${held} impressions its campaigns hold`);
+    }
+  }
+  if (outside.start_time.length > 0) {
+    issues.add(
+      at("start_time"),
+      `would leave ${campaignList(outside.start_time)} starting before the insertion order`,
+    );
+  }
+  if (outside.end_time.length > 0) {
+    issues.add(
+      at("end_time"),
+      `would leave ${campaignList(outside.end_time)} ending after the insertion order`,
+    );
+  }
+  if (currency.length > 0) {
+    issues.add(at("budget_money"), `currency must match the cpm currency of ${campaignList(currency)}`);
+  }
+}
+
+function patchBatch(ctx: RequestContext): Reply {
+  const issues = new Issues();
+  const items = readBatch(issues, ctx.json(), "insertion_orders");
+  const bodies = items.map((raw, index) => readObject(issues, `insertion_orders[${index}]`, raw) ?? {});
+  const ids = readItemIds(issues, "insertion_orders", bodies, (id) => ctx.store.insertionOrders.has(id));
+  const next: InsertionOrder[] = [];
+  bodies.forEach((body, index) => {
+    const prefix = `insertion_orders[${index}]`;
+    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    const changes = readChanges(issues, prefix, body);
+    const current = ids[index] === undefined ? undefined : ctx.store.insertionOrders.get(ids[index]);
+    if (!current) return;
+    const io = { ...current, ...changes };
+    check(ctx.store, issues, io, (f) => `${prefix}.${f}`);
+    next.push(io);
+  });
+  issues.throwIfAny();
+  for (const io of next) ctx.store.insertionOrders.set(io.id, io);
+  return wrote({ insertion_orders: next.map((io) => structuredClone(io)) });
+}
+
+function patchOne(ctx: RequestContext): Reply {
+  const current = ctx.store.insertionOrders.get(ctx.params.id ?? "");
+  if (!current) throw notFound();
+  const issues = new Issues();
+  const body = readBody(ctx.json());
+  checkBodyId(issues, body, current.id);
+  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  const io = { ...current, ...readChanges(issues, "", body) };
+  check(ctx.store, issues, io, (f) => f);
+  issues.throwIfAny();
+  ctx.store.insertionOrders.set(io.id, io);
+  return wrote(structuredClone(io));
+}
+
+const BASE = `${DSP_BASE_PATH}/insertion_orders`;
+
+export const insertionOrderRoutes: Route[] = [
+  { method: "GET", pattern: BASE, auth: true, handle: list },
+  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
+  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
+  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
+];

@@ -1,0 +1,46 @@
+/**
+ * G9: `POST /api/session` starts a session (cookie `tr-production` or `tr-staging`, 8 hours);
+ * `DELETE /api/session` ends the session of the cookie sent.
+ */
+import { SESSION_PATH, sessionCookieName } from "../../model/wire.js";
+import type { Reply, RequestContext, Route } from "../context.js";
+import { HttpError, Issues } from "../errors.js";
+import { checkKeys } from "../fields.js";
+import { parseFlags } from "../listing.js";
+import { readBody } from "./batch.js";
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
+function create(ctx: RequestContext): Reply {
+  parseFlags(ctx.query);
+  const issues = new Issues();
+  const body = readBody(ctx.json());
+  checkKeys(issues, "", body, ["email", "password"]);
+  for (const key of ["email", "password"] as const) {
+    if (body[key] === undefined) issues.add(key, "is required");
+    else if (typeof body[key] !== "string" || body[key] === "") issues.add(key, "must be a non-empty string");
+  }
+  issues.throwIfAny();
+  const user = ctx.store.userByEmail(body.email as string);
+  if (!user || user.password !== body.password) throw new HttpError(401);
+  const { token, expiresAt } = ctx.sessions.create(user);
+  const cookie = `${sessionCookieName(ctx.environment)}=${token}; Secure; HttpOnly; Path=/; Expires=${new Date(expiresAt).toUTCString()}`;
+  return {
+    status: 200,
+    headers: { "set-cookie": cookie },
+    body: { email: user.email, account_id: user.account_id, expires_at: iso(expiresAt) },
+  };
+}
+
+function end(ctx: RequestContext): Reply {
+  parseFlags(ctx.query);
+  if (ctx.token !== undefined) ctx.sessions.end(ctx.token);
+  return { status: 204 };
+}
+
+export const sessionRoutes: Route[] = [
+  { method: "POST", pattern: SESSION_PATH, auth: false, handle: create },
+  { method: "DELETE", pattern: SESSION_PATH, auth: true, handle: end },
+];

@@ -1,0 +1,89 @@
+/**
+ * G8: the rules the service enforces on every write, checked on the state a request would
+ * produce. One function looks at an insertion order and all of its campaigns; callers name
+ * the failing fields in the terms of their request (a campaign batch, an insertion order
+ * patch, a seed file).
+ */
+import type { InsertionOrder } from "../model/wire.js";
+import { type CampaignRecord, instant } from "./store.js";
+
+export interface RuleViolation {
+  /** Which object breaks the rule: the insertion order itself, or one of its campaigns. */
+  subject: "insertion_order" | "campaign";
+  id: string;
+  field: "start_time" | "end_time" | "budget_impressions" | "cpm" | "budget_money";
+  message: string;
+  /** The kind of rule, so a caller can restate it from its own side. */
+  rule: "flight_order" | "within_flight" | "budget_sum" | "currency";
+}
+
+export function checkInsertionOrder(
+  io: InsertionOrder,
+  campaigns: Iterable<CampaignRecord>,
+): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  const ioStart = instant(io.start_time);
+  const ioEnd = instant(io.end_time);
+  if (ioStart >= ioEnd) {
+    out.push({
+      subject: "insertion_order",
+      id: io.id,
+      field: "end_time",
+      message: "must be after start_time",
+      rule: "flight_order",
+    });
+  }
+  let total = 0;
+  const currency = io.budget_money?.currency_code;
+  for (const c of campaigns) {
+    total += c.budget_impressions;
+    const start = instant(c.start_time);
+    const end = instant(c.end_time);
+    if (start >= end) {
+      out.push({
+        subject: "campaign",
+        id: c.id,
+        field: "end_time",
+        message: "must be after start_time",
+        rule: "flight_order",
+      });
+    }
+    if (start < ioStart) {
+      out.push({
+        subject: "campaign",
+        id: c.id,
+        field: "start_time",
+        message: `must not be before insertion order ${io.id} starts (${io.start_time})`,
+        rule: "within_flight",
+      });
+    }
+    if (end > ioEnd) {
+      out.push({
+        subject: "campaign",
+        id: c.id,
+        field: "end_time",
+        message: `must not be after insertion order ${io.id} ends (${io.end_time})`,
+        rule: "within_flight",
+      });
+    }
+    if (currency !== undefined && c.cpm.currency_code !== currency) {
+      out.push({
+        subject: "campaign",
+        id: c.id,
+        field: "cpm",
+        message: `currency must be ${currency}, the currency of insertion order ${io.id}'s budget_money`,
+        rule: "currency",
+      });
+    }
+  }
+  if (io.budget_impressions !== null && total > io.budget_impressions) {
+    out.push({
+      subject: "insertion_order",
+      id: io.id,
+      field: "budget_impressions",
+      message: `campaigns of insertion order ${io.id} would hold ${total} impressions, above its budget_impressions of ${io.budget_impressions}`,
+      rule: "budget_sum",
+    });
+  }
+  return out;
+}

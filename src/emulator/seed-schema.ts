@@ -1,0 +1,192 @@
+/**
+ * The JSON Schema of an emulator seed. `schemas/emulator-seed.schema.json` is this object,
+ * written out (a test keeps the two equal), so editors can complete a seed file.
+ */
+const id = { type: "string", pattern: "^[0-9]{1,18}$" };
+const ids = { type: "array", items: { type: "string", minLength: 1 } };
+const time = {
+  type: "string",
+  pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$",
+};
+const money = {
+  type: "object",
+  required: ["currency_code", "units"],
+  additionalProperties: false,
+  properties: {
+    currency_code: { type: "string", pattern: "^[A-Z]{3}$" },
+    units: { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" },
+    nanos: { type: "integer", minimum: -999999999, maximum: 999999999 },
+  },
+};
+const named = {
+  type: "object",
+  required: ["id", "name"],
+  additionalProperties: false,
+  properties: { id, name: { type: "string", minLength: 1, maxLength: 200 } },
+};
+const option = (idsKey: string, exclude: boolean) => ({
+  type: "object",
+  required: [idsKey],
+  additionalProperties: false,
+  properties: { [idsKey]: { ...ids, minItems: 1 }, ...(exclude ? { exclude: { type: "boolean" } } : {}) },
+});
+
+export const SEED_SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: "https://doohctl.dev/schemas/emulator-seed.schema.json",
+  title: "doohctl emulator seed",
+  description:
+    "The initial state of `doohctl emulator --seed FILE`: users, and every resource in the DSP API's own wire shape (docs/emulator.md).",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    users: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["email", "password", "account_id"],
+        additionalProperties: false,
+        properties: {
+          email: { type: "string", minLength: 3 },
+          password: { type: "string", minLength: 1 },
+          account_id: { type: "string", minLength: 1 },
+          network_id: id,
+        },
+      },
+    },
+    advertisers: { type: "array", items: named },
+    creative_categories: { type: "array", items: named },
+    networks: { type: "array", items: named },
+    insertion_orders: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "advertiser_id", "name", "start_time", "end_time"],
+        additionalProperties: false,
+        properties: {
+          id,
+          advertiser_id: id,
+          name: { type: "string", minLength: 1, maxLength: 200 },
+          contract_number: { type: ["string", "null"], maxLength: 100 },
+          start_time: time,
+          end_time: time,
+          budget_impressions: { type: ["integer", "null"], minimum: 0 },
+          budget_money: { oneOf: [money, { type: "null" }] },
+        },
+      },
+    },
+    campaigns: {
+      type: "array",
+      items: {
+        type: "object",
+        required: [
+          "id",
+          "insertion_order_id",
+          "name",
+          "active",
+          "start_time",
+          "end_time",
+          "budget_impressions",
+          "cpm",
+        ],
+        additionalProperties: false,
+        properties: {
+          id,
+          insertion_order_id: id,
+          name: { type: "string", minLength: 1, maxLength: 200 },
+          active: { type: "boolean" },
+          in_flight: {
+            type: "boolean",
+            description: "Ignored: the emulator computes it from its clock (G2).",
+          },
+          start_time: time,
+          end_time: time,
+          budget_impressions: { type: "integer", minimum: 0 },
+          cpm: money,
+          pacing: { type: "object" },
+          progress: { type: "object", description: "Ignored: progress is derived (G2)." },
+        },
+      },
+    },
+    targetings: {
+      type: "object",
+      propertyNames: id,
+      additionalProperties: {
+        type: "array",
+        items: {
+          type: "object",
+          minProperties: 1,
+          additionalProperties: false,
+          properties: {
+            deal_targeting_option: option("deal_ids", false),
+            venue_type_targeting_option: option("venue_type_ids", true),
+            venue_targeting_option: option("venue_targeting_ids", true),
+            publisher_targeting_option: option("publisher_ids", true),
+          },
+        },
+      },
+    },
+    creatives: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "advertiser_id", "name", "create_time"],
+        additionalProperties: false,
+        properties: {
+          id,
+          advertiser_id: id,
+          name: { type: "string", minLength: 1, maxLength: 200 },
+          create_time: time,
+          campaign_ids: ids,
+          insertion_order_ids: ids,
+          category_ids: ids,
+          thumbnail_url: { type: "string" },
+          pixel_url: { type: "string" },
+          duration_ms: { type: "integer", minimum: 0, maximum: 2147483647 },
+          archived: { type: "boolean" },
+          type: {
+            enum: ["NONE", "DYNAMIC", "SAGE_AND_ARCHER_DYNAMIC", "IMAGE", "VIDEO", "AUDIO", "UNKNOWN"],
+          },
+          requires_audio: { type: "boolean" },
+          processing_status: { enum: ["PROCESSING", "PROCESSED", "FAILED"] },
+          asset: {
+            oneOf: [
+              { type: "null" },
+              {
+                type: "object",
+                required: ["url", "height", "width", "format", "file_size_bytes"],
+                additionalProperties: false,
+                properties: {
+                  url: { type: "string", minLength: 1 },
+                  height: { type: "integer", minimum: 0 },
+                  width: { type: "integer", minimum: 0 },
+                  format: { type: "string", minLength: 1 },
+                  file_size_bytes: { type: "integer", minimum: 0 },
+                },
+              },
+            ],
+          },
+          audits: {
+            type: "array",
+            items: {
+              type: "object",
+              required: ["network_id", "status", "message", "last_reviewed"],
+              additionalProperties: false,
+              properties: {
+                network_id: id,
+                status: { enum: ["PENDING", "APPROVED", "DENIED"] },
+                message: { type: "string" },
+                last_reviewed: time,
+                category_ids: ids,
+                tag_ids: ids,
+                create_time: time,
+                last_reviewer: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,329 @@
+/**
+ * Emulator seeds: the initial state, in the API's own shapes, with users. A seed is checked
+ * against its JSON Schema and then against the rules the API itself enforces (references,
+ * association rules, UTC times, G8), so the emulator never starts from a state the service
+ * could not be in. Every problem names its path in the seed.
+ */
+import { readFile } from "node:fs/promises";
+import { Ajv, type ErrorObject } from "ajv";
+import { compareIds, sortedIds, type TargetingOptionSet } from "../model/targeting.js";
+import type {
+  Advertiser,
+  Campaign,
+  CampaignProgress,
+  Creative,
+  CreativeAuditEntry,
+  CreativeCategory,
+  InsertionOrder,
+  Network,
+} from "../model/wire.js";
+import { Issues, SeedError } from "./errors.js";
+import { readMoney, readTime } from "./fields.js";
+import { readTargetingList } from "./routes/targetings.js";
+import { checkInsertionOrder } from "./rules.js";
+import { SEED_SCHEMA } from "./seed-schema.js";
+import {
+  type AuditRecord,
+  type CampaignRecord,
+  type CreativeRecord,
+  Store,
+  sortById,
+  type UserRecord,
+} from "./store.js";
+
+export type SeedUser = UserRecord;
+
+/** A campaign as the API shows it; derived members may be present and are ignored. */
+export type SeedCampaign = Omit<Campaign, "in_flight" | "pacing" | "progress"> & {
+  in_flight?: boolean;
+  pacing?: Record<string, unknown>;
+  progress?: CampaignProgress;
+};
+
+export type SeedAudit = CreativeAuditEntry & Partial<Omit<AuditRecord, keyof CreativeAuditEntry>>;
+
+/** A creative in the DSP view; members with a documented default may be left out. */
+export type SeedCreative = Pick<Creative, "id" | "advertiser_id" | "name" | "create_time"> &
+  Partial<Omit<Creative, "id" | "advertiser_id" | "name" | "create_time" | "audits">> & {
+    audits?: SeedAudit[];
+  };
+
+export type SeedInsertionOrder = Omit<
+  InsertionOrder,
+  "contract_number" | "budget_impressions" | "budget_money"
+> &
+  Partial<Pick<InsertionOrder, "contract_number" | "budget_impressions" | "budget_money">>;
+
+export interface EmulatorSeed {
+  users?: SeedUser[];
+  advertisers?: Advertiser[];
+  insertion_orders?: SeedInsertionOrder[];
+  campaigns?: SeedCampaign[];
+  targetings?: Record<string, TargetingOptionSet[]>;
+  creatives?: SeedCreative[];
+  creative_categories?: CreativeCategory[];
+  networks?: Network[];
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateSchema = ajv.compile(SEED_SCHEMA);
+
+/** `/campaigns/3/cpm` -> `campaigns[3].cpm`. */
+function toField(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce(
+      (out, part) => (/^[0-9]+$/.test(part) ? `${out}[${part}]` : out === "" ? part : `${out}.${part}`),
+      "",
+    );
+}
+
+function schemaIssues(errors: readonly ErrorObject[]): Issues {
+  const issues = new Issues();
+  for (const error of errors) {
+    // oneOf reports each branch; the branch errors say more.
+    if (error.keyword === "oneOf") continue;
+    const field = toField(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === "additionalProperties") {
+      issues.add(
+        field === "" ? String(params.additionalProperty) : `${field}.${String(params.additionalProperty)}`,
+        "is not a known property",
+      );
+    } else if (error.keyword === "required") {
+      issues.add(
+        field === "" ? String(params.missingProperty) : `${field}.${String(params.missingProperty)}`,
+        "is required",
+      );
+    } else {
+      issues.add(field, error.message ?? "is invalid");
+    }
+  }
+  return issues;
+}
+
+function checkUnique(issues: Issues, member: string, items: readonly { id: string }[]): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.id)) issues.add(`${member}[${index}].id`, `id ${item.id} appears more than once`);
+    seen.add(item.id);
+  });
+}
+
+/** Rules beyond the schema: references, UTC times, money, targetings, G6 associations, G8. */
+function checkRules(seed: EmulatorSeed, issues: Issues): void {
+  const advertisers = new Set((seed.advertisers ?? []).map((a) => a.id));
+  const categories = new Set((seed.creative_categories ?? []).map((c) => c.id));
+  const networks = new Set((seed.networks ?? []).map((n) => n.id));
+  const orders = new Map((seed.insertion_orders ?? []).map((io) => [io.id, io]));
+  const campaigns = new Map((seed.campaigns ?? []).map((c) => [c.id, c]));
+  for (const [member, items] of [
+    ["advertisers", seed.advertisers],
+    ["creative_categories", seed.creative_categories],
+    ["networks", seed.networks],
+    ["insertion_orders", seed.insertion_orders],
+    ["campaigns", seed.campaigns],
+    ["creatives", seed.creatives],
+  ] as const) {
+    checkUnique(issues, member, items ?? []);
+  }
+  const emails = new Set<string>();
+  (seed.users ?? []).forEach((user, index) => {
+    if (emails.has(user.email.toLowerCase())) issues.add(`users[${index}].email`, "appears more than once");
+    emails.add(user.email.toLowerCase());
+    if (user.network_id !== undefined && !networks.has(user.network_id)) {
+      issues.add(`users[${index}].network_id`, `network ${user.network_id} does not exist`);
+    }
+  });
+  (seed.insertion_orders ?? []).forEach((io, index) => {
+    const at = `insertion_orders[${index}]`;
+    if (!advertisers.has(io.advertiser_id))
+      issues.add(`${at}.advertiser_id`, `advertiser ${io.advertiser_id} does not exist`);
+    readTime(issues, `${at}.start_time`, io.start_time);
+    readTime(issues, `${at}.end_time`, io.end_time);
+    if (io.budget_money) readMoney(issues, `${at}.budget_money`, io.budget_money);
+  });
+  (seed.campaigns ?? []).forEach((c, index) => {
+    const at = `campaigns[${index}]`;
+    if (!orders.has(c.insertion_order_id))
+      issues.add(`${at}.insertion_order_id`, `insertion order ${c.insertion_order_id} does not exist`);
+    readTime(issues, `${at}.start_time`, c.start_time);
+    readTime(issues, `${at}.end_time`, c.end_time);
+    readMoney(issues, `${at}.cpm`, c.cpm);
+  });
+  for (const [campaignId, list] of Object.entries(seed.targetings ?? {})) {
+    if (!campaigns.has(campaignId))
+      issues.add(`targetings.${campaignId}`, `campaign ${campaignId} does not exist`);
+    readTargetingList(issues, `targetings.${campaignId}`, list);
+  }
+  (seed.creatives ?? []).forEach((creative, index) => {
+    const at = `creatives[${index}]`;
+    if (!advertisers.has(creative.advertiser_id))
+      issues.add(`${at}.advertiser_id`, `advertiser ${creative.advertiser_id} does not exist`);
+    readTime(issues, `${at}.create_time`, creative.create_time);
+    const ioIds = new Set(creative.insertion_order_ids ?? []);
+    for (const id of creative.campaign_ids ?? []) {
+      const campaign = campaigns.get(id);
+      if (!campaign) issues.add(`${at}.campaign_ids`, `campaign ${id} does not exist`);
+      else if (orders.get(campaign.insertion_order_id)?.advertiser_id !== creative.advertiser_id) {
+        issues.add(`${at}.campaign_ids`, `advertiser does not match campaign ${id}`);
+      } else if (!ioIds.has(campaign.insertion_order_id)) {
+        issues.add(
+          `${at}.insertion_order_ids`,
+          `must include insertion order ${campaign.insertion_order_id} of campaign ${id} (G6 rule 3)`,
+        );
+      }
+    }
+    for (const id of ioIds) {
+      const io = orders.get(id);
+      if (!io) issues.add(`${at}.insertion_order_ids`, `insertion order ${id} does not exist`);
+      else if (io.advertiser_id !== creative.advertiser_id)
+        issues.add(`${at}.insertion_order_ids`, `advertiser does not match insertion order ${id}`);
+    }
+    for (const id of creative.category_ids ?? []) {
+      if (!categories.has(id)) issues.add(`${at}.category_ids`, `category ${id} does not exist`);
+    }
+    (creative.audits ?? []).forEach((audit, n) => {
+      if (!networks.has(audit.network_id))
+        issues.add(`${at}.audits[${n}].network_id`, `network ${audit.network_id} does not exist`);
+    });
+  });
+  if (issues.size > 0) return;
+  // G8, on a store built from the seed; violations are named by their index in the seed.
+  const store = buildStore(seed);
+  const ioIndex = new Map((seed.insertion_orders ?? []).map((io, i) => [io.id, i]));
+  const campaignIndex = new Map((seed.campaigns ?? []).map((c, i) => [c.id, i]));
+  for (const io of store.insertionOrders.values()) {
+    for (const v of checkInsertionOrder(io, store.campaignsOf(io.id))) {
+      const field =
+        v.subject === "campaign"
+          ? `campaigns[${campaignIndex.get(v.id)}].${v.field}`
+          : `insertion_orders[${ioIndex.get(v.id)}].${v.field}`;
+      issues.add(field, v.message);
+    }
+  }
+}
+
+/** Checks a parsed seed; throws a SeedError naming every problem's path. */
+export function validateSeed(value: unknown, source = "the seed"): EmulatorSeed {
+  if (!validateSchema(value)) throw new SeedError(source, schemaIssues(validateSchema.errors ?? []).toData());
+  const seed = value as EmulatorSeed;
+  const issues = new Issues();
+  checkRules(seed, issues);
+  if (issues.size > 0) throw new SeedError(source, issues.toData());
+  return seed;
+}
+
+export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new SeedError(path, [
+      {
+        field: "",
+        messages: [`cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): check the path`],
+      },
+    ]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(path, [{ field: "", messages: [`is not valid JSON: ${(error as Error).message}`] }]);
+  }
+  return validateSeed(value, path);
+}
+
+function canonical(time: string): string {
+  return new Date(Date.parse(time)).toISOString().replace(".000Z", "Z");
+}
+
+/** Builds the store from a seed that passed `validateSeed`. */
+export function buildStore(seed: EmulatorSeed): Store {
+  const store = new Store();
+  for (const user of seed.users ?? []) store.addUser({ ...user });
+  for (const a of sortById(seed.advertisers ?? [])) store.advertisers.set(a.id, { id: a.id, name: a.name });
+  for (const c of sortById(seed.creative_categories ?? []))
+    store.categories.set(c.id, { id: c.id, name: c.name });
+  for (const n of sortById(seed.networks ?? [])) store.networks.set(n.id, { id: n.id, name: n.name });
+  for (const io of sortById(seed.insertion_orders ?? [])) {
+    store.insertionOrders.set(io.id, {
+      id: io.id,
+      advertiser_id: io.advertiser_id,
+      name: io.name,
+      contract_number: io.contract_number ?? null,
+      start_time: canonical(io.start_time),
+      end_time: canonical(io.end_time),
+      budget_impressions: io.budget_impressions ?? null,
+      budget_money: io.budget_money ? { ...io.budget_money, nanos: io.budget_money.nanos ?? 0 } : null,
+    });
+  }
+  for (const c of sortById(seed.campaigns ?? [])) {
+    const record: CampaignRecord = {
+      id: c.id,
+      insertion_order_id: c.insertion_order_id,
+      name: c.name,
+      active: c.active,
+      start_time: canonical(c.start_time),
+      end_time: canonical(c.end_time),
+      budget_impressions: c.budget_impressions,
+      cpm: { ...c.cpm, nanos: c.cpm.nanos ?? 0 },
+      pacing: structuredClone(c.pacing ?? {}),
+    };
+    store.putCampaign(record);
+  }
+  const targetingIds = Object.keys(seed.targetings ?? {}).sort(compareIds);
+  for (const id of targetingIds) {
+    store.targetings.set(id, readTargetingList(new Issues(), "targetings", seed.targetings?.[id]) ?? []);
+  }
+  for (const c of sortById(seed.creatives ?? [])) {
+    const record: CreativeRecord = {
+      id: c.id,
+      campaign_ids: sortedIds(c.campaign_ids ?? []),
+      insertion_order_ids: sortedIds(c.insertion_order_ids ?? []),
+      category_ids: sortedIds(c.category_ids ?? []),
+      advertiser_id: c.advertiser_id,
+      create_time: canonical(c.create_time),
+      name: c.name,
+      thumbnail_url: c.thumbnail_url ?? c.asset?.url ?? "",
+      pixel_url: c.pixel_url ?? "",
+      duration_ms: c.duration_ms ?? 0,
+      archived: c.archived ?? false,
+      type: c.type ?? "NONE",
+      requires_audio: c.requires_audio ?? false,
+      processing_status: c.processing_status ?? "PROCESSING",
+      asset: c.asset ? { ...c.asset } : null,
+      audits: (c.audits ?? []).map((a) => ({
+        network_id: a.network_id,
+        status: a.status,
+        message: a.message,
+        last_reviewed: canonical(a.last_reviewed),
+        category_ids: [...(a.category_ids ?? c.category_ids ?? [])],
+        tag_ids: [...(a.tag_ids ?? [])],
+        create_time: canonical(a.create_time ?? a.last_reviewed),
+        last_reviewer: a.last_reviewer ?? "",
+      })),
+    };
+    store.creatives.set(record.id, record);
+  }
+  return store;
+}
+
+/** The store as a seed (full audit records included), for the state file. */
+export function storeToSeed(store: Store): EmulatorSeed {
+  const targetings: Record<string, TargetingOptionSet[]> = {};
+  for (const [id, list] of store.targetings) targetings[id] = structuredClone(list);
+  return structuredClone({
+    users: [...store.users.values()],
+    advertisers: [...store.advertisers.values()],
+    insertion_orders: [...store.insertionOrders.values()],
+    campaigns: [...store.campaigns.values()],
+    targetings,
+    creatives: [...store.creatives.values()],
+    creative_categories: [...store.categories.values()],
+    networks: [...store.networks.values()],
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Sessions (spec, Authentication; G9): random tokens valid for 8 hours of the emulator's
+ * clock. Tokens live only in memory: a restarted emulator answers 403 to an old cookie and
+ * the client logs in again, as it would against the service.
+ */
+import { randomBytes } from "node:crypto";
+import { SESSION_LIFETIME_MS } from "../model/wire.js";
+
+interface Session {
+  email: string;
+  expiresAt: number;
+}
+
+export type SessionLookup = { state: "valid"; email: string } | { state: "unknown" } | { state: "expired" };
+
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+
+  create(email: string, now: number): { token: string; expiresAt: number } {
+    const token = randomBytes(24).toString("base64url");
+    const expiresAt = now + SESSION_LIFETIME_MS;
+    this.sessions.set(token, { email, expiresAt });
+    return { token, expiresAt };
+  }
+
+  lookup(token: string, now: number): SessionLookup {
+    const session = this.sessions.get(token);
+    if (!session) return { state: "unknown" };
+    if (now >= session.expiresAt) {
+      this.sessions.delete(token);
+      return { state: "expired" };
+    }
+    return { state: "valid", email: session.email };
+  }
+
+  end(token: string): void {
+    this.sessions.delete(token);
+  }
+
+  clear(): void {
+    this.sessions.clear();
+  }
+}
+
+/** The value of one cookie in a `Cookie` header, or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      return value === "" ? undefined : value;
+    }
+  }
+  return undefined;
+}

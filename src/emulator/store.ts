@@ -1,0 +1,215 @@
+/**
+ * The emulator's in-memory state: one Map per resource, keyed by id and kept in ascending id
+ * order (ids are assigned max + 1, and a seed is sorted on load), plus the index of campaigns
+ * by insertion order, so lists and transactional checks stay fast with 10,000 campaigns.
+ * Records hold stored fields only; derived ones (`in_flight`, `progress`, the DSP `audits`)
+ * are computed by the views from the emulator's clock.
+ */
+import { Money } from "../model/money.js";
+import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type {
+  Advertiser,
+  AuditStatus,
+  Campaign,
+  Creative,
+  CreativeCategory,
+  InsertionOrder,
+  Network,
+} from "../model/wire.js";
+
+export interface UserRecord {
+  email: string;
+  password: string;
+  account_id: string;
+  /** The network a media-owner user reviews for (G11); defaults to the lowest network id. */
+  network_id?: string;
+}
+
+export type CampaignRecord = Omit<Campaign, "in_flight" | "progress">;
+
+/** A network's review of a creative: the media-owner audit, of which the DSP view shows a part. */
+export interface AuditRecord {
+  network_id: string;
+  status: AuditStatus;
+  message: string;
+  last_reviewed: string;
+  category_ids: string[];
+  tag_ids: string[];
+  create_time: string;
+  last_reviewer: string;
+}
+
+export type CreativeRecord = Omit<Creative, "audits"> & { audits: AuditRecord[] };
+
+/** What `state()` and `GET /__emulator/state` show, in the API's own shapes. */
+export interface EmulatorStateView {
+  advertisers: Advertiser[];
+  insertion_orders: InsertionOrder[];
+  campaigns: Campaign[];
+  targetings: Record<string, TargetingOptionSet[]>;
+  creatives: Creative[];
+  creative_categories: CreativeCategory[];
+  networks: Network[];
+}
+
+/** After this long on the emulator's clock a new creative leaves PROCESSING (G6, see docs). */
+export const PROCESSING_DELAY_MS = 30_000;
+
+const instants = new Map<string, number>();
+
+/** Milliseconds of a canonical time, memoized: list pages read hundreds of them a request. */
+export function instant(text: string): number {
+  let ms = instants.get(text);
+  if (ms === undefined) {
+    if (instants.size > 50_000) instants.clear();
+    ms = Time.toMillis(text);
+    instants.set(text, ms);
+  }
+  return ms;
+}
+
+export function sortById<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareIds(a.id, b.id));
+}
+
+function nextIdOf(map: Map<string, unknown>): string {
+  let max = 0n;
+  for (const id of map.keys()) {
+    if (/^[0-9]+$/.test(id) && BigInt(id) > max) max = BigInt(id);
+  }
+  return (max + 1n).toString();
+}
+
+export class Store {
+  readonly users = new Map<string, UserRecord>();
+  readonly advertisers = new Map<string, Advertiser>();
+  readonly insertionOrders = new Map<string, InsertionOrder>();
+  readonly campaigns = new Map<string, CampaignRecord>();
+  readonly campaignsByIo = new Map<string, Set<string>>();
+  readonly targetings = new Map<string, TargetingOptionSet[]>();
+  readonly creatives = new Map<string, CreativeRecord>();
+  readonly categories = new Map<string, CreativeCategory>();
+  readonly networks = new Map<string, Network>();
+  /** Creatives created through the API and when they finish processing (clock ms). */
+  readonly processingDue = new Map<string, number>();
+
+  userByEmail(email: string): UserRecord | undefined {
+    return this.users.get(email.toLowerCase());
+  }
+
+  addUser(user: UserRecord): void {
+    this.users.set(user.email.toLowerCase(), user);
+  }
+
+  /** Ids are numeric strings; a new one is the largest existing plus one, per resource. */
+  nextId(resource: "advertisers" | "campaigns" | "creatives"): string {
+    const map =
+      resource === "advertisers"
+        ? this.advertisers
+        : resource === "campaigns"
+          ? this.campaigns
+          : this.creatives;
+    return nextIdOf(map);
+  }
+
+  putCampaign(record: CampaignRecord): void {
+    this.campaigns.set(record.id, record);
+    let ids = this.campaignsByIo.get(record.insertion_order_id);
+    if (!ids) {
+      ids = new Set();
+      this.campaignsByIo.set(record.insertion_order_id, ids);
+    }
+    ids.add(record.id);
+  }
+
+  campaignsOf(insertionOrderId: string): CampaignRecord[] {
+    const ids = this.campaignsByIo.get(insertionOrderId);
+    if (!ids) return [];
+    const out: CampaignRecord[] = [];
+    for (const id of ids) {
+      const record = this.campaigns.get(id);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** G6: moves created creatives out of PROCESSING once their time has come. */
+  settle(now: number): void {
+    for (const [id, due] of this.processingDue) {
+      if (due > now) continue;
+      const creative = this.creatives.get(id);
+      this.processingDue.delete(id);
+      if (creative?.processing_status !== "PROCESSING") continue;
+      const https = creative.asset?.url.startsWith("https://") === true;
+      creative.processing_status = https ? "PROCESSED" : "FAILED";
+    }
+  }
+
+  campaignView(record: CampaignRecord, now: number, withProgress = false): Campaign {
+    const start = instant(record.start_time);
+    const end = instant(record.end_time);
+    const view: Campaign = {
+      id: record.id,
+      insertion_order_id: record.insertion_order_id,
+      name: record.name,
+      active: record.active,
+      // G2: in flight while now is within [start_time, end_time).
+      in_flight: now >= start && now < end,
+      start_time: record.start_time,
+      end_time: record.end_time,
+      budget_impressions: record.budget_impressions,
+      cpm: { ...record.cpm },
+      pacing: structuredClone(record.pacing),
+    };
+    if (withProgress) view.progress = fakeProgress(record, start, end, now);
+    return view;
+  }
+
+  creativeView(record: CreativeRecord): Creative {
+    return {
+      ...structuredClone(record),
+      audits: record.audits.map((a) => ({
+        network_id: a.network_id,
+        status: a.status,
+        message: a.message,
+        last_reviewed: a.last_reviewed,
+      })),
+    };
+  }
+
+  view(now: number): EmulatorStateView {
+    this.settle(now);
+    const targetings: Record<string, TargetingOptionSet[]> = {};
+    for (const [id, list] of this.targetings) targetings[id] = structuredClone(list);
+    return {
+      advertisers: [...this.advertisers.values()].map((a) => ({ ...a })),
+      insertion_orders: [...this.insertionOrders.values()].map((io) => structuredClone(io)),
+      campaigns: [...this.campaigns.values()].map((c) => this.campaignView(c, now)),
+      targetings,
+      creatives: [...this.creatives.values()].map((c) => this.creativeView(c)),
+      creative_categories: [...this.categories.values()].map((c) => ({ ...c })),
+      networks: [...this.networks.values()].map((n) => ({ ...n })),
+    };
+  }
+
+  /** Re-sorts a map after a bulk load so that iteration is in ascending id order. */
+  static sorted<T extends { id: string }>(items: readonly T[]): Map<string, T> {
+    return new Map(sortById(items).map((item) => [item.id, item]));
+  }
+}
+
+/**
+ * G2 leaves delivery to the service; the emulator fakes it deterministically from its state
+ * and clock: nothing for an inactive campaign or before its start, then a linear share of
+ * 90% of the budget across the flight, spent at the campaign's cpm (exact, in nanos).
+ */
+function fakeProgress(record: CampaignRecord, start: number, end: number, now: number) {
+  let delivered = 0;
+  if (record.active && now > start && end > start) {
+    const share = Math.min(1, (now - start) / (end - start));
+    delivered = Math.floor(record.budget_impressions * 0.9 * share);
+  }
+  const spendNanos = (Money.toNanos(record.cpm) * BigInt(delivered)) / 1000n;
+  return { impressions_delivered: delivered, spend: Money.fromNanos(spendNanos, record.cpm.currency_code) };
+}
