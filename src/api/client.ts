@@ -21,6 +21,7 @@ import {
   OutcomeUnknownError,
   RetryBudgetError,
   TimeoutError,
+  TransportPolicyError,
 } from "./errors.js";
 import { WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
@@ -267,12 +268,10 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const cls = requestClass(request);
     const items = sendOptions.items ?? itemsOf(request);
     if (cls === "session") {
-      throw new ApiError({
-        status: 0,
-        apiMessage: "sessions are managed by the client",
-        method: request.method,
-        path: request.path,
-      });
+      // The password would pass through the caller's request value; logins stay in here.
+      throw new TransportPolicyError(
+        "sessions are managed by the client: do not send POST /api/session yourself",
+      );
     }
     let cookie = await session.token(signal);
     for (let renewed = false; ; renewed = true) {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
-import { ApiError } from "../../src/api/errors.js";
+import { ApiError, PagingLimitError } from "../../src/api/errors.js";
 import { listAll, paginate } from "../../src/api/paging.js";
-import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
+import type { EmulatorOptions } from "../../src/emulator/index.js";
+import { CAMPAIGNS_PATH, type Harness, harness, seedWithCampaigns } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -65,6 +66,32 @@ describe("paging and batch reads: exact request counts", () => {
   it("returns missing ids as absent, not as an error", async () => {
     h = await harness({ campaigns: 2 });
     expect((await h.client.getCampaigns(["5002", "9999"])).map((c) => c.id)).toEqual(["5002"]);
+  });
+});
+
+describe("G12: a query reaches at most 101 pages", () => {
+  /** Insertion orders 1001 and 1002 with the given numbers of campaigns. */
+  function twoInsertionOrders(first: number, second: number): EmulatorOptions["seed"] {
+    const seed = seedWithCampaigns(first + second);
+    const io = seed.insertion_orders[0]!;
+    seed.insertion_orders.push({ ...io, id: "1002", name: "Spring 2027" });
+    for (const campaign of seed.campaigns.slice(first)) campaign.insertion_order_id = "1002";
+    return seed as EmulatorOptions["seed"];
+  }
+
+  it("splits the filter values of a batch read whose matches exceed 10,100 items", async () => {
+    h = await harness({ emulator: { seed: twoInsertionOrders(6_000, 5_000) } });
+    const campaigns = await h.client.listCampaignsByInsertionOrder(["1001", "1002"]);
+    expect(campaigns).toHaveLength(11_000);
+    // One probe of both, then each insertion order on its own: 60 and 50 pages.
+    expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(1 + 60 + 50);
+  });
+
+  it("refuses, with a way out, a single filter value that matches more than 10,100 items", async () => {
+    h = await harness({ campaigns: 10_101 });
+    const error = await h.client.listCampaignsByInsertionOrder(["1001"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PagingLimitError);
+    expect((error as Error).message).toMatch(/10101 items, more than the 10100 .* narrow it with filters/);
   });
 });
 
