@@ -1,0 +1,273 @@
+/**
+ * I7 and resilience: a refused request stops the apply with a traced report and a re-plan
+ * shows exactly what remains; injected 429s, 500s and dropped connections are survived; an
+ * unknown POST outcome never creates a campaign twice; an interruption starts nothing new.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPlan } from "../../src/apply/execute.js";
+import { openFileJournal } from "../../src/apply/journal.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  FILE,
+  seedCampaign,
+  seedIo,
+  startWorld,
+  USER,
+  usd,
+  VENUES_A,
+  type World,
+} from "./harness.js";
+
+let world: World | undefined;
+let proxy: Server | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  proxy = undefined;
+});
+
+const newCampaign = (name: string) =>
+  desiredCampaign(name, {
+    active: true,
+    start_time: "2026-12-01T00:00:00Z",
+    end_time: "2027-01-01T00:00:00Z",
+    budget_impressions: 10_000,
+    cpm: usd("10"),
+  });
+
+describe("a failing request", () => {
+  it("stops the apply, traces each refused field to file:line, and a new plan shows exactly what remains", async () => {
+    world = await startWorld({
+      insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
+      campaigns: [
+        seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
+        seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
+      ],
+    });
+    const malls = desiredCampaign("Malls", { budget_impressions: 150_000, active: true });
+    const desired = desiredState([
+      desiredIo("1001", [malls, desiredCampaign("Airports", {})], { contract_number: "PO-1" }),
+    ]);
+    const plan = await world.plan(desired);
+    expect(plan.requests.map((r) => r.phase)).toEqual([1, 3, 6]);
+    // Someone else fills the insertion order after the plan: the +50,000 no longer fits (G8).
+    await world.client.patchCampaigns([{ id: "5002", budget_impressions: 290_000 }]);
+    const writesBefore = world.writes().length;
+
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock });
+
+    expect(result.status).toBe("failed");
+    expect(result.applied.map((r) => r.seq)).toEqual([1]);
+    expect(result.failure?.request.seq).toBe(2);
+    expect(result.failure?.httpStatus).toBe(422);
+    expect(result.failure?.message).toBe("Invalid Request");
+    const field = result.failure?.fields.find((f) => f.field.startsWith("campaigns[0]"));
+    expect(field?.addresses).toEqual(["campaign.1001/Malls"]);
+    expect(field?.sources[0]).toMatchObject({
+      file: FILE,
+      line: malls.fieldSources.budget_impressions?.line,
+    });
+    expect(result.not_sent.map((r) => r.seq)).toEqual([3]);
+    expect(world.writes().length - writesBefore).toBe(1);
+
+    // I7: the contract number is done; the budget and activation remain.
+    const again = await world.plan(desired);
+    expect(again.changes.map((c) => c.kind)).toEqual(["update_campaign"]);
+    expect(again.changes[0]?.address).toBe("campaign.1001/Malls");
+  });
+});
+
+describe("resilience", () => {
+  it("survives injected 429s and 500s on PATCH and PUT and converges", async () => {
+    world = await startWorld(
+      {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+      },
+      { faults: "429:0.3,500:0.2", faultSeed: 11 },
+    );
+    const desired = desiredState([
+      desiredIo("1001", [
+        desiredCampaign("Malls", { budget_impressions: 120_000 }, { targetings: [VENUES_A] }),
+        desiredCampaign("Airports", { cpm: usd("13") }, { targetings: [VENUES_A] }),
+      ]),
+    ]);
+    const plan = await world.plan(desired);
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock });
+    expect(result.status).toBe("applied");
+    expect(result.summary.retries).toBeGreaterThan(0);
+    expect(result.applied.some((r) => r.attempts > 1)).toBe(true);
+    world.emulator.setFaults("");
+    expect((await world.plan(desired)).changes).toEqual([]);
+  });
+
+  it("sends a POST again only after listing shows the dropped one created nothing", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    const desired = desiredState([desiredIo("1001", [newCampaign("Fresh")])]);
+    const plan = await world.plan(desired);
+    // Reset exactly the first POST: the emulator drops it before handling, so nothing exists.
+    world.emulator.setFaults("reset:1");
+    const w = world;
+    const off = w.client.on((event) => {
+      if (event.type === "response" && event.method === "POST") {
+        w.emulator.setFaults("");
+        off();
+      }
+    });
+    const journalPath = join(mkdtempSync(join(tmpdir(), "doohctl-apply-")), "apply.jsonl");
+    const journal = openFileJournal(journalPath);
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock, journal });
+    journal.close();
+    expect(result.status).toBe("applied");
+    expect(result.applied[0]?.recovered).toBe("retried");
+    expect(world.emulator.state().campaigns.filter((c) => c.name === "Fresh")).toHaveLength(1);
+    const lines = readFileSync(journalPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.event)).toEqual(["start", "check", "check", "request", "request", "end"]);
+    expect(lines[3]).toMatchObject({ method: "POST", status: 200, recovered: "retried", phase: 2, seq: 1 });
+    expect(lines[3].item_ids).toEqual(Object.values(result.created));
+    expect(readFileSync(journalPath, "utf8")).not.toContain(USER.password);
+  });
+
+  it("takes the ids of campaigns a lost POST did create and never creates them twice", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    // A proxy that forwards the first POST, lets the emulator create, then drops the answer.
+    const target = new URL(world.emulator.origin);
+    let dropped = false;
+    proxy = createServer((req, res) => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          if (req.method === "POST" && req.url?.endsWith("/campaigns") && !dropped) {
+            dropped = true;
+            answer.resume();
+            answer.on("end", () => req.socket.destroy());
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    await world.client.close();
+    world = await startWorldBehind(world, `http://127.0.0.1:${port}`);
+
+    const desired = desiredState([desiredIo("1001", [newCampaign("One"), newCampaign("Two")])]);
+    const plan = await world.plan(desired);
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock });
+    expect(dropped).toBe(true);
+    expect(result.status).toBe("applied");
+    expect(result.applied[0]?.recovered).toBe("created");
+    const names = world.emulator.state().campaigns.map((c) => c.name);
+    expect(names.sort()).toEqual(["One", "Two"]);
+    expect(world.writes().filter((w) => w.method === "POST")).toHaveLength(1);
+    expect((await world.plan(desired)).changes).toEqual([]);
+  });
+});
+
+describe("interruption", () => {
+  it("starts no request after the signal and reports the rest as not sent", async () => {
+    world = await startWorld({
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+      targetings: { "5001": [VENUES_A] },
+    });
+    const desired = desiredState([
+      desiredIo("1001", [desiredCampaign("Malls", { active: true }, { targetings: [] })], {
+        contract_number: "X",
+      }),
+    ]);
+    const plan = await world.plan(desired);
+    expect(plan.requests).toHaveLength(4);
+    const controller = new AbortController();
+    const before = world.writes().length;
+    const result = await applyPlan({
+      plan,
+      client: world.client,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.done === 2) controller.abort(new Error("SIGINT"));
+      },
+    });
+    expect(result.status).toBe("interrupted");
+    expect(result.applied.map((r) => r.seq)).toEqual([1, 2]);
+    expect(result.not_sent.map((r) => r.seq)).toEqual([3, 4]);
+    expect(world.writes().length - before).toBe(2);
+  });
+
+  it("abandons a request still waiting for its write slot without sending it", async () => {
+    world = await startWorld({
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    });
+    // Fill the write window so the apply's first request must wait for a slot.
+    for (let i = 0; i < 10; i++)
+      await world.client.patchCampaigns([{ id: "5001", budget_impressions: 100_000 + i }]);
+    const plan = await world.plan(
+      desiredState([desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 1 })])]),
+    );
+    const controller = new AbortController();
+    const before = world.writes().length;
+    const result = await applyPlan({
+      plan,
+      client: world.client,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "api" && event.event.type === "wait") controller.abort(new Error("SIGTERM"));
+      },
+    });
+    expect(result.status).toBe("interrupted");
+    expect(result.abandoned?.seq).toBe(1);
+    expect(result.abandoned?.status).toBe("abandoned");
+    expect(result.not_sent).toEqual([]);
+    expect(world.writes().length - before).toBe(0);
+  });
+});
+
+/** The same emulator, reached through another origin (a proxy). */
+async function startWorldBehind(w: World, origin: string): Promise<World> {
+  const { createDspClient } = await import("../../src/api/client.js");
+  const client = createDspClient({
+    apiOrigin: origin,
+    environment: "production",
+    credentials: { email: USER.email, password: USER.password },
+    clock: w.clock,
+    sessionCache: false,
+    random: () => 0.5,
+  });
+  const { readLiveState } = await import("../../src/plan/read.js");
+  const { createPlan } = await import("../../src/plan/create.js");
+  const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
+  return {
+    ...w,
+    client,
+    async plan(desired) {
+      const live = await readLiveState(client, desired);
+      return createPlan(desired, live, {
+        now: new Date(w.clock.now()).toISOString(),
+        toolVersion: "0.0.0-test",
+        connection: { api_origin: origin, environment: "production" },
+        rateLimits: PUBLISHED_RATE_LIMITS,
+      });
+    },
+    async close() {
+      await client.close();
+      await w.emulator.close();
+    },
+  };
+}
