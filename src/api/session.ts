@@ -50,7 +50,7 @@ interface CacheFile {
 export class Session {
   private current: SessionToken | undefined;
   private pending: Promise<SessionToken> | undefined;
-  private cacheChecked = false;
+  private cacheRead: Promise<void> | undefined;
   private readonly options: SessionOptions;
 
   constructor(options: SessionOptions) {
@@ -60,15 +60,15 @@ export class Session {
   /** A valid token, logging in (once, shared by concurrent callers) when there is none. */
   async token(signal?: AbortSignal): Promise<string> {
     if (this.current && this.usable(this.current)) return this.current.token;
-    if (!this.cacheChecked) {
-      this.cacheChecked = true;
-      const cached = await this.readCache();
-      if (cached && this.usable(cached)) {
+    // One read of the cache file, shared by the concurrent first requests of a run.
+    this.cacheRead ??= this.readCache().then((cached) => {
+      if (cached && this.usable(cached) && !this.current) {
         this.current = cached;
         this.options.onSession?.(true);
-        return cached.token;
       }
-    }
+    });
+    await this.cacheRead;
+    if (this.current && this.usable(this.current)) return this.current.token;
     return (await this.refresh(signal)).token;
   }
 

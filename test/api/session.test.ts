@@ -76,7 +76,8 @@ describe("session cache file", () => {
     });
     const events: unknown[] = [];
     second.on((e) => events.push(e));
-    await second.send(Endpoints.getCampaign("5002"));
+    // Concurrent first requests share the one cached session.
+    await Promise.all([second.send(Endpoints.getCampaign("5002")), second.getCampaigns(["5001", "5003"])]);
     await second.close();
     expect(h.seen("POST", SESSION_PATH)).toBe(1);
     expect(events).toContainEqual({ type: "login", email: USER.email, cached: true });
