@@ -1,0 +1,176 @@
+/**
+ * `doohctl apply` end to end through `run()`: config on disk, the emulator on the system
+ * clock with rate limits off (the config raises the client's windows so nothing waits).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDspClient } from "../../src/api/client.js";
+import { run } from "../../src/cli/program.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { createPlan } from "../../src/plan/create.js";
+import { serializePlan } from "../../src/plan/file.js";
+import { readLiveState } from "../../src/plan/read.js";
+import { bufferIO } from "../helpers/io.js";
+import {
+  ADVERTISER,
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  seedCampaign,
+  seedIo,
+  USER,
+  usd,
+} from "./harness.js";
+
+let emulator: RunningEmulator;
+let dir: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: {
+      users: [USER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), "doohctl-apply-cli-"));
+  env = { DOOHCTL_EMAIL: USER.email, DOOHCTL_PASSWORD: USER.password, HOME: dir };
+  writeFileSync(
+    join(dir, "doohctl.yaml"),
+    [
+      "version: 1",
+      "connection:",
+      `  api_origin: ${emulator.origin}`,
+      "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
+      "insertion_orders:",
+      '  - id: "1001"',
+      "    campaigns:",
+      "      - name: Malls",
+      "        budget_impressions: 150000",
+      "",
+    ].join("\n"),
+  );
+});
+afterEach(async () => {
+  await emulator.close();
+});
+
+const dspWrites = () =>
+  emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+
+describe("doohctl apply", () => {
+  it("refuses at once without a terminal and without --auto-approve, sending nothing", async () => {
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--no-session-cache"], io)).toBe(1);
+    expect(io.err()).toMatch(/no terminal to ask for approval.*--auto-approve/);
+    expect(io.out()).toBe("");
+    expect(emulator.requestLog()).toEqual([]);
+  });
+
+  it("shows the plan, asks, and sends nothing unless the answer is yes", async () => {
+    const io = bufferIO({ env, cwd: dir, tty: true, answer: "y" });
+    expect(await run(["apply", "--no-session-cache"], io)).toBe(1);
+    expect(io.out()).toContain("Malls");
+    expect(io.err()).toContain("Apply cancelled");
+    expect(dspWrites()).toEqual([]);
+  });
+
+  it("applies after yes and prints the result summary", async () => {
+    const io = bufferIO({ env, cwd: dir, tty: true, answer: "yes" });
+    expect(await run(["apply", "--no-session-cache"], io)).toBe(0);
+    expect(io.out()).toContain("Apply complete.");
+    expect(io.out()).toContain("1 campaigns updated");
+    expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
+  });
+
+  it("with --auto-approve and --format json prints only the JSON result on stdout and journals every request", async () => {
+    const log = join(dir, "apply.jsonl");
+    const io = bufferIO({ env, cwd: dir });
+    const code = await run(
+      ["apply", "--auto-approve", "--format", "json", "--log", log, "--no-session-cache"],
+      io,
+    );
+    expect(code).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.status).toBe("applied");
+    expect(result.summary.applied_requests).toBe(1);
+    expect(io.err()).toMatch(/\[1\/1\] phase 3 PATCH \/api\/dsp\/v1\/campaigns 1 item -> 200/);
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.event)).toEqual(["start", "request", "end"]);
+    expect(lines[1]).toMatchObject({
+      phase: 3,
+      seq: 1,
+      method: "PATCH",
+      item_ids: ["5001"],
+      status: 200,
+      attempts: 1,
+    });
+    const everything = `${io.out()}${io.err()}${readFileSync(log, "utf8")}`;
+    expect(everything).not.toContain(USER.password);
+  });
+
+  it("says No changes. and exits 0 when live state is already as desired", async () => {
+    await run(["apply", "--auto-approve", "--no-session-cache"], bufferIO({ env, cwd: dir }));
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(0);
+    expect(io.out()).toBe("No changes.\n");
+  });
+});
+
+describe("doohctl apply --plan", () => {
+  async function savePlan(): Promise<{ path: string; requests: number }> {
+    const client = createDspClient({
+      apiOrigin: emulator.origin,
+      environment: "production",
+      credentials: { email: USER.email, password: USER.password },
+      sessionCache: false,
+    });
+    const desired = desiredState([desiredIo("1001", [desiredCampaign("Malls", { cpm: usd("14") })])]);
+    const plan = createPlan(desired, await readLiveState(client, desired), {
+      now: new Date().toISOString(),
+      toolVersion: "0.0.0-test",
+      connection: { api_origin: emulator.origin, environment: "production" },
+      rateLimits: PUBLISHED_RATE_LIMITS,
+    });
+    await client.close();
+    const path = join(dir, "plan.json");
+    writeFileSync(path, serializePlan(plan));
+    return { path, requests: plan.requests.length };
+  }
+
+  it("refuses a stale plan with the per-object explanation and sends no write", async () => {
+    const { path } = await savePlan();
+    const other = createDspClient({
+      apiOrigin: emulator.origin,
+      environment: "production",
+      credentials: { email: USER.email, password: USER.password },
+      sessionCache: false,
+    });
+    await other.patchCampaigns([{ id: "5001", cpm: usd("13") }]);
+    await other.close();
+    const writesBefore = dspWrites().length;
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
+    expect(io.err()).toMatch(/plan is stale, nothing was applied/);
+    expect(io.err()).toMatch(/campaign 5001/);
+    expect(dspWrites().length).toBe(writesBefore);
+  });
+
+  it("executes exactly the requests of a fresh saved plan", async () => {
+    const { path, requests } = await savePlan();
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(0);
+    expect(dspWrites()).toHaveLength(requests);
+    expect(emulator.state().campaigns[0]?.cpm).toEqual(usd("14"));
+  });
+});
