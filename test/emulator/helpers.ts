@@ -179,7 +179,7 @@ export async function boot(options: Partial<EmulatorOptions> & { at?: string } =
     clock,
     seed: seed(),
     rateLimits: "off",
-    ...options,
+    ...rest,
   });
   const session: Session = {
     emulator,

@@ -13,12 +13,14 @@ import { readBody } from "./batch.js";
 export function namedListSpec<T extends { id: string; name: string }>(
   envelope: string,
   map: ReadonlyMap<string, T>,
+  orderFields: readonly ("id" | "name")[] = ["id", "name"],
 ): ListSpec<T> {
+  const order = { id: byId, name: byString((item: T) => item.name) };
   return {
     envelope,
     filters: { id: (item) => item.id },
     search: { name: (item) => item.name },
-    order: { id: byId, name: byString((item: T) => item.name) },
+    order: Object.fromEntries(orderFields.map((f) => [f, order[f]])),
     candidates: (filters) => {
       const ids = filters.get("id");
       return ids ? [...ids].flatMap((id) => map.get(id) ?? []).sort(byId) : undefined;
@@ -30,8 +32,9 @@ export function listNamed<T extends { id: string; name: string }>(
   ctx: RequestContext,
   envelope: string,
   map: ReadonlyMap<string, T>,
+  orderFields?: readonly ("id" | "name")[],
 ): Reply {
-  const spec = namedListSpec(envelope, map);
+  const spec = namedListSpec(envelope, map, orderFields);
   const { items, total } = runList(map.values(), parseListQuery(ctx.query, spec), spec);
   return ok({ [envelope]: items.map((item) => ({ ...item })), total_size: total });
 }

@@ -161,6 +161,6 @@ export const mediaOwnerRoutes: Route[] = [
     method: "GET",
     pattern: `${BASE}/networks`,
     auth: true,
-    handle: (ctx) => listNamed(ctx, "networks", ctx.store.networks),
+    handle: (ctx) => listNamed(ctx, "networks", ctx.store.networks, ["name"]),
   },
 ];
