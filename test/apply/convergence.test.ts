@@ -1,0 +1,264 @@
+/**
+ * I6 as a property: over random live states (insertion orders filled near their budgets,
+ * active and inactive campaigns with targetings and creatives) and random desired states,
+ * plan -> apply on the emulator succeeds and a new plan is empty. After every write the
+ * emulator's state is checked for I1, I2 and I3; the write count is the plan's, which is the
+ * minimum of I4.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyPlan } from "../../src/apply/execute.js";
+import type { EmulatorSeed, EmulatorStateView } from "../../src/emulator/index.js";
+import type { DesiredCampaign, DesiredInsertionOrder } from "../../src/model/desired.js";
+import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
+import { Time } from "../../src/model/time.js";
+import type { Plan } from "../../src/plan/types.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  PUBLISHERS,
+  seedCampaign,
+  seedCreative,
+  seedIo,
+  startWorld,
+  usd,
+  VENUES_A,
+  VENUES_B,
+} from "./harness.js";
+
+/** mulberry32: a tiny seeded generator, so a failing case is reproduced from its seed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    bool: (p = 0.5) => next() < p,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    subset: <T>(items: readonly T[]): T[] => items.filter(() => next() < 0.5),
+  };
+}
+
+const SETS = [VENUES_A, VENUES_B, PUBLISHERS];
+const CREATIVES = ["9001", "9002"];
+const CAMPAIGN_ENDS = ["2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z", "2027-02-15T00:00:00Z"];
+const IO_ENDS = ["2027-02-15T00:00:00Z", "2027-03-01T00:00:00Z", "2027-04-01T00:00:00Z"];
+const LIVE_IO_END = "2027-03-01T00:00:00Z";
+
+interface Scenario {
+  seed: EmulatorSeed;
+  insertionOrders: DesiredInsertionOrder[];
+  /** Desired targetings and creatives of campaigns the apply creates, by name. */
+  created: Map<string, DesiredCampaign>;
+}
+
+function scenario(seedValue: number): Scenario {
+  const r = random(seedValue);
+  const seed: Required<Pick<EmulatorSeed, "insertion_orders" | "campaigns" | "targetings" | "creatives">> = {
+    insertion_orders: [],
+    campaigns: [],
+    targetings: {},
+    creatives: CREATIVES.map((id) => seedCreative(id)),
+  };
+  const insertionOrders: DesiredInsertionOrder[] = [];
+  const created = new Map<string, DesiredCampaign>();
+  let nextId = 5001;
+  for (let i = 0; i < r.int(1, 2); i++) {
+    const ioId = String(1001 + i);
+    const liveBudgets: number[] = [];
+    const desired: DesiredCampaign[] = [];
+    const finalBudgets: number[] = [];
+    const finalEnds: string[] = [];
+    for (let c = 0; c < r.int(0, 3); c++) {
+      const id = String(nextId++);
+      const name = `C${id}`;
+      const budget = r.int(1, 5) * 10_000;
+      liveBudgets.push(budget);
+      const end = r.pick(CAMPAIGN_ENDS);
+      seed.campaigns.push(
+        seedCampaign(id, ioId, name, { active: r.bool(), budget_impressions: budget, end_time: end }),
+      );
+      const sets = r.subset(SETS);
+      if (sets.length > 0) seed.targetings[id] = sets;
+      for (const creative of r.subset(CREATIVES)) {
+        const live = seed.creatives.find((x) => x.id === creative)!;
+        live.campaign_ids = [...(live.campaign_ids ?? []), id];
+        live.insertion_order_ids = [...new Set([...(live.insertion_order_ids ?? []), ioId])];
+      }
+      if (r.bool(0.2)) {
+        // Not in the config: ignored or deactivated, by the insertion order's policy.
+        finalBudgets.push(budget);
+        finalEnds.push(end);
+        continue;
+      }
+      const fields: DesiredCampaign["fields"] = {};
+      if (r.bool()) fields.active = r.bool();
+      if (r.bool()) fields.budget_impressions = r.int(0, 6) * 10_000;
+      if (r.bool(0.3)) fields.cpm = usd(r.pick(["10", "12.5", "14"]));
+      if (r.bool(0.4)) fields.end_time = r.pick(CAMPAIGN_ENDS);
+      finalBudgets.push(fields.budget_impressions ?? budget);
+      finalEnds.push(fields.end_time ?? end);
+      desired.push(
+        desiredCampaign(name, fields, {
+          ...(r.bool(0.6) ? { targetings: Targeting.normalizeList(r.subset(SETS)) } : {}),
+          ...(r.bool(0.5) ? { creatives: r.subset(CREATIVES) } : {}),
+        }),
+      );
+    }
+    if (r.bool(0.5)) {
+      const name = `New ${ioId}`;
+      const end = r.pick(CAMPAIGN_ENDS);
+      const budget = r.int(0, 4) * 10_000;
+      const campaign = desiredCampaign(
+        name,
+        {
+          active: r.bool(),
+          start_time: "2026-12-01T00:00:00Z",
+          end_time: end,
+          budget_impressions: budget,
+          cpm: usd("11"),
+        },
+        { targetings: Targeting.normalizeList(r.subset(SETS)), creatives: r.subset(CREATIVES) },
+      );
+      desired.push(campaign);
+      created.set(name, campaign);
+      finalBudgets.push(budget);
+      finalEnds.push(end);
+    }
+    // Live budget exactly full or with a little room: near the G8 limit.
+    const liveSum = liveBudgets.reduce((a, b) => a + b, 0);
+    seed.insertion_orders.push(
+      seedIo(ioId, { budget_impressions: Math.max(liveSum, 10_000) + r.pick([0, 0, 10_000]) }),
+    );
+    const ioFields: DesiredIo["fields"] = {};
+    const finalSum = finalBudgets.reduce((a, b) => a + b, 0);
+    const liveIoBudget = seed.insertion_orders.at(-1)!.budget_impressions!;
+    if (finalSum > liveIoBudget || r.bool(0.3))
+      ioFields.budget_impressions = Math.max(finalSum, 10_000) + r.pick([0, 20_000]);
+    const latest = finalEnds.reduce((a, b) => (Time.compare(a, b) >= 0 ? a : b), "2027-01-01T00:00:00Z");
+    const ends = IO_ENDS.filter((e) => Time.compare(e, latest) >= 0);
+    if (Time.compare(LIVE_IO_END, latest) < 0 || r.bool(0.3)) ioFields.end_time = r.pick(ends);
+    if (r.bool(0.2)) ioFields.contract_number = `PO-${r.int(1, 99)}`;
+    insertionOrders.push(desiredIo(ioId, desired, ioFields, r.bool(0.3) ? "deactivate" : "ignore"));
+  }
+  return { seed, insertionOrders, created };
+}
+type DesiredIo = DesiredInsertionOrder;
+
+function sameSets(a: readonly TargetingOptionSet[], b: readonly TargetingOptionSet[]) {
+  return Targeting.listEquals(Targeting.normalizeList([...a]), Targeting.normalizeList([...b]));
+}
+
+/** I1: an active campaign kept every option set it had; I3: G8 holds; I2: new ones wait. */
+function invariantViolations(
+  before: EmulatorStateView,
+  after: EmulatorStateView,
+  s: Scenario,
+  preexisting: Set<string>,
+): string[] {
+  const violations: string[] = [];
+  for (const campaign of after.campaigns) {
+    const was = before.campaigns.find((c) => c.id === campaign.id);
+    if (was?.active && campaign.active) {
+      const now = Targeting.normalizeList(after.targetings[campaign.id] ?? []);
+      for (const set of Targeting.normalizeList(before.targetings[campaign.id] ?? [])) {
+        if (!now.some((n) => Targeting.setEquals(n, set)))
+          violations.push(`I1: active ${campaign.id} lost a set`);
+      }
+    }
+    if (!preexisting.has(campaign.id) && campaign.active) {
+      const wanted = s.created.get(campaign.name)!;
+      if (!sameSets(after.targetings[campaign.id] ?? [], wanted.targetings ?? [])) {
+        violations.push(`I2: ${campaign.name} active before its targetings`);
+      }
+      for (const creative of wanted.creatives ?? []) {
+        if (!after.creatives.find((c) => c.id === creative)?.campaign_ids.includes(campaign.id)) {
+          violations.push(`I2: ${campaign.name} active before creative ${creative}`);
+        }
+      }
+    }
+  }
+  for (const io of after.insertion_orders) {
+    const campaigns = after.campaigns.filter((c) => c.insertion_order_id === io.id);
+    const sum = campaigns.reduce((a, c) => a + c.budget_impressions, 0);
+    if (io.budget_impressions !== null && sum > io.budget_impressions)
+      violations.push(`I3: budget of ${io.id}`);
+    for (const c of campaigns) {
+      if (Time.compare(c.start_time, c.end_time) >= 0) violations.push(`I3: flight of ${c.id}`);
+      if (Time.compare(io.start_time, c.start_time) > 0 || Time.compare(c.end_time, io.end_time) > 0) {
+        violations.push(`I3: ${c.id} outside ${io.id}`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** I4: one PUT per targeting change, one POST item per new campaign, full batches elsewhere. */
+function checkMinimalRequests(plan: Plan) {
+  const count = (kind: string) => plan.changes.filter((c) => c.kind === kind).length;
+  const phase = (p: number) => plan.requests.filter((r) => r.phase === p);
+  expect(phase(4)).toHaveLength(count("replace_targetings"));
+  expect(phase(2).reduce((a, r) => a + r.items, 0)).toBe(count("create_campaign"));
+  const creatives = new Set(
+    plan.changes.flatMap((c) =>
+      c.kind === "associate_creative" || c.kind === "dissociate_creative" || c.kind === "update_creative"
+        ? [c.creative_id]
+        : [],
+    ),
+  );
+  expect(phase(5).reduce((a, r) => a + r.items, 0)).toBe(creatives.size);
+  for (const p of [1, 2, 3, 5, 6, 7]) {
+    const items = phase(p).reduce((a, r) => a + r.items, 0);
+    expect(phase(p).length, `phase ${p} batches`).toBe(Math.ceil(items / 100));
+  }
+}
+
+describe("convergence (I6)", () => {
+  it("applies any plan over any live state on the emulator, keeping I1 to I4, and a new plan is empty", async () => {
+    let applied = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (seedValue) => {
+        const s = scenario(seedValue);
+        const world = await startWorld(s.seed);
+        try {
+          const desired = desiredState(s.insertionOrders);
+          const plan = await world.plan(desired);
+          const errors = plan.findings.filter((f) => f.severity === "error");
+          expect(errors, `seed ${seedValue}`).toEqual([]);
+          checkMinimalRequests(plan);
+          const preexisting = new Set(world.emulator.state().campaigns.map((c) => c.id));
+          let previous = world.emulator.state();
+          // Collected, not thrown: a throw inside the emulator's hook would not reach the test.
+          const violations: string[] = [];
+          const off = world.emulator.onWrite((entry, state) => {
+            for (const v of invariantViolations(previous, state, s, preexisting)) {
+              violations.push(`${entry.method} ${entry.path}: ${v}`);
+            }
+            previous = state;
+          });
+          const before = world.writes().length;
+          const result = await applyPlan({ plan, client: world.client, clock: world.clock });
+          off();
+          expect(violations, `seed ${seedValue}`).toEqual([]);
+          expect(result.failure?.fields ?? [], `seed ${seedValue}: ${result.failure?.message}`).toEqual([]);
+          expect(result.status, `seed ${seedValue}`).toBe("applied");
+          expect(world.writes().length - before).toBe(plan.requests.length);
+          const again = await world.plan(desired);
+          expect(again.changes, `seed ${seedValue}`).toEqual([]);
+          if (plan.requests.length > 0) applied++;
+        } finally {
+          await world.close();
+        }
+      }),
+      { numRuns: 20 },
+    );
+    // The property is only worth something if most cases wrote something.
+    expect(applied).toBeGreaterThan(10);
+  });
+});
