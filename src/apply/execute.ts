@@ -7,12 +7,7 @@
  */
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
 import type { DspClient } from "../api/types.js";
-import type {
-  ApplyFailure,
-  ApplyRequestRecord,
-  ApplyResult,
-  ApplyStatus,
-} from "../model/apply-report.js";
+import type { ApplyFailure, ApplyRequestRecord, ApplyResult, ApplyStatus } from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";

@@ -119,6 +119,40 @@ describe("doohctl apply", () => {
     expect(everything).not.toContain(USER.password);
   });
 
+  it("on SIGINT finishes the request in flight, starts no other and prints the interrupted report", async () => {
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      readFileSync(join(dir, "doohctl.yaml"), "utf8").replace(
+        '  - id: "1001"\n',
+        '  - id: "1001"\n    contract_number: PO-9\n',
+      ),
+    );
+    let interrupt: (() => void) | undefined;
+    const base = bufferIO({ env, cwd: dir });
+    const io = {
+      ...base,
+      stderr: {
+        isTTY: false,
+        write: (text: string) => {
+          base.stderr.write(text);
+          // The first request line: the user presses Ctrl-C now.
+          if (text.startsWith("[1/2]")) interrupt?.();
+        },
+      },
+      onInterrupt: (listener: () => void) => {
+        interrupt = listener;
+        return () => {
+          interrupt = undefined;
+        };
+      },
+    };
+    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(1);
+    expect(base.out()).toMatch(/^Apply interrupted after 1 of 2 requests\./m);
+    expect(base.out()).toMatch(/Not sent \(1\):\n {2}2\. PATCH \/api\/dsp\/v1\/campaigns/);
+    expect(dspWrites()).toHaveLength(1);
+    expect(emulator.state().insertion_orders[0]?.contract_number).toBe("PO-9");
+  });
+
   it("says No changes. and exits 0 when live state is already as desired", async () => {
     await run(["apply", "--auto-approve", "--no-session-cache"], bufferIO({ env, cwd: dir }));
     const io = bufferIO({ env, cwd: dir });

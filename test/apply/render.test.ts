@@ -120,7 +120,13 @@ describe("progress lines", () => {
 describe("progress display", () => {
   function sink(isTTY: boolean) {
     let text = "";
-    return { isTTY, write: (t: string) => void (text += t), text: () => text };
+    return {
+      isTTY,
+      write: (t: string) => {
+        text += t;
+      },
+      text: () => text,
+    };
   }
 
   it("shows a Retry-After wait as a countdown line rather than silence on a non-TTY", () => {
