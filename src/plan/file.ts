@@ -36,9 +36,10 @@ const TOP_LEVEL: (keyof Plan)[] = [
 ];
 
 export function serializePlan(plan: Plan): string {
-  const ordered: Record<string, unknown> = {};
-  for (const key of TOP_LEVEL) ordered[key] = JSON.parse(canonicalJson(plan[key]));
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  const entries = TOP_LEVEL.map(
+    (key) => `  ${JSON.stringify(key)}: ${canonicalJson(plan[key], "  ").replace(/\n/g, "\n  ")}`,
+  );
+  return `{\n${entries.join(",\n")}\n}\n`;
 }
 
 function schemaPath(): string {

@@ -20,11 +20,30 @@ interface Model {
   ios: Map<string, Io>;
   campaigns: Map<string, Camp>;
   byIo: Map<string, Set<string>>;
+  /** Sum of campaign budgets per insertion order, kept as campaigns change. */
+  sums: Map<string, number>;
   targetings: Map<string, TargetingOptionSet[]>;
 }
 
+/** Times repeat a lot (10,000 campaigns share a few flights): parse each text once. */
+const millisCache = new Map<string, number>();
+function ms(text: string): number {
+  let value = millisCache.get(text);
+  if (value === undefined) {
+    value = Time.toMillis(text);
+    millisCache.set(text, value);
+  }
+  return value;
+}
+
 function model(live: LiveState): Model {
-  const m: Model = { ios: new Map(), campaigns: new Map(), byIo: new Map(), targetings: new Map() };
+  const m: Model = {
+    ios: new Map(),
+    campaigns: new Map(),
+    byIo: new Map(),
+    sums: new Map(),
+    targetings: new Map(),
+  };
   for (const io of live.insertionOrders) m.ios.set(io.id, { ...io });
   for (const c of live.campaigns) addCampaign(m, { ...c });
   for (const [id, sets] of Object.entries(live.targetings)) m.targetings.set(id, sets);
@@ -36,34 +55,39 @@ function addCampaign(m: Model, c: Camp): void {
   const set = m.byIo.get(c.insertion_order_id) ?? new Set();
   set.add(c.id);
   m.byIo.set(c.insertion_order_id, set);
+  m.sums.set(c.insertion_order_id, (m.sums.get(c.insertion_order_id) ?? 0) + c.budget_impressions);
 }
 
-/** G8 problems of one insertion order and its campaigns, as sentences. */
-function problems(m: Model, ioId: string): string[] {
+/** G8 problems of one campaign against its insertion order, as sentences. */
+function campaignProblems(m: Model, c: Camp): string[] {
+  const io = m.ios.get(c.insertion_order_id);
+  if (!io) return [];
+  const out: string[] = [];
+  const label = `campaign ${io.id}/${c.name}`;
+  if (ms(c.start_time) >= ms(c.end_time)) {
+    out.push(`${label}: start_time ${c.start_time} is not before end_time ${c.end_time}`);
+  } else if (ms(c.start_time) < ms(io.start_time) || ms(c.end_time) > ms(io.end_time)) {
+    out.push(
+      `${label}: flight ${c.start_time} to ${c.end_time} is outside insertion order ${io.id}'s flight ${io.start_time} to ${io.end_time}`,
+    );
+  }
+  if (io.budget_money !== null && c.cpm.currency_code !== io.budget_money.currency_code) {
+    out.push(
+      `${label}: cpm in ${c.cpm.currency_code} but insertion order ${io.id}'s budget_money is in ${io.budget_money.currency_code}`,
+    );
+  }
+  return out;
+}
+
+/** G8 problems of an insertion order itself: its flight and its campaigns' budget sum. */
+function insertionOrderProblems(m: Model, ioId: string): string[] {
   const io = m.ios.get(ioId);
   if (!io) return [];
   const out: string[] = [];
-  let sum = 0;
-  for (const id of m.byIo.get(ioId) ?? []) {
-    const c = m.campaigns.get(id)!;
-    sum += c.budget_impressions;
-    const label = `campaign ${ioId}/${c.name}`;
-    if (Time.compare(c.start_time, c.end_time) >= 0) {
-      out.push(`${label}: start_time ${c.start_time} is not before end_time ${c.end_time}`);
-    } else if (Time.compare(c.start_time, io.start_time) < 0 || Time.compare(c.end_time, io.end_time) > 0) {
-      out.push(
-        `${label}: flight ${c.start_time} to ${c.end_time} is outside insertion order ${ioId}'s flight ${io.start_time} to ${io.end_time}`,
-      );
-    }
-    if (io.budget_money !== null && c.cpm.currency_code !== io.budget_money.currency_code) {
-      out.push(
-        `${label}: cpm in ${c.cpm.currency_code} but insertion order ${ioId}'s budget_money is in ${io.budget_money.currency_code}`,
-      );
-    }
-  }
-  if (Time.compare(io.start_time, io.end_time) >= 0) {
+  if (ms(io.start_time) >= ms(io.end_time)) {
     out.push(`insertion order ${ioId}: start_time ${io.start_time} is not before end_time ${io.end_time}`);
   }
+  const sum = m.sums.get(ioId) ?? 0;
   if (io.budget_impressions !== null && sum > io.budget_impressions) {
     out.push(
       `insertion order ${ioId}: campaign budgets add up to ${sum.toLocaleString("en-US")} impressions, over its budget_impressions ${io.budget_impressions.toLocaleString("en-US")}`,
@@ -74,29 +98,40 @@ function problems(m: Model, ioId: string): string[] {
 
 type Items = Array<Record<string, unknown>>;
 
-function apply(m: Model, request: PlannedRequest): { touched: Set<string>; violations: string[] } {
-  const touched = new Set<string>();
-  const violations: string[] = [];
+interface Step {
+  /** Insertion orders whose own fields changed: all their campaigns need checking. */
+  ios: Set<string>;
+  campaigns: Set<string>;
+  violations: string[];
+}
+
+function apply(m: Model, request: PlannedRequest): Step {
+  const step: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const body = request.body as Record<string, unknown>;
   if (request.path.endsWith("/insertion_orders")) {
     for (const item of body.insertion_orders as Items) {
       const io = m.ios.get(item.id as string);
       if (!io) continue;
       Object.assign(io, item);
-      touched.add(io.id);
+      step.ios.add(io.id);
     }
   } else if (request.method === "POST" && request.path.endsWith("/campaigns")) {
     (body.campaigns as Items).forEach((item, i) => {
       const placeholder = `<new:${request.item_change_ids[i]?.[0]}>`;
       addCampaign(m, { ...(item as unknown as Camp), id: placeholder, active: false });
-      touched.add(item.insertion_order_id as string);
+      step.campaigns.add(placeholder);
     });
   } else if (request.method === "PATCH" && request.path.endsWith("/campaigns")) {
     for (const item of body.campaigns as Items) {
       const c = m.campaigns.get(item.id as string);
       if (!c) continue;
+      const before = c.budget_impressions;
       Object.assign(c, item);
-      touched.add(c.insertion_order_id);
+      m.sums.set(
+        c.insertion_order_id,
+        (m.sums.get(c.insertion_order_id) ?? 0) - before + c.budget_impressions,
+      );
+      step.campaigns.add(c.id);
     }
   } else if (request.method === "PUT") {
     const id = decodeURIComponent(request.path.split("/").at(-2) ?? "");
@@ -104,28 +139,42 @@ function apply(m: Model, request: PlannedRequest): { touched: Set<string>; viola
     const after = (body.targetings ?? []) as TargetingOptionSet[];
     const { removed } = Targeting.difference(m.targetings.get(id) ?? [], after);
     if (c?.active && removed.length > 0) {
-      violations.push(
+      step.violations.push(
         `campaign ${c.insertion_order_id}/${c.name} would lose a targeting option set while active (G5)`,
       );
     }
     m.targetings.set(id, after);
   }
-  return { touched, violations };
+  return step;
+}
+
+function stepProblems(m: Model, step: Step): string[] {
+  const out: string[] = [];
+  const ios = new Set(step.ios);
+  for (const id of step.campaigns) {
+    const c = m.campaigns.get(id)!;
+    ios.add(c.insertion_order_id);
+    if (!step.ios.has(c.insertion_order_id)) out.push(...campaignProblems(m, c));
+  }
+  for (const ioId of step.ios) {
+    for (const id of m.byIo.get(ioId) ?? []) out.push(...campaignProblems(m, m.campaigns.get(id)!));
+  }
+  for (const ioId of ios) out.push(...insertionOrderProblems(m, ioId));
+  return out;
 }
 
 export function simulate(live: LiveState, requests: readonly PlannedRequest[]): Finding[] {
   const m = model(live);
-  const everTouched = new Set<string>();
+  const everTouched: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const onTheWay = new Map<string, number>();
   for (const request of requests) {
-    const { touched, violations } = apply(m, request);
-    for (const v of violations) onTheWay.set(v, onTheWay.get(v) ?? request.seq);
-    for (const ioId of touched) {
-      everTouched.add(ioId);
-      for (const p of problems(m, ioId)) if (!onTheWay.has(p)) onTheWay.set(p, request.seq);
-    }
+    const step = apply(m, request);
+    for (const v of step.violations) if (!onTheWay.has(v)) onTheWay.set(v, request.seq);
+    for (const p of stepProblems(m, step)) if (!onTheWay.has(p)) onTheWay.set(p, request.seq);
+    for (const id of step.ios) everTouched.ios.add(id);
+    for (const id of step.campaigns) everTouched.campaigns.add(id);
   }
-  const atEnd = new Set([...everTouched].flatMap((ioId) => problems(m, ioId)));
+  const atEnd = new Set(stepProblems(m, everTouched));
   const findings: Finding[] = [];
   for (const p of atEnd) {
     findings.push(finding("DOOH701", "error", `the desired state breaks a rule the DSP enforces (G8): ${p}`));

@@ -1,14 +1,81 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { hasErrors } from "../../plan/findings.js";
+import type { Plan } from "../../plan/types.js";
+import { renderJson } from "../../render/json.js";
+import { renderMarkdown } from "../../render/markdown.js";
+import { renderText } from "../../render/text.js";
+import { type CliIO, EXIT, useColour } from "../io.js";
+import { describeError, loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 
-/** `doohctl plan`: placeholder until its issue lands; it says so and exits 1. */
-export const registerPlan: CommandModule = (program, io, setExit) => {
+interface PlanFlags {
+  out?: string;
+  format: string;
+  detailedExitcode?: boolean;
+  target: string[];
+  sessionCache: boolean;
+}
+
+const FORMATS = ["text", "json", "markdown"] as const;
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `doohctl plan` (design.md, Commands): reads live state, prints the plan, `-o` saves it. */
+export const registerPlan: CommandModule = (program: Command, io, setExit) => {
   program
     .command("plan")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      io.stderr.write("doohctl plan: not implemented yet\n");
-      setExit(1);
+    .description(
+      "read the live state and show, field by field, what apply would change and in which requests",
+    )
+    .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
+    .option("-o, --out <file>", "also save the plan as JSON, for apply --plan FILE")
+    .option("--format <format>", "output on stdout: text, json or markdown", "text")
+    .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are (1 on error)")
+    .option(
+      "--target <id>",
+      "narrow the plan to an insertion order, campaign or creative id (repeatable)",
+      collect,
+      [],
+    )
+    .option("--no-session-cache", "log in afresh and do not store the session")
+    .action(async (paths: string[], flags: PlanFlags) => {
+      setExit(await planCommand(io, paths, flags));
     });
 };
+
+function render(plan: Plan, format: (typeof FORMATS)[number], io: CliIO): string {
+  if (format === "json") return renderJson(plan);
+  if (format === "markdown") return renderMarkdown(plan);
+  return renderText(plan, { colour: useColour(io) });
+}
+
+async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promise<number> {
+  const format = FORMATS.find((f) => f === flags.format);
+  if (!format) {
+    io.stderr.write(`doohctl plan: --format ${flags.format} is not known: use text, json or markdown\n`);
+    return EXIT.error;
+  }
+  try {
+    const run = await loadAndPlan(io, { paths, targets: flags.target, sessionCache: flags.sessionCache });
+    await run.client.close();
+    const { plan } = run;
+    if (hasErrors(plan.findings)) {
+      // Nothing on stdout a tool could mistake for a plan: the findings go to stderr.
+      io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
+      io.stderr.write("doohctl plan: the plan has errors (above); nothing can be applied\n");
+      return EXIT.error;
+    }
+    if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), renderJson(plan));
+    io.stdout.write(render(plan, format, io));
+    if (flags.out !== undefined) io.stderr.write(`doohctl plan: saved to ${flags.out}\n`);
+    const changes = plan.changes.length > 0;
+    return flags.detailedExitcode && changes ? EXIT.changes : EXIT.ok;
+  } catch (error) {
+    io.stderr.write(describeError("plan", error));
+    return EXIT.error;
+  }
+}

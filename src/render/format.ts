@@ -1,0 +1,188 @@
+/**
+ * Shared pieces of the plan renderers: values as people read them, targeting sets in words,
+ * change headlines, and colour as an option (the CLI decides: TTY and no NO_COLOR).
+ */
+import type { SourceRef } from "../model/desired.js";
+import { Money } from "../model/money.js";
+import type { TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type { Change, JsonValue, Plan } from "../plan/types.js";
+
+export interface Paint {
+  add(text: string): string;
+  change(text: string): string;
+  remove(text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+}
+
+const ansi = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
+const plain = (text: string) => text;
+
+export function paint(colour: boolean): Paint {
+  return colour
+    ? { add: ansi(32), change: ansi(33), remove: ansi(31), bold: ansi(1), dim: ansi(2) }
+    : { add: plain, change: plain, remove: plain, bold: plain, dim: plain };
+}
+
+function isMoney(value: JsonValue): value is { currency_code: string; units: string; nanos: number } {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && "currency_code" in value;
+}
+
+/** `12.50 USD`, `1,000,000`, `none`, `["3","4"]` as `3, 4`. */
+export function showValue(value: JsonValue): string {
+  if (value === null) return "none";
+  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return String(value);
+  if (isMoney(value)) return Money.format(value as unknown as Money);
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return `[${value.join(", ")}]`;
+  return JSON.stringify(value);
+}
+
+const OPTION_WORDS = [
+  ["deal_targeting_option", "deal_ids", "deals"],
+  ["venue_type_targeting_option", "venue_type_ids", "venue types"],
+  ["venue_targeting_option", "venue_targeting_ids", "venues"],
+  ["publisher_targeting_option", "publisher_ids", "publishers"],
+] as const;
+
+/** `venues v1, v2 and not publishers p9`: an option set in words (options are ANDed). */
+export function describeSet(set: TargetingOptionSet): string {
+  const parts: string[] = [];
+  const source = set as Record<string, { exclude?: boolean } & Record<string, unknown>>;
+  for (const [member, idsKey, word] of OPTION_WORDS) {
+    const option = source[member];
+    if (!option) continue;
+    const ids = (option[idsKey] as string[] | undefined) ?? [];
+    parts.push(`${option.exclude ? "not " : ""}${word} ${ids.join(", ")}`);
+  }
+  return parts.join(" and ");
+}
+
+export function where(source: SourceRef | undefined): string {
+  return source ? `${source.file}:${source.line}:${source.column}` : "";
+}
+
+export function campaignLabel(c: { campaign_id?: string; name: string }): string {
+  return c.campaign_id ? `campaign ${c.campaign_id} "${c.name}"` : `campaign "${c.name}" (new)`;
+}
+
+export const MARKER: Record<Change["kind"], "+" | "~" | "-"> = {
+  update_insertion_order: "~",
+  create_campaign: "+",
+  update_campaign: "~",
+  deactivate_campaign: "-",
+  replace_targetings: "~",
+  associate_creative: "+",
+  dissociate_creative: "-",
+  update_creative: "~",
+};
+
+/** One line naming what a change does to which object. */
+export function headline(change: Change): string {
+  switch (change.kind) {
+    case "update_insertion_order":
+      return `update insertion order ${change.insertion_order_id}`;
+    case "create_campaign":
+      return `create campaign "${change.campaign.name}" (inactive until phase 6)`;
+    case "update_campaign":
+      return `update ${campaignLabel(change.campaign)}`;
+    case "deactivate_campaign":
+      return `deactivate ${campaignLabel(change.campaign)}: not in the config (unmanaged_campaigns: deactivate)`;
+    case "replace_targetings":
+      return `replace targetings of ${campaignLabel(change.campaign)}${change.pause ? " (paused during apply)" : ""}`;
+    case "associate_creative":
+      return `associate creative ${change.creative_id} with ${campaignLabel(change.campaign)}`;
+    case "dissociate_creative":
+      return `dissociate creative ${change.creative_id} from ${campaignLabel(change.campaign)}`;
+    case "update_creative":
+      return `update creative ${change.creative_id}`;
+    default: {
+      const unreachable: never = change;
+      return unreachable;
+    }
+  }
+}
+
+/** Detail lines under a headline (without indentation or markers' colour). */
+export function detailLines(change: Change): { marker: "+" | "~" | "-"; text: string }[] {
+  switch (change.kind) {
+    case "update_insertion_order":
+    case "update_campaign":
+    case "update_creative":
+    case "create_campaign":
+      return change.fields.flatMap((f) => {
+        const main = {
+          marker: (change.kind === "create_campaign" ? "+" : "~") as "+" | "~",
+          text:
+            change.kind === "create_campaign"
+              ? `${f.field}: ${showValue(f.after)}`
+              : `${f.field}: ${showValue(f.before)} -> ${showValue(f.after)}`,
+        };
+        const inner = (f.details ?? []).map((d) => ({
+          marker: "~" as const,
+          text: `  ${d.path}: ${showValue(d.before)} -> ${showValue(d.after)}`,
+        }));
+        return f.field === "pacing" && inner.length > 0 && change.kind !== "create_campaign"
+          ? [{ marker: "~" as const, text: "pacing:" }, ...inner]
+          : [main];
+      });
+    case "replace_targetings":
+      return [
+        ...change.removed.map((s) => ({ marker: "-" as const, text: describeSet(s) })),
+        ...change.added.map((s) => ({ marker: "+" as const, text: describeSet(s) })),
+        ...(change.after.length === 0 ? [{ marker: "~" as const, text: "(no targetings)" }] : []),
+      ];
+    default:
+      return [];
+  }
+}
+
+/** The insertion order a change belongs to, or undefined for creative properties. */
+export function insertionOrderOf(change: Change): string | undefined {
+  if (change.kind === "update_insertion_order") return change.insertion_order_id;
+  if (change.kind === "update_creative") return undefined;
+  return change.campaign.insertion_order_id;
+}
+
+export function eta(plan: Plan): string {
+  const s = plan.summary;
+  return `${s.write_requests} write request${s.write_requests === 1 ? "" : "s"}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
+}
+
+export function actionCounts(plan: Plan): string {
+  const words: Record<Change["kind"], string> = {
+    update_insertion_order: "insertion order update",
+    create_campaign: "campaign creation",
+    update_campaign: "campaign update",
+    deactivate_campaign: "deactivation",
+    replace_targetings: "targeting replacement",
+    associate_creative: "creative association",
+    dissociate_creative: "creative dissociation",
+    update_creative: "creative update",
+  };
+  const parts = (Object.keys(words) as Change["kind"][]).flatMap((k) => {
+    const n = plan.summary.actions[k];
+    return n ? [`${n} ${words[k]}${n === 1 ? "" : "s"}`] : [];
+  });
+  return parts.length > 0 ? parts.join(", ") : "no changes";
+}
+
+/** Changes grouped by insertion order (config order), then creative property changes. */
+export function groups(plan: Plan): { title: string; changes: Change[] }[] {
+  const byIo = new Map<string, Change[]>();
+  const creatives: Change[] = [];
+  for (const change of plan.changes) {
+    const io = insertionOrderOf(change);
+    if (io === undefined) creatives.push(change);
+    else {
+      const list = byIo.get(io);
+      if (list) list.push(change);
+      else byIo.set(io, [change]);
+    }
+  }
+  const out = [...byIo].map(([io, changes]) => ({ title: `insertion order ${io}`, changes }));
+  if (creatives.length > 0) out.push({ title: "creatives", changes: creatives });
+  return out;
+}

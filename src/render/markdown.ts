@@ -1,0 +1,130 @@
+/**
+ * The plan for a pull-request comment: summary and findings first, a row per insertion
+ * order (what changes, money deltas, pauses, deactivations), details and the request list
+ * in <details> blocks. Never longer than `maxChars` (60,000 by default, under GitHub's
+ * comment limit): the details are cut with a note pointing at the JSON artifact.
+ */
+import { type Change, PHASES, type Plan } from "../plan/types.js";
+import { actionCounts, detailLines, eta, groups, headline, MARKER } from "./format.js";
+
+export interface MarkdownOptions {
+  /** @default 60000 */
+  maxChars?: number;
+}
+
+const TRUNCATED =
+  "\n\n> The plan is too long for this comment: the rest is cut. The full plan is in the JSON artifact (`doohctl plan -o plan.json`).\n";
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+function count(changes: readonly Change[], test: (c: Change) => boolean): number {
+  return changes.filter(test).length;
+}
+
+function insertionOrderTable(plan: Plan): string[] {
+  const rows = groups(plan);
+  if (rows.length === 0) return [];
+  const deltas = new Map(
+    plan.summary.insertion_orders.map((d) => [`insertion order ${d.insertion_order_id}`, d.lines]),
+  );
+  const out = [
+    "| | creates | updates | deactivations | pauses | targetings | creatives | deltas |",
+    "|---|--:|--:|--:|--:|--:|--:|---|",
+  ];
+  for (const { title, changes } of rows) {
+    out.push(
+      `| ${cell(title)} | ${count(changes, (c) => c.kind === "create_campaign")} | ${count(changes, (c) => c.kind === "update_campaign" || c.kind === "update_insertion_order" || c.kind === "update_creative")} | ${count(changes, (c) => c.kind === "deactivate_campaign" || (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false)))} | ${count(changes, (c) => c.kind === "replace_targetings" && c.pause)} | ${count(changes, (c) => c.kind === "replace_targetings")} | ${count(changes, (c) => c.kind === "associate_creative" || c.kind === "dissociate_creative")} | ${cell((deltas.get(title) ?? []).join("; "))} |`,
+    );
+  }
+  return out;
+}
+
+function detailsBlock(plan: Plan): string[] {
+  const lines: string[] = [];
+  for (const group of groups(plan)) {
+    lines.push(`# ${group.title}`);
+    for (const change of group.changes) {
+      lines.push(`${MARKER[change.kind]} ${headline(change)}`);
+      for (const d of detailLines(change)) lines.push(`    ${d.marker} ${d.text}`);
+    }
+  }
+  return lines;
+}
+
+function requestRows(plan: Plan): string[] {
+  return plan.requests.map(
+    (r) =>
+      `| ${r.seq} | ${r.phase} ${PHASES[r.phase]} | \`${r.method} ${r.path}\` | ${cell(r.description)} | ${r.change_ids.join(", ")} |`,
+  );
+}
+
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const max = options.maxChars ?? 60_000;
+  const text = compose(plan, max);
+  if (text.length <= max) return text;
+  // Safety net for very wide tables: cut at a line boundary.
+  const cut = text.slice(0, max - TRUNCATED.length);
+  return `${cut.slice(0, cut.lastIndexOf("\n") + 1)}${TRUNCATED}`;
+}
+
+function compose(plan: Plan, max: number): string {
+  const errors = plan.findings.filter((f) => f.severity === "error");
+  const head: string[] = [
+    `### doohctl plan: ${plan.changes.length === 0 ? "no changes" : actionCounts(plan)}`,
+    "",
+    errors.length > 0
+      ? `**${errors.length} error${errors.length === 1 ? "" : "s"}: this plan cannot be applied.**`
+      : `**${eta(plan)}**; ${plan.summary.read_requests} read requests. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
+    "",
+    ...insertionOrderTable(plan),
+  ];
+  if (plan.findings.length > 0) {
+    head.push("", "#### Findings", "", "| severity | code | where | message |", "|---|---|---|---|");
+    // Findings may be many (a pause per campaign): they get at most half the room.
+    let used = head.join("\n").length;
+    for (const [i, f] of plan.findings.entries()) {
+      const at = f.source ? `${f.source.file}:${f.source.line}` : (f.address ?? "");
+      const row = `| ${f.severity} | ${f.code} | ${cell(at)} | ${cell(f.message)} |`;
+      if (used + row.length > max / 2) {
+        head.push("", `… and ${plan.findings.length - i} more findings in the JSON artifact.`);
+        break;
+      }
+      used += row.length + 1;
+      head.push(row);
+    }
+  }
+  const headText = `${head.join("\n")}\n`;
+  const tail: string[] = [];
+  if (plan.changes.length > 0)
+    tail.push(
+      "details",
+      "\n<details><summary>Changes</summary>\n\n```diff",
+      ...detailsBlock(plan),
+      "```\n</details>\n",
+    );
+  if (plan.requests.length > 0) {
+    tail.push(
+      "requests",
+      `\n<details><summary>Requests in apply order (${eta(plan)})</summary>\n\n| # | phase | request | what | changes |\n|--:|---|---|---|---|`,
+      ...requestRows(plan),
+      "\n</details>\n",
+    );
+  }
+  // Assemble line by line, cutting the details (never the summary) when over the limit.
+  let text = headText;
+  let open: "details" | "requests" | undefined;
+  for (const line of tail) {
+    if (line === "details" || line === "requests") {
+      open = line;
+      continue;
+    }
+    const closing = open === "details" ? "```\n</details>\n" : "\n</details>\n";
+    if (text.length + line.length + 1 + closing.length + TRUNCATED.length > max) {
+      return `${text}${closing}${TRUNCATED}`;
+    }
+    text += `${line}\n`;
+  }
+  return text;
+}

@@ -1,0 +1,80 @@
+/**
+ * The plan for a terminal: Terraform-like, grouped by insertion order, `+ ~ -` markers,
+ * before -> after per field, targeting changes as removed and added option sets, then the
+ * findings, the ordered requests and the summary. Pure: plan in, text out.
+ */
+import { PHASES, type Plan } from "../plan/types.js";
+import {
+  actionCounts,
+  detailLines,
+  eta,
+  groups,
+  headline,
+  MARKER,
+  type Paint,
+  paint,
+  where,
+} from "./format.js";
+
+export interface TextOptions {
+  colour: boolean;
+}
+
+function marked(p: Paint, marker: "+" | "~" | "-", text: string): string {
+  const fn = marker === "+" ? p.add : marker === "-" ? p.remove : p.change;
+  return fn(`${marker} ${text}`);
+}
+
+export function renderText(plan: Plan, options: TextOptions): string {
+  const p = paint(options.colour);
+  const out: string[] = [];
+  const errors = plan.findings.filter((f) => f.severity === "error").length;
+  out.push(
+    p.bold(
+      `doohctl plan: ${plan.changes.length === 0 ? "no changes" : actionCounts(plan)}${errors > 0 ? `; ${errors} error${errors === 1 ? "" : "s"}, nothing can be applied` : ""}`,
+    ),
+  );
+  out.push(p.dim(`${plan.connection.api_origin} (${plan.connection.environment}), ${plan.created_at}`));
+  if (plan.targets.length > 0) out.push(p.dim(`narrowed to --target ${plan.targets.join(", ")}`));
+  for (const group of groups(plan)) {
+    out.push("", p.bold(group.title));
+    for (const change of group.changes) {
+      const at = where(change.source);
+      out.push(`  ${marked(p, MARKER[change.kind], headline(change))}${at ? p.dim(`  (${at})`) : ""}`);
+      for (const line of detailLines(change)) out.push(`      ${marked(p, line.marker, line.text)}`);
+    }
+  }
+  if (plan.findings.length > 0) {
+    out.push("", p.bold("Findings"));
+    for (const f of plan.findings) {
+      const tag =
+        f.severity === "error"
+          ? p.remove(f.severity)
+          : f.severity === "warning"
+            ? p.change(f.severity)
+            : f.severity;
+      const at = where(f.source);
+      out.push(`  ${tag} ${f.code}: ${f.message}${at ? p.dim(` (${at})`) : ""}`);
+    }
+  }
+  if (plan.requests.length > 0) {
+    out.push("", p.bold(`Requests, in apply order (${eta(plan)})`));
+    let phase = 0;
+    for (const r of plan.requests) {
+      if (r.phase !== phase) {
+        phase = r.phase;
+        out.push(p.dim(`  phase ${phase}: ${PHASES[r.phase]}`));
+      }
+      out.push(
+        `  ${String(r.seq).padStart(4)}. ${r.method} ${r.path}: ${r.description} [${r.change_ids.join(", ")}]`,
+      );
+    }
+  }
+  out.push("", p.bold("Summary"));
+  out.push(`  ${actionCounts(plan)}`);
+  out.push(`  ${eta(plan)}; ${plan.summary.read_requests} read requests made`);
+  for (const io of plan.summary.insertion_orders) {
+    out.push(`  insertion order ${io.insertion_order_id}: ${io.lines.join("; ")}`);
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { type PlanFileError, parsePlan, serializePlan } from "../../src/plan/file.js";
+import { canonicalJson } from "../../src/plan/fingerprint.js";
+import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "./builders.js";
+
+function sample() {
+  const live = liveState({ campaigns: [liveCampaign()] });
+  return plan(
+    desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("13") } })] })]),
+    live,
+  );
+}
+
+describe("saved plans", () => {
+  it("round-trips a plan through its JSON document and the schema", () => {
+    const p = sample();
+    const text = serializePlan(p);
+    expect(parsePlan(text, "plan.json")).toEqual(p);
+    expect(serializePlan(parsePlan(text, "plan.json"))).toBe(text);
+    expect(text.startsWith('{\n  "format_version": 1,\n  "tool_version"')).toBe(true);
+  });
+
+  it("writes sorted keys with the same layout JSON.stringify would give", () => {
+    const value = { b: [1, { d: null, c: "x" }], a: {}, e: [] };
+    expect(canonicalJson(value, "  ")).toBe(
+      JSON.stringify({ a: {}, b: [1, { c: "x", d: null }], e: [] }, null, 2),
+    );
+    expect(canonicalJson(value)).toBe('{"a":{},"b":[1,{"c":"x","d":null}],"e":[]}');
+  });
+
+  it("refuses a plan of another format version with what to do", () => {
+    const text = serializePlan(sample()).replace('"format_version": 1', '"format_version": 2');
+    expect(() => parsePlan(text, "plan.json")).toThrow(
+      /plan format 2; this doohctl reads format 1: make the plan again/,
+    );
+    try {
+      parsePlan(text, "plan.json");
+    } catch (error) {
+      expect((error as PlanFileError).code).toBe("PLAN_FORMAT_VERSION");
+    }
+  });
+
+  it("refuses a file that is not JSON or breaks the schema, naming the file", () => {
+    expect(() => parsePlan("{", "p.json")).toThrow(/p.json is not a plan file/);
+    const broken = JSON.parse(serializePlan(sample()));
+    broken.requests[0].method = "DELETE";
+    expect(() => parsePlan(JSON.stringify(broken), "p.json")).toThrow(
+      /p.json is not a valid plan: \/requests\/0\/method/,
+    );
+  });
+
+  it("holds no secret: the connection is origin and environment only", () => {
+    const text = serializePlan(sample());
+    expect(Object.keys(JSON.parse(text).connection)).toEqual(["api_origin", "environment"]);
+  });
+});

@@ -1,0 +1,59 @@
+/** A plan touching every change kind, for golden tests of the renderers. */
+import type { Plan } from "../../src/plan/types.js";
+import {
+  campaign,
+  creative,
+  desired,
+  io,
+  liveCampaign,
+  liveCreative,
+  liveIo,
+  liveState,
+  plan,
+  publisher,
+  usd,
+  venue,
+} from "../plan/builders.js";
+
+export function richPlan(): Plan {
+  const live = liveState({
+    insertionOrders: [liveIo(), liveIo({ id: "1002", name: "Spring", budget_impressions: null })],
+    campaigns: [
+      liveCampaign(),
+      liveCampaign({ id: "5002", name: "Malls", active: false, pacing: { strategy: "even" } }),
+      liveCampaign({ id: "5003", name: "Old", budget_impressions: 10_000 }),
+      liveCampaign({ id: "5004", insertion_order_id: "1002", name: "Rail", cpm: usd("12") }),
+    ],
+    targetings: { "5001": [venue("v1"), publisher("p9")] },
+    creatives: [
+      liveCreative({ id: "9001", campaign_ids: ["5001", "7777"] }),
+      liveCreative({ id: "9002", processing_status: "PROCESSING" }),
+    ],
+    readRequests: 6,
+  });
+  const d = desired(
+    [
+      io("1001", {
+        fields: { budget_impressions: 1_200_000, end_time: "2027-02-20T00:00:00Z" },
+        unmanaged: "deactivate",
+        campaigns: [
+          campaign("Airports", { targetings: [venue("v1", "v2")], creatives: ["9002"] }),
+          campaign("Malls", { fields: { active: true, cpm: usd("12.50"), pacing: { strategy: "asap" } } }),
+          campaign("Stations", {
+            fields: {
+              active: true,
+              start_time: "2026-12-20T00:00:00Z",
+              end_time: "2027-01-20T00:00:00Z",
+              budget_impressions: 50_000,
+              cpm: usd("9"),
+            },
+            targetings: [venue("v3")],
+          }),
+        ],
+      }),
+      io("1002", { campaigns: [campaign("Rail", { fields: { cpm: usd("12.50") } })] }),
+    ],
+    [creative("9001", { pixel_url: "https://pixel.example.com/new" })],
+  );
+  return plan(d, live);
+}

@@ -1,0 +1,62 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parsePlan } from "../../src/plan/file.js";
+import { renderJson } from "../../src/render/json.js";
+import { renderMarkdown } from "../../src/render/markdown.js";
+import { renderText } from "../../src/render/text.js";
+import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "../plan/builders.js";
+import { richPlan } from "./fixture.js";
+
+const GOLDEN = join(import.meta.dirname, "golden");
+
+/** Compares with a golden file; UPDATE_GOLDEN=1 rewrites it (review the diff before committing). */
+function golden(name: string, actual: string): void {
+  const path = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(path)) writeFileSync(path, actual);
+  expect(actual).toBe(readFileSync(path, "utf8"));
+}
+
+describe("renderers", () => {
+  it("renders the text plan grouped by insertion order with markers, requests, findings and summary", () => {
+    golden("rich.txt", renderText(richPlan(), { colour: false }));
+  });
+
+  it("renders the markdown plan with the summary table and findings before the details", () => {
+    const text = renderMarkdown(richPlan());
+    golden("rich.md", text);
+    expect(text.indexOf("#### Findings")).toBeLessThan(text.indexOf("<details>"));
+  });
+
+  it("renders the JSON plan as the saved-plan document, which loads back through the schema", () => {
+    const json = renderJson(richPlan());
+    golden("rich.json.golden", json);
+    expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
+  });
+
+  it("colours markers only when asked", () => {
+    const p = richPlan();
+    expect(renderText(p, { colour: false })).not.toContain("\u001b[");
+    expect(renderText(p, { colour: true })).toContain("\u001b[32m+ ");
+  });
+
+  it("keeps a markdown comment under its limit and says where the full plan is", () => {
+    const campaigns = Array.from({ length: 3000 }, (_, i) =>
+      liveCampaign({ id: String(5001 + i), name: `Campaign number ${i}`, budget_impressions: 1 }),
+    );
+    const d = desired([
+      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("13") } })) }),
+    ]);
+    const big = plan(d, liveState({ campaigns }));
+    const text = renderMarkdown(big);
+    expect(text.length).toBeLessThanOrEqual(60_000);
+    expect(text).toContain("The full plan is in the JSON artifact");
+    expect(text).toContain("30 write requests");
+  });
+
+  it("says there are no changes", () => {
+    const p = plan(desired([io("1001")]), liveState());
+    expect(renderText(p, { colour: false })).toContain("doohctl plan: no changes");
+    expect(renderMarkdown(p)).toContain("### doohctl plan: no changes");
+  });
+});
