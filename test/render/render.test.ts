@@ -24,7 +24,7 @@ describe("renderers", () => {
 
   it("renders the markdown plan with the summary table and findings before the details", () => {
     const text = renderMarkdown(richPlan());
-    golden("rich.md", text);
+    golden("rich.md.golden", text);
     expect(text.indexOf("#### Findings")).toBeLessThan(text.indexOf("<details>"));
   });
 
