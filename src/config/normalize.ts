@@ -39,6 +39,7 @@ export function normalizeFile(
 
 class Normalizer {
   readonly issues: ConfigIssue[] = [];
+  private readonly times = new Map<string, string>();
 
   constructor(private readonly index: SourceIndex) {}
 
@@ -183,8 +184,13 @@ class Normalizer {
   private time(raw: Raw, key: "start_time" | "end_time", at: Segments): string | undefined {
     const text = raw[key];
     if (typeof text !== "string") return undefined;
+    // Configs repeat the same few instants thousands of times: parse each text once.
+    const cached = this.times.get(text);
+    if (cached !== undefined) return cached;
     try {
-      return Time.parse(text);
+      const parsed = Time.parse(text);
+      this.times.set(text, parsed);
+      return parsed;
     } catch (error) {
       this.issue(raw, [...at, key], "TIME_INVALID", (error as Error).message);
       return undefined;

@@ -23,7 +23,9 @@ export interface Position {
 }
 
 export class SourceIndex {
-  private readonly offsets = new WeakMap<object, NodeOffsets>();
+  // A Map, not a WeakMap: the index lives only as long as one load, and a WeakMap of
+  // hundreds of thousands of entries makes every garbage collection slow (ephemerons).
+  private readonly offsets = new Map<object, NodeOffsets>();
 
   constructor(
     readonly file: string,

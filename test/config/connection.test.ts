@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { ConnectionError, resolveConnection } from "../../src/config/connection.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+
+describe("resolveConnection", () => {
+  it("takes the config's settings and fills the published rate limits and production", () => {
+    expect(resolveConnection({ apiOrigin: "https://dsp.example.com" }, {})).toEqual({
+      apiOrigin: "https://dsp.example.com",
+      environment: "production",
+      rateLimits: PUBLISHED_RATE_LIMITS,
+    });
+  });
+
+  it("lets DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override the config", () => {
+    const resolved = resolveConnection(
+      { apiOrigin: "https://dsp.example.com", environment: "production" },
+      { DOOHCTL_API_ORIGIN: "http://127.0.0.1:8787", DOOHCTL_ENVIRONMENT: "staging" },
+    );
+    expect(resolved).toMatchObject({ apiOrigin: "http://127.0.0.1:8787", environment: "staging" });
+  });
+
+  it("says where to set the origin when neither the config nor the environment has one", () => {
+    expect(() => resolveConnection({}, { DOOHCTL_API_ORIGIN: "" })).toThrow(
+      expect.objectContaining({
+        code: "CONNECTION_NO_ORIGIN",
+        message: expect.stringMatching(/DOOHCTL_API_ORIGIN/),
+      }),
+    );
+  });
+
+  it("refuses a plain-http origin from the environment unless it is loopback (G13)", () => {
+    expect(() => resolveConnection({}, { DOOHCTL_API_ORIGIN: "http://dsp.example.com" })).toThrow(
+      ConnectionError,
+    );
+    expect(resolveConnection({}, { DOOHCTL_API_ORIGIN: "http://localhost:9000" }).apiOrigin).toBe(
+      "http://localhost:9000",
+    );
+  });
+
+  it("refuses an unknown environment name", () => {
+    expect(() =>
+      resolveConnection({ apiOrigin: "https://dsp.example.com" }, { DOOHCTL_ENVIRONMENT: "prod" }),
+    ).toThrow(/production or staging/);
+  });
+});
