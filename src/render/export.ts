@@ -32,6 +32,46 @@ function advertiserName(advertisers: Map<string, Advertiser>, id: string): strin
   return advertiser ? `${advertiser.name} (advertiser ${id})` : `advertiser ${id}`;
 }
 
+/**
+ * Pixel URLs the config accepts (schema `format: uri`): an absolute URL with a scheme. The API
+ * answers "" for a creative without one; that and anything else is left unmanaged.
+ */
+function exportablePixelUrl(url: string | null | undefined): url is string {
+  return typeof url === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(url) && URL.canParse(url);
+}
+
+/**
+ * Campaigns the config cannot hold: the config identifies a campaign by its name within its
+ * insertion order (design.md, Identity), so of two live campaigns with one name only the
+ * lowest id is exported; the other stays unmanaged (`unmanaged_campaigns` defaults to ignore).
+ */
+function duplicateNames(campaigns: readonly Campaign[]): Campaign[] {
+  const seen = new Set<string>();
+  const dropped: Campaign[] = [];
+  for (const c of [...campaigns].sort((a, b) => compareIds(a.id, b.id))) {
+    const key = `${c.insertion_order_id}\u0000${c.name}`;
+    if (seen.has(key)) dropped.push(c);
+    seen.add(key);
+  }
+  return dropped;
+}
+
+/** What an export leaves out and why, one line each, for the command to warn about. */
+export function exportOmissions(live: LiveState): string[] {
+  const lines = duplicateNames(live.campaigns).map(
+    (c) =>
+      `campaign ${c.id} "${c.name}" of insertion order ${c.insertion_order_id} is not exported: another campaign there has the same name, and the config identifies campaigns by name; it stays unmanaged`,
+  );
+  for (const creative of live.creatives) {
+    if (creative.pixel_url && !exportablePixelUrl(creative.pixel_url)) {
+      lines.push(
+        `creative ${creative.id}: pixel_url "${creative.pixel_url}" is not an absolute URL the config accepts; it is left unmanaged`,
+      );
+    }
+  }
+  return lines;
+}
+
 function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
   const entry: Record<string, unknown> = {
     name: campaign.name,
@@ -87,10 +127,12 @@ function creativesByCampaign(
 export function renderExport(live: LiveState, options: ExportOptions): string {
   const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
   const insertionOrders = [...live.insertionOrders].sort((a, b) => compareIds(a.id, b.id));
-  const campaignIds = new Set(live.campaigns.map((c) => c.id));
+  const dropped = new Set(duplicateNames(live.campaigns).map((c) => c.id));
+  const exported = live.campaigns.filter((c) => !dropped.has(c.id));
+  const campaignIds = new Set(exported.map((c) => c.id));
   const associations = creativesByCampaign(live.creatives, campaignIds);
   const byInsertionOrder = new Map<string, Campaign[]>();
-  for (const campaign of live.campaigns) {
+  for (const campaign of exported) {
     const list = byInsertionOrder.get(campaign.insertion_order_id) ?? [];
     list.push(campaign);
     byInsertionOrder.set(campaign.insertion_order_id, list);
@@ -111,7 +153,7 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
       .map((creative) => ({
         id: creative.id,
         category_ids: sortedIds(creative.category_ids),
-        pixel_url: creative.pixel_url,
+        ...(exportablePixelUrl(creative.pixel_url) ? { pixel_url: creative.pixel_url } : {}),
       })),
   };
 

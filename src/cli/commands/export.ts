@@ -1,14 +1,149 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Endpoints } from "../../api/endpoints.js";
+import { listAll } from "../../api/paging.js";
+import type { DspClient } from "../../api/types.js";
+import { loadConfig } from "../../config/load.js";
+import { systemClock } from "../../model/clock.js";
+import type { ConnectionSettings } from "../../model/desired.js";
+import { sortedIds } from "../../model/targeting.js";
+import { Time } from "../../model/time.js";
+import type { LiveState } from "../../plan/types.js";
+import { exportOmissions, renderExport } from "../../render/export.js";
+import { connect } from "../connection.js";
+import { type CliIO, EXIT } from "../io.js";
+import { describeError } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
+import { TOOL_VERSION } from "../version.js";
 
-/** `doohctl export`: placeholder until its issue lands; it says so and exits 1. */
+/** The config schema's `$id`: where editors find it when the file lives outside this repo. */
+export const DEFAULT_SCHEMA_URL = "https://doohctl.dev/schemas/doohctl.schema.json";
+
+interface ExportFlags {
+  insertionOrder: string[];
+  all?: boolean;
+  out?: string;
+  force?: boolean;
+  config?: string;
+  schema: string;
+  sessionCache: boolean;
+}
+
+/** A usage or precondition problem: said on stderr, exit 1, nothing read or written. */
+export class ExportRefused extends Error {
+  override readonly name = "ExportRefused";
+  constructor(
+    readonly code: "EXPORT_USAGE" | "EXPORT_FILE_EXISTS" | "EXPORT_NOT_FOUND",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
+}
+
+/** `doohctl export` (design.md, Commands): live objects as YAML that plans to no changes. */
 export const registerExport: CommandModule = (program, io, setExit) => {
   program
     .command("export")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      io.stderr.write("doohctl export: not implemented yet\n");
-      setExit(1);
+    .description("write the live insertion orders, campaigns, targetings and creatives as config YAML")
+    .option("--insertion-order <id...>", "insertion orders to export (repeatable)", collect, [])
+    .option("--all", "export every insertion order the API user can see")
+    .option("-o, --out <file>", "write to FILE instead of stdout (never overwrites without --force)")
+    .option("--force", "let -o overwrite an existing file")
+    .option("-c, --config <path>", "take connection settings (api_origin, rate_limits) from this config")
+    .option("--schema <url>", "schema reference for the yaml-language-server comment", DEFAULT_SCHEMA_URL)
+    .option("--no-session-cache", "log in afresh and do not store the session")
+    .action(async (flags: ExportFlags) => {
+      setExit(await exportCommand(io, flags));
     });
 };
+
+async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
+  let client: DspClient | undefined;
+  try {
+    const ids = [...new Set(flags.insertionOrder)];
+    if (ids.length > 0 === (flags.all === true)) {
+      throw new ExportRefused(
+        "EXPORT_USAGE",
+        "say what to export: --insertion-order ID (repeatable) or --all, not both",
+      );
+    }
+    const target = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+    // Checked before any request, so a refused run costs nothing.
+    if (target !== undefined && !flags.force && existsSync(target)) {
+      throw new ExportRefused(
+        "EXPORT_FILE_EXISTS",
+        `${flags.out} already exists: choose another -o FILE, or add --force to overwrite it`,
+      );
+    }
+    const settings: ConnectionSettings =
+      flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
+    client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
+    const live = await readExportState(client, flags.all === true ? "all" : ids);
+    for (const line of exportOmissions(live)) io.stderr.write(`doohctl export: warning: ${line}\n`);
+    const text = renderExport(live, {
+      schemaUrl: flags.schema,
+      toolVersion: TOOL_VERSION,
+      now: Time.fromMillis(systemClock.now()),
+    });
+    if (target === undefined) {
+      io.stdout.write(text);
+    } else {
+      writeFileSync(target, text, { flag: flags.force ? "w" : "wx" });
+      io.stderr.write(
+        `doohctl export: wrote ${flags.out} (${live.insertionOrders.length} insertion orders, ${live.campaigns.length} campaigns)\n`,
+      );
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "EEXIST") {
+      io.stderr.write(`doohctl export: ${flags.out} appeared meanwhile: add --force to overwrite it\n`);
+      return EXIT.error;
+    }
+    io.stderr.write(describeError("export", error));
+    return EXIT.error;
+  } finally {
+    await client?.close();
+  }
+}
+
+/**
+ * Everything an export shows: the insertion orders (by id, or all of them by paging the G1
+ * list), all their campaigns, every campaign's targetings (G5: one GET each), the creatives
+ * associated with those campaigns (G6 `campaign_ids` filter) and the advertisers, for comments.
+ */
+export async function readExportState(client: DspClient, ids: readonly string[] | "all"): Promise<LiveState> {
+  const readsAtStart = client.stats().reads;
+  const insertionOrders =
+    ids === "all"
+      ? await listAll((request, options) => client.send(request, options), Endpoints.insertionOrders)
+      : await client.getInsertionOrders(ids);
+  if (ids !== "all") {
+    const found = new Set(insertionOrders.map((io) => io.id));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new ExportRefused(
+        "EXPORT_NOT_FOUND",
+        `insertion order ${missing.join(", ")} not found: check the id (the API user sees only its own account's insertion orders)`,
+      );
+    }
+  }
+  const ioIds = insertionOrders.map((io) => io.id);
+  const campaigns = ioIds.length > 0 ? await client.listCampaignsByInsertionOrder(ioIds) : [];
+  const campaignIds = campaigns.map((c) => c.id);
+  const targetings = campaignIds.length > 0 ? await client.getTargetings(campaignIds) : new Map();
+  const creatives = campaignIds.length > 0 ? await client.listCreativesByCampaign(campaignIds) : [];
+  const advertiserIds = sortedIds([...new Set(insertionOrders.map((io) => io.advertiser_id))]);
+  const advertisers = advertiserIds.length > 0 ? await client.getAdvertisers(advertiserIds) : [];
+  return {
+    insertionOrders,
+    campaigns,
+    targetings: Object.fromEntries(targetings),
+    creatives,
+    advertisers,
+    readRequests: client.stats().reads - readsAtStart,
+  };
+}

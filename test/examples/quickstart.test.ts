@@ -1,0 +1,98 @@
+/**
+ * The quick start against the example seed, through `run()` and the real emulator: the plan
+ * holds every kind of change the demo tells about, apply carries it out and converges.
+ */
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { Plan } from "../../src/plan/types.js";
+import { bufferIO } from "../helpers/io.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
+
+let emulator: RunningEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")),
+  });
+  dir = mkdtempSync(join(tmpdir(), "doohctl-quickstart-"));
+  copyFileSync(join(ROOT, "examples/quickstart/doohctl.yaml"), join(dir, "doohctl.yaml"));
+  // The emulator runs without limits; the client need not pace itself either.
+  writeFileSync(
+    join(dir, "connection.yaml"),
+    "version: 1\nconnection:\n  rate_limits: { get: 1000/60s, write: 1000/60s, session: 1000/60s }\n",
+  );
+});
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function cli() {
+  return bufferIO({
+    cwd: dir,
+    env: {
+      DOOHCTL_API_ORIGIN: emulator.origin,
+      DOOHCTL_EMAIL: DEMO_USER.email,
+      DOOHCTL_PASSWORD: DEMO_USER.password,
+      DOOHCTL_SESSION_CACHE: "off",
+      HOME: dir,
+    },
+  });
+}
+
+describe("examples/quickstart against examples/emulator-seed.json", () => {
+  it("plans every kind of change the demo shows, and the pause for the targeting removal", async () => {
+    const io = cli();
+    expect(await run(["plan", ".", "--format", "json", "--detailed-exitcode"], io), io.err()).toBe(2);
+    const plan = JSON.parse(io.out()) as Plan;
+    const kinds = new Set(plan.changes.map((c) => c.kind));
+    expect([...kinds].sort()).toEqual([
+      "associate_creative",
+      "create_campaign",
+      "dissociate_creative",
+      "replace_targetings",
+      "update_campaign",
+      "update_insertion_order",
+    ]);
+    const fields = plan.changes.flatMap((c) =>
+      "fields" in c ? c.fields.map((f) => `${c.address} ${f.field}`) : [],
+    );
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "insertion_order.1002 end_time",
+        "campaign.1001/Holiday airports cpm",
+        "campaign.1001/Holiday malls budget_impressions",
+      ]),
+    );
+    const removal = plan.changes.find((c) => c.kind === "replace_targetings" && c.pause);
+    expect(removal?.address).toBe("campaign.1001/Holiday malls");
+    expect(plan.findings.map((f) => f.code)).toContain("DOOH201");
+    expect(plan.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(JSON.stringify(plan)).not.toContain(DEMO_USER.password);
+  });
+
+  it("applies cleanly, activates the new campaign last, and a new plan shows no changes", async () => {
+    const apply = cli();
+    expect(await run(["apply", ".", "--auto-approve"], apply), apply.err()).toBe(0);
+    const writes = emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+    const created = emulator.state().campaigns.find((c) => c.name === "January clearance");
+    expect(created?.active).toBe(true);
+    // The last write is the activation batch (phase 6), after targetings and creatives.
+    expect(writes.at(-1)?.method).toBe("PATCH");
+    expect(JSON.stringify(writes.at(-1)?.body)).toContain(`"id":"${created?.id}"`);
+
+    const again = cli();
+    expect(await run(["plan", ".", "--detailed-exitcode"], again), again.err()).toBe(0);
+    expect(again.out()).toMatch(/no changes/i);
+    expect(apply.out() + apply.err() + again.out() + again.err()).not.toContain(DEMO_USER.password);
+  });
+});
