@@ -96,11 +96,25 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   let abandoned: ApplyRequestRecord | undefined;
   let attempts = 0;
   let lastStatus = 200;
+  let currentSeq = 0;
 
   const unsubscribe = client.on((event) => {
     if (event.type === "response" && event.class === "write") {
       attempts++;
       if (typeof event.status === "number") lastStatus = event.status;
+      const settled = typeof event.status === "number" && event.status < 429;
+      if (!settled) {
+        journal?.record({
+          event: "attempt",
+          time: iso(clock.now()),
+          seq: currentSeq,
+          method: event.method,
+          path: event.path,
+          status: event.status,
+          attempt: event.attempt,
+          duration_ms: event.durationMs,
+        });
+      }
     }
     emit({ type: "api", event });
   });
@@ -120,6 +134,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       const planned = plan.requests[index]!;
       const sentAt = clock.now();
       attempts = 0;
+      currentSeq = planned.seq;
       let path = planned.path;
       let createdIds: string[] = [];
       let recovered: ApplyRequestRecord["recovered"];

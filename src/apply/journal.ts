@@ -30,6 +30,17 @@ export type JournalEntry =
       recovered?: string;
       error?: string;
     }
+  /** A write attempt that did not settle the request (429, 5xx, no answer): retried or failed. */
+  | {
+      event: "attempt";
+      time: string;
+      seq: number;
+      method: string;
+      path: string;
+      status: number | string;
+      attempt: number;
+      duration_ms: number;
+    }
   | { event: "check"; time: string; seq: number; message: string }
   | { event: "end"; time: string; status: string; applied: number; not_sent: number };
 

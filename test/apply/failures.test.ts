@@ -133,9 +133,18 @@ describe("resilience", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.event)).toEqual(["start", "check", "check", "request", "request", "end"]);
-    expect(lines[3]).toMatchObject({ method: "POST", status: 200, recovered: "retried", phase: 2, seq: 1 });
-    expect(lines[3].item_ids).toEqual(Object.values(result.created));
+    expect(lines.map((l) => l.event)).toEqual([
+      "start",
+      "attempt",
+      "check",
+      "check",
+      "request",
+      "request",
+      "end",
+    ]);
+    expect(lines[1]).toMatchObject({ seq: 1, method: "POST", status: "network-error", attempt: 1 });
+    expect(lines[4]).toMatchObject({ method: "POST", status: 200, recovered: "retried", phase: 2, seq: 1 });
+    expect(lines[4].item_ids).toEqual(Object.values(result.created));
     expect(readFileSync(journalPath, "utf8")).not.toContain(USER.password);
   });
 
