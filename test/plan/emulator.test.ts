@@ -1,0 +1,159 @@
+/**
+ * The plan over real HTTP against the emulator on port 0, seeded with the example account
+ * and planned with the quick-start config.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDspClient } from "../../src/api/client.js";
+import { run } from "../../src/cli/program.js";
+import { loadConfig } from "../../src/config/load.js";
+import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { Money } from "../../src/model/money.js";
+import { createPlan } from "../../src/plan/create.js";
+import { parsePlan, readPlanFile } from "../../src/plan/file.js";
+import { readLiveState } from "../../src/plan/read.js";
+import { checkStaleness } from "../../src/plan/stale.js";
+import { bufferIO } from "../helpers/io.js";
+import { OPTIONS } from "./builders.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
+const USER = { email: "demo@doohctl.test", password: "demo-password" };
+
+let emulator: RunningEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
+  });
+  dir = mkdtempSync(join(tmpdir(), "doohctl-plan-"));
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+function env(extra: Record<string, string> = {}) {
+  return {
+    DOOHCTL_API_ORIGIN: emulator.origin,
+    DOOHCTL_EMAIL: USER.email,
+    DOOHCTL_PASSWORD: USER.password,
+    ...extra,
+  };
+}
+
+function client() {
+  return createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
+}
+
+const gets = () => emulator.requestLog().filter((e) => e.method === "GET").length;
+
+describe("plan against the emulator", () => {
+  it("reads the quick-start's live state in the minimum of 7 GETs and plans its changes", async () => {
+    const desired = await loadConfig([CONFIG], { cwd: ROOT });
+    const c = client();
+    const before = gets();
+    const live = await readLiveState(c, desired);
+    await c.close();
+    // 1 insertion orders + 1 campaigns + 3 targetings + 1 creatives by campaign + 1 creative 9004 by id
+    expect(live.readRequests).toBe(7);
+    expect(gets() - before).toBe(7);
+    const plan = createPlan(desired, live, OPTIONS);
+    expect(plan.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(plan.findings.map((f) => f.code)).toContain("DOOH201");
+    expect(plan.changes.map((c) => c.kind)).toContain("create_campaign");
+    expect(plan.summary.read_requests).toBe(7);
+  });
+
+  it("exits 2 with --detailed-exitcode when there are changes and writes nothing", async () => {
+    const dspWrites = () =>
+      emulator.requestLog().filter((e) => e.method !== "GET" && e.path !== "/api/session").length;
+    const writesBefore = dspWrites();
+    const io = bufferIO({ env: env(), cwd: ROOT });
+    expect(await run(["plan", CONFIG, "--detailed-exitcode", "--no-session-cache"], io)).toBe(2);
+    expect(io.out()).toContain("insertion order 1001");
+    expect(io.err()).toContain("doohctl: reading campaigns");
+    expect(dspWrites()).toBe(writesBefore);
+  });
+
+  it("exits 0 with --detailed-exitcode when live state already matches", async () => {
+    const file = join(dir, "same.yaml");
+    writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "1002"\n    budget_impressions: 1000000\n');
+    const io = bufferIO({ env: env(), cwd: dir });
+    expect(await run(["plan", file, "--detailed-exitcode", "--no-session-cache"], io)).toBe(0);
+    expect(io.out()).toContain("doohctl plan: no changes");
+  });
+
+  it("saves the plan with -o as JSON that loads back through the schema", async () => {
+    const out = join(dir, "plan.json");
+    const io = bufferIO({ env: env(), cwd: ROOT });
+    expect(await run(["plan", CONFIG, "-o", out, "--format", "json", "--no-session-cache"], io)).toBe(0);
+    const saved = readPlanFile(out);
+    expect(parsePlan(io.out(), "stdout")).toEqual(saved);
+    expect(readFileSync(out, "utf8")).not.toContain(USER.password);
+    expect(saved.connection).toEqual({ api_origin: emulator.origin, environment: "production" });
+  });
+
+  it("narrows reads and changes to a --target insertion order", async () => {
+    const before = gets();
+    const io = bufferIO({ env: env(), cwd: ROOT });
+    expect(
+      await run(["plan", CONFIG, "--target", "1002", "--format", "json", "--no-session-cache"], io),
+    ).toBe(0);
+    const plan = parsePlan(io.out(), "stdout");
+    // 1 insertion order + 1 campaigns + 1 targetings (5101) + 1 creatives by campaign
+    expect(gets() - before).toBe(4);
+    expect(plan.changes.every((c) => c.address.includes("1002"))).toBe(true);
+    expect(plan.targets).toEqual(["1002"]);
+  });
+
+  it("says which field of which object moved since a saved plan was made", async () => {
+    const desired = await loadConfig([CONFIG], { cwd: ROOT });
+    const c = client();
+    const plan = createPlan(desired, await readLiveState(c, desired), OPTIONS);
+    expect(await checkStaleness(plan, c)).toEqual([]);
+    await c.patchCampaigns([{ id: "5101", cpm: Money.parse("16 USD") }]);
+    plan.fingerprints.push({ ...plan.fingerprints.find((f) => f.kind === "campaign")!, id: "9999" });
+    const stale = await checkStaleness(plan, c);
+    await c.close();
+    expect(stale.map((s) => s.message)).toEqual([
+      "campaign 5101: cpm 15.00 USD -> 16.00 USD since the plan was made",
+      "campaign 9999 no longer exists",
+    ]);
+  });
+});
+
+describe("plan command errors", () => {
+  it("names the missing credential variable and prints nothing on stdout", async () => {
+    const io = bufferIO({
+      env: { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_EMAIL: USER.email },
+      cwd: ROOT,
+    });
+    expect(await run(["plan", CONFIG, "--no-session-cache"], io)).toBe(1);
+    expect(io.out()).toBe("");
+    expect(io.err()).toContain("DOOHCTL_PASSWORD is not set");
+  });
+
+  it("puts plan errors on stderr, exits 1 and leaves stdout empty", async () => {
+    const file = join(dir, "unknown.yaml");
+    writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
+    const io = bufferIO({ env: env(), cwd: dir });
+    expect(await run(["plan", file, "--format", "json", "--no-session-cache"], io)).toBe(1);
+    expect(io.out()).toBe("");
+    expect(io.err()).toContain("DOOH001");
+    expect(io.err()).not.toContain(USER.password);
+  });
+
+  it("reports config errors at file:line without contacting the DSP", async () => {
+    const file = join(dir, "bad.yaml");
+    writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "1001"\n    budget_money: 12\n');
+    const before = emulator.requestLog().length;
+    const io = bufferIO({ env: env(), cwd: dir });
+    expect(await run(["plan", file], io)).toBe(1);
+    expect(io.err()).toMatch(/bad\.yaml:4:\d+/);
+    expect(emulator.requestLog().length).toBe(before);
+  });
+});
