@@ -7,9 +7,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { RateLimit } from "../model/limits.js";
-import { Money } from "../model/money.js";
-import { Time } from "../model/time.js";
+import { describe, explainLeaf, typeWord } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { configSchema } from "./schema-file.js";
 import type { SourceIndex } from "./source-index.js";
@@ -297,116 +295,4 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
     default:
       return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
   }
-}
-
-function explainLeaf(def: string, data: unknown): { code: ConfigIssueCode; message: string; hint?: string } {
-  switch (def) {
-    case "money":
-      return explainMoney(data);
-    case "time":
-      if (typeof data !== "string") {
-        return {
-          code: "TIME_INVALID",
-          message: `expected a date-time like 2026-12-01T00:00:00Z, found ${describe(data)}`,
-        };
-      }
-      try {
-        Time.parse(data);
-        return { code: "TIME_INVALID", message: `"${data}" is not a date-time like 2026-12-01T00:00:00Z` };
-      } catch (error) {
-        return { code: "TIME_INVALID", message: (error as Error).message };
-      }
-    case "id":
-      if (typeof data === "bigint") {
-        return {
-          code: "ID_TOO_LARGE",
-          message: `${data} has more digits than a YAML number keeps exactly: quote this id`,
-          hint: `write "${data}"`,
-        };
-      }
-      if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
-      return {
-        code: "WRONG_TYPE",
-        message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
-      };
-    default:
-      if (typeof data !== "string") {
-        return {
-          code: "RATE_LIMIT_INVALID",
-          message: `expected a rate like "10/60s", found ${describe(data)}`,
-        };
-      }
-      try {
-        RateLimit.parseWindow(data);
-        return {
-          code: "RATE_LIMIT_INVALID",
-          message: `"${data}" is not a rate: write requests/duration, like 10/60s`,
-        };
-      } catch (error) {
-        return { code: "RATE_LIMIT_INVALID", message: (error as Error).message };
-      }
-  }
-}
-
-/** Why a value is not money, and how to write it. */
-export function explainMoney(data: unknown): { code: ConfigIssueCode; message: string } {
-  const code = "MONEY_INVALID";
-  if (typeof data === "number" || typeof data === "bigint") {
-    return { code, message: `money needs a currency: write "${String(data)} USD"` };
-  }
-  if (typeof data === "string") {
-    try {
-      const money = Money.parse(data);
-      if (Money.isNegative(money))
-        return { code, message: `"${data}" is negative: amounts are never negative (G8)` };
-      return { code, message: `"${data}" is not money: write an amount and a currency, like "12.50 USD"` };
-    } catch (error) {
-      return { code, message: (error as Error).message };
-    }
-  }
-  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-    const record = data as Record<string, unknown>;
-    const units = typeof record.units === "number" ? String(record.units) : record.units;
-    try {
-      Money.fromWire({
-        currency_code: record.currency_code as string,
-        units: units as string,
-        ...(record.nanos === undefined ? {} : { nanos: record.nanos as number }),
-      });
-    } catch (error) {
-      return {
-        code,
-        message: `${(error as Error).message}, like {currency_code: USD, units: "12", nanos: 500000000}`,
-      };
-    }
-    const extra = Object.keys(record).filter((k) => !["currency_code", "units", "nanos"].includes(k));
-    if (extra.length > 0) {
-      return { code, message: `unknown key "${extra[0]}" in money: use currency_code, units and nanos` };
-    }
-    return { code, message: "amounts are never negative (G8)" };
-  }
-  return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
-}
-
-function typeWord(type: string): string {
-  const words: Record<string, string> = {
-    object: "a map (key: value)",
-    array: "a list",
-    string: "a string",
-    integer: "a whole number",
-    number: "a number",
-    boolean: "true or false",
-    null: "null",
-  };
-  return words[type] ?? type;
-}
-
-export function describe(data: unknown): string {
-  if (data === null || data === undefined) return "nothing (null)";
-  if (Array.isArray(data)) return "a list";
-  if (typeof data === "object") return "a map";
-  if (typeof data === "string") return `the string "${data}"`;
-  if (typeof data === "boolean") return String(data);
-  if (typeof data === "bigint" || typeof data === "number") return `the number ${String(data)}`;
-  return typeof data;
 }
