@@ -1,8 +1,9 @@
 /**
  * `createDspClient`: the one way doohctl talks to the DSP. Layers, outermost first:
  * session (cookie, one re-login on 401/403) -> retry (429, and network errors, timeouts and
- * 5xx for idempotent requests) -> pacing (a sliding-window limiter per request class) ->
- * transport (undici, TLS, G13 origin policy). Every attempt emits an ApiEvent.
+ * 5xx for idempotent requests) -> pacing (a p-queue per request class, each send behind a
+ * sliding-window gate) -> transport (undici, TLS, G13 origin policy). Every attempt emits
+ * an ApiEvent.
  */
 import { type Clock, systemClock } from "../model/clock.js";
 import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
@@ -23,7 +24,7 @@ import {
   TimeoutError,
   TransportPolicyError,
 } from "./errors.js";
-import { WindowLimiter } from "./limiter.js";
+import { type Grant, WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
 import { Session, type SessionToken, tokenFromSetCookie } from "./session.js";
@@ -58,6 +59,13 @@ interface Exchange {
   items: number;
   cookie?: string;
   signal?: AbortSignal | undefined;
+}
+
+/** One attempt as it left the limiter: a response, or the network error or timeout instead. */
+interface Sent {
+  grant: Grant;
+  response?: HttpResponse;
+  failure?: NetworkError | TimeoutError;
 }
 
 function requestClass(request: ApiRequest): RequestClass {
@@ -156,20 +164,21 @@ export function createDspClient(options: DspClientOptions): DspClient {
     let rateLimited = 0;
     let waitedBefore = 0;
     for (let attempt = 1; ; attempt++) {
-      const slot = await limiters[cls].acquire(signal);
-      if (attempt > 1) stats.retries++;
-      if (cls === "get") stats.reads++;
-      else if (cls === "write") stats.writes++;
-      let response: HttpResponse | undefined;
-      let failure: NetworkError | TimeoutError | undefined;
-      try {
-        response = await transport.request({ ...request, headers, body, signal });
-      } catch (error) {
-        slot.settle("counted");
-        if (!(error instanceof NetworkError || error instanceof TimeoutError)) throw error;
-        failure = error;
-      }
-      if (response) slot.settle(response.status === 429 ? "refused" : "counted");
+      const sent = await limiters[cls].run<Sent>(
+        async (grant) => {
+          if (attempt > 1) stats.retries++;
+          if (cls === "get") stats.reads++;
+          else if (cls === "write") stats.writes++;
+          try {
+            return { grant, response: await transport.request({ ...request, headers, body, signal }) };
+          } catch (error) {
+            if (!(error instanceof NetworkError || error instanceof TimeoutError)) throw error;
+            return { grant, failure: error };
+          }
+        },
+        { signal, refused: ({ response }) => response?.status === 429 },
+      );
+      const { grant, response, failure } = sent;
       const outcome: AttemptOutcome = response
         ? {
             kind: "status",
@@ -184,9 +193,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
         path: request.path,
         items: ex.items,
         status: outcome.kind === "status" ? outcome.status : outcome.kind,
-        durationMs: clock.now() - slot.grantedAt,
+        durationMs: clock.now() - grant.grantedAt,
         attempt,
-        waitedMs: waitedBefore + slot.waitedMs,
+        waitedMs: waitedBefore + grant.waitedMs,
       });
       if (response?.status === 429) {
         stats.rateLimited++;

@@ -2,18 +2,20 @@
  * Client-side pacing for one request class (GET, write or session), so the client's own
  * traffic never draws a 429 from a server that counts sliding windows (G10).
  *
- * The server counts a request at its arrival, which the client never sees: it lies somewhere
- * between the send and the response. So a slot is held from the send until the response
- * came back plus one window: whatever the latency, the server then sees at most `limit`
- * arrivals inside any window. A request refused with 429 is not counted by the server (G10)
- * and frees its slot at once. Requests leave in FIFO order as soon as a slot is free, up to
- * `concurrency` in flight, and every wait goes through the injected Clock, so tests run on
- * virtual time.
- *
- * This is a small purpose-built queue rather than p-queue: p-queue's interval cap counts
- * fixed intervals from the start of each task, which is not the latency-aware sliding window
- * this needs.
+ * Two parts. A p-queue per class owns the queue: FIFO order, at most `concurrency` requests
+ * in flight, and abort of a queued request through its signal. Each p-queue task then passes
+ * a window gate before it sends, and the gate is the part p-queue cannot do: p-queue's
+ * `interval`/`intervalCap` (even `strict`) count a task at its start, on real timers, while
+ * the server counts a request at its arrival, which the client never sees: it lies
+ * somewhere between the send and the response. So the gate holds a slot from the send until
+ * the response came back plus one window (plus a margin): whatever the latency, the server
+ * then sees at most `limit` arrivals inside any window. A request refused with 429 is not
+ * counted by the server (G10) and frees its slot at once. When the window is full the gate
+ * waits, through the injected Clock, until the earliest slot frees, so tests run on virtual
+ * time; the queue is built without `interval` or `timeout`, which keeps p-queue off real
+ * timers altogether.
  */
+import PQueue from "p-queue";
 import type { Clock } from "../model/clock.js";
 import type { RateWindow } from "../model/limits.js";
 
@@ -28,14 +30,70 @@ export interface WindowLimiterOptions {
   onWait?: (until: number, waitMs: number) => void;
 }
 
-/** A granted slot. Exactly one `settle` call ends it. */
-export interface Slot {
-  /** Clock time at which the slot was granted (the send time). */
+/** When a request was sent, for its ApiEvent. */
+export interface Grant {
+  /** Clock time at which the window let it go (the send time). */
   grantedAt: number;
-  /** Clock time spent queued for it. */
+  /** Clock time spent queued for it, in the queue and at the gate. */
   waitedMs: number;
-  /** `counted`: the server may have counted it (any response but 429, or no response). */
-  settle(outcome: "counted" | "refused"): void;
+}
+
+export interface RunOptions<T> {
+  /** Aborts the request while it is queued or waiting for the window. */
+  signal?: AbortSignal | undefined;
+  /** True for a result the server refused with 429: not counted (G10), its slot frees at once. */
+  refused?: (result: T) => boolean;
+}
+
+type Outcome = "counted" | "refused";
+
+export class WindowLimiter {
+  private readonly queue: PQueue;
+  private readonly gate: WindowGate;
+  private readonly clock: Clock;
+
+  constructor(options: WindowLimiterOptions) {
+    // No `interval` and no `timeout`: the window is the gate's job, on the injected clock.
+    this.queue = new PQueue({ concurrency: options.concurrency });
+    this.gate = new WindowGate(options);
+    this.clock = options.clock;
+  }
+
+  /**
+   * Sends one request when its turn comes (FIFO) and the window allows. Its slot counts
+   * until `send` settles plus one window; a throw counts too (the server may have seen it).
+   * Rejects with the signal's reason on abort.
+   */
+  run<T>(send: (grant: Grant) => Promise<T>, options: RunOptions<T> = {}): Promise<T> {
+    const { signal, refused } = options;
+    const queuedAt = this.clock.now();
+    return this.queue.add(
+      async () => {
+        const settle = await this.gate.enter(signal);
+        const grantedAt = this.clock.now();
+        let result: T;
+        try {
+          result = await send({ grantedAt, waitedMs: grantedAt - queuedAt });
+        } catch (error) {
+          settle("counted");
+          throw error;
+        }
+        settle(refused?.(result) ? "refused" : "counted");
+        return result;
+      },
+      { signal },
+    );
+  }
+
+  /** Requests waiting for their turn in the queue (not yet at the gate). */
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  /** Slots currently counted against the window (in flight or cooling down). */
+  get occupied(): number {
+    return this.gate.occupied;
+  }
 }
 
 interface Held {
@@ -44,16 +102,13 @@ interface Held {
 }
 
 interface Waiter {
-  enqueuedAt: number;
-  resolve: (slot: Slot) => void;
-  reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  resolve: (settle: (outcome: Outcome) => void) => void;
 }
 
-export class WindowLimiter {
+/** The held-slot accounting of one window; entered in p-queue's order, so FIFO too. */
+class WindowGate {
   private held: Held[] = [];
-  private queue: Waiter[] = [];
+  private waiters: Waiter[] = [];
   private timerAt: number | undefined;
   private readonly options: WindowLimiterOptions;
 
@@ -61,34 +116,29 @@ export class WindowLimiter {
     this.options = options;
   }
 
-  /** Waits for a slot (FIFO). Rejects with the signal's reason on abort. */
-  acquire(signal?: AbortSignal): Promise<Slot> {
-    return new Promise<Slot>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const waiter: Waiter = {
-        enqueuedAt: this.options.clock.now(),
-        resolve,
-        reject,
-        signal,
-        onAbort: undefined,
-      };
-      if (signal) {
-        waiter.onAbort = () => {
-          this.queue = this.queue.filter((w) => w !== waiter);
-          reject(signal.reason);
-          this.pump();
-        };
-        signal.addEventListener("abort", waiter.onAbort, { once: true });
-      }
-      this.queue.push(waiter);
-      this.pump();
-    });
-  }
-
-  /** Slots currently counted against the window (in flight or cooling down). */
   get occupied(): number {
     this.prune();
     return this.held.length;
+  }
+
+  /** Resolves with the slot's settle function once the window has room for one more send. */
+  enter(signal: AbortSignal | undefined): Promise<(outcome: Outcome) => void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        resolve: (settle) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(settle);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.pump();
+    });
   }
 
   private prune(): void {
@@ -97,40 +147,28 @@ export class WindowLimiter {
   }
 
   private pump(): void {
-    const { window, concurrency, clock } = this.options;
-    while (this.queue.length > 0) {
-      this.prune();
-      const inFlight = this.held.filter((h) => h.freeAt === undefined).length;
-      if (this.held.length < window.limit && inFlight < concurrency) {
-        this.grant(this.queue.shift()!);
-        continue;
-      }
-      if (this.held.length >= window.limit) {
-        // Wake when the earliest cooling slot frees; in-flight slots wake us when they settle.
-        const cooling = this.held.map((h) => h.freeAt).filter((t): t is number => t !== undefined);
-        if (cooling.length > 0) this.wakeAt(Math.min(...cooling), clock.now());
-      }
-      return;
+    const { window, clock } = this.options;
+    this.prune();
+    while (this.waiters.length > 0 && this.held.length < window.limit) {
+      this.grant(this.waiters.shift()!);
     }
+    if (this.waiters.length === 0) return;
+    // Wake when the earliest cooling slot frees; in-flight slots wake us when they settle.
+    const cooling = this.held.map((h) => h.freeAt).filter((t): t is number => t !== undefined);
+    if (cooling.length > 0) this.wakeAt(Math.min(...cooling), clock.now());
   }
 
   private grant(waiter: Waiter): void {
     const { clock, window, marginMs } = this.options;
-    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener("abort", waiter.onAbort);
     const held: Held = { freeAt: undefined };
     this.held.push(held);
-    const grantedAt = clock.now();
     let settled = false;
-    waiter.resolve({
-      grantedAt,
-      waitedMs: grantedAt - waiter.enqueuedAt,
-      settle: (outcome) => {
-        if (settled) return;
-        settled = true;
-        if (outcome === "refused") this.held = this.held.filter((h) => h !== held);
-        else held.freeAt = clock.now() + window.windowMs + marginMs;
-        this.pump();
-      },
+    waiter.resolve((outcome) => {
+      if (settled) return;
+      settled = true;
+      if (outcome === "refused") this.held = this.held.filter((h) => h !== held);
+      else held.freeAt = clock.now() + window.windowMs + marginMs;
+      this.pump();
     });
   }
 
