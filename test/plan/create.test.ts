@@ -4,7 +4,6 @@ import { newCampaignPlaceholder } from "../../src/plan/types.js";
 import {
   bodies,
   campaign,
-  creative,
   desired,
   io,
   liveCampaign,

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "./builders.js";
+
+describe("analyzers", () => {
+  it("flags budget and cpm increases above their thresholds (DOOH401), configurably", () => {
+    const live = liveState({ campaigns: [liveCampaign()] });
+    const d = desired([
+      io("1001", {
+        campaigns: [campaign("Airports", { fields: { cpm: usd("15"), budget_impressions: 140_000 } })],
+      }),
+    ]);
+    const p = plan(d, live);
+    expect(p.findings.map((f) => f.message)).toEqual([
+      "campaign.1001/Airports: cpm 12.00 USD -> 15.00 USD (+25%, above the 20% threshold)",
+    ]);
+    expect(
+      plan(d, live, { thresholds: { cpmIncreasePercent: 30, budgetIncreasePercent: 30 } }).findings.map(
+        (f) => f.code,
+      ),
+    ).toEqual(["DOOH401"]);
+  });
+
+  it("warns about editing a campaign whose flight has ended (DOOH301)", () => {
+    const live = liveState({ campaigns: [liveCampaign({ end_time: "2027-01-01T00:00:00Z" })] });
+    const d = desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("12.10") } })] })]);
+    expect(plan(d, live, { now: "2027-01-02T00:00:00Z" }).findings.map((f) => f.code)).toEqual(["DOOH301"]);
+    expect(plan(d, live).findings).toEqual([]);
+  });
+
+  it("summarizes money and impression deltas per insertion order with the apply estimate", () => {
+    const campaigns = [
+      liveCampaign(),
+      liveCampaign({ id: "5002", name: "Malls" }),
+      liveCampaign({ id: "5003", name: "Rail" }),
+    ];
+    const d = desired([
+      io("1001", {
+        fields: { budget_money: usd("27500") },
+        campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("12.50") } })),
+      }),
+    ]);
+    const p = plan(d, liveState({ campaigns }));
+    expect(p.summary.insertion_orders).toEqual([
+      {
+        insertion_order_id: "1001",
+        lines: ["budget +2,500.00 USD", "cpm 12.00 -> 12.50 USD on 3 campaigns"],
+      },
+    ]);
+    expect(p.summary.actions).toEqual({ update_insertion_order: 1, update_campaign: 3 });
+  });
+
+  it("estimates 43 write requests at about 4m12s at 10/60s", async () => {
+    const { estimateApplyMs } = await import("../../src/plan/summary.js");
+    const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
+    const { Time } = await import("../../src/model/time.js");
+    expect(Time.formatDuration(estimateApplyMs(43, PUBLISHED_RATE_LIMITS))).toBe("4m12s");
+    expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS)).toBe(0);
+  });
+});

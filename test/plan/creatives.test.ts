@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { campaign, creative, desired, io, liveCampaign, liveCreative, liveState, plan } from "./builders.js";
+
+describe("createPlan: creatives (G6)", () => {
+  it("sends each creative's full campaign_ids, keeping associations with campaigns the config does not manage", () => {
+    const live = liveState({
+      campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls" })],
+      creatives: [
+        liveCreative({ id: "9001", campaign_ids: ["5001", "7777"] }),
+        liveCreative({ id: "9002", campaign_ids: ["7777"] }),
+      ],
+    });
+    const d = desired([
+      io("1001", { campaigns: [campaign("Airports", { creatives: ["9002"] }), campaign("Malls")] }),
+    ]);
+    const p = plan(d, live);
+    expect(p.changes.map((c) => c.kind)).toEqual(["associate_creative", "dissociate_creative"]);
+    expect(p.requests.map((r) => r.body)).toEqual([
+      {
+        creatives: [
+          { id: "9001", campaign_ids: ["7777"] },
+          { id: "9002", campaign_ids: ["5001", "7777"] },
+        ],
+      },
+    ]);
+    expect(p.requests[0]!.item_change_ids).toEqual([["c2"], ["c1"]]);
+  });
+
+  it("merges association and property changes of one creative into one batch item", () => {
+    const live = liveState({
+      campaigns: [liveCampaign()],
+      creatives: [liveCreative({ category_ids: ["3"] })],
+    });
+    const d = desired(
+      [io("1001", { campaigns: [campaign("Airports", { creatives: ["9001"] })] })],
+      [creative("9001", { category_ids: ["4", "3"] })],
+    );
+    const p = plan(d, live);
+    expect(p.requests.map((r) => r.body)).toEqual([
+      { creatives: [{ id: "9001", campaign_ids: ["5001"], category_ids: ["3", "4"] }] },
+    ]);
+    expect(p.requests[0]!.change_ids).toEqual(["c1", "c2"]);
+  });
+
+  it("refuses to associate a creative of another advertiser, naming both (G6 rule 2)", () => {
+    const live = liveState({
+      campaigns: [liveCampaign()],
+      creatives: [liveCreative({ advertiser_id: "2" })],
+      advertisers: [
+        { id: "1", name: "Northwind" },
+        { id: "2", name: "Contoso" },
+      ],
+    });
+    const p = plan(
+      desired([io("1001", { campaigns: [campaign("Airports", { creatives: ["9001"] })] })]),
+      live,
+    );
+    expect(p.findings.map((f) => f.code)).toEqual(["DOOH601"]);
+    expect(p.findings[0]!.message).toContain(
+      "advertiser 2 (Contoso) but insertion order 1001 to advertiser 1 (Northwind)",
+    );
+    expect(p.requests).toEqual([]);
+  });
+
+  it("refuses archived and unknown creatives, and warns about one not yet PROCESSED on an active campaign", () => {
+    const live = liveState({
+      campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls" })],
+      creatives: [
+        liveCreative({ id: "9001", archived: true }),
+        liveCreative({ id: "9002", processing_status: "PROCESSING" }),
+        liveCreative({
+          id: "9003",
+          audits: [{ network_id: "7", status: "DENIED", message: "", last_reviewed: "2026-10-01T00:00:00Z" }],
+        }),
+      ],
+    });
+    const errors = plan(
+      desired([io("1001", { campaigns: [campaign("Airports", { creatives: ["9001", "9404"] })] })]),
+      live,
+    );
+    expect(errors.findings.map((f) => f.code)).toEqual(["DOOH008", "DOOH007"]);
+    const warnings = plan(
+      desired([io("1001", { campaigns: [campaign("Malls", { creatives: ["9002", "9003"] })] })]),
+      live,
+    );
+    expect(warnings.findings.map((f) => f.code)).toEqual(["DOOH501", "DOOH501"]);
+    expect(warnings.findings[1]!.message).toContain("DENIED by network 7");
+    expect(warnings.requests).toHaveLength(1);
+  });
+});
