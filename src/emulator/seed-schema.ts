@@ -40,7 +40,7 @@ export const SEED_SCHEMA = {
   type: "object",
   additionalProperties: false,
   properties: {
-    $schema: { type: "string" },
+    $schema: { type: "string", description: "Path or URL of this schema, for editors." },
     users: {
       type: "array",
       items: {

@@ -1,14 +1,136 @@
+import { resolve } from "node:path";
+import { Option } from "commander";
+import {
+  type EmulatorSeed,
+  FaultSpecError,
+  loadSeedFile,
+  SeedError,
+  startEmulator,
+} from "../../emulator/index.js";
+import {
+  PUBLISHED_RATE_LIMITS,
+  RateLimit,
+  RateLimitSyntaxError,
+  type RateLimits,
+} from "../../model/limits.js";
+import type { Environment } from "../../model/wire.js";
+import { EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
 
-/** `doohctl emulator`: placeholder until its issue lands; it says so and exits 1. */
+interface EmulatorFlags {
+  port: string;
+  host: string;
+  seed?: string;
+  state?: string;
+  environment: Environment;
+  rateLimits?: string;
+  latency?: string;
+  faults?: string;
+  faultSeed?: string;
+  control?: boolean;
+}
+
+/** The example seed's own demo credential: the only password the banner shows. */
+const DEMO_CREDENTIAL = { email: "demo@doohctl.test", password: "demo-password" };
+
+class FlagError extends Error {
+  override readonly name = "FlagError";
+  readonly code = "EMULATOR_FLAG_INVALID";
+}
+
+function integer(flag: string, text: string | undefined, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]+$/.test(text) || Number(text) > max) {
+    throw new FlagError(`${flag} must be an integer between 0 and ${max}, not "${text}"`);
+  }
+  return Number(text);
+}
+
+/**
+ * `doohctl emulator`: runs the local DSP (docs/emulator.md) until SIGINT or SIGTERM. The
+ * action only reads flags, starts the emulator, prints where it is and waits.
+ */
 export const registerEmulator: CommandModule = (program, io, setExit) => {
   program
     .command("emulator")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      io.stderr.write("doohctl emulator: not implemented yet\n");
-      setExit(1);
+    .description("run the local DSP emulator (in memory; for demos, tests and rehearsals)")
+    .option("--port <port>", "port to listen on (0 picks a free one)", "4010")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--seed <file>", "JSON seed: users and the initial state (schemas/emulator-seed.schema.json)")
+    .option("--state <file>", "persist the state in FILE across restarts (loaded when present)")
+    .addOption(
+      new Option("--environment <name>", "production, or staging (no DSP paths, G13)")
+        .choices(["production", "staging"])
+        .default("production"),
+    )
+    .option("--rate-limits <list>", "get=100/60s,write=10/60s,session=10/60s (any subset), or off")
+    .option("--latency <ms>", "added latency per request, in milliseconds")
+    .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
+    .option("--fault-seed <n>", "seed for reproducible fault draws")
+    .option("--control", "enable the /__emulator/ control path")
+    .action(async (flags: EmulatorFlags) => {
+      let seed: EmulatorSeed | undefined;
+      let rateLimits: RateLimits | "off" | undefined;
+      let running: Awaited<ReturnType<typeof startEmulator>>;
+      try {
+        if (flags.rateLimits !== undefined) {
+          rateLimits = flags.rateLimits.trim() === "off" ? "off" : RateLimit.parseList(flags.rateLimits);
+        }
+        if (flags.seed !== undefined) seed = await loadSeedFile(resolve(io.cwd, flags.seed));
+        running = await startEmulator({
+          port: integer("--port", flags.port, 65535),
+          host: flags.host,
+          seed,
+          environment: flags.environment,
+          rateLimits,
+          latencyMs: integer("--latency", flags.latency, 600_000),
+          faults: flags.faults,
+          faultSeed: integer("--fault-seed", flags.faultSeed, 2 ** 32 - 1),
+          control: flags.control === true,
+          statePath: flags.state === undefined ? undefined : resolve(io.cwd, flags.state),
+        });
+      } catch (error) {
+        const known =
+          error instanceof SeedError ||
+          error instanceof FaultSpecError ||
+          error instanceof RateLimitSyntaxError ||
+          error instanceof FlagError ||
+          (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+        if (!known) throw error;
+        io.stderr.write(`doohctl emulator: ${(error as Error).message}\n`);
+        setExit(EXIT.error);
+        return;
+      }
+      const limits = rateLimits ?? "published";
+      io.stderr.write(`doohctl emulator listening on ${running.origin}\n`);
+      io.stderr.write(`  environment: ${flags.environment}\n`);
+      io.stderr.write(
+        `  rate limits: ${limits === "off" ? "off" : RateLimit.formatList(limits === "published" ? PUBLISHED_RATE_LIMITS : limits)}\n`,
+      );
+      if (flags.control) io.stderr.write(`  control path: ${running.origin}/__emulator/\n`);
+      if (flags.state) io.stderr.write(`  state file: ${resolve(io.cwd, flags.state)}\n`);
+      const users = running.users();
+      if (users.length === 0) io.stderr.write("  users: none (give a --seed with users to log in)\n");
+      for (const user of users) {
+        // Only the example seed's own demo credential is shown; any other password stays unsaid.
+        const isDemo = seed?.users?.some(
+          (u) =>
+            u.email === user.email &&
+            u.email === DEMO_CREDENTIAL.email &&
+            u.password === DEMO_CREDENTIAL.password,
+        );
+        const demo = isDemo ? `, password ${DEMO_CREDENTIAL.password}` : "";
+        io.stderr.write(`  user: ${user.email} (account ${user.account_id}${demo})\n`);
+      }
+      io.stderr.write("Press Ctrl-C to stop.\n");
+      await new Promise<void>((done) => {
+        const unsubscribe = io.onInterrupt?.(() => {
+          unsubscribe?.();
+          done();
+        });
+      });
+      await running.close();
+      io.stderr.write("doohctl emulator stopped\n");
+      setExit(EXIT.ok);
     });
 };
