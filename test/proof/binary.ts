@@ -1,0 +1,60 @@
+/**
+ * The built CLI (`dist/src/cli/main.js`) as a child process: the crash and TLS proofs need a
+ * real process to kill or to start with NODE_EXTRA_CA_CERTS. It is built once when missing
+ * or older than the sources.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+export const MAIN = join(ROOT, "dist", "src", "cli", "main.js");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist when it is missing or stale; a type error elsewhere still emits (tsc's default). */
+export function ensureBuilt(): void {
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(join(ROOT, "src"))) return;
+  try {
+    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+  } catch {
+    // tsc exits non-zero on any type error in the tree but has emitted; the check below decides.
+  }
+  if (!existsSync(MAIN)) throw new Error(`npm run build did not produce ${MAIN}`);
+}
+
+export interface Child {
+  process: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals>;
+}
+
+export function spawnCli(args: string[], options: { cwd: string; env: Record<string, string> }): Child {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
+    child.on("close", (code, signal) => resolve(signal ?? code ?? -1));
+  });
+  return { process: child, stdout: () => out, stderr: () => err, exited };
+}
