@@ -7,26 +7,19 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { DEMO_RATE_LIMITS, runDemo } from "../../scripts/demo.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-
-function buffers() {
-  let out = "";
-  let err = "";
-  return {
-    stdout: { write: (t: string) => void (out += t), isTTY: false },
-    stderr: { write: (t: string) => void (err += t), isTTY: false },
-    out: () => out,
-    err: () => err,
-  };
-}
+import { bufferIO } from "../helpers/io.js";
 
 const demoDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("doohctl-demo-"));
 
 describe("npm run demo", () => {
   it("tells the story in order, checks every exit code, and leaves no file behind", async () => {
     const before = demoDirs();
-    const io = buffers();
+    const io = bufferIO();
     const fast = { ...PUBLISHED_RATE_LIMITS, write: { limit: 100, windowMs: 1_000 } };
-    expect(await runDemo({ ...io, rateLimits: fast, noColour: true }), io.err()).toBe(0);
+    expect(
+      await runDemo({ stdout: io.stdout, stderr: io.stderr, rateLimits: fast, noColour: true }),
+      io.err(),
+    ).toBe(0);
     const out = io.out();
 
     const headings = [...out.matchAll(/^== (\d)\. /gm)].map((m) => Number(m[1]));
