@@ -7,9 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clientBenchmark } from "./client.js";
+import { configBenchmark } from "./config.js";
+import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
+import { planBenchmark } from "./plan.js";
 
-const BENCHMARKS: Benchmark[] = [];
+const BENCHMARKS: Benchmark[] = [emulatorBenchmark, clientBenchmark, configBenchmark, planBenchmark];
 
 const only = process.argv.slice(2);
 const figures: Figure[] = [];

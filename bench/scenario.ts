@@ -3,7 +3,7 @@
  * seed in the API's own shapes) and a desired config that changes a chosen number of things.
  * Everything derives from `seed`, so a failing soak run is reproducible from its number.
  */
-import { stringify } from "yaml";
+import { Document, isScalar, isSeq, stringify, visit } from "yaml";
 import type { TargetingOptionSet } from "../src/model/targeting.js";
 import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../src/model/wire.js";
 
@@ -34,7 +34,67 @@ export interface Scenario {
   };
   /** The desired config as one YAML document. */
   configYaml: string;
+  /** The same config as a value, for splitting it into several files (`configFiles`). */
+  config: ScenarioConfig;
+  /** The desired state in the API's shapes: live with the requested changes applied. */
+  desired: {
+    campaigns: Campaign[];
+    targetings: Record<string, TargetingOptionSet[]>;
+    creatives: Creative[];
+  };
   counts: { campaignUpdates: number; targetingChanges: number; associationChanges: number };
+}
+
+/**
+ * The scenario of the issues' Performance sections: 200 insertion orders, 10,000 campaigns,
+ * 400 creatives; 10,000 campaign updates, 200 targeting changes, 1,000 association changes.
+ */
+export const BENCH_SCENARIO: ScenarioOptions = {
+  insertionOrders: 200,
+  campaignsPerOrder: 50,
+  creativesPerOrder: 2,
+  campaignUpdates: 10_000,
+  targetingChanges: 200,
+  associationChanges: 1_000,
+  seed: 8,
+};
+
+export interface ScenarioConfig {
+  version: 1;
+  insertion_orders: { id: string; campaigns: unknown[]; [field: string]: unknown }[];
+}
+
+/**
+ * The scenario's config as `parts` files of consecutive insertion orders, named so that name
+ * order is document order (a config directory is read in name order).
+ */
+export function configFiles(scenario: Scenario, parts: number): { name: string; text: string }[] {
+  const orders = scenario.config.insertion_orders;
+  const size = Math.ceil(orders.length / parts);
+  const files: { name: string; text: string }[] = [];
+  for (let i = 0; i * size < orders.length; i++) {
+    const document = { version: 1, insertion_orders: orders.slice(i * size, (i + 1) * size) };
+    files.push({ name: `part-${String(i).padStart(3, "0")}.yaml`, text: handWritten(document) });
+  }
+  return files;
+}
+
+/**
+ * YAML as people write it (design.md's example): id lists, `pacing` and targeting options
+ * in flow style on one line, the rest in block style.
+ */
+function handWritten(value: unknown): string {
+  const doc = new Document(value);
+  const scalars = (node: unknown) => isSeq(node) && node.items.every((item) => isScalar(item));
+  visit(doc, {
+    Map(_, node) {
+      if (node.items.every((pair) => isScalar(pair.value) || scalars(pair.value))) node.flow = true;
+    },
+    Seq(_, node) {
+      if (scalars(node)) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }
 
 /** mulberry32: a tiny, well-distributed seeded PRNG. */
@@ -162,6 +222,8 @@ export function generateScenario(options: ScenarioOptions): Scenario {
     byOrder.set(c.insertion_order_id, [...(byOrder.get(c.insertion_order_id) ?? []), c]);
   let associationChanges = 0;
   const wanted = options.associationChanges ?? 0;
+  // Each creative-campaign pair toggles at most once, so the count is the net change.
+  const toggled = new Set<string>();
   for (let n = 0; n < wanted * 4 && associationChanges < wanted; n++) {
     const creative = pick(desired.creatives);
     const ioId = insertionOrders.find(
@@ -170,6 +232,9 @@ export function generateScenario(options: ScenarioOptions): Scenario {
     const pool = byOrder.get(creative.insertion_order_ids[0] ?? ioId ?? "") ?? [];
     const campaign = pick(pool);
     if (!campaign) continue;
+    const pair = `${creative.id}:${campaign.id}`;
+    if (toggled.has(pair)) continue;
+    toggled.add(pair);
     const has = creative.campaign_ids.includes(campaign.id);
     creative.campaign_ids = has
       ? creative.campaign_ids.filter((id) => id !== campaign.id)
@@ -183,7 +248,7 @@ export function generateScenario(options: ScenarioOptions): Scenario {
     for (const id of creative.campaign_ids)
       creativesOf.set(id, [...(creativesOf.get(id) ?? []), creative.id]);
   }
-  const config = {
+  const config: ScenarioConfig = {
     version: 1,
     insertion_orders: insertionOrders.map((io) => ({
       id: io.id,
@@ -220,6 +285,8 @@ export function generateScenario(options: ScenarioOptions): Scenario {
       networks: [{ id: "1", name: "Metro Screens" }],
     },
     configYaml: stringify(config, { lineWidth: 0 }),
+    config,
+    desired,
     counts: { campaignUpdates, targetingChanges, associationChanges },
   };
 }

@@ -1,0 +1,161 @@
+/**
+ * Client benchmark (client issue, Performance). The workload is what a plan of the benchmark
+ * scenario reads most of: 10,000 campaigns by insertion order (200 `insertion_order_id`
+ * values) and the targetings of 1,000 of them.
+ * - At the published windows, emulator and client in one process on one VirtualClock
+ *   (autoAdvance): GET requests against the minimum, simulated time against the window bound.
+ * - With limits off, the emulator in a worker thread: GETs per second the client sustains.
+ */
+import { createDspClient } from "../src/api/client.js";
+import type { DspClient } from "../src/api/types.js";
+import { startEmulator } from "../src/emulator/index.js";
+import { VirtualClock } from "../src/model/clock.js";
+import { PUBLISHED_RATE_LIMITS, type RateLimits, type RateWindow } from "../src/model/limits.js";
+import { MAX_PAGE_SIZE } from "../src/model/wire.js";
+import { BENCH_USER } from "./emulator.js";
+import { startEmulatorWorker } from "./emulator-worker.js";
+import type { Benchmark, Figure } from "./figures.js";
+import { BENCH_SCENARIO, generateScenario } from "./scenario.js";
+
+const AREA = "client";
+const TARGETING_READS = 1_000;
+const THROUGHPUT_ROUNDS = 3;
+
+/**
+ * The earliest the last of `requests` can be sent under a sliding window that admits
+ * `limit` per `windowMs` from a standing start: the first `limit` go at once, and each
+ * further `limit` one window later. (`requests / limit * window`, the rough form, counts
+ * the first, free window too and so overstates the bound by up to one window.)
+ */
+export function windowBoundMs(requests: number, window: RateWindow): number {
+  return requests <= 0 ? 0 : Math.floor((requests - 1) / window.limit) * window.windowMs;
+}
+
+const UNLIMITED: RateWindow = { limit: 1_000_000_000, windowMs: 1 };
+const NO_LIMITS: RateLimits = { get: UNLIMITED, write: UNLIMITED, session: UNLIMITED };
+
+interface Workload {
+  insertionOrderIds: string[];
+  targetingIds: string[];
+  campaigns: number;
+}
+
+function workload(): Workload {
+  const { live } = generateScenario(BENCH_SCENARIO);
+  const step = Math.floor(live.campaigns.length / TARGETING_READS);
+  return {
+    insertionOrderIds: live.insertion_orders.map((io) => io.id),
+    targetingIds: live.campaigns.filter((_, i) => i % step === 0).map((c) => c.id),
+    campaigns: live.campaigns.length,
+  };
+}
+
+async function read(client: DspClient, w: Workload): Promise<void> {
+  const campaigns = await client.listCampaignsByInsertionOrder(w.insertionOrderIds);
+  const targetings = await client.getTargetings(w.targetingIds);
+  if (campaigns.length !== w.campaigns || targetings.size !== w.targetingIds.length) {
+    throw new Error(`client bench read ${campaigns.length} campaigns and ${targetings.size} targetings`);
+  }
+}
+
+async function atPublishedWindows(w: Workload): Promise<Figure[]> {
+  const clock = new VirtualClock({ autoAdvance: true });
+  const emulator = await startEmulator({ seed: generateScenario(BENCH_SCENARIO).live, clock });
+  const client = createDspClient({
+    apiOrigin: emulator.origin,
+    environment: "production",
+    credentials: BENCH_USER,
+    rateLimits: PUBLISHED_RATE_LIMITS,
+    clock,
+  });
+  try {
+    await client.getInsertionOrders(["1001"]); // logs in; not part of the measured read
+    const before = client.stats();
+    // Start the measured read from a clear window, as a fresh run does.
+    await clock.sleep(PUBLISHED_RATE_LIMITS.get.windowMs + 1);
+    const start = clock.now();
+    await read(client, w);
+    const simulatedMs = clock.now() - start;
+    const after = client.stats();
+    const requests = after.reads - before.reads;
+    const minimum = Math.ceil(w.campaigns / MAX_PAGE_SIZE) + w.targetingIds.length;
+    // One object per request: GET /campaigns/{id} for each campaign, plus the targetings.
+    const naive = w.campaigns + w.targetingIds.length;
+    const bound = windowBoundMs(minimum, PUBLISHED_RATE_LIMITS.get);
+    const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
+    return [
+      {
+        area: AREA,
+        name: `GET requests to read ${w.campaigns.toLocaleString("en-US")} campaigns and ${w.targetingIds.length.toLocaleString("en-US")} targetings (bound: ceil(campaigns / 100) + targetings)`,
+        value: requests,
+        unit: "requests",
+        target: { op: "<=", value: minimum },
+        bound: minimum,
+        naive,
+      },
+      {
+        area: AREA,
+        name: "simulated time of that read at 100 GET/60s (bound: the earliest the last request may leave the window)",
+        value: seconds(simulatedMs),
+        unit: "s",
+        bound: seconds(bound),
+        naive: seconds(windowBoundMs(naive, PUBLISHED_RATE_LIMITS.get)),
+      },
+      {
+        area: AREA,
+        name: "simulated time / window bound",
+        value: Number((simulatedMs / bound).toFixed(4)),
+        unit: "x",
+        target: { op: "<=", value: 1.03 },
+      },
+      {
+        area: AREA,
+        name: "429 answers drawn by that read",
+        value: after.rateLimited - before.rateLimited,
+        unit: "",
+        target: { op: "<=", value: 0 },
+      },
+    ];
+  } finally {
+    await client.close();
+    await emulator.close();
+  }
+}
+
+async function limitsOff(w: Workload): Promise<Figure[]> {
+  const emulator = await startEmulatorWorker(BENCH_SCENARIO);
+  const client = createDspClient({
+    apiOrigin: emulator.origin,
+    environment: "production",
+    credentials: BENCH_USER,
+    rateLimits: NO_LIMITS,
+  });
+  try {
+    await read(client, w); // warm-up: connections, session, JIT
+    const before = client.stats().reads;
+    const start = performance.now();
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) await read(client, w);
+    const seconds = (performance.now() - start) / 1000;
+    const gets = client.stats().reads - before;
+    return [
+      {
+        area: AREA,
+        name: `client GETs per second, limits off, emulator in a worker thread (${gets.toLocaleString("en-US")} GETs of the read above)`,
+        value: Math.round(gets / seconds),
+        unit: "req/s",
+        target: { op: ">=", value: 1500 },
+      },
+    ];
+  } finally {
+    await client.close();
+    await emulator.close();
+  }
+}
+
+export const clientBenchmark: Benchmark = {
+  area: AREA,
+  async run(): Promise<Figure[]> {
+    const w = workload();
+    return [...(await atPublishedWindows(w)), ...(await limitsOff(w))];
+  },
+};

@@ -1,0 +1,131 @@
+/**
+ * Config benchmark (config issue, Performance): load and validate the benchmark scenario's
+ * config (200 insertion orders, 10,000 campaigns with targetings and creatives, in 10 files)
+ * against a bare `yaml` parse of the same files. Each measurement is a cold child process,
+ * as `doohctl validate` is; the median of three is reported.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { loadConfig } from "../src/config/load.js";
+import type { Benchmark, Figure } from "./figures.js";
+import { medianChild } from "./fork.js";
+import { measurePeak } from "./memory.js";
+import { BENCH_SCENARIO, configFiles, generateScenario, type ScenarioOptions } from "./scenario.js";
+
+const AREA = "config";
+const FILES = 10;
+const RUNS = 3;
+
+interface LoadResult {
+  ms: number;
+  peakRssMb: number;
+  heapMb: number;
+  campaigns: number;
+  bytes: number;
+}
+
+/** Writes the scenario's config as `FILES` YAML files into a new temporary directory. */
+export function writeScenarioConfig(options: ScenarioOptions): { dir: string; bytes: number } {
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-bench-"));
+  let bytes = 0;
+  for (const file of configFiles(generateScenario(options), FILES)) {
+    writeFileSync(join(dir, file.name), file.text);
+    bytes += Buffer.byteLength(file.text);
+  }
+  return { dir, bytes };
+}
+
+async function yamlFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((n) => n.endsWith(".yaml")).sort();
+}
+
+/** Child task: `loadConfig` of the directory, as `doohctl validate DIR` does it. */
+export async function loadTask([dir = ""]: string[]): Promise<LoadResult> {
+  const measured = await measurePeak(() => loadConfig([dir], { cwd: dir }));
+  return {
+    ms: measured.ms,
+    peakRssMb: measured.peakRssMb,
+    heapMb: measured.heapMb,
+    campaigns: measured.result.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0),
+    bytes: 0,
+  };
+}
+
+/** Child task: reading the same files and `yaml.parse` of each, nothing else. */
+export async function yamlTask([dir = ""]: string[]): Promise<LoadResult> {
+  const names = await yamlFiles(dir);
+  let bytes = 0;
+  const measured = await measurePeak(async () => {
+    let campaigns = 0;
+    for (const name of names) {
+      const text = await readFile(join(dir, name), "utf8");
+      bytes += text.length;
+      const doc = parse(text) as { insertion_orders: { campaigns: unknown[] }[] };
+      for (const io of doc.insertion_orders) campaigns += io.campaigns.length;
+    }
+    return campaigns;
+  });
+  return {
+    ms: measured.ms,
+    peakRssMb: measured.peakRssMb,
+    heapMb: measured.heapMb,
+    campaigns: measured.result,
+    bytes,
+  };
+}
+
+export const configBenchmark: Benchmark = {
+  area: AREA,
+  async run(): Promise<Figure[]> {
+    const { dir, bytes } = writeScenarioConfig(BENCH_SCENARIO);
+    try {
+      const load = await medianChild<LoadResult>("config-load", [dir], RUNS, (r) => r.ms);
+      const bare = await medianChild<LoadResult>("yaml-parse", [dir], RUNS, (r) => r.ms);
+      if (load.campaigns !== bare.campaigns) {
+        throw new Error(
+          `config bench: loaded ${load.campaigns} campaigns but the files hold ${bare.campaigns}`,
+        );
+      }
+      const mb = (bytes / 2 ** 20).toFixed(1);
+      return [
+        {
+          area: AREA,
+          name: `load and validate ${load.campaigns.toLocaleString("en-US")} campaigns (${FILES} files, ${mb} MiB), cold process, median of ${RUNS}`,
+          value: Math.round(load.ms),
+          unit: "ms",
+          target: { op: "<=", value: 1000 },
+        },
+        {
+          area: AREA,
+          name: "peak RSS growth while loading",
+          value: Math.round(load.peakRssMb),
+          unit: "MiB",
+          target: { op: "<=", value: 300 },
+        },
+        {
+          area: AREA,
+          name: "bare `yaml.parse` of the same files, cold process, median of 3",
+          value: Math.round(bare.ms),
+          unit: "ms",
+        },
+        {
+          area: AREA,
+          name: "load and validate time / bare `yaml.parse` time",
+          value: Number((load.ms / bare.ms).toFixed(2)),
+          unit: "x",
+        },
+        {
+          area: AREA,
+          name: "peak RSS growth of the bare `yaml.parse`",
+          value: Math.round(bare.peakRssMb),
+          unit: "MiB",
+        },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

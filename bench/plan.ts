@@ -1,0 +1,145 @@
+/**
+ * Plan benchmark (plan issue, Performance): the pure planner plus all three renderers for the
+ * benchmark scenario against an in-memory live state, no network. Then the same at twice the
+ * size (every count doubled) to show that no step is quadratic. Each measurement is a cold
+ * child process, as a `doohctl plan` run is; the median of three is reported.
+ */
+import { rmSync } from "node:fs";
+import { loadConfig } from "../src/config/load.js";
+import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
+import { createPlan } from "../src/plan/create.js";
+import type { LiveState } from "../src/plan/types.js";
+import { renderJson } from "../src/render/json.js";
+import { renderMarkdown } from "../src/render/markdown.js";
+import { renderText } from "../src/render/text.js";
+import { writeScenarioConfig } from "./config.js";
+import type { Benchmark, Figure } from "./figures.js";
+import { medianChild } from "./fork.js";
+import { measurePeak } from "./memory.js";
+import { BENCH_SCENARIO, generateScenario, type Scenario, type ScenarioOptions } from "./scenario.js";
+
+const AREA = "plan";
+const RUNS = 3;
+
+interface PlanResult {
+  ms: number;
+  planMs: number;
+  renderMs: number;
+  peakRssMb: number;
+  campaigns: number;
+  changes: number;
+  requests: number;
+  errors: number;
+  outputChars: number;
+}
+
+/** The live state a plan compares against, as `readLiveState` would have returned it. */
+export function liveStateOf(scenario: Scenario): LiveState {
+  return {
+    insertionOrders: scenario.live.insertion_orders,
+    campaigns: scenario.live.campaigns,
+    targetings: scenario.live.targetings,
+    creatives: scenario.live.creatives,
+    advertisers: [],
+    readRequests: 0,
+  };
+}
+
+export const PLAN_OPTIONS = {
+  now: "2026-11-01T00:00:00Z",
+  toolVersion: "bench",
+  connection: { api_origin: "http://127.0.0.1:4010", environment: "production" as const },
+  rateLimits: PUBLISHED_RATE_LIMITS,
+};
+
+/** Child task: args are the scenario options (JSON) and the directory of its config. */
+export async function planTask([optionsJson = "{}", dir = ""]: string[]): Promise<PlanResult> {
+  const options = JSON.parse(optionsJson) as ScenarioOptions;
+  const live = liveStateOf(generateScenario(options));
+  const desired = await loadConfig([dir], { cwd: dir });
+  const measured = await measurePeak(() => {
+    const start = performance.now();
+    const plan = createPlan(desired, live, PLAN_OPTIONS);
+    const planned = performance.now();
+    const text = renderText(plan, { colour: false });
+    const json = renderJson(plan);
+    const markdown = renderMarkdown(plan);
+    return {
+      planMs: planned - start,
+      renderMs: performance.now() - planned,
+      changes: plan.changes.length,
+      requests: plan.requests.length,
+      errors: plan.findings.filter((f) => f.severity === "error").length,
+      outputChars: text.length + json.length + markdown.length,
+    };
+  });
+  return {
+    ms: measured.ms,
+    peakRssMb: measured.peakRssMb,
+    campaigns: live.campaigns.length,
+    ...measured.result,
+  };
+}
+
+function doubled(options: ScenarioOptions): ScenarioOptions {
+  const twice = (n: number | undefined) => (n ?? 0) * 2;
+  return {
+    ...options,
+    campaignsPerOrder: options.campaignsPerOrder * 2,
+    creativesPerOrder: twice(options.creativesPerOrder),
+    campaignUpdates: twice(options.campaignUpdates),
+    targetingChanges: twice(options.targetingChanges),
+    associationChanges: twice(options.associationChanges),
+  };
+}
+
+async function measureScenario(options: ScenarioOptions): Promise<PlanResult> {
+  const { dir } = writeScenarioConfig(options);
+  try {
+    const result = await medianChild<PlanResult>("plan", [JSON.stringify(options), dir], RUNS, (r) => r.ms);
+    if (result.errors > 0 || result.changes === 0) {
+      throw new Error(`plan bench: the plan has ${result.errors} errors and ${result.changes} changes`);
+    }
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const planBenchmark: Benchmark = {
+  area: AREA,
+  async run(): Promise<Figure[]> {
+    const base = await measureScenario(BENCH_SCENARIO);
+    const large = await measureScenario(doubled(BENCH_SCENARIO));
+    const n = (x: number) => x.toLocaleString("en-US");
+    return [
+      {
+        area: AREA,
+        name: `plan and render text, JSON and Markdown: ${n(base.campaigns)} campaigns, ${n(base.changes)} changes, ${n(base.requests)} requests (plan ${Math.round(base.planMs)} ms, render ${Math.round(base.renderMs)} ms), cold process, median of ${RUNS}`,
+        value: Math.round(base.ms),
+        unit: "ms",
+        target: { op: "<=", value: 1500 },
+      },
+      {
+        area: AREA,
+        name: "peak RSS growth while planning and rendering",
+        value: Math.round(base.peakRssMb),
+        unit: "MiB",
+        target: { op: "<=", value: 400 },
+      },
+      {
+        area: AREA,
+        name: `the same at ${n(large.campaigns)} campaigns, ${n(large.changes)} changes`,
+        value: Math.round(large.ms),
+        unit: "ms",
+      },
+      {
+        area: AREA,
+        name: `time at ${n(large.campaigns)} / time at ${n(base.campaigns)} campaigns`,
+        value: Number((large.ms / base.ms).toFixed(2)),
+        unit: "x",
+        target: { op: "<=", value: 2.2 },
+      },
+    ];
+  },
+};
