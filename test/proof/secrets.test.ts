@@ -1,0 +1,173 @@
+/**
+ * Secrets (issue 8): every command runs with a known password, and with the session token the
+ * emulator handed out. Whatever doohctl writes (stdout, stderr, journals, saved plans, error
+ * reports, every file it leaves behind) holds neither; the session cache holds the token, as it
+ * must, in a 0600 file, and nothing else does.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { ADVERTISER, seedCampaign, seedIo } from "../apply/harness.js";
+import { bufferIO } from "../helpers/io.js";
+
+const PASSWORD = "Known-Pa55word-7c1e9a";
+const WRONG_PASSWORD = "Wrong-Pa55word-0b3d5f";
+const USER = { email: "secrets@doohctl.test", password: PASSWORD, account_id: "1" };
+
+let emulator: RunningEmulator;
+let dir: string;
+/** Everything doohctl printed, by command. */
+const outputs: { command: string; text: string }[] = [];
+
+function files(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(root, e.name)) : [join(root, e.name)],
+  );
+}
+
+function config(extra: string[] = []): string {
+  return [
+    "version: 1",
+    "connection:",
+    `  api_origin: ${emulator.origin}`,
+    "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
+    "insertion_orders:",
+    '  - id: "1001"',
+    "    contract_number: PO-42",
+    "    campaigns:",
+    "      - name: Malls",
+    "        budget_impressions: 150000",
+    ...extra,
+    "",
+  ].join("\n");
+}
+
+async function doohctl(args: string[], env: Record<string, string> = {}): Promise<number> {
+  const io = bufferIO({
+    env: { DOOHCTL_EMAIL: USER.email, DOOHCTL_PASSWORD: PASSWORD, HOME: dir, ...env },
+    cwd: dir,
+  });
+  const code = await run(args, io);
+  outputs.push({ command: args.join(" "), text: `${io.out()}\n${io.err()}` });
+  return code;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: {
+      users: [USER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), "doohctl-secrets-"));
+  writeFileSync(join(dir, "doohctl.yaml"), config());
+  writeFileSync(join(dir, "with-password.yaml"), config([`    password: ${PASSWORD}`]));
+  writeFileSync(
+    join(dir, "connection-password.yaml"),
+    ["version: 1", "connection:", `  password: ${PASSWORD}`, "insertion_orders: []", ""].join("\n"),
+  );
+
+  // The commands of a working day, and the failing ones.
+  expect(await doohctl(["validate"])).toBe(0);
+  expect(await doohctl(["validate", "with-password.yaml"])).toBe(1);
+  expect(await doohctl(["validate", "--format", "json", "connection-password.yaml"])).toBe(1);
+  expect(await doohctl(["plan"])).toBe(0);
+  expect(await doohctl(["plan", "-o", "plan.json", "--format", "json"])).toBe(0);
+  expect(await doohctl(["plan", "--format", "markdown"])).toBe(0);
+  expect(await doohctl(["plan", "--no-session-cache"], { DOOHCTL_PASSWORD: WRONG_PASSWORD })).toBe(1);
+  expect(await doohctl(["schema"])).toBe(0);
+  await doohctl(["export", "--insertion-order", "1001"]);
+
+  // A 422 in the middle of an apply: the saved plan's second request asks for more than the
+  // insertion order's budget (G8); the first (the contract number) goes through.
+  const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
+  expect(plan.requests).toHaveLength(2);
+  plan.requests[1].body.campaigns[0].budget_impressions = 50_000_000;
+  writeFileSync(join(dir, "plan-422.json"), JSON.stringify(plan));
+  expect(
+    await doohctl([
+      "apply",
+      "--plan",
+      join(dir, "plan-422.json"),
+      "--auto-approve",
+      "--format",
+      "json",
+      "--log",
+      join(dir, "failed.jsonl"),
+    ]),
+  ).toBe(1);
+  expect(await doohctl(["apply", "--auto-approve", "--log", join(dir, "apply.jsonl")])).toBe(0);
+  expect(await doohctl(["apply", "--auto-approve", "--format", "json"])).toBe(0);
+});
+afterAll(() => emulator.close());
+
+function cacheFiles(): string[] {
+  return files(dir).filter((f) => f.includes(join(".cache", "doohctl")));
+}
+
+function token(): string {
+  const [cache] = cacheFiles();
+  const parsed = JSON.parse(readFileSync(cache!, "utf8")) as { token: string };
+  return parsed.token;
+}
+
+describe("secrets", () => {
+  it("ran every command for real: the 422 stopped an apply and the wrong password was refused", () => {
+    const failed = outputs.find((o) => o.command.startsWith("apply --plan"))!.text;
+    expect(failed).toContain('"status": "failed"');
+    expect(failed).toContain('"httpStatus": 422');
+    expect(outputs.find((o) => o.command.includes("plan --no-session-cache"))!.text).toMatch(
+      /credential|password|Not Authorized/i,
+    );
+    expect(outputs.find((o) => o.command === "validate with-password.yaml")!.text).toMatch(/password/);
+    expect(readFileSync(join(dir, "apply.jsonl"), "utf8")).toContain('"event":"end"');
+  });
+
+  it("keeps the session in one 0600 cache file, which holds the token and not the password", () => {
+    const caches = cacheFiles();
+    expect(caches).toHaveLength(1);
+    expect(statSync(caches[0]!).mode & 0o777).toBe(0o600);
+    const text = readFileSync(caches[0]!, "utf8");
+    expect(token().length).toBeGreaterThan(15);
+    expect(text).toContain(token());
+    expect(text).not.toContain(PASSWORD);
+  });
+
+  it("never prints the password, the wrong password or the token, on stdout or stderr", () => {
+    for (const { command, text } of outputs) {
+      expect(text, command).not.toContain(PASSWORD);
+      expect(text, command).not.toContain(WRONG_PASSWORD);
+      expect(text, command).not.toContain(token());
+    }
+  });
+
+  it("never writes them into journals, saved plans or any other file it leaves", () => {
+    const written = files(dir).filter((f) => !cacheFiles().includes(f) && !f.endsWith(".yaml"));
+    expect(written.map((f) => f.slice(dir.length + 1)).sort()).toEqual([
+      "apply.jsonl",
+      "failed.jsonl",
+      "plan-422.json",
+      "plan.json",
+    ]);
+    for (const file of written) {
+      const text = readFileSync(file, "utf8");
+      expect(text, file).not.toContain(PASSWORD);
+      expect(text, file).not.toContain(token());
+    }
+  });
+
+  it("the emulator's own request log holds no password and no token either", () => {
+    const log = JSON.stringify(emulator.requestLog());
+    expect(log).toContain("/api/session");
+    expect(log).not.toContain(PASSWORD);
+    expect(log).not.toContain(WRONG_PASSWORD);
+    expect(log).not.toContain(token());
+  });
+});
