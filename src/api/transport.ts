@@ -3,6 +3,7 @@
  * (Authentication item 7) and the origin policy of G13, checked before any connection.
  * undici's types stay inside this module.
  */
+import { rootCertificates } from "node:tls";
 import { Pool, errors as undiciErrors } from "undici";
 import { NetworkError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
@@ -89,7 +90,8 @@ export function poolOptions(options: TransportOptions): Pool.Options {
       maxVersion: "TLSv1.3",
       ciphers: TLS_CIPHER_SUITES.join(":"),
       rejectUnauthorized: true,
-      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      // An extra CA is trusted in addition to Node's bundled roots, not instead of them.
+      ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
     },
   };
 }

@@ -4,8 +4,9 @@
  * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (required to read live state), DOOHCTL_API_ORIGIN and
  * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off.
  */
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createDspClient } from "../api/client.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
 import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
@@ -23,6 +24,8 @@ export interface ConnectOptions {
   sessionCache: boolean;
   /** Tests pass a VirtualClock shared with the emulator. */
   clock?: Clock;
+  /** `--ca FILE`: a PEM CA certificate trusted in addition to Node's bundled roots. */
+  caFile?: string | undefined;
   /** Extra client options, e.g. retry limits in tests. */
   client?: Partial<DspClientOptions>;
 }
@@ -46,6 +49,26 @@ function sessionCacheDir(env: CliIO["env"]): string {
   return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
 }
 
+export class CaFileError extends Error {
+  override readonly name = "CaFileError";
+  readonly code = "CA_FILE_UNREADABLE";
+}
+
+function readCa(path: string, cwd: string): string {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, path), "utf8");
+  } catch (error) {
+    throw new CaFileError(
+      `--ca ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}): pass a PEM certificate file`,
+    );
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new CaFileError(`--ca ${path}: not a PEM certificate (no "-----BEGIN CERTIFICATE-----" line)`);
+  }
+  return text;
+}
+
 /** Resolves where to connect and builds the client; throws before any request on a problem. */
 export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const connection = resolveConnection(settings, io.env);
@@ -57,6 +80,7 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     rateLimits: connection.rateLimits,
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
     ...options.client,
   });
   return { client, connection };

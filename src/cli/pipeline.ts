@@ -21,6 +21,8 @@ export interface PipelineOptions {
   paths: readonly string[];
   targets: readonly string[];
   sessionCache: boolean;
+  /** `--ca FILE` */
+  caFile?: string | undefined;
   clock?: Clock;
   thresholds?: PlanThresholds;
 }
@@ -42,6 +44,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
   const desired = await loadConfig(options.paths, { cwd: io.cwd });
   const { client, connection } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
+    caFile: options.caFile,
     clock,
   });
   try {

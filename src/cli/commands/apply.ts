@@ -24,6 +24,7 @@ interface ApplyFlags {
   target: string[];
   log?: string;
   sessionCache: boolean;
+  ca?: string;
 }
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
@@ -51,6 +52,10 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
     .option("--format <format>", "result format on stdout: text or json", "text")
     .option("--target <id>", "narrow the plan to an insertion order or campaign id (repeatable)", collect, [])
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
+    .option(
+      "--ca <file>",
+      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
+    )
     .option("--no-session-cache", "log in afresh and do not store the session")
     .action(async (paths: string[], flags: ApplyFlags) => {
       setExit(await applyCommand(io, paths, flags));
@@ -135,6 +140,7 @@ async function preparePlan(
       paths: paths.length > 0 ? paths : ["doohctl.yaml"],
       targets: flags.target,
       sessionCache: flags.sessionCache,
+      caFile: flags.ca,
     });
     return { plan: run.plan, client: run.client };
   }
@@ -146,7 +152,7 @@ async function preparePlan(
       environment: plan.connection.environment,
       rateLimits: { ...PUBLISHED_RATE_LIMITS, write: writeWindowOf(plan) },
     },
-    { sessionCache: flags.sessionCache },
+    { sessionCache: flags.sessionCache, caFile: flags.ca },
   );
   try {
     // A plan made against one DSP must never be applied to another (env overrides included).

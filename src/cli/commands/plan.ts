@@ -16,6 +16,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   target: string[];
   sessionCache: boolean;
+  ca?: string;
 }
 
 const FORMATS = ["text", "json", "markdown"] as const;
@@ -41,6 +42,10 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
       collect,
       [],
     )
+    .option(
+      "--ca <file>",
+      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
+    )
     .option("--no-session-cache", "log in afresh and do not store the session")
     .action(async (paths: string[], flags: PlanFlags) => {
       setExit(await planCommand(io, paths, flags));
@@ -60,7 +65,12 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     return EXIT.error;
   }
   try {
-    const run = await loadAndPlan(io, { paths, targets: flags.target, sessionCache: flags.sessionCache });
+    const run = await loadAndPlan(io, {
+      paths,
+      targets: flags.target,
+      sessionCache: flags.sessionCache,
+      caFile: flags.ca,
+    });
     await run.client.close();
     const { plan } = run;
     if (hasErrors(plan.findings)) {
