@@ -104,7 +104,7 @@ async function atPublishedWindows(w: Workload): Promise<Figure[]> {
       {
         area: AREA,
         name: "simulated time / window bound",
-        value: Number((simulatedMs / bound).toFixed(4)),
+        value: Number((simulatedMs / bound).toFixed(5)),
         unit: "x",
         target: { op: "<=", value: 1.03 },
       },

@@ -30,7 +30,7 @@ export function meets(figure: Figure): boolean | undefined {
 
 function number(value: number): string {
   if (Number.isInteger(value)) return value.toLocaleString("en-US");
-  return value.toLocaleString("en-US", { maximumFractionDigits: 4 });
+  return value.toLocaleString("en-US", { maximumFractionDigits: 5 });
 }
 
 function ratio(value: number, against: number | undefined): string {
