@@ -6,7 +6,7 @@
  */
 import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
-import { compareIds, sortedIds, Targeting } from "../model/targeting.js";
+import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { LiveState } from "../plan/types.js";
@@ -84,9 +84,19 @@ function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[
     pacing: campaign.pacing,
   };
   const targetings = live.targetings[campaign.id];
-  if (targetings !== undefined) entry.targetings = Targeting.normalizeList(targetings);
+  if (targetings !== undefined) entry.targetings = Targeting.normalizeList(targetings).map(withoutDefaults);
   if (creativeIds !== undefined) entry.creatives = creativeIds;
   return entry;
+}
+
+/** `exclude: false` is the default (G5): left out, as a person would write the option. */
+function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(set).map(([member, option]) => {
+      const { exclude, ...rest } = option as { exclude?: boolean };
+      return [member, exclude === true ? { ...rest, exclude } : rest];
+    }),
+  );
 }
 
 function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
@@ -183,9 +193,15 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
     });
   }
   // Id lists read best on one line: `creatives: ["9001", "9002"]`.
+  // and so do targeting options and a flat pacing: `{ venue_type_ids: ["12"], exclude: true }`.
   visit(doc, {
     Seq(_, node) {
       if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+    Pair(_, pair) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : "";
+      if (!isMap(pair.value) || !(key.endsWith("_targeting_option") || key === "pacing")) return;
+      if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
     },
   });
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
