@@ -4,7 +4,8 @@
  * or older than the sources.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -20,13 +21,32 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds dist when it is missing or stale; a type error elsewhere still emits (tsc's default). */
+const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(join(ROOT, "src"));
+const LOCK = join(tmpdir(), "doohctl-proof-build.lock");
+
+/**
+ * Builds dist when it is missing or stale; a type error elsewhere still emits (tsc's default).
+ * Test files run in parallel workers: a lock directory keeps them from building at once.
+ */
 export function ensureBuilt(): void {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(join(ROOT, "src"))) return;
+  if (fresh()) return;
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another build holds ${LOCK}; remove it if stale`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
   try {
+    if (fresh()) return;
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
   } catch {
     // tsc exits non-zero on any type error in the tree but has emitted; the check below decides.
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
   }
   if (!existsSync(MAIN)) throw new Error(`npm run build did not produce ${MAIN}`);
 }
