@@ -34,6 +34,8 @@ export interface SessionPort {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The body already serialized (hot list paths); sent instead of `body`. */
+  raw?: string;
   headers?: Record<string, string>;
   /** True when the request changed the state: it is persisted and reported to onWrite listeners. */
   wrote?: boolean;

@@ -275,11 +275,11 @@ function rateClass(method: string, path: string): RequestClass | undefined {
 export function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers };
-  if (reply.status === 204 || reply.body === undefined) {
+  if (reply.status === 204 || (reply.body === undefined && reply.raw === undefined)) {
     res.writeHead(reply.status, headers).end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.raw ?? JSON.stringify(reply.body);
   headers["content-type"] = "application/json; charset=utf-8";
   headers["content-length"] = String(Buffer.byteLength(text));
   res.writeHead(reply.status, headers).end(text);

@@ -6,7 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { Ajv, type ErrorObject } from "ajv";
-import { compareIds, sortedIds, type TargetingOptionSet } from "../model/targeting.js";
+import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
 import type {
   Advertiser,
   Campaign,
@@ -191,19 +192,25 @@ function checkRules(seed: EmulatorSeed, issues: Issues): void {
     });
   });
   if (issues.size > 0) return;
-  // G8, on a store built from the seed; violations are named by their index in the seed.
-  const store = buildStore(seed);
-  const ioIndex = new Map((seed.insertion_orders ?? []).map((io, i) => [io.id, i]));
-  const campaignIndex = new Map((seed.campaigns ?? []).map((c, i) => [c.id, i]));
-  for (const io of store.insertionOrders.values()) {
-    for (const v of checkInsertionOrder(io, store.campaignsOf(io.id))) {
+  // G8, per insertion order with its campaigns; violations are named by their index in the seed.
+  const byOrder = new Map<string, CampaignRecord[]>();
+  const campaignIndex = new Map<string, number>();
+  (seed.campaigns ?? []).forEach((c, index) => {
+    campaignIndex.set(c.id, index);
+    const list = byOrder.get(c.insertion_order_id) ?? [];
+    list.push({ ...c, pacing: c.pacing ?? {} });
+    byOrder.set(c.insertion_order_id, list);
+  });
+  (seed.insertion_orders ?? []).forEach((io, index) => {
+    const order = { contract_number: null, budget_impressions: null, budget_money: null, ...io };
+    for (const v of checkInsertionOrder(order, byOrder.get(io.id) ?? [])) {
       const field =
         v.subject === "campaign"
           ? `campaigns[${campaignIndex.get(v.id)}].${v.field}`
-          : `insertion_orders[${ioIndex.get(v.id)}].${v.field}`;
+          : `insertion_orders[${index}].${v.field}`;
       issues.add(field, v.message);
     }
-  }
+  });
 }
 
 /** Checks a parsed seed; throws a SeedError naming every problem's path. */
@@ -238,7 +245,7 @@ export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
 }
 
 function canonical(time: string): string {
-  return new Date(Date.parse(time)).toISOString().replace(".000Z", "Z");
+  return Time.parse(time);
 }
 
 /** Builds the store from a seed that passed `validateSeed`. */
@@ -277,7 +284,7 @@ export function buildStore(seed: EmulatorSeed): Store {
   }
   const targetingIds = Object.keys(seed.targetings ?? {}).sort(compareIds);
   for (const id of targetingIds) {
-    store.targetings.set(id, readTargetingList(new Issues(), "targetings", seed.targetings?.[id]) ?? []);
+    store.targetings.set(id, Targeting.normalizeList(seed.targetings?.[id] ?? []));
   }
   for (const c of sortById(seed.creatives ?? [])) {
     const record: CreativeRecord = {

@@ -57,6 +57,7 @@ export interface EmulatorStateView {
 export const PROCESSING_DELAY_MS = 30_000;
 
 const instants = new Map<string, number>();
+const jsonParts = new WeakMap<CampaignRecord, [string, string]>();
 
 /** Milliseconds of a canonical time, memoized: list pages read hundreds of them a request. */
 export function instant(text: string): number {
@@ -144,6 +145,24 @@ export class Store {
       const https = creative.asset?.url.startsWith("https://") === true;
       creative.processing_status = https ? "PROCESSED" : "FAILED";
     }
+  }
+
+  /**
+   * A campaign's JSON as a list page sends it. Records are replaced, never mutated, so the
+   * text around the clock-dependent `in_flight` is cached per record: a 100-item page is
+   * then string concatenation (issue target: 2,000 pages a second with 10,000 campaigns).
+   */
+  campaignJson(record: CampaignRecord, now: number): string {
+    let parts = jsonParts.get(record);
+    if (!parts) {
+      const text = JSON.stringify(this.campaignView(record, 0));
+      const marker = '"in_flight":false';
+      const at = text.indexOf(marker) + marker.length - "false".length;
+      parts = [text.slice(0, at), text.slice(at + "false".length)];
+      jsonParts.set(record, parts);
+    }
+    const inFlight = now >= instant(record.start_time) && now < instant(record.end_time);
+    return parts[0] + (inFlight ? "true" : "false") + parts[1];
   }
 
   campaignView(record: CampaignRecord, now: number, withProgress = false): Campaign {

@@ -149,6 +149,22 @@ describe("filter, search and order (G1, G2, G6, G12)", () => {
   });
 });
 
+describe("list pages", () => {
+  it("show each campaign exactly as a single GET does, in_flight included, after writes too", async () => {
+    s = await boot({ at: "2026-12-15T00:00:00Z" });
+    await s.call("PATCH", `${DSP}/campaigns/5002`, {
+      end_time: "2026-12-10T00:00:00Z",
+      pacing: { a: [1, "x"] },
+    });
+    const page = await s.get(`${DSP}/campaigns`);
+    const singles = await Promise.all(
+      page.body.campaigns.map((c: { id: string }) => s!.get(`${DSP}/campaigns/${c.id}`)),
+    );
+    expect(page.body.campaigns).toEqual(singles.map((r) => r.body));
+    expect(page.body.campaigns.map((c: { in_flight: boolean }) => c.in_flight)).toEqual([true, false, true]);
+  });
+});
+
 describe("progress (G2)", () => {
   it("adds deterministic progress only with include_progress=true", async () => {
     s = await boot({ at: "2026-12-16T12:00:00Z" });

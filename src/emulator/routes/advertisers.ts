@@ -35,7 +35,7 @@ export function listNamed<T extends { id: string; name: string }>(
   orderFields?: readonly ("id" | "name")[],
 ): Reply {
   const spec = namedListSpec(envelope, map, orderFields);
-  const { items, total } = runList(map.values(), parseListQuery(ctx.query, spec), spec);
+  const { items, total } = runList(map, parseListQuery(ctx.query, spec), spec);
   return ok({ [envelope]: items.map((item) => ({ ...item })), total_size: total });
 }
 

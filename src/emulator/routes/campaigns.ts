@@ -68,9 +68,12 @@ function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
 function list(ctx: RequestContext): Reply {
   const spec = listSpec(ctx.store, ctx.now);
   const query = parseListQuery(ctx.query, spec);
-  const { items, total } = runList(ctx.store.campaigns.values(), query, spec);
-  const progress = query.flags.has("include_progress");
-  return ok({ campaigns: items.map((c) => ctx.store.campaignView(c, ctx.now, progress)), total_size: total });
+  const { items, total } = runList(ctx.store.campaigns, query, spec);
+  if (query.flags.has("include_progress")) {
+    return ok({ campaigns: items.map((c) => ctx.store.campaignView(c, ctx.now, true)), total_size: total });
+  }
+  const campaigns = items.map((c) => ctx.store.campaignJson(c, ctx.now)).join(",");
+  return { status: 200, raw: `{"campaigns":[${campaigns}],"total_size":${total}}` };
 }
 
 function get(ctx: RequestContext): Reply {

@@ -76,7 +76,7 @@ function listSpec(store: Store): ListSpec<CreativeRecord> {
 
 function list(ctx: RequestContext): Reply {
   const spec = listSpec(ctx.store);
-  const { items, total } = runList(ctx.store.creatives.values(), parseListQuery(ctx.query, spec), spec);
+  const { items, total } = runList(ctx.store.creatives, parseListQuery(ctx.query, spec), spec);
   return ok({ creatives: items.map((c) => ctx.store.creativeView(c)), total_size: total });
 }
 

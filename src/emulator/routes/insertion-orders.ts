@@ -36,7 +36,7 @@ function listSpec(store: Store): ListSpec<InsertionOrder> {
 
 function list(ctx: RequestContext): Reply {
   const spec = listSpec(ctx.store);
-  const { items, total } = runList(ctx.store.insertionOrders.values(), parseListQuery(ctx.query, spec), spec);
+  const { items, total } = runList(ctx.store.insertionOrders, parseListQuery(ctx.query, spec), spec);
   return ok({ insertion_orders: items.map((io) => structuredClone(io)), total_size: total });
 }
 

@@ -50,7 +50,7 @@ function creativeCampaigns(ctx: RequestContext): Reply {
         ]
       : [];
   });
-  const { items, total } = runList(entries, query, MARKETS_SPEC);
+  const { items, total } = runList(new Map(entries.map((e) => [e.id, e])), query, MARKETS_SPEC);
   return ok({ campaigns: items.map(({ id: _id, ...entry }) => entry), total_size: total });
 }
 
