@@ -40,6 +40,8 @@ export interface DemoOptions {
   rateLimits?: RateLimits;
   /** Colour off when set, as for the CLI. */
   noColour?: boolean;
+  /** Subscribes to Ctrl-C: the demo then removes its temp dir before the process ends. */
+  onInterrupt?: (listener: () => void) => () => void;
 }
 
 /** The repository root: the directory holding examples/, from src or dist. */
@@ -64,6 +66,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const root = findRoot();
   let emulator: RunningEmulator | undefined;
   const work = mkdtempSync(join(tmpdir(), "doohctl-demo-"));
+  const unsubscribe = options.onInterrupt?.(() => rmSync(work, { recursive: true, force: true }));
   try {
     heading(1, "Start the local DSP emulator");
     emulator = await startEmulator({
@@ -159,6 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     stderr.write(`\ndemo failed: ${message}\n`);
     return 1;
   } finally {
+    unsubscribe?.();
     await emulator?.close();
     rmSync(work, { recursive: true, force: true });
   }
@@ -170,5 +174,14 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     noColour: process.env.NO_COLOR !== undefined,
+    onInterrupt: (listener) => {
+      // The emulator lives in this process and ends with it; only the temp dir needs removing.
+      const handler = () => {
+        listener();
+        process.exit(130);
+      };
+      process.once("SIGINT", handler).once("SIGTERM", handler);
+      return () => process.off("SIGINT", handler).off("SIGTERM", handler);
+    },
   });
 }
