@@ -133,6 +133,17 @@ describe("doohctl export of the example seed", () => {
     }
   });
 
+  it("takes the connection from a config with -c when DOOHCTL_API_ORIGIN is not set", async () => {
+    writeFileSync(
+      join(dir, "connection.yaml"),
+      `version: 1\nconnection:\n  api_origin: ${emulator.origin}\n`,
+    );
+    const env = { DOOHCTL_EMAIL: DEMO_USER.email, DOOHCTL_PASSWORD: DEMO_USER.password, HOME: dir };
+    const io = bufferIO({ cwd: dir, env: { ...env, DOOHCTL_SESSION_CACHE: "off" } });
+    expect(await run(["export", "--insertion-order", "1002", "-c", "connection.yaml"], io), io.err()).toBe(0);
+    expect(io.out()).toContain("- name: Spring downtown");
+  });
+
   it("never writes the password, and needs the credentials from the environment", async () => {
     const io = bufferIO({ cwd: dir, env: { DOOHCTL_API_ORIGIN: emulator.origin, HOME: dir } });
     expect(await run(["export", "--all"], io)).toBe(1);
