@@ -273,6 +273,7 @@ export function generateScenario(options: ScenarioOptions): Scenario {
     })),
   };
 
+  let configYaml: string | undefined;
   return {
     live: {
       users: [{ email: "bench@doohctl.test", password: "bench-password", account_id: "1" }],
@@ -284,7 +285,11 @@ export function generateScenario(options: ScenarioOptions): Scenario {
       creative_categories: [{ id: "1", name: "Beverages" }],
       networks: [{ id: "1", name: "Metro Screens" }],
     },
-    configYaml: stringify(config, { lineWidth: 0 }),
+    // Lazy: a 10,000-campaign document takes seconds to stringify, and most callers split it.
+    get configYaml() {
+      configYaml ??= stringify(config, { lineWidth: 0 });
+      return configYaml;
+    },
     config,
     desired,
     counts: { campaignUpdates, targetingChanges, associationChanges },
