@@ -146,9 +146,14 @@ export function insertionOrderOf(change: Change): string | undefined {
   return change.campaign.insertion_order_id;
 }
 
+/** `1 campaign`, `2 campaigns`; `count(1, "campaign created", "campaigns created")`. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 export function eta(plan: Plan): string {
   const s = plan.summary;
-  return `${s.write_requests} write request${s.write_requests === 1 ? "" : "s"}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
+  return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
 }
 
 export function actionCounts(plan: Plan): string {
@@ -164,7 +169,7 @@ export function actionCounts(plan: Plan): string {
   };
   const parts = (Object.keys(words) as Change["kind"][]).flatMap((k) => {
     const n = plan.summary.actions[k];
-    return n ? [`${n} ${words[k]}${n === 1 ? "" : "s"}`] : [];
+    return n ? [count(n, words[k])] : [];
   });
   return parts.length > 0 ? parts.join(", ") : "no changes";
 }

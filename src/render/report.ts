@@ -6,17 +6,19 @@
 import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
 import { Time } from "../model/time.js";
+import { count } from "./format.js";
 import { formatElapsed, itemsText } from "./progress.js";
 
-const ACTION_LABELS: Record<string, string> = {
-  update_insertion_order: "insertion orders updated",
-  create_campaign: "campaigns created",
-  update_campaign: "campaigns updated",
-  deactivate_campaign: "campaigns deactivated",
-  replace_targetings: "targetings replaced",
-  associate_creative: "creative associations added",
-  dissociate_creative: "creative associations removed",
-  update_creative: "creatives updated",
+/** Per action: what one of it is, and what several are. */
+const ACTION_LABELS: Record<string, [string, string]> = {
+  update_insertion_order: ["insertion order updated", "insertion orders updated"],
+  create_campaign: ["campaign created", "campaigns created"],
+  update_campaign: ["campaign updated", "campaigns updated"],
+  deactivate_campaign: ["campaign deactivated", "campaigns deactivated"],
+  replace_targetings: ["targeting list replaced", "targeting lists replaced"],
+  associate_creative: ["creative association added", "creative associations added"],
+  dissociate_creative: ["creative association removed", "creative associations removed"],
+  update_creative: ["creative updated", "creatives updated"],
 };
 
 function place(source: SourceRef): string {
@@ -50,11 +52,11 @@ export function summaryLines(result: ApplyResult): string[] {
   const s = result.summary;
   const actions = Object.entries(s.actions)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${ACTION_LABELS[kind] ?? kind}`);
+    .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind])));
   return [
     `Applied ${s.applied_requests} of ${s.planned_requests} requests in ${Time.formatDuration(s.elapsed_ms)}.`,
     ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
-    `  ${s.write_requests} write requests, ${s.read_requests} read requests, ${s.retries} retries` +
+    `  ${count(s.write_requests, "write request")}, ${count(s.read_requests, "read request")}, ${count(s.retries, "retry", "retries")}` +
       (s.rate_limited > 0 ? ` (${s.rate_limited} answered 429)` : ""),
   ];
 }

@@ -86,7 +86,7 @@ describe("doohctl apply", () => {
     const io = bufferIO({ env, cwd: dir, tty: true, answer: "yes" });
     expect(await run(["apply", "--no-session-cache"], io)).toBe(0);
     expect(io.out()).toContain("Apply complete.");
-    expect(io.out()).toContain("1 campaigns updated");
+    expect(io.out()).toContain("1 campaign updated");
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
   });
 

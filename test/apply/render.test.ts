@@ -12,7 +12,7 @@ describe("apply report", () => {
         "Apply complete.",
         "Applied 1 of 1 requests in 1m00s.",
         "  2 campaigns updated",
-        "  1 write requests, 0 read requests, 0 retries",
+        "  1 write request, 0 read requests, 0 retries",
         "",
       ].join("\n"),
     );
@@ -74,7 +74,7 @@ describe("apply report", () => {
         "  3. PATCH /api/dsp/v1/campaigns: activate 1 campaign (1 item)",
         "",
         "Applied 1 of 3 requests in 1m00s.",
-        "  1 write requests, 0 read requests, 0 retries",
+        "  1 write request, 0 read requests, 0 retries",
         "",
         "Run doohctl plan to see exactly what remains.",
         "",
