@@ -5,6 +5,7 @@
 
 import type { RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
+import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
 import { finding } from "./findings.js";
@@ -170,22 +171,64 @@ function notReady(creative: Creative): string | undefined {
   return undefined;
 }
 
+function campaignLabel(ref: { campaign_id?: string; name: string; insertion_order_id: string }): string {
+  return `${ref.campaign_id === undefined ? "new campaign" : `campaign ${ref.campaign_id}`} "${ref.name}" of insertion order ${ref.insertion_order_id}`;
+}
+
+/**
+ * DOOH501: a creative that will not serve on a campaign the plan leaves active. Fires for
+ * every association the plan makes with a campaign that ends active, and for the creatives
+ * already associated with a campaign the plan activates (desired `active` false -> true),
+ * unless the plan removes that association.
+ */
 function creativeReadiness(input: AnalyzeInput): Finding[] {
+  const dissociated = new Set<string>();
+  for (const c of input.changes) {
+    if (c.kind === "dissociate_creative") dissociated.add(`${c.creative_id}/${c.campaign.campaign_id}`);
+  }
+  const byCampaign = new Map<string, Creative[]>();
+  for (const creative of input.liveCreatives.values()) {
+    for (const id of creative.campaign_ids) {
+      const list = byCampaign.get(id);
+      if (list) list.push(creative);
+      else byCampaign.set(id, [creative]);
+    }
+  }
   return input.changes.flatMap((c) => {
-    if (c.kind !== "associate_creative") return [];
-    const key = c.campaign.campaign_id ?? newCampaignPlaceholder(c.campaign.create_change_id ?? "");
-    if (input.finalActive.get(key) !== true) return [];
-    const creative = input.liveCreatives.get(c.creative_id);
-    const problem = creative && notReady(creative);
-    if (!problem) return [];
-    return [
-      finding(
-        "DOOH501",
-        "warning",
-        `creative ${c.creative_id} ${problem}, and is associated with active campaign "${c.campaign.name}": it will not serve`,
-        { address: c.address, change_ids: [c.id], source: c.source },
-      ),
-    ];
+    if (c.kind === "associate_creative") {
+      const key = c.campaign.campaign_id ?? newCampaignPlaceholder(c.campaign.create_change_id ?? "");
+      if (input.finalActive.get(key) !== true) return [];
+      const creative = input.liveCreatives.get(c.creative_id);
+      const problem = creative && notReady(creative);
+      if (!problem) return [];
+      return [
+        finding(
+          "DOOH501",
+          "warning",
+          `creative ${c.creative_id} ${problem}, and this plan associates it with ${campaignLabel(c.campaign)}, which will be active: it will not serve there`,
+          { address: c.address, change_ids: [c.id], source: c.source },
+        ),
+      ];
+    }
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const active = c.fields.find((f) => f.field === "active");
+    if (active?.before !== false || active.after !== true) return [];
+    const campaignId = c.campaign.campaign_id;
+    return (byCampaign.get(campaignId) ?? [])
+      .filter((creative) => !dissociated.has(`${creative.id}/${campaignId}`))
+      .sort((a, b) => compareIds(a.id, b.id))
+      .flatMap((creative) => {
+        const problem = notReady(creative);
+        if (!problem) return [];
+        return [
+          finding(
+            "DOOH501",
+            "warning",
+            `creative ${creative.id} ${problem}, and is associated with ${campaignLabel(c.campaign)}, which this plan activates: it will not serve there`,
+            { address: c.address, change_ids: [c.id], source: active.source ?? c.source },
+          ),
+        ];
+      });
   });
 }
 

@@ -120,7 +120,8 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
       }
     }
   }
-  const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives });
+  const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
+  const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives, categories });
   return {
     changes: ctx.changes,
     findings: ctx.findings,

@@ -4,7 +4,7 @@
  * managed campaigns that should not have it, plus those that should. Associations with
  * campaigns the config does not manage are carried through untouched.
  */
-import type { DesiredCampaign, DesiredState } from "../model/desired.js";
+import type { DesiredCampaign, DesiredCreative, DesiredState } from "../model/desired.js";
 import { compareIds, sortedIds } from "../model/targeting.js";
 import type { Advertiser, Creative, InsertionOrder } from "../model/wire.js";
 import type { Context } from "./build.js";
@@ -130,6 +130,32 @@ export function associationChanges(
   }
 }
 
+/**
+ * G6 rule 5: every category a creative would gain must exist, or the DSP refuses the whole
+ * creatives batch with a 422. Records a DOOH010 per unknown category; true when any.
+ */
+function unknownCategories(
+  ctx: Context,
+  desired: DesiredCreative,
+  live: Creative,
+  categories: ReadonlySet<string> | undefined,
+): boolean {
+  if (categories === undefined || desired.fields.category_ids === undefined) return false;
+  const have = new Set(live.category_ids);
+  const unknown = sortedIds(desired.fields.category_ids.filter((id) => !have.has(id) && !categories.has(id)));
+  for (const id of unknown) {
+    ctx.findings.push(
+      finding(
+        "DOOH010",
+        "error",
+        `creative ${desired.id}: category ${id} in category_ids does not exist (G6 rule 5): use the id of an existing creative category (GET /creative_categories)`,
+        { address: `creative.${desired.id}`, source: desired.fieldSources.category_ids ?? desired.source },
+      ),
+    );
+  }
+  return unknown.length > 0;
+}
+
 /** Placeholders of new campaigns sort after real ids, in change order. */
 function campaignIdOrder(a: string, b: string): number {
   const pa = a.startsWith("<");
@@ -146,6 +172,8 @@ export function creativeWork(
     scope: Scope;
     ledger: CreativeLedger;
     liveCreatives: ReadonlyMap<string, Creative>;
+    /** Existing categories among those a creative would gain; undefined when none were read. */
+    categories: ReadonlySet<string> | undefined;
   },
 ): CreativeWork[] {
   const work = new Map<string, CreativeWork>();
@@ -172,6 +200,7 @@ export function creativeWork(
       );
       continue;
     }
+    if (unknownCategories(ctx, desired, live, input.categories)) continue;
     const fields = diffCreative(desired.fields, live, desired.fieldSources);
     if (fields.length === 0) continue;
     const id = ctx.nextId();

@@ -15,6 +15,7 @@ export const FINDING_CODES = {
   DOOH007: "creative does not exist",
   DOOH008: "archived creative cannot gain campaigns (G6 rule 4)",
   DOOH009: "--target matches nothing in the config",
+  DOOH010: "creative category does not exist (G6 rule 5)",
   DOOH101: "deactivates a live campaign",
   DOOH201: "pauses a campaign for a targeting change",
   DOOH301: "edits a campaign whose flight has ended",

@@ -40,7 +40,12 @@ function write(value: unknown, indent: string, newline: string): string {
 
 const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
 
-export function insertionOrderSnapshot(io: InsertionOrder): JsonValue {
+/**
+ * An insertion order as the plan saw it, with the ids and names of its campaigns: a campaign
+ * added since (a name the plan is about to create, or one `unmanaged_campaigns: deactivate`
+ * would act on) makes the plan stale.
+ */
+export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
   return {
     advertiser_id: io.advertiser_id,
     contract_number: io.contract_number,
@@ -48,7 +53,18 @@ export function insertionOrderSnapshot(io: InsertionOrder): JsonValue {
     end_time: Time.parse(io.end_time),
     budget_impressions: io.budget_impressions,
     budget_money: money(io.budget_money) as unknown as JsonValue,
+    campaigns: campaignNames(io.id, campaigns),
   };
+}
+
+/** Campaign id -> name of one insertion order's campaigns (keys sort in canonical JSON). */
+export function campaignNames(
+  insertionOrderId: string,
+  campaigns: readonly Campaign[],
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const c of campaigns) if (c.insertion_order_id === insertionOrderId) names[c.id] = c.name;
+  return names;
 }
 
 export function campaignSnapshot(c: Campaign): JsonValue {
@@ -89,9 +105,15 @@ function byId<T extends { id: string }>(items: readonly T[]): T[] {
 }
 
 export function fingerprints(live: LiveState): Fingerprint[] {
+  const byIo = new Map<string, Campaign[]>();
+  for (const c of live.campaigns) {
+    const list = byIo.get(c.insertion_order_id);
+    if (list) list.push(c);
+    else byIo.set(c.insertion_order_id, [c]);
+  }
   return [
     ...byId(live.insertionOrders).map((io) =>
-      fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io)),
+      fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io, byIo.get(io.id) ?? [])),
     ),
     ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
     ...Object.keys(live.targetings)

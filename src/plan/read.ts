@@ -2,19 +2,22 @@
  * Reads the live state a plan needs, and nothing more, in the fewest requests the API allows:
  * insertion orders by id (100 a request), their campaigns by `insertion_order_id`, the
  * targetings only of campaigns whose config declares `targetings`, the creatives the config
- * names plus those associated with campaigns whose config declares `creatives`, and
+ * names plus those associated with campaigns whose config declares `creatives` or that the
+ * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
  * advertisers only to name them in an advertiser mismatch (G6).
  */
-import type { DspClient } from "../api/types.js";
+import { Endpoints } from "../api/endpoints.js";
+import { readByValues, type Sender } from "../api/paging.js";
+import type { DspClient, SendOptions } from "../api/types.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
-import type { Campaign, Creative } from "../model/wire.js";
+import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
 import { matchCampaigns } from "./identity.js";
 import type { LiveState } from "./types.js";
 
 export interface ReadProgress {
   /** What is being read, e.g. `campaigns`. */
-  step: "insertion orders" | "campaigns" | "targetings" | "creatives" | "advertisers";
+  step: "insertion orders" | "campaigns" | "targetings" | "creatives" | "creative categories" | "advertisers";
   /** Objects to read in this step (ids asked for, or insertion orders listed). */
   count: number;
   /** Read requests made so far. */
@@ -93,7 +96,10 @@ export async function readLiveState(
       for (const creativeId of match.desired.creatives ?? []) referenced.add(creativeId);
       if (!match.live || match.status !== "matched") continue;
       if (match.desired.targetings !== undefined) withTargetings.push(match.live.id);
-      if (match.desired.creatives !== undefined) withCreatives.push(match.live.id);
+      // DOOH501 also needs the creatives of a campaign the plan activates, declared or not;
+      // they join the same campaign_ids read, so this rarely costs a request.
+      const activated = match.desired.fields.active === true && !match.live.active;
+      if (match.desired.creatives !== undefined || activated) withCreatives.push(match.live.id);
     }
   }
   for (const c of desired.creatives) if (all || targets.includes(c.id)) referenced.add(c.id);
@@ -109,6 +115,15 @@ export async function readLiveState(
   const haveCreatives = new Set(creatives.map((c) => c.id));
   const missing = sortedIds([...referenced].filter((id) => !haveCreatives.has(id)));
   if (missing.length > 0) creatives.push(...(await client.getCreatives(missing, send)));
+
+  const creativeCategories = await readGainedCategories({
+    client,
+    desired,
+    inScope: (id) => all || targets.includes(id),
+    creatives,
+    send,
+    progress,
+  });
 
   // G6 rule 2: read advertisers only to name both sides of a mismatch.
   const ioAdvertiser = new Map(insertionOrders.map((io) => [io.id, io.advertiser_id]));
@@ -134,6 +149,37 @@ export async function readLiveState(
     targetings: Object.fromEntries(targetingMap),
     creatives,
     advertisers,
+    ...(creativeCategories !== undefined ? { creativeCategories } : {}),
     readRequests: client.stats().reads - readsAtStart,
   };
+}
+
+/**
+ * G6 rule 5: `category_ids` must name existing categories. A category a creative already has
+ * exists (categories are read-only), so only those it would gain are read, by `filter=id:`;
+ * nothing at all when the config declares no `category_ids`.
+ */
+async function readGainedCategories(input: {
+  client: DspClient;
+  desired: DesiredState;
+  inScope: (creativeId: string) => boolean;
+  creatives: readonly Creative[];
+  send: SendOptions;
+  progress: (step: ReadProgress["step"], count: number) => void;
+}): Promise<CreativeCategory[] | undefined> {
+  const declared = input.desired.creatives.filter(
+    (c) => c.fields.category_ids !== undefined && input.inScope(c.id),
+  );
+  if (declared.length === 0) return undefined;
+  const live = new Map(input.creatives.map((c) => [c.id, new Set(c.category_ids)]));
+  const gained = new Set<string>();
+  for (const c of declared) {
+    const have = live.get(c.id);
+    if (!have) continue;
+    for (const id of c.fields.category_ids ?? []) if (!have.has(id)) gained.add(id);
+  }
+  input.progress("creative categories", gained.size);
+  if (gained.size === 0) return [];
+  const send: Sender = (request, options) => input.client.send(request, options);
+  return readByValues(send, Endpoints.creativeCategories, "id", sortedIds([...gained]), input.send);
 }

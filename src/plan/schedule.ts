@@ -1,6 +1,7 @@
 /**
  * Work -> the ordered write requests of design.md's seven phases, batched at 100 (I4), with
- * budget decreases before increases inside phase 3 (I3) and pauses as short as the request
+ * budget decreases before increases inside phase 3 (I3), raises of new campaigns where they
+ * cost no extra batch, and pauses as short as the request
  * count allows (I5): pauses ride the last phase-3 batch, reactivations the first phase-6
  * batch. Every request names the changes it carries, per item.
  */
@@ -62,8 +63,8 @@ function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
 }
 
 /**
- * I3: a new campaign is created with the budget that fits its insertion order now; what
- * only fits after phase-3 decreases is raised in phase 3, with the increases.
+ * I3: a new campaign is created with the budget that fits its insertion order now; the rest
+ * only fits after the phase-3 decreases, so it is raised later (placeRaises).
  */
 function fitCreatedBudgets(built: Built): void {
   const room = new Map<string, number>();
@@ -87,10 +88,42 @@ function fitCreatedBudgets(built: Built): void {
     if (initial < full) {
       work.create.item = { ...work.create.item, budget_impressions: initial };
       work.budgetBefore = initial;
-      work.patch.budget_impressions = full;
-      work.patchChangeIds.push(work.create.changeId);
+      work.raise = { budget: full, phase: 6 };
     }
   }
+}
+
+const batchCount = (items: number) => Math.ceil(items / MAX_BATCH);
+
+/**
+ * I4: where each raise goes so that the phases keep their minimum of ceil(items / 100)
+ * batches. Both phase 3 (after the decreases) and phase 6 (after all of phase 3) are safe
+ * for a raise. A campaign the plan activates is raised in its phase-6 activation item, at no
+ * extra item. The raises of new campaigns left inactive are one item each: they fill the
+ * room left in phase 3's and phase 6's batches, phase 3 first, and spill over into a new
+ * batch only when neither has room (then the total is still the least possible:
+ * min over x of ceil((p3 + x) / 100) + ceil((p6 + r - x) / 100)).
+ */
+function placeRaises(built: Built): void {
+  const inactive = built.campaigns.filter((w) => w.raise && !w.activate);
+  const phase3 = built.campaigns.filter((w) => Object.keys(w.patch).length > 0 || w.deactivate).length;
+  const phase6 = built.campaigns.filter((w) => w.activate).length;
+  const r = inactive.length;
+  let best = r;
+  for (let x = r - 1; x >= 0; x--) {
+    if (
+      batchCount(phase3 + x) + batchCount(phase6 + r - x) <
+      batchCount(phase3 + best) + batchCount(phase6 + r - best)
+    ) {
+      best = x;
+    }
+  }
+  inactive.forEach((work, i) => {
+    if (i >= best || !work.raise || !work.create) return;
+    work.raise.phase = 3;
+    work.patch.budget_impressions = work.raise.budget;
+    work.patchChangeIds.push(work.create.changeId);
+  });
 }
 
 /** Phase-3 order: decreases before increases (I3), pauses as late as that allows (I5). */
@@ -154,26 +187,47 @@ function creativeBatches(built: Built): Draft[] {
   );
 }
 
+/** Phase 6 also raises the budgets placeRaises put there (a raise is never `active: true` alone). */
+function raisedLate(w: CampaignWork): boolean {
+  return w.raise?.phase === 6;
+}
+
 function activationBatches(built: Built): Draft[] {
-  const rank = (w: CampaignWork) => (w.pause ? 0 : w.create ? 1 : 2);
+  const rank = (w: CampaignWork) => (w.pause ? 0 : w.create && w.activate ? 1 : w.activate ? 2 : 3);
   const items = built.campaigns
-    .filter((w) => w.activate)
+    .filter((w) => w.activate || raisedLate(w))
     .map((work, index) => ({ work, index }))
     .sort((a, b) => rank(a.work) - rank(b.work) || a.index - b.index)
     .map(({ work }) => work);
   return chunks(items).map((batch) => {
     const reactivations = batch.filter((w) => w.pause).length;
+    const raises = batch.filter(raisedLate).length;
+    const activates = batch.some((w) => w.activate);
+    const notes = [
+      reactivations > 0 ? `${plural(reactivations, "reactivation")} after targeting changes` : "",
+      raises > 0 ? `${plural(raises, "budget raise")} after decreases` : "",
+    ].filter(Boolean);
+    const what = activates ? ["activate", ...notes].join("; ") : notes.join("; ");
     return draft(
       6,
-      Endpoints.patchCampaigns(batch.map((w): CampaignPatch => ({ id: w.key, active: true }))),
-      batch.map((w) => w.activateChangeIds),
-      `PATCH ${plural(batch.length, "campaign")} (activate${reactivations > 0 ? `; ${plural(reactivations, "reactivation")} after targeting changes` : ""})`,
+      Endpoints.patchCampaigns(
+        batch.map(
+          (w): CampaignPatch => ({
+            id: w.key,
+            ...(raisedLate(w) ? { budget_impressions: w.raise!.budget } : {}),
+            ...(w.activate ? { active: true } : {}),
+          }),
+        ),
+      ),
+      batch.map((w) => (w.activate ? w.activateChangeIds : [w.create!.changeId])),
+      `PATCH ${plural(batch.length, "campaign")} (${what})`,
     );
   });
 }
 
 export function scheduleRequests(built: Built): PlannedRequest[] {
   fitCreatedBudgets(built);
+  placeRaises(built);
   const creates = built.campaigns.filter((w) => w.create);
   const drafts: Draft[] = [
     ...insertionOrderBatches(1, built),

@@ -1,10 +1,13 @@
 /**
  * Is a saved plan still true? Re-reads every object the plan fingerprinted, in the fewest
- * requests (by id, 100 a request; targetings one each) and says per object what moved:
- * "campaign 5001: cpm 12.00 USD -> 13.00 USD since the plan was made".
+ * requests (by id or insertion order, 100 a request; targetings one each) and says per object
+ * what moved: "campaign 5001: cpm 12.00 USD -> 13.00 USD since the plan was made",
+ * "insertion order 1001: campaign 5009 "January clearance" was added since the plan was made".
  */
 import type { DspClient, SendOptions } from "../api/types.js";
 import { Money } from "../model/money.js";
+import { compareIds } from "../model/targeting.js";
+import type { Campaign } from "../model/wire.js";
 import {
   campaignSnapshot,
   canonicalJson,
@@ -45,66 +48,127 @@ function show(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-function explain(fp: Fingerprint, now: JsonValue | undefined): StaleObject | undefined {
+function fieldDiffs(before: Record<string, JsonValue>, after: Record<string, JsonValue>) {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys
+    .filter((k) => canonicalJson(before[k] ?? null) !== canonicalJson(after[k] ?? null))
+    .map((k) => ({ field: k, before: before[k] ?? null, now: after[k] ?? null }));
+}
+
+type Names = Record<string, string>;
+
+/**
+ * What moved in an insertion order's campaign set. A campaign gone is said once, by its own
+ * fingerprint ("campaign 5002 no longer exists"), so only the others are named here.
+ */
+function campaignSetChanges(before: Names, now: Names, reported: ReadonlySet<string>): string[] {
+  const added = Object.keys(now)
+    .filter((id) => !(id in before))
+    .sort(compareIds)
+    .map((id) => `campaign ${id} ${JSON.stringify(now[id])} was added`);
+  const removed = Object.keys(before)
+    .filter((id) => !(id in now) && !reported.has(id))
+    .sort(compareIds)
+    .map((id) => `campaign ${id} ${JSON.stringify(before[id])} was removed`);
+  return [...added, ...removed];
+}
+
+function explain(
+  fp: Fingerprint,
+  now: JsonValue | undefined,
+  missing: ReadonlySet<string>,
+): StaleObject | undefined {
   const label = `${LABEL[fp.kind]} ${fp.id}`;
   if (now === undefined) {
     return { kind: fp.kind, id: fp.id, status: "missing", fields: [], message: `${label} no longer exists` };
   }
-  if (fingerprintOf(fp.kind, fp.id, now).sha256 === fp.sha256) return undefined;
-  let fields: StaleObject["fields"];
-  if (fp.kind === "targetings") {
-    fields = [{ field: "targetings", before: fp.snapshot, now }];
-  } else {
-    const before = (fp.snapshot ?? {}) as Record<string, JsonValue>;
-    const after = now as Record<string, JsonValue>;
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    fields = keys
-      .filter((k) => canonicalJson(before[k] ?? null) !== canonicalJson(after[k] ?? null))
-      .map((k) => ({ field: k, before: before[k] ?? null, now: after[k] ?? null }));
+  const before = (fp.snapshot ?? {}) as Record<string, JsonValue>;
+  let after = now as Record<string, JsonValue>;
+  // Plans saved before insertion orders fingerprinted their campaigns: compare what they hold.
+  if (fp.kind === "insertion_order" && !("campaigns" in before)) {
+    const { campaigns: _, ...rest } = after;
+    after = rest;
   }
-  const what =
-    fp.kind === "targetings"
-      ? "changed"
-      : fields.map((f) => `${f.field} ${show(f.before)} -> ${show(f.now)}`).join(", ");
+  if (fingerprintOf(fp.kind, fp.id, after).sha256 === fp.sha256) return undefined;
+  if (fp.kind === "targetings") {
+    const fields = [{ field: "targetings", before: fp.snapshot, now }];
+    return {
+      kind: fp.kind,
+      id: fp.id,
+      status: "changed",
+      fields,
+      message: `${label}: changed since the plan was made`,
+    };
+  }
+  const fields = fieldDiffs(before, after);
+  const parts = fields.flatMap((f) =>
+    f.field === "campaigns" && fp.kind === "insertion_order"
+      ? campaignSetChanges((f.before ?? {}) as Names, (f.now ?? {}) as Names, missing)
+      : [`${f.field} ${show(f.before)} -> ${show(f.now)}`],
+  );
+  if (parts.length === 0) return undefined;
   return {
     kind: fp.kind,
     id: fp.id,
     status: "changed",
     fields,
-    message: `${label}: ${what} since the plan was made`,
+    message: `${label}: ${parts.join(", ")} since the plan was made`,
   };
 }
 
+/**
+ * Re-reads what the plan fingerprinted. Campaigns come from listing the fingerprinted
+ * insertion orders (`filter=insertion_order_id:`), which costs no more requests than reading
+ * them by id and also returns campaigns added since; a fingerprinted campaign of another
+ * insertion order (a pinned id the plan found elsewhere) is read by id.
+ */
 export async function checkStaleness(
   plan: Plan,
   client: DspClient,
   options: SendOptions = {},
 ): Promise<StaleObject[]> {
-  const ids = (kind: ObjectKind) => plan.fingerprints.filter((f) => f.kind === kind).map((f) => f.id);
+  const of = (kind: ObjectKind) => plan.fingerprints.filter((f) => f.kind === kind);
   const current = new Map<string, JsonValue>();
   const key = (kind: ObjectKind, id: string) => `${kind}:${id}`;
-  const ioIds = ids("insertion_order");
-  const campaignIds = ids("campaign");
-  const targetingIds = ids("targetings");
-  const creativeIds = ids("creative");
-  const [ios, campaigns, creatives] = await Promise.all([
+  const ioIds = of("insertion_order").map((f) => f.id);
+  const listed = new Set(ioIds);
+  const strays = of("campaign")
+    .filter((f) => !listed.has(String((f.snapshot as Record<string, JsonValue>)?.insertion_order_id)))
+    .map((f) => f.id);
+  const targetingIds = of("targetings").map((f) => f.id);
+  const creativeIds = of("creative").map((f) => f.id);
+  const [ios, ioCampaigns, strayCampaigns, creatives] = await Promise.all([
     ioIds.length > 0 ? client.getInsertionOrders(ioIds, options) : [],
-    campaignIds.length > 0 ? client.getCampaigns(campaignIds, options) : [],
+    ioIds.length > 0 ? client.listCampaignsByInsertionOrder(ioIds, options) : [],
+    strays.length > 0 ? client.getCampaigns(strays, options) : [],
     creativeIds.length > 0 ? client.getCreatives(creativeIds, options) : [],
   ]);
+  const campaigns = [...ioCampaigns, ...strayCampaigns];
   // Targetings of a campaign that no longer exists would answer 404: read only the living.
   const living = new Set(campaigns.map((c) => c.id));
   const readable = targetingIds.filter((id) => living.has(id));
   const targetings = readable.length > 0 ? await client.getTargetings(readable, options) : new Map();
-  for (const io of ios) current.set(key("insertion_order", io.id), insertionOrderSnapshot(io));
+  const byIo = new Map<string, Campaign[]>();
+  for (const c of ioCampaigns) {
+    const list = byIo.get(c.insertion_order_id);
+    if (list) list.push(c);
+    else byIo.set(c.insertion_order_id, [c]);
+  }
+  for (const io of ios) {
+    current.set(key("insertion_order", io.id), insertionOrderSnapshot(io, byIo.get(io.id) ?? []));
+  }
   for (const c of campaigns) current.set(key("campaign", c.id), campaignSnapshot(c));
   for (const [id, sets] of targetings) current.set(key("targetings", id), targetingsSnapshot(sets));
   for (const c of creatives) current.set(key("creative", c.id), creativeSnapshot(c));
+  const missing = new Set(
+    of("campaign")
+      .filter((f) => !living.has(f.id))
+      .map((f) => f.id),
+  );
   // A campaign that vanished has no targetings either: report the campaign once.
-  const missingCampaigns = new Set(targetingIds.filter((id) => !living.has(id)));
   return plan.fingerprints.flatMap((fp) => {
-    if (fp.kind === "targetings" && missingCampaigns.has(fp.id)) return [];
-    const stale = explain(fp, current.get(key(fp.kind, fp.id)));
+    if (fp.kind === "targetings" && !living.has(fp.id)) return [];
+    const stale = explain(fp, current.get(key(fp.kind, fp.id)), missing);
     return stale ? [stale] : [];
   });
 }

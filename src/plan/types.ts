@@ -6,7 +6,14 @@
 import type { SourceRef } from "../model/desired.js";
 import type { RateLimits } from "../model/limits.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
-import type { Advertiser, Campaign, Creative, Environment, InsertionOrder } from "../model/wire.js";
+import type {
+  Advertiser,
+  Campaign,
+  Creative,
+  CreativeCategory,
+  Environment,
+  InsertionOrder,
+} from "../model/wire.js";
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -217,6 +224,11 @@ export interface LiveState {
   targetings: Record<string, TargetingOptionSet[]>;
   creatives: Creative[];
   advertisers: Advertiser[];
+  /**
+   * G6 rule 5: the categories a creative of the config would gain, those that exist. Absent
+   * when the config declares no `category_ids`: then the planner checks none.
+   */
+  creativeCategories?: CreativeCategory[];
   /** Read requests made to build this state. */
   readRequests: number;
 }

@@ -32,6 +32,12 @@ export interface CampaignWork {
   pause: boolean;
   /** Phase 4. */
   targetings?: { changeId: string; body: TargetingOptionSet[] };
+  /**
+   * I3: a new campaign created with less budget than desired (only the rest fits before the
+   * phase-3 decreases) reaches `budget` in phase 3 or phase 6, whichever costs no extra batch
+   * (schedule.ts, placeRaises).
+   */
+  raise?: { budget: number; phase: 3 | 6 };
   /** Phase 6. */
   activate: boolean;
   activateChangeIds: string[];

@@ -80,6 +80,7 @@ export function liveState(parts: Partial<LiveState> = {}): LiveState {
     targetings: parts.targetings ?? {},
     creatives: parts.creatives ?? [],
     advertisers: parts.advertisers ?? ([{ id: "1", name: "Northwind" }] as Advertiser[]),
+    ...(parts.creativeCategories !== undefined ? { creativeCategories: parts.creativeCategories } : {}),
     readRequests: parts.readRequests ?? 3,
   };
 }

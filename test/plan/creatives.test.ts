@@ -1,5 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { campaign, creative, desired, io, liveCampaign, liveCreative, liveState, plan } from "./builders.js";
+import {
+  campaign,
+  creative,
+  desired,
+  io,
+  liveCampaign,
+  liveCreative,
+  liveState,
+  plan,
+  src,
+} from "./builders.js";
+
+function creativeWithSources(id: string, categoryIds: string[]) {
+  return {
+    ...creative(id, { category_ids: categoryIds }),
+    fieldSources: { category_ids: src(`creatives.${id}.category_ids`, 51) },
+  };
+}
 
 describe("createPlan: creatives (G6)", () => {
   it("sends each creative's full campaign_ids, keeping associations with campaigns the config does not manage", () => {
@@ -86,5 +103,38 @@ describe("createPlan: creatives (G6)", () => {
     expect(warnings.findings.map((f) => f.code)).toEqual(["DOOH501", "DOOH501"]);
     expect(warnings.findings[1]!.message).toContain("DENIED by network 7");
     expect(warnings.requests).toHaveLength(1);
+  });
+
+  it("refuses a category_ids entry that names no creative category, naming the creative, the category and the config place (G6 rule 5)", () => {
+    const live = liveState({
+      creatives: [liveCreative({ category_ids: ["3"] })],
+      creativeCategories: [{ id: "4", name: "Sports" }],
+    });
+    const d = desired([io("1001")], [creativeWithSources("9001", ["3", "4", "77"])]);
+    const p = plan(d, live);
+    expect(p.findings).toEqual([
+      {
+        code: "DOOH010",
+        severity: "error",
+        message:
+          "creative 9001: category 77 in category_ids does not exist (G6 rule 5): use the id of an existing creative category (GET /creative_categories)",
+        address: "creative.9001",
+        source: src("creatives.9001.category_ids", 51),
+      },
+    ]);
+    expect(p.requests).toEqual([]);
+  });
+
+  it("accepts categories the creative already has or that exist, and checks none when none were read", () => {
+    const live = liveState({
+      creatives: [liveCreative({ category_ids: ["3"] })],
+      creativeCategories: [{ id: "4", name: "Sports" }],
+    });
+    const d = desired([io("1001")], [creativeWithSources("9001", ["3", "4"])]);
+    expect(plan(d, live).findings).toEqual([]);
+    const { creativeCategories: _, ...unread } = live;
+    const p = plan(desired([io("1001")], [creativeWithSources("9001", ["77"])]), unread);
+    expect(p.findings).toEqual([]);
+    expect(p.requests).toHaveLength(1);
   });
 });
