@@ -174,7 +174,9 @@ function twisted(body: Record<string, unknown[]>, t: { key: string; value: unkno
 }
 
 describe("fuzzing the emulator with near-valid writes", () => {
-  it("never answers 500, changes nothing when it refuses, and touches only the campaigns a PATCH names", async () => {
+  it("never answers 500, changes nothing when it refuses, and touches only the campaigns a PATCH names", {
+    timeout: LONG ? 600_000 : 30_000,
+  }, async () => {
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(write, twist, async (w, t) => {
@@ -222,7 +224,7 @@ describe("raw malformed HTTP", () => {
     fc.string({ maxLength: 200 }),
   );
 
-  it("never answers 500 and keeps serving", async () => {
+  it("never answers 500 and keeps serving", { timeout: LONG ? 600_000 : 30_000 }, async () => {
     const before = JSON.stringify(emulator.state());
     await fc.assert(
       fc.asyncProperty(garbage, async (raw) => {

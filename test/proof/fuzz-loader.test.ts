@@ -23,14 +23,12 @@ const EXAMPLE_FILES = Object.fromEntries(
 );
 const WHOLE_FILE = new Set(["FILE_NOT_FOUND", "NO_YAML_FILES", "NOT_UTF8", "EMPTY_FILE"]);
 
-/**
- * Known bug (reported to the lead): a `<<` merge whose alias names an anchor on a map that
- * encloses the merge (`x: &a\n  k: 1\n  <<: *a`) throws a TypeError from Converter.merge in
- * src/config/yaml-source.ts instead of a located issue. The `it.fails` below pins it; the fuzz
- * runs skip exactly that crash so that they keep looking for others.
- */
-function isKnownMergeCycleCrash(error: unknown): boolean {
-  return error instanceof TypeError && (error.stack ?? "").includes("Converter.merge");
+function loadText(text: string): Promise<unknown> {
+  return loadConfig(["doohctl.yaml"], {
+    cwd: "/w",
+    readFile: async () => new TextEncoder().encode(text),
+    listDirectory: async () => undefined,
+  });
 }
 
 /** Loads `files` (name -> text) as the directory `cfg`, as `doohctl validate cfg` would. */
@@ -50,10 +48,6 @@ async function load(files: Record<string, string | Uint8Array>): Promise<void> {
     });
     expect(Array.isArray(state.insertionOrders)).toBe(true);
   } catch (error) {
-    if (isKnownMergeCycleCrash(error)) {
-      fc.pre(false);
-      return;
-    }
     if (!(error instanceof ConfigError)) throw error;
     expect(error.issues.length).toBeGreaterThan(0);
     for (const issue of error.issues) {
@@ -175,24 +169,29 @@ describe("fuzzing the config loader", () => {
     expect(state.insertionOrders.length).toBeGreaterThan(0);
   });
 
-  it.fails("reports a merge key naming its own enclosing anchor as a located issue (known bug: TypeError)", async () => {
-    const text = "version: 1\nx-a: &a\n  k: 1\n  <<: *a\n";
-    const loading = loadConfig(["doohctl.yaml"], {
-      cwd: "/w",
-      readFile: async () => new TextEncoder().encode(text),
-      listDirectory: async () => undefined,
-    });
-    await expect(loading).rejects.toBeInstanceOf(ConfigError);
+  // Both found by this fuzz (a TypeError each, before the fix in src/config): kept as examples.
+  it("reports a merge key naming its own enclosing anchor as a located issue", async () => {
+    await expect(loadText("version: 1\nx-a: &a\n  k: 1\n  <<: *a\n")).rejects.toBeInstanceOf(ConfigError);
+    await load({ "doohctl.yaml": "version: 1\nx-a: &a\n  k: 1\n  <<: *a\n" });
   });
 
-  it("answers random documents with a state or located issues, never a crash", async () => {
+  it("reports an integer beyond 2^53 where it does not belong as a located issue", async () => {
+    await expect(loadText("version: 1152921504606847000\n")).rejects.toBeInstanceOf(ConfigError);
+    await load({ "doohctl.yaml": "version:\n  - 1152921504606847000\n" });
+  });
+
+  it("answers random documents with a state or located issues, never a crash", {
+    timeout: LONG ? 600_000 : 30_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(document, async (doc) => load({ "doohctl.yaml": doc })),
       { numRuns: LONG ? 5_000 : 300, seed: 8_2026 },
     );
   });
 
-  it("answers random mutations of the examples with a state or located issues, never a crash", async () => {
+  it("answers random mutations of the examples with a state or located issues, never a crash", {
+    timeout: LONG ? 600_000 : 30_000,
+  }, async () => {
     const names = Object.keys(EXAMPLE_FILES);
     await fc.assert(
       fc.asyncProperty(
