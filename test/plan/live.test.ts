@@ -1,0 +1,157 @@
+/**
+ * Reads and staleness over real HTTP against the emulator (example seed, port 0): creatives of
+ * campaigns the plan activates (DOOH501), creative categories a creative would gain (DOOH010)
+ * and insertion orders whose campaign set moved since the plan was made.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDspClient } from "../../src/api/client.js";
+import type { DspClient } from "../../src/api/types.js";
+import { loadConfig } from "../../src/config/load.js";
+import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { Money } from "../../src/model/money.js";
+import { createPlan } from "../../src/plan/create.js";
+import { fingerprintOf } from "../../src/plan/fingerprint.js";
+import { readLiveState } from "../../src/plan/read.js";
+import { checkStaleness } from "../../src/plan/stale.js";
+import type { JsonValue } from "../../src/plan/types.js";
+import { OPTIONS } from "./builders.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const USER = { email: "demo@doohctl.test", password: "demo-password" };
+
+let emulator: RunningEmulator;
+let client: DspClient;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
+  });
+  client = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
+  dir = mkdtempSync(join(tmpdir(), "doohctl-live-"));
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+const gets = () => emulator.requestLog().filter((e) => e.method === "GET").length;
+
+async function planOf(name: string, yaml: string) {
+  const file = join(dir, name);
+  writeFileSync(file, `version: 1\n${yaml}`);
+  const desired = await loadConfig([file], { cwd: dir });
+  const before = gets();
+  const live = await readLiveState(client, desired);
+  return { plan: createPlan(desired, live, OPTIONS), live, reads: gets() - before };
+}
+
+describe("reading what the plan's checks need", () => {
+  it("reads the creatives of a campaign the plan activates and warns about one that will not serve (DOOH501)", async () => {
+    // 9201 was DENIED by network 2; associate it with the inactive campaign 5203 first.
+    const [creative] = await client.getCreatives(["9201"]);
+    await client.patchCreatives([{ id: "9201", campaign_ids: [...creative!.campaign_ids, "5203"] }]);
+    const { plan, reads } = await planOf(
+      "activate.yaml",
+      'insertion_orders:\n  - id: "1003"\n    campaigns:\n      - name: City transit\n        active: true\n',
+    );
+    // 1 insertion order + 1 campaigns + 1 creatives of campaign 5203
+    expect(reads).toBe(3);
+    expect(plan.findings.filter((f) => f.code === "DOOH501").map((f) => f.message)).toEqual([
+      'creative 9201 was DENIED by network 2, and is associated with campaign 5203 "City transit" of insertion order 1003, which this plan activates: it will not serve there',
+    ]);
+  });
+
+  it("reads only the creative categories a creative would gain, and refuses an unknown one (DOOH010)", async () => {
+    const unknown = await planOf(
+      "categories.yaml",
+      'insertion_orders:\n  - id: "1001"\ncreatives:\n  - id: "9001"\n    category_ids: ["1", "3", "4", "99"]\n',
+    );
+    // 1 insertion order + 1 campaigns + 1 creative 9001 + 1 categories 4 and 99
+    expect(unknown.reads).toBe(4);
+    expect(unknown.live.creativeCategories).toEqual([{ id: "4", name: "Sports & Outdoors" }]);
+    expect(unknown.plan.findings).toEqual([
+      expect.objectContaining({
+        code: "DOOH010",
+        severity: "error",
+        address: "creative.9001",
+        message: expect.stringContaining("creative 9001: category 99 in category_ids does not exist"),
+        source: { file: "categories.yaml", line: 6, column: 19, path: "creatives[0].category_ids" },
+      }),
+    ]);
+    expect(unknown.plan.requests).toEqual([]);
+
+    const same = await planOf(
+      "same-categories.yaml",
+      'insertion_orders:\n  - id: "1001"\ncreatives:\n  - id: "9001"\n    category_ids: ["3", "1"]\n',
+    );
+    expect(same.reads).toBe(3);
+    expect(same.plan.findings).toEqual([]);
+  });
+});
+
+describe("staleness of an insertion order's campaign set", () => {
+  it("says a campaign was added since the plan was made, at no more reads than by campaign id", async () => {
+    const { plan } = await planOf(
+      "create.yaml",
+      [
+        "insertion_orders:",
+        '  - id: "1002"',
+        "    unmanaged_campaigns: deactivate",
+        "    campaigns:",
+        "      - name: Spring downtown",
+        "      - name: Spring extra",
+        "        start_time: 2027-03-05T00:00:00Z",
+        "        end_time: 2027-04-01T00:00:00Z",
+        "        budget_impressions: 10000",
+        "        cpm: 10 USD",
+        "",
+      ].join("\n"),
+    );
+    expect(plan.changes.map((c) => c.kind)).toEqual(["create_campaign"]);
+    let before = gets();
+    expect(await checkStaleness(plan, client)).toEqual([]);
+    // 1 insertion order + 1 campaigns of it: what reading campaign 5101 by id cost before.
+    expect(gets() - before).toBe(2);
+
+    // Someone creates the campaign the plan is about to create: applying would duplicate it.
+    const [created] = await client.createCampaigns([
+      {
+        insertion_order_id: "1002",
+        name: "Spring extra",
+        start_time: "2027-03-05T00:00:00Z",
+        end_time: "2027-04-01T00:00:00Z",
+        budget_impressions: 10_000,
+        cpm: Money.parse("10 USD"),
+      },
+    ]);
+    before = gets();
+    const stale = await checkStaleness(plan, client);
+    expect(gets() - before).toBe(2);
+    expect(stale).toEqual([
+      expect.objectContaining({
+        kind: "insertion_order",
+        id: "1002",
+        status: "changed",
+        message: `insertion order 1002: campaign ${created!.id} "Spring extra" was added since the plan was made`,
+      }),
+    ]);
+  });
+
+  it("still accepts an unchanged plan saved before insertion orders fingerprinted their campaigns", async () => {
+    const { plan } = await planOf(
+      "old.yaml",
+      'insertion_orders:\n  - id: "1001"\n    contract_number: PO-9\n',
+    );
+    plan.fingerprints = plan.fingerprints.map((fp) => {
+      if (fp.kind !== "insertion_order") return fp;
+      const { campaigns: _, ...snapshot } = fp.snapshot as Record<string, JsonValue>;
+      return fingerprintOf(fp.kind, fp.id, snapshot);
+    });
+    expect(await checkStaleness(plan, client)).toEqual([]);
+  });
+});
