@@ -23,8 +23,16 @@ export async function startEmulatorWorker(scenario: ScenarioOptions): Promise<Em
   const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { scenario } });
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", reject);
+      const onMessage = (message: T) => {
+        worker.off("error", onError);
+        resolve(message);
+      };
+      const onError = (error: Error) => {
+        worker.off("message", onMessage);
+        reject(error);
+      };
+      worker.once("message", onMessage);
+      worker.once("error", onError);
     });
   const { origin } = await next<{ origin: string }>();
   return {
