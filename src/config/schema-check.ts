@@ -100,6 +100,15 @@ function locate(value: unknown, pointer: string): Located {
 }
 
 /** `insertion_orders[0].campaigns[2].cpm` */
+/**
+ * A value as written in a message. Integers beyond the safe range stay bigint (see
+ * yaml-source.ts), which JSON.stringify refuses; they are shown with all their digits.
+ */
+function literal(value: unknown): string {
+  if (typeof value === "bigint") return value.toString();
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item));
+}
+
 export function pathText(segments: readonly (string | number)[]): string {
   let text = "";
   for (const s of segments) text += typeof s === "number" ? `[${s}]` : text === "" ? s : `.${s}`;
@@ -245,14 +254,14 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
       const guess = typeof located.data === "string" ? closest(located.data, allowed) : undefined;
       return {
         code: "INVALID_VALUE",
-        message: `${JSON.stringify(located.data)} is not one of: ${allowed.join(", ")}`,
+        message: `${literal(located.data)} is not one of: ${allowed.join(", ")}`,
         ...(guess !== undefined ? { hint: `did you mean "${guess}"?` } : {}),
       };
     }
     case "const":
       return {
         code: "INVALID_VALUE",
-        message: `must be ${JSON.stringify(params.allowedValue)}, found ${JSON.stringify(located.data)}: this doohctl reads configuration version 1`,
+        message: `must be ${JSON.stringify(params.allowedValue)}, found ${literal(located.data)}: this doohctl reads configuration version 1`,
       };
     case "minItems":
       if ((parentSchema.title as unknown) === "Id list") {

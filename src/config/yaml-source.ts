@@ -5,6 +5,7 @@
  * with more digits than a double holds is caught ("quote this id") rather than rounded.
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { findAliasLoops } from "./alias-loops.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 
@@ -65,6 +66,31 @@ function fileIssue(file: string, code: ConfigIssueCode, message: string): Config
 export function parseYaml(text: string, file: string): ParsedSource {
   const lineCounter = new LineCounter();
   const index = new SourceIndex(file, lineCounter);
+  const issues: ConfigIssue[] = [];
+  try {
+    return readDocument(text, index, lineCounter, issues);
+  } catch (error) {
+    // Defensive: every shape we know of is reported as an issue below; anything the yaml
+    // package (or this converter) still throws on becomes a located issue too, so that
+    // loadConfig only ever rejects with a ConfigError.
+    issues.push({
+      file,
+      ...documentStart(text),
+      path: "",
+      message: `YAML: this document could not be read (${errorText(error)}): simplify its anchors, aliases and \`<<\` merge keys, and please report it as a doohctl bug`,
+      code: "YAML_SYNTAX",
+    });
+    return { value: undefined, index, issues, usable: false };
+  }
+}
+
+function readDocument(
+  text: string,
+  index: SourceIndex,
+  lineCounter: LineCounter,
+  issues: ConfigIssue[],
+): ParsedSource {
+  const file = index.file;
   const doc = parseDocument(text, {
     version: "1.2",
     schema: "core",
@@ -74,7 +100,6 @@ export function parseYaml(text: string, file: string): ParsedSource {
     prettyErrors: false,
     lineCounter,
   });
-  const issues: ConfigIssue[] = [];
   let usable = true;
   for (const error of [...doc.errors, ...doc.warnings]) {
     const { line, column } = index.position(error.pos[0]);
@@ -94,9 +119,26 @@ export function parseYaml(text: string, file: string): ParsedSource {
     });
     return { value: undefined, index, issues, usable: false };
   }
-  const converter = new Converter(doc, index, issues);
-  const value = converter.convert(doc.contents);
+  // A looping alias would make the converter recurse into a collection it is still building.
+  const loops = findAliasLoops(doc, index);
+  issues.push(...loops);
+  if (loops.length > 0) return { value: undefined, index, issues, usable: false };
+  const value = new Converter(doc, index, issues).convert(doc.contents);
   return { value, index, issues, usable: true };
+}
+
+/** The first line holding content (not blank, a comment or a directive), for a file-wide issue. */
+function documentStart(text: string): { line: number; column: number } {
+  const lines = text.split("\n");
+  const at = lines.findIndex(
+    (line) => !/^\s*(#.*)?$/.test(line) && !line.startsWith("%") && line.trim() !== "---",
+  );
+  if (at === -1) return { line: 1, column: 1 };
+  return { line: at + 1, column: (lines[at]?.search(/\S/) ?? 0) + 1 };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
 }
 
 function explainYamlError(
@@ -202,7 +244,10 @@ class Converter {
         this.issue(at, "`<<` merges maps: write `<<: *anchor` where the anchor names a map");
         continue;
       }
-      const merged = this.convert(resolved) as Record<string, unknown>;
+      const converted = this.convert(resolved);
+      // Null when the map is still being built (a loop, reported by convert): nothing to merge.
+      if (typeof converted !== "object" || converted === null) continue;
+      const merged = converted as Record<string, unknown>;
       const mergedKeys = this.index.offsetsOf(merged)?.keys;
       for (const [key, entry] of Object.entries(merged)) {
         if (keys.has(key)) continue;

@@ -209,6 +209,16 @@ insertion_orders:
     expect(issues[0]).toMatchObject({ line: 2, code: "EMPTY_LIST" });
   });
 
+  it("shows an integer too large for a double with all its digits where a message quotes it", async () => {
+    const issues = await issuesOf({
+      "doohctl.yaml": "version: 99999999999999999999\nconnection:\n  environment: 1152921504606846977\n",
+    });
+    expect(issues.map((i) => `${i.line}:${i.column} ${i.code} ${i.message}`)).toEqual([
+      "1:10 INVALID_VALUE must be 1, found 99999999999999999999: this doohctl reads configuration version 1",
+      "3:16 INVALID_VALUE 1152921504606846977 is not one of: production, staging",
+    ]);
+  });
+
   it("never echoes a password's value", async () => {
     const issues = await issuesOf({
       "doohctl.yaml":

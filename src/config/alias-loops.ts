@@ -1,0 +1,73 @@
+/**
+ * Aliases that loop: `x: &a [*a]`, or `<<: *a` inside the very mapping anchored `&a`. YAML
+ * allows such recursive data, but a config can never use it, and converting it would never
+ * end (or, for a merge, merge a mapping that is still being built). Found before conversion,
+ * on the YAML tree, so that each is reported exactly where the alias is written.
+ *
+ * An alias only names an anchor written before it, so every loop has an alias inside the
+ * very collection it names: checking each alias against its enclosing collections finds all.
+ */
+import { type Document, isAlias, isMap, isNode, isPair, isScalar, isSeq, type Node } from "yaml";
+import type { ConfigIssue } from "./issues.js";
+import { pathText } from "./schema-check.js";
+import type { SourceIndex } from "./source-index.js";
+
+export function findAliasLoops(doc: Document, index: SourceIndex): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const enclosing = new Set<Node>();
+  // Anchors as defined so far, in document order: an alias names the latest one before it.
+  // Kept here rather than calling Alias.resolve, which searches the whole document each time.
+  const anchors = new Map<string, Node>();
+  // One path, pushed and popped as the walk goes: this pass runs over every config, large ones too.
+  const path: (string | number)[] = [];
+
+  const walk = (node: unknown, inMerge: boolean): void => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target !== undefined && enclosing.has(target)) {
+        issues.push({
+          file: index.file,
+          ...index.position(node.range?.[0] ?? 0),
+          path: pathText(path),
+          message: loopMessage(node.source, isMap(target) ? "mapping" : "list", inMerge),
+          code: "YAML_SYNTAX",
+        });
+      }
+      return;
+    }
+    if (!isNode(node)) return;
+    if (node.anchor !== undefined) anchors.set(node.anchor, node);
+    if (isMap(node)) {
+      enclosing.add(node);
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = pair.key;
+        const isMerge = isScalar(key) && typeof key.value === "symbol";
+        // A key may carry an anchor; a non-scalar key is reported by the converter.
+        walk(key, false);
+        path.push(isScalar(key) ? (isMerge ? "<<" : String(key.value)) : "?");
+        walk(pair.value, isMerge);
+        path.pop();
+      }
+      enclosing.delete(node);
+    } else if (isSeq(node)) {
+      enclosing.add(node);
+      // `<<: [*a, *b]` merges each item: they stay merge sources.
+      node.items.forEach((item, i) => {
+        path.push(i);
+        walk(item, inMerge);
+        path.pop();
+      });
+      enclosing.delete(node);
+    }
+  };
+  walk(doc.contents, false);
+  return issues;
+}
+
+function loopMessage(anchor: string, kind: "mapping" | "list", inMerge: boolean): string {
+  if (inMerge && kind === "mapping") {
+    return `this merge key refers to its own enclosing mapping (&${anchor}): a mapping cannot merge itself; move the shared keys into a separate anchored block and merge that`;
+  }
+  return `this alias refers to its own enclosing ${kind} (&${anchor}): the data would contain itself without end; anchor a separate block and refer to that instead`;
+}
