@@ -4,8 +4,18 @@
  * `<<` merge keys on; duplicate keys are errors. Integers come in as bigint so that an id
  * with more digits than a double holds is caught ("quote this id") rather than rounded.
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import { findAliasLoops } from "./alias-loops.js";
+import {
+  type Alias,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+} from "yaml";
+import { resolveAliases } from "./aliases.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 
@@ -120,10 +130,10 @@ function readDocument(
     return { value: undefined, index, issues, usable: false };
   }
   // A looping alias would make the converter recurse into a collection it is still building.
-  const loops = findAliasLoops(doc, index);
-  issues.push(...loops);
-  if (loops.length > 0) return { value: undefined, index, issues, usable: false };
-  const value = new Converter(doc, index, issues).convert(doc.contents);
+  const aliases = resolveAliases(doc, index);
+  issues.push(...aliases.loops);
+  if (aliases.loops.length > 0) return { value: undefined, index, issues, usable: false };
+  const value = new Converter(doc, aliases.targets, index, issues).convert(doc.contents);
   return { value, index, issues, usable: true };
 }
 
@@ -179,6 +189,7 @@ class Converter {
 
   constructor(
     private readonly doc: Document,
+    private readonly aliases: ReadonlyMap<Alias, Node>,
     private readonly index: SourceIndex,
     private readonly issues: ConfigIssue[],
   ) {}
@@ -186,7 +197,7 @@ class Converter {
   convert(node: unknown): unknown {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      const target = node.resolve(this.doc);
+      const target = this.resolve(node);
       return target === undefined ? null : this.convert(target);
     }
     if (isScalar(node)) return scalarValue(node.value);
@@ -236,10 +247,10 @@ class Converter {
     value: unknown,
     at: Node,
   ): void {
-    const source = isAlias(value) ? value.resolve(this.doc) : value;
+    const source = isAlias(value) ? this.resolve(value) : value;
     const sources = isSeq(source) ? source.items : [source];
     for (const item of sources) {
-      const resolved = isAlias(item) ? item.resolve(this.doc) : item;
+      const resolved = isAlias(item) ? this.resolve(item) : item;
       if (!isMap(resolved)) {
         this.issue(at, "`<<` merges maps: write `<<: *anchor` where the anchor names a map");
         continue;
@@ -256,6 +267,11 @@ class Converter {
         if (where) keys.set(key, where);
       }
     }
+  }
+
+  /** Resolved in one pass beforehand (aliases.ts); yaml's own lookup is kept as a fallback. */
+  private resolve(alias: Alias): Node | undefined {
+    return this.aliases.get(alias) ?? alias.resolve(this.doc);
   }
 
   private seq(node: import("yaml").YAMLSeq): unknown[] {
