@@ -2,7 +2,7 @@
  * `doohctl apply` end to end through `run()`: config on disk, the emulator on the system
  * clock with rate limits off (the config raises the client's windows so nothing waits).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -206,5 +206,21 @@ describe("doohctl apply --plan", () => {
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(0);
     expect(dspWrites()).toHaveLength(requests);
     expect(emulator.state().campaigns[0]?.cpm).toEqual(usd("14"));
+  });
+
+  it("reads --plan and writes --log relative to its working directory, not the process's", async () => {
+    await savePlan();
+    const io = bufferIO({ env, cwd: dir });
+    const args = [
+      "apply",
+      "--plan",
+      "plan.json",
+      "--log",
+      "journal.jsonl",
+      "--auto-approve",
+      "--no-session-cache",
+    ];
+    expect(await run(args, io)).toBe(0);
+    expect(existsSync(join(dir, "journal.jsonl"))).toBe(true);
   });
 });

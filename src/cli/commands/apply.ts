@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DspClient } from "../../api/types.js";
 import { applyPlan } from "../../apply/execute.js";
@@ -144,7 +145,8 @@ async function preparePlan(
     });
     return { plan: run.plan, client: run.client };
   }
-  const plan = readPlanFile(flags.plan);
+  // Relative to the command's working directory, like every other path argument.
+  const plan = readPlanFile(resolve(io.cwd, flags.plan));
   const { client, connection } = connect(
     io,
     {
@@ -181,7 +183,8 @@ async function preparePlan(
 async function execute(io: CliIO, plan: Plan, client: DspClient, flags: ApplyFlags): Promise<ApplyResult> {
   const controller = new AbortController();
   const offInterrupt = io.onInterrupt?.(() => controller.abort(new Error("interrupted")));
-  const journal: ApplyJournal | undefined = flags.log !== undefined ? openFileJournal(flags.log) : undefined;
+  const journal: ApplyJournal | undefined =
+    flags.log !== undefined ? openFileJournal(resolve(io.cwd, flags.log)) : undefined;
   const display = createProgressDisplay({
     sink: io.stderr,
     clock: systemClock,
