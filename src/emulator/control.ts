@@ -68,7 +68,7 @@ export function controlHandler(
       if (!adjustable(clock))
         throw invalid(
           "clock",
-          "the emulator runs on the system clock; start it with a VirtualClock to move time",
+          "this emulator's clock cannot be moved: start it with a VirtualClock or an OffsetClock (the CLI does)",
         );
       if (input.advance_ms !== undefined) {
         if (

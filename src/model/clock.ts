@@ -126,3 +126,29 @@ export class VirtualClock implements Clock {
     setImmediate(tick);
   }
 }
+
+/**
+ * Real time plus an offset that only moves forward. A long-running emulator started from the
+ * command line uses it so that its control path can still jump time (session expiry, rate
+ * windows, flights going in and out of flight) while sleeps stay real.
+ */
+export class OffsetClock implements Clock {
+  private offset = 0;
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
+
+  advance(ms: number): void {
+    this.offset += Math.max(0, ms);
+  }
+
+  /** Sets the time (never backwards). */
+  set(ms: number): void {
+    this.offset += Math.max(0, ms - this.now());
+  }
+}

@@ -37,6 +37,12 @@ describe("doohctl emulator", () => {
     });
     const campaigns = await request(origin, "GET", "/api/dsp/v1/campaigns?page_size=100", { cookie });
     expect(campaigns.body.total_size).toBe(12);
+    // The control path moves the CLI emulator's clock too: 9 hours on, the 8-hour session is gone (G9).
+    const moved = await request(origin, "POST", "/__emulator/clock", { body: { advance_ms: 9 * 3_600_000 } });
+    expect(moved.status).toBe(200);
+    const expired = await request(origin, "GET", "/api/dsp/v1/campaigns", { cookie });
+    expect(expired.status).toBe(403);
+    expect(expired.body).toEqual({ message: "Not Authenticated" });
     interrupt();
     expect(await exit).toBe(0);
     expect(io.err()).toContain("doohctl emulator stopped");

@@ -7,6 +7,7 @@ import {
   SeedError,
   startEmulator,
 } from "../../emulator/index.js";
+import { OffsetClock } from "../../model/clock.js";
 import {
   PUBLISHED_RATE_LIMITS,
   RateLimit,
@@ -87,6 +88,8 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           faults: flags.faults,
           faultSeed: integer("--fault-seed", flags.faultSeed, 2 ** 32 - 1),
           control: flags.control === true,
+          // Real time that the control path can still move forward (POST /__emulator/clock).
+          clock: new OffsetClock(),
           statePath: flags.state === undefined ? undefined : resolve(io.cwd, flags.state),
         });
       } catch (error) {
