@@ -267,6 +267,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
     cacheDir: options.sessionCache ? options.sessionCache.dir : undefined,
     login,
     onSession: (cached) => emit({ type: "login", email, cached }),
+    onCacheError: (message) => emit({ type: "warning", message }),
   });
 
   async function send<T>(

@@ -36,6 +36,8 @@ export interface SessionOptions {
   login(signal?: AbortSignal): Promise<SessionToken>;
   /** Told when a session comes into use: from a login or from the cache file. */
   onSession?: (cached: boolean) => void;
+  /** Told when the cache file cannot be written: the run goes on without it. */
+  onCacheError?: (message: string) => void;
 }
 
 interface CacheFile {
@@ -95,7 +97,13 @@ export class Session {
         .then(async (session) => {
           this.current = session;
           this.options.onSession?.(false);
-          await this.writeCache(session);
+          // The cache only saves a login next time: failing to write it must not fail this run.
+          await this.writeCache(session).catch((error: NodeJS.ErrnoException) => {
+            this.options.onCacheError?.(
+              `cannot write the session cache in ${this.options.cacheDir} (${error.code ?? error.message}); ` +
+                "going on without it (turn it off with --no-session-cache or DOOHCTL_SESSION_CACHE=off)",
+            );
+          });
           return session;
         })
         .finally(() => {

@@ -113,7 +113,9 @@ export type ApiEvent =
       until: number;
       waitMs: number;
     }
-  | { type: "login"; email: string; cached: boolean };
+  | { type: "login"; email: string; cached: boolean }
+  /** Something the user should know that does not stop the run (e.g. an unwritable session cache). */
+  | { type: "warning"; message: string };
 
 export interface ClientStats {
   reads: number;

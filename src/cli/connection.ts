@@ -83,5 +83,8 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
     ...options.client,
   });
+  client.on((event) => {
+    if (event.type === "warning") io.stderr.write(`doohctl: warning: ${event.message}\n`);
+  });
   return { client, connection };
 }

@@ -85,6 +85,19 @@ describe("session cache file", () => {
     expect(JSON.stringify([events, h.events])).not.toContain(token);
   });
 
+  it("goes on without the cache, with a warning, when the cache cannot be written", async () => {
+    // The cache directory's parent is a file: mkdir fails with ENOTDIR.
+    const parent = join(mkdtempSync(join(tmpdir(), "doohctl-session-")), "not-a-dir");
+    writeFileSync(parent, "");
+    h = await harness({ client: { sessionCache: { dir: join(parent, "cache") } } });
+    const campaign = await h.client.send(Endpoints.getCampaign("5001"));
+    expect(campaign.id).toBe("5001");
+    const warnings = h.events.filter((e) => e.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings)).toMatch(/cannot write the session cache .*ENOTDIR.*--no-session-cache/);
+    expect(JSON.stringify(warnings)).not.toContain(USER.password);
+  });
+
   it("logs in again once when the DSP answers 403 to a cached session", async () => {
     const dir = cacheDir();
     h = await harness({ client: { sessionCache: { dir } } });
