@@ -4,6 +4,7 @@
  * Everything derives from `seed`, so a failing soak run is reproducible from its number.
  */
 import { Document, isScalar, isSeq, stringify, visit } from "yaml";
+import { seededRandom } from "../src/model/random.js";
 import type { TargetingOptionSet } from "../src/model/targeting.js";
 import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../src/model/wire.js";
 
@@ -95,18 +96,6 @@ function handWritten(value: unknown): string {
     },
   });
   return doc.toString({ lineWidth: 0 });
-}
-
-/** mulberry32: a tiny, well-distributed seeded PRNG. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const IO_START = "2026-12-01T00:00:00Z";

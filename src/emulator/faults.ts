@@ -3,6 +3,7 @@
  * on an /api path draws once from a seeded generator, so a run is reproducible from its
  * `--fault-seed`. A faulted request is answered before it is handled and changes nothing.
  */
+import { seededRandom } from "../model/random.js";
 import { FaultSpecError } from "./errors.js";
 
 export type FaultKind = "429" | "500" | "503" | "reset";
@@ -35,18 +36,6 @@ export function parseFaults(spec: string): FaultRule[] {
   const total = rules.reduce((sum, r) => sum + r.probability, 0);
   if (total > 1 + 1e-9) throw new FaultSpecError(`fault probabilities add up to ${total}, more than 1`);
   return rules;
-}
-
-/** mulberry32: small, fast and good enough to spread faults evenly. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class FaultInjector {

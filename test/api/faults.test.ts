@@ -6,7 +6,8 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { ApiError, OutcomeUnknownError, RetryBudgetError } from "../../src/api/errors.js";
 import type { ApiEvent } from "../../src/api/types.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { CAMPAIGNS_PATH, type Harness, harness, seededRandom, USER } from "./harness.js";
+import { seededRandom } from "../../src/model/random.js";
+import { CAMPAIGNS_PATH, type Harness, harness, USER } from "./harness.js";
 
 let h: Harness | undefined;
 let server: Server | undefined;

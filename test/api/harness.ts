@@ -8,6 +8,7 @@ import type { ApiEvent, DspClient, DspClientOptions } from "../../src/api/types.
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import type { RateLimits } from "../../src/model/limits.js";
+import { seededRandom } from "../../src/model/random.js";
 
 export const USER = { email: "ops@doohctl.test", password: "correct-horse-battery", account_id: "1" };
 export const CAMPAIGNS_PATH = "/api/dsp/v1/campaigns";
@@ -94,18 +95,6 @@ export async function harness(
       await client.close();
       await emulator.close();
     },
-  };
-}
-
-/** Mulberry32: deterministic jitter for tests. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -6,7 +6,6 @@
  * time. The long variant (DOOHCTL_LONG_TESTS=1) is the issue's full size and prints the tally.
  */
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../bench/scenario.js";
 import { createDspClient } from "../../src/api/client.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { startEmulator } from "../../src/emulator/index.js";
@@ -14,6 +13,7 @@ import type { ApplyResult } from "../../src/model/apply-report.js";
 import { type Clock, VirtualClock } from "../../src/model/clock.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { seededRandom } from "../../src/model/random.js";
 import { createPlan } from "../../src/plan/create.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
