@@ -87,7 +87,7 @@ export function decideRetry(input: {
       return {
         action: "over-budget",
         waitMs,
-        detail: `the DSP asks to wait ${Math.ceil(waitMs / 1000)} s, more than the ${Math.ceil(policy.maxWaitMs / 1000)} s allowed (retry.maxWaitMs)`,
+        detail: `the DSP asks to wait ${Math.ceil(waitMs / 1000)} s, more than the ${Math.ceil(policy.maxWaitMs / 1000)} s allowed (raise it with --max-wait, or retry.maxWaitMs of the client)`,
       };
     }
     return { action: "retry", waitMs, reason };

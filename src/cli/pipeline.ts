@@ -24,7 +24,9 @@ export interface PipelineOptions {
   /** `--ca FILE` */
   caFile?: string | undefined;
   clock?: Clock;
-  thresholds?: PlanThresholds;
+  thresholds?: PlanThresholds | undefined;
+  /** `--max-wait`: the longest single Retry-After or backoff wait. */
+  maxWaitMs?: number | undefined;
 }
 
 export interface PlanRun {
@@ -46,6 +48,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     sessionCache: options.sessionCache,
     caFile: options.caFile,
     clock,
+    ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
   try {
     const live = await readLiveState(client, desired, {

@@ -13,12 +13,13 @@ import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import { connect } from "../connection.js";
+import { addTuningOptions, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { describeError, loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 import { createProgressDisplay } from "../progress.js";
 
-interface ApplyFlags {
+interface ApplyFlags extends TuningFlags {
   plan?: string;
   autoApprove?: boolean;
   format: string;
@@ -42,8 +43,8 @@ class ApplyRefused extends Error {
 
 /** `doohctl apply`: plan (or load a saved plan), ask, execute, report (design.md, Commands). */
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
-  program
-    .command("apply")
+  const command = program.command("apply");
+  addTuningOptions(command)
     .description(
       "apply the changes of a plan to the DSP, in a safe order and as few write requests as possible",
     )
@@ -142,6 +143,8 @@ async function preparePlan(
       targets: flags.target,
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
+      thresholds: thresholdsOf(flags),
+      maxWaitMs: maxWaitMsOf(flags),
     });
     return { plan: run.plan, client: run.client };
   }
@@ -154,7 +157,11 @@ async function preparePlan(
       environment: plan.connection.environment,
       rateLimits: { ...PUBLISHED_RATE_LIMITS, write: writeWindowOf(plan) },
     },
-    { sessionCache: flags.sessionCache, caFile: flags.ca },
+    {
+      sessionCache: flags.sessionCache,
+      caFile: flags.ca,
+      ...(flags.maxWait !== undefined ? { client: { retry: { maxWaitMs: maxWaitMsOf(flags)! } } } : {}),
+    },
   );
   try {
     // A plan made against one DSP must never be applied to another (env overrides included).

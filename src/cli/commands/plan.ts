@@ -6,11 +6,12 @@ import type { Plan } from "../../plan/types.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
+import { addTuningOptions, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { describeError, loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 
-interface PlanFlags {
+interface PlanFlags extends TuningFlags {
   out?: string;
   format: string;
   detailedExitcode?: boolean;
@@ -27,8 +28,8 @@ function collect(value: string, previous: string[]): string[] {
 
 /** `doohctl plan` (design.md, Commands): reads live state, prints the plan, `-o` saves it. */
 export const registerPlan: CommandModule = (program: Command, io, setExit) => {
-  program
-    .command("plan")
+  const command = program.command("plan");
+  addTuningOptions(command)
     .description(
       "read the live state and show, field by field, what apply would change and in which requests",
     )
@@ -70,6 +71,8 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       targets: flags.target,
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
+      thresholds: thresholdsOf(flags),
+      maxWaitMs: maxWaitMsOf(flags),
     });
     await run.client.close();
     const { plan } = run;

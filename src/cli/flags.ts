@@ -1,0 +1,54 @@
+/**
+ * Options shared by the commands that read live state (plan, apply): how long one rate-limit
+ * or retry wait may last, and the thresholds of the large-increase analyzer (DOOH401).
+ */
+import { type Command, InvalidArgumentError } from "commander";
+import type { PlanThresholds } from "../plan/types.js";
+
+export interface TuningFlags {
+  maxWait?: number;
+  budgetIncreaseThreshold?: number;
+  cpmIncreaseThreshold?: number;
+}
+
+function nonNegative(value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) {
+    throw new InvalidArgumentError("write a number of 0 or more");
+  }
+  return number;
+}
+
+/** Adds the shared tuning options to a command. */
+export function addTuningOptions(command: Command): Command {
+  return command
+    .option(
+      "--max-wait <seconds>",
+      "fail instead of waiting longer than this for one Retry-After or backoff (default 120)",
+      nonNegative,
+    )
+    .option(
+      "--budget-increase-threshold <percent>",
+      "warn (DOOH401) when a budget grows by more than this percentage (default 50)",
+      nonNegative,
+    )
+    .option(
+      "--cpm-increase-threshold <percent>",
+      "warn (DOOH401) when a cpm grows by more than this percentage (default 20)",
+      nonNegative,
+    );
+}
+
+export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
+  const thresholds: PlanThresholds = {
+    ...(flags.budgetIncreaseThreshold !== undefined
+      ? { budgetIncreasePercent: flags.budgetIncreaseThreshold }
+      : {}),
+    ...(flags.cpmIncreaseThreshold !== undefined ? { cpmIncreasePercent: flags.cpmIncreaseThreshold } : {}),
+  };
+  return Object.keys(thresholds).length > 0 ? thresholds : undefined;
+}
+
+export function maxWaitMsOf(flags: TuningFlags): number | undefined {
+  return flags.maxWait === undefined ? undefined : Math.round(flags.maxWait * 1000);
+}
