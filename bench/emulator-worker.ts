@@ -8,7 +8,7 @@ import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { type EmulatorSeed, startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "../src/emulator/index.js";
 import { generateScenario, type ScenarioOptions } from "./scenario.js";
 
 export interface EmulatorWorker {
@@ -64,7 +64,7 @@ async function serve(scenario: ScenarioOptions): Promise<void> {
     if (start !== undefined) times.push(Number(process.hrtime.bigint() - start) / 1e6);
   });
   const emulator = await startEmulator({
-    seed: generateScenario(scenario).live as EmulatorSeed,
+    seed: generateScenario(scenario).live,
     rateLimits: "off",
   });
   parentPort!.on("message", async (message: string) => {

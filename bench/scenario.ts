@@ -4,9 +4,10 @@
  * Everything derives from `seed`, so a failing soak run is reproducible from its number.
  */
 import { Document, isScalar, isSeq, stringify, visit } from "yaml";
+import type { EmulatorStateView, SeedUser } from "../src/emulator/index.js";
 import { seededRandom } from "../src/model/random.js";
 import type { TargetingOptionSet } from "../src/model/targeting.js";
-import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../src/model/wire.js";
+import type { Advertiser, Campaign, Creative, InsertionOrder } from "../src/model/wire.js";
 
 export interface ScenarioOptions {
   insertionOrders: number;
@@ -23,16 +24,8 @@ export interface ScenarioOptions {
 }
 
 export interface Scenario {
-  live: {
-    users: { email: string; password: string; account_id: string }[];
-    advertisers: Advertiser[];
-    insertion_orders: InsertionOrder[];
-    campaigns: Campaign[];
-    targetings: Record<string, TargetingOptionSet[]>;
-    creatives: Creative[];
-    creative_categories: CreativeCategory[];
-    networks: { id: string; name: string }[];
-  };
+  /** The emulator's own state view plus its users, so it passes as a seed as it is. */
+  live: EmulatorStateView & { users: SeedUser[] };
   /** The desired config as one YAML document. */
   configYaml: string;
   /** The same config as a value, for splitting it into several files (`configFiles`). */
