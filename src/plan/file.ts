@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { canonicalJson } from "./fingerprint.js";
+import { canonicalDocument } from "./canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
 export class PlanFileError extends Error {
@@ -36,10 +36,10 @@ const TOP_LEVEL: (keyof Plan)[] = [
 ];
 
 export function serializePlan(plan: Plan): string {
-  const entries = TOP_LEVEL.map(
-    (key) => `  ${JSON.stringify(key)}: ${canonicalJson(plan[key], "  ").replace(/\n/g, "\n  ")}`,
-  );
-  return `{\n${entries.join(",\n")}\n}\n`;
+  return `${canonicalDocument(
+    TOP_LEVEL.map((key) => [key, plan[key]] as const),
+    "  ",
+  )}\n`;
 }
 
 function schemaPath(): string {

@@ -8,35 +8,11 @@ import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
+import { canonicalJson } from "./canonical.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 
-/**
- * JSON with object keys sorted at every level: equal values, equal text. One pass, no
- * intermediate objects (plans of 10,000 campaigns serialize in well under a second).
- */
-export function canonicalJson(value: unknown, indent = ""): string {
-  return write(value, indent, "\n");
-}
-
-function write(value: unknown, indent: string, newline: string): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  const inner = indent === "" ? "" : `${newline}${indent}`;
-  const deeper = indent === "" ? newline : `${newline}${indent}`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    const items = value.map((v) => write(v ?? null, indent, deeper));
-    return indent === "" ? `[${items.join(",")}]` : `[${inner}${items.join(`,${inner}`)}${newline}]`;
-  }
-  const keys = Object.keys(value)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  if (keys.length === 0) return "{}";
-  const sep = indent === "" ? ":" : ": ";
-  const entries = keys.map(
-    (k) => `${JSON.stringify(k)}${sep}${write((value as Record<string, unknown>)[k], indent, deeper)}`,
-  );
-  return indent === "" ? `{${entries.join(",")}}` : `{${inner}${entries.join(`,${inner}`)}${newline}}`;
-}
+// Callers (stale.ts, tests) have long found canonical JSON here.
+export { canonicalJson };
 
 const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
 
