@@ -3,24 +3,23 @@
  * apply/ writes to a terminal (style.md: side effects are injected).
  */
 import type { ApiEvent } from "../api/types.js";
-import type { ApplyFailure, ApplyRequestRecord, ApplyResult } from "../model/apply-report.js";
+import type {
+  ApplyFailure,
+  ApplyRequestRecord,
+  ApplyResult,
+  PlannedRequestRef,
+} from "../model/apply-report.js";
 
 export type ApplyEvent =
   | { type: "start"; total: number; at: number }
   /** A planned request is about to go to the client (which may first wait for a slot). */
-  | {
+  | (PlannedRequestRef & {
       type: "request";
-      seq: number;
-      phase: number;
-      method: string;
-      path: string;
-      items: number;
-      description: string;
       /** Requests of the plan finished before this one. */
       done: number;
       total: number;
       at: number;
-    }
+    })
   | { type: "applied"; record: ApplyRequestRecord; done: number; total: number }
   /** A POST's outcome is unknown: the apply lists campaigns by name to learn what happened. */
   | { type: "check"; seq: number; message: string }

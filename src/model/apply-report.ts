@@ -8,14 +8,18 @@ import type { SourceRef } from "./desired.js";
 
 export type ApplyStatus = "applied" | "failed" | "interrupted";
 
-/** One planned request as the apply sent it: placeholders replaced by real campaign ids. */
-export interface ApplyRequestRecord {
+/** How reports and progress events name a request of the plan. */
+export interface PlannedRequestRef {
   seq: number;
   phase: number;
   method: string;
   path: string;
   items: number;
   description: string;
+}
+
+/** One planned request as the apply sent it: placeholders replaced by real campaign ids. */
+export interface ApplyRequestRecord extends PlannedRequestRef {
   /** HTTP status of the final answer, or what happened instead. */
   status: number | "outcome-unknown" | "network-error" | "timeout" | "abandoned" | "error";
   durationMs: number;
@@ -51,14 +55,7 @@ export interface ApplyFailure {
 }
 
 /** A request of the plan that was never sent. */
-export interface UnsentRequest {
-  seq: number;
-  phase: number;
-  method: string;
-  path: string;
-  items: number;
-  description: string;
-}
+export type UnsentRequest = PlannedRequestRef;
 
 export interface ApplySummary {
   /** Changes fully applied, per change kind (`update_campaign`: 3, ...). */
