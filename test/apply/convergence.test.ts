@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { EmulatorSeed, EmulatorStateView } from "../../src/emulator/index.js";
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../src/model/desired.js";
+import { seededRandom } from "../../src/model/random.js";
 import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
 import { Time } from "../../src/model/time.js";
 import type { Plan } from "../../src/plan/types.js";
@@ -27,16 +28,9 @@ import {
   VENUES_B,
 } from "./harness.js";
 
-/** mulberry32: a tiny seeded generator, so a failing case is reproduced from its seed. */
+/** Draws from a seeded generator, so a failing case is reproduced from its seed. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
     bool: (p = 0.5) => next() < p,
