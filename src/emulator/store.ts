@@ -82,6 +82,9 @@ function nextIdOf(map: Map<string, unknown>): string {
   return (max + 1n).toString();
 }
 
+/** Enough for every filter of a plan's read in flight at once; bounded so memory is. */
+const MAX_CACHED_LISTS = 256;
+
 export class Store {
   readonly users = new Map<string, UserRecord>();
   readonly advertisers = new Map<string, Advertiser>();
@@ -114,7 +117,11 @@ export class Store {
     return nextIdOf(map);
   }
 
+  /** Sorted candidate lists by filter (see `sortedCampaigns`), valid until a campaign write. */
+  private readonly campaignLists = new Map<string, readonly CampaignRecord[]>();
+
   putCampaign(record: CampaignRecord): void {
+    this.campaignLists.clear();
     this.campaigns.set(record.id, record);
     let ids = this.campaignsByIo.get(record.insertion_order_id);
     if (!ids) {
@@ -133,6 +140,29 @@ export class Store {
       if (record) out.push(record);
     }
     return out;
+  }
+
+  /**
+   * The campaigns with one of `values` as their id or insertion order, in ascending id order.
+   * A client pages through one filter a page a request, so the list is kept until the next
+   * campaign write rather than gathered and sorted again for every page.
+   */
+  sortedCampaigns(
+    field: "id" | "insertion_order_id",
+    values: ReadonlySet<string>,
+  ): readonly CampaignRecord[] {
+    const key = `${field}\n${[...values].join("\n")}`;
+    let list = this.campaignLists.get(key);
+    if (!list) {
+      const records =
+        field === "id"
+          ? [...values].flatMap((id) => this.campaigns.get(id) ?? [])
+          : [...values].flatMap((io) => this.campaignsOf(io));
+      list = sortById(records);
+      if (this.campaignLists.size >= MAX_CACHED_LISTS) this.campaignLists.clear();
+      this.campaignLists.set(key, list);
+    }
+    return list;
   }
 
   /** G6: moves created creatives out of PROCESSING once their time has come. */

@@ -57,9 +57,9 @@ function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
     flags: ["include_progress"],
     candidates: (filters) => {
       const ids = filters.get("id");
-      if (ids) return [...ids].flatMap((id) => store.campaigns.get(id) ?? []).sort(byId);
+      if (ids) return store.sortedCampaigns("id", ids);
       const orders = filters.get("insertion_order_id");
-      if (orders) return [...orders].flatMap((io) => store.campaignsOf(io)).sort(byId);
+      if (orders) return store.sortedCampaigns("insertion_order_id", orders);
       return undefined;
     },
   };
