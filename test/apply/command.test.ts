@@ -8,54 +8,31 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { createPlan } from "../../src/plan/create.js";
 import { serializePlan } from "../../src/plan/file.js";
 import { readLiveState } from "../../src/plan/read.js";
+import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import {
-  ADVERTISER,
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  seedCampaign,
-  seedIo,
-  USER,
-  usd,
-} from "./harness.js";
+import { desiredCampaign, desiredIo, desiredState, seedCampaign, USER, usd } from "./harness.js";
 
 let emulator: RunningEmulator;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
-    },
-  });
+  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
   dir = mkdtempSync(join(tmpdir(), "doohctl-apply-cli-"));
-  env = { DOOHCTL_EMAIL: USER.email, DOOHCTL_PASSWORD: USER.password, HOME: dir };
+  env = loginEnv(USER, dir);
   writeFileSync(
     join(dir, "doohctl.yaml"),
-    [
-      "version: 1",
-      "connection:",
-      `  api_origin: ${emulator.origin}`,
-      "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
-      "insertion_orders:",
+    accountConfig(emulator.origin, [
       '  - id: "1001"',
       "    campaigns:",
       "      - name: Malls",
       "        budget_impressions: 150000",
-      "",
-    ].join("\n"),
+    ]),
   );
 });
 afterEach(async () => {

@@ -16,6 +16,7 @@ import {
   type RunningEmulator,
   startEmulator,
 } from "../../src/emulator/index.js";
+import { loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { liveSeed, USER } from "./arbitrary.js";
 
@@ -138,7 +139,7 @@ describe("doohctl export of the example seed", () => {
       join(dir, "connection.yaml"),
       `version: 1\nconnection:\n  api_origin: ${emulator.origin}\n`,
     );
-    const env = { DOOHCTL_EMAIL: DEMO_USER.email, DOOHCTL_PASSWORD: DEMO_USER.password, HOME: dir };
+    const env = loginEnv(DEMO_USER, dir);
     const io = bufferIO({ cwd: dir, env: { ...env, DOOHCTL_SESSION_CACHE: "off" } });
     expect(await run(["export", "--insertion-order", "1002", "-c", "connection.yaml"], io), io.err()).toBe(0);
     expect(io.out()).toContain("- name: Spring downtown");

@@ -12,10 +12,9 @@ import { createDspClient } from "../../src/api/client.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
 import {
-  ADVERTISER,
   desiredCampaign,
   desiredIo,
   desiredState,
@@ -27,6 +26,7 @@ import {
   VENUES_A,
   type World,
 } from "../apply/harness.js";
+import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
@@ -156,26 +156,15 @@ describe("a stale saved plan", () => {
   });
 
   it("is refused with every changed object explained, and sends no write", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
-        users: [USER, OTHER],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
-        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
-      },
-    });
+    emulator = await startAccount(
+      [USER, OTHER],
+      [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+    );
     const dir = mkdtempSync(join(tmpdir(), "doohctl-stale-"));
-    const env = { DOOHCTL_EMAIL: USER.email, DOOHCTL_PASSWORD: USER.password, HOME: dir };
+    const env = loginEnv(USER, dir);
     writeFileSync(
       join(dir, "doohctl.yaml"),
-      [
-        "version: 1",
-        "connection:",
-        `  api_origin: ${emulator.origin}`,
-        "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
-        "insertion_orders:",
+      accountConfig(emulator.origin, [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Malls",
@@ -183,8 +172,7 @@ describe("a stale saved plan", () => {
         "      - name: Airports",
         "        targetings:",
         '          - venue_targeting_option: { venue_targeting_ids: ["101"] }',
-        "",
-      ].join("\n"),
+      ]),
     );
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json"], saved), saved.err()).toBe(0);

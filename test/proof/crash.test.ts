@@ -14,6 +14,7 @@ import { parse, stringify } from "yaml";
 import { run } from "../../src/cli/program.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import { seededRandom } from "../../src/model/random.js";
+import { loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames, invariantViolations, LONG, proofScenario } from "./world.js";
@@ -58,7 +59,7 @@ async function crashAndRecover(seed: number): Promise<CrashRun> {
     rate_limits: { get: "1000/60s", write: "1000/60s", session: "100/60s" },
   };
   writeFileSync(join(dir, "doohctl.yaml"), stringify(config, { lineWidth: 0 }));
-  const env = { DOOHCTL_EMAIL: s.user.email, DOOHCTL_PASSWORD: s.user.password, HOME: dir };
+  const env = loginEnv(s.user, dir);
   const journalPath = join(dir, "apply.jsonl");
   const killedAt: KillPoint = (["pending-post", "nth-write", "timer"] as const)[seed % 3]!;
   const nth = 1 + Math.floor(random() * 12);

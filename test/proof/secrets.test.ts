@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { seedCampaign } from "../apply/harness.js";
+import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 const PASSWORD = "Known-Pa55word-7c1e9a";
@@ -29,25 +30,19 @@ function files(root: string): string[] {
 }
 
 function config(extra: string[] = []): string {
-  return [
-    "version: 1",
-    "connection:",
-    `  api_origin: ${emulator.origin}`,
-    "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
-    "insertion_orders:",
+  return accountConfig(emulator.origin, [
     '  - id: "1001"',
     "    contract_number: PO-42",
     "    campaigns:",
     "      - name: Malls",
     "        budget_impressions: 150000",
     ...extra,
-    "",
-  ].join("\n");
+  ]);
 }
 
 async function doohctl(args: string[], env: Record<string, string> = {}): Promise<number> {
   const io = bufferIO({
-    env: { DOOHCTL_EMAIL: USER.email, DOOHCTL_PASSWORD: PASSWORD, HOME: dir, ...env },
+    env: { ...loginEnv(USER, dir), ...env },
     cwd: dir,
   });
   const code = await run(args, io);
@@ -56,16 +51,7 @@ async function doohctl(args: string[], env: Record<string, string> = {}): Promis
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
-    },
-  });
+  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
   dir = mkdtempSync(join(tmpdir(), "doohctl-secrets-"));
   writeFileSync(join(dir, "doohctl.yaml"), config());
   writeFileSync(join(dir, "with-password.yaml"), config([`    password: ${PASSWORD}`]));
