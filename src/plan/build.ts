@@ -4,7 +4,7 @@
  * so that 10,000 campaigns plan in linear time.
  */
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
-import { Targeting } from "../model/targeting.js";
+import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
 import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
@@ -246,6 +246,38 @@ function campaignCreate(
   return work;
 }
 
+/**
+ * A targeting list normalized once, with each set's key (its JSON, as Targeting's own
+ * `key` gives for a normalized set), so that comparing and diffing a campaign's lists does
+ * not normalize both again for each question (Targeting.listEquals, .difference).
+ */
+interface KeyedTargetings {
+  sets: TargetingOptionSet[];
+  keys: string[];
+}
+
+function keyedTargetings(list: readonly TargetingOptionSet[]): KeyedTargetings {
+  const sets = Targeting.normalizeList(list);
+  return { sets, keys: sets.map((set) => JSON.stringify(set)) };
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+/** Targeting.difference on lists already normalized. */
+function targetingDifference(
+  before: KeyedTargetings,
+  after: KeyedTargetings,
+): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
+  const beforeKeys = new Set(before.keys);
+  const afterKeys = new Set(after.keys);
+  return {
+    added: after.sets.filter((_, i) => !beforeKeys.has(after.keys[i] as string)),
+    removed: before.sets.filter((_, i) => !afterKeys.has(before.keys[i] as string)),
+  };
+}
+
 function campaignUpdate(
   ctx: Context,
   io: DesiredInsertionOrder,
@@ -283,19 +315,21 @@ function campaignUpdate(
     if (before === undefined) {
       throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
     }
-    if (!Targeting.listEquals(before, desired.targetings)) {
-      const { added, removed } = Targeting.difference(before, desired.targetings);
+    const was = keyedTargetings(before);
+    const want = keyedTargetings(desired.targetings);
+    if (!sameKeys(was.keys, want.keys)) {
+      const { added, removed } = targetingDifference(was, want);
       // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
       const pause = live.active && work.finalActive && removed.length > 0;
       const id = ctx.nextId();
-      const after = Targeting.normalizeList(desired.targetings);
+      const after = want.sets;
       ctx.changes.push({
         kind: "replace_targetings",
         id,
         address,
         source: desired.fieldSources.targetings ?? desired.source,
         campaign,
-        before: Targeting.normalizeList(before),
+        before: was.sets,
         after,
         added,
         removed,

@@ -16,13 +16,14 @@ const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
 const isIndexKey = (k: string) => INDEX_KEY.test(k) && Number(k) < 4294967295;
 
 interface Holes {
-  readonly tag: string;
+  /** Made on the first hole: most values have none, and fingerprints make 20,000 of these. */
+  tag: string | undefined;
   readonly parts: { value: unknown; depth: number }[];
 }
 
 export function canonicalJson(value: unknown, indent = ""): string {
   if (indent.length > MAX_NATIVE_INDENT) return write(value, indent, "\n");
-  const holes: Holes = { tag: `@canonical-${randomUUID()}-`, parts: [] };
+  const holes: Holes = { tag: undefined, parts: [] };
   const text = JSON.stringify(formOf(value, 0, holes), null, indent) ?? "null";
   return fill(text, holes, indent) ?? write(value, indent, "\n");
 }
@@ -32,7 +33,7 @@ export function canonicalJson(value: unknown, indent = ""): string {
  * indented by `indent`: the saved-plan document, whose top-level fields keep the Plan's order.
  */
 export function canonicalDocument(fields: readonly (readonly [string, unknown])[], indent: string): string {
-  const holes: Holes = { tag: `@canonical-${randomUUID()}-`, parts: [] };
+  const holes: Holes = { tag: undefined, parts: [] };
   const document: Record<string, unknown> = Object.create(null);
   for (const [key, value] of fields) document[key] = formOf(value ?? null, 1, holes);
   const native = indent.length <= MAX_NATIVE_INDENT && !Object.keys(document).some(isIndexKey);
@@ -47,7 +48,7 @@ export function canonicalDocument(fields: readonly (readonly [string, unknown])[
 
 /** Replaces each placeholder with its part written by hand; undefined if the count is off. */
 function fill(text: string, holes: Holes, indent: string): string | undefined {
-  if (holes.parts.length === 0) return text;
+  if (holes.tag === undefined) return text;
   let found = 0;
   const filled = text.replace(new RegExp(`"${holes.tag}([0-9]+)"`, "g"), (_, n: string) => {
     found++;
@@ -59,6 +60,7 @@ function fill(text: string, holes: Holes, indent: string): string | undefined {
 }
 
 function hole(value: unknown, depth: number, holes: Holes): string {
+  holes.tag ??= `@canonical-${randomUUID()}-`;
   holes.parts.push({ value, depth });
   return `${holes.tag}${holes.parts.length - 1}`;
 }

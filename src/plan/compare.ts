@@ -14,6 +14,8 @@ import type { FieldChange, FieldDetail, JsonValue } from "./types.js";
 
 /** Plain JSON copy of a wire value, for storing in a plan. */
 export function toJson(value: unknown): JsonValue {
+  // Strings and booleans are their own copy; the round trip is for objects (and NaN -> null).
+  if (typeof value === "string" || typeof value === "boolean") return value;
   return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 }
 

@@ -14,6 +14,21 @@ import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 // Callers (stale.ts, tests) have long found canonical JSON here.
 export { canonicalJson };
 
+/**
+ * Time.parse, remembered: a plan's campaigns share a few flights, and parsing 20,000 times
+ * cost more than the rest of their snapshots. Pure in its text, so never stale; bounded.
+ */
+const canonicalTimes = new Map<string, string>();
+function canonicalTime(text: string): string {
+  let canonical = canonicalTimes.get(text);
+  if (canonical === undefined) {
+    canonical = Time.parse(text);
+    if (canonicalTimes.size >= 10_000) canonicalTimes.clear();
+    canonicalTimes.set(text, canonical);
+  }
+  return canonical;
+}
+
 const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
 
 /**
@@ -25,8 +40,8 @@ export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly C
   return {
     advertiser_id: io.advertiser_id,
     contract_number: io.contract_number,
-    start_time: Time.parse(io.start_time),
-    end_time: Time.parse(io.end_time),
+    start_time: canonicalTime(io.start_time),
+    end_time: canonicalTime(io.end_time),
     budget_impressions: io.budget_impressions,
     budget_money: money(io.budget_money) as unknown as JsonValue,
     campaigns: campaignNames(io.id, campaigns),
@@ -48,8 +63,8 @@ export function campaignSnapshot(c: Campaign): JsonValue {
     insertion_order_id: c.insertion_order_id,
     name: c.name,
     active: c.active,
-    start_time: Time.parse(c.start_time),
-    end_time: Time.parse(c.end_time),
+    start_time: canonicalTime(c.start_time),
+    end_time: canonicalTime(c.end_time),
     budget_impressions: c.budget_impressions,
     cpm: Money.fromWire(c.cpm) as unknown as JsonValue,
     pacing: JSON.parse(canonicalJson(c.pacing ?? {})) as JsonValue,
