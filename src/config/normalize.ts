@@ -18,7 +18,7 @@ import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targetin
 import { Time } from "../model/time.js";
 import type { Environment } from "../model/wire.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
-import { pathText } from "./schema-check.js";
+import { pathText, unitsProblem, withoutUserinfo } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;
@@ -75,7 +75,11 @@ class Normalizer {
       const declared = raw.rate_limits as Partial<Record<keyof RateLimits, string>>;
       for (const name of ["get", "write", "session"] as const) {
         const text = declared[name];
-        if (text !== undefined) limits[name] = RateLimit.parseWindow(text);
+        if (text === undefined) continue;
+        const window = this.parsed(declared, [...at, "rate_limits", name], "RATE_LIMIT_INVALID", () =>
+          RateLimit.parseWindow(text),
+        );
+        if (window !== undefined) limits[name] = window;
       }
       settings.rateLimits = limits;
     }
@@ -108,7 +112,7 @@ class Normalizer {
     if (raw.budget_impressions !== undefined)
       declare("budget_impressions", raw.budget_impressions as number | null);
     if (raw.budget_money !== undefined) {
-      declare("budget_money", raw.budget_money === null ? null : money(raw.budget_money));
+      declare("budget_money", raw.budget_money === null ? null : this.money(raw, [...at, "budget_money"]));
     }
     const campaigns = (raw.campaigns ?? []) as Raw[];
     return {
@@ -135,7 +139,7 @@ class Normalizer {
     declare("start_time", this.time(raw, "start_time", at));
     declare("end_time", this.time(raw, "end_time", at));
     if (typeof raw.budget_impressions === "number") declare("budget_impressions", raw.budget_impressions);
-    if (raw.cpm !== undefined) declare("cpm", money(raw.cpm));
+    if (raw.cpm !== undefined) declare("cpm", this.money(raw, [...at, "cpm"]));
     if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, [...at, "pacing"]));
     const campaign: DesiredCampaign = {
       name: raw.name as string,
@@ -149,10 +153,15 @@ class Normalizer {
       fieldSources.id = this.valueRef(raw, "id", [...at, "id"]);
     }
     if (raw.targetings !== undefined) {
-      campaign.targetings = Targeting.normalizeList(
-        (raw.targetings as (Raw | undefined)[]).flatMap((set) => (set ? [targetingSet(set)] : [])),
+      const targetings = this.parsed(raw, [...at, "targetings"], "INVALID_VALUE", () =>
+        Targeting.normalizeList(
+          (raw.targetings as (Raw | undefined)[]).flatMap((set) => (set ? [targetingSet(set)] : [])),
+        ),
       );
-      fieldSources.targetings = this.valueRef(raw, "targetings", [...at, "targetings"]);
+      if (targetings !== undefined) {
+        campaign.targetings = targetings;
+        fieldSources.targetings = this.valueRef(raw, "targetings", [...at, "targetings"]);
+      }
     }
     if (raw.creatives !== undefined) {
       campaign.creatives = sortedIds(present(raw.creatives as unknown[]).map(idText));
@@ -187,12 +196,40 @@ class Normalizer {
     // Configs repeat the same few instants thousands of times: parse each text once.
     const cached = this.times.get(text);
     if (cached !== undefined) return cached;
+    const parsed = this.parsed(raw, [...at, key], "TIME_INVALID", () => Time.parse(text));
+    if (parsed !== undefined) this.times.set(text, parsed);
+    return parsed;
+  }
+
+  /** Money as the schema lets it through; the wire rules (Money.fromWire) are stricter. */
+  private money(parent: Raw, at: Segments): Money | undefined {
+    const value = parent[at.at(-1) as string];
+    if (typeof value === "string") return this.parsed(parent, at, "MONEY_INVALID", () => Money.parse(value));
+    const raw = value as { currency_code: string; units: string | number; nanos?: number };
+    const problem = unitsProblem(raw.units);
+    if (problem !== undefined) {
+      this.issue(value, [...at, "units"], "MONEY_INVALID", problem);
+      return undefined;
+    }
+    return this.parsed(parent, at, "MONEY_INVALID", () =>
+      Money.fromWire({
+        currency_code: raw.currency_code,
+        units: String(raw.units),
+        ...(raw.nanos === undefined ? {} : { nanos: raw.nanos }),
+      }),
+    );
+  }
+
+  /**
+   * Runs one of the model's parsers on a value the schema accepted. The schema and the
+   * parsers are meant to agree; where they do not, the parser's refusal becomes an issue at
+   * the value, so that loadConfig reports it instead of throwing out of the run.
+   */
+  private parsed<T>(parent: unknown, at: Segments, code: ConfigIssueCode, parse: () => T): T | undefined {
     try {
-      const parsed = Time.parse(text);
-      this.times.set(text, parsed);
-      return parsed;
+      return parse();
     } catch (error) {
-      this.issue(raw, [...at, key], "TIME_INVALID", (error as Error).message);
+      this.issue(parent, at, code, error instanceof Error ? error.message : String(error));
       return undefined;
     }
   }
@@ -238,13 +275,20 @@ class Normalizer {
   }
 }
 
-/** Why `text` is not a usable API origin, or undefined when it is one. */
+/**
+ * Why `text` is not a usable API origin, or undefined when it is one. A message never
+ * quotes a user name or password written in the URL: messages end up in terminals and logs.
+ */
 export function originProblem(text: string): string | undefined {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return `"${text}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+    return `"${withoutUserinfo(text)}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+  }
+  if (url.username !== "" || url.password !== "") {
+    // `new URL(...).origin` would drop them silently, and a login must not sit in a config file.
+    return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return `"${text}" is not an http(s) origin: write it like https://dsp.example.com`;
@@ -272,16 +316,6 @@ function idText(value: unknown): string {
 
 function present(list: readonly unknown[]): unknown[] {
   return list.filter((item) => item !== undefined);
-}
-
-function money(value: unknown): Money {
-  if (typeof value === "string") return Money.parse(value);
-  const raw = value as { currency_code: string; units: string | number; nanos?: number };
-  return Money.fromWire({
-    currency_code: raw.currency_code,
-    units: String(raw.units),
-    ...(raw.nanos === undefined ? {} : { nanos: raw.nanos }),
-  });
 }
 
 function targetingSet(raw: Raw): TargetingOptionSet {

@@ -99,7 +99,6 @@ function locate(value: unknown, pointer: string): Located {
   return { segments, parent, data };
 }
 
-/** `insertion_orders[0].campaigns[2].cpm` */
 /**
  * A value as written in a message. Integers beyond the safe range stay bigint (see
  * yaml-source.ts), which JSON.stringify refuses; they are shown with all their digits.
@@ -109,6 +108,7 @@ function literal(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item));
 }
 
+/** `insertion_orders[0].campaigns[2].cpm` */
 export function pathText(segments: readonly (string | number)[]): string {
   let text = "";
   for (const s of segments) text += typeof s === "number" ? `[${s}]` : text === "" ? s : `.${s}`;
@@ -168,6 +168,11 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
     if (def === undefined || isUnderExplained(error.instancePath)) continue;
     const located = locate(value, error.instancePath);
     const explained = explainLeaf(def, located.data);
+    const units =
+      def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
+    if (units !== undefined) explained.message = units;
+    if (def === "id" && Number.isInteger(located.data))
+      Object.assign(explained, idNumberProblem(located.data as number));
     explainedPaths.push(error.instancePath);
     at(
       located,
@@ -287,6 +292,12 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
         message: `must be at least ${String(params.limit)}, found ${String(located.data)}`,
       };
     case "maximum":
+      if (params.limit === Number.MAX_SAFE_INTEGER) {
+        return {
+          code: "NUMBER_TOO_LARGE",
+          message: `${String(located.data)} is too large: whole numbers go up to ${Number.MAX_SAFE_INTEGER}, beyond which JSON loses digits`,
+        };
+      }
       return {
         code: "INVALID_VALUE",
         message: `must be at most ${String(params.limit)}, found ${String(located.data)}`,
@@ -294,14 +305,53 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
     case "format":
       return {
         code: "INVALID_VALUE",
-        message: `"${String(located.data)}" is not a valid ${String(params.format)}`,
+        message: `"${withoutUserinfo(String(located.data))}" is not a valid ${String(params.format)}`,
       };
     case "pattern":
-      return { code: "INVALID_VALUE", message: `"${String(located.data)}" is not in the expected form` };
+      return {
+        code: "INVALID_VALUE",
+        message: `"${withoutUserinfo(String(located.data))}" is not in the expected form`,
+      };
     case "anyOf":
     case "oneOf":
       return undefined; // handled after the branches
     default:
       return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
   }
+}
+
+/**
+ * Units the wire form refuses, said so the user can fix them. A YAML number is a double:
+ * 1e21 becomes "1e+21", and digits past 2^53 are already lost, so only a string is exact.
+ */
+export function unitsProblem(units: unknown): string | undefined {
+  if (typeof units === "bigint") return `units must be an integer string: write "${units}" (in quotes)`;
+  if (typeof units === "number") {
+    if (Number.isSafeInteger(units)) return undefined;
+    const digits = Number.isInteger(units) ? BigInt(units).toString() : undefined;
+    return digits === undefined
+      ? `units must be a whole number, found ${units}: put the fraction in nanos`
+      : `units must be an integer string: ${units} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits; write "${digits}" (in quotes)`;
+  }
+  if (typeof units === "string" && /^0[0-9]+$/.test(units)) {
+    return `units must be an integer string without leading zeros: write "${units.replace(/^0+/, "")}"`;
+  }
+  return undefined;
+}
+
+/** `text` with anything between `scheme://` and the host's `@` replaced, parseable or not. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
+}
+
+/** A numeric id the schema refused: beyond 2^53 it has lost digits, below 0 it names nothing. */
+function idNumberProblem(id: number): { code: ConfigIssueCode; message: string; hint?: string } {
+  if (Number.isInteger(id) && id > Number.MAX_SAFE_INTEGER) {
+    return {
+      code: "ID_TOO_LARGE",
+      message: `${id} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits: quote this id`,
+      hint: `write the id's exact digits in quotes, like "${BigInt(id)}"`,
+    };
+  }
+  return { code: "INVALID_VALUE", message: `${id} is not an id: ids are whole numbers from 0, or strings` };
 }
