@@ -36,6 +36,7 @@ export function resolveConnection(
     );
   }
   if (envOrigin !== undefined) {
+    // Also refuses user:password@, which `.origin` below would otherwise drop silently.
     const problem = originProblem(envOrigin);
     if (problem !== undefined)
       throw new ConnectionError("CONNECTION_INVALID", `DOOHCTL_API_ORIGIN: ${problem}`);
