@@ -7,7 +7,13 @@
  */
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
 import type { DspClient } from "../api/types.js";
-import type { ApplyFailure, ApplyRequestRecord, ApplyResult, ApplyStatus } from "../model/apply-report.js";
+import type {
+  ApplyFailure,
+  ApplyRequestRecord,
+  ApplyResult,
+  ApplyStatus,
+  PlannedRequestRef,
+} from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
@@ -138,13 +144,17 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       let path = planned.path;
       let createdIds: string[] = [];
       let recovered: ApplyRequestRecord["recovered"];
-      const record = (status: ApplyRequestRecord["status"]): ApplyRequestRecord => ({
+      // The planned request as sent: `path` once its placeholders are resolved.
+      const sent = (): PlannedRequestRef => ({
         seq: planned.seq,
         phase: planned.phase,
         method: planned.method,
         path,
         items: planned.items,
         description: planned.description,
+      });
+      const record = (status: ApplyRequestRecord["status"]): ApplyRequestRecord => ({
+        ...sent(),
         status,
         durationMs: clock.now() - sentAt,
         attempts,
@@ -173,12 +183,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
         }
         emit({
           type: "request",
-          seq: planned.seq,
-          phase: planned.phase,
-          method: planned.method,
-          path,
-          items: planned.items,
-          description: planned.description,
+          ...sent(),
           done: index,
           total,
           at: sentAt,
