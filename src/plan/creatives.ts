@@ -66,6 +66,14 @@ export function associationChanges(
   const have = new Set(ref.campaign_id ? (input.liveByCampaign.get(ref.campaign_id) ?? []) : []);
   const address = campaignAddress(io.id, desired.name);
   const source = desired.fieldSources.creatives ?? desired.source;
+  /** Plans one association change and notes it in the creative's ledger entry, returned for its side. */
+  const change = (kind: "associate_creative" | "dissociate_creative", creativeId: string): LedgerEntry => {
+    const id = ctx.nextId();
+    ctx.changes.push({ kind, id, address, source, creative_id: creativeId, campaign: ref });
+    const e = entry(input.ledger, creativeId);
+    e.changeIds.push(id);
+    return e;
+  };
   for (const creativeId of sortedIds([...want])) {
     if (have.has(creativeId)) continue;
     const creative = input.liveCreatives.get(creativeId);
@@ -100,33 +108,11 @@ export function associationChanges(
       );
       continue;
     }
-    const id = ctx.nextId();
-    ctx.changes.push({
-      kind: "associate_creative",
-      id,
-      address,
-      source,
-      creative_id: creativeId,
-      campaign: ref,
-    });
-    const e = entry(input.ledger, creativeId);
-    e.add.push(campaignKey);
-    e.changeIds.push(id);
+    change("associate_creative", creativeId).add.push(campaignKey);
   }
   for (const creativeId of sortedIds([...have])) {
     if (want.has(creativeId)) continue;
-    const id = ctx.nextId();
-    ctx.changes.push({
-      kind: "dissociate_creative",
-      id,
-      address,
-      source,
-      creative_id: creativeId,
-      campaign: ref,
-    });
-    const e = entry(input.ledger, creativeId);
-    e.remove.add(campaignKey);
-    e.changeIds.push(id);
+    change("dissociate_creative", creativeId).remove.add(campaignKey);
   }
 }
 
