@@ -41,23 +41,38 @@ function insertionOrderTable(plan: Plan): string[] {
   return out;
 }
 
-function detailsBlock(plan: Plan): string[] {
-  const lines: string[] = [];
+// Generators: a large plan's details are cut after the first ~60,000 characters, so the
+// lines past the cut are never made (10,000 changes would be ~2 MB of them).
+function* detailsBlock(plan: Plan): Generator<string> {
   for (const group of groups(plan)) {
-    lines.push(`# ${group.title}`);
+    yield `# ${group.title}`;
     for (const change of group.changes) {
-      lines.push(`${MARKER[change.kind]} ${headline(change)}`);
-      for (const d of detailLines(change)) lines.push(`    ${d.marker} ${d.text}`);
+      yield `${MARKER[change.kind]} ${headline(change)}`;
+      for (const d of detailLines(change)) yield `    ${d.marker} ${d.text}`;
     }
   }
-  return lines;
 }
 
-function requestRows(plan: Plan): string[] {
-  return plan.requests.map(
-    (r) =>
-      `| ${r.seq} | ${r.phase} ${PHASES[r.phase]} | \`${r.method} ${r.path}\` | ${cell(r.description)} | ${r.change_ids.join(", ")} |`,
-  );
+function* requestRows(plan: Plan): Generator<string> {
+  for (const r of plan.requests) {
+    yield `| ${r.seq} | ${r.phase} ${PHASES[r.phase]} | \`${r.method} ${r.path}\` | ${cell(r.description)} | ${r.change_ids.join(", ")} |`;
+  }
+}
+
+/** The lines after the summary; "details" and "requests" mark where each block opens. */
+function* tailLines(plan: Plan): Generator<string> {
+  if (plan.changes.length > 0) {
+    yield "details";
+    yield "\n<details><summary>Changes</summary>\n\n```diff";
+    yield* detailsBlock(plan);
+    yield "```\n</details>\n";
+  }
+  if (plan.requests.length > 0) {
+    yield "requests";
+    yield `\n<details><summary>Requests in apply order (${eta(plan)})</summary>\n\n| # | phase | request | what | changes |\n|--:|---|---|---|---|`;
+    yield* requestRows(plan);
+    yield "\n</details>\n";
+  }
 }
 
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
@@ -96,26 +111,10 @@ function compose(plan: Plan, max: number): string {
     }
   }
   const headText = `${head.join("\n")}\n`;
-  const tail: string[] = [];
-  if (plan.changes.length > 0)
-    tail.push(
-      "details",
-      "\n<details><summary>Changes</summary>\n\n```diff",
-      ...detailsBlock(plan),
-      "```\n</details>\n",
-    );
-  if (plan.requests.length > 0) {
-    tail.push(
-      "requests",
-      `\n<details><summary>Requests in apply order (${eta(plan)})</summary>\n\n| # | phase | request | what | changes |\n|--:|---|---|---|---|`,
-      ...requestRows(plan),
-      "\n</details>\n",
-    );
-  }
   // Assemble line by line, cutting the details (never the summary) when over the limit.
   let text = headText;
   let open: "details" | "requests" | undefined;
-  for (const line of tail) {
+  for (const line of tailLines(plan)) {
     if (line === "details" || line === "requests") {
       open = line;
       continue;
