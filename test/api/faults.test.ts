@@ -182,7 +182,9 @@ describe("429 without Retry-After", () => {
     });
     const error = await client.send(Endpoints.getAdvertiser("1")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryBudgetError);
-    expect((error as Error).message).toMatch(/wait 600 s, more than the 60 s allowed \(raise it with --max-wait/);
+    expect((error as Error).message).toMatch(
+      /wait 600 s, more than the 60 s allowed \(raise it with --max-wait/,
+    );
     await client.close();
   });
 });
