@@ -30,6 +30,8 @@ export interface Built {
   liveInsertionOrders: Map<string, InsertionOrder>;
   liveCampaigns: Map<string, Campaign>;
   liveCreatives: Map<string, Creative>;
+  /** Live campaign id -> its targetings normalized, for those compared: fingerprints reuse them. */
+  normalizedLiveTargetings: Map<string, TargetingOptionSet[]>;
 }
 
 const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
@@ -70,6 +72,7 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
   const liveByCampaign = liveAssociations(live.creatives);
   const ioWorks: InsertionOrderWork[] = [];
   const campaignWorks: CampaignWork[] = [];
+  const normalizedLiveTargetings = new Map<string, TargetingOptionSet[]>();
 
   for (const io of desired.insertionOrders) {
     const liveIo = liveInsertionOrders.get(io.id);
@@ -97,7 +100,7 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
       if (match.status === "error") continue;
       if (!whole && !(match.live && scope.campaigns.has(match.live.id))) continue;
       const work = match.live
-        ? campaignUpdate(ctx, io, match.desired, match.live, live)
+        ? campaignUpdate(ctx, io, match.desired, match.live, live, normalizedLiveTargetings)
         : campaignCreate(ctx, io, match.desired);
       if (!work) continue;
       campaignWorks.push(work);
@@ -131,6 +134,7 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     liveInsertionOrders,
     liveCampaigns,
     liveCreatives,
+    normalizedLiveTargetings,
   };
 }
 
@@ -284,6 +288,7 @@ function campaignUpdate(
   desired: DesiredCampaign,
   live: Campaign,
   state: LiveState,
+  normalizedLive: Map<string, TargetingOptionSet[]>,
 ): CampaignWork {
   const address = campaignAddress(io.id, desired.name);
   const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, campaign_id: live.id };
@@ -316,6 +321,7 @@ function campaignUpdate(
       throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
     }
     const was = keyedTargetings(before);
+    normalizedLive.set(live.id, was.sets);
     const want = keyedTargetings(desired.targetings);
     if (!sameKeys(was.keys, want.keys)) {
       const { added, removed } = targetingDifference(was, want);

@@ -57,7 +57,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     connection: { api_origin: options.connection.api_origin, environment: options.connection.environment },
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
-    fingerprints: fingerprints(live),
+    fingerprints: fingerprints(live, built.normalizedLiveTargetings),
     changes: built.changes,
     requests,
     findings: orderFindings(findings),

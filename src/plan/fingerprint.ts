@@ -6,28 +6,13 @@
 import { createHash } from "node:crypto";
 import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { canonicalJson } from "./canonical.js";
+import { canonicalTime } from "./times.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 
 // Callers (stale.ts, tests) have long found canonical JSON here.
 export { canonicalJson };
-
-/**
- * Time.parse, remembered: a plan's campaigns share a few flights, and parsing 20,000 times
- * cost more than the rest of their snapshots. Pure in its text, so never stale; bounded.
- */
-const canonicalTimes = new Map<string, string>();
-function canonicalTime(text: string): string {
-  let canonical = canonicalTimes.get(text);
-  if (canonical === undefined) {
-    canonical = Time.parse(text);
-    if (canonicalTimes.size >= 10_000) canonicalTimes.clear();
-    canonicalTimes.set(text, canonical);
-  }
-  return canonical;
-}
 
 const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
 
@@ -95,7 +80,11 @@ function byId<T extends { id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareIds(a.id, b.id));
 }
 
-export function fingerprints(live: LiveState): Fingerprint[] {
+/** `normalized`: targetings the planner already normalized, by campaign id (not re-done). */
+export function fingerprints(
+  live: LiveState,
+  normalized: ReadonlyMap<string, TargetingOptionSet[]> = new Map(),
+): Fingerprint[] {
   const byIo = new Map<string, Campaign[]>();
   for (const c of live.campaigns) {
     const list = byIo.get(c.insertion_order_id);
@@ -109,7 +98,13 @@ export function fingerprints(live: LiveState): Fingerprint[] {
     ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
     ...Object.keys(live.targetings)
       .sort(compareIds)
-      .map((id) => fingerprintOf("targetings", id, targetingsSnapshot(live.targetings[id] ?? []))),
+      .map((id) =>
+        fingerprintOf(
+          "targetings",
+          id,
+          (normalized.get(id) as JsonValue | undefined) ?? targetingsSnapshot(live.targetings[id] ?? []),
+        ),
+      ),
     ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, creativeSnapshot(c))),
   ];
 }

@@ -1,0 +1,25 @@
+/**
+ * Canonical instants, remembered. A plan's 10,000 campaigns share a few flights, and parsing
+ * each of their times again (for comparing, for fingerprints) cost more than the rest of
+ * those steps. Time.parse is pure in its text, so a remembered answer is never stale.
+ */
+import { Time } from "../model/time.js";
+
+const MAX_REMEMBERED = 10_000;
+const canonical = new Map<string, string>();
+
+/** Time.parse: the canonical UTC text, or the same TimeError. */
+export function canonicalTime(text: string): string {
+  let known = canonical.get(text);
+  if (known === undefined) {
+    known = Time.parse(text);
+    if (canonical.size >= MAX_REMEMBERED) canonical.clear();
+    canonical.set(text, known);
+  }
+  return known;
+}
+
+/** Time.equals: equal instants have equal canonical text. */
+export function sameInstant(a: string, b: string): boolean {
+  return canonicalTime(a) === canonicalTime(b);
+}
