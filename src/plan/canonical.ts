@@ -29,6 +29,17 @@ export function canonicalJson(value: unknown, indent = ""): string {
 }
 
 /**
+ * The compact canonical text of `value`, and `value` itself in canonical key order where it
+ * can be (else as given): kept in a plan, it is then written again without being copied.
+ */
+export function canonicalPair(value: unknown): { text: string; value: unknown } {
+  const holes: Holes = { tag: undefined, parts: [] };
+  const form = formOf(value, 0, holes);
+  const text = fill(JSON.stringify(form) ?? "null", holes, "") ?? write(value, "", "\n");
+  return { text, value: holes.tag === undefined ? form : value };
+}
+
+/**
  * An object whose keys come in the order given (not sorted) with canonical JSON values,
  * indented by `indent`: the saved-plan document, whose top-level fields keep the Plan's order.
  */

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
-import { canonicalJson } from "./canonical.js";
+import { canonicalJson, canonicalPair } from "./canonical.js";
 import { canonicalTime } from "./times.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 
@@ -72,8 +72,10 @@ export function creativeSnapshot(c: Creative): JsonValue {
 }
 
 export function fingerprintOf(kind: ObjectKind, id: string, snapshot: JsonValue): Fingerprint {
-  const sha256 = createHash("sha256").update(canonicalJson(snapshot)).digest("hex");
-  return { kind, id, sha256, snapshot };
+  const canonical = canonicalPair(snapshot);
+  const sha256 = createHash("sha256").update(canonical.text).digest("hex");
+  // Keys in canonical order, so that writing the plan need not copy 20,000 fingerprints.
+  return { id, kind, sha256, snapshot: canonical.value as JsonValue };
 }
 
 function byId<T extends { id: string }>(items: readonly T[]): T[] {
