@@ -260,9 +260,15 @@ interface KeyedTargetings {
   keys: string[];
 }
 
+/** Targeting.normalizeList, step for step, keeping the keys it sorts by. */
 function keyedTargetings(list: readonly TargetingOptionSet[]): KeyedTargetings {
-  const sets = Targeting.normalizeList(list);
-  return { sets, keys: sets.map((set) => JSON.stringify(set)) };
+  const byKey = new Map<string, TargetingOptionSet>();
+  for (const set of list) {
+    const normalized = Targeting.normalizeSet(set);
+    byKey.set(JSON.stringify(normalized), normalized);
+  }
+  const entries = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { sets: entries.map(([, set]) => set), keys: entries.map(([key]) => key) };
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
