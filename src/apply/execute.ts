@@ -19,7 +19,8 @@ import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
 import type { ApplyEvent } from "./events.js";
 import { traceFieldErrors } from "./failure.js";
-import { type ApplyJournal, itemIdsOf } from "./journal.js";
+import { type ApplyJournal, guardJournal, itemIdsOf } from "./journal.js";
+import { leftPaused } from "./left-paused.js";
 import { resolvePath, resolvePathIfKnown, resolvePlaceholders } from "./placeholders.js";
 import { summarize } from "./summary.js";
 
@@ -89,8 +90,14 @@ function recordNewIds(
 }
 
 export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
-  const { plan, client, signal, journal } = options;
+  const { plan, client, signal } = options;
   const clock = options.clock ?? systemClock;
+  let journalError: string | undefined;
+  const journal =
+    options.journal &&
+    guardJournal(options.journal, (error) => {
+      journalError = error instanceof Error ? error.message : String(error);
+    });
   const emit = options.onEvent ?? (() => {});
   const changesById = new Map(plan.changes.map((c) => [c.id, c] as const));
   const created = new Map<string, string>();
@@ -101,7 +108,8 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   let failure: ApplyFailure | undefined;
   let abandoned: ApplyRequestRecord | undefined;
   let attempts = 0;
-  let lastStatus = 200;
+  // The status of the current request's last write answer; reset per request.
+  let lastStatus: number | undefined;
   let currentSeq = 0;
 
   const unsubscribe = client.on((event) => {
@@ -140,6 +148,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       const planned = plan.requests[index]!;
       const sentAt = clock.now();
       attempts = 0;
+      lastStatus = undefined;
       currentSeq = planned.seq;
       let path = planned.path;
       let createdIds: string[] = [];
@@ -206,7 +215,9 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
         } else {
           await client.send(request, signal ? { signal, items: planned.items } : { items: planned.items });
         }
-        const done = record(lastStatus);
+        // A POST whose lost answer was found created by listing (G3) succeeded: its last
+        // write answer (a 500, or none) is not its outcome.
+        const done = record(recovered === "created" ? 200 : (lastStatus ?? 200));
         applied.push(done);
         journalRecord(done, body);
         emit({ type: "applied", record: done, done: index + 1, total });
@@ -230,6 +241,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   const after = client.stats();
   const status: ApplyStatus = failure ? "failed" : index < total || abandoned ? "interrupted" : "applied";
   const finishedAt = clock.now();
+  const paused = leftPaused(plan, new Set(applied.map((r) => r.seq)));
   const result: ApplyResult = {
     status,
     started_at: iso(startedAt),
@@ -257,6 +269,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       },
       finishedAt - startedAt,
     ),
+    left_paused: paused,
   };
   journal?.record({
     event: "end",
@@ -264,7 +277,11 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
     status,
     applied: applied.length,
     not_sent: result.not_sent.length,
+    ...(paused.length > 0
+      ? { left_paused: paused.map((p) => ({ campaign_id: p.campaign_id, name: p.name })) }
+      : {}),
   });
+  if (journalError !== undefined) result.journal_error = journalError;
   emit({ type: "finish", result });
   return result;
 }

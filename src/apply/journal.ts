@@ -42,7 +42,15 @@ export type JournalEntry =
       duration_ms: number;
     }
   | { event: "check"; time: string; seq: number; message: string }
-  | { event: "end"; time: string; status: string; applied: number; not_sent: number };
+  | {
+      event: "end";
+      time: string;
+      status: string;
+      applied: number;
+      not_sent: number;
+      /** Campaigns this apply paused for a targeting change and did not reactivate. */
+      left_paused?: Array<{ campaign_id: string; name: string }>;
+    };
 
 export interface ApplyJournal {
   record(entry: JournalEntry): void;
@@ -52,6 +60,30 @@ export interface ApplyJournal {
 export class JournalError extends Error {
   override readonly name = "JournalError";
   readonly code = "APPLY_JOURNAL";
+}
+
+/**
+ * A journal that never throws: the first failed write (disk full, file gone) is handed to
+ * `onError` and every later entry is dropped. A log error must never turn an applied request
+ * into a failed one, nor stop the apply half-way (which could leave campaigns paused, I7);
+ * the apply result stays the complete record and carries the error.
+ */
+export function guardJournal(journal: ApplyJournal, onError: (error: unknown) => void): ApplyJournal {
+  let broken = false;
+  return {
+    record(entry) {
+      if (broken) return;
+      try {
+        journal.record(entry);
+      } catch (error) {
+        broken = true;
+        onError(error);
+      }
+    },
+    close() {
+      journal.close();
+    },
+  };
 }
 
 /** Opens (creating if needed) a journal file for append. */

@@ -71,6 +71,20 @@ export interface ApplySummary {
   elapsed_ms: number;
 }
 
+/**
+ * An active campaign this apply paused for a targeting change (phase 3) and did not
+ * reactivate (phase 6) because it stopped in between. A new plan does not reactivate it when
+ * the config leaves `active` undeclared: the user must.
+ */
+export interface LeftPausedCampaign {
+  /** The `replace_targetings` change that paused it. */
+  change_id: string;
+  address: string;
+  insertion_order_id: string;
+  campaign_id: string;
+  name: string;
+}
+
 export interface ApplyResult {
   status: ApplyStatus;
   started_at: string;
@@ -83,4 +97,11 @@ export interface ApplyResult {
   /** Campaigns created by this apply: create change id -> new campaign id. */
   created: Record<string, string>;
   summary: ApplySummary;
+  /** Campaigns paused by this apply and left paused (always set by applyPlan; [] when none). */
+  left_paused?: LeftPausedCampaign[];
+  /**
+   * The first error writing the `--log` journal. The apply went on without a journal, so the
+   * log ends early; this result is the complete record.
+   */
+  journal_error?: string;
 }

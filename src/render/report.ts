@@ -61,6 +61,27 @@ export function summaryLines(result: ApplyResult): string[] {
   ];
 }
 
+/** I7: campaigns paused for a targeting change whose reactivation was never applied. */
+function leftPausedLines(result: ApplyResult): string[] {
+  const paused = result.left_paused ?? [];
+  if (paused.length === 0) return [];
+  return [
+    `LEFT PAUSED by this apply (${paused.length}): paused to change their targetings, not reactivated:`,
+    ...paused.map((p) => `  campaign ${p.campaign_id} "${p.name}" (insertion order ${p.insertion_order_id})`),
+    "  A new plan will not reactivate them where the config leaves `active` undeclared: declare",
+    "  `active: true` for them in the config, or reactivate them, then plan again.",
+    "",
+  ];
+}
+
+function journalLines(result: ApplyResult): string[] {
+  if (result.journal_error === undefined) return [];
+  return [
+    `Warning: writing the apply log failed (${result.journal_error}); the log stops there and the`,
+    "  apply went on without it: this report is the complete record.",
+  ];
+}
+
 export function renderApplyReport(result: ApplyResult): string {
   const lines: string[] = [];
   const total = result.summary.planned_requests;
@@ -68,6 +89,7 @@ export function renderApplyReport(result: ApplyResult): string {
     lines.push("Apply complete.", ...summaryLines(result));
     const created = Object.entries(result.created);
     if (created.length > 0) lines.push(`  new campaign ids: ${created.map(([, id]) => id).join(", ")}`);
+    lines.push(...journalLines(result));
     return `${lines.join("\n")}\n`;
   }
 
@@ -89,10 +111,21 @@ export function renderApplyReport(result: ApplyResult): string {
       );
     }
   }
-  lines.push("", `Applied (${result.applied.length}):`, ...result.applied.map(appliedLine));
+  lines.push(
+    "",
+    ...leftPausedLines(result),
+    `Applied (${result.applied.length}):`,
+    ...result.applied.map(appliedLine),
+  );
   if (result.applied.length === 0) lines.push("  none");
   lines.push("", `Not sent (${result.not_sent.length}):`, ...result.not_sent.map(unsentLine));
   if (result.not_sent.length === 0) lines.push("  none");
-  lines.push("", ...summaryLines(result), "", "Run doohctl plan to see exactly what remains.");
+  lines.push(
+    "",
+    ...summaryLines(result),
+    ...journalLines(result),
+    "",
+    "Run doohctl plan to see exactly what remains.",
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -19,6 +19,7 @@ import {
   seedCampaign,
   seedIo,
   startWorld,
+  startWorldBehind,
   USER,
   usd,
   VENUES_A,
@@ -247,36 +248,3 @@ describe("interruption", () => {
     expect(world.writes().length - before).toBe(0);
   });
 });
-
-/** The same emulator, reached through another origin (a proxy). */
-async function startWorldBehind(w: World, origin: string): Promise<World> {
-  const { createDspClient } = await import("../../src/api/client.js");
-  const client = createDspClient({
-    apiOrigin: origin,
-    environment: "production",
-    credentials: { email: USER.email, password: USER.password },
-    clock: w.clock,
-    sessionCache: false,
-    random: () => 0.5,
-  });
-  const { readLiveState } = await import("../../src/plan/read.js");
-  const { createPlan } = await import("../../src/plan/create.js");
-  const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
-  return {
-    ...w,
-    client,
-    async plan(desired) {
-      const live = await readLiveState(client, desired);
-      return createPlan(desired, live, {
-        now: new Date(w.clock.now()).toISOString(),
-        toolVersion: "0.0.0-test",
-        connection: { api_origin: origin, environment: "production" },
-        rateLimits: PUBLISHED_RATE_LIMITS,
-      });
-    },
-    async close() {
-      await client.close();
-      await w.emulator.close();
-    },
-  };
-}

@@ -193,3 +193,32 @@ export async function startWorld(
     },
   };
 }
+
+/** The same emulator, reached through another origin (a proxy). */
+export async function startWorldBehind(w: World, origin: string): Promise<World> {
+  const client = createDspClient({
+    apiOrigin: origin,
+    environment: "production",
+    credentials: { email: USER.email, password: USER.password },
+    clock: w.clock,
+    sessionCache: false,
+    random: () => 0.5,
+  });
+  return {
+    ...w,
+    client,
+    async plan(desired) {
+      const live = await readLiveState(client, desired);
+      return createPlan(desired, live, {
+        now: new Date(w.clock.now()).toISOString(),
+        toolVersion: "0.0.0-test",
+        connection: { api_origin: origin, environment: "production" },
+        rateLimits: PUBLISHED_RATE_LIMITS,
+      });
+    },
+    async close() {
+      await client.close();
+      await w.emulator.close();
+    },
+  };
+}

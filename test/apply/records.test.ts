@@ -1,0 +1,246 @@
+/**
+ * What the result and the journal say must be true even when the apply stops between a pause
+ * and its reactivation (I1/I7), when a request was recovered, and when the journal breaks.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPlan } from "../../src/apply/execute.js";
+import { type ApplyJournal, type JournalEntry, openFileJournal } from "../../src/apply/journal.js";
+import { renderApplyReport } from "../../src/render/report.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  seedCampaign,
+  seedIo,
+  startWorld,
+  startWorldBehind,
+  usd,
+  VENUES_A,
+  VENUES_B,
+  type World,
+} from "./harness.js";
+
+let world: World | undefined;
+let proxy: Server | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  proxy = undefined;
+});
+
+function journalAt(): { path: string; journal: ApplyJournal } {
+  const path = join(mkdtempSync(join(tmpdir(), "doohctl-records-")), "apply.jsonl");
+  return { path, journal: openFileJournal(path) };
+}
+
+function lines(path: string): JournalEntry[] {
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as JournalEntry);
+}
+
+/** Active Malls loses VENUES_A (so it is paused), `active` undeclared; the IO gets a contract. */
+async function pausingWorld() {
+  world = await startWorld({
+    insertion_orders: [seedIo("1001")],
+    campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+    targetings: { "5001": [VENUES_A] },
+  });
+  const desired = desiredState([
+    desiredIo("1001", [desiredCampaign("Malls", {}, { targetings: [VENUES_B] })], {
+      contract_number: "PO-7",
+    }),
+  ]);
+  const plan = await world.plan(desired);
+  expect(plan.requests.map((r) => r.phase)).toEqual([1, 3, 4, 6]);
+  return { w: world, plan };
+}
+
+describe("a campaign paused for a targeting change", () => {
+  it("is reported left paused, in the result, the text and the journal, when a later request fails", async () => {
+    const { w, plan } = await pausingWorld();
+    const { path, journal } = journalAt();
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      journal,
+      // Every write after the pause fails: the PUT of phase 4 is refused with 500s.
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+      },
+    });
+    journal.close();
+    expect(result.status).toBe("failed");
+    expect(result.failure?.request.phase).toBe(4);
+    expect(w.emulator.state().campaigns.find((c) => c.id === "5001")?.active).toBe(false);
+    expect(result.left_paused).toEqual([
+      {
+        change_id: expect.any(String),
+        address: "campaign.1001/Malls",
+        insertion_order_id: "1001",
+        campaign_id: "5001",
+        name: "Malls",
+      },
+    ]);
+    const text = renderApplyReport(result);
+    expect(text).toContain("LEFT PAUSED by this apply (1)");
+    expect(text).toContain('campaign 5001 "Malls"');
+    expect(text).toContain("declare\n  `active: true`");
+    expect(lines(path).at(-1)).toMatchObject({
+      event: "end",
+      status: "failed",
+      left_paused: [{ campaign_id: "5001", name: "Malls" }],
+    });
+  });
+
+  it("is reported left paused when the apply is interrupted after the pause", async () => {
+    const { w, plan } = await pausingWorld();
+    const controller = new AbortController();
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) controller.abort(new Error("SIGINT"));
+      },
+    });
+    expect(result.status).toBe("interrupted");
+    expect(result.left_paused?.map((p) => p.campaign_id)).toEqual(["5001"]);
+    expect(renderApplyReport(result)).toContain("LEFT PAUSED by this apply (1)");
+  });
+
+  it("is not reported when its reactivation was applied, nor when the apply stopped before the pause", async () => {
+    const { w, plan } = await pausingWorld();
+    const done = await applyPlan({ plan, client: w.client, clock: w.clock });
+    expect(done.status).toBe("applied");
+    expect(done.left_paused).toEqual([]);
+    expect(renderApplyReport(done)).not.toContain("LEFT PAUSED");
+
+    await w.close();
+    world = undefined;
+    const again = await pausingWorld();
+    const controller = new AbortController();
+    const stopped = await applyPlan({
+      plan: again.plan,
+      client: again.w.client,
+      clock: again.w.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 1) controller.abort(new Error("SIGINT"));
+      },
+    });
+    expect(stopped.status).toBe("interrupted");
+    expect(stopped.left_paused).toEqual([]);
+  });
+});
+
+describe("the status of a recovered request", () => {
+  it("is 200 for a POST answered 500 after the emulator created its campaigns", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    // Forwards the first POST /campaigns (the emulator creates) and answers it 500.
+    const target = new URL(world.emulator.origin);
+    let faked = false;
+    proxy = createServer((req, res) => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          if (req.method === "POST" && req.url?.endsWith("/campaigns") && !faked) {
+            faked = true;
+            answer.resume();
+            answer.on("end", () => {
+              res.writeHead(500, { "content-type": "application/json" });
+              res.end(JSON.stringify({ message: "Internal Server Error" }));
+            });
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
+    await world.client.close();
+    world = await startWorldBehind(world, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+    const fresh = desiredCampaign("Fresh", {
+      active: false,
+      start_time: "2026-12-01T00:00:00Z",
+      end_time: "2027-01-01T00:00:00Z",
+      budget_impressions: 10_000,
+      cpm: usd("10"),
+    });
+    const plan = await world.plan(desiredState([desiredIo("1001", [fresh], { contract_number: "PO-2" })]));
+    expect(plan.requests.map((r) => r.method)).toEqual(["PATCH", "POST"]);
+    const { path, journal } = journalAt();
+
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock, journal });
+    journal.close();
+
+    expect(faked).toBe(true);
+    expect(result.status).toBe("applied");
+    expect(result.applied[1]).toMatchObject({ method: "POST", recovered: "created", status: 200 });
+    const posted = lines(path).find((l) => l.event === "request" && l.method === "POST");
+    expect(posted).toMatchObject({ status: 200, recovered: "created" });
+    const attempt = lines(path).find((l) => l.event === "attempt");
+    expect(attempt).toMatchObject({ method: "POST", status: 500 });
+  });
+});
+
+describe("a journal whose write fails", () => {
+  it("never fails an applied request: the apply goes on, and the result and report carry the error", async () => {
+    const { w, plan } = await pausingWorld();
+    const written: JournalEntry[] = [];
+    let calls = 0;
+    const journal: ApplyJournal = {
+      record(entry) {
+        calls++;
+        if (entry.event === "request") throw new Error("ENOSPC: no space left on device, write");
+        written.push(entry);
+      },
+      close() {},
+    };
+    const result = await applyPlan({ plan, client: w.client, clock: w.clock, journal });
+    expect(result.status).toBe("applied");
+    expect(result.applied.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(result.journal_error).toBe("ENOSPC: no space left on device, write");
+    // Journaling stopped at the first error: nothing was offered to the journal after it.
+    expect(written.map((e) => e.event)).toEqual(["start"]);
+    expect(calls).toBe(2);
+    const text = renderApplyReport(result);
+    expect(text).toContain("Warning: writing the apply log failed (ENOSPC: no space left on device, write)");
+    expect(text).toContain("this report is the complete record");
+    expect(w.emulator.state().campaigns.find((c) => c.id === "5001")?.active).toBe(true);
+  });
+
+  it("keeps the failure report of a failing apply when the journal breaks on the failed request", async () => {
+    const { w, plan } = await pausingWorld();
+    const journal: ApplyJournal = {
+      record(entry) {
+        if (entry.event === "request" && entry.error !== undefined) throw new Error("EIO: i/o error, write");
+      },
+      close() {},
+    };
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      journal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+      },
+    });
+    expect(result.status).toBe("failed");
+    expect(result.applied.map((r) => r.phase)).toEqual([1, 3]);
+    expect(result.journal_error).toBe("EIO: i/o error, write");
+    expect(result.left_paused?.map((p) => p.campaign_id)).toEqual(["5001"]);
+  });
+});
