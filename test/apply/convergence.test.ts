@@ -193,7 +193,11 @@ function invariantViolations(
   return violations;
 }
 
-/** I4: one PUT per targeting change, one POST item per new campaign, full batches elsewhere. */
+/**
+ * I4: one PUT per targeting change, one POST item per new campaign, full batches elsewhere.
+ * These insertion orders hold at most 3 campaigns, so every phase fits one batch here: the
+ * split at 100 items and the absence of no-op items are checked in batching.test.ts.
+ */
 function checkMinimalRequests(plan: Plan) {
   const count = (kind: string) => plan.changes.filter((c) => c.kind === kind).length;
   const phase = (p: number) => plan.requests.filter((r) => r.phase === p);
