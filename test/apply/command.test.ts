@@ -130,6 +130,19 @@ describe("doohctl apply", () => {
     expect(emulator.state().insertion_orders[0]?.contract_number).toBe("PO-9");
   });
 
+  it.runIf(existsSync("/dev/full"))(
+    "applies, then exits 1 saying the --log journal is incomplete when it cannot be written",
+    async () => {
+      // Writes to /dev/full fail with ENOSPC: the journal breaks, the apply must not.
+      const io = bufferIO({ env, cwd: dir });
+      const args = ["apply", "--auto-approve", "--log", "/dev/full", "--no-session-cache"];
+      expect(await run(args, io)).toBe(1);
+      expect(io.out()).toContain("Apply complete.");
+      expect(io.err()).toMatch(/the --log journal is incomplete: .*ENOSPC/);
+      expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
+    },
+  );
+
   it("says No changes. and exits 0 when live state is already as desired", async () => {
     await run(["apply", "--auto-approve", "--no-session-cache"], bufferIO({ env, cwd: dir }));
     const io = bufferIO({ env, cwd: dir });

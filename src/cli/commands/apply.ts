@@ -113,6 +113,11 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
         `doohctl apply: request ${result.failure?.request.seq} failed: ${result.failure?.message}\n`,
       );
     if (result.status === "interrupted") io.stderr.write("doohctl apply: interrupted\n");
+    if (result.journal_error !== undefined) {
+      // The changes went through, but the audit record the user asked for is incomplete.
+      io.stderr.write(`doohctl apply: the --log journal is incomplete: ${result.journal_error}\n`);
+      return EXIT.error;
+    }
     return result.status === "applied" ? EXIT.ok : EXIT.error;
   } catch (error) {
     io.stderr.write(describeError("apply", error));
@@ -207,7 +212,14 @@ async function execute(io: CliIO, plan: Plan, client: DspClient, flags: ApplyFla
     });
   } finally {
     display.stop();
-    journal?.close();
     offInterrupt?.();
+    try {
+      journal?.close();
+    } catch (error) {
+      // Closing never loses the report: every line was written synchronously before this.
+      io.stderr.write(
+        `doohctl apply: warning: closing the --log journal failed: ${(error as Error).message}\n`,
+      );
+    }
   }
 }
