@@ -29,10 +29,16 @@ function isMoney(value: JsonValue): value is { currency_code: string; units: str
   return value !== null && typeof value === "object" && !Array.isArray(value) && "currency_code" in value;
 }
 
+/**
+ * What `toLocaleString("en-US")` uses, made once: that call builds a new formatter for every
+ * number, and a large plan shows tens of thousands of them.
+ */
+const EN_US = new Intl.NumberFormat("en-US");
+
 /** `12.50 USD`, `1,000,000`, `none`, `["3","4"]` as `3, 4`. */
 export function showValue(value: JsonValue): string {
   if (value === null) return "none";
-  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "number") return EN_US.format(value);
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return String(value);
   if (isMoney(value)) return Money.format(value as unknown as Money);
