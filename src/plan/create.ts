@@ -3,7 +3,9 @@
  * give the same plan, byte for byte (change ids in plan order, findings in a fixed order).
  * A plan with an error finding carries no requests: there is nothing safe to apply.
  */
+
 import type { DesiredState } from "../model/desired.js";
+import { RateLimit } from "../model/limits.js";
 import { analyze, DEFAULT_THRESHOLDS } from "./analyze.js";
 import { buildChanges } from "./build.js";
 import { hasErrors } from "./findings.js";
@@ -54,7 +56,11 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     format_version: PLAN_FORMAT_VERSION,
     tool_version: options.toolVersion,
     created_at: options.now,
-    connection: { api_origin: options.connection.api_origin, environment: options.connection.environment },
+    connection: {
+      api_origin: options.connection.api_origin,
+      environment: options.connection.environment,
+      rate_limits: RateLimit.formatList(options.rateLimits),
+    },
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
     fingerprints: fingerprints(live, built.normalizedLiveTargetings),

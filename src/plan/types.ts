@@ -205,7 +205,8 @@ export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;
   tool_version: string;
   created_at: string;
-  connection: { api_origin: string; environment: Environment };
+  /** `rate_limits` (`get=100/60s,write=10/60s,session=10/60s`) lets `apply --plan` pace as planned. */
+  connection: { api_origin: string; environment: Environment; rate_limits?: string };
   config_files: { path: string; sha256: string }[];
   /** `--target` ids the plan was narrowed to; empty when it covers the whole config. */
   targets: string[];

@@ -94,7 +94,11 @@ describe("plan against the emulator", () => {
     const saved = readPlanFile(out);
     expect(parsePlan(io.out(), "stdout")).toEqual(saved);
     expect(readFileSync(out, "utf8")).not.toContain(USER.password);
-    expect(saved.connection).toEqual({ api_origin: emulator.origin, environment: "production" });
+    expect(saved.connection).toEqual({
+      api_origin: emulator.origin,
+      environment: "production",
+      rate_limits: expect.stringMatching(/^get=\d+\/\d+m?s,write=\d+\/\d+m?s,session=\d+\/\d+m?s$/),
+    });
   });
 
   it("narrows reads and changes to a --target insertion order", async () => {

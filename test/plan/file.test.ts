@@ -20,6 +20,19 @@ describe("saved plans", () => {
     expect(text.startsWith('{\n  "format_version": 1,\n  "tool_version"')).toBe(true);
   });
 
+  it("records the rate windows it was made for, so apply --plan paces the same way", () => {
+    const p = sample();
+    expect(p.connection.rate_limits).toBe("get=100/60s,write=10/60s,session=10/60s");
+    expect(parsePlan(serializePlan(p), "plan.json").connection.rate_limits).toBe(p.connection.rate_limits);
+  });
+
+  it("still reads a plan saved before the windows were recorded", () => {
+    const p = sample();
+    const { rate_limits: _, ...older } = p.connection;
+    const text = serializePlan({ ...p, connection: older });
+    expect(parsePlan(text, "plan.json").connection.rate_limits).toBeUndefined();
+  });
+
   it("writes sorted keys with the same layout JSON.stringify would give", () => {
     const value = { b: [1, { d: null, c: "x" }], a: {}, e: [] };
     expect(canonicalJson(value, "  ")).toBe(
@@ -49,8 +62,8 @@ describe("saved plans", () => {
     );
   });
 
-  it("holds no secret: the connection is origin and environment only", () => {
+  it("holds no secret: the connection is origin, environment and rate windows only", () => {
     const text = serializePlan(sample());
-    expect(Object.keys(JSON.parse(text).connection)).toEqual(["api_origin", "environment"]);
+    expect(Object.keys(JSON.parse(text).connection)).toEqual(["api_origin", "environment", "rate_limits"]);
   });
 });

@@ -5,7 +5,7 @@ import { applyPlan } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import { systemClock } from "../../model/clock.js";
-import { PUBLISHED_RATE_LIMITS, RateLimit, type RateWindow } from "../../model/limits.js";
+import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits, type RateWindow } from "../../model/limits.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkStaleness } from "../../plan/stale.js";
@@ -128,6 +128,18 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
 }
 
 /** A saved plan's write window, for the ETA; the published one if the plan names none usable. */
+/** The windows the plan was made for; plans from before they were recorded give the write window only. */
+function rateLimitsOf(plan: Plan): RateLimits {
+  if (plan.connection.rate_limits !== undefined) {
+    try {
+      return RateLimit.parseList(plan.connection.rate_limits);
+    } catch {
+      // fall through to the write window of the summary
+    }
+  }
+  return { ...PUBLISHED_RATE_LIMITS, write: writeWindowOf(plan) };
+}
+
 function writeWindowOf(plan: Plan): RateWindow {
   try {
     return RateLimit.parseWindow(plan.summary.write_window);
@@ -160,7 +172,7 @@ async function preparePlan(
     {
       apiOrigin: plan.connection.api_origin,
       environment: plan.connection.environment,
-      rateLimits: { ...PUBLISHED_RATE_LIMITS, write: writeWindowOf(plan) },
+      rateLimits: rateLimitsOf(plan),
     },
     {
       sessionCache: flags.sessionCache,
