@@ -68,6 +68,15 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
       ),
     );
   }
+  for (const target of scope.unmanaged) {
+    ctx.findings.push(
+      finding(
+        "DOOH009",
+        "error",
+        `--target ${target.id} is campaign "${target.name}" of insertion order ${target.insertionOrderId}, which the config does not manage: declare it under that insertion order (or set unmanaged_campaigns: deactivate) to plan it`,
+      ),
+    );
+  }
   const ledger: CreativeLedger = new Map();
   const liveByCampaign = liveAssociations(live.creatives);
   const ioWorks: InsertionOrderWork[] = [];
@@ -117,9 +126,11 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
         });
       }
     }
-    if (whole && io.unmanagedCampaigns === "deactivate") {
+    if (io.unmanagedCampaigns === "deactivate") {
       for (const campaign of identity.unmanaged) {
-        if (campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
+        // A targeted campaign of the order is in scope too: --target names what to deactivate.
+        const inScope = whole || scope.campaigns.has(campaign.id);
+        if (inScope && campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
       }
     }
   }

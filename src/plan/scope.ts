@@ -14,6 +14,26 @@ export interface Scope {
   creatives: Set<string>;
   /** Targets that name nothing the config manages. */
   unknown: string[];
+  /** Targets that name a live campaign of a managed insertion order the config does not manage. */
+  unmanaged: { id: string; insertionOrderId: string; name: string }[];
+}
+
+/** A live campaign is managed when the config declares it (by id or name) or deactivates the rest. */
+function managedCampaigns(desired: DesiredState): (campaign: Campaign) => boolean {
+  const byIo = new Map(
+    desired.insertionOrders.map((io) => [
+      io.id,
+      {
+        deactivate: io.unmanagedCampaigns === "deactivate",
+        ids: new Set(io.campaigns.flatMap((c) => (c.id === undefined ? [] : [c.id]))),
+        names: new Set(io.campaigns.filter((c) => c.id === undefined).map((c) => c.name)),
+      },
+    ]),
+  );
+  return (campaign) => {
+    const io = byIo.get(campaign.insertion_order_id);
+    return io !== undefined && (io.deactivate || io.ids.has(campaign.id) || io.names.has(campaign.name));
+  };
 }
 
 export function resolveScope(
@@ -27,14 +47,24 @@ export function resolveScope(
     campaigns: new Set(),
     creatives: new Set(),
     unknown: [],
+    unmanaged: [],
   };
   if (scope.all) return scope;
   const ioIds = new Set(desired.insertionOrders.map((io) => io.id));
   const creativeIds = new Set(desired.creatives.map((c) => c.id));
+  const managed = managedCampaigns(desired);
   for (const target of targets ?? []) {
+    const campaign = campaignsById.get(target);
     if (ioIds.has(target)) scope.insertionOrders.add(target);
-    else if (ioIds.has(campaignsById.get(target)?.insertion_order_id ?? "")) scope.campaigns.add(target);
-    else if (creativeIds.has(target)) scope.creatives.add(target);
+    else if (campaign && ioIds.has(campaign.insertion_order_id)) {
+      if (managed(campaign)) scope.campaigns.add(target);
+      else
+        scope.unmanaged.push({
+          id: target,
+          insertionOrderId: campaign.insertion_order_id,
+          name: campaign.name,
+        });
+    } else if (creativeIds.has(target)) scope.creatives.add(target);
     else scope.unknown.push(target);
   }
   return scope;

@@ -109,4 +109,21 @@ describe("createPlan: unmanaged campaigns", () => {
     const p = plan(desired([io("1001")]), live(), { targets: ["31337"] });
     expect(codes(p)).toEqual(["DOOH009 error"]);
   });
+
+  it("refuses a --target naming a live campaign the config does not manage, instead of planning nothing", () => {
+    const live = liveState({ campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls" })] });
+    const declared = [campaign("Airports", { fields: { cpm: usd("13") } })];
+    const p = plan(desired([io("1001", { campaigns: declared })]), live, { targets: ["5002"] });
+    expect(codes(p)).toEqual(["DOOH009 error"]);
+    expect(p.findings[0]!.message).toMatch(
+      /campaign "Malls" of insertion order 1001, which the config does not manage/,
+    );
+    // Managed by name, or by the deactivate policy: a valid target.
+    expect(codes(plan(desired([io("1001", { campaigns: declared })]), live, { targets: ["5001"] }))).toEqual(
+      [],
+    );
+    const sweeping = io("1001", { campaigns: declared, unmanaged: "deactivate" });
+    const swept = plan(desired([sweeping]), live, { targets: ["5002"] });
+    expect(codes(swept)).toEqual(["DOOH101 warning"]);
+  });
 });
