@@ -4,10 +4,11 @@
  * means the desired state itself cannot exist (DOOH701); one broken only on the way means
  * no safe order was found (DOOH702). Either way the plan is refused before any write.
  */
+
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import { Time } from "../model/time.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";
 import { finding } from "./findings.js";
+import { millisOf } from "./times.js";
 import type { Finding, LiveState, PlannedRequest } from "./types.js";
 
 type Io = Pick<InsertionOrder, "id" | "start_time" | "end_time" | "budget_impressions" | "budget_money">;
@@ -25,16 +26,8 @@ interface Model {
   targetings: Map<string, TargetingOptionSet[]>;
 }
 
-/** Times repeat a lot (10,000 campaigns share a few flights): parse each text once. */
-const millisCache = new Map<string, number>();
-function ms(text: string): number {
-  let value = millisCache.get(text);
-  if (value === undefined) {
-    value = Time.toMillis(text);
-    millisCache.set(text, value);
-  }
-  return value;
-}
+/** Times repeat a lot (10,000 campaigns share a few flights): parsed once, in a bounded memo. */
+const ms = millisOf;
 
 function model(live: LiveState): Model {
   const m: Model = {

@@ -19,6 +19,19 @@ export function canonicalTime(text: string): string {
   return known;
 }
 
+const millis = new Map<string, number>();
+
+/** Time.toMillis, remembered the same bounded way. */
+export function millisOf(text: string): number {
+  let known = millis.get(text);
+  if (known === undefined) {
+    known = Time.toMillis(text);
+    if (millis.size >= MAX_REMEMBERED) millis.clear();
+    millis.set(text, known);
+  }
+  return known;
+}
+
 /** Time.equals: equal instants have equal canonical text. */
 export function sameInstant(a: string, b: string): boolean {
   return canonicalTime(a) === canonicalTime(b);
