@@ -17,6 +17,7 @@ import type {
 import { type Clock, systemClock } from "../model/clock.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
+import { checkCreativesUnchanged } from "./creative-guard.js";
 import type { ApplyEvent } from "./events.js";
 import { traceFieldErrors } from "./failure.js";
 import { type ApplyJournal, guardJournal, itemIdsOf } from "./journal.js";
@@ -213,6 +214,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
           recovered = outcome.recovered;
           recordNewIds(planned, outcome.ids, created, changesById);
         } else {
+          if (planned.phase === 5) await checkCreativesUnchanged({ client, plan, body, signal });
           await client.send(request, signal ? { signal, items: planned.items } : { items: planned.items });
         }
         // A POST whose lost answer was found created by listing (G3) succeeded: its last
