@@ -1,15 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer, type ServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { NetworkError, TimeoutError, TransportPolicyError } from "../../src/api/errors.js";
 import { checkOrigin, poolOptions, TLS_CIPHER_SUITES, Transport } from "../../src/api/transport.js";
+import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
 
 const SPEC_SUITES = [
   "TLS_AES_128_GCM_SHA256",
@@ -100,37 +97,13 @@ describe("TLS settings", () => {
   });
 });
 
-let certs: { key: string; cert: string } | undefined;
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+let certs: TestCertificate | undefined;
 
 describe.skipIf(!hasOpenssl())("TLS handshakes against a local HTTPS server", () => {
   let server: Server | undefined;
 
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-tls-"));
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-      ]),
-      { stdio: "ignore" },
-    );
-    certs = {
-      key: readFileSync(join(dir, "key.pem"), "utf8"),
-      cert: readFileSync(join(dir, "cert.pem"), "utf8"),
-    };
+    certs = selfSignedCertificate();
   });
 
   afterEach(() => {

@@ -1,17 +1,9 @@
-/**
- * TLS (issue 8), beyond test/api/transport.test.ts (which covers TLS 1.3 and 1.2 with a listed
- * suite, and refusals of unlisted suites and of an untrusted certificate at the transport):
- * a TLS 1.1 server is refused, and the whole client and the built CLI reach an HTTPS DSP with
- * a private certificate only when the user supplies it: `DspClientOptions.ca`, or
- * NODE_EXTRA_CA_CERTS for the CLI (it has no `--ca` flag).
- */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer as createHttpsServer, type Server, type ServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
@@ -19,6 +11,7 @@ import { NetworkError } from "../../src/api/errors.js";
 import { TLS_CIPHER_SUITES } from "../../src/api/transport.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, seedIo, USER } from "../apply/harness.js";
+import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
 /** The specification's suites by their IANA names, as getCipher().standardName reports them. */
@@ -32,17 +25,8 @@ const ALLOWED_STANDARD_NAMES = [
   "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
 ];
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-let dir: string;
-let certs: { key: string; cert: string; certPath: string };
+let _dir: string;
+let certs: TestCertificate;
 let emulator: RunningEmulator;
 const servers: Server[] = [];
 const negotiated: { protocol: string | null; cipher: string }[] = [];
@@ -81,24 +65,8 @@ function client(apiOrigin: string, ca?: string) {
 
 describe.skipIf(!hasOpenssl())("TLS against an HTTPS DSP with a test certificate", () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "doohctl-proof-tls-"));
-    execFileSync(
-      "openssl",
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-      ]),
-      { stdio: "ignore" },
-    );
-    certs = {
-      key: readFileSync(join(dir, "key.pem"), "utf8"),
-      cert: readFileSync(join(dir, "cert.pem"), "utf8"),
-      certPath: join(dir, "cert.pem"),
-    };
+    certs = selfSignedCertificate("doohctl-proof-tls-");
+    _dir = dirname(certs.certPath);
     emulator = await startEmulator({
       port: 0,
       rateLimits: "off",
