@@ -3,6 +3,9 @@
  * YAML 1.2 core schema, so `2026-12-01T00:00:00Z` stays a string (no implicit timestamps);
  * `<<` merge keys on; duplicate keys are errors. Integers come in as bigint so that an id
  * with more digits than a double holds is caught ("quote this id") rather than rounded.
+ *
+ * Two readers give the same answer: the fast one (yaml-events.ts) for files within its
+ * reach, and `yaml` here, the reference, for the rest and for every file with an error.
  */
 import {
   type Alias,
@@ -18,6 +21,7 @@ import {
 import { resolveAliases } from "./aliases.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
+import { readPlainYaml } from "./yaml-events.js";
 
 export interface ParsedSource {
   /** The document as plain data; bigint where an integer is beyond the safe range. */
@@ -73,7 +77,18 @@ function fileIssue(file: string, code: ConfigIssueCode, message: string): Config
   return { file, line: 0, column: 0, path: "", message, code };
 }
 
+/**
+ * Reads one file's YAML: through the fast event reader when the file is within what it
+ * covers (yaml-events.ts), else through `yaml`, which also explains every error.
+ */
 export function parseYaml(text: string, file: string): ParsedSource {
+  const plain = readPlainYaml(text, file);
+  if (plain !== undefined) return { ...plain, issues: [], usable: true };
+  return parseYamlFully(text, file);
+}
+
+/** Reads one file's YAML with `yaml`: the reference reader, with located errors. */
+export function parseYamlFully(text: string, file: string): ParsedSource {
   const lineCounter = new LineCounter();
   const index = new SourceIndex(file, lineCounter);
   const issues: ConfigIssue[] = [];

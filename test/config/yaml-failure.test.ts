@@ -1,7 +1,8 @@
 /**
  * The last line of defence: whatever the yaml package throws on (none known today; the
  * merge-loop TypeError was one) reaches the user as a located ConfigError, never a crash.
- * The yaml package, not our code, is replaced here, to throw as an unknown bug would.
+ * The YAML packages, not our code, are replaced here, to throw as an unknown bug would:
+ * js-yaml (the fast reader's) hands the file on to the full reader, whose yaml fails.
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../../src/config/issues.js";
@@ -32,6 +33,17 @@ vi.mock("yaml", async (importOriginal) => {
           return Reflect.get(target, key, receiver);
         },
       });
+    },
+  };
+});
+
+vi.mock("js-yaml", async (importOriginal) => {
+  const jsYaml = await importOriginal<typeof import("js-yaml")>();
+  return {
+    ...jsYaml,
+    parseEvents: (text: string, options: never) => {
+      if (text.includes(THROWS)) throw new RangeError("Maximum call stack size exceeded");
+      return jsYaml.parseEvents(text, options);
     },
   };
 });

@@ -1,0 +1,331 @@
+/**
+ * The fast reader of stage 1: YAML text -> the same plain value and SourceIndex as the full
+ * reader (yaml-source.ts), from js-yaml's event stream instead of `yaml`'s document tree.
+ *
+ * `yaml` builds a concrete syntax tree and a document of node objects before any value
+ * exists: on a 10,000-campaign config that is most of the load time. js-yaml's parser emits
+ * a flat list of events that carry source offsets, at a fraction of the cost. It covers
+ * what configs are made of: block and flow collections, plain and quoted scalars, anchors,
+ * aliases and `<<` merge keys, under the YAML 1.2 core schema.
+ *
+ * It is a fast path, never a second opinion: on anything outside that (a syntax error, a
+ * tag, a directive, a block scalar, a duplicate key, an integer beyond 2^53, a non-scalar key, an alias
+ * loop, more than one document, a merge of something not a map) it returns undefined and
+ * the full reader reads the file, so every message a user sees comes from `yaml`, as before.
+ * Where it does answer, its value and positions equal the full reader's
+ * (test/config/yaml-events.test.ts checks both on generated and mutated documents).
+ */
+import {
+  boolCoreTag,
+  EVENT_ID,
+  type Event,
+  floatCoreTag,
+  getScalarValue,
+  intCoreTag,
+  NOT_RESOLVED,
+  nullCoreTag,
+  parseEvents,
+  SCALAR_STYLE,
+  type ScalarEvent,
+  type ScalarTagDefinition,
+} from "js-yaml";
+import { LineCounter } from "yaml";
+import { type NodeOffsets, SourceIndex } from "./source-index.js";
+
+/** The value and its positions; undefined when the full reader must read this text. */
+export function readPlainYaml(
+  text: string,
+  file: string,
+): { value: unknown; index: SourceIndex } | undefined {
+  // YAML 1.2 reads a lone carriage return as a line break; `yaml` reads it as text. And
+  // `yaml` refuses tabs in indentation, and reads an indented `---` or `...` as text, where
+  // js-yaml lets them pass as indentation and markers. Such files go to the full reader,
+  // whose reading the rest of doohctl was built and tested on.
+  if (LONE_CR.test(text) || TAB_INDENT.test(text) || INDENTED_MARKER.test(text)) return undefined;
+  try {
+    const events = parseEvents(text, {});
+    const index = new SourceIndex(file, lineCounterOf(text));
+    const value = new EventReader(text, events, index).document();
+    return value === undefined ? undefined : { value, index };
+  } catch {
+    // A syntax error, or anything else going wrong in here: the full reader explains it, or
+    // reports its own failure as a located issue.
+    return undefined;
+  }
+}
+
+const LONE_CR = /\r(?!\n)/;
+const TAB_INDENT = /^ *\t/m;
+const INDENTED_MARKER = /^[ \t]+(?:---|\.\.\.)/m;
+
+/** `yaml`'s line counter, fed what its parser would give it: 0, and one past each `\n`. */
+function lineCounterOf(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines.addNewLine(at + 1);
+  return lines;
+}
+
+/** Thrown inside the reader to hand the text to the full reader; readPlainYaml catches it. */
+class NeedsFullReader extends Error {}
+
+interface Anchored {
+  value: unknown;
+  /** Still being built: an alias to it would loop. */
+  open: boolean;
+}
+
+type Keys = Map<string, { key: number; value: number }>;
+
+class EventReader {
+  private next = 0;
+  /** Where `yaml` says the node read last begins (kept here, not returned, to spare garbage). */
+  private start = 0;
+  private readonly anchors = new Map<string, Anchored>();
+
+  constructor(
+    private readonly text: string,
+    private readonly events: readonly Event[],
+    private readonly index: SourceIndex,
+  ) {}
+
+  /** The one document's value, or undefined when the full reader must read it; may throw. */
+  document(): unknown {
+    const start = this.events[0];
+    // More than one document, directives, an empty file or a bare scalar: the full reader
+    // reports each (MULTIPLE_DOCS, EMPTY_FILE, ...). It also reads files with a `...` end
+    // marker, after which `yaml` counts what follows (even a second `...`) as a new document.
+    if (
+      this.events.length < 3 ||
+      start?.type !== EVENT_ID.DOCUMENT ||
+      start.directives.length > 0 ||
+      start.explicitEnd
+    ) {
+      return undefined;
+    }
+    const root = this.events[1];
+    if (root?.type !== EVENT_ID.MAPPING && root?.type !== EVENT_ID.SEQUENCE) return undefined;
+    this.next = 1;
+    const value = this.node(undefined);
+    // What remains is the document's POP: anything more is a second document.
+    return this.next === this.events.length - 1 ? value : undefined;
+  }
+
+  /**
+   * Reads the node at `next` and sets `start`. An empty scalar (`key:` with no value, a
+   * null) has no text of its own: `emptyAt` says where `yaml` puts it, and without one the
+   * full reader reads the file.
+   */
+  private node(emptyAt: number | undefined): unknown {
+    const event = this.events[this.next++];
+    switch (event?.type) {
+      case EVENT_ID.SCALAR:
+        return this.scalar(event, emptyAt);
+      case EVENT_ID.MAPPING: {
+        if (event.tagStart !== -1) throw new NeedsFullReader();
+        const out: Record<string, unknown> = {};
+        const anchor = this.open(event.anchorStart, event.anchorEnd, out);
+        this.mapping(out, event.start);
+        if (anchor) anchor.open = false;
+        this.start = event.start;
+        return out;
+      }
+      case EVENT_ID.SEQUENCE: {
+        if (event.tagStart !== -1) throw new NeedsFullReader();
+        const out: unknown[] = [];
+        const anchor = this.open(event.anchorStart, event.anchorEnd, out);
+        this.sequence(out, event.start);
+        if (anchor) anchor.open = false;
+        this.start = event.start;
+        return out;
+      }
+      case EVENT_ID.ALIAS: {
+        const target = this.anchors.get(this.anchorName(event.anchorStart, event.anchorEnd));
+        // An unknown anchor, or one whose collection encloses this alias (a loop).
+        if (target === undefined || target.open) throw new NeedsFullReader();
+        this.start = event.anchorStart - 1;
+        return target.value;
+      }
+      default:
+        throw new NeedsFullReader();
+    }
+  }
+
+  private open(anchorStart: number, anchorEnd: number, value: unknown): Anchored | undefined {
+    if (anchorStart === -1) return undefined;
+    // `yaml` wants white space between an anchor and its node (`&a {` not `&a{`).
+    if (!SEPARATORS.has(this.text.charCodeAt(anchorEnd))) throw new NeedsFullReader();
+    const anchored = { value, open: true };
+    this.anchors.set(this.anchorName(anchorStart, anchorEnd), anchored);
+    return anchored;
+  }
+
+  /** `yaml` refuses an anchor or alias name ending in `:` as ambiguous (`&a: 1`). */
+  private anchorName(start: number, end: number): string {
+    if (this.text.charCodeAt(end - 1) === COLON) throw new NeedsFullReader();
+    return this.text.slice(start, end);
+  }
+
+  private mapping(out: Record<string, unknown>, start: number): void {
+    const keys: Keys = new Map();
+    // Keys that came in through `<<`: a key written in the mapping may override them once.
+    let merged: Set<string> | undefined;
+    for (let event = this.events[this.next]; event?.type !== EVENT_ID.POP; event = this.events[this.next]) {
+      if (
+        event?.type !== EVENT_ID.SCALAR ||
+        event.anchorStart !== -1 ||
+        event.valueStart === -1 ||
+        !readable(event)
+      ) {
+        throw new NeedsFullReader(); // a list, map, alias, anchor, tag, block or empty scalar as a key
+      }
+      this.next++;
+      const name = getScalarValue(this.text, event);
+      if (name === "<<" && event.style === SCALAR_STYLE.PLAIN) {
+        merged = this.merge(out, keys, merged);
+        continue;
+      }
+      const key = keyText(resolveScalar(name, event));
+      if (keys.has(key) && merged?.delete(key) !== true) throw new NeedsFullReader(); // DUPLICATE_KEY
+      const keyStart = scalarStart(event);
+      setOwn(out, key, this.node(this.emptyValueAt(event)));
+      keys.set(key, { key: keyStart, value: this.start });
+    }
+    this.next++;
+    this.index.record(out, { offset: start, keys });
+  }
+
+  /**
+   * Where `yaml` puts an empty value after this key: past the `:` and the spaces after it.
+   * Undefined when the `:` does not follow the key at once (the full reader reads those).
+   */
+  private emptyValueAt(key: ScalarEvent): number | undefined {
+    let at = key.style === SCALAR_STYLE.PLAIN ? key.valueEnd : key.valueEnd + 1;
+    if (this.text.charCodeAt(at) !== COLON) return undefined;
+    at++;
+    while (this.text.charCodeAt(at) === SPACE) at++;
+    return this.text.charCodeAt(at) === TAB ? undefined : at;
+  }
+
+  /** YAML merge: keys already present (written before or after `<<`) win. */
+  private merge(out: Record<string, unknown>, keys: Keys, merged = new Set<string>()): Set<string> {
+    const event = this.events[this.next];
+    const sources: unknown[] = [];
+    if (event?.type === EVENT_ID.SEQUENCE && event.anchorStart === -1 && event.tagStart === -1) {
+      // `<<: [*a, *b]`: each item is merged, in order.
+      this.next++;
+      while (this.events[this.next]?.type !== EVENT_ID.POP) sources.push(this.node(undefined));
+      this.next++;
+    } else {
+      sources.push(this.node(undefined));
+    }
+    for (const source of sources) {
+      const mergedKeys = typeof source === "object" && source !== null && this.index.offsetsOf(source)?.keys;
+      if (!mergedKeys) throw new NeedsFullReader(); // not a map: the full reader says what to write
+      for (const [key, entry] of Object.entries(source)) {
+        if (keys.has(key)) continue;
+        setOwn(out, key, entry);
+        merged.add(key);
+        const where = mergedKeys.get(key);
+        if (where) keys.set(key, where);
+      }
+    }
+    return merged;
+  }
+
+  private sequence(out: unknown[], start: number): void {
+    const items: number[] = [];
+    while (this.events[this.next]?.type !== EVENT_ID.POP) {
+      out.push(this.node(undefined));
+      items.push(this.start);
+    }
+    this.next++;
+    this.index.record(out, { offset: start, items } satisfies NodeOffsets);
+  }
+
+  private scalar(event: ScalarEvent, emptyAt: number | undefined): unknown {
+    if (!readable(event)) throw new NeedsFullReader();
+    if (event.valueStart === -1) {
+      if (emptyAt === undefined || event.anchorStart !== -1) throw new NeedsFullReader();
+      this.start = emptyAt;
+      return null;
+    }
+    const value = resolveScalar(getScalarValue(this.text, event), event);
+    if (event.anchorStart !== -1) this.open(event.anchorStart, event.anchorEnd, value)!.open = false;
+    this.start = scalarStart(event);
+    return value;
+  }
+}
+
+/**
+ * Untagged plain and quoted scalars. A block scalar's event starts at its content, and where
+ * its `|` or `>` stands would have to be searched for: configs hardly use them, so the full
+ * reader reads those files.
+ */
+function readable(event: ScalarEvent): boolean {
+  return (
+    event.tagStart === -1 &&
+    event.style !== SCALAR_STYLE.LITERAL_BLOCK &&
+    event.style !== SCALAR_STYLE.FOLDED_BLOCK
+  );
+}
+
+/** Where `yaml` starts a scalar node: at its opening quote, if any. */
+function scalarStart(event: ScalarEvent): number {
+  return event.style === SCALAR_STYLE.PLAIN ? event.valueStart : event.valueStart - 1;
+}
+
+const COLON = 0x3a;
+const SPACE = 0x20;
+const TAB = 0x09;
+const SEPARATORS = new Set([SPACE, TAB, 0x0a, 0x0d]);
+
+/** The core schema's integer and float forms. */
+const NUMBER_SYNTAX =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+/** The core schema's implicit tags, in resolution order, by the first characters they match. */
+const CORE_TAGS_BY_FIRST_CHAR = new Map<string, ScalarTagDefinition[]>();
+for (const tag of [nullCoreTag, boolCoreTag, intCoreTag, floatCoreTag] as ScalarTagDefinition[]) {
+  for (const first of tag.implicitFirstChars ?? []) {
+    CORE_TAGS_BY_FIRST_CHAR.set(first, [...(CORE_TAGS_BY_FIRST_CHAR.get(first) ?? []), tag]);
+  }
+}
+
+/**
+ * The YAML 1.2 core schema's reading of a scalar, as the full reader has it: quoted and
+ * block scalars are strings; a plain one may be null, a boolean or a number. An integer
+ * beyond 2^53 goes to the full reader, which keeps its digits (and says "quote this id").
+ */
+function resolveScalar(source: string, event: ScalarEvent): unknown {
+  if (event.style !== SCALAR_STYLE.PLAIN) return source;
+  const tags = CORE_TAGS_BY_FIRST_CHAR.get(source.charAt(0));
+  if (tags === undefined) return source;
+  for (const tag of tags) {
+    const value = tag.resolve(source, false, tag.tagName);
+    if (value === NOT_RESOLVED) continue;
+    if (tag === intCoreTag && typeof value === "number") {
+      if (!Number.isSafeInteger(value)) throw new NeedsFullReader();
+      return value === 0 ? 0 : value; // `-0` is the integer 0, not a negative zero
+    }
+    return value;
+  }
+  // js-yaml leaves a number it cannot hold (`1e999`, 400 digits) as text, where `yaml`
+  // makes it infinite or a bigint: the full reader keeps `yaml`'s reading.
+  if (NUMBER_SYNTAX.test(source)) throw new NeedsFullReader();
+  return source;
+}
+
+/** A key as the full reader names it: `String` of the scalar's value. */
+function keyText(value: unknown): string {
+  return typeof value === "string" ? value : String(value);
+}
+
+/** Plain assignment, except that a `__proto__` key stays data instead of a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
