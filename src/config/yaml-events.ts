@@ -9,9 +9,10 @@
  * aliases and `<<` merge keys, under the YAML 1.2 core schema.
  *
  * It is a fast path, never a second opinion: on anything outside that (a syntax error, a
- * tag, a directive, a block scalar, a duplicate key, an integer beyond 2^53, a non-scalar key, an alias
- * loop, more than one document, a merge of something not a map) it returns undefined and
- * the full reader reads the file, so every message a user sees comes from `yaml`, as before.
+ * tag, a directive, a block scalar, a scalar written over several lines, a duplicate key,
+ * an integer beyond 2^53, a non-scalar key, an alias loop, more than one document, a merge
+ * of something not a map) it returns undefined and the full reader reads the file, so every
+ * message a user sees comes from `yaml`, as before.
  * Where it does answer, its value and positions equal the full reader's
  * (test/config/yaml-events.test.ts checks both on generated and mutated documents).
  */
@@ -180,7 +181,7 @@ class EventReader {
         throw new NeedsFullReader(); // a list, map, alias, anchor, tag, block or empty scalar as a key
       }
       this.next++;
-      const name = getScalarValue(this.text, event);
+      const name = this.scalarText(event);
       if (name === "<<" && event.style === SCALAR_STYLE.PLAIN) {
         merged = this.merge(out, keys, merged);
         continue;
@@ -243,6 +244,22 @@ class EventReader {
     this.index.record(out, { offset: start, items } satisfies NodeOffsets);
   }
 
+  /** A plain or quoted scalar's text, where both readers agree on it. */
+  private scalarText(event: ScalarEvent): string {
+    if (!event.fast) {
+      // Folding a scalar written over several lines is where YAML readers differ (yaml and
+      // js-yaml disagree on an escaped line break before an empty line): the full reader
+      // reads those.
+      const newline = this.text.indexOf("\n", event.valueStart);
+      if (newline !== -1 && newline < event.valueEnd) throw new NeedsFullReader();
+    }
+    // `yaml` wants a quoted scalar to end where a token may end (`''1'` is an error there).
+    if (event.style !== SCALAR_STYLE.PLAIN && event.valueEnd + 1 < this.text.length) {
+      if (!AFTER_QUOTE.has(this.text.charCodeAt(event.valueEnd + 1))) throw new NeedsFullReader();
+    }
+    return getScalarValue(this.text, event);
+  }
+
   private scalar(event: ScalarEvent, emptyAt: number | undefined): unknown {
     if (!readable(event)) throw new NeedsFullReader();
     if (event.valueStart === -1) {
@@ -250,7 +267,7 @@ class EventReader {
       this.start = emptyAt;
       return null;
     }
-    const value = resolveScalar(getScalarValue(this.text, event), event);
+    const value = resolveScalar(this.scalarText(event), event);
     if (event.anchorStart !== -1) this.open(event.anchorStart, event.anchorEnd, value)!.open = false;
     this.start = scalarStart(event);
     return value;
@@ -279,6 +296,8 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const TAB = 0x09;
 const SEPARATORS = new Set([SPACE, TAB, 0x0a, 0x0d]);
+/** What may follow a closing quote: white space, `:`, or the end of a flow item. */
+const AFTER_QUOTE = new Set([...SEPARATORS, COLON, 0x2c, 0x5d, 0x7d]);
 
 /** The core schema's integer and float forms. */
 const NUMBER_SYNTAX =

@@ -128,7 +128,7 @@ const reused = [
   "a: \n  b: \n",
   "a: b # c\n# d\n",
   "---\na: 1\n",
-  'a: "multi\n  line"\nb: plain\n  continued\n',
+  "a: 'it''s'\nb: \"tab\\there\"\n",
 ];
 
 /** Random damage: characters YAML gives meaning to, deletions and repeated lines. */
@@ -210,6 +210,9 @@ describe("the fast YAML reader", () => {
     ["an anchor glued to its node", "a: &x{ b: 1 }\n"],
     ["an empty value after a spaced colon", "a : \n"],
     ["an empty list item", "a:\n  -\n  - c\n"],
+    ["a quoted scalar over two lines", 'a: "multi\n  line"\n'],
+    ["a plain scalar over two lines", "a: plain\n  continued\n"],
+    ["a quoted scalar with text after it", "- ''1': true\n"],
   ])("hands %s to the full reader", (_, text) => {
     expect(readPlainYaml(text, "c.yaml")).toBeUndefined();
   });
