@@ -92,31 +92,37 @@ function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
 function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = new Set<object>();
-  const walk = (node: unknown, path: (string | number)[]) => {
+  // One path, pushed and popped as the walk goes: it runs over every value of every file.
+  const path: (string | number)[] = [];
+  const walk = (node: unknown) => {
     if (typeof node !== "object" || node === null || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((item, i) => {
-        walk(item, [...path, i]);
-      });
+      for (let i = 0; i < node.length; i++) {
+        path.push(i);
+        walk(node[i]);
+        path.pop();
+      }
       return;
     }
-    for (const [key, child] of Object.entries(node)) {
+    for (const key of Object.keys(node)) {
+      path.push(key);
       if (key.toLowerCase() === "password") {
         issues.push({
           file: index.file,
           ...index.ofKey(node, key),
-          path: pathText([...path, key]),
+          path: pathText(path),
           message:
             "a password never goes in a config file: remove it and set DOOHCTL_EMAIL and DOOHCTL_PASSWORD",
           code: "PASSWORD_IN_CONFIG",
         });
-        continue;
+      } else {
+        walk((node as Record<string, unknown>)[key]);
       }
-      walk(child, [...path, key]);
+      path.pop();
     }
   };
-  walk(value, []);
+  walk(value);
   return issues;
 }
 

@@ -18,11 +18,19 @@ import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targetin
 import { Time } from "../model/time.js";
 import type { Environment } from "../model/wire.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
-import { pathText, unitsProblem, withoutUserinfo } from "./schema-check.js";
+import { unitsProblem, withoutUserinfo } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;
-type Segments = readonly (string | number)[];
+
+/**
+ * The path of `key` inside `path`. A place is passed around as its parent, its key there and
+ * this text, not as a list of segments: a 10,000-campaign config names some 100,000 places,
+ * and each list would be garbage to collect.
+ */
+function child(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
 
 export interface NormalizedFile {
   connection?: { settings: ConnectionSettings; source: SourceRef };
@@ -47,8 +55,8 @@ class Normalizer {
     const result: NormalizedFile = { insertionOrders: [], creatives: [] };
     if (doc.connection !== undefined) {
       result.connection = {
-        settings: this.connection(doc.connection as Raw, ["connection"]),
-        source: this.valueRef(doc, "connection", ["connection"]),
+        settings: this.connection(doc.connection as Raw, "connection"),
+        source: this.ref(doc, "connection", "connection"),
       };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
@@ -63,10 +71,10 @@ class Normalizer {
     return { result, issues: this.issues };
   }
 
-  private connection(raw: Raw, at: Segments): ConnectionSettings {
+  private connection(raw: Raw, at: string): ConnectionSettings {
     const settings: ConnectionSettings = {};
     if (typeof raw.api_origin === "string") {
-      const origin = this.origin(raw.api_origin, raw, [...at, "api_origin"]);
+      const origin = this.origin(raw.api_origin, raw, child(at, "api_origin"));
       if (origin !== undefined) settings.apiOrigin = origin;
     }
     if (raw.environment !== undefined) settings.environment = raw.environment as Environment;
@@ -76,7 +84,8 @@ class Normalizer {
       for (const name of ["get", "write", "session"] as const) {
         const text = declared[name];
         if (text === undefined) continue;
-        const window = this.parsed(declared, [...at, "rate_limits", name], "RATE_LIMIT_INVALID", () =>
+        const path = child(child(at, "rate_limits"), name);
+        const window = this.parsed(declared, name, path, "RATE_LIMIT_INVALID", () =>
           RateLimit.parseWindow(text),
         );
         if (window !== undefined) limits[name] = window;
@@ -87,15 +96,15 @@ class Normalizer {
   }
 
   /** An origin only: scheme and host. G13: plain http only to a loopback address. */
-  private origin(text: string, parent: Raw, at: Segments): string | undefined {
+  private origin(text: string, parent: Raw, path: string): string | undefined {
     const problem = originProblem(text);
     if (problem === undefined) return new URL(text).origin;
-    this.issue(parent, at, "ORIGIN_INVALID", problem);
+    this.issue(parent, "api_origin", path, "ORIGIN_INVALID", problem);
     return undefined;
   }
 
   private insertionOrder(raw: Raw, list: Raw[], i: number): DesiredInsertionOrder {
-    const at = ["insertion_orders", i];
+    const at = `insertion_orders[${i}]`;
     const fields: InsertionOrderFields = {};
     const fieldSources: DesiredInsertionOrder["fieldSources"] = {};
     const declare = <K extends keyof InsertionOrderFields>(
@@ -104,7 +113,7 @@ class Normalizer {
     ) => {
       if (value === undefined) return;
       fields[key] = value;
-      fieldSources[key] = this.valueRef(raw, key, [...at, key]);
+      fieldSources[key] = this.ref(raw, key, child(at, key));
     };
     if (raw.contract_number !== undefined) declare("contract_number", raw.contract_number as string | null);
     declare("start_time", this.time(raw, "start_time", at));
@@ -112,106 +121,111 @@ class Normalizer {
     if (raw.budget_impressions !== undefined)
       declare("budget_impressions", raw.budget_impressions as number | null);
     if (raw.budget_money !== undefined) {
-      declare("budget_money", raw.budget_money === null ? null : this.money(raw, [...at, "budget_money"]));
+      declare("budget_money", raw.budget_money === null ? null : this.money(raw, "budget_money", at));
     }
     const campaigns = (raw.campaigns ?? []) as Raw[];
+    const campaignsAt = child(at, "campaigns");
     return {
       id: idText(raw.id),
       fields,
       unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
       campaigns: campaigns.flatMap((c, j) =>
-        typeof c?.name === "string" ? [this.campaign(c, campaigns, [...at, "campaigns", j])] : [],
+        typeof c?.name === "string" ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
       ),
-      source: this.itemRef(list, i, at),
+      source: this.ref(list, i, at),
       fieldSources,
     };
   }
 
-  private campaign(raw: Raw, list: Raw[], at: Segments): DesiredCampaign {
+  private campaign(raw: Raw, list: Raw[], j: number, at: string): DesiredCampaign {
     const fields: CampaignFields = {};
     const fieldSources: DesiredCampaign["fieldSources"] = {};
     const declare = <K extends keyof CampaignFields>(key: K, value: CampaignFields[K] | undefined) => {
       if (value === undefined) return;
       fields[key] = value;
-      fieldSources[key] = this.valueRef(raw, key, [...at, key]);
+      fieldSources[key] = this.ref(raw, key, child(at, key));
     };
     if (typeof raw.active === "boolean") declare("active", raw.active);
     declare("start_time", this.time(raw, "start_time", at));
     declare("end_time", this.time(raw, "end_time", at));
     if (typeof raw.budget_impressions === "number") declare("budget_impressions", raw.budget_impressions);
-    if (raw.cpm !== undefined) declare("cpm", this.money(raw, [...at, "cpm"]));
-    if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, [...at, "pacing"]));
+    if (raw.cpm !== undefined) declare("cpm", this.money(raw, "cpm", at));
+    if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, child(at, "pacing")));
     const campaign: DesiredCampaign = {
       name: raw.name as string,
       fields,
-      source: this.itemRef(list, at.at(-1) as number, at),
+      source: this.ref(list, j, at),
       fieldSources,
     };
-    fieldSources.name = this.valueRef(raw, "name", [...at, "name"]);
+    fieldSources.name = this.ref(raw, "name", child(at, "name"));
     if (raw.id !== undefined) {
       campaign.id = idText(raw.id);
-      fieldSources.id = this.valueRef(raw, "id", [...at, "id"]);
+      fieldSources.id = this.ref(raw, "id", child(at, "id"));
     }
     if (raw.targetings !== undefined) {
-      const targetings = this.parsed(raw, [...at, "targetings"], "INVALID_VALUE", () =>
+      const path = child(at, "targetings");
+      const targetings = this.parsed(raw, "targetings", path, "INVALID_VALUE", () =>
         Targeting.normalizeList(
           (raw.targetings as (Raw | undefined)[]).flatMap((set) => (set ? [targetingSet(set)] : [])),
         ),
       );
       if (targetings !== undefined) {
         campaign.targetings = targetings;
-        fieldSources.targetings = this.valueRef(raw, "targetings", [...at, "targetings"]);
+        fieldSources.targetings = this.ref(raw, "targetings", path);
       }
     }
     if (raw.creatives !== undefined) {
       campaign.creatives = sortedIds(present(raw.creatives as unknown[]).map(idText));
-      fieldSources.creatives = this.valueRef(raw, "creatives", [...at, "creatives"]);
+      fieldSources.creatives = this.ref(raw, "creatives", child(at, "creatives"));
     }
     return campaign;
   }
 
   private creative(raw: Raw, list: Raw[], i: number): DesiredCreative {
-    const at = ["creatives", i];
+    const at = `creatives[${i}]`;
     const creative: DesiredCreative = {
       id: idText(raw.id),
       fields: {},
-      source: this.itemRef(list, i, at),
+      source: this.ref(list, i, at),
       fieldSources: {},
     };
     if (raw.category_ids !== undefined) {
       creative.fields.category_ids = sortedIds(present(raw.category_ids as unknown[]).map(idText));
-      creative.fieldSources.category_ids = this.valueRef(raw, "category_ids", [...at, "category_ids"]);
+      creative.fieldSources.category_ids = this.ref(raw, "category_ids", child(at, "category_ids"));
     }
     if (typeof raw.pixel_url === "string") {
       creative.fields.pixel_url = raw.pixel_url;
-      creative.fieldSources.pixel_url = this.valueRef(raw, "pixel_url", [...at, "pixel_url"]);
+      creative.fieldSources.pixel_url = this.ref(raw, "pixel_url", child(at, "pixel_url"));
     }
     return creative;
   }
 
   /** Calendar checks the schema's pattern cannot make (February 30th), then canonical UTC. */
-  private time(raw: Raw, key: "start_time" | "end_time", at: Segments): string | undefined {
+  private time(raw: Raw, key: "start_time" | "end_time", at: string): string | undefined {
     const text = raw[key];
     if (typeof text !== "string") return undefined;
     // Configs repeat the same few instants thousands of times: parse each text once.
     const cached = this.times.get(text);
     if (cached !== undefined) return cached;
-    const parsed = this.parsed(raw, [...at, key], "TIME_INVALID", () => Time.parse(text));
+    const parsed = this.parsed(raw, key, child(at, key), "TIME_INVALID", () => Time.parse(text));
     if (parsed !== undefined) this.times.set(text, parsed);
     return parsed;
   }
 
   /** Money as the schema lets it through; the wire rules (Money.fromWire) are stricter. */
-  private money(parent: Raw, at: Segments): Money | undefined {
-    const value = parent[at.at(-1) as string];
-    if (typeof value === "string") return this.parsed(parent, at, "MONEY_INVALID", () => Money.parse(value));
+  private money(parent: Raw, key: string, at: string): Money | undefined {
+    const value = parent[key];
+    const path = child(at, key);
+    if (typeof value === "string") {
+      return this.parsed(parent, key, path, "MONEY_INVALID", () => Money.parse(value));
+    }
     const raw = value as { currency_code: string; units: string | number; nanos?: number };
     const problem = unitsProblem(raw.units);
     if (problem !== undefined) {
-      this.issue(value, [...at, "units"], "MONEY_INVALID", problem);
+      this.issue(value, "units", child(path, "units"), "MONEY_INVALID", problem);
       return undefined;
     }
-    return this.parsed(parent, at, "MONEY_INVALID", () =>
+    return this.parsed(parent, key, path, "MONEY_INVALID", () =>
       Money.fromWire({
         currency_code: raw.currency_code,
         units: String(raw.units),
@@ -225,53 +239,59 @@ class Normalizer {
    * parsers are meant to agree; where they do not, the parser's refusal becomes an issue at
    * the value, so that loadConfig reports it instead of throwing out of the run.
    */
-  private parsed<T>(parent: unknown, at: Segments, code: ConfigIssueCode, parse: () => T): T | undefined {
+  private parsed<T>(
+    parent: unknown,
+    key: string,
+    path: string,
+    code: ConfigIssueCode,
+    parse: () => T,
+  ): T | undefined {
     try {
       return parse();
     } catch (error) {
-      this.issue(parent, at, code, error instanceof Error ? error.message : String(error));
+      this.issue(parent, key, path, code, error instanceof Error ? error.message : String(error));
       return undefined;
     }
   }
 
   /** Pacing is opaque (G2) but goes into JSON: an integer beyond 2^53 would lose digits. */
-  private pacing(raw: Raw, at: Segments): Record<string, unknown> {
-    const walk = (value: unknown, parent: unknown, path: Segments): unknown => {
+  private pacing(raw: Raw, at: string): Record<string, unknown> {
+    const walk = (value: unknown, parent: unknown, key: string | number, path: string): unknown => {
       if (typeof value === "bigint") {
         this.issue(
           parent,
+          key,
           path,
           "NUMBER_TOO_LARGE",
           `${value} is too large: numbers go up to ${Number.MAX_SAFE_INTEGER}`,
         );
         return null;
       }
-      if (Array.isArray(value)) return value.map((v, i) => walk(v, value, [...path, i]));
+      if (Array.isArray(value)) return value.map((v, i) => walk(v, value, i, `${path}[${i}]`));
       if (typeof value === "object" && value !== null) {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, value, [...path, k])]));
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [k, walk(v, value, k, child(path, k))]),
+        );
       }
       return value;
     };
-    return walk(raw, undefined, at) as Record<string, unknown>;
+    return walk(raw, undefined, "", at) as Record<string, unknown>;
   }
 
-  private valueRef(parent: unknown, key: string | number, at: Segments): SourceRef {
-    return { file: this.index.file, ...this.index.ofValue(parent, key), path: pathText(at) };
+  /** Where `parent[key]` was written, with its path. */
+  private ref(parent: unknown, key: string | number, path: string): SourceRef {
+    const { line, column } = this.index.ofValue(parent, key);
+    return { file: this.index.file, line, column, path };
   }
 
-  private itemRef(list: unknown[], i: number, at: Segments): SourceRef {
-    return { file: this.index.file, ...this.index.ofValue(list, i), path: pathText(at) };
-  }
-
-  private issue(parent: unknown, at: Segments, code: ConfigIssueCode, message: string): void {
-    const last = at.at(-1) ?? "";
-    this.issues.push({
-      file: this.index.file,
-      ...this.index.ofValue(parent, last),
-      path: pathText(at),
-      message,
-      code,
-    });
+  private issue(
+    parent: unknown,
+    key: string | number,
+    path: string,
+    code: ConfigIssueCode,
+    message: string,
+  ): void {
+    this.issues.push({ ...this.ref(parent, key, path), message, code });
   }
 }
 
