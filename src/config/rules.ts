@@ -6,7 +6,7 @@
  */
 import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { Time } from "../model/time.js";
+import { millisOf } from "../model/times.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export function checkRules(state: DesiredState, connections: readonly SourceRef[]): ConfigIssue[] {
@@ -102,7 +102,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     startAt?: SourceRef,
   ) => {
     if (start === undefined || end === undefined || endAt === undefined) return;
-    if (Time.compare(start, end) < 0) return;
+    if (millisOf(start) < millisOf(end)) return;
     add(
       endAt,
       "FLIGHT_ORDER",
@@ -115,14 +115,14 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
   for (const campaign of io.campaigns) {
     const { start_time: start, end_time: end } = campaign.fields;
     order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
-    if (start !== undefined && ioStart !== undefined && Time.compare(start, ioStart) < 0) {
+    if (start !== undefined && ioStart !== undefined && millisOf(start) < millisOf(ioStart)) {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
         `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
       );
     }
-    if (end !== undefined && ioEnd !== undefined && Time.compare(end, ioEnd) > 0) {
+    if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",

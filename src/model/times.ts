@@ -1,9 +1,10 @@
 /**
- * Canonical instants, remembered. A plan's 10,000 campaigns share a few flights, and parsing
- * each of their times again (for comparing, for fingerprints) cost more than the rest of
- * those steps. Time.parse is pure in its text, so a remembered answer is never stale.
+ * Canonical instants, remembered. A config's or a plan's 10,000 campaigns share a few
+ * flights: parsing each of their times again (to check, compare, fingerprint) cost more than
+ * the rest of those steps. Time.parse is pure in its text, so a remembered answer is never
+ * stale.
  */
-import { Time } from "../model/time.js";
+import { Time } from "./time.js";
 
 const MAX_REMEMBERED = 10_000;
 const canonical = new Map<string, string>();

@@ -8,8 +8,8 @@ import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
 import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { sortedIds } from "../model/targeting.js";
+import { sameInstant } from "../model/times.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
-import { sameInstant } from "./times.js";
 import type { FieldChange, FieldDetail, JsonValue } from "./types.js";
 
 /** Plain JSON copy of a wire value, for storing in a plan. */

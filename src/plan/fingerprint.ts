@@ -6,9 +6,9 @@
 import { createHash } from "node:crypto";
 import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { canonicalTime } from "../model/times.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
-import { canonicalTime } from "./times.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 
 // Callers (stale.ts, tests) have long found canonical JSON here.

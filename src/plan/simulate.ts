@@ -6,9 +6,9 @@
  */
 
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { millisOf } from "../model/times.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";
 import { finding } from "./findings.js";
-import { millisOf } from "./times.js";
 import type { Finding, LiveState, PlannedRequest } from "./types.js";
 
 type Io = Pick<InsertionOrder, "id" | "start_time" | "end_time" | "budget_impressions" | "budget_money">;
