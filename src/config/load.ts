@@ -89,6 +89,8 @@ function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
  * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (design.md): a `password`
  * key anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
  */
+const PASSWORD = "password";
+
 function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = new Set<object>();
@@ -107,7 +109,7 @@ function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
     }
     for (const key of Object.keys(node)) {
       path.push(key);
-      if (key.toLowerCase() === "password") {
+      if (key.length === PASSWORD.length && key.toLowerCase() === PASSWORD) {
         issues.push({
           file: index.file,
           ...index.ofKey(node, key),

@@ -42,7 +42,7 @@ export function readPlainYaml(
   // `yaml` refuses tabs in indentation, and reads an indented `---` or `...` as text, where
   // js-yaml lets them pass as indentation and markers. Such files go to the full reader,
   // whose reading the rest of doohctl was built and tested on.
-  if (LONE_CR.test(text) || TAB_INDENT.test(text) || INDENTED_MARKER.test(text)) return undefined;
+  if (READ_DIFFERENTLY.test(text)) return undefined;
   try {
     const events = parseEvents(text, {});
     const index = new SourceIndex(file, lineCounterOf(text));
@@ -55,9 +55,8 @@ export function readPlainYaml(
   }
 }
 
-const LONE_CR = /\r(?!\n)/;
-const TAB_INDENT = /^ *\t/m;
-const INDENTED_MARKER = /^[ \t]+(?:---|\.\.\.)/m;
+/** A lone CR, a tab in indentation, an indented `---` or `...`: one pass over the text. */
+const READ_DIFFERENTLY = /\r(?!\n)|^ *\t|^[ \t]+(?:---|\.\.\.)/m;
 
 /** `yaml`'s line counter, fed what its parser would give it: 0, and one past each `\n`. */
 function lineCounterOf(text: string): LineCounter {
