@@ -85,12 +85,12 @@ function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
   return { path, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
+const PASSWORD = "password";
+
 /**
  * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (design.md): a `password`
  * key anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
  */
-const PASSWORD = "password";
-
 function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = new Set<object>();

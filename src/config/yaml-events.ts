@@ -31,6 +31,7 @@ import {
   type ScalarTagDefinition,
 } from "js-yaml";
 import { LineCounter } from "yaml";
+import { setOwn } from "./plain-data.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 
 /** The value and its positions; undefined when the full reader must read this text. */
@@ -49,8 +50,10 @@ export function readPlainYaml(
     const value = new EventReader(text, events, index).document();
     return value === undefined ? undefined : { value, index };
   } catch {
-    // A syntax error, or anything else going wrong in here: the full reader explains it, or
-    // reports its own failure as a located issue.
+    // Not swallowed but handed on: a syntax error (YAMLException), a NeedsFullReader, or any
+    // other failure in here means the full reader reads the file and gives the answer, with
+    // its located messages. A failure here costs speed, never a wrong or missing message;
+    // the tests and the bench's "files read by the fast reader" show when it costs speed.
     return undefined;
   }
 }
@@ -121,20 +124,13 @@ class EventReader {
     switch (event?.type) {
       case EVENT_ID.SCALAR:
         return this.scalar(event, emptyAt);
-      case EVENT_ID.MAPPING: {
-        if (event.tagStart !== -1) throw new NeedsFullReader();
-        const out: Record<string, unknown> = {};
-        const anchor = this.open(event.anchorStart, event.anchorEnd, out);
-        this.mapping(out, event.start);
-        if (anchor) anchor.open = false;
-        this.start = event.start;
-        return out;
-      }
+      case EVENT_ID.MAPPING:
       case EVENT_ID.SEQUENCE: {
         if (event.tagStart !== -1) throw new NeedsFullReader();
-        const out: unknown[] = [];
+        const out = event.type === EVENT_ID.MAPPING ? {} : [];
         const anchor = this.open(event.anchorStart, event.anchorEnd, out);
-        this.sequence(out, event.start);
+        if (Array.isArray(out)) this.sequence(out, event.start);
+        else this.mapping(out, event.start);
         if (anchor) anchor.open = false;
         this.start = event.start;
         return out;
@@ -337,13 +333,4 @@ function resolveScalar(source: string, event: ScalarEvent): unknown {
 /** A key as the full reader names it: `String` of the scalar's value. */
 function keyText(value: unknown): string {
   return typeof value === "string" ? value : String(value);
-}
-
-/** Plain assignment, except that a `__proto__` key stays data instead of a prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }

@@ -20,6 +20,7 @@ import {
 } from "yaml";
 import { resolveAliases } from "./aliases.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { setOwn } from "./plain-data.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 import { readPlainYaml } from "./yaml-events.js";
 
@@ -314,13 +315,4 @@ function scalarValue(value: unknown): unknown {
   }
   if (typeof value === "symbol") return value.description ?? "";
   return value;
-}
-
-/** Plain assignment, except that a `__proto__` key stays data instead of a prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
