@@ -34,9 +34,12 @@ describe("validate error output (golden)", () => {
     expect(code).toBe(1);
     expect(io.out()).toBe("");
     const expectedFile = `${DIR}${name.replace(/\.yaml$/, "")}.expected`;
-    if (process.env.UPDATE_GOLDEN === "1" || !existsSync(expectedFile)) {
-      writeFileSync(expectedFile, io.err());
-    }
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(expectedFile, io.err());
+    // A fixture without its expected output would pass whatever it printed: say how to make one.
+    expect(
+      existsSync(expectedFile),
+      `${expectedFile} is missing: run with UPDATE_GOLDEN=1 and review it`,
+    ).toBe(true);
     expect(io.err()).toBe(readFileSync(expectedFile, "utf8"));
   });
 

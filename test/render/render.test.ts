@@ -13,7 +13,9 @@ const GOLDEN = join(import.meta.dirname, "golden");
 /** Compares with a golden file; UPDATE_GOLDEN=1 rewrites it (review the diff before committing). */
 function golden(name: string, actual: string): void {
   const path = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(path)) writeFileSync(path, actual);
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(path, actual);
+  // A missing golden file would pass whatever was rendered: say how to make one.
+  expect(existsSync(path), `${path} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
   expect(actual).toBe(readFileSync(path, "utf8"));
 }
 
