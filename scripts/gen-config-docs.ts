@@ -39,7 +39,16 @@ const SECTIONS: Array<{ heading: string; path: string; def?: string }> = [
   { heading: "creatives[]", path: "creatives[]", def: "creative" },
 ];
 
-const VALUE_TYPES = ["id", "id_list", "time", "money", "rate_window"];
+const VALUE_TYPES = [
+  "id",
+  "id_list",
+  "venue_type_id",
+  "venue_type_id_list",
+  "time",
+  "money",
+  "rate_window",
+  "http_url",
+];
 
 export function renderConfigDocs(schema: Schema & { $defs: Record<string, Schema> }): string {
   const defs = schema.$defs;

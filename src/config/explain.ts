@@ -7,10 +7,7 @@ import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { ConfigIssueCode } from "./issues.js";
 
-export function explainLeaf(
-  def: string,
-  data: unknown,
-): { code: ConfigIssueCode; message: string; hint?: string } {
+export function explainLeaf(def: string, data: unknown): Explained {
   switch (def) {
     case "money":
       return explainMoney(data);
@@ -28,17 +25,19 @@ export function explainLeaf(
         return { code: "TIME_INVALID", message: (error as Error).message };
       }
     case "id":
-      if (typeof data === "bigint") {
+      return explainId(data);
+    case "venue_type_id":
+      return explainVenueTypeId(data);
+    case "http_url":
+      if (typeof data !== "string") {
         return {
-          code: "ID_TOO_LARGE",
-          message: `${data} has more digits than a YAML number keeps exactly: quote this id`,
-          hint: `write "${data}"`,
+          code: "WRONG_TYPE",
+          message: `expected a URL like https://pixel.example.com/p?c=9001, found ${describe(data)}`,
         };
       }
-      if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
       return {
-        code: "WRONG_TYPE",
-        message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
+        code: "INVALID_VALUE",
+        message: `"${withoutUserinfo(data)}" is not an absolute http or https URL: write it like https://pixel.example.com/p?c=9001`,
       };
     default:
       if (typeof data !== "string") {
@@ -57,6 +56,64 @@ export function explainLeaf(
         return { code: "RATE_LIMIT_INVALID", message: (error as Error).message };
       }
   }
+}
+
+/** `text` with anything between `scheme://` and the host's `@` replaced, parseable or not. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
+}
+
+type Explained = { code: ConfigIssueCode; message: string; hint?: string };
+
+function explainId(data: unknown): Explained {
+  if (typeof data === "bigint") {
+    return {
+      code: "ID_TOO_LARGE",
+      message: `${data} has more digits than a YAML number keeps exactly: quote this id`,
+      hint: `write "${data}"`,
+    };
+  }
+  if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
+  if (typeof data === "string" && /\s/.test(data)) return explainSpacedId(data, "an id has none");
+  return {
+    code: "WRONG_TYPE",
+    message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
+  };
+}
+
+/** G5: venue type ids are numeric strings; the API refuses any other. */
+function explainVenueTypeId(data: unknown): Explained {
+  if (typeof data !== "string" || data === "") return explainId(data);
+  if (/\s|,/.test(data)) return explainSpacedId(data, "a venue type id is digits only (G5)");
+  return {
+    code: "INVALID_VALUE",
+    message: `"${data}" is not a venue type id: venue type ids are numeric (G5)`,
+    hint: `write the venue type's number, like "12"`,
+  };
+}
+
+/**
+ * An id with white space (or a comma) in it: a copied space around one id, or several ids
+ * written as one string. Either way the API knows no such id, so say what to write.
+ */
+function explainSpacedId(id: string, rule: string): Explained {
+  const parts = id.split(/[\s,]+/).filter((part) => part !== "");
+  if (parts.length > 1) {
+    return {
+      code: "INVALID_VALUE",
+      message: `"${id}" holds several ids in one string: list each id as its own item`,
+      hint: `write ${parts.map((part) => `"${part}"`).join(", ")} as separate items`,
+    };
+  }
+  const trimmed = parts[0];
+  if (trimmed === undefined) {
+    return { code: "INVALID_VALUE", message: "an id must not be blank: write the id, or remove it" };
+  }
+  return {
+    code: "INVALID_VALUE",
+    message: `"${id}" has white space in it: ${rule}`,
+    hint: `write "${trimmed}"`,
+  };
 }
 
 /** Why a value is not money, and how to write it. */

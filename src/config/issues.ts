@@ -14,6 +14,7 @@ export type ConfigIssueCode =
   | "TAB_INDENT"
   | "DUPLICATE_KEY"
   | "UNKNOWN_KEY"
+  | "API_OWNED_KEY"
   | "MISSING_KEY"
   | "WRONG_TYPE"
   | "INVALID_VALUE"

@@ -17,8 +17,9 @@ import { Money } from "../model/money.js";
 import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Environment } from "../model/wire.js";
+import { withoutUserinfo } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
-import { unitsProblem, withoutUserinfo } from "./schema-check.js";
+import { unitsProblem } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;

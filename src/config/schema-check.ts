@@ -7,7 +7,8 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { describe, explainLeaf, typeWord } from "./explain.js";
+import { apiOwnedKey } from "./api-owned.js";
+import { describe, explainLeaf, typeWord, withoutUserinfo } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { configSchema } from "./schema-file.js";
 import type { SourceIndex } from "./source-index.js";
@@ -123,6 +124,8 @@ const EXPLAINED: Record<string, string> = {
   Money: "money",
   Time: "time",
   Id: "id",
+  "Venue type id": "venue_type_id",
+  URL: "http_url",
   "Rate window": "rate_window",
 };
 
@@ -171,7 +174,7 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
     const units =
       def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
     if (units !== undefined) explained.message = units;
-    if (def === "id" && Number.isInteger(located.data))
+    if ((def === "id" || def === "venue_type_id") && Number.isInteger(located.data))
       Object.assign(explained, idNumberProblem(located.data as number));
     explainedPaths.push(error.instancePath);
     at(
@@ -218,6 +221,8 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
       const key = String(params.additionalProperty);
       // A password is reported once, by its own check, with the right advice.
       if (key.toLowerCase() === "password") return undefined;
+      const owned = apiOwnedKey(parentSchema.title, key);
+      if (owned !== undefined) return { code: "API_OWNED_KEY", message: owned, key };
       const known = Object.keys((parentSchema.properties ?? {}) as Record<string, unknown>);
       const guess = closest(key, known);
       return {
@@ -269,7 +274,7 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
         message: `must be ${JSON.stringify(params.allowedValue)}, found ${literal(located.data)}: this doohctl reads configuration version 1`,
       };
     case "minItems":
-      if ((parentSchema.title as unknown) === "Id list") {
+      if (parentSchema.title === "Id list" || parentSchema.title === "Venue type id list") {
         // G5: each id list must be non-empty; an empty one would be refused by the API.
         return {
           code: "EMPTY_LIST",
@@ -337,11 +342,6 @@ export function unitsProblem(units: unknown): string | undefined {
     return `units must be an integer string without leading zeros: write "${units.replace(/^0+/, "")}"`;
   }
   return undefined;
-}
-
-/** `text` with anything between `scheme://` and the host's `@` replaced, parseable or not. */
-export function withoutUserinfo(text: string): string {
-  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
 }
 
 /** A numeric id the schema refused: beyond 2^53 it has lost digits, below 0 it names nothing. */

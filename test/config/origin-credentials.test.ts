@@ -93,7 +93,7 @@ describe("an api_origin with credentials", () => {
     );
     const io = bufferIO({ cwd: dir });
     expect(await run(["validate"], io)).toBe(1);
-    expect(io.err()).toContain("is not a valid uri");
+    expect(io.err()).toContain("is not an absolute http or https URL");
     expect(io.out() + io.err()).not.toContain(SECRET);
   });
 });
