@@ -342,18 +342,23 @@ export function createDspClient(options: DspClientOptions): DspClient {
 
   return {
     send,
-    getInsertionOrders: (ids, o) => readByValues(send, Endpoints.insertionOrders, "id", ids, o),
+    getInsertionOrders: (ids, o) =>
+      readByValues(send, Endpoints.insertionOrders, { field: "id", values: ids, options: o }),
     listCampaignsByInsertionOrder: (ids, o) =>
-      readByValues(send, Endpoints.campaigns, "insertion_order_id", ids, o),
-    getCampaigns: (ids, o) => readByValues(send, Endpoints.campaigns, "id", ids, o),
+      readByValues(send, Endpoints.campaigns, { field: "insertion_order_id", values: ids, options: o }),
+    getCampaigns: (ids, o) =>
+      readByValues(send, Endpoints.campaigns, { field: "id", values: ids, options: o }),
     getTargetings: async (campaignIds, o) => {
       const unique = [...new Set(campaignIds)];
       const lists = await Promise.all(unique.map((id) => send(Endpoints.getTargetings(id), o)));
       return new Map(unique.map((id, i) => [id, lists[i]?.targetings ?? []]));
     },
-    getCreatives: (ids, o) => readByValues(send, Endpoints.creatives, "id", ids, o),
-    listCreativesByCampaign: (ids, o) => readByValues(send, Endpoints.creatives, "campaign_ids", ids, o),
-    getAdvertisers: (ids, o) => readByValues(send, Endpoints.advertisers, "id", ids, o),
+    getCreatives: (ids, o) =>
+      readByValues(send, Endpoints.creatives, { field: "id", values: ids, options: o }),
+    listCreativesByCampaign: (ids, o) =>
+      readByValues(send, Endpoints.creatives, { field: "campaign_ids", values: ids, options: o }),
+    getAdvertisers: (ids, o) =>
+      readByValues(send, Endpoints.advertisers, { field: "id", values: ids, options: o }),
     patchInsertionOrders: (items, o) =>
       batches(items, Endpoints.patchInsertionOrders, (r) => r.insertion_orders, o),
     createCampaigns: (items, o) => batches(items, Endpoints.createCampaigns, (r) => r.campaigns, o),

@@ -61,7 +61,7 @@ export async function listAll<Key extends string, T, Field extends string>(
 ): Promise<T[]> {
   const first = await firstPage(send, endpoint, query, options);
   if (first.total > MAX_QUERY_ITEMS) throw tooMany(first.path, first.total);
-  return [...first.items, ...(await restPages(send, endpoint, query, options, first.total))];
+  return [...first.items, ...(await restPages(send, endpoint, { query, options, total: first.total }))];
 }
 
 async function firstPage<Key extends string, T, Field extends string>(
@@ -75,12 +75,11 @@ async function firstPage<Key extends string, T, Field extends string>(
   return { items: body[endpoint.key] as T[], total: body.total_size, path: request.path };
 }
 
+/** Pages 1 and on of a query whose first page said `total`, requested together. */
 async function restPages<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  query: ListQuery<Field>,
-  options: SendOptions,
-  total: number,
+  { query, options, total }: { query: ListQuery<Field>; options: SendOptions; total: number },
 ): Promise<T[]> {
   const pages: Promise<T[]>[] = [];
   for (let page = 1; page < pagesFor(total); page++) {
@@ -97,13 +96,20 @@ async function restPages<Key extends string, T, Field extends string>(
  * value that still matches too many is a PagingLimitError. Items come back once each, in
  * ascending id order.
  */
+export interface ValuesRead<Field extends string> {
+  /** The filter field the values are matched on. */
+  field: Field;
+  values: readonly string[];
+  /** Further filters every request carries. @default {} */
+  query?: ListQuery<Field> | undefined;
+  /** @default {} */
+  options?: SendOptions | undefined;
+}
+
 export async function readByValues<Key extends string, T extends { id: string }, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  field: Field,
-  values: readonly string[],
-  options: SendOptions = {},
-  query: ListQuery<Field> = {},
+  { field, values, query = {}, options = {} }: ValuesRead<Field>,
 ): Promise<T[]> {
   const unique = [...new Set(values)];
   const chunks: string[][] = [];
@@ -118,7 +124,8 @@ export async function readByValues<Key extends string, T extends { id: string },
       const half = Math.ceil(chunk.length / 2);
       return (await Promise.all([read(chunk.slice(0, half)), read(chunk.slice(half))])).flat();
     }
-    return [...first.items, ...(await restPages(send, endpoint, chunkQuery, options, first.total))];
+    const rest = await restPages(send, endpoint, { query: chunkQuery, options, total: first.total });
+    return [...first.items, ...rest];
   };
   const byId = new Map<string, T>();
   for (const item of (await Promise.all(chunks.map(read))).flat()) byId.set(item.id, item);

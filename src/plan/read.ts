@@ -181,5 +181,9 @@ async function readGainedCategories(input: {
   input.progress("creative categories", gained.size);
   if (gained.size === 0) return [];
   const send: Sender = (request, options) => input.client.send(request, options);
-  return readByValues(send, Endpoints.creativeCategories, "id", sortedIds([...gained]), input.send);
+  return readByValues(send, Endpoints.creativeCategories, {
+    field: "id",
+    values: sortedIds([...gained]),
+    options: input.send,
+  });
 }
