@@ -3,9 +3,15 @@
  * outcome is unknown (connection lost, timeout, 5xx), the apply lists the insertion orders'
  * campaigns by name to learn what happened: all created -> take their ids and go on; none
  * -> send it once more, now known not to have happened. Never a campaign twice.
+ *
+ * A timed-out request may still be running on a slow server, which could commit it after a
+ * check made at once found nothing, and the re-sent POST would then create the campaigns a
+ * second time. So the check waits `settleMs` first: a creation still running then had a
+ * whole further request timeout to land.
  */
 import { OutcomeUnknownError } from "../api/errors.js";
 import type { ApiRequest, DspClient } from "../api/types.js";
+import type { Clock } from "../model/clock.js";
 import type { Campaign } from "../model/wire.js";
 
 export class CreationCheckError extends Error {
@@ -72,8 +78,11 @@ export async function createCampaigns(options: {
   items: number;
   signal?: AbortSignal | undefined;
   onCheck: (message: string) => void;
+  clock: Clock;
+  /** How long an unknown outcome is left to settle before the check by name. */
+  settleMs: number;
 }): Promise<CreateOutcome> {
-  const { client, request, items, signal } = options;
+  const { client, request, items, signal, clock, settleMs } = options;
   const keys = keysOf(request.body);
   const sendOptions = signal ? { signal, items } : { items };
   for (let attempt = 1; ; attempt++) {
@@ -83,8 +92,10 @@ export async function createCampaigns(options: {
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       options.onCheck(
-        `outcome of POST /campaigns unknown (${error.message}); listing campaigns by name to learn what was created`,
+        `outcome of POST /campaigns unknown (${error.message}); waiting ${Math.round(settleMs / 1000)} s ` +
+          "for a slow answer to settle, then listing campaigns by name to learn what was created",
       );
+      await clock.sleep(settleMs, signal);
       const found = await findByName(client, keys, signal);
       const present = found.filter((id) => id !== undefined);
       if (present.length === keys.length) {

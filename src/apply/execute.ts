@@ -32,9 +32,18 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   onEvent?: (event: ApplyEvent) => void;
   journal?: ApplyJournal;
-  /** For timestamps and durations only. @default systemClock */
+  /** For timestamps, durations and the settle wait below. @default systemClock */
   clock?: Clock;
+  /**
+   * After a POST /campaigns whose outcome is unknown, how long to wait before listing the
+   * campaigns by name to learn whether it created them: a slow server gets this long to
+   * commit, so a check made too early cannot lead to creating them twice.
+   * @default 60_000 (the client's default request timeout)
+   */
+  creationSettleMs?: number;
 }
+
+export const DEFAULT_CREATION_SETTLE_MS = 60_000;
 
 export class PlanIntegrityError extends Error {
   override readonly name = "PlanIntegrityError";
@@ -205,6 +214,8 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
             request,
             items: planned.items,
             signal,
+            clock,
+            settleMs: options.creationSettleMs ?? DEFAULT_CREATION_SETTLE_MS,
             onCheck: (message) => {
               journal?.record({ event: "check", time: iso(clock.now()), seq: planned.seq, message });
               emit({ type: "check", seq: planned.seq, message });

@@ -4,13 +4,14 @@
  * unknown POST outcome never creates a campaign twice; an interruption starts nothing new.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import { openFileJournal } from "../../src/apply/journal.js";
+import type { Clock } from "../../src/model/clock.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -185,6 +186,80 @@ describe("resilience", () => {
     expect(names.sort()).toEqual(["One", "Two"]);
     expect(world.writes().filter((w) => w.method === "POST")).toHaveLength(1);
     expect((await world.plan(desired)).changes).toEqual([]);
+  });
+  it("lets a timed-out POST settle before checking, so a slow server's late creation is found, not repeated", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    // A slow server: the proxy holds the first POST past the client's timeout and lets the
+    // emulator commit it only later, while the apply waits for the outcome to settle.
+    const target = new URL(world.emulator.origin);
+    const forward = (req: IncomingMessage, body: Buffer) =>
+      new Promise<IncomingMessage>((resolve) => {
+        const upstream = httpRequest(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          resolve,
+        );
+        upstream.end(body);
+      });
+    let commitLate: (() => Promise<void>) | undefined;
+    proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === "POST" && req.url?.endsWith("/campaigns") && commitLate === undefined) {
+          commitLate = async () => {
+            (await forward(req, body)).resume();
+          };
+          return; // no answer: the client times out
+        }
+        void forward(req, body).then((answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    await world.client.close();
+    world = await startWorldBehind(world, `http://127.0.0.1:${port}`, { timeouts: { requestMs: 300 } });
+
+    const desired = desiredState([desiredIo("1001", [newCampaign("Late")])]);
+    const plan = await world.plan(desired);
+    const settleMs = 45_000;
+    const waits: number[] = [];
+    const w = world;
+    const clock: Clock = {
+      now: () => w.clock.now(),
+      sleep: async (ms, signal) => {
+        if (ms === settleMs) {
+          waits.push(ms);
+          await commitLate?.(); // the server finishes the held request during the wait
+        }
+        await w.clock.sleep(ms, signal);
+      },
+    };
+    const checks: string[] = [];
+    const result = await applyPlan({
+      plan,
+      client: world.client,
+      clock,
+      creationSettleMs: settleMs,
+      onEvent: (event) => {
+        if (event.type === "check") checks.push(event.message);
+      },
+    });
+    expect(result.status).toBe("applied");
+    expect(waits).toEqual([settleMs]);
+    expect(checks[0]).toContain("waiting 45 s");
+    expect(result.applied[0]?.recovered).toBe("created");
+    expect(world.emulator.state().campaigns.filter((c) => c.name === "Late")).toHaveLength(1);
+    expect(world.writes().filter((write) => write.method === "POST")).toHaveLength(1);
   });
 });
 

@@ -195,7 +195,11 @@ export async function startWorld(
 }
 
 /** The same emulator, reached through another origin (a proxy). */
-export async function startWorldBehind(w: World, origin: string): Promise<World> {
+export async function startWorldBehind(
+  w: World,
+  origin: string,
+  options: { timeouts?: { connectMs?: number; requestMs?: number } } = {},
+): Promise<World> {
   const client = createDspClient({
     apiOrigin: origin,
     environment: "production",
@@ -203,6 +207,7 @@ export async function startWorldBehind(w: World, origin: string): Promise<World>
     clock: w.clock,
     sessionCache: false,
     random: () => 0.5,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   return {
     ...w,
