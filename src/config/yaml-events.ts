@@ -176,6 +176,11 @@ class EventReader {
         throw new NeedsFullReader(); // a list, map, alias, anchor, tag, block or empty scalar as a key
       }
       this.next++;
+      const keyStart = scalarStart(event);
+      // YAML allows an implicit key at most 1024 characters before its `:`, and `yaml` refuses
+      // longer ones (in block maps and flow pairs, not flow maps) where js-yaml reads them. No
+      // config key comes near that: the full reader decides.
+      if (event.valueEnd - keyStart > LONGEST_FAST_KEY) throw new NeedsFullReader();
       const name = this.scalarText(event);
       if (name === "<<" && event.style === SCALAR_STYLE.PLAIN) {
         merged = this.merge(out, keys, merged);
@@ -183,7 +188,6 @@ class EventReader {
       }
       const key = keyText(resolveScalar(name, event));
       if (keys.has(key) && merged?.delete(key) !== true) throw new NeedsFullReader(); // DUPLICATE_KEY
-      const keyStart = scalarStart(event);
       setOwn(out, key, this.node(this.emptyValueAt(event)));
       keys.set(key, { key: keyStart, value: this.start });
     }
@@ -287,6 +291,8 @@ function scalarStart(event: ScalarEvent): number {
   return event.style === SCALAR_STYLE.PLAIN ? event.valueStart : event.valueStart - 1;
 }
 
+/** Keys longer than this go to the full reader (see `mapping`). */
+const LONGEST_FAST_KEY = 1000;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const TAB = 0x09;

@@ -213,6 +213,8 @@ describe("the fast YAML reader", () => {
     ["a quoted scalar over two lines", 'a: "multi\n  line"\n'],
     ["a plain scalar over two lines", "a: plain\n  continued\n"],
     ["a quoted scalar with text after it", "- ''1': true\n"],
+    ["a key longer than 1024 characters", `a: 1\n${"k".repeat(1100)}: 2\n`],
+    ["a long quoted key in a flow pair", `a: ["${"k".repeat(1100)}": 1]\n`],
   ])("hands %s to the full reader", (_, text) => {
     expect(readPlainYaml(text, "c.yaml")).toBeUndefined();
   });
