@@ -1,9 +1,11 @@
 /**
  * Which files a run reads: each path names a file, or a directory whose `*.yaml` and `*.yml`
- * files directly inside are read in name order. The file system is injected, so tests and
- * tools can load configs that are not on disk.
+ * files directly inside are read in name order. A file named twice (`conf conf/a.yaml`,
+ * `a.yaml ./a.yaml`, a link beside its target) is read once, under the first name: read
+ * twice, each of its declarations would be "declared twice" at one and the same place.
+ * The file system is injected, so tests and tools can load configs that are not on disk.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ConfigIssue } from "./issues.js";
 
@@ -11,6 +13,8 @@ export interface ConfigFileSystem {
   readFile(path: string): Promise<Uint8Array>;
   /** The names inside a directory, or undefined when `path` is not a directory. */
   listDirectory(path: string): Promise<string[] | undefined>;
+  /** The path with links resolved, to know a file by two names; without it, the path itself. */
+  realPath?(path: string): Promise<string>;
 }
 
 export const nodeFileSystem: ConfigFileSystem = {
@@ -23,6 +27,7 @@ export const nodeFileSystem: ConfigFileSystem = {
     }
     return readdir(path);
   },
+  realPath: (path) => realpath(path),
 };
 
 export interface ConfigFileRef {
@@ -40,11 +45,19 @@ export async function resolveConfigFiles(
 ): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[] }> {
   const files: ConfigFileRef[] = [];
   const issues: ConfigIssue[] = [];
+  const read = new Set<string>();
+  const add = async (absolute: string) => {
+    // A path that cannot be resolved is kept as it is: reading it reports the real problem.
+    const identity = fs.realPath ? await fs.realPath(absolute).catch(() => absolute) : absolute;
+    if (read.has(identity)) return;
+    read.add(identity);
+    files.push({ display: displayPath(absolute, cwd), absolute });
+  };
   for (const path of paths) {
     const absolute = resolve(cwd, path);
     const names = await fs.listDirectory(absolute);
     if (names === undefined) {
-      files.push({ display: displayPath(absolute, cwd), absolute });
+      await add(absolute);
       continue;
     }
     const yaml = names.filter((name) => YAML_NAME.test(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -58,10 +71,7 @@ export async function resolveConfigFiles(
         code: "NO_YAML_FILES",
       });
     }
-    for (const name of yaml) {
-      const inside = join(absolute, name);
-      files.push({ display: displayPath(inside, cwd), absolute: inside });
-    }
+    for (const name of yaml) await add(join(absolute, name));
   }
   return { files, issues };
 }

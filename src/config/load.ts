@@ -22,6 +22,8 @@ export interface LoadConfigOptions {
   readFile?: ConfigFileSystem["readFile"];
   /** Lists a directory, or undefined when the path is not one; defaults to node:fs. */
   listDirectory?: ConfigFileSystem["listDirectory"];
+  /** Resolves links, so that a file named twice is read once; defaults to node:fs. */
+  realPath?: ConfigFileSystem["realPath"];
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -29,9 +31,13 @@ export async function loadConfig(
   paths: readonly string[],
   options: LoadConfigOptions,
 ): Promise<DesiredState> {
+  // An injected file system that does not resolve links knows a file by its absolute path.
+  const injected = options.readFile !== undefined || options.listDirectory !== undefined;
+  const realPath = options.realPath ?? (injected ? undefined : nodeFileSystem.realPath);
   const fs: ConfigFileSystem = {
     readFile: options.readFile ?? nodeFileSystem.readFile,
     listDirectory: options.listDirectory ?? nodeFileSystem.listDirectory,
+    ...(realPath ? { realPath } : {}),
   };
   const resolved = await resolveConfigFiles(
     paths.length > 0 ? paths : [DEFAULT_CONFIG_PATH],

@@ -1,3 +1,6 @@
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError, type ConfigIssue } from "../../src/config/issues.js";
@@ -166,6 +169,24 @@ insertion_orders:
       }),
     );
     expect(state.insertionOrders.map((io) => io.id)).toEqual(["1", "2"]);
+  });
+
+  it("reads a file named twice once, under the first name", async () => {
+    const state = await loadConfig(
+      ["conf.d", "conf.d/a.yaml", "./conf.d/a.yaml"],
+      memoryFiles({ "conf.d/a.yaml": "version: 1\ninsertion_orders: [{ id: '1' }]\n" }),
+    );
+    expect(state.insertionOrders.map((io) => io.id)).toEqual(["1"]);
+    expect(state.files.map((f) => f.path)).toEqual(["conf.d/a.yaml"]);
+  });
+
+  it("reads a linked file once, not as a second declaration of everything in it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-links-"));
+    writeFileSync(join(dir, "a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
+    symlinkSync("a.yaml", join(dir, "b.yaml"));
+    const state = await loadConfig([dir], { cwd: dir });
+    expect(state.insertionOrders.map((io) => io.id)).toEqual(["1"]);
+    expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
   });
 
   it("reports every error of a run together, in file order", async () => {
