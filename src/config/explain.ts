@@ -123,14 +123,18 @@ export function explainMoney(data: unknown): { code: ConfigIssueCode; message: s
     return { code, message: `money needs a currency: write "${String(data)} USD"` };
   }
   if (typeof data === "string") {
+    let problem: string | undefined;
     try {
-      const money = Money.parse(data);
-      if (Money.isNegative(money))
+      if (Money.isNegative(Money.parse(data))) {
         return { code, message: `"${data}" is negative: amounts are never negative (G8)` };
-      return { code, message: `"${data}" is not money: write an amount and a currency, like "12.50 USD"` };
+      }
     } catch (error) {
-      return { code, message: (error as Error).message };
+      problem = (error as Error).message;
     }
+    // The parser's own diagnosis when it has one (a lower-case code, too many decimals);
+    // else the slip it could not name, or the general form.
+    if (problem !== undefined && !problem.includes("is not money")) return { code, message: problem };
+    return { code, message: moneySlip(data) };
   }
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     const record = data as Record<string, unknown>;
@@ -154,6 +158,43 @@ export function explainMoney(data: unknown): { code: ConfigIssueCode; message: s
     return { code, message: "amounts are never negative (G8)" };
   }
   return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
+}
+
+const CURRENCY_SYMBOLS: Record<string, string> = { $: "USD", "€": "EUR", "£": "GBP" };
+
+/** Why `text` is not money and what to write, for text the parser has no diagnosis of. */
+function moneySlip(text: string): string {
+  const repaired = repairMoney(text);
+  if (repaired !== undefined) return `"${text}" is not money: write "${repaired}"`;
+  const grouped = /^([0-9]+),([0-9]{3})\s*([A-Z]{3})$/.exec(text.trim());
+  if (grouped) {
+    const [, whole, part, currency] = grouped;
+    return `"${text}" is not money: amounts have no comma; write "${whole}${part} ${currency}" for thousands, or "${whole}.${part} ${currency}"`;
+  }
+  return `"${text}" is not money: write an amount and a currency, like "12.50 USD"`;
+}
+
+/**
+ * The amount the user meant, where a slip is certain: a decimal comma (`12,50 USD`), a
+ * currency before or glued to the amount (`USD 12.50`, `12.50USD`), a symbol (`$12.50`),
+ * `.5`, a `+`, spaces around it, a lower-case code. Undefined when nothing certain fits;
+ * never a guess at a comma before three digits, which may group thousands or mark decimals.
+ */
+function repairMoney(text: string): string | undefined {
+  let amount = text.trim().replace(/^\+/, "");
+  const symbol = /^([$€£])\s*(.*)$/.exec(amount);
+  if (symbol) amount = `${symbol[2]} ${CURRENCY_SYMBOLS[symbol[1]!]}`;
+  const currencyFirst = /^([A-Za-z]{3})\s*([-+]?[0-9.,]+)$/.exec(amount);
+  if (currencyFirst) amount = `${currencyFirst[2]} ${currencyFirst[1]}`;
+  const parts = /^([0-9.,]+)\s*([A-Za-z]{3})$/.exec(amount);
+  if (!parts) return undefined;
+  let number = parts[1]!;
+  if (/^[0-9]{1,3}(,[0-9]{3}){2,}$/.test(number)) number = number.replace(/,/g, "");
+  else if (/^[0-9]+,([0-9]{1,2}|[0-9]{4,9})$/.test(number)) number = number.replace(",", ".");
+  number = number.replace(/^\./, "0.").replace(/\.$/, "");
+  const repaired = `${number} ${parts[2]!.toUpperCase()}`;
+  if (repaired === text || !/^[0-9]+(\.[0-9]{1,9})? [A-Z]{3}$/.test(repaired)) return undefined;
+  return repaired;
 }
 
 export function typeWord(type: string): string {

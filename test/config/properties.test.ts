@@ -60,6 +60,49 @@ describe("Money in config", () => {
     );
   });
 
+  it("suggests, for a slip in writing money, the very amount that was meant, and only that", async () => {
+    const slips: Record<string, (amount: string, currency: string) => string> = {
+      "decimal comma": (a, c) => `${a.replace(".", ",")} ${c}`,
+      "glued currency": (a, c) => `${a}${c}`,
+      "currency first": (a, c) => `${c} ${a}`,
+      "spaces around": (a, c) => ` ${a} ${c} `,
+      "plus sign": (a, c) => `+${a} ${c}`,
+      symbol: (a, c) => `${{ USD: "$", EUR: "€", GBP: "£" }[c]}${a}`,
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.stringMatching(/^(0|[1-9][0-9]{0,8})$/),
+        fc.stringMatching(/^[0-9]{0,9}$/),
+        fc.constantFrom("USD", "EUR", "GBP"),
+        fc.constantFrom(...Object.keys(slips)),
+        async (whole, fraction, currency, slip) => {
+          const amount = fraction === "" ? whole : `${whole}.${fraction}`;
+          const written = slips[slip]!(amount, currency);
+          const doc = (cpm: string) =>
+            `version: 1\ninsertion_orders:\n  - id: '1'\n    campaigns:\n      - name: A\n        cpm: "${cpm}"\n`;
+          const error = await loadConfig([], inMemory(doc(written))).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          if (error === undefined) return; // written as is, it was already money
+          expect(error).toBeInstanceOf(ConfigError);
+          const suggested = /write "([^"]*)"/.exec((error as ConfigError).issues[0]!.message)?.[1];
+          if (slip === "decimal comma" && fraction.length === 3) {
+            // 1,500 may group thousands or mark decimals: both readings, no single fix.
+            expect((error as ConfigError).issues[0]!.message).toContain("amounts have no comma");
+            return;
+          }
+          expect(suggested, written).toBeDefined();
+          const state = await loadConfig([], inMemory(doc(suggested!)));
+          const cpm = state.insertionOrders[0]!.campaigns[0]!.fields.cpm!;
+          expect(Money.toNanos(cpm)).toBe(exactNanos(whole, fraction));
+          expect(cpm.currency_code).toBe(currency);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("refuses every bare YAML number instead of rounding it", () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: 0 }), (amount) => {
