@@ -253,10 +253,13 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
       const quote =
         expected.includes("string") &&
         (typeof located.data === "number" || typeof located.data === "boolean");
+      const hint = quote
+        ? `put it in quotes: "${String(located.data)}"`
+        : nothingHint(located.data, expected);
       return {
         code: "WRONG_TYPE",
         message: `expected ${expected.map(typeWord).join(" or ")}, found ${found}`,
-        ...(quote ? { hint: `put it in quotes: "${String(located.data)}"` } : {}),
+        ...(hint === undefined ? {} : { hint }),
       };
     }
     case "enum": {
@@ -272,6 +275,9 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
       return {
         code: "INVALID_VALUE",
         message: `must be ${JSON.stringify(params.allowedValue)}, found ${literal(located.data)}: this doohctl reads configuration version 1`,
+        ...(String(located.data) === String(params.allowedValue)
+          ? { hint: `write it as a number, without quotes: ${JSON.stringify(params.allowedValue)}` }
+          : {}),
       };
     case "minItems":
       if (parentSchema.title === "Id list" || parentSchema.title === "Venue type id list") {
@@ -323,6 +329,19 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
     default:
       return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
   }
+}
+
+/**
+ * A key written with nothing after it. `[]` is not always what was meant (`targetings: []`
+ * removes all targeting, `creatives: []` every association), so the hint names each way.
+ */
+function nothingHint(data: unknown, expected: readonly string[]): string | undefined {
+  if (data !== null) return undefined;
+  if (expected.includes("array")) {
+    return "list its items under it (- ...), write [] to manage it as empty, or remove the key to leave it alone";
+  }
+  if (expected.includes("object")) return "write its keys under it, indented, or remove the key";
+  return undefined;
 }
 
 /**
