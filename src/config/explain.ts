@@ -111,6 +111,44 @@ function explainSpacedId(id: string, rule: string): Explained {
   };
 }
 
+/**
+ * Why `text` is not a time. Where its shape is nearly ISO 8601 (a space for the `T`, no
+ * seconds, `+0100`, no time of day), the message gives the very time to write; the parser
+ * names a day, month or time of day that does not exist.
+ */
+function explainTime(text: string): string {
+  const written =
+    /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?$/.exec(
+      text.trim(),
+    );
+  if (written) {
+    const [, date, clock, seconds = ":00", zone] = written;
+    const offset = zone?.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
+    const repaired = `${date}T${clock ?? "00:00"}${seconds}${offset ?? "Z"}`;
+    let parses = true;
+    try {
+      Time.parse(repaired);
+    } catch {
+      parses = false;
+    }
+    if (parses && repaired !== text) {
+      if (clock === undefined) {
+        return `"${text}" has no time of day: write "${repaired}" for midnight UTC, or the time and zone you mean`;
+      }
+      if (zone === undefined) {
+        return `"${text}" has no zone: write "${repaired}" for UTC, or an offset like +01:00`;
+      }
+      return `"${text}" is not an ISO 8601 date-time: write "${repaired}"`;
+    }
+  }
+  try {
+    Time.parse(text);
+    return `"${text}" is not a date-time like 2026-12-01T00:00:00Z`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** Why a value is not money, and how to write it. */
 export function explainMoney(data: unknown): { code: ConfigIssueCode; message: string } {
   const code = "MONEY_INVALID";
@@ -155,46 +193,6 @@ export function explainMoney(data: unknown): { code: ConfigIssueCode; message: s
   return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { $: "USD", "€": "EUR", "£": "GBP" };
-
-/**
- * Why `text` is not a time. Where its shape is nearly ISO 8601 (a space for the `T`, no
- * seconds, `+0100`, no time of day), the message gives the very time to write; the parser
- * names a day, month or time of day that does not exist.
- */
-function explainTime(text: string): string {
-  const written =
-    /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?$/.exec(
-      text.trim(),
-    );
-  if (written) {
-    const [, date, clock, seconds = ":00", zone] = written;
-    const offset = zone?.replace(/^([+-]\d{2})(\d{2})$/, "$1:$2");
-    const repaired = `${date}T${clock ?? "00:00"}${seconds}${offset ?? "Z"}`;
-    let parses = true;
-    try {
-      Time.parse(repaired);
-    } catch {
-      parses = false;
-    }
-    if (parses && repaired !== text) {
-      if (clock === undefined) {
-        return `"${text}" has no time of day: write "${repaired}" for midnight UTC, or the time and zone you mean`;
-      }
-      if (zone === undefined) {
-        return `"${text}" has no zone: write "${repaired}" for UTC, or an offset like +01:00`;
-      }
-      return `"${text}" is not an ISO 8601 date-time: write "${repaired}"`;
-    }
-  }
-  try {
-    Time.parse(text);
-    return `"${text}" is not a date-time like 2026-12-01T00:00:00Z`;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 /** Why `text` is not money and what to write, for text the parser has no diagnosis of. */
 function moneySlip(text: string): string {
   const repaired = repairMoney(text);
@@ -206,6 +204,8 @@ function moneySlip(text: string): string {
   }
   return `"${text}" is not money: write an amount and a currency, like "12.50 USD"`;
 }
+
+const CURRENCY_SYMBOLS: Record<string, string> = { $: "USD", "€": "EUR", "£": "GBP" };
 
 /**
  * The amount the user meant, where a slip is certain: a decimal comma (`12,50 USD`), a
