@@ -70,6 +70,11 @@ export interface TransportOptions {
   /** Already checked by `checkOrigin`. */
   origin: string;
   connectTimeoutMs: number;
+  /**
+   * The longest a request may take, from sending it to the last byte of its answer. undici's
+   * header and body timeouts only measure silence, so a server that trickles bytes would
+   * hold a request open for ever without this deadline.
+   */
   requestTimeoutMs: number;
   /** Keep-alive connections to the origin. */
   connections: number;
@@ -121,25 +126,34 @@ const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEO
 export class Transport {
   readonly origin: string;
   private readonly pool: Pool;
+  private readonly requestTimeoutMs: number;
 
   constructor(options: TransportOptions) {
     this.origin = options.origin;
+    this.requestTimeoutMs = options.requestTimeoutMs;
     this.pool = new Pool(options.origin, poolOptions(options));
   }
 
   async request(request: HttpRequest): Promise<HttpResponse> {
+    // The pool has a connection for every request the client lets fly (client.ts), so the
+    // deadline measures the exchange, not a wait in a queue.
+    const deadline = AbortSignal.timeout(this.requestTimeoutMs);
     try {
       const response = await this.pool.request({
         method: request.method,
         path: pathWithQuery(request.path, request.query),
         headers: request.headers,
         body: request.body ?? null,
-        signal: request.signal ?? null,
+        signal: request.signal ? AbortSignal.any([request.signal, deadline]) : deadline,
       });
       const text = await response.body.text();
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
+      if (deadline.aborted) {
+        const detail = `no complete answer within ${this.requestTimeoutMs} ms`;
+        throw new TimeoutError(request.method, request.path, detail, { cause: error });
+      }
       throw classify(error, request);
     }
   }

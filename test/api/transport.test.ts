@@ -202,4 +202,27 @@ describe("transport failures", () => {
     server.closeAllConnections();
     server.close();
   });
+
+  it("gives up on a server that trickles its answer, though it is never silent for long", async () => {
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      // A byte every 20 ms: undici's inactivity timeouts (100 ms) never fire.
+      const drip = setInterval(() => res.write(" "), 20);
+      res.on("close", () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const transport = new Transport({
+      origin: `http://127.0.0.1:${port}`,
+      connectTimeoutMs: 1_000,
+      requestTimeoutMs: 100,
+      connections: 1,
+    });
+    const failure = await transport.request({ method: "GET", path: "/slow", headers: {} }).catch((e) => e);
+    expect(failure).toBeInstanceOf(TimeoutError);
+    expect((failure as Error).message).toContain("no complete answer within 100 ms");
+    await transport.close();
+    server.closeAllConnections();
+    server.close();
+  });
 });
