@@ -1,7 +1,8 @@
 /**
  * I6 as a property: over random live states (insertion orders filled near their budgets,
- * active and inactive campaigns with targetings and creatives) and random desired states,
- * plan -> apply on the emulator succeeds and a new plan is empty. After every write the
+ * active and inactive campaigns with targetings and creatives) and random desired states
+ * (flights that move either way, budgets, cpms, an insertion order that switches currency
+ * with all its campaigns), plan -> apply on the emulator succeeds and a new plan is empty. After every write the
  * emulator's state is checked for I1, I2 and I3; the write count is the plan's, which is the
  * minimum of I4.
  */
@@ -10,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { EmulatorSeed, EmulatorStateView } from "../../src/emulator/index.js";
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../src/model/desired.js";
+import { Money } from "../../src/model/money.js";
 import { seededRandom } from "../../src/model/random.js";
 import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
 import { Time } from "../../src/model/time.js";
@@ -44,6 +46,20 @@ const CREATIVES = ["9001", "9002"];
 const CAMPAIGN_ENDS = ["2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z", "2027-02-15T00:00:00Z"];
 const IO_ENDS = ["2027-02-15T00:00:00Z", "2027-03-01T00:00:00Z", "2027-04-01T00:00:00Z"];
 const LIVE_IO_END = "2027-03-01T00:00:00Z";
+/** Live campaigns start within the live insertion order (from 2026-12-01); desired ones may not. */
+const LIVE_CAMPAIGN_STARTS = ["2026-12-01T00:00:00Z", "2026-12-10T00:00:00Z"];
+const CAMPAIGN_STARTS = ["2026-11-15T00:00:00Z", "2026-12-01T00:00:00Z", "2026-12-10T00:00:00Z"];
+const IO_STARTS = [
+  "2026-11-01T00:00:00Z",
+  "2026-11-15T00:00:00Z",
+  "2026-12-01T00:00:00Z",
+  "2026-12-05T00:00:00Z",
+];
+const LIVE_IO_START = "2026-12-01T00:00:00Z";
+
+function eur(text: string) {
+  return Money.parse(`${text} EUR`);
+}
 
 interface Scenario {
   seed: EmulatorSeed;
@@ -68,15 +84,27 @@ function scenario(seedValue: number): Scenario {
     const liveBudgets: number[] = [];
     const desired: DesiredCampaign[] = [];
     const finalBudgets: number[] = [];
+    const finalStarts: string[] = [];
     const finalEnds: string[] = [];
+    // G8 ties every cpm to a set budget_money's currency: switching it means every campaign
+    // of the insertion order is managed and changes too (the planner lifts the budget
+    // while they do, ioPatch.ts).
+    const switchCurrency = r.bool(0.2);
+    const cpmIn = (amount: string) => (switchCurrency ? eur(amount) : usd(amount));
     for (let c = 0; c < r.int(0, 3); c++) {
       const id = String(nextId++);
       const name = `C${id}`;
       const budget = r.int(1, 5) * 10_000;
       liveBudgets.push(budget);
+      const start = r.pick(LIVE_CAMPAIGN_STARTS);
       const end = r.pick(CAMPAIGN_ENDS);
       seed.campaigns.push(
-        seedCampaign(id, ioId, name, { active: r.bool(), budget_impressions: budget, end_time: end }),
+        seedCampaign(id, ioId, name, {
+          active: r.bool(),
+          budget_impressions: budget,
+          start_time: start,
+          end_time: end,
+        }),
       );
       const sets = r.subset(SETS);
       if (sets.length > 0) seed.targetings[id] = sets;
@@ -85,18 +113,21 @@ function scenario(seedValue: number): Scenario {
         live.campaign_ids = [...(live.campaign_ids ?? []), id];
         live.insertion_order_ids = [...new Set([...(live.insertion_order_ids ?? []), ioId])];
       }
-      if (r.bool(0.2)) {
+      if (!switchCurrency && r.bool(0.2)) {
         // Not in the config: ignored or deactivated, by the insertion order's policy.
         finalBudgets.push(budget);
+        finalStarts.push(start);
         finalEnds.push(end);
         continue;
       }
       const fields: DesiredCampaign["fields"] = {};
       if (r.bool()) fields.active = r.bool();
       if (r.bool()) fields.budget_impressions = r.int(0, 6) * 10_000;
-      if (r.bool(0.3)) fields.cpm = usd(r.pick(["10", "12.5", "14"]));
+      if (switchCurrency || r.bool(0.3)) fields.cpm = cpmIn(r.pick(["10", "12.5", "14"]));
+      if (r.bool(0.3)) fields.start_time = r.pick(CAMPAIGN_STARTS);
       if (r.bool(0.4)) fields.end_time = r.pick(CAMPAIGN_ENDS);
       finalBudgets.push(fields.budget_impressions ?? budget);
+      finalStarts.push(fields.start_time ?? start);
       finalEnds.push(fields.end_time ?? end);
       desired.push(
         desiredCampaign(name, fields, {
@@ -107,22 +138,24 @@ function scenario(seedValue: number): Scenario {
     }
     if (r.bool(0.5)) {
       const name = `New ${ioId}`;
+      const start = r.pick(CAMPAIGN_STARTS);
       const end = r.pick(CAMPAIGN_ENDS);
       const budget = r.int(0, 4) * 10_000;
       const campaign = desiredCampaign(
         name,
         {
           active: r.bool(),
-          start_time: "2026-12-01T00:00:00Z",
+          start_time: start,
           end_time: end,
           budget_impressions: budget,
-          cpm: usd("11"),
+          cpm: cpmIn("11"),
         },
         { targetings: Targeting.normalizeList(r.subset(SETS)), creatives: r.subset(CREATIVES) },
       );
       desired.push(campaign);
       created.set(name, campaign);
       finalBudgets.push(budget);
+      finalStarts.push(start);
       finalEnds.push(end);
     }
     // Live budget exactly full or with a little room: near the G8 limit.
@@ -138,6 +171,12 @@ function scenario(seedValue: number): Scenario {
     const latest = finalEnds.reduce((a, b) => (Time.compare(a, b) >= 0 ? a : b), "2027-01-01T00:00:00Z");
     const ends = IO_ENDS.filter((e) => Time.compare(e, latest) >= 0);
     if (Time.compare(LIVE_IO_END, latest) < 0 || r.bool(0.3)) ioFields.end_time = r.pick(ends);
+    // The insertion order's start widens for a campaign that starts earlier, or moves either
+    // way within what its campaigns allow.
+    const earliest = finalStarts.reduce((a, b) => (Time.compare(a, b) <= 0 ? a : b), "2026-12-10T00:00:00Z");
+    const starts = IO_STARTS.filter((start) => Time.compare(start, earliest) <= 0);
+    if (Time.compare(LIVE_IO_START, earliest) > 0 || r.bool(0.3)) ioFields.start_time = r.pick(starts);
+    if (switchCurrency) ioFields.budget_money = eur(r.pick(["50000", "60000"]));
     if (r.bool(0.2)) ioFields.contract_number = `PO-${r.int(1, 99)}`;
     insertionOrders.push(desiredIo(ioId, desired, ioFields, r.bool(0.3) ? "deactivate" : "ignore"));
   }
@@ -185,6 +224,9 @@ function invariantViolations(
       violations.push(`I3: budget of ${io.id}`);
     for (const c of campaigns) {
       if (Time.compare(c.start_time, c.end_time) >= 0) violations.push(`I3: flight of ${c.id}`);
+      if (io.budget_money !== null && c.cpm.currency_code !== io.budget_money.currency_code) {
+        violations.push(`I3: cpm currency of ${c.id}`);
+      }
       if (Time.compare(io.start_time, c.start_time) > 0 || Time.compare(c.end_time, io.end_time) > 0) {
         violations.push(`I3: ${c.id} outside ${io.id}`);
       }
