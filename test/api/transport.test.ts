@@ -178,19 +178,32 @@ describe.skipIf(!hasOpenssl())("TLS handshakes against a local HTTPS server", ()
   });
 });
 
+/** A plain-http server that misbehaves as `handler` says, and a transport to it (100 ms timeout). */
+async function misbehaving(handler: Parameters<typeof createHttpServer>[1]) {
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const transport = new Transport({
+    origin: `http://127.0.0.1:${port}`,
+    connectTimeoutMs: 1_000,
+    requestTimeoutMs: 100,
+    connections: 2,
+  });
+  return {
+    transport,
+    close: async () => {
+      await transport.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
 describe("transport failures", () => {
   it("reports a reset connection as a NetworkError and a silent server as a TimeoutError", async () => {
-    const server = createHttpServer((req) => {
+    const { transport, close } = await misbehaving((req) => {
       if (req.url === "/reset") req.socket.destroy();
       // "/silent" never answers.
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const transport = new Transport({
-      origin: `http://127.0.0.1:${port}`,
-      connectTimeoutMs: 1_000,
-      requestTimeoutMs: 100,
-      connections: 2,
     });
     await expect(transport.request({ method: "GET", path: "/reset", headers: {} })).rejects.toBeInstanceOf(
       NetworkError,
@@ -198,31 +211,19 @@ describe("transport failures", () => {
     await expect(transport.request({ method: "GET", path: "/silent", headers: {} })).rejects.toBeInstanceOf(
       TimeoutError,
     );
-    await transport.close();
-    server.closeAllConnections();
-    server.close();
+    await close();
   });
 
   it("gives up on a server that trickles its answer, though it is never silent for long", async () => {
-    const server = createHttpServer((_req, res) => {
+    const { transport, close } = await misbehaving((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       // A byte every 20 ms: undici's inactivity timeouts (100 ms) never fire.
       const drip = setInterval(() => res.write(" "), 20);
       res.on("close", () => clearInterval(drip));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const transport = new Transport({
-      origin: `http://127.0.0.1:${port}`,
-      connectTimeoutMs: 1_000,
-      requestTimeoutMs: 100,
-      connections: 1,
-    });
     const failure = await transport.request({ method: "GET", path: "/slow", headers: {} }).catch((e) => e);
     expect(failure).toBeInstanceOf(TimeoutError);
     expect((failure as Error).message).toContain("no complete answer within 100 ms");
-    await transport.close();
-    server.closeAllConnections();
-    server.close();
+    await close();
   });
 });
