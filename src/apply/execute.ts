@@ -43,7 +43,7 @@ export interface ApplyOptions {
   creationSettleMs?: number;
 }
 
-export const DEFAULT_CREATION_SETTLE_MS = 60_000;
+const DEFAULT_CREATION_SETTLE_MS = 60_000;
 
 export class PlanIntegrityError extends Error {
   override readonly name = "PlanIntegrityError";
