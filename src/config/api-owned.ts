@@ -42,8 +42,9 @@ const CREATIVE_ASSET_FIELDS = [
 /** Why `key` is not declared on a `definition` (its schema title); undefined for other keys. */
 export function apiOwnedKey(definition: unknown, key: string): string | undefined {
   if (typeof definition !== "string") return undefined;
-  const reason = API_OWNED[definition]?.[key];
-  if (reason !== undefined) return reason;
+  // Own keys only: a config key named `toString` or `__proto__` is unknown, not inherited.
+  const fields = Object.hasOwn(API_OWNED, definition) ? API_OWNED[definition] : undefined;
+  if (fields !== undefined && Object.hasOwn(fields, key)) return fields[key];
   if (definition === "Creative" && CREATIVE_ASSET_FIELDS.includes(key)) {
     return `doohctl manages a creative's category_ids and pixel_url only; the API does not change its ${key} (G6): ${READ_ONLY}`;
   }
