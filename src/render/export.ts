@@ -33,11 +33,11 @@ function advertiserName(advertisers: Map<string, Advertiser>, id: string): strin
 }
 
 /**
- * Pixel URLs the config accepts (schema `format: uri`): an absolute URL with a scheme. The API
+ * Pixel URLs the config accepts (schema `http_url`): an absolute http or https URL. The API
  * answers "" for a creative without one; that and anything else is left unmanaged.
  */
 function exportablePixelUrl(url: string | null | undefined): url is string {
-  return typeof url === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(url) && URL.canParse(url);
+  return typeof url === "string" && /^https?:\/\/[^\s]*$/i.test(url) && URL.canParse(url);
 }
 
 /**
@@ -65,7 +65,7 @@ export function exportOmissions(live: LiveState): string[] {
   for (const creative of live.creatives) {
     if (creative.pixel_url && !exportablePixelUrl(creative.pixel_url)) {
       lines.push(
-        `creative ${creative.id}: pixel_url "${creative.pixel_url}" is not an absolute URL the config accepts; it is left unmanaged`,
+        `creative ${creative.id}: pixel_url "${creative.pixel_url}" is not an absolute http or https URL, which the config needs; it is left unmanaged`,
       );
     }
   }
@@ -200,6 +200,8 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
     },
     Pair(_, pair) {
       const key = isScalar(pair.key) ? String(pair.key.value) : "";
+      // A pacing key named `<<` would read back as a merge key: quoted, it stays a key.
+      if (key === "<<" && isScalar(pair.key)) pair.key.type = "QUOTE_DOUBLE";
       if (!isMap(pair.value) || !(key.endsWith("_targeting_option") || key === "pacing")) return;
       if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
     },

@@ -111,7 +111,12 @@ const ioShape: fc.Arbitrary<IoShape> = fc
             budget: fc.integer({ min: 0, max: 200_000 }),
             cpm: money(io.currency ?? "USD"),
             pacing: fc.option(
-              fc.constantFrom({}, { strategy: "even" }, { strategy: "asap", cap: { daily: 3 } }),
+              fc.constantFrom(
+                {},
+                { strategy: "even" },
+                { strategy: "asap", cap: { daily: 3 } },
+                { "<<": "a key, not a merge" },
+              ),
               {
                 nil: undefined,
               },
@@ -132,7 +137,12 @@ export const liveSeed: fc.Arbitrary<EmulatorSeed> = fc
         advertiser: fc.constantFrom("1", "2"),
         picks: fc.array(fc.nat(), { maxLength: 3 }),
         categories: fc.subarray(["1", "2", "3"]),
-        pixel: fc.constantFrom("", "https://pixel.example.com/p?c=1&x=%20", "not a url"),
+        pixel: fc.constantFrom(
+          "",
+          "https://pixel.example.com/p?c=1&x=%20",
+          "not a url",
+          "ftp://pixel.example.com/p",
+        ),
         archived: fc.boolean(),
       }),
       { maxLength: 4 },

@@ -197,7 +197,9 @@ describe("doohctl export of what the config cannot hold", () => {
       expect(warnings).toContain(
         'doohctl export: warning: campaign 5002 "Airports" of insertion order 1001 is not exported: another campaign there has the same name',
       );
-      expect(warnings).toContain('creative 9001: pixel_url "pixel.example.com" is not an absolute URL');
+      expect(warnings).toContain(
+        'creative 9001: pixel_url "pixel.example.com" is not an absolute http or https URL',
+      );
       expect(text).toContain('id: "5001"');
       expect(text).not.toContain('id: "5002"');
     } finally {
