@@ -7,10 +7,11 @@ import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { ConfigIssueCode } from "./issues.js";
 
-export function explainLeaf(def: string, data: unknown): Explained {
+/** `written`: a number as the file wrote it, where the reading differs (`1e21`, `0.10`). */
+export function explainLeaf(def: string, data: unknown, written?: string): Explained {
   switch (def) {
     case "money":
-      return explainMoney(data);
+      return explainMoney(data, written);
     case "time":
       if (typeof data !== "string") {
         return {
@@ -150,10 +151,17 @@ function explainTime(text: string): string {
 }
 
 /** Why a value is not money, and how to write it. */
-export function explainMoney(data: unknown): { code: ConfigIssueCode; message: string } {
+export function explainMoney(data: unknown, written?: string): { code: ConfigIssueCode; message: string } {
   const code = "MONEY_INVALID";
   if (typeof data === "number" || typeof data === "bigint") {
-    return { code, message: `money needs a currency: write "${String(data)} USD"` };
+    const amount = written ?? String(data);
+    // Only an amount the money form can hold is worth writing out ("1e21 USD" is not one).
+    return /^[0-9]+(\.[0-9]{1,9})?$/.test(amount)
+      ? { code, message: `money needs a currency: write "${amount} USD"` }
+      : {
+          code,
+          message: `money needs a currency and plain digits, at most 9 after the point: write it like "12.50 USD"`,
+        };
   }
   if (typeof data === "string") {
     let problem: string | undefined;

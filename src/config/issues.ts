@@ -22,6 +22,7 @@ export type ConfigIssueCode =
   | "MONEY_INVALID"
   | "TIME_INVALID"
   | "ID_TOO_LARGE"
+  | "ID_NOT_AS_WRITTEN"
   | "NUMBER_TOO_LARGE"
   | "RATE_LIMIT_INVALID"
   | "ORIGIN_INVALID"

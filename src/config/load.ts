@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
 import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFiles } from "./files.js";
+import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
 import { checkRules } from "./rules.js";
@@ -65,7 +66,7 @@ export async function loadConfig(
     if (!parsed.usable) continue;
     const passwords = findPasswords(parsed.value, parsed.index);
     const schema = checkSchema(parsed.value, parsed.index);
-    issues.push(...passwords, ...schema.issues);
+    issues.push(...passwords, ...schema.issues, ...idsNotWrittenAsRead(parsed.value, parsed.index));
     // Values that broke the schema are reported; the rest goes on to be checked in this run.
     if (!pruneInvalid(parsed.value, schema.invalid)) continue;
     const { result, issues: normalizeIssues } = normalizeFile(

@@ -170,7 +170,7 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
     const def = explainedDef(error);
     if (def === undefined || isUnderExplained(error.instancePath)) continue;
     const located = locate(value, error.instancePath);
-    const explained = explainLeaf(def, located.data);
+    const explained = explainLeaf(def, located.data, writtenOf(located, index));
     const units =
       def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
     if (units !== undefined) explained.message = units;
@@ -189,7 +189,7 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
   for (const error of errors) {
     if (isUnderExplained(error.instancePath)) continue;
     const located = locate(value, error.instancePath);
-    const issue = translateOne(error, located);
+    const issue = translateOne(error, located, writtenOf(located, index));
     if (issue === undefined) continue;
     reported.add(error.instancePath);
     at(located, issue.code, issue.message, {
@@ -213,7 +213,18 @@ interface Translated {
   key?: string;
 }
 
-function translateOne(error: ErrorObject, located: Located): Translated | undefined {
+/** A number as the file wrote it (`0012`, not 12), so a hint that quotes it keeps its value. */
+function writtenOf(located: Located, index: SourceIndex): string | undefined {
+  const last = located.segments.at(-1);
+  if (typeof located.data !== "number" || last === undefined) return undefined;
+  return index.writtenAt(located.parent, last);
+}
+
+function translateOne(
+  error: ErrorObject,
+  located: Located,
+  written: string | undefined,
+): Translated | undefined {
   const params = error.params as Record<string, unknown>;
   const parentSchema = (error.parentSchema ?? {}) as Record<string, unknown>;
   switch (error.keyword) {
@@ -254,7 +265,7 @@ function translateOne(error: ErrorObject, located: Located): Translated | undefi
         expected.includes("string") &&
         (typeof located.data === "number" || typeof located.data === "boolean");
       const hint = quote
-        ? `put it in quotes: "${String(located.data)}"`
+        ? `put it in quotes: "${written ?? String(located.data)}"`
         : nothingHint(located.data, expected);
       return {
         code: "WRONG_TYPE",

@@ -17,6 +17,9 @@ export interface NodeOffsets {
   items?: number[];
 }
 
+/** The characters a plain YAML number may be written with (`-1.5e3`, `0x1F`, `.inf`). */
+const PLAIN_NUMBER = /[-+.0-9A-Za-z_]+/y;
+
 export interface Position {
   line: number;
   column: number;
@@ -30,6 +33,8 @@ export class SourceIndex {
   constructor(
     readonly file: string,
     private readonly lineCounter: LineCounter,
+    /** The file's text, to quote a scalar as it was written. */
+    private readonly text: string,
   ) {}
 
   record(value: object, offsets: NodeOffsets): void {
@@ -57,6 +62,18 @@ export class SourceIndex {
     if (info === undefined) return this.position(0);
     if (typeof key === "number") return this.position(info.items?.[key] ?? info.offset);
     return this.position(info.keys?.get(key)?.key ?? info.offset);
+  }
+
+  /**
+   * The plain scalar `parent[key]` was written as (`0017` where the value is 17), or
+   * undefined when it was not recorded. For numbers, whose reading can differ from the text.
+   */
+  writtenAt(parent: unknown, key: string | number): string | undefined {
+    const info = typeof parent === "object" && parent !== null ? this.offsets.get(parent) : undefined;
+    const offset = typeof key === "number" ? info?.items?.[key] : info?.keys?.get(key)?.value;
+    if (offset === undefined) return undefined;
+    PLAIN_NUMBER.lastIndex = offset;
+    return PLAIN_NUMBER.exec(this.text)?.[0];
   }
 
   /** Where the value of `parent[key]` was written; falls back to its key, then the parent. */

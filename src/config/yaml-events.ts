@@ -46,7 +46,7 @@ export function readPlainYaml(
   if (READ_DIFFERENTLY.test(text)) return undefined;
   try {
     const events = parseEvents(text, {});
-    const index = new SourceIndex(file, lineCounterOf(text));
+    const index = new SourceIndex(file, lineCounterOf(text), text);
     const value = new EventReader(text, events, index).document();
     return value === undefined ? undefined : { value, index };
   } catch {

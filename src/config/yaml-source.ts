@@ -91,7 +91,7 @@ export function parseYaml(text: string, file: string): ParsedSource {
 /** Reads one file's YAML with `yaml`: the reference reader, with located errors. */
 export function parseYamlFully(text: string, file: string): ParsedSource {
   const lineCounter = new LineCounter();
-  const index = new SourceIndex(file, lineCounter);
+  const index = new SourceIndex(file, lineCounter, text);
   const issues: ConfigIssue[] = [];
   try {
     return readDocument(text, index, lineCounter, issues);

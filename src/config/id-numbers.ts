@@ -1,0 +1,75 @@
+/**
+ * The design's id rule lets an id be a YAML integer, which becomes its decimal string. That
+ * holds only when the text is that decimal: `0017` reads as 17, `0x1F` as 31, `1e3` as 1000,
+ * and an insertion order "0017" would be adopted as "17" without a word. So an id written as
+ * a number must read back exactly as written; otherwise it is refused with "quote this id".
+ */
+import type { ConfigIssue } from "./issues.js";
+import { pathText } from "./schema-check.js";
+import type { SourceIndex } from "./source-index.js";
+
+type Raw = Record<string, unknown>;
+
+const TARGETING_ID_LISTS: Record<string, string> = {
+  deal_targeting_option: "deal_ids",
+  venue_type_targeting_option: "venue_type_ids",
+  venue_targeting_option: "venue_targeting_ids",
+  publisher_targeting_option: "publisher_ids",
+};
+
+/** Every id of one file's document (after the schema check) whose number reads otherwise. */
+export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const check = (parent: unknown, key: string | number, path: (string | number)[]) => {
+    const value = (parent as Raw | unknown[])[key as never] as unknown;
+    // Past 2^53 or negative, the schema has already said what is wrong with it.
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) return;
+    const written = index.writtenAt(parent, key);
+    if (written === undefined || written === String(value)) return;
+    issues.push({
+      file: index.file,
+      ...index.ofValue(parent, key),
+      path: pathText(path),
+      message: `${written} reads as the number ${value}, not as the id written: quote this id`,
+      hint: `write "${written}"`,
+      code: "ID_NOT_AS_WRITTEN",
+    });
+  };
+  const list = (parent: Raw, key: string, path: (string | number)[]) => {
+    const items = parent[key];
+    if (!Array.isArray(items)) return;
+    for (let i = 0; i < items.length; i++) check(items, i, [...path, key, i]);
+  };
+  const doc = asRaw(document);
+  (Array.isArray(doc?.insertion_orders) ? doc.insertion_orders : []).forEach((io: unknown, i: number) => {
+    const ioRaw = asRaw(io);
+    if (ioRaw === undefined) return;
+    const at = ["insertion_orders", i];
+    check(ioRaw, "id", [...at, "id"]);
+    (Array.isArray(ioRaw.campaigns) ? ioRaw.campaigns : []).forEach((c: unknown, j: number) => {
+      const campaign = asRaw(c);
+      if (campaign === undefined) return;
+      const cAt = [...at, "campaigns", j];
+      check(campaign, "id", [...cAt, "id"]);
+      list(campaign, "creatives", cAt);
+      (Array.isArray(campaign.targetings) ? campaign.targetings : []).forEach((t: unknown, k: number) => {
+        for (const [member, ids] of Object.entries(asRaw(t) ?? {})) {
+          const option = asRaw(ids);
+          const key = Object.hasOwn(TARGETING_ID_LISTS, member) ? TARGETING_ID_LISTS[member] : undefined;
+          if (option !== undefined && key !== undefined) list(option, key, [...cAt, "targetings", k, member]);
+        }
+      });
+    });
+  });
+  (Array.isArray(doc?.creatives) ? doc.creatives : []).forEach((c: unknown, i: number) => {
+    const creative = asRaw(c);
+    if (creative === undefined) return;
+    check(creative, "id", ["creatives", i, "id"]);
+    list(creative, "category_ids", ["creatives", i]);
+  });
+  return issues;
+}
+
+function asRaw(value: unknown): Raw | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
+}
