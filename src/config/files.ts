@@ -25,7 +25,8 @@ export const nodeFileSystem: ConfigFileSystem = {
     } catch {
       return undefined; // reading it reports the real problem
     }
-    return readdir(path);
+    // A subdirectory named like `old.yaml` is not a config file.
+    return (await readdir(path, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => e.name);
   },
   realPath: (path) => realpath(path),
 };
@@ -36,7 +37,12 @@ export interface ConfigFileRef {
   absolute: string;
 }
 
-const YAML_NAME = /\.ya?ml$/i;
+/**
+ * `*.yaml` and `*.yml`, but not hidden files: editors and systems leave `.#a.yaml` lock links,
+ * `._a.yaml` resource forks and `.a.yaml.swp`-style copies beside a config (Terraform skips
+ * them the same way).
+ */
+const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
 export async function resolveConfigFiles(
   paths: readonly string[],

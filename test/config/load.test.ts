@@ -1,4 +1,4 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -186,6 +186,17 @@ insertion_orders:
     symlinkSync("a.yaml", join(dir, "b.yaml"));
     const state = await loadConfig([dir], { cwd: dir });
     expect(state.insertionOrders.map((io) => io.id)).toEqual(["1"]);
+    expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
+  });
+
+  it("skips hidden files and subdirectories that editors and systems leave in a config directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-hidden-"));
+    writeFileSync(join(dir, "a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
+    writeFileSync(join(dir, ".a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
+    writeFileSync(join(dir, "._a.yaml"), new Uint8Array([0xb0, 0x00]));
+    symlinkSync("nowhere", join(dir, ".#a.yaml"));
+    mkdirSync(join(dir, "old.yaml"));
+    const state = await loadConfig([dir], { cwd: dir });
     expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
   });
 
