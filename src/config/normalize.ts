@@ -24,6 +24,10 @@ import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;
 
+function isMap(value: unknown): value is Raw {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
  * The path of `key` inside `path`. A place is passed around as its parent, its key there and
  * this text, not as a list of segments: a 10,000-campaign config names some 100,000 places,
@@ -61,9 +65,10 @@ class Normalizer {
       };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
-    // Items the schema check removed (undefined) or left without identity were reported.
+    // Items the schema check removed (undefined) were reported. One whose id it refused
+    // stays, under a placeholder, so that the rules still report the rest of it in this run.
     ios.forEach((io, i) => {
-      if (io?.id !== undefined) result.insertionOrders.push(this.insertionOrder(io, ios, i));
+      if (isMap(io)) result.insertionOrders.push(this.insertionOrder(io, ios, i));
     });
     const creatives = (doc.creatives ?? []) as Raw[];
     creatives.forEach((creative, i) => {
@@ -127,11 +132,11 @@ class Normalizer {
     const campaigns = (raw.campaigns ?? []) as Raw[];
     const campaignsAt = child(at, "campaigns");
     return {
-      id: idText(raw.id),
+      id: raw.id === undefined ? this.unnamed("id", list, i, at) : idText(raw.id),
       fields,
       unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
       campaigns: campaigns.flatMap((c, j) =>
-        typeof c?.name === "string" ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
+        isMap(c) ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
       ),
       source: this.ref(list, i, at),
       fieldSources,
@@ -153,7 +158,7 @@ class Normalizer {
     if (raw.cpm !== undefined) declare("cpm", this.money(raw, "cpm", at));
     if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, child(at, "pacing")));
     const campaign: DesiredCampaign = {
-      name: raw.name as string,
+      name: typeof raw.name === "string" ? raw.name : this.unnamed("name", list, j, at),
       fields,
       source: this.ref(list, j, at),
       fieldSources,
@@ -280,6 +285,16 @@ class Normalizer {
   }
 
   /** Where `parent[key]` was written, with its path. */
+  /**
+   * Stands in for an id or name the schema check refused, which is reported already: unique
+   * per object, so it never makes a false duplicate, and it says where the object is in the
+   * rules' messages. It never reaches a plan: the refused id fails the load.
+   */
+  private unnamed(what: "id" | "name", list: unknown, i: number, at: string): string {
+    const { file, line, column } = this.ref(list, i, at);
+    return `(no valid ${what}, at ${file}:${line}:${column})`;
+  }
+
   private ref(parent: unknown, key: string | number, path: string): SourceRef {
     const { line, column } = this.index.ofValue(parent, key);
     return { file: this.index.file, line, column, path };

@@ -43,13 +43,20 @@ export function checkSchema(value: unknown, index: SourceIndex): SchemaCheck {
   const validate = validator();
   if (validate(value)) return { issues: [], invalid: [] };
   const errors = validate.errors ?? [];
-  const invalid = errors.map((error) =>
-    error.keyword === "additionalProperties"
-      ? `${error.instancePath}/${escapePointer(String((error.params as { additionalProperty: unknown }).additionalProperty))}`
-      : error.instancePath,
-  );
+  const invalid = errors.flatMap((error) => {
+    if (error.keyword === "additionalProperties") {
+      const key = String((error.params as { additionalProperty: unknown }).additionalProperty);
+      return [`${error.instancePath}/${escapePointer(key)}`];
+    }
+    // A missing id, name or version is absent already: the object stays, so that the rules
+    // still check the rest of it in this run (normalize stands in for the identity).
+    const missing = error.keyword === "required" && error.params.missingProperty;
+    return missing !== false && KEPT_WITHOUT.has(String(missing)) ? [] : [error.instancePath];
+  });
   return { issues: translate(errors, value, index), invalid };
 }
+
+const KEPT_WITHOUT = new Set(["version", "id", "name"]);
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
