@@ -273,7 +273,7 @@ function translateOne(
         (typeof located.data === "number" || typeof located.data === "boolean");
       const hint = quote
         ? `put it in quotes: "${written ?? String(located.data)}"`
-        : nothingHint(located.data, expected);
+        : (nothingHint(located.data, expected) ?? textHint(located.data, expected));
       return {
         code: "WRONG_TYPE",
         message: `expected ${expected.map(typeWord).join(" or ")}, found ${found}`,
@@ -347,6 +347,23 @@ function translateOne(
     default:
       return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
   }
+}
+
+/** A boolean or number written as text: what to write instead. */
+function textHint(data: unknown, expected: readonly string[]): string | undefined {
+  if (typeof data !== "string") return undefined;
+  const text = data.trim();
+  if (expected.includes("boolean")) {
+    if (/^(true|false)$/i.test(text)) return `write ${text.toLowerCase()}, without quotes`;
+    if (/^(yes|no|on|off|y|n)$/i.test(text)) {
+      const meant = /^(yes|on|y)$/i.test(text);
+      return `write ${meant}: YAML 1.2 reads ${text} as text, not as ${meant}`;
+    }
+  }
+  if ((expected.includes("integer") || expected.includes("number")) && /^-?[0-9]+$/.test(text)) {
+    return `write ${text}, without quotes`;
+  }
+  return undefined;
 }
 
 /**
