@@ -37,6 +37,17 @@ export function where(ref: SourceRef): string {
   return `${ref.file}:${ref.line}:${ref.column}`;
 }
 
+/**
+ * Where the first declaration is. A block reused through an alias is one place in the file
+ * (positions name where a value is written, not where an alias uses it), so naming "here
+ * and at" the same line would say nothing: say that an alias repeats it.
+ */
+function againAt(first: SourceRef, here: SourceRef): string {
+  return where(first) === where(here)
+    ? "an alias or merge key uses this block twice, so it is declared in two places"
+    : `here and at ${where(first)}`;
+}
+
 function duplicates(state: DesiredState, add: Add): void {
   const once = <T>(
     seen: Map<string, SourceRef>,
@@ -55,7 +66,7 @@ function duplicates(state: DesiredState, add: Add): void {
       add(
         io.source,
         "DUPLICATE_DECLARATION",
-        `insertion order "${io.id}" is declared twice: here and at ${where(first)}`,
+        `insertion order "${io.id}" is declared twice: ${againAt(first, io.source)}`,
         "declare each insertion order once, with all its campaigns",
       ),
     );
@@ -65,7 +76,7 @@ function duplicates(state: DesiredState, add: Add): void {
         add(
           campaign.source,
           "DUPLICATE_DECLARATION",
-          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": here and at ${where(first)}`,
+          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, campaign.source)}`,
           "a campaign's name is its identity within its insertion order: rename one or remove it",
         ),
       );
@@ -74,7 +85,7 @@ function duplicates(state: DesiredState, add: Add): void {
         add(
           campaign.source,
           "DUPLICATE_DECLARATION",
-          `campaign id "${campaign.id}" is declared twice: here and at ${where(first)}`,
+          `campaign id "${campaign.id}" is declared twice: ${againAt(first, campaign.source)}`,
           "each campaign id may be pinned once",
         ),
       );
@@ -86,7 +97,7 @@ function duplicates(state: DesiredState, add: Add): void {
       add(
         creative.source,
         "DUPLICATE_DECLARATION",
-        `creative "${creative.id}" is declared twice: here and at ${where(first)}`,
+        `creative "${creative.id}" is declared twice: ${againAt(first, creative.source)}`,
         "declare each creative once",
       ),
     );
