@@ -10,8 +10,16 @@ export class TimeError extends Error {
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/** `Date.UTC`, except that years 0 to 99 stay those years (it reads them as 1900 to 1999). */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day); // all three at once: a day 0 or 31 rolls over in `year`
+  date.setUTCHours(hour, minute, second, ms);
+  return date.getTime();
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utc(year, month, 0)).getUTCDate();
 }
 
 /** Milliseconds since the epoch for an ISO 8601 date-time with a zone, or a TimeError. */
@@ -44,7 +52,7 @@ function toMillis(text: string): number {
     if (oh > 23 || om > 59) throw new TimeError(`"${text}": offset ${zone} out of range`);
     offsetMinutes = sign * (oh * 60 + om);
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  return utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
 /** Canonical UTC text of an instant. */

@@ -17,6 +17,14 @@ describe("Time", () => {
     expect(() => Time.parse("2026-12-01T24:00:00Z")).toThrow(/out of range/);
   });
 
+  it("keeps years below 100 as written, with their own leap days", () => {
+    // Date.UTC alone would read 0050 as 1950.
+    expect(Time.parse("0050-06-01T00:00:00Z")).toBe("0050-06-01T00:00:00Z");
+    expect(Time.parse("0096-02-29T00:00:00Z")).toBe("0096-02-29T00:00:00Z");
+    expect(() => Time.parse("0099-02-29T00:00:00Z")).toThrow(/day 29 does not exist/);
+    expect(() => Time.parse("2001-02-29T00:00:00Z")).toThrow(/day 29 does not exist/);
+  });
+
   it("refuses precision it cannot keep", () => {
     expect(() => Time.parse("2026-12-01T00:00:00.0001Z")).toThrow(/millisecond/);
     expect(Time.parse("2026-12-01T00:00:00.100000000Z")).toBe("2026-12-01T00:00:00.100Z");
