@@ -133,6 +133,32 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
         `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
       );
     }
+    // With only one end of the campaign's flight declared, it still cannot fit when that end
+    // lies past the other end of the insertion order's (flights are non-empty, G8).
+    if (
+      end === undefined &&
+      start !== undefined &&
+      ioEnd !== undefined &&
+      millisOf(start) >= millisOf(ioEnd)
+    ) {
+      add(
+        campaign.fieldSources.start_time!,
+        "FLIGHT_OUTSIDE_INSERTION_ORDER",
+        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+      );
+    }
+    if (
+      start === undefined &&
+      end !== undefined &&
+      ioStart !== undefined &&
+      millisOf(end) <= millisOf(ioStart)
+    ) {
+      add(
+        campaign.fieldSources.end_time!,
+        "FLIGHT_OUTSIDE_INSERTION_ORDER",
+        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+      );
+    }
     if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
