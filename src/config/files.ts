@@ -48,16 +48,19 @@ export async function resolveConfigFiles(
   paths: readonly string[],
   cwd: string,
   fs: ConfigFileSystem,
-): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[] }> {
+): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[]; order: string[] }> {
   const files: ConfigFileRef[] = [];
   const issues: ConfigIssue[] = [];
   const read = new Set<string>();
+  // Files, and directories with no YAML, in the order the paths name them: file order for messages.
+  const order: string[] = [];
   const add = async (absolute: string) => {
     // A path that cannot be resolved is kept as it is: reading it reports the real problem.
     const identity = fs.realPath ? await fs.realPath(absolute).catch(() => absolute) : absolute;
     if (read.has(identity)) return;
     read.add(identity);
     files.push({ display: displayPath(absolute, cwd), absolute });
+    order.push(displayPath(absolute, cwd));
   };
   for (const path of paths) {
     const absolute = resolve(cwd, path);
@@ -68,6 +71,7 @@ export async function resolveConfigFiles(
     }
     const yaml = names.filter((name) => YAML_NAME.test(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (yaml.length === 0) {
+      order.push(displayPath(absolute, cwd));
       issues.push({
         file: displayPath(absolute, cwd),
         line: 0,
@@ -79,7 +83,7 @@ export async function resolveConfigFiles(
     }
     for (const name of yaml) await add(join(absolute, name));
   }
-  return { files, issues };
+  return { files, issues, order };
 }
 
 function displayPath(absolute: string, cwd: string): string {

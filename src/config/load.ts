@@ -83,7 +83,7 @@ export async function loadConfig(
   }
   issues.push(...checkRules(state, connections));
   if (issues.length > 0) {
-    throw new ConfigError(sortIssues(dedupe(issues), [...resolved.files.map((f) => f.display), ...paths]));
+    throw new ConfigError(sortIssues(dedupe(issues), resolved.order));
   }
   return state;
 }

@@ -200,6 +200,14 @@ insertion_orders:
     expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
   });
 
+  it("reports a directory with no YAML where it was named among the paths", async () => {
+    const issues = await issuesOf(
+      { "a.yaml": "version: 1\ninsertion_orders:\n  - id: '1'\n    colour: red\n" },
+      ["a.yaml", "./conf.d/"],
+    );
+    expect(issues.map((i) => `${i.file} ${i.code}`)).toEqual(["a.yaml UNKNOWN_KEY", "conf.d NO_YAML_FILES"]);
+  });
+
   it("reports every error of a run together, in file order", async () => {
     const issues = await issuesOf(
       {
