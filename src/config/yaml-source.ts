@@ -236,6 +236,7 @@ class Converter {
     const out: Record<string, unknown> = {};
     const keys = new Map<string, { key: number; value: number }>();
     const offsets: NodeOffsets = { offset: node.range?.[0] ?? 0, keys };
+    const written = new Map<string, unknown>();
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const keyOffset = keyNode?.range?.[0] ?? offsets.offset;
@@ -249,6 +250,17 @@ class Converter {
         continue;
       }
       const key = String(keyNode.value);
+      // `yaml` tells keys apart by value, so `1` and `"1"` (or `true` and `"true"`) are two to
+      // it; as data they are one name, and one value would silently be lost.
+      // Equal values are yaml's own DUPLICATE_KEY, reported already.
+      if (written.has(key) && written.get(key) !== keyNode.value) {
+        this.issue(
+          keyNode,
+          `key "${key}" appears twice in this map (once as text, once not): keep one (the YAML would silently drop the other)`,
+          "DUPLICATE_KEY",
+        );
+      }
+      written.set(key, keyNode.value);
       setOwn(out, key, this.convert(pair.value));
       keys.set(key, { key: keyOffset, value: valueOffset });
     }
@@ -301,9 +313,9 @@ class Converter {
     return out;
   }
 
-  private issue(node: Node | null, message: string): void {
+  private issue(node: Node | null, message: string, code: ConfigIssueCode = "YAML_SYNTAX"): void {
     const { line, column } = this.index.position(node?.range?.[0] ?? 0);
-    this.issues.push({ file: this.index.file, line, column, path: "", message, code: "YAML_SYNTAX" });
+    this.issues.push({ file: this.index.file, line, column, path: "", message, code });
   }
 }
 
