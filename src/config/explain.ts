@@ -71,6 +71,15 @@ function explainId(data: unknown): Explained {
   }
   if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
   if (typeof data === "string" && /\s/.test(data)) return explainSpacedId(data, "an id has none");
+  const invisible = typeof data === "string" ? /[\p{Cc}\p{Cf}]/u.exec(data)?.[0] : undefined;
+  if (typeof data === "string" && invisible !== undefined) {
+    const code = `U+${invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    return {
+      code: "INVALID_VALUE",
+      message: `${JSON.stringify(data)} holds an invisible character (${code}), which no id has`,
+      hint: `write ${JSON.stringify(data.replace(/[\p{Cc}\p{Cf}]/gu, ""))}`,
+    };
+  }
   return {
     code: "WRONG_TYPE",
     message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
