@@ -11,13 +11,15 @@
  * It is a fast path, never a second opinion: on anything outside that (a syntax error, a
  * tag, a directive, a block scalar, a scalar written over several lines, a duplicate key,
  * an integer beyond 2^53, a non-scalar key, an alias loop, more than one document, a merge
- * of something not a map) it returns undefined and the full reader reads the file, so every
- * message a user sees comes from `yaml`, as before.
+ * of something not a map, text that js-yaml reads on past where `yaml` stops) it returns
+ * undefined and the full reader reads the file, so every message a user sees comes from
+ * `yaml`, as before.
  * Where it does answer, its value and positions equal the full reader's
  * (test/config/yaml-events.test.ts checks both on generated and mutated documents).
  */
 import {
   boolCoreTag,
+  COLLECTION_STYLE,
   EVENT_ID,
   type Event,
   floatCoreTag,
@@ -41,8 +43,10 @@ export function readPlainYaml(
 ): { value: unknown; index: SourceIndex } | undefined {
   // YAML 1.2 reads a lone carriage return as a line break; `yaml` reads it as text. And
   // `yaml` refuses tabs in indentation, and reads an indented `---` or `...` as text, where
-  // js-yaml lets them pass as indentation and markers. Such files go to the full reader,
-  // whose reading the rest of doohctl was built and tested on.
+  // js-yaml lets them pass as indentation and markers. js-yaml also reads on after a `...`
+  // that starts a line (`... {}`) and skips a directive it does not know (`%YAM 1.2`), where
+  // `yaml` refuses both. Such files go to the full reader, whose reading the rest of
+  // doohctl was built and tested on.
   if (READ_DIFFERENTLY.test(text)) return undefined;
   try {
     const events = parseEvents(text, {});
@@ -58,8 +62,11 @@ export function readPlainYaml(
   }
 }
 
-/** A lone CR, a tab in indentation, an indented `---` or `...`: one pass over the text. */
-const READ_DIFFERENTLY = /\r(?!\n)|^ *\t|^[ \t]+(?:---|\.\.\.)/m;
+/**
+ * A lone CR, a tab in indentation, an indented `---` or `...`, a line starting with `...` or
+ * `%`: one pass over the text.
+ */
+const READ_DIFFERENTLY = /\r(?!\n)|^ *\t|^[ \t]+(?:---|\.\.\.)|^(?:\.\.\.|%)/m;
 
 /** `yaml`'s line counter, fed what its parser would give it: 0, and one past each `\n`. */
 function lineCounterOf(text: string): LineCounter {
@@ -84,6 +91,8 @@ class EventReader {
   private next = 0;
   /** Where `yaml` says the node read last begins (kept here, not returned, to spare garbage). */
   private start = 0;
+  /** One past where the node read last ends: where a flow collection's closing bracket is looked for. */
+  private end = 0;
   private readonly anchors = new Map<string, Anchored>();
 
   constructor(
@@ -130,7 +139,11 @@ class EventReader {
         const out = event.type === EVENT_ID.MAPPING ? {} : [];
         const anchor = this.open(event.anchorStart, event.anchorEnd, out);
         if (Array.isArray(out)) this.sequence(out, event.start);
-        else this.mapping(out, event.start);
+        else this.mapping(out, event.start, event.style === COLLECTION_STYLE.BLOCK);
+        // A flow pair (`[a: 1]`) is a mapping with no brackets of its own.
+        if (event.style === COLLECTION_STYLE.FLOW && OPENS_FLOW.has(this.text.charCodeAt(event.start))) {
+          this.closeFlow(event.start, Array.isArray(out));
+        }
         if (anchor) anchor.open = false;
         this.start = event.start;
         return out;
@@ -140,6 +153,7 @@ class EventReader {
         // An unknown anchor, or one whose collection encloses this alias (a loop).
         if (target === undefined || target.open) throw new NeedsFullReader();
         this.start = event.anchorStart - 1;
+        this.end = event.anchorEnd;
         return target.value;
       }
       default:
@@ -156,13 +170,39 @@ class EventReader {
     return anchored;
   }
 
+  /**
+   * Finds the closing bracket of the flow collection opened at `open`, past its last item,
+   * and sets `end` after it. `yaml` refuses a comment at the start of a line inside a flow
+   * mapping (`{a: b` / `# note` / `}`), which js-yaml reads: such files, and any whose
+   * bracket is not where it should be, go to the full reader.
+   */
+  private closeFlow(open: number, sequence: boolean): void {
+    // With no item read since `open`, `end` still points before it.
+    let at = Math.max(this.end, open + 1);
+    for (let char = this.text.charCodeAt(at); FLOW_GAP.has(char); char = this.text.charCodeAt(at)) {
+      if (char === HASH) {
+        const newline = this.text.indexOf("\n", at);
+        at = newline === -1 ? this.text.length : newline;
+      } else at++;
+    }
+    if (this.text.charCodeAt(at) !== (sequence ? CLOSE_SEQUENCE : CLOSE_MAPPING)) throw new NeedsFullReader();
+    this.end = at + 1;
+    for (
+      let newline = this.text.indexOf("\n", open);
+      newline !== -1 && newline < at;
+      newline = this.text.indexOf("\n", newline + 1)
+    ) {
+      if (this.text.charCodeAt(newline + 1) === HASH) throw new NeedsFullReader();
+    }
+  }
+
   /** `yaml` refuses an anchor or alias name ending in `:` as ambiguous (`&a: 1`). */
   private anchorName(start: number, end: number): string {
     if (this.text.charCodeAt(end - 1) === COLON) throw new NeedsFullReader();
     return this.text.slice(start, end);
   }
 
-  private mapping(out: Record<string, unknown>, start: number): void {
+  private mapping(out: Record<string, unknown>, start: number, block: boolean): void {
     const keys: Keys = new Map();
     // Keys that came in through `<<`: a key written in the mapping may override them once.
     let merged: Set<string> | undefined;
@@ -177,6 +217,7 @@ class EventReader {
       }
       this.next++;
       const keyStart = scalarStart(event);
+      if (block && !this.beginsLine(keyStart)) throw new NeedsFullReader();
       // YAML allows an implicit key at most 1024 characters before its `:`, and `yaml` refuses
       // longer ones (in block maps and flow pairs, not flow maps) where js-yaml reads them. No
       // config key comes near that: the full reader decides.
@@ -193,6 +234,24 @@ class EventReader {
     }
     this.next++;
     this.index.record(out, { offset: start, keys });
+  }
+
+  /**
+   * Whether only indentation and `- ` indicators stand before `at` on its line, as before
+   * every key of a block mapping. js-yaml also takes a key written after a flow collection
+   * (`- {a: 1}b: 2`, even a `<<` that then merges into an outer mapping), which `yaml`
+   * refuses.
+   */
+  private beginsLine(at: number): boolean {
+    let before = at - 1;
+    for (;;) {
+      while (this.text.charCodeAt(before) === SPACE) before--;
+      if (before < 0 || this.text.charCodeAt(before) === NEWLINE) return true;
+      const indicator =
+        this.text.charCodeAt(before) === DASH && SEPARATORS.has(this.text.charCodeAt(before + 1));
+      if (!indicator) return false;
+      before--;
+    }
   }
 
   /**
@@ -216,6 +275,7 @@ class EventReader {
       this.next++;
       while (this.events[this.next]?.type !== EVENT_ID.POP) sources.push(this.node(undefined));
       this.next++;
+      if (event.style === COLLECTION_STYLE.FLOW) this.closeFlow(event.start, true);
     } else {
       sources.push(this.node(undefined));
     }
@@ -264,11 +324,13 @@ class EventReader {
     if (event.valueStart === -1) {
       if (emptyAt === undefined || event.anchorStart !== -1) throw new NeedsFullReader();
       this.start = emptyAt;
+      this.end = emptyAt;
       return null;
     }
     const value = resolveScalar(this.scalarText(event), event);
     if (event.anchorStart !== -1) this.open(event.anchorStart, event.anchorEnd, value)!.open = false;
     this.start = scalarStart(event);
+    this.end = event.style === SCALAR_STYLE.PLAIN ? event.valueEnd : event.valueEnd + 1;
     return value;
   }
 }
@@ -296,6 +358,14 @@ const LONGEST_FAST_KEY = 1000;
 const COLON = 0x3a;
 const SPACE = 0x20;
 const TAB = 0x09;
+const NEWLINE = 0x0a;
+const DASH = 0x2d;
+const HASH = 0x23;
+const CLOSE_SEQUENCE = 0x5d;
+const CLOSE_MAPPING = 0x7d;
+const OPENS_FLOW = new Set([0x5b, 0x7b]);
+/** What may stand between a flow collection's last item and its closing bracket. */
+const FLOW_GAP = new Set([SPACE, TAB, NEWLINE, 0x0d, 0x2c, HASH]);
 const SEPARATORS = new Set([SPACE, TAB, 0x0a, 0x0d]);
 /** What may follow a closing quote: white space, `:`, or the end of a flow item. */
 const AFTER_QUOTE = new Set([...SEPARATORS, COLON, 0x2c, 0x5d, 0x7d]);

@@ -129,6 +129,8 @@ const reused = [
   "a: b # c\n# d\n",
   "---\na: 1\n",
   "a: 'it''s'\nb: \"tab\\there\"\n",
+  "b: &b {x: 1}\nx: {c: 3, <<: [*b]}\n",
+  "x: {a: b,\n  c: [1, 2] # hi\n  }\n# d\ny: [ ]\n",
 ];
 
 /** Random damage: characters YAML gives meaning to, deletions and repeated lines. */
@@ -215,6 +217,11 @@ describe("the fast YAML reader", () => {
     ["a quoted scalar with text after it", "- ''1': true\n"],
     ["a key longer than 1024 characters", `a: 1\n${"k".repeat(1100)}: 2\n`],
     ["a long quoted key in a flow pair", `a: ["${"k".repeat(1100)}": 1]\n`],
+    // Found by the property above (CI seed 1189434709): js-yaml reads on where `yaml` stops.
+    ["a line starting with `...`", "... {}\n"],
+    ["an unknown directive", "%YAM 1.2\n---\na: 1\n"],
+    ["a key written after a flow mapping", "A:\n- { b: 1 }<<: \n- {}\n"],
+    ["a comment line inside a flow mapping", "{a: b\n# d\n}\n"],
   ])("hands %s to the full reader", (_, text) => {
     expect(readPlainYaml(text, "c.yaml")).toBeUndefined();
   });
