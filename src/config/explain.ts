@@ -21,7 +21,7 @@ export function explainLeaf(def: string, data: unknown, written?: string): Expla
       }
       return { code: "TIME_INVALID", message: explainTime(data) };
     case "id":
-      return explainId(data);
+      return explainId(data, written);
     case "venue_type_id":
       return explainVenueTypeId(data);
     case "http_url":
@@ -61,12 +61,14 @@ export function withoutUserinfo(text: string): string {
 
 type Explained = { code: ConfigIssueCode; message: string; hint?: string };
 
-function explainId(data: unknown): Explained {
+function explainId(data: unknown, written?: string): Explained {
   if (typeof data === "bigint") {
+    // As written: `00012345678901234567890` keeps its zeros.
+    const text = written ?? String(data);
     return {
       code: "ID_TOO_LARGE",
-      message: `${data} has more digits than a YAML number keeps exactly: quote this id`,
-      hint: `write "${data}"`,
+      message: `${text} has more digits than a YAML number keeps exactly: quote this id`,
+      hint: `write "${text}"`,
     };
   }
   if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };

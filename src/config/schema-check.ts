@@ -182,7 +182,7 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
       def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
     if (units !== undefined) explained.message = units;
     if ((def === "id" || def === "venue_type_id") && Number.isInteger(located.data))
-      Object.assign(explained, idNumberProblem(located.data as number));
+      Object.assign(explained, idNumberProblem(located.data as number, writtenOf(located, index)));
     explainedPaths.push(error.instancePath);
     at(
       located,
@@ -223,7 +223,8 @@ interface Translated {
 /** A number as the file wrote it (`0012`, not 12), so a hint that quotes it keeps its value. */
 function writtenOf(located: Located, index: SourceIndex): string | undefined {
   const last = located.segments.at(-1);
-  if (typeof located.data !== "number" || last === undefined) return undefined;
+  if ((typeof located.data !== "number" && typeof located.data !== "bigint") || last === undefined)
+    return undefined;
   return index.writtenAt(located.parent, last);
 }
 
@@ -260,17 +261,20 @@ function translateOne(
       };
     }
     case "type": {
-      if (typeof located.data === "bigint") {
+      const expected = String(params.type).split(",");
+      // A long digit run where text belongs (a contract number) wants quotes, not a limit.
+      if (typeof located.data === "bigint" && !expected.includes("string")) {
         return {
           code: "NUMBER_TOO_LARGE",
           message: `${located.data} is too large: numbers go up to ${Number.MAX_SAFE_INTEGER}`,
         };
       }
-      const expected = String(params.type).split(",");
       const found = describe(located.data);
       const quote =
         expected.includes("string") &&
-        (typeof located.data === "number" || typeof located.data === "boolean");
+        (typeof located.data === "number" ||
+          typeof located.data === "bigint" ||
+          typeof located.data === "boolean");
       const hint = quote
         ? `put it in quotes: "${written ?? String(located.data)}"`
         : (nothingHint(located.data, expected) ?? textHint(located.data, expected));
@@ -399,12 +403,20 @@ export function unitsProblem(units: unknown): string | undefined {
 }
 
 /** A numeric id the schema refused: beyond 2^53 it has lost digits, below 0 it names nothing. */
-function idNumberProblem(id: number): { code: ConfigIssueCode; message: string; hint?: string } {
+function idNumberProblem(
+  id: number,
+  written: string | undefined,
+): { code: ConfigIssueCode; message: string; hint?: string } {
   if (Number.isInteger(id) && id > Number.MAX_SAFE_INTEGER) {
+    // `1.5e300` as written, not the 301 digits it reads as.
+    const text = written ?? String(id);
     return {
       code: "ID_TOO_LARGE",
-      message: `${id} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits: quote this id`,
-      hint: `write the id's exact digits in quotes, like "${BigInt(id)}"`,
+      message: `${text} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits: quote this id`,
+      hint:
+        written === undefined
+          ? `write the id's exact digits in quotes, like "${BigInt(id)}"`
+          : `write "${written}"`,
     };
   }
   return { code: "INVALID_VALUE", message: `${id} is not an id: ids are whole numbers from 0, or strings` };

@@ -81,6 +81,8 @@ class NeedsFullReader extends Error {}
 
 interface Anchored {
   value: unknown;
+  /** Where an anchored scalar was written: an alias of it points there (see yaml-source.ts). */
+  scalarStart?: number;
   /** Still being built: an alias to it would loop. */
   open: boolean;
 }
@@ -152,7 +154,7 @@ class EventReader {
         const target = this.anchors.get(this.anchorName(event.anchorStart, event.anchorEnd));
         // An unknown anchor, or one whose collection encloses this alias (a loop).
         if (target === undefined || target.open) throw new NeedsFullReader();
-        this.start = event.anchorStart - 1;
+        this.start = target.scalarStart ?? event.anchorStart - 1;
         this.end = event.anchorEnd;
         return target.value;
       }
@@ -328,8 +330,12 @@ class EventReader {
       return null;
     }
     const value = resolveScalar(this.scalarText(event), event);
-    if (event.anchorStart !== -1) this.open(event.anchorStart, event.anchorEnd, value)!.open = false;
     this.start = scalarStart(event);
+    if (event.anchorStart !== -1) {
+      const anchored = this.open(event.anchorStart, event.anchorEnd, value)!;
+      anchored.open = false;
+      anchored.scalarStart = this.start;
+    }
     this.end = event.style === SCALAR_STYLE.PLAIN ? event.valueEnd : event.valueEnd + 1;
     return value;
   }

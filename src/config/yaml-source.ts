@@ -240,7 +240,7 @@ class Converter {
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const keyOffset = keyNode?.range?.[0] ?? offsets.offset;
-      const valueOffset = (pair.value as Node | null)?.range?.[0] ?? keyOffset;
+      const valueOffset = this.writtenAt(pair.value) ?? keyOffset;
       if (isScalar(keyNode) && typeof keyNode.value === "symbol") {
         this.merge(out, keys, pair.value, keyNode);
         continue;
@@ -297,6 +297,15 @@ class Converter {
     }
   }
 
+  /**
+   * Where a value was written: for an alias of a scalar (`id: *io`), the anchored scalar
+   * (`&io 0017`), whose text is what a message quotes and where a fix belongs.
+   */
+  private writtenAt(node: unknown): number | undefined {
+    const target = isAlias(node) ? this.resolve(node) : undefined;
+    return ((isScalar(target) ? target : node) as Node | null)?.range?.[0];
+  }
+
   /** Resolved in one pass beforehand (aliases.ts); yaml's own lookup is kept as a fallback. */
   private resolve(alias: Alias): Node | undefined {
     return this.aliases.get(alias) ?? alias.resolve(this.doc);
@@ -307,7 +316,7 @@ class Converter {
     const items: number[] = [];
     for (const item of node.items) {
       out.push(this.convert(item));
-      items.push((item as Node | null)?.range?.[0] ?? node.range?.[0] ?? 0);
+      items.push(this.writtenAt(item) ?? node.range?.[0] ?? 0);
     }
     this.index.record(out, { offset: node.range?.[0] ?? 0, items });
     return out;
