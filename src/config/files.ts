@@ -5,9 +5,10 @@
  * twice, each of its declarations would be "declared twice" at one and the same place.
  * The file system is injected, so tests and tools can load configs that are not on disk.
  */
+import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ConfigIssue } from "./issues.js";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export interface ConfigFileSystem {
   readFile(path: string): Promise<Uint8Array>;
@@ -25,11 +26,29 @@ export const nodeFileSystem: ConfigFileSystem = {
     } catch {
       return undefined; // reading it reports the real problem
     }
-    // A subdirectory named like `old.yaml` is not a config file.
-    return (await readdir(path, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => e.name);
+    // Throws when the directory cannot be listed: resolveConfigFiles reports it.
+    const entries = await readdir(path, { withFileTypes: true });
+    const names: string[] = [];
+    for (const entry of entries) {
+      if (await isConfigFile(join(path, entry.name), entry)) names.push(entry.name);
+    }
+    return names;
   },
   realPath: (path) => realpath(path),
 };
+
+/**
+ * Files, and links to files, inside a config directory: not a subdirectory named like
+ * `old.yaml` (or a link to one), and not a pipe or socket, whose read would wait forever. A
+ * broken link is kept, so that reading it says what is wrong. A path named on the command
+ * line is read whatever it is (`doohctl validate <(generate)` reads a pipe).
+ */
+async function isConfigFile(path: string, entry: Dirent): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  const target = await stat(path).catch(() => undefined);
+  return target === undefined || target.isFile();
+}
 
 export interface ConfigFileRef {
   /** As shown in messages: relative to the working directory when inside it. */
@@ -62,24 +81,35 @@ export async function resolveConfigFiles(
     files.push({ display: displayPath(absolute, cwd), absolute });
     order.push(displayPath(absolute, cwd));
   };
+  const refuse = (file: string, code: ConfigIssueCode, message: string) => {
+    order.push(file);
+    issues.push({ file, line: 0, column: 0, path: "", message, code });
+  };
   for (const path of paths) {
+    // resolve() would make "" the working directory, and validate whatever lies there.
+    if (path === "") {
+      refuse('""', "FILE_NOT_FOUND", "an empty path names no file: name a config file or directory");
+      continue;
+    }
     const absolute = resolve(cwd, path);
-    const names = await fs.listDirectory(absolute);
+    let names: string[] | undefined;
+    try {
+      names = await fs.listDirectory(absolute);
+    } catch (error) {
+      refuse(displayPath(absolute, cwd), ...cannotRead(error, "directory"));
+      continue;
+    }
     if (names === undefined) {
       await add(absolute);
       continue;
     }
     const yaml = names.filter((name) => YAML_NAME.test(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (yaml.length === 0) {
-      order.push(displayPath(absolute, cwd));
-      issues.push({
-        file: displayPath(absolute, cwd),
-        line: 0,
-        column: 0,
-        path: "",
-        message: "directory has no .yaml or .yml files: name a config file, or a directory that holds some",
-        code: "NO_YAML_FILES",
-      });
+      refuse(
+        displayPath(absolute, cwd),
+        "NO_YAML_FILES",
+        "directory has no .yaml or .yml files: name a config file, or a directory that holds some",
+      );
     }
     for (const name of yaml) await add(join(absolute, name));
   }
@@ -101,11 +131,31 @@ export async function readConfigFile(
   try {
     return { bytes: await fs.readFile(file.absolute) };
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const message =
-      code === "ENOENT"
-        ? "no such file: create it, or name your config files or directory (doohctl validate PATH...)"
-        : `cannot read: ${(error as Error).message}`;
-    return { issue: { file: file.display, line: 0, column: 0, path: "", message, code: "FILE_NOT_FOUND" } };
+    const [code, message] = cannotRead(error, "file");
+    return { issue: { file: file.display, line: 0, column: 0, path: "", message, code } };
+  }
+}
+
+/** Why a file or directory could not be read, and what to do, from the system's error. */
+function cannotRead(error: unknown, what: "file" | "directory"): [ConfigIssueCode, string] {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case "ENOENT":
+      return [
+        "FILE_NOT_FOUND",
+        "no such file: create it, or name your config files or directory (doohctl validate PATH...)",
+      ];
+    case "EACCES":
+    case "EPERM":
+      return [
+        "FILE_UNREADABLE",
+        what === "file"
+          ? "permission denied: let this user read the file (chmod u+r), or leave it out"
+          : "permission denied: let this user list the directory (chmod u+rx), or name its files",
+      ];
+    case "EISDIR":
+      return ["FILE_UNREADABLE", "is a directory: name the directory itself, or a file in it"];
+    default:
+      return ["FILE_UNREADABLE", `cannot read this ${what}: ${(error as Error).message}`];
   }
 }

@@ -7,6 +7,7 @@
 /** Stable codes: tools match on these, so they never change meaning. */
 export type ConfigIssueCode =
   | "FILE_NOT_FOUND"
+  | "FILE_UNREADABLE"
   | "NO_YAML_FILES"
   | "NOT_UTF8"
   | "EMPTY_FILE"

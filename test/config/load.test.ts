@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -232,6 +233,54 @@ insertion_orders:
         message: expect.stringMatching(/no such file/),
       }),
     ]);
+  });
+
+  it("reports a file or directory it may not read, with what to do, and reads the rest", async () => {
+    const denied = () => Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    const files = memoryFiles({ "a.yaml": "version: 1\ninsertion_orders: [{ id: '1', colour: red }]\n" });
+    const fs = {
+      ...files,
+      readFile: async (path: string) =>
+        path.endsWith("secret.yaml") ? Promise.reject(denied()) : files.readFile(path),
+      listDirectory: async (path: string) => (path.endsWith("locked") ? Promise.reject(denied()) : undefined),
+    };
+    const issues = await loadConfig(["locked", "secret.yaml", "a.yaml"], fs).then(
+      () => [],
+      (error: ConfigError) => error.issues,
+    );
+    expect(issues.map((i) => [i.file, i.code, i.message])).toEqual([
+      [
+        "locked",
+        "FILE_UNREADABLE",
+        "permission denied: let this user list the directory (chmod u+rx), or name its files",
+      ],
+      [
+        "secret.yaml",
+        "FILE_UNREADABLE",
+        "permission denied: let this user read the file (chmod u+r), or leave it out",
+      ],
+      ["a.yaml", "UNKNOWN_KEY", 'unknown key "colour"'],
+    ]);
+  });
+
+  it("refuses an empty path instead of reading the working directory", async () => {
+    const issues = await issuesOf({ "conf.d/a.yaml": "version: 1\n" }, [""]);
+    expect(issues.map((i) => [i.file, i.code, i.message])).toEqual([
+      ['""', "FILE_NOT_FOUND", "an empty path names no file: name a config file or directory"],
+    ]);
+  });
+
+  it("reads only files and links to files in a directory, never waiting on a pipe", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-kinds-"));
+    writeFileSync(join(dir, "a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
+    symlinkSync("a.yaml", join(dir, "linked.yaml"));
+    mkdirSync(join(dir, "archive"));
+    writeFileSync(join(dir, "archive", "old.yaml"), "version: 1\ninsertion_orders: [{ id: '2' }]\n");
+    symlinkSync("archive", join(dir, "archive.yaml"));
+    execFileSync("mkfifo", [join(dir, "fifo.yaml")]);
+    const state = await loadConfig([dir], { cwd: dir });
+    expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
+    expect(state.insertionOrders.map((io) => io.id)).toEqual(["1"]);
   });
 
   it("reports an error inside a reused anchor once, where the anchor is written", async () => {

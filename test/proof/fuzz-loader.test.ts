@@ -21,7 +21,7 @@ const EXAMPLE_FILES = Object.fromEntries(
     .sort()
     .map((name) => [name, readFileSync(join(EXAMPLES, name), "utf8")]),
 );
-const WHOLE_FILE = new Set(["FILE_NOT_FOUND", "NO_YAML_FILES", "NOT_UTF8", "EMPTY_FILE"]);
+const WHOLE_FILE = new Set(["FILE_NOT_FOUND", "FILE_UNREADABLE", "NO_YAML_FILES", "NOT_UTF8", "EMPTY_FILE"]);
 
 function loadText(text: string): Promise<unknown> {
   return loadConfig(["doohctl.yaml"], {
