@@ -5,6 +5,7 @@
 import { RateLimit } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
+import { httpUrlProblem, withoutUserinfo } from "../model/url.js";
 import type { ConfigIssueCode } from "./issues.js";
 
 /** `written`: a number as the file wrote it, where the reading differs (`1e21`, `0.10`). */
@@ -33,7 +34,7 @@ export function explainLeaf(def: string, data: unknown, written?: string): Expla
       }
       return {
         code: "INVALID_VALUE",
-        message: `"${withoutUserinfo(data)}" is not an absolute http or https URL: write it like https://pixel.example.com/p?c=9001`,
+        message: `"${withoutUserinfo(data)}" ${httpUrlProblem(data) ?? "is not an absolute http or https URL"}: write it like https://pixel.example.com/p?c=9001`,
       };
     default:
       if (typeof data !== "string") {
@@ -52,11 +53,6 @@ export function explainLeaf(def: string, data: unknown, written?: string): Expla
         return { code: "RATE_LIMIT_INVALID", message: (error as Error).message };
       }
   }
-}
-
-/** `text` with anything between `scheme://` and the host's `@` replaced, parseable or not. */
-export function withoutUserinfo(text: string): string {
-  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
 }
 
 type Explained = { code: ConfigIssueCode; message: string; hint?: string };

@@ -16,8 +16,8 @@ import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limi
 import { Money } from "../model/money.js";
 import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
+import { withoutUserinfo } from "../model/url.js";
 import type { Environment } from "../model/wire.js";
-import { withoutUserinfo } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { unitsProblem } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";

@@ -7,8 +7,9 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { isHttpUrl, withoutUserinfo } from "../model/url.js";
 import { apiOwnedKey } from "./api-owned.js";
-import { describe, explainLeaf, typeWord, withoutUserinfo } from "./explain.js";
+import { describe, explainLeaf, typeWord } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { configSchema } from "./schema-file.js";
 import type { SourceIndex } from "./source-index.js";
@@ -23,6 +24,8 @@ function validator(): ValidateFunction {
   if (compiled === undefined) {
     const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
     addFormats(ajv, ["uri"]);
+    // Not ajv's strict `uri`, which refuses the macros real pixel URLs carry (`{cachebuster}`).
+    ajv.addFormat("http-url", isHttpUrl);
     compiled = ajv.compile(configSchema());
   }
   return compiled;

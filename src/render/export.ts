@@ -8,6 +8,7 @@ import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
+import { httpUrlProblem, isHttpUrl, withoutUserinfo } from "../model/url.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { LiveState } from "../plan/types.js";
 
@@ -33,11 +34,11 @@ function advertiserName(advertisers: Map<string, Advertiser>, id: string): strin
 }
 
 /**
- * Pixel URLs the config accepts (schema `http_url`): an absolute http or https URL. The API
+ * Pixel URLs the config accepts (schema `http_url`, src/model/url.ts). The API
  * answers "" for a creative without one; that and anything else is left unmanaged.
  */
 function exportablePixelUrl(url: string | null | undefined): url is string {
-  return typeof url === "string" && /^https?:\/\/[^\s]*$/i.test(url) && URL.canParse(url);
+  return typeof url === "string" && isHttpUrl(url);
 }
 
 /**
@@ -63,9 +64,10 @@ export function exportOmissions(live: LiveState): string[] {
       `campaign ${c.id} "${c.name}" of insertion order ${c.insertion_order_id} is not exported: another campaign there has the same name, and the config identifies campaigns by name; it stays unmanaged`,
   );
   for (const creative of live.creatives) {
-    if (creative.pixel_url && !exportablePixelUrl(creative.pixel_url)) {
+    const problem = creative.pixel_url ? httpUrlProblem(creative.pixel_url) : undefined;
+    if (creative.pixel_url && problem !== undefined) {
       lines.push(
-        `creative ${creative.id}: pixel_url "${creative.pixel_url}" is not an absolute http or https URL, which the config needs; it is left unmanaged`,
+        `creative ${creative.id}: pixel_url "${withoutUserinfo(creative.pixel_url)}" ${problem}, which the config does not accept; it is left unmanaged`,
       );
     }
   }

@@ -93,7 +93,19 @@ describe("an api_origin with credentials", () => {
     );
     const io = bufferIO({ cwd: dir });
     expect(await run(["validate"], io)).toBe(1);
-    expect(io.err()).toContain("is not an absolute http or https URL");
+    expect(io.err()).toContain("holds white space");
+    expect(io.out() + io.err()).not.toContain(SECRET);
+  });
+
+  it("in a creative's valid pixel_url is refused, since every screen would send it, and not echoed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-pixel-"));
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      `version: 1\ncreatives:\n  - id: '9'\n    pixel_url: "https://ops:${SECRET}@pixel.example.com/p"\n`,
+    );
+    const io = bufferIO({ cwd: dir });
+    expect(await run(["validate"], io)).toBe(1);
+    expect(io.err()).toContain('"https://***@pixel.example.com/p" carries a user name or password');
     expect(io.out() + io.err()).not.toContain(SECRET);
   });
 });

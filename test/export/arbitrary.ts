@@ -140,6 +140,9 @@ export const liveSeed: fc.Arbitrary<EmulatorSeed> = fc
         pixel: fc.constantFrom(
           "",
           "https://pixel.example.com/p?c=1&x=%20",
+          // Ad-server macros, filled in at serve time: exported, and valid to validate.
+          "https://pixel.example.com/p?cb={cachebuster}&t=[timestamp]&r=%%CB%%",
+          "https:///p",
           "not a url",
           "ftp://pixel.example.com/p",
         ),
