@@ -34,7 +34,8 @@ interface PlanResult {
   changes: number;
   requests: number;
   errors: number;
-  outputChars: number;
+  /** UTF-8 bytes of the three renderings, as `doohctl plan` writes them. */
+  outputBytes: number;
 }
 
 /** The live state a plan compares against, as `readLiveState` would have returned it. */
@@ -79,13 +80,16 @@ export async function planTask([optionsJson = "{}", desiredPath = ""]: string[])
     const text = renderText(plan, { colour: false });
     const json = renderJson(plan);
     const markdown = renderMarkdown(plan);
+    // Timed with the rendering: a rendering may be a rope of pieces (JSON.stringify's output
+    // is), which writing it to a file or stdout first joins into one string.
+    const outputBytes = Buffer.byteLength(text) + Buffer.byteLength(json) + Buffer.byteLength(markdown);
     return {
       planMs: planned - start,
       renderMs: performance.now() - planned,
       changes: plan.changes.length,
       requests: plan.requests.length,
       errors: plan.findings.filter((f) => f.severity === "error").length,
-      outputChars: text.length + json.length + markdown.length,
+      outputBytes,
     };
   });
   return {
