@@ -41,6 +41,40 @@ describe("saved plans", () => {
     expect(canonicalJson(value)).toBe('{"a":{},"b":[1,{"c":"x","d":null}],"e":[]}');
   });
 
+  it("writes id keys in string order where their numeric order differs, as 10000 before 9999", () => {
+    const names = { "9999": "Bus stops", "10000": "Airports", name: "x" };
+    expect(canonicalJson(names, "  ")).toBe(
+      '{\n  "10000": "Airports",\n  "9999": "Bus stops",\n  "name": "x"\n}',
+    );
+    expect(canonicalJson({ ids: [names] })).toBe(
+      '{"ids":[{"10000":"Airports","9999":"Bus stops","name":"x"}]}',
+    );
+  });
+
+  it("keeps an insertion order's snapshot plain data when its campaign ids sort unlike numbers", () => {
+    const live = liveState({
+      campaigns: [
+        liveCampaign({ id: "9999", name: "Bus stops" }),
+        liveCampaign({ id: "10000", name: "Airports" }),
+      ],
+    });
+    const p = plan(
+      desired([
+        io("1001", {
+          campaigns: [campaign("Bus stops", { fields: { cpm: usd("13") } }), campaign("Airports")],
+        }),
+      ]),
+      live,
+    );
+    const snapshot = p.fingerprints.find((f) => f.kind === "insertion_order")?.snapshot;
+    expect(structuredClone(snapshot)).toEqual(snapshot);
+    const text = serializePlan(p);
+    expect(text).toContain(
+      '"campaigns": {\n          "10000": "Airports",\n          "9999": "Bus stops"\n        }',
+    );
+    expect(serializePlan(parsePlan(text, "plan.json"))).toBe(text);
+  });
+
   it("refuses a plan of another format version with what to do", () => {
     const text = serializePlan(sample()).replace('"format_version": 1', '"format_version": 2');
     expect(() => parsePlan(text, "plan.json")).toThrow(
