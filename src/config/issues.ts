@@ -3,6 +3,7 @@
  * offline rules) reports `ConfigIssue`s instead of throwing at the first problem, so that a
  * run shows every error at once, in file order, like a compiler.
  */
+import { printable } from "../model/printable.js";
 
 /** Stable codes: tools match on these, so they never change meaning. */
 export type ConfigIssueCode =
@@ -64,12 +65,16 @@ export class ConfigError extends Error {
   }
 }
 
-/** `doohctl.yaml:12:7: insertion_orders[0].campaigns[2].cpm: money needs a currency: ...` */
+/**
+ * `doohctl.yaml:12:7: insertion_orders[0].campaigns[2].cpm: money needs a currency: ...`
+ * Quoted keys and values are the file's text: an escape or line break in them is shown, not
+ * sent to the terminal.
+ */
 export function formatIssue(issue: ConfigIssue): string {
   const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
   const path = issue.path === "" ? "" : `${issue.path}: `;
-  const hint = issue.hint === undefined ? "" : `\n  hint: ${issue.hint}`;
-  return `${where}: ${path}${issue.message}${hint}`;
+  const hint = issue.hint === undefined ? "" : `\n  hint: ${printable(issue.hint)}`;
+  return `${printable(`${where}: ${path}${issue.message}`)}${hint}`;
 }
 
 /** The JSON form of `validate --format json`: same text, one object per issue. */

@@ -4,6 +4,7 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Change, JsonValue, Plan } from "../plan/types.js";
@@ -39,10 +40,11 @@ const EN_US = new Intl.NumberFormat("en-US");
 export function showValue(value: JsonValue): string {
   if (value === null) return "none";
   if (typeof value === "number") return EN_US.format(value);
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return printable(value);
   if (typeof value === "boolean") return String(value);
   if (isMoney(value)) return Money.format(value as unknown as Money);
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return `[${value.join(", ")}]`;
+  if (Array.isArray(value) && value.every((v) => typeof v === "string"))
+    return printable(`[${value.join(", ")}]`);
   return JSON.stringify(value);
 }
 
@@ -63,7 +65,7 @@ export function describeSet(set: TargetingOptionSet): string {
     const ids = (option[idsKey] as string[] | undefined) ?? [];
     parts.push(`${option.exclude ? "not " : ""}${word} ${ids.join(", ")}`);
   }
-  return parts.join(" and ");
+  return printable(parts.join(" and "));
 }
 
 export function where(source: SourceRef | undefined): string {
@@ -71,7 +73,8 @@ export function where(source: SourceRef | undefined): string {
 }
 
 export function campaignLabel(c: { campaign_id?: string; name: string }): string {
-  return c.campaign_id ? `campaign ${c.campaign_id} "${c.name}"` : `campaign "${c.name}" (new)`;
+  const name = printable(c.name);
+  return c.campaign_id ? `campaign ${c.campaign_id} "${name}"` : `campaign "${name}" (new)`;
 }
 
 export const MARKER: Record<Change["kind"], "+" | "~" | "-"> = {
@@ -91,7 +94,7 @@ export function headline(change: Change): string {
     case "update_insertion_order":
       return `update insertion order ${change.insertion_order_id}`;
     case "create_campaign":
-      return `create campaign "${change.campaign.name}" (inactive until phase 6)`;
+      return `create campaign "${printable(change.campaign.name)}" (inactive until phase 6)`;
     case "update_campaign":
       return `update ${campaignLabel(change.campaign)}`;
     case "deactivate_campaign":

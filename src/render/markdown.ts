@@ -4,6 +4,7 @@
  * in <details> blocks. Never longer than `maxChars` (60,000 by default, under GitHub's
  * comment limit): the details are cut with a note pointing at the JSON artifact.
  */
+import { printable } from "../model/printable.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
 import { actionCounts, detailLines, eta, groups, headline, MARKER } from "./format.js";
 
@@ -16,7 +17,7 @@ const TRUNCATED =
   "\n\n> The plan is too long for this comment: the rest is cut. The full plan is in the JSON artifact (`doohctl plan -o plan.json`).\n";
 
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return printable(text).replace(/\|/g, "\\|");
 }
 
 function count(changes: readonly Change[], test: (c: Change) => boolean): number {

@@ -6,7 +6,7 @@
 import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
 import { Time } from "../model/time.js";
-import { count } from "./format.js";
+import { campaignLabel, count } from "./format.js";
 import { formatElapsed, itemsText } from "./progress.js";
 
 /** Per action: what one of it is, and what several are. */
@@ -67,7 +67,7 @@ function leftPausedLines(result: ApplyResult): string[] {
   if (paused.length === 0) return [];
   return [
     `LEFT PAUSED by this apply (${paused.length}): paused to change their targetings, not reactivated:`,
-    ...paused.map((p) => `  campaign ${p.campaign_id} "${p.name}" (insertion order ${p.insertion_order_id})`),
+    ...paused.map((p) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`),
     "  A new plan will not reactivate them where the config leaves `active` undeclared: declare",
     "  `active: true` for them in the config, or reactivate them, then plan again.",
     "",

@@ -3,6 +3,7 @@
  * before -> after per field, targeting changes as removed and added option sets, then the
  * findings, the ordered requests and the summary. Pure: plan in, text out.
  */
+import { printable } from "../model/printable.js";
 import { PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
@@ -54,7 +55,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
             ? p.change(f.severity)
             : f.severity;
       const at = where(f.source);
-      out.push(`  ${tag} ${f.code}: ${f.message}${at ? p.dim(` (${at})`) : ""}`);
+      out.push(`  ${tag} ${f.code}: ${printable(f.message)}${at ? p.dim(` (${printable(at)})`) : ""}`);
     }
   }
   if (plan.requests.length > 0) {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
+import { printable } from "../../src/model/printable.js";
 import { bufferIO } from "../helpers/io.js";
 
 const DIR = fileURLToPath(new URL("./fixtures/errors/", import.meta.url));
@@ -53,7 +54,8 @@ describe("validate error output (golden)", () => {
       const lines = text.err().split("\n");
       for (const issue of issues) {
         const where = issue.line === 0 ? `${issue.file}` : `${issue.file}:${issue.line}:${issue.column}`;
-        const head = `${where}: ${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`;
+        // The text shows control characters escaped (printable), JSON strings hold them as they are.
+        const head = printable(`${where}: ${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`);
         expect(lines).toContain(head);
         expect(Object.keys(issue)).toEqual([
           "file",

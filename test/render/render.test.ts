@@ -56,6 +56,17 @@ describe("renderers", () => {
     expect(text).toContain("30 write requests");
   });
 
+  it("shows an escape sequence or line break in a live name as text, never as a terminal command", () => {
+    const name = "Lobby\u001b[2J\nforged line\u202e";
+    const live = liveState({ campaigns: [liveCampaign({ id: "5001", name, active: true })] });
+    const p = plan(desired([io("1001", { unmanaged: "deactivate" })]), live);
+    const shown = "Lobby\\u001b[2J\\nforged line\\u202e";
+    for (const text of [renderText(p, { colour: false }), renderMarkdown(p)]) {
+      expect(text).toContain(`campaign 5001 "${shown}"`);
+      for (const raw of ["\u001b", "\u202e", 'forged line"\n']) expect(text).not.toContain(raw);
+    }
+  });
+
   it("says there are no changes", () => {
     const p = plan(desired([io("1001")]), liveState());
     expect(renderText(p, { colour: false })).toContain("doohctl plan: no changes");

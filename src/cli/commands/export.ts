@@ -6,6 +6,7 @@ import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
 import { systemClock } from "../../model/clock.js";
 import type { ConnectionSettings } from "../../model/desired.js";
+import { printable } from "../../model/printable.js";
 import { sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
@@ -83,7 +84,9 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
     client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
     const live = await readExportState(client, flags.all === true ? "all" : ids);
-    for (const line of exportOmissions(live)) io.stderr.write(`doohctl export: warning: ${line}\n`);
+    // Names and URLs come from the DSP: shown, never sent to the terminal as escapes.
+    for (const line of exportOmissions(live))
+      io.stderr.write(`doohctl export: warning: ${printable(line)}\n`);
     const text = renderExport(live, {
       schemaUrl: flags.schema,
       toolVersion: TOOL_VERSION,
