@@ -3,8 +3,10 @@
  * (Authentication item 7) and the origin policy of G13, checked before any connection.
  * undici's types stay inside this module.
  */
+
 import { rootCertificates } from "node:tls";
 import { Pool, errors as undiciErrors } from "undici";
+import { isLoopbackHost } from "../model/url.js";
 import { NetworkError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
 
@@ -23,13 +25,6 @@ export const TLS_CIPHER_SUITES = [
   "ECDHE-RSA-AES256-GCM-SHA384",
   "ECDHE-RSA-AES256-SHA384",
 ] as const;
-
-const LOOPBACK_V4 = /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
-
-/** G13: `localhost`, 127.0.0.0/8 and [::1] are loopback. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || LOOPBACK_V4.test(hostname);
-}
 
 /**
  * Checks an API origin against G13 and returns it normalized (`https://host[:port]`).

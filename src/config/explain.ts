@@ -8,11 +8,21 @@ import { Time } from "../model/time.js";
 import { httpUrlProblem, withoutUserinfo } from "../model/url.js";
 import type { ConfigIssueCode } from "./issues.js";
 
-/** `written`: a number as the file wrote it, where the reading differs (`1e21`, `0.10`). */
-export function explainLeaf(def: string, data: unknown, written?: string): Explained {
+/** Where a value stands, for advice that depends on it. */
+export interface LeafContext {
+  /** A number as the file wrote it (`0012`), for hints that quote it. */
+  written?: string | undefined;
+  /** An item of a list: several ids may stand there, one per item. */
+  inList?: boolean;
+  /** The currency a bare amount most likely meant (its insertion order's budget's); USD else. */
+  currency?: string | undefined;
+}
+
+export function explainLeaf(def: string, data: unknown, context: LeafContext = {}): Explained {
+  const { written, inList = false, currency } = context;
   switch (def) {
     case "money":
-      return explainMoney(data, written);
+      return explainMoney(data, written, currency);
     case "time":
       if (typeof data !== "string") {
         return {
@@ -22,9 +32,9 @@ export function explainLeaf(def: string, data: unknown, written?: string): Expla
       }
       return { code: "TIME_INVALID", message: explainTime(data) };
     case "id":
-      return explainId(data, written);
+      return explainId(data, written, inList);
     case "venue_type_id":
-      return explainVenueTypeId(data);
+      return explainVenueTypeId(data, inList);
     case "http_url":
       if (typeof data !== "string") {
         return {
@@ -57,7 +67,7 @@ export function explainLeaf(def: string, data: unknown, written?: string): Expla
 
 type Explained = { code: ConfigIssueCode; message: string; hint?: string };
 
-function explainId(data: unknown, written?: string): Explained {
+function explainId(data: unknown, written?: string, inList = false): Explained {
   if (typeof data === "bigint") {
     // As written: `00012345678901234567890` keeps its zeros.
     const text = written ?? String(data);
@@ -68,14 +78,15 @@ function explainId(data: unknown, written?: string): Explained {
     };
   }
   if (data === "") return { code: "INVALID_VALUE", message: "an id must not be empty" };
-  if (typeof data === "string" && /\s/.test(data)) return explainSpacedId(data, "an id has none");
+  if (typeof data === "string" && /\s/.test(data)) return explainSpacedId(data, "an id has none", inList);
   const invisible = typeof data === "string" ? /[\p{Cc}\p{Cf}]/u.exec(data)?.[0] : undefined;
   if (typeof data === "string" && invisible !== undefined) {
     const code = `U+${invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    const visible = data.replace(/[\p{Cc}\p{Cf}]/gu, "");
     return {
       code: "INVALID_VALUE",
-      message: `${JSON.stringify(data)} holds an invisible character (${code}), which no id has`,
-      hint: `write ${JSON.stringify(data.replace(/[\p{Cc}\p{Cf}]/gu, ""))}`,
+      message: `${JSON.stringify(data)} holds an invisible character (${code}), which no id has${visible === "" ? ", and nothing else: write the id" : ""}`,
+      ...(visible === "" ? {} : { hint: `write ${JSON.stringify(visible)}` }),
     };
   }
   return {
@@ -85,9 +96,9 @@ function explainId(data: unknown, written?: string): Explained {
 }
 
 /** G5: venue type ids are numeric strings; the API refuses any other. */
-function explainVenueTypeId(data: unknown): Explained {
-  if (typeof data !== "string" || data === "") return explainId(data);
-  if (/\s|,/.test(data)) return explainSpacedId(data, "a venue type id is digits only (G5)");
+function explainVenueTypeId(data: unknown, inList: boolean): Explained {
+  if (typeof data !== "string" || data === "") return explainId(data, undefined, inList);
+  if (/\s|,/.test(data)) return explainSpacedId(data, "a venue type id is digits only (G5)", inList);
   return {
     code: "INVALID_VALUE",
     message: `"${data}" is not a venue type id: venue type ids are numeric (G5)`,
@@ -97,10 +108,17 @@ function explainVenueTypeId(data: unknown): Explained {
 
 /**
  * An id with white space (or a comma) in it: a copied space around one id, or several ids
- * written as one string. Either way the API knows no such id, so say what to write.
+ * written as one string. Either way the API knows no such id, so say what to write; where
+ * only one id belongs (a campaign's own id), which of several was meant is the user's call.
  */
-function explainSpacedId(id: string, rule: string): Explained {
+function explainSpacedId(id: string, rule: string, inList: boolean): Explained {
   const parts = id.split(/[\s,]+/).filter((part) => part !== "");
+  if (parts.length > 1 && !inList) {
+    return {
+      code: "INVALID_VALUE",
+      message: `"${id}" holds several values where one id belongs: write the one id meant, like "5001"`,
+    };
+  }
   if (parts.length > 1) {
     return {
       code: "INVALID_VALUE",
@@ -158,13 +176,17 @@ function explainTime(text: string): string {
 }
 
 /** Why a value is not money, and how to write it. */
-export function explainMoney(data: unknown, written?: string): { code: ConfigIssueCode; message: string } {
+export function explainMoney(
+  data: unknown,
+  written?: string,
+  currency = "USD",
+): { code: ConfigIssueCode; message: string } {
   const code = "MONEY_INVALID";
   if (typeof data === "number" || typeof data === "bigint") {
     const amount = written ?? String(data);
     // Only an amount the money form can hold is worth writing out ("1e21 USD" is not one).
     return /^[0-9]+(\.[0-9]{1,9})?$/.test(amount)
-      ? { code, message: `money needs a currency: write "${amount} USD"` }
+      ? { code, message: `money needs a currency: write "${amount} ${currency}"` }
       : {
           code,
           message: `money needs a currency and plain digits, at most 9 after the point: write it like "12.50 USD"`,

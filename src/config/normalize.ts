@@ -16,7 +16,7 @@ import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limi
 import { Money } from "../model/money.js";
 import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import { withoutUserinfo } from "../model/url.js";
+import { isLoopbackHost, originWithScheme, withoutUserinfo } from "../model/url.js";
 import type { Environment } from "../model/wire.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { unitsProblem } from "./schema-check.js";
@@ -316,6 +316,9 @@ class Normalizer {
  * quotes a user name or password written in the URL: messages end up in terminals and logs.
  */
 export function originProblem(text: string): string | undefined {
+  // `localhost:8787` even parses, as the scheme "localhost:".
+  const meant = originWithScheme(text);
+  if (meant !== undefined) return `"${text}" has no scheme: write "${meant}"`;
   let url: URL;
   try {
     url = new URL(text);
@@ -332,17 +335,11 @@ export function originProblem(text: string): string | undefined {
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
     return `"${text}" has a path: write the origin only, ${url.origin} (the API paths are added for you)`;
   }
-  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     // G13: the service is HTTPS only; plain http is for a local emulator.
     return `"${text}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
   }
   return undefined;
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }
 
 /** The design's id rule: a safe YAML integer becomes its decimal string. */

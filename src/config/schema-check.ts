@@ -7,7 +7,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { isHttpUrl, withoutUserinfo } from "../model/url.js";
+import { isHttpUrl, originWithScheme, withoutUserinfo } from "../model/url.js";
 import { apiOwnedKey } from "./api-owned.js";
 import { describe, explainLeaf, typeWord } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
@@ -180,7 +180,11 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
     const def = explainedDef(error);
     if (def === undefined || isUnderExplained(error.instancePath)) continue;
     const located = locate(value, error.instancePath);
-    const explained = explainLeaf(def, located.data, writtenOf(located, index));
+    const explained = explainLeaf(def, located.data, {
+      written: writtenOf(located, index),
+      inList: typeof located.segments.at(-1) === "number",
+      currency: budgetCurrency(value, located.segments),
+    });
     const units =
       def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
     if (units !== undefined) explained.message = units;
@@ -221,6 +225,26 @@ interface Translated {
   message: string;
   hint?: string;
   key?: string;
+}
+
+/**
+ * For a campaign's `cpm`, the currency of its insertion order's declared `budget_money`,
+ * which the cpm must match (I3): the currency a bare `cpm: 12.5` most likely meant.
+ */
+function budgetCurrency(document: unknown, segments: readonly (string | number)[]): string | undefined {
+  const [top, ioIndex, campaigns, , field] = segments;
+  if (top !== "insertion_orders" || campaigns !== "campaigns" || field !== "cpm" || segments.length !== 5) {
+    return undefined;
+  }
+  const ios = (document as { insertion_orders?: unknown } | null)?.insertion_orders;
+  const budget = Array.isArray(ios)
+    ? (ios[ioIndex as number] as { budget_money?: unknown } | null)?.budget_money
+    : undefined;
+  const code =
+    typeof budget === "string"
+      ? /\s([A-Z]{3})$/.exec(budget.trim())?.[1]
+      : (budget as { currency_code?: unknown } | null | undefined)?.currency_code;
+  return typeof code === "string" && /^[A-Z]{3}$/.test(code) ? code : undefined;
 }
 
 /** A number as the file wrote it (`0012`, not 12), so a hint that quotes it keeps its value. */
@@ -339,6 +363,13 @@ function translateOne(
         message: `must be at most ${String(params.limit)}, found ${String(located.data)}`,
       };
     case "format":
+      // `api_origin: dsp.example.com`: the one thing missing is certain.
+      if (params.format === "uri" && typeof located.data === "string") {
+        const meant = originWithScheme(located.data);
+        if (meant !== undefined) {
+          return { code: "INVALID_VALUE", message: `"${located.data}" has no scheme: write "${meant}"` };
+        }
+      }
       return {
         code: "INVALID_VALUE",
         message: `"${withoutUserinfo(String(located.data))}" is not a valid ${String(params.format)}`,
@@ -400,7 +431,7 @@ export function unitsProblem(units: unknown): string | undefined {
       : `units must be an integer string: ${units} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits; write "${digits}" (in quotes)`;
   }
   if (typeof units === "string" && /^0[0-9]+$/.test(units)) {
-    return `units must be an integer string without leading zeros: write "${units.replace(/^0+/, "")}"`;
+    return `units must be an integer string without leading zeros: write "${units.replace(/^0+(?=[0-9])/, "")}"`;
   }
   return undefined;
 }

@@ -27,3 +27,21 @@ export function isHttpUrl(text: string): boolean {
 export function withoutUserinfo(text: string): string {
   return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
 }
+
+const LOOPBACK_V4 = /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
+
+/** G13: `localhost`, 127.0.0.0/8 and [::1] are loopback. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || LOOPBACK_V4.test(hostname);
+}
+
+/**
+ * The origin meant by a host written without its scheme (`dsp.example.com`,
+ * `127.0.0.1:8787`): https, or http for a loopback address (a local emulator, G13).
+ * Undefined when `text` is not a bare host and port.
+ */
+export function originWithScheme(text: string): string | undefined {
+  const bare = /^(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?$/.exec(text);
+  if (bare === null) return undefined;
+  return `${isLoopbackHost(bare[1]!.toLowerCase()) ? "http" : "https"}://${text}`;
+}

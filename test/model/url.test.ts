@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { httpUrlProblem, isLoopbackHost, originWithScheme, withoutUserinfo } from "../../src/model/url.js";
+
+describe("pixel URLs", () => {
+  it("accepts http(s) URLs with the macros ad servers fill in", () => {
+    for (const url of [
+      "https://pixel.example.com/p?c=9001",
+      "HTTP://PIXEL.EXAMPLE.COM/P",
+      "https://p.example.com/p?cb={cachebuster}&t=[timestamp]&r=%%CB%%",
+      "http://[::1]:8080/p",
+    ]) {
+      expect(httpUrlProblem(url), url).toBeUndefined();
+    }
+  });
+
+  it("names what is wrong with the rest", () => {
+    expect(httpUrlProblem("pixel.example.com/p")).toBe("is not an absolute http or https URL");
+    expect(httpUrlProblem("ftp://pixel.example.com/p")).toBe("is not an absolute http or https URL");
+    expect(httpUrlProblem("https://")).toBe("has no host after the `//`");
+    expect(httpUrlProblem("https:///p")).toBe("has no host after the `//`");
+    expect(httpUrlProblem("https://p.example.com/a\tb")).toMatch(/^holds white space \("\\t"\)/);
+    expect(httpUrlProblem("https://p.example.com:99999/")).toMatch(/^is not a URL the API can read/);
+    expect(httpUrlProblem("https://u:pw@p.example.com/")).toMatch(/^carries a user name or password/);
+  });
+});
+
+describe("origins", () => {
+  it("adds the scheme a bare host was meant with: http only for loopback (G13)", () => {
+    expect(originWithScheme("dsp.example.com")).toBe("https://dsp.example.com");
+    expect(originWithScheme("dsp.example.com:8443")).toBe("https://dsp.example.com:8443");
+    expect(originWithScheme("localhost:8787")).toBe("http://localhost:8787");
+    expect(originWithScheme("127.0.0.1:8787")).toBe("http://127.0.0.1:8787");
+    expect(originWithScheme("[::1]:8787")).toBe("http://[::1]:8787");
+    for (const text of ["https://dsp.example.com", "dsp.example.com/api", "a b", ""]) {
+      expect(originWithScheme(text), text).toBeUndefined();
+    }
+  });
+
+  it("knows loopback hosts and masks user info", () => {
+    expect(["localhost", "127.8.9.1", "[::1]"].every(isLoopbackHost)).toBe(true);
+    expect(["128.0.0.1", "localhost.example.com", "::1"].some(isLoopbackHost)).toBe(false);
+    expect(withoutUserinfo("https://ops:secret@dsp.example.com")).toBe("https://***@dsp.example.com");
+  });
+});
