@@ -21,6 +21,7 @@ import {
 import { resolveAliases } from "./aliases.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { setOwn } from "./plain-data.js";
+import { pathText } from "./schema-check.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 import { readPlainYaml } from "./yaml-events.js";
 
@@ -127,13 +128,19 @@ function readDocument(
     lineCounter,
   });
   let usable = true;
+  // A key written twice is reported by the converter, which knows its path and the first
+  // occurrence; yaml's own report stands only where the converter does not run.
+  const duplicates: ConfigIssue[] = [];
   for (const error of [...doc.errors, ...doc.warnings]) {
     const { line, column } = index.position(error.pos[0]);
     const { code, message } = explainYamlError(error.code, error.message, text, error.pos);
-    if (code !== "DUPLICATE_KEY") usable = false;
-    issues.push({ file, line, column, path: "", message, code });
+    if (code === "DUPLICATE_KEY") duplicates.push({ file, line, column, path: "", message, code });
+    else {
+      usable = false;
+      issues.push({ file, line, column, path: "", message, code });
+    }
   }
-  if (!usable) return { value: undefined, index, issues, usable };
+  if (!usable) return { value: undefined, index, issues: [...issues, ...duplicates], usable };
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     issues.push({
       file,
@@ -178,7 +185,8 @@ function explainYamlError(
       return { code: "TAB_INDENT", message: "a tab indents this line: YAML indents with spaces only" };
     case "DUPLICATE_KEY": {
       // The error points at the repeated key; its name runs to the colon on that line.
-      const key = (text.slice(pos[0]).split("\n")[0] ?? "").split(":")[0]?.trim() ?? "";
+      const written = (text.slice(pos[0]).split("\n")[0] ?? "").split(":")[0]?.trim() ?? "";
+      const key = /^(["'])(.*)\1$/.exec(written)?.[2] ?? written;
       return {
         code: "DUPLICATE_KEY",
         message: `key "${key}" appears twice in this map: keep one (the YAML would silently drop the other)`,
@@ -202,6 +210,8 @@ function explainYamlError(
 class Converter {
   private readonly done = new Map<Node, unknown>();
   private readonly inProgress = new Set<Node>();
+  /** Where the node being converted sits, for messages (the first path, for a reused node). */
+  private readonly path: (string | number)[] = [];
 
   constructor(
     private readonly doc: Document,
@@ -252,16 +262,22 @@ class Converter {
       const key = String(keyNode.value);
       // `yaml` tells keys apart by value, so `1` and `"1"` (or `true` and `"true"`) are two to
       // it; as data they are one name, and one value would silently be lost.
-      // Equal values are yaml's own DUPLICATE_KEY, reported already.
-      if (written.has(key) && written.get(key) !== keyNode.value) {
+      if (written.has(key)) {
+        const first = this.index.position(keys.get(key)?.key ?? keyOffset);
+        const here = this.index.position(keyOffset);
+        const where = first.line === here.line ? `column ${first.column}` : `line ${first.line}`;
+        const how = written.get(key) === keyNode.value ? "" : ", once as text and once not";
         this.issue(
           keyNode,
-          `key "${key}" appears twice in this map (once as text, once not): keep one (the YAML would silently drop the other)`,
+          `key "${key}" appears twice in this map (first at ${where}${how}): keep one (the YAML would silently drop the other)`,
           "DUPLICATE_KEY",
+          [...this.path, key],
         );
       }
       written.set(key, keyNode.value);
+      this.path.push(key);
       setOwn(out, key, this.convert(pair.value));
+      this.path.pop();
       keys.set(key, { key: keyOffset, value: valueOffset });
     }
     this.index.record(out, offsets);
@@ -315,16 +331,23 @@ class Converter {
     const out: unknown[] = [];
     const items: number[] = [];
     for (const item of node.items) {
+      this.path.push(out.length);
       out.push(this.convert(item));
+      this.path.pop();
       items.push(this.writtenAt(item) ?? node.range?.[0] ?? 0);
     }
     this.index.record(out, { offset: node.range?.[0] ?? 0, items });
     return out;
   }
 
-  private issue(node: Node | null, message: string, code: ConfigIssueCode = "YAML_SYNTAX"): void {
+  private issue(
+    node: Node | null,
+    message: string,
+    code: ConfigIssueCode = "YAML_SYNTAX",
+    path: readonly (string | number)[] = [],
+  ): void {
     const { line, column } = this.index.position(node?.range?.[0] ?? 0);
-    this.issues.push({ file: this.index.file, line, column, path: "", message, code });
+    this.issues.push({ file: this.index.file, line, column, path: pathText(path), message, code });
   }
 }
 
