@@ -133,11 +133,12 @@ function readDocument(
   const duplicates: ConfigIssue[] = [];
   for (const error of [...doc.errors, ...doc.warnings]) {
     const { line, column } = index.position(error.pos[0]);
-    const { code, message } = explainYamlError(error.code, error.message, text, error.pos);
-    if (code === "DUPLICATE_KEY") duplicates.push({ file, line, column, path: "", message, code });
+    const { code, message, hint } = explainYamlError(error.code, error.message, text, error.pos);
+    const issue: ConfigIssue = { file, line, column, path: "", message, ...(hint ? { hint } : {}), code };
+    if (code === "DUPLICATE_KEY") duplicates.push(issue);
     else {
       usable = false;
-      issues.push({ file, line, column, path: "", message, code });
+      issues.push(issue);
     }
   }
   if (!usable) return { value: undefined, index, issues: [...issues, ...duplicates], usable };
@@ -156,7 +157,9 @@ function readDocument(
   const aliases = resolveAliases(doc, index);
   issues.push(...aliases.loops);
   if (aliases.loops.length > 0) return { value: undefined, index, issues, usable: false };
-  const value = new Converter(doc, aliases.targets, index, issues).convert(doc.contents);
+  const converter = new Converter(doc, aliases.targets, index, issues);
+  const value = converter.convert(doc.contents);
+  if (converter.unknownAliases > 0) return { value: undefined, index, issues, usable: false };
   return { value, index, issues, usable: true };
 }
 
@@ -179,8 +182,35 @@ function explainYamlError(
   message: string,
   text: string,
   pos: [number, number],
-): { code: ConfigIssueCode; message: string } {
+): { code: ConfigIssueCode; message: string; hint?: string | undefined } {
   switch (code) {
+    // Text that YAML reads as syntax: a value with ": " in it, one starting with @ or `, or
+    // text after a quoted or bracketed start. Quoting the whole value is the fix.
+    case "BLOCK_AS_IMPLICIT_KEY":
+      return {
+        code: "YAML_SYNTAX",
+        message:
+          'YAML: this value holds ": ", which YAML reads as a key of a map: put the whole value in quotes',
+        hint: quotedValueHint(text, pos[0]),
+      };
+    case "BAD_SCALAR_START":
+      return {
+        code: "YAML_SYNTAX",
+        message: `YAML: a value cannot start with ${text.charAt(pos[0])} unquoted: put the whole value in quotes`,
+        hint: quotedValueHint(text, pos[0]),
+      };
+    case "UNEXPECTED_TOKEN":
+      if (message.startsWith("Unexpected scalar at node end")) {
+        const hint = quotedValueHint(text, pos[0]);
+        if (hint !== undefined) {
+          return {
+            code: "YAML_SYNTAX",
+            message: "YAML: text follows a quoted or bracketed value: put the whole value in quotes",
+            hint,
+          };
+        }
+      }
+      break;
     case "TAB_AS_INDENT":
       return { code: "TAB_INDENT", message: "a tab indents this line: YAML indents with spaces only" };
     case "DUPLICATE_KEY": {
@@ -197,19 +227,38 @@ function explainYamlError(
         code: "YAML_SYNTAX",
         message: "a config file holds one YAML document: remove this `---` or split the file in two",
       };
-    default:
-      // yaml's own messages are precise; keep the first line, without its position suffix.
-      return {
-        code: "YAML_SYNTAX",
-        message: `YAML: ${message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
-      };
   }
+  // yaml's own messages are precise; keep the first line, without its position suffix.
+  return {
+    code: "YAML_SYNTAX",
+    message: `YAML: ${message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`,
+  };
+}
+
+/**
+ * `write "Airports: Q4"`: the value of the `key: value` line holding `offset`, quoted, when
+ * that line is one (a list item's too); undefined otherwise.
+ */
+function quotedValueHint(text: string, offset: number): string | undefined {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  const end = text.indexOf("\n", offset);
+  const line = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, "");
+  const value = /^\s*(?:-\s+)?[A-Za-z_][\w-]*:\s+(.+?)(?:\s+#.*)?$/.exec(line)?.[1];
+  return value === undefined ? undefined : `write ${yamlQuoted(value)}`;
+}
+
+/** `"text"`, or `'text'` where that needs no escapes (`'"Q4" launch'`). */
+function yamlQuoted(value: string): string {
+  const double = JSON.stringify(value);
+  return double.includes("\\") && !value.includes("'") && !/[\\\p{Cc}]/u.test(value) ? `'${value}'` : double;
 }
 
 /** Walks the YAML tree once, producing plain data and recording positions. */
 class Converter {
   private readonly done = new Map<Node, unknown>();
   private readonly inProgress = new Set<Node>();
+  /** Aliases of no anchor: the file's data is not what was written, so no further checks. */
+  unknownAliases = 0;
   /** Where the node being converted sits, for messages (the first path, for a reused node). */
   private readonly path: (string | number)[] = [];
 
@@ -224,7 +273,17 @@ class Converter {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
       const target = this.resolve(node);
-      return target === undefined ? null : this.convert(target);
+      if (target !== undefined) return this.convert(target);
+      // yaml reads an alias of no anchor as null; `name: *star` meant as text would then be
+      // "nothing", far from the real cause.
+      this.unknownAliases++;
+      this.issue(
+        node,
+        `*${node.source} names no anchor: write &${node.source} on the value it stands for, before this alias; or, if this is text starting with *, put it in quotes`,
+        "YAML_SYNTAX",
+        this.path,
+      );
+      return null;
     }
     if (isScalar(node)) return scalarValue(node.value);
     const memo = this.done.get(node as Node);
