@@ -260,9 +260,22 @@ class Normalizer {
     }
   }
 
-  /** Pacing is opaque (G2) but goes into JSON: an integer beyond 2^53 would lose digits. */
+  /**
+   * Pacing is opaque (G2) but goes into JSON: an integer beyond 2^53 would lose digits, and
+   * `.inf` or `.nan` would be sent as null, so that every plan would show the change again.
+   */
   private pacing(raw: Raw, at: string): Record<string, unknown> {
     const walk = (value: unknown, parent: unknown, key: string | number, path: string): unknown => {
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        this.issue(
+          parent,
+          key,
+          path,
+          "INVALID_VALUE",
+          `${this.index.writtenAt(parent, key) ?? value} has no JSON form (the API would receive null): write a finite number, or null`,
+        );
+        return null;
+      }
       if (typeof value === "bigint") {
         this.issue(
           parent,
