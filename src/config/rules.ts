@@ -71,15 +71,21 @@ function duplicates(state: DesiredState, add: Add): void {
       ),
     );
     const names = new Map<string, SourceRef>();
+    const pinned = new Set<string>();
     for (const campaign of io.campaigns) {
       once(names, campaign.name, campaign.source, (first) =>
         add(
           campaign.source,
           "DUPLICATE_DECLARATION",
           `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, campaign.source)}`,
-          "a campaign's name is its identity within its insertion order: rename one or remove it",
+          // Two live campaigns may share a name, but the API cannot rename either (design.md,
+          // Identity): the config can manage only one of them.
+          campaign.id !== undefined && pinned.has(campaign.name)
+            ? "a campaign's name is its identity within its insertion order, and the API cannot rename a campaign: declare one of the two and leave the other unmanaged"
+            : "a campaign's name is its identity within its insertion order: give the new one another name, or remove one",
         ),
       );
+      if (campaign.id !== undefined) pinned.add(campaign.name);
       if (campaign.id === undefined) continue;
       once(campaignIds, campaign.id, campaign.source, (first) =>
         add(
