@@ -63,10 +63,10 @@ export function readPlainYaml(
 }
 
 /**
- * A lone CR, a tab in indentation, an indented `---` or `...`, a line starting with `...` or
- * `%`: one pass over the text.
+ * A lone CR, a tab in indentation (also after a `- `, `? ` or `: ` indicator), an indented
+ * `---` or `...`, a line starting with `...` or `%`: one pass over the text.
  */
-const READ_DIFFERENTLY = /\r(?!\n)|^ *\t|^[ \t]+(?:---|\.\.\.)|^(?:\.\.\.|%)/m;
+const READ_DIFFERENTLY = /\r(?!\n)|^[ ?:-]*\t|^[ \t]+(?:---|\.\.\.)|^(?:\.\.\.|%)/m;
 
 /** `yaml`'s line counter, fed what its parser would give it: 0, and one past each `\n`. */
 function lineCounterOf(text: string): LineCounter {
@@ -95,6 +95,8 @@ class EventReader {
   private start = 0;
   /** One past where the node read last ends: where a flow collection's closing bracket is looked for. */
   private end = 0;
+  /** Offsets of the `#` of each comment that starts a line; found on first use. */
+  private commentLines: number[] | undefined;
   private readonly anchors = new Map<string, Anchored>();
 
   constructor(
@@ -189,13 +191,30 @@ class EventReader {
     }
     if (this.text.charCodeAt(at) !== (sequence ? CLOSE_SEQUENCE : CLOSE_MAPPING)) throw new NeedsFullReader();
     this.end = at + 1;
-    for (
-      let newline = this.text.indexOf("\n", open);
-      newline !== -1 && newline < at;
-      newline = this.text.indexOf("\n", newline + 1)
-    ) {
-      if (this.text.charCodeAt(newline + 1) === HASH) throw new NeedsFullReader();
+    if (this.commentLineWithin(open, at)) throw new NeedsFullReader();
+  }
+
+  /**
+   * Whether a comment starts a line between `from` and `to`. The comment lines are found once
+   * per file and searched by halves: a scan per collection would be quadratic on a config
+   * written as one long line of JSON.
+   */
+  private commentLineWithin(from: number, to: number): boolean {
+    if (this.commentLines === undefined) {
+      this.commentLines = [];
+      for (let at = this.text.indexOf("\n#"); at !== -1; at = this.text.indexOf("\n#", at + 1)) {
+        this.commentLines.push(at + 1);
+      }
     }
+    const lines = this.commentLines;
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (lines[middle]! < from) low = middle + 1;
+      else high = middle;
+    }
+    return low < lines.length && lines[low]! < to;
   }
 
   /** `yaml` refuses an anchor or alias name ending in `:` as ambiguous (`&a: 1`). */
