@@ -185,32 +185,60 @@ function explainYamlError(
 ): { code: ConfigIssueCode; message: string; hint?: string | undefined } {
   switch (code) {
     // Text that YAML reads as syntax: a value with ": " in it, one starting with @ or `, or
-    // text after a quoted or bracketed start. Quoting the whole value is the fix.
-    case "BLOCK_AS_IMPLICIT_KEY":
-      return {
-        code: "YAML_SYNTAX",
-        message:
-          'YAML: this value holds ": ", which YAML reads as a key of a map: put the whole value in quotes',
-        hint: quotedValueHint(text, pos[0]),
-      };
-    case "BAD_SCALAR_START":
-      return {
-        code: "YAML_SYNTAX",
-        message: `YAML: a value cannot start with ${text.charAt(pos[0])} unquoted: put the whole value in quotes`,
-        hint: quotedValueHint(text, pos[0]),
-      };
-    case "UNEXPECTED_TOKEN":
-      if (message.startsWith("Unexpected scalar at node end")) {
-        const hint = quotedValueHint(text, pos[0]);
-        if (hint !== undefined) {
-          return {
-            code: "YAML_SYNTAX",
-            message: "YAML: text follows a quoted or bracketed value: put the whole value in quotes",
-            hint,
-          };
-        }
+    // text after a quoted value. Quoting the whole value is the fix, where the error is in
+    // the value of a `key: value` line and the value is not a list or map written inline.
+    case "BLOCK_AS_IMPLICIT_KEY": {
+      const value = lineValue(text, pos[0]);
+      if (
+        value !== undefined &&
+        pos[0] >= value.start &&
+        value.text.includes(": ") &&
+        !/^[[{"']/.test(value.text)
+      ) {
+        return {
+          code: "YAML_SYNTAX",
+          message:
+            'YAML: this value holds ": ", which YAML reads as a key of a map: put the whole value in quotes',
+          hint: `write ${yamlQuoted(value.text)}`,
+        };
       }
       break;
+    }
+    case "BAD_SCALAR_START": {
+      const value = lineValue(text, pos[0]);
+      if (value !== undefined && pos[0] === value.start) {
+        return {
+          code: "YAML_SYNTAX",
+          message: `YAML: a value cannot start with ${text.charAt(pos[0])} unquoted: put the whole value in quotes`,
+          hint: `write ${yamlQuoted(value.text)}`,
+        };
+      }
+      break;
+    }
+    case "UNEXPECTED_TOKEN": {
+      const value = lineValue(text, pos[0]);
+      if (
+        !message.startsWith("Unexpected scalar at node end") ||
+        value === undefined ||
+        pos[0] <= value.start
+      )
+        break;
+      if (/^["']/.test(value.text)) {
+        return {
+          code: "YAML_SYNTAX",
+          message: "YAML: text follows a quoted value: put the whole value in quotes",
+          hint: `write ${yamlQuoted(value.text)}`,
+        };
+      }
+      if (/^[[{]/.test(value.text)) {
+        return {
+          code: "YAML_SYNTAX",
+          message:
+            "YAML: text follows the closing bracket: remove it, or put the whole value in quotes if it is text",
+        };
+      }
+      break;
+    }
     case "TAB_AS_INDENT":
       return { code: "TAB_INDENT", message: "a tab indents this line: YAML indents with spaces only" };
     case "DUPLICATE_KEY": {
@@ -236,15 +264,30 @@ function explainYamlError(
 }
 
 /**
- * `write "Airports: Q4"`: the value of the `key: value` line holding `offset`, quoted, when
- * that line is one (a list item's too); undefined otherwise.
+ * The value of the `key: value` line (a list item's too) that holds `offset`, without a
+ * trailing comment, and where it starts; undefined when the line is not one.
  */
-function quotedValueHint(text: string, offset: number): string | undefined {
-  const start = text.lastIndexOf("\n", offset - 1) + 1;
-  const end = text.indexOf("\n", offset);
-  const line = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, "");
-  const value = /^\s*(?:-\s+)?[A-Za-z_][\w-]*:\s+(.+?)(?:\s+#.*)?$/.exec(line)?.[1];
-  return value === undefined ? undefined : `write ${yamlQuoted(value)}`;
+function lineValue(text: string, offset: number): { text: string; start: number } | undefined {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const lineEnd = text.indexOf("\n", offset);
+  const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).replace(/\r$/, "");
+  const key = /^\s*(?:-\s+)?[A-Za-z_][\w-]*:\s+/.exec(line);
+  if (key === null) return undefined;
+  const value = withoutComment(line.slice(key[0].length)).trimEnd();
+  return value === "" ? undefined : { text: value, start: lineStart + key[0].length };
+}
+
+/** `text` up to a ` #` comment that is not inside quotes. */
+function withoutComment(text: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote === '"' && char === "\\") i++;
+    else if (quote !== undefined && char === quote) quote = undefined;
+    else if (quote === undefined && (char === '"' || char === "'")) quote = char;
+    else if (quote === undefined && char === "#" && /\s/.test(text[i - 1] ?? " ")) return text.slice(0, i);
+  }
+  return text;
 }
 
 /** `"text"`, or `'text'` where that needs no escapes (`'"Q4" launch'`). */
@@ -305,7 +348,8 @@ class Converter {
     const out: Record<string, unknown> = {};
     const keys = new Map<string, { key: number; value: number }>();
     const offsets: NodeOffsets = { offset: node.range?.[0] ?? 0, keys };
-    const written = new Map<string, unknown>();
+    /** Each key written, as read, and where it was first written. */
+    const written = new Map<string, { value: unknown; at: number }>();
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       const keyOffset = keyNode?.range?.[0] ?? offsets.offset;
@@ -321,19 +365,19 @@ class Converter {
       const key = String(keyNode.value);
       // `yaml` tells keys apart by value, so `1` and `"1"` (or `true` and `"true"`) are two to
       // it; as data they are one name, and one value would silently be lost.
-      if (written.has(key)) {
-        const first = this.index.position(keys.get(key)?.key ?? keyOffset);
+      const earlier = written.get(key);
+      if (earlier !== undefined) {
+        const first = this.index.position(earlier.at);
         const here = this.index.position(keyOffset);
         const where = first.line === here.line ? `column ${first.column}` : `line ${first.line}`;
-        const how = written.get(key) === keyNode.value ? "" : ", once as text and once not";
+        const how = earlier.value === keyNode.value ? "" : ", once as text and once not";
         this.issue(
           keyNode,
           `key "${key}" appears twice in this map (first at ${where}${how}): keep one (the YAML would silently drop the other)`,
           "DUPLICATE_KEY",
           [...this.path, key],
         );
-      }
-      written.set(key, keyNode.value);
+      } else written.set(key, { value: keyNode.value, at: keyOffset });
       this.path.push(key);
       setOwn(out, key, this.convert(pair.value));
       this.path.pop();
