@@ -332,25 +332,27 @@ export function originProblem(text: string): string | undefined {
   // `localhost:8787` even parses, as the scheme "localhost:".
   const meant = originWithScheme(text);
   if (meant !== undefined) return `"${text}" has no scheme: write "${meant}"`;
+  // From here on a message may quote the text: never with a user name or password in it.
+  const shown = withoutUserinfo(text);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return `"${withoutUserinfo(text)}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+    return `"${shown}" is not a URL: write the scheme and host, like https://dsp.example.com`;
   }
   if (url.username !== "" || url.password !== "") {
     // `new URL(...).origin` would drop them silently, and a login must not sit in a config file.
     return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return `"${text}" is not an http(s) origin: write it like https://dsp.example.com`;
+    return `"${shown}" is not an http(s) origin: write it like https://dsp.example.com`;
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
-    return `"${text}" has a path: write the origin only, ${url.origin} (the API paths are added for you)`;
+    return `"${shown}" has a path: write the origin only, ${url.origin} (the API paths are added for you)`;
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     // G13: the service is HTTPS only; plain http is for a local emulator.
-    return `"${text}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
+    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
   }
   return undefined;
 }

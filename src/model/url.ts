@@ -7,8 +7,12 @@
 export function httpUrlProblem(text: string): string | undefined {
   if (!/^https?:\/\//i.test(text)) return "is not an absolute http or https URL";
   const space = /\s/.exec(text)?.[0];
-  if (space !== undefined)
+  if (space !== undefined) {
     return `holds white space (${JSON.stringify(space)}), which a URL cannot (encode a space as %20)`;
+  }
+  const control = /\p{Cc}/u.exec(text)?.[0];
+  if (control !== undefined)
+    return `holds a control character (${JSON.stringify(control)}), which a URL cannot`;
   // `https:///p` reads as the host "p" to a browser; here it is a slash too many.
   if (/^https?:\/\/(?:[/?#]|$)/i.test(text)) return "has no host after the `//`";
   if (!URL.canParse(text)) return "is not a URL the API can read (check the host and port)";
@@ -23,9 +27,23 @@ export function isHttpUrl(text: string): boolean {
   return httpUrlProblem(text) === undefined;
 }
 
-/** `text` with anything between `scheme://` and the host's `@` replaced, parseable or not. */
+/**
+ * `text` with anything between `scheme://` and the host's `@` replaced, parseable or not.
+ * A password may hold a `/` (`u:s3/cret@host`, which no URL reader accepts, so it reaches an
+ * error message): a `:` before the first `/` makes everything up to the last `@` before the
+ * query count as user info. It may mask more than a password (`host:8080/a@b`), never less.
+ */
 export function withoutUserinfo(text: string): string {
-  return text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#\s]*@/, "$1***@");
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(text)?.[0] ?? "";
+  const rest = text.slice(scheme.length);
+  const end = rest.search(/[?#\s]/);
+  const at = (end === -1 ? rest : rest.slice(0, end)).lastIndexOf("@");
+  if (at === -1) return text;
+  const before = rest.slice(0, at);
+  const slash = before.indexOf("/");
+  const colon = before.indexOf(":");
+  const userinfo = slash === -1 || (colon !== -1 && colon < slash);
+  return userinfo ? `${scheme}***${rest.slice(at)}` : text;
 }
 
 const LOOPBACK_V4 = /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/;
@@ -41,7 +59,7 @@ export function isLoopbackHost(hostname: string): boolean {
  * Undefined when `text` is not a bare host and port.
  */
 export function originWithScheme(text: string): string | undefined {
-  const bare = /^(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?$/.exec(text);
-  if (bare === null) return undefined;
+  const bare = /^(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+)(?::([0-9]{1,5}))?$/.exec(text);
+  if (bare === null || Number(bare[2] ?? 0) > 65535) return undefined;
   return `${isLoopbackHost(bare[1]!.toLowerCase()) ? "http" : "https"}://${text}`;
 }

@@ -5,6 +5,7 @@
  */
 import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
+import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
 import { campaignLabel, count } from "./format.js";
 import { formatElapsed, itemsText } from "./progress.js";
@@ -31,15 +32,15 @@ function statusText(status: ApplyRequestRecord["status"]): string {
 
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${record.description} -> ${statusText(record.status)} in ${formatElapsed(record.durationMs)}${attempts}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.durationMs)}${attempts}`;
 }
 
 function unsentLine(request: UnsentRequest): string {
-  return `  ${request.seq}. ${request.method} ${request.path}: ${request.description} (${itemsText(request.items)})`;
+  return `  ${request.seq}. ${request.method} ${request.path}: ${printable(request.description)} (${itemsText(request.items)})`;
 }
 
 function fieldLines(field: FieldFailure): string[] {
-  const lines = [`  ${field.field}: ${field.messages.join("; ")}`];
+  const lines = [`  ${field.field}: ${printable(field.messages.join("; "))}`];
   const where = field.sources.map(place);
   if (field.addresses.length > 0 || where.length > 0) {
     const from = where.length > 0 ? ` (${where.join(", ")})` : "";
@@ -97,8 +98,8 @@ export function renderApplyReport(result: ApplyResult): string {
   if (failure) {
     const r = failure.request;
     lines.push(
-      `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${r.description})`,
-      `  ${failure.httpStatus !== undefined ? `${failure.httpStatus} ` : ""}${failure.message} [${failure.code}]`,
+      `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${printable(r.description)})`,
+      `  ${failure.httpStatus !== undefined ? `${failure.httpStatus} ` : ""}${printable(failure.message)} [${failure.code}]`,
       ...failure.fields.flatMap(fieldLines),
     );
   } else {
@@ -106,7 +107,7 @@ export function renderApplyReport(result: ApplyResult): string {
     if (result.abandoned) {
       const a = result.abandoned;
       lines.push(
-        `  abandoned: ${a.seq}. ${a.method} ${a.path} (${a.description}), waiting or in flight when ` +
+        `  abandoned: ${a.seq}. ${a.method} ${a.path} (${printable(a.description)}), waiting or in flight when ` +
           "interrupted: doohctl plan shows whether it took effect",
       );
     }

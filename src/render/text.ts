@@ -67,7 +67,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
         out.push(p.dim(`  phase ${phase}: ${PHASES[r.phase]}`));
       }
       out.push(
-        `  ${String(r.seq).padStart(4)}. ${r.method} ${r.path}: ${r.description} [${r.change_ids.join(", ")}]`,
+        `  ${String(r.seq).padStart(4)}. ${r.method} ${r.path}: ${printable(r.description)} [${r.change_ids.join(", ")}]`,
       );
     }
   }

@@ -41,6 +41,15 @@ describe("an api_origin with credentials", () => {
     expect(problem).not.toContain(SECRET);
   });
 
+  it.each([
+    `ops:${SECRET}@dsp.example.com`,
+    `https://ops:${SECRET.slice(0, 4)}/${SECRET.slice(4)}@dsp.example.com`,
+  ])("is not quoted when written without a scheme or with a slash in the password: %s", (origin) => {
+    const problem = originProblem(origin) ?? "";
+    expect(problem).toMatch(/^"(https:\/\/)?\*\*\*@dsp\.example\.com" is not/);
+    expect(problem).not.toContain(SECRET.slice(4));
+  });
+
   it("from DOOHCTL_API_ORIGIN is refused instead of being silently stripped to its origin", () => {
     const env = { DOOHCTL_API_ORIGIN: `https://ops:${SECRET}@dsp.example.com` };
     expect(() => resolveConnection({}, env)).toThrow(ConnectionError);

@@ -21,6 +21,9 @@ describe("pixel URLs", () => {
     expect(httpUrlProblem("https://p.example.com/a\tb")).toMatch(/^holds white space \("\\t"\)/);
     expect(httpUrlProblem("https://p.example.com:99999/")).toMatch(/^is not a URL the API can read/);
     expect(httpUrlProblem("https://u:pw@p.example.com/")).toMatch(/^carries a user name or password/);
+    expect(httpUrlProblem("https://p.example.com/\u001b[2J")).toMatch(
+      /^holds a control character \("\\u001b"\)/,
+    );
   });
 });
 
@@ -31,7 +34,13 @@ describe("origins", () => {
     expect(originWithScheme("localhost:8787")).toBe("http://localhost:8787");
     expect(originWithScheme("127.0.0.1:8787")).toBe("http://127.0.0.1:8787");
     expect(originWithScheme("[::1]:8787")).toBe("http://[::1]:8787");
-    for (const text of ["https://dsp.example.com", "dsp.example.com/api", "a b", ""]) {
+    for (const text of [
+      "https://dsp.example.com",
+      "dsp.example.com/api",
+      "dsp.example.com:99999",
+      "a b",
+      "",
+    ]) {
       expect(originWithScheme(text), text).toBeUndefined();
     }
   });
@@ -40,5 +49,10 @@ describe("origins", () => {
     expect(["localhost", "127.8.9.1", "[::1]"].every(isLoopbackHost)).toBe(true);
     expect(["128.0.0.1", "localhost.example.com", "::1"].some(isLoopbackHost)).toBe(false);
     expect(withoutUserinfo("https://ops:secret@dsp.example.com")).toBe("https://***@dsp.example.com");
+    expect(withoutUserinfo("admin:s3cret@dsp.example.com")).toBe("***@dsp.example.com");
+    // No URL reader accepts a "/" in a password, so such text ends up in "is not a URL".
+    expect(withoutUserinfo("https://u:s3/cret@dsp.example.com/p")).toBe("https://***@dsp.example.com/p");
+    // An "@" in a path or query is not user info.
+    expect(withoutUserinfo("https://p.example.com/u/a@b?m=x@y")).toBe("https://p.example.com/u/a@b?m=x@y");
   });
 });

@@ -59,10 +59,23 @@ describe("renderers", () => {
   it("shows an escape sequence or line break in a live name as text, never as a terminal command", () => {
     const name = "Lobby\u001b[2J\nforged line\u202e";
     const live = liveState({ campaigns: [liveCampaign({ id: "5001", name, active: true })] });
-    const p = plan(desired([io("1001", { unmanaged: "deactivate" })]), live);
+    // And a new campaign of such a name, whose request descriptions carry it too.
+    const fields = {
+      cpm: usd("2"),
+      start_time: "2026-12-01T00:00:00Z",
+      end_time: "2026-12-20T00:00:00Z",
+      budget_impressions: 1000,
+    };
+    const targetings = [{ venue_type_targeting_option: { venue_type_ids: ["12"] } }];
+    const d = desired([
+      io("1001", { unmanaged: "deactivate", campaigns: [campaign(`New ${name}`, { fields, targetings })] }),
+    ]);
+    const p = plan(d, live);
+    expect(p.requests.some((r) => r.description.includes(`New ${name}`))).toBe(true);
     const shown = "Lobby\\u001b[2J\\nforged line\\u202e";
     for (const text of [renderText(p, { colour: false }), renderMarkdown(p)]) {
       expect(text).toContain(`campaign 5001 "${shown}"`);
+      expect(text).toContain(`"New ${shown}"`);
       for (const raw of ["\u001b", "\u202e", 'forged line"\n']) expect(text).not.toContain(raw);
     }
   });
