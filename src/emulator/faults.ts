@@ -40,18 +40,25 @@ export function parseFaults(spec: string): FaultRule[] {
 
 export class FaultInjector {
   private rules: FaultRule[] = [];
-  private random: () => number = seededRandom(1);
+  private random: () => number;
   private text = "";
 
-  constructor(spec = "", seed?: number) {
-    this.configure(spec, seed);
+  /** Without a seed, the draws start from a random one. */
+  constructor(spec = "", seed: number = Math.floor(Math.random() * 2 ** 32)) {
+    this.random = seededRandom(seed);
+    this.configure(spec);
   }
 
-  /** Replaces the faults; a new seed restarts the sequence of draws. */
+  /**
+   * Replaces the faults. A new seed restarts the sequence of draws; without one the draws go
+   * on from the current sequence, so an emulator started with `--fault-seed` (or `faultSeed`)
+   * stays reproducible when its faults are changed later through the control path or
+   * `setFaults`. (Reseeding at random here made every such run a different one.)
+   */
   configure(spec: string, seed?: number): void {
     this.rules = parseFaults(spec);
     this.text = spec;
-    this.random = seededRandom(seed ?? Math.floor(Math.random() * 2 ** 32));
+    if (seed !== undefined) this.random = seededRandom(seed);
   }
 
   get spec(): string {

@@ -61,6 +61,7 @@ export interface RunningEmulator {
   requestLog(): RequestLogEntry[];
   /** Same as GET /__emulator/state: a deep copy. */
   state(): EmulatorStateView;
+  /** Same as POST /__emulator/faults: without a seed, the draws go on from the current sequence. */
   setFaults(spec: string, seed?: number): void;
   /** The seed's users, for the CLI banner. */
   users(): { email: string; account_id: string }[];

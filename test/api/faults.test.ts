@@ -43,9 +43,12 @@ async function idempotentRound(client: Harness["client"], round: number) {
 describe("faults the client survives (emulator --faults)", () => {
   for (const spec of ["429:0.4", "500:0.4", "reset:0.4"]) {
     it(`completes GET, PUT and PATCH under ${spec}`, async () => {
-      // Eight attempts: at a 40% fault rate, four in a row do happen over this many requests.
+      // The same draws in every run: setFaults without a seed goes on from faultSeed (it used
+      // to reseed at random, so about 1 run in 100 met 8 faults in a row and gave up). Seed
+      // 22 faults the second request 4 times in a row, and again later; eight attempts leave
+      // room above that.
       h = await harness({
-        emulator: { faultSeed: 3 },
+        emulator: { faultSeed: 22 },
         client: { retry: { maxAttempts: 8, maxRateLimited: 8 } },
       });
       await h.client.send(Endpoints.getCampaign("5001")); // log in before the faults start

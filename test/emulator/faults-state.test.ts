@@ -55,6 +55,21 @@ describe("faults", () => {
     expect(first).toContain(200);
     expect(await run()).toEqual(first);
   });
+
+  it("keeps drawing from its fault seed when the faults are set later without a seed", async () => {
+    const statuses = async (session: Session) => {
+      const out: number[] = [];
+      for (let i = 0; i < 24; i++) out.push((await session.get(`${DSP}/advertisers`)).status);
+      return out;
+    };
+    s = await boot();
+    s.emulator.setFaults("500:0.5", 42);
+    const seeded = await statuses(s);
+    await s.close();
+    s = await boot({ faultSeed: 42 });
+    s.emulator.setFaults("500:0.5"); // after login, as the client fault tests do
+    expect(await statuses(s)).toEqual(seeded);
+  });
 });
 
 describe("persistence (--state)", () => {
