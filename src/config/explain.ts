@@ -34,7 +34,7 @@ export function explainLeaf(def: string, data: unknown, context: LeafContext = {
     case "id":
       return explainId(data, written, inList);
     case "venue_type_id":
-      return explainVenueTypeId(data, inList);
+      return explainVenueTypeId(data, written, inList);
     case "http_url":
       if (typeof data !== "string") {
         return {
@@ -89,15 +89,33 @@ function explainId(data: unknown, written?: string, inList = false): Explained {
       ...(visible === "" ? {} : { hint: `write ${JSON.stringify(visible)}` }),
     };
   }
+  if (typeof data === "number" && Number.isInteger(data)) return idNumberProblem(data, written);
   return {
     code: "WRONG_TYPE",
     message: `an id is a string or a whole number, found ${describe(data)}: write it in quotes, like "1001"`,
   };
 }
 
+/** A numeric id the schema refused: beyond 2^53 it has lost digits, below 0 it names nothing. */
+function idNumberProblem(id: number, written: string | undefined): Explained {
+  if (Number.isInteger(id) && id > Number.MAX_SAFE_INTEGER) {
+    // `1.5e300` as written, not the 301 digits it reads as.
+    const text = written ?? String(id);
+    return {
+      code: "ID_TOO_LARGE",
+      message: `${text} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits: quote this id`,
+      hint:
+        written === undefined
+          ? `write the id's exact digits in quotes, like "${BigInt(id)}"`
+          : `write "${written}"`,
+    };
+  }
+  return { code: "INVALID_VALUE", message: `${id} is not an id: ids are whole numbers from 0, or strings` };
+}
+
 /** G5: venue type ids are numeric strings; the API refuses any other. */
-function explainVenueTypeId(data: unknown, inList: boolean): Explained {
-  if (typeof data !== "string" || data === "") return explainId(data, undefined, inList);
+function explainVenueTypeId(data: unknown, written: string | undefined, inList: boolean): Explained {
+  if (typeof data !== "string" || data === "") return explainId(data, written, inList);
   if (/\s|,/.test(data)) return explainSpacedId(data, "a venue type id is digits only (G5)", inList);
   return {
     code: "INVALID_VALUE",
@@ -208,6 +226,8 @@ export function explainMoney(
   }
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     const record = data as Record<string, unknown>;
+    const unitsWrong = unitsProblem(record.units);
+    if (unitsWrong !== undefined) return { code, message: unitsWrong };
     const units = typeof record.units === "number" ? String(record.units) : record.units;
     try {
       Money.fromWire({
@@ -228,6 +248,25 @@ export function explainMoney(
     return { code, message: "amounts are never negative (G8)" };
   }
   return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
+}
+
+/**
+ * Units the wire form refuses, said so the user can fix them. A YAML number is a double:
+ * 1e21 becomes "1e+21", and digits past 2^53 are already lost, so only a string is exact.
+ */
+export function unitsProblem(units: unknown): string | undefined {
+  if (typeof units === "bigint") return `units must be an integer string: write "${units}" (in quotes)`;
+  if (typeof units === "number") {
+    if (Number.isSafeInteger(units)) return undefined;
+    const digits = Number.isInteger(units) ? BigInt(units).toString() : undefined;
+    return digits === undefined
+      ? `units must be a whole number, found ${units}: put the fraction in nanos`
+      : `units must be an integer string: ${units} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits; write "${digits}" (in quotes)`;
+  }
+  if (typeof units === "string" && /^0[0-9]+$/.test(units)) {
+    return `units must be an integer string without leading zeros: write "${units.replace(/^0+(?=[0-9])/, "")}"`;
+  }
+  return undefined;
 }
 
 /** Why `text` is not money and what to write, for text the parser has no diagnosis of. */

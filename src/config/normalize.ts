@@ -18,8 +18,8 @@ import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targetin
 import { Time } from "../model/time.js";
 import { isLoopbackHost, originWithScheme, withoutUserinfo } from "../model/url.js";
 import type { Environment } from "../model/wire.js";
+import { unitsProblem } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
-import { unitsProblem } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;

@@ -185,11 +185,6 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
       inList: typeof located.segments.at(-1) === "number",
       currency: budgetCurrency(value, located.segments),
     });
-    const units =
-      def === "money" ? unitsProblem((located.data as { units?: unknown } | null)?.units) : undefined;
-    if (units !== undefined) explained.message = units;
-    if ((def === "id" || def === "venue_type_id") && Number.isInteger(located.data))
-      Object.assign(explained, idNumberProblem(located.data as number, writtenOf(located, index)));
     explainedPaths.push(error.instancePath);
     at(
       located,
@@ -415,43 +410,4 @@ function nothingHint(data: unknown, expected: readonly string[]): string | undef
   }
   if (expected.includes("object")) return "write its keys under it, indented, or remove the key";
   return undefined;
-}
-
-/**
- * Units the wire form refuses, said so the user can fix them. A YAML number is a double:
- * 1e21 becomes "1e+21", and digits past 2^53 are already lost, so only a string is exact.
- */
-export function unitsProblem(units: unknown): string | undefined {
-  if (typeof units === "bigint") return `units must be an integer string: write "${units}" (in quotes)`;
-  if (typeof units === "number") {
-    if (Number.isSafeInteger(units)) return undefined;
-    const digits = Number.isInteger(units) ? BigInt(units).toString() : undefined;
-    return digits === undefined
-      ? `units must be a whole number, found ${units}: put the fraction in nanos`
-      : `units must be an integer string: ${units} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits; write "${digits}" (in quotes)`;
-  }
-  if (typeof units === "string" && /^0[0-9]+$/.test(units)) {
-    return `units must be an integer string without leading zeros: write "${units.replace(/^0+(?=[0-9])/, "")}"`;
-  }
-  return undefined;
-}
-
-/** A numeric id the schema refused: beyond 2^53 it has lost digits, below 0 it names nothing. */
-function idNumberProblem(
-  id: number,
-  written: string | undefined,
-): { code: ConfigIssueCode; message: string; hint?: string } {
-  if (Number.isInteger(id) && id > Number.MAX_SAFE_INTEGER) {
-    // `1.5e300` as written, not the 301 digits it reads as.
-    const text = written ?? String(id);
-    return {
-      code: "ID_TOO_LARGE",
-      message: `${text} is beyond ${Number.MAX_SAFE_INTEGER}, where a YAML number loses digits: quote this id`,
-      hint:
-        written === undefined
-          ? `write the id's exact digits in quotes, like "${BigInt(id)}"`
-          : `write "${written}"`,
-    };
-  }
-  return { code: "INVALID_VALUE", message: `${id} is not an id: ids are whole numbers from 0, or strings` };
 }
