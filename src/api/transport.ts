@@ -6,7 +6,7 @@
 
 import { rootCertificates } from "node:tls";
 import { Pool, errors as undiciErrors } from "undici";
-import { isLoopbackHost } from "../model/url.js";
+import { isLoopbackHost, withoutUserinfo } from "../model/url.js";
 import { NetworkError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
 
@@ -35,8 +35,9 @@ export function checkOrigin(apiOrigin: string): string {
   try {
     url = new URL(apiOrigin);
   } catch {
+    // Text no URL reader takes may still hold a password (`https://u:s3/cret@host`).
     throw new TransportPolicyError(
-      `api_origin "${apiOrigin}" is not a URL: write the scheme and host, like https://dsp.example.com`,
+      `api_origin "${withoutUserinfo(apiOrigin)}" is not a URL: write the scheme and host, like https://dsp.example.com`,
     );
   }
   if (url.username !== "" || url.password !== "") {

@@ -56,6 +56,10 @@ describe("origin policy (G13)", () => {
     }
     expect(message).toMatch(/must not carry a user or password/);
     expect(message).not.toContain("hunter2");
+    // Text that is no URL at all, with a "/" in the password.
+    expect(() => checkOrigin("https://me:hun/ter2@dsp.example.com")).toThrow(
+      'api_origin "https://***@dsp.example.com" is not a URL',
+    );
   });
 
   it("refuses a non-loopback http origin before any connection is made", async () => {
