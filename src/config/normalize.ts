@@ -297,7 +297,6 @@ class Normalizer {
     return walk(raw, undefined, "", at) as Record<string, unknown>;
   }
 
-  /** Where `parent[key]` was written, with its path. */
   /**
    * Stands in for an id or name the schema check refused, which is reported already: unique
    * per object, so it never makes a false duplicate, and it says where the object is in the
@@ -308,6 +307,7 @@ class Normalizer {
     return `(no valid ${what}, at ${file}:${line}:${column})`;
   }
 
+  /** Where `parent[key]` was written, with its path. */
   private ref(parent: unknown, key: string | number, path: string): SourceRef {
     const { line, column } = this.index.ofValue(parent, key);
     return { file: this.index.file, line, column, path };

@@ -11,8 +11,9 @@ export function httpUrlProblem(text: string): string | undefined {
     return `holds white space (${JSON.stringify(space)}), which a URL cannot (encode a space as %20)`;
   }
   const control = /\p{Cc}/u.exec(text)?.[0];
-  if (control !== undefined)
+  if (control !== undefined) {
     return `holds a control character (${JSON.stringify(control)}), which a URL cannot`;
+  }
   // `https:///p` reads as the host "p" to a browser; here it is a slash too many.
   if (/^https?:\/\/(?:[/?#]|$)/i.test(text)) return "has no host after the `//`";
   if (!URL.canParse(text)) return "is not a URL the API can read (check the host and port)";
