@@ -37,6 +37,15 @@ describe("resolveConnection", () => {
     );
   });
 
+  it("tells the origin meant when DOOHCTL_API_ORIGIN has no scheme", () => {
+    expect(() => resolveConnection({}, { DOOHCTL_API_ORIGIN: "localhost:8787" })).toThrow(
+      'DOOHCTL_API_ORIGIN: "localhost:8787" has no scheme: write "http://localhost:8787"',
+    );
+    expect(() => resolveConnection({}, { DOOHCTL_API_ORIGIN: "dsp.example.com" })).toThrow(
+      'DOOHCTL_API_ORIGIN: "dsp.example.com" has no scheme: write "https://dsp.example.com"',
+    );
+  });
+
   it("refuses an unknown environment name", () => {
     expect(() =>
       resolveConnection({ apiOrigin: "https://dsp.example.com" }, { DOOHCTL_ENVIRONMENT: "prod" }),
