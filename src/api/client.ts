@@ -233,7 +233,10 @@ export function createDspClient(options: DspClientOptions): DspClient {
           if (response && response.status !== 429) throw apiError(request, response);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
-          throw new OutcomeUnknownError(request.method, request.path, decision.detail, { cause: failure });
+          throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
+            cause: failure,
+            answered: response !== undefined,
+          });
       }
     }
   }
@@ -332,6 +335,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
           throw new OutcomeUnknownError(error.method, error.path, error.reason, {
             cause: error.cause,
             batchOffset: offset,
+            answered: error.answered,
           });
         }
         throw error;

@@ -103,11 +103,16 @@ export class OutcomeUnknownError extends DspClientError {
   readonly code = "OUTCOME_UNKNOWN";
   /** For a chunked batch: index of this chunk's first item in the caller's list. */
   readonly batchOffset: number;
+  /**
+   * True when the DSP answered (a 5xx): it has finished with the request, so what it did can
+   * be read at once. False when no answer came (timeout, connection lost): it may still run.
+   */
+  readonly answered: boolean;
   constructor(
     readonly method: HttpMethod,
     readonly path: string,
     readonly reason: string,
-    options?: { cause?: unknown; batchOffset?: number },
+    options?: { cause?: unknown; batchOffset?: number; answered?: boolean },
   ) {
     super(
       `${method} ${path}: outcome unknown (${reason}); the request may have been applied. ` +
@@ -115,6 +120,7 @@ export class OutcomeUnknownError extends DspClientError {
       options,
     );
     this.batchOffset = options?.batchOffset ?? 0;
+    this.answered = options?.answered ?? false;
   }
 }
 

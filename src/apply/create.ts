@@ -4,10 +4,11 @@
  * campaigns by name to learn what happened: all created -> take their ids and go on; none
  * -> send it once more, now known not to have happened. Never a campaign twice.
  *
- * A timed-out request may still be running on a slow server, which could commit it after a
+ * A 5xx is an answer: the server is done with the request, so the check runs at once. A
+ * timed-out request may still be running on a slow server, which could commit it after a
  * check made at once found nothing, and the re-sent POST would then create the campaigns a
- * second time. So the check waits `settleMs` first: a creation still running then had a
- * whole further request timeout to land.
+ * second time. So only then does the check wait `settleMs` first (with a countdown): a
+ * creation still running then had a whole further request timeout to land.
  */
 import { OutcomeUnknownError } from "../api/errors.js";
 import type { ApiRequest, DspClient } from "../api/types.js";
@@ -22,6 +23,8 @@ export class CreationCheckError extends Error {
 export interface CreateOutcome {
   /** New campaign ids in request order (G3: the answer keeps request order). */
   ids: string[];
+  /** The new campaigns as the DSP answered or listed them, in request order. */
+  campaigns: Campaign[];
   recovered?: "created" | "retried";
 }
 
@@ -39,7 +42,7 @@ function keysOf(body: unknown): NewCampaignKey[] {
   }));
 }
 
-function idsOf(response: unknown, expected: number): string[] {
+function campaignsOf(response: unknown, expected: number): Campaign[] {
   const campaigns = (response as { campaigns?: Campaign[] } | null)?.campaigns;
   if (!Array.isArray(campaigns) || campaigns.length !== expected) {
     throw new CreationCheckError(
@@ -47,7 +50,7 @@ function idsOf(response: unknown, expected: number): string[] {
         "run plan to see what exists now",
     );
   }
-  return campaigns.map((c) => c.id);
+  return campaigns;
 }
 
 /** Which of `keys` exist now, by name within their insertion order; undefined where absent. */
@@ -55,7 +58,7 @@ async function findByName(
   client: DspClient,
   keys: readonly NewCampaignKey[],
   signal: AbortSignal | undefined,
-): Promise<Array<string | undefined>> {
+): Promise<Array<Campaign | undefined>> {
   const ioIds = [...new Set(keys.map((k) => k.insertion_order_id))];
   const live = await client.listCampaignsByInsertionOrder(ioIds, signal ? { signal } : {});
   return keys.map((key) => {
@@ -68,7 +71,7 @@ async function findByName(
           `(${matches.map((c) => c.id).join(", ")}); pin the right one with id in the config and plan again`,
       );
     }
-    return matches[0]?.id;
+    return matches[0];
   });
 }
 
@@ -78,6 +81,8 @@ export async function createCampaigns(options: {
   items: number;
   signal?: AbortSignal | undefined;
   onCheck: (message: string) => void;
+  /** Told before the settle wait, with the clock time it ends: progress shows a countdown. */
+  onSettle?: (until: number) => void;
   clock: Clock;
   /** How long an unknown outcome is left to settle before the check by name. */
   settleMs: number;
@@ -87,20 +92,28 @@ export async function createCampaigns(options: {
   const sendOptions = signal ? { signal, items } : { items };
   for (let attempt = 1; ; attempt++) {
     try {
-      const ids = idsOf(await client.send(request, sendOptions), items);
-      return attempt === 1 ? { ids } : { ids, recovered: "retried" };
+      const campaigns = campaignsOf(await client.send(request, sendOptions), items);
+      const ids = campaigns.map((c) => c.id);
+      return attempt === 1 ? { ids, campaigns } : { ids, campaigns, recovered: "retried" };
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
-      options.onCheck(
-        `outcome of POST /campaigns unknown (${error.message}); waiting ${Math.round(settleMs / 1000)} s ` +
-          "for a slow answer to settle, then listing campaigns by name to learn what was created",
-      );
-      await clock.sleep(settleMs, signal);
+      if (error.answered) {
+        options.onCheck(
+          `outcome of POST /campaigns unknown (${error.message}); the DSP answered, so listing campaigns by name at once to learn what was created`,
+        );
+      } else {
+        options.onCheck(
+          `outcome of POST /campaigns unknown (${error.message}); waiting ${Math.round(settleMs / 1000)} s ` +
+            "for a slow answer to settle, then listing campaigns by name to learn what was created",
+        );
+        options.onSettle?.(clock.now() + settleMs);
+        await clock.sleep(settleMs, signal);
+      }
       const found = await findByName(client, keys, signal);
-      const present = found.filter((id) => id !== undefined);
+      const present = found.filter((c) => c !== undefined);
       if (present.length === keys.length) {
         options.onCheck(`all ${keys.length} campaigns were created; continuing`);
-        return { ids: present, recovered: "created" };
+        return { ids: present.map((c) => c.id), campaigns: present, recovered: "created" };
       }
       if (present.length > 0) {
         // G3 says creation is transactional, so this should not happen; stop rather than guess.

@@ -5,6 +5,7 @@
  * failure or an interruption stops the run (I7) and the result says what was applied, what
  * failed and why, and what was not sent.
  */
+import { Endpoints } from "../api/endpoints.js";
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
 import type { DspClient } from "../api/types.js";
 import type {
@@ -15,21 +16,42 @@ import type {
   PlannedRequestRef,
 } from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
+import { MAX_BATCH } from "../model/wire.js";
+import { activeItems, pauseSpans } from "../plan/pauses.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
-import { checkCreativesUnchanged } from "./creative-guard.js";
 import type { ApplyEvent } from "./events.js";
 import { traceFieldErrors } from "./failure.js";
+import { WriteGuard } from "./guard.js";
 import { type ApplyJournal, guardJournal, itemIdsOf } from "./journal.js";
 import { leftPaused } from "./left-paused.js";
 import { resolvePath, resolvePathIfKnown, resolvePlaceholders } from "./placeholders.js";
 import { summarize } from "./summary.js";
 
+/**
+ * The recovery record as apply sees it (recovery.ts implements it on disk): told before a
+ * pause is sent and after a reactivation is confirmed.
+ */
+export interface RecoveryPort {
+  /** Durably records campaigns about to be paused; throws when it cannot (nothing is sent then). */
+  pausing(
+    entries: { campaign_id: string; insertion_order_id: string; name: string; paused_at: string }[],
+  ): void;
+  /** Campaigns the DSP confirmed active. */
+  reactivated(campaignIds: string[]): void;
+}
+
 export interface ApplyOptions {
   plan: Plan;
   client: DspClient;
-  /** Aborting stops the run: the request in flight is abandoned, no other is started. */
+  /**
+   * Aborting stops the run: the request in flight is abandoned, no other change is started,
+   * and the campaigns this apply paused are reactivated before it returns.
+   */
   signal?: AbortSignal;
+  /** Aborting it gives up restoring delivery too (a second Ctrl-C); the record keeps the truth. */
+  restoreSignal?: AbortSignal;
+  recovery?: RecoveryPort;
   onEvent?: (event: ApplyEvent) => void;
   journal?: ApplyJournal;
   /** For timestamps, durations and the settle wait below. @default systemClock */
@@ -152,6 +174,30 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   });
   emit({ type: "start", total, at: startedAt });
 
+  const guard = new WriteGuard(plan, client);
+  const spans = new Map(pauseSpans(plan).map((span) => [span.campaign_id, span]));
+  /** Requests handed to the client: they may have reached the DSP even without an answer. */
+  const dispatched = new Set<number>();
+  const recordPauses = (request: { method: string; path: string; body: unknown }) => {
+    const pausing = [...activeItems(request)].flatMap(([id, active]) => {
+      const span = spans.get(id);
+      return !active && span ? [span] : [];
+    });
+    if (pausing.length === 0) return;
+    options.recovery?.pausing(
+      pausing.map((span) => ({
+        campaign_id: span.campaign_id,
+        insertion_order_id: span.insertion_order_id,
+        name: span.name,
+        paused_at: iso(clock.now()),
+      })),
+    );
+  };
+  const confirmReactivations = (request: { method: string; path: string; body: unknown }) => {
+    const ids = [...activeItems(request)].filter(([, active]) => active).map(([id]) => id);
+    if (ids.length > 0) options.recovery?.reactivated(ids);
+  };
+
   let index = 0;
   try {
     for (; index < total && !signal?.aborted; index++) {
@@ -208,6 +254,10 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
           at: sentAt,
         });
         const request = { method: planned.method, path, body };
+        const sendOptions = signal ? { signal, items: planned.items } : { items: planned.items };
+        await guard.check(request, signal ? { signal } : {});
+        recordPauses(request);
+        dispatched.add(planned.seq);
         if (planned.method === "POST") {
           const outcome = await createCampaigns({
             client,
@@ -220,13 +270,25 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
               journal?.record({ event: "check", time: iso(clock.now()), seq: planned.seq, message });
               emit({ type: "check", seq: planned.seq, message });
             },
+            onSettle: (until) =>
+              emit({
+                type: "api",
+                event: {
+                  type: "wait",
+                  class: "write",
+                  reason: "backoff",
+                  until,
+                  waitMs: until - clock.now(),
+                },
+              }),
           });
           createdIds = outcome.ids;
           recovered = outcome.recovered;
           recordNewIds(planned, outcome.ids, created, changesById);
+          guard.record(request, { campaigns: outcome.campaigns });
         } else {
-          if (planned.phase === 5) await checkCreativesUnchanged({ client, plan, body, signal });
-          await client.send(request, signal ? { signal, items: planned.items } : { items: planned.items });
+          guard.record(request, await client.send(request, sendOptions));
+          confirmReactivations(request);
         }
         // A POST whose lost answer was found created by listing (G3) succeeded: its last
         // write answer (a 500, or none) is not its outcome.
@@ -247,14 +309,30 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
         break;
       }
     }
-  } finally {
+  } catch (error) {
     unsubscribe();
+    throw error;
   }
 
-  const after = client.stats();
   const status: ApplyStatus = failure ? "failed" : index < total || abandoned ? "interrupted" : "applied";
+  const appliedSeqs = new Set(applied.map((r) => r.seq));
+  let paused = leftPaused(plan, appliedSeqs, dispatched);
+  let restore: RestoreOutcome | undefined;
+  if (paused.length > 0) {
+    restore = await restoreDelivery({
+      client,
+      campaignIds: paused.map((p) => p.campaign_id),
+      signal: options.restoreSignal,
+      recovery: options.recovery,
+      emit,
+      journal: (message) => journal?.record({ event: "check", time: iso(clock.now()), seq: 0, message }),
+    });
+    const restored = new Set(restore.restored);
+    paused = paused.filter((p) => !restored.has(p.campaign_id));
+  }
+  unsubscribe();
+  const after = client.stats();
   const finishedAt = clock.now();
-  const paused = leftPaused(plan, new Set(applied.map((r) => r.seq)));
   const result: ApplyResult = {
     status,
     started_at: iso(startedAt),
@@ -283,6 +361,8 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       finishedAt - startedAt,
     ),
     left_paused: paused,
+    ...(restore ? { restored: restore.restored } : {}),
+    ...(restore?.error !== undefined ? { restore_error: restore.error } : {}),
   };
   journal?.record({
     event: "end",
@@ -297,4 +377,60 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   if (journalError !== undefined) result.journal_error = journalError;
   emit({ type: "finish", result });
   return result;
+}
+
+interface RestoreOutcome {
+  /** Campaigns active again: reactivated now, or found active already. */
+  restored: string[];
+  error?: string;
+}
+
+/**
+ * After a stop (interruption or failure), delivery first: the campaigns this apply paused
+ * and did not reactivate are read (one GET per 100) and those still inactive are reactivated
+ * (one PATCH per 100). A campaign whose targeting PUT has not landed goes back to exactly its
+ * state before the apply, so I1 holds; one whose PUT landed serves its new targetings.
+ */
+async function restoreDelivery(input: {
+  client: DspClient;
+  campaignIds: string[];
+  signal: AbortSignal | undefined;
+  recovery: RecoveryPort | undefined;
+  emit: (event: ApplyEvent) => void;
+  journal: (message: string) => void;
+}): Promise<RestoreOutcome> {
+  const { client, signal } = input;
+  const restored: string[] = [];
+  const say = (message: string) => {
+    input.journal(message);
+    input.emit({ type: "check", seq: 0, message });
+  };
+  try {
+    say(
+      `reactivating ${input.campaignIds.length} campaign(s) this apply paused: ${input.campaignIds.join(", ")}`,
+    );
+    const live = await client.getCampaigns(input.campaignIds, signal ? { signal } : {});
+    const inactive = new Set(live.filter((c) => !c.active).map((c) => c.id));
+    const already = input.campaignIds.filter((id) => live.some((c) => c.id === id) && !inactive.has(id));
+    restored.push(...already);
+    const ids = input.campaignIds.filter((id) => inactive.has(id));
+    for (let at = 0; at < ids.length; at += MAX_BATCH) {
+      const chunk = ids.slice(at, at + MAX_BATCH);
+      await client.send(
+        Endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
+        signal ? { signal, items: chunk.length } : { items: chunk.length },
+      );
+      restored.push(...chunk);
+    }
+    input.recovery?.reactivated(restored);
+    say(`delivery restored: ${restored.length} campaign(s) active again`);
+    return { restored };
+  } catch (error) {
+    if (restored.length > 0) input.recovery?.reactivated(restored);
+    const message = error instanceof Error ? error.message : String(error);
+    say(
+      `could not reactivate every paused campaign (${message}); the recovery record keeps them for the next plan`,
+    );
+    return { restored, error: message };
+  }
 }

@@ -7,6 +7,7 @@ import type { PlanThresholds } from "../plan/types.js";
 
 export interface TuningFlags {
   maxWait?: number;
+  maxPause?: number;
   budgetIncreaseThreshold?: number;
   cpmIncreaseThreshold?: number;
 }
@@ -25,6 +26,11 @@ export function addTuningOptions(command: Command): Command {
     .option(
       "--max-wait <seconds>",
       "fail instead of waiting longer than this for one Retry-After or backoff (default 120)",
+      nonNegative,
+    )
+    .option(
+      "--max-pause <seconds>",
+      "pause no campaign longer than this (estimated) for a targeting change, at the price of extra writes",
       nonNegative,
     )
     .option(
@@ -51,4 +57,8 @@ export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
 
 export function maxWaitMsOf(flags: TuningFlags): number | undefined {
   return flags.maxWait === undefined ? undefined : Math.round(flags.maxWait * 1000);
+}
+
+export function maxPauseMsOf(flags: TuningFlags): number | undefined {
+  return flags.maxPause === undefined ? undefined : Math.round(flags.maxPause * 1000);
 }

@@ -13,14 +13,28 @@ export interface CliIO {
   stderr: TextSink;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /** Reads one line from the terminal; undefined when stdin is not a TTY. */
+  /**
+   * Reads one line from the terminal, after discarding what was typed before the question;
+   * undefined when stdin is not a TTY. Rejects with PromptInterrupted on Ctrl-C.
+   */
   prompt?: (question: string) => Promise<string>;
-  /** Called on SIGINT/SIGTERM: long-running commands subscribe to stop cleanly. */
-  onInterrupt?: (listener: () => void) => () => void;
+  /**
+   * Called on the first SIGINT/SIGTERM: long-running commands subscribe to stop cleanly. A
+   * second signal while subscribed ends the process at once (main.ts).
+   */
+  onInterrupt?: (listener: (signal: InterruptSignal) => void) => () => void;
 }
 
-/** Exit codes (design.md, Commands). */
-export const EXIT = { ok: 0, error: 1, changes: 2 } as const;
+export type InterruptSignal = "SIGINT" | "SIGTERM";
+
+/** Ctrl-C at a prompt: nothing was decided, nothing is sent. */
+export class PromptInterrupted extends Error {
+  override readonly name = "PromptInterrupted";
+  readonly code = "PROMPT_INTERRUPTED";
+}
+
+/** Exit codes (design.md, Commands); 128 + the signal number after an interruption. */
+export const EXIT = { ok: 0, error: 1, changes: 2, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Colour only on a TTY and never with NO_COLOR (design.md, Commands). */
 export function useColour(io: CliIO, sink: TextSink = io.stdout): boolean {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import { createInterface } from "node:readline/promises";
-import type { CliIO } from "./io.js";
+import type { CliIO, InterruptSignal } from "./io.js";
 import { run } from "./program.js";
+import { askLine } from "./prompt.js";
+
+const EXIT_ON_SIGNAL: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 function processIO(): CliIO {
   return {
@@ -10,23 +12,28 @@ function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     ...(process.stdin.isTTY
-      ? {
-          prompt: async (question: string) => {
-            const rl = createInterface({ input: process.stdin, output: process.stderr });
-            try {
-              return await rl.question(question);
-            } finally {
-              rl.close();
-            }
-          },
-        }
+      ? { prompt: (question: string) => askLine(process.stdin, process.stderr, question) }
       : {}),
     onInterrupt: (listener) => {
-      process.on("SIGINT", listener);
-      process.on("SIGTERM", listener);
+      let signalled = false;
+      const on = (signal: InterruptSignal) => () => {
+        if (signalled) {
+          // The second signal: stop now. Whatever is still paused is in the recovery record.
+          process.stderr.write(
+            `\ndoohctl: ${signal} again: exiting at once; campaigns still paused are in the recovery record and the next plan reactivates them\n`,
+          );
+          process.exit(EXIT_ON_SIGNAL[signal]);
+        }
+        signalled = true;
+        listener(signal);
+      };
+      const onInt = on("SIGINT");
+      const onTerm = on("SIGTERM");
+      process.on("SIGINT", onInt);
+      process.on("SIGTERM", onTerm);
       return () => {
-        process.off("SIGINT", listener);
-        process.off("SIGTERM", listener);
+        process.off("SIGINT", onInt);
+        process.off("SIGTERM", onTerm);
       };
     },
   };

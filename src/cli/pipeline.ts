@@ -4,11 +4,13 @@
  * caller (apply goes on writing with it); the caller closes it.
  */
 import type { DspClient } from "../api/types.js";
+import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
 import type { ResolvedConnection } from "../config/connection.js";
 import { ConfigError, formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
+import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import { createPlan } from "../plan/create.js";
 import { type ReadProgress, readLiveState } from "../plan/read.js";
@@ -27,6 +29,8 @@ export interface PipelineOptions {
   thresholds?: PlanThresholds | undefined;
   /** `--max-wait`: the longest single Retry-After or backoff wait. */
   maxWaitMs?: number | undefined;
+  /** `--max-pause`: the longest estimated pause of a campaign for a targeting change. */
+  maxPauseMs?: number | undefined;
 }
 
 export interface PlanRun {
@@ -35,6 +39,9 @@ export interface PlanRun {
   desired: DesiredState;
   live: LiveState;
   connection: ResolvedConnection;
+  /** The account's recovery record, and the entries this plan took into account. */
+  recovery: RecoveryStore;
+  recorded: RecordedPause[];
 }
 
 function progressLine(p: ReadProgress): string {
@@ -51,25 +58,80 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
   try {
-    const live = await readLiveState(client, desired, {
-      targets: options.targets,
-      onProgress: (p) => {
-        if (p.count > 0) io.stderr.write(progressLine(p));
-      },
-    });
-    const plan = createPlan(desired, live, {
-      now: Time.fromMillis(clock.now()),
-      toolVersion: TOOL_VERSION,
-      connection: { api_origin: connection.apiOrigin, environment: connection.environment },
-      targets: options.targets,
-      rateLimits: connection.rateLimits,
-      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
-    });
-    return { plan, client, desired, live, connection };
+    return await readAndPlan(io, { ...options, desired, client, connection });
   } catch (error) {
     await client.close();
     throw error;
   }
+}
+
+/** Reads the live state (and the recovery record) a desired state needs, and plans. */
+export async function readAndPlan(
+  io: CliIO,
+  options: Omit<PipelineOptions, "paths" | "sessionCache" | "caFile" | "maxWaitMs"> & {
+    desired: DesiredState;
+    client: DspClient;
+    connection: ResolvedConnection;
+  },
+): Promise<PlanRun> {
+  const { desired, client, connection } = options;
+  const clock = options.clock ?? systemClock;
+  const recovery = recoveryStoreFor(io, connection);
+  const entries = recovery.read();
+  const live = await readLiveState(client, desired, {
+    targets: options.targets,
+    recordedCampaigns: entries.map((e) => e.campaign_id),
+    onProgress: (p) => {
+      if (p.count > 0) io.stderr.write(progressLine(p));
+    },
+  });
+  const recorded = settleRecord(io, recovery, entries, live);
+  const plan = createPlan(desired, live, {
+    now: Time.fromMillis(clock.now()),
+    toolVersion: TOOL_VERSION,
+    connection: {
+      api_origin: connection.apiOrigin,
+      environment: connection.environment,
+      user: io.env.DOOHCTL_EMAIL ?? "",
+    },
+    targets: options.targets,
+    rateLimits: connection.rateLimits,
+    recorded,
+    ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+    ...(options.maxPauseMs !== undefined ? { maxPauseMs: options.maxPauseMs } : {}),
+  });
+  return { plan, client, desired, live, connection, recovery, recorded };
+}
+
+/** The recovery record of the account this run logs in to (design.md, Recovery record). */
+export function recoveryStoreFor(io: CliIO, connection: ResolvedConnection): RecoveryStore {
+  return new RecoveryStore(defaultStateDir(io.env), {
+    origin: connection.apiOrigin,
+    environment: connection.environment,
+    user: io.env.DOOHCTL_EMAIL ?? "",
+  });
+}
+
+/**
+ * Drops the record's entries whose campaigns are active again or gone, and returns the rest,
+ * which the plan reactivates (DOOH202) or leaves to a running apply (DOOH203).
+ */
+function settleRecord(
+  io: CliIO,
+  recovery: RecoveryStore,
+  entries: readonly RecordedPause[],
+  live: LiveState,
+): RecordedPause[] {
+  const active = new Map(live.campaigns.map((c) => [c.id, c.active]));
+  const settled = (e: RecordedPause) => !e.owner_running && (active.get(e.campaign_id) ?? true);
+  try {
+    recovery.drop(entries.filter(settled).map((e) => e.campaign_id));
+  } catch (error) {
+    io.stderr.write(
+      `doohctl: warning: could not tidy the recovery record: ${(error as Error).message}; it is read again next run\n`,
+    );
+  }
+  return entries.filter((e) => !settled(e));
 }
 
 /** One error as stderr text: every config issue at its place, else the typed error's message. */

@@ -100,6 +100,13 @@ export interface ApplyResult {
   /** Campaigns paused by this apply and left paused (always set by applyPlan; [] when none). */
   left_paused?: LeftPausedCampaign[];
   /**
+   * After a stop: campaigns this apply had paused and that are active again (reactivated on
+   * the way out, or found active). Absent when the apply paused nothing it did not reactivate.
+   */
+  restored?: string[];
+  /** Why restoring delivery stopped short; `left_paused` names what is still dark. */
+  restore_error?: string;
+  /**
    * The first error writing the `--log` journal. The apply went on without a journal, so the
    * log ends early; this result is the complete record.
    */

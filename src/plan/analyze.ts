@@ -9,6 +9,7 @@ import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
 import { finding } from "./findings.js";
+import { pauseSpans } from "./pauses.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
 import { newCampaignPlaceholder } from "./types.js";
 
@@ -35,22 +36,13 @@ export function requestSpanMs(fromSeq: number, toSeq: number, rateLimits: RateLi
 }
 
 function pauses(input: AnalyzeInput): Finding[] {
-  const phaseOf = new Map<string, { pause?: number; resume?: number }>();
-  for (const r of input.requests) {
-    if (r.phase !== 3 && r.phase !== 6) continue;
-    for (const id of r.change_ids) {
-      const entry = phaseOf.get(id) ?? {};
-      if (r.phase === 3) entry.pause = r.seq;
-      else entry.resume = r.seq;
-      phaseOf.set(id, entry);
-    }
-  }
+  const spans = new Map(pauseSpans(input).map((s) => [s.change_id, s]));
   return input.changes.flatMap((c) => {
     if (c.kind !== "replace_targetings" || !c.pause) return [];
-    const at = phaseOf.get(c.id);
+    const at = spans.get(c.id);
     const span =
-      at?.pause !== undefined && at.resume !== undefined
-        ? `, for about ${Time.formatDuration(requestSpanMs(at.pause, at.resume, input.rateLimits))} (requests ${at.pause} to ${at.resume})`
+      at?.resume_seq !== undefined
+        ? `, for about ${Time.formatDuration(requestSpanMs(at.pause_seq, at.resume_seq, input.rateLimits))} (requests ${at.pause_seq} to ${at.resume_seq})`
         : "";
     return [
       finding(

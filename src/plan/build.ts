@@ -4,6 +4,7 @@
  * so that 10,000 campaigns plan in linear time.
  */
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
+import type { RecordedPause } from "../model/recovery.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
 import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
@@ -46,7 +47,12 @@ function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
 }
 
-export function buildChanges(desired: DesiredState, live: LiveState, targets?: readonly string[]): Built {
+export function buildChanges(
+  desired: DesiredState,
+  live: LiveState,
+  targets?: readonly string[],
+  recordedPauses: readonly RecordedPause[] = [],
+): Built {
   let counter = 0;
   const ctx: Context = { changes: [], findings: [], nextId: () => `c${++counter}` };
   const liveInsertionOrders = index(live.insertionOrders);
@@ -59,6 +65,11 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
   }
   const scope = resolveScope(desired, targets, liveCampaigns);
+  // Recovery record: the oldest entry of a campaign says best since when it is dark.
+  const recorded = new Map<string, RecordedPause>();
+  for (const entry of recordedPauses)
+    if (!recorded.has(entry.campaign_id)) recorded.set(entry.campaign_id, entry);
+  const declared = new Set<string>();
   for (const target of scope.unknown) {
     ctx.findings.push(
       finding(
@@ -106,10 +117,20 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     const identity = matchCampaigns(io, ioCampaigns, liveCampaigns);
     ctx.findings.push(...identity.findings);
     for (const match of identity.matches) {
+      if (match.live) declared.add(match.live.id);
       if (match.status === "error") continue;
-      if (!whole && !(match.live && scope.campaigns.has(match.live.id))) continue;
+      const entry = match.live && recorded.get(match.live.id);
+      // A campaign an earlier apply left dark is planned whatever the scope: delivery first.
+      if (!whole && !(match.live && (scope.campaigns.has(match.live.id) || entry))) continue;
       const work = match.live
-        ? campaignUpdate(ctx, io, match.desired, match.live, live, normalizedLiveTargetings)
+        ? campaignUpdate(ctx, {
+            io,
+            desired: match.desired,
+            live: match.live,
+            state: live,
+            normalizedLive: normalizedLiveTargetings,
+            recorded: entry,
+          })
         : campaignCreate(ctx, io, match.desired);
       if (!work) continue;
       campaignWorks.push(work);
@@ -133,6 +154,15 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
         if (inScope && campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
       }
     }
+  }
+  for (const entry of recorded.values()) {
+    if (declared.has(entry.campaign_id)) continue;
+    const campaign = liveCampaigns.get(entry.campaign_id);
+    const io = desired.insertionOrders.find((d) => d.id === campaign?.insertion_order_id);
+    // `unmanaged_campaigns: deactivate` declares every campaign it does not list inactive.
+    if (!campaign || campaign.active || io?.unmanagedCampaigns === "deactivate") continue;
+    const work = undeclaredReactivation(ctx, campaign, entry);
+    if (work) campaignWorks.push(work);
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
   const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives, categories });
@@ -299,22 +329,89 @@ function targetingDifference(
   };
 }
 
+/**
+ * The recovery record's verdict on a live campaign: reactivate it (an earlier apply paused it,
+ * died, and the config does not declare it inactive), leave it to the apply that is still
+ * running and will reactivate it, or nothing to do.
+ */
+function recoveryOf(
+  ctx: Context,
+  entry: RecordedPause | undefined,
+  live: Campaign,
+  declaredActive: boolean | undefined,
+): boolean {
+  if (!entry || live.active || declaredActive === false) return false;
+  const address = campaignAddress(live.insertion_order_id, live.name);
+  if (entry.owner_running) {
+    ctx.findings.push(
+      finding(
+        "DOOH203",
+        "warning",
+        `campaign ${live.id} "${live.name}" is paused by apply ${entry.apply_id}, which is still running on this machine and will reactivate it: plan again once it has finished`,
+        { address },
+      ),
+    );
+    return false;
+  }
+  ctx.findings.push(
+    finding(
+      "DOOH202",
+      "warning",
+      `reactivates campaign ${live.id} "${live.name}": apply ${entry.apply_id} (started ${entry.apply_started_at}) paused it at ${entry.paused_at} for a targeting change and stopped before reactivating it`,
+      { address },
+    ),
+  );
+  return true;
+}
+
+/** A recorded campaign the config does not declare: only its reactivation is planned. */
+function undeclaredReactivation(
+  ctx: Context,
+  live: Campaign,
+  entry: RecordedPause,
+): CampaignWork | undefined {
+  if (!recoveryOf(ctx, entry, live, undefined)) return undefined;
+  const id = ctx.nextId();
+  ctx.changes.push({
+    kind: "update_campaign",
+    id,
+    address: campaignAddress(live.insertion_order_id, live.name),
+    campaign: { insertion_order_id: live.insertion_order_id, name: live.name, campaign_id: live.id },
+    fields: [{ field: "active", before: false, after: true }],
+  });
+  const work = emptyWork(live.id, live.insertion_order_id, live.name);
+  work.finalActive = true;
+  work.activate = true;
+  work.activateChangeIds.push(id);
+  work.budgetBefore = live.budget_impressions;
+  work.budgetAfter = live.budget_impressions;
+  return work;
+}
+
 function campaignUpdate(
   ctx: Context,
-  io: DesiredInsertionOrder,
-  desired: DesiredCampaign,
-  live: Campaign,
-  state: LiveState,
-  normalizedLive: Map<string, TargetingOptionSet[]>,
+  input: {
+    io: DesiredInsertionOrder;
+    desired: DesiredCampaign;
+    live: Campaign;
+    state: LiveState;
+    normalizedLive: Map<string, TargetingOptionSet[]>;
+    recorded: RecordedPause | undefined;
+  },
 ): CampaignWork {
+  const { io, desired, live, state, normalizedLive } = input;
   const address = campaignAddress(io.id, desired.name);
   const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, campaign_id: live.id };
   const work = emptyWork(live.id, io.id, desired.name);
+  const reactivate = recoveryOf(ctx, input.recorded, live, desired.fields.active);
   work.liveActive = live.active;
-  work.finalActive = desired.fields.active ?? live.active;
+  work.finalActive = desired.fields.active ?? (live.active || reactivate);
   work.budgetBefore = live.budget_impressions;
   work.budgetAfter = desired.fields.budget_impressions ?? live.budget_impressions;
   const fields = diffCampaign(desired.fields, live, desired.fieldSources);
+  if (reactivate && !fields.some((f) => f.field === "active")) {
+    fields.push({ field: "active", before: false, after: true });
+  }
   if (fields.length > 0) {
     const id = ctx.nextId();
     ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });

@@ -32,7 +32,7 @@ function orderFindings(findings: Finding[]): Finding[] {
 }
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
-  const built = buildChanges(desired, live, options.targets);
+  const built = buildChanges(desired, live, options.targets, options.recorded);
   const findings: Finding[] = [...built.findings];
   let requests: PlannedRequest[] = [];
   if (!hasErrors(findings)) {
@@ -60,9 +60,11 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       api_origin: options.connection.api_origin,
       environment: options.connection.environment,
       rate_limits: RateLimit.formatList(options.rateLimits),
+      ...(options.connection.user !== undefined ? { user: options.connection.user } : {}),
     },
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
+    ...(options.maxPauseMs !== undefined ? { max_pause_ms: options.maxPauseMs } : {}),
     fingerprints: fingerprints(live, built.normalizedLiveTargetings),
     changes: built.changes,
     requests,

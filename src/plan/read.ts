@@ -29,6 +29,11 @@ export interface ReadOptions {
   targets?: readonly string[];
   onProgress?: (progress: ReadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Campaigns of the recovery record: read wherever they are, and read as fully as a targeted
+   * campaign, since the plan reactivates them whatever `--target` says.
+   */
+  recordedCampaigns?: readonly string[];
 }
 
 export async function readLiveState(
@@ -78,6 +83,11 @@ export async function readLiveState(
   const misplaced = [...pinnedIo].filter(([id, ioId]) => found.has(ioId) && !seen.has(id)).map(([id]) => id);
   if (misplaced.length > 0) campaigns.push(...(await client.getCampaigns(misplaced, send)));
 
+  const recorded = new Set(options.recordedCampaigns ?? []);
+  const listed = new Set(campaigns.map((c) => c.id));
+  const unread = [...recorded].filter((id) => !listed.has(id));
+  if (unread.length > 0) campaigns.push(...(await client.getCampaigns(unread, send)));
+
   const byId = new Map(campaigns.map((c) => [c.id, c]));
   const byIo = new Map<string, Campaign[]>();
   for (const c of campaigns) {
@@ -92,7 +102,8 @@ export async function readLiveState(
     const io = configIos.get(id)!;
     const whole = all || targets.includes(id);
     for (const match of matchCampaigns(io, byIo.get(id) ?? [], byId).matches) {
-      if (!whole && !(match.live && targetCampaigns.has(match.live.id))) continue;
+      const live = match.live;
+      if (!whole && !(live && (targetCampaigns.has(live.id) || recorded.has(live.id)))) continue;
       for (const creativeId of match.desired.creatives ?? []) referenced.add(creativeId);
       if (!match.live || match.status !== "matched") continue;
       if (match.desired.targetings !== undefined) withTargetings.push(match.live.id);

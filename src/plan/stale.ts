@@ -116,6 +116,11 @@ function explain(
   };
 }
 
+/** What moved in one object since `fp` was taken; undefined when nothing did. */
+export function describeStale(fp: Fingerprint, now: JsonValue | undefined): StaleObject | undefined {
+  return explain(fp, now, new Set());
+}
+
 /**
  * Re-reads what the plan fingerprinted. Campaigns come from listing the fingerprinted
  * insertion orders (`filter=insertion_order_id:`), which costs no more requests than reading

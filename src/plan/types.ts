@@ -5,6 +5,7 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import type { RateLimits } from "../model/limits.js";
+import type { RecordedPause } from "../model/recovery.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
@@ -205,11 +206,16 @@ export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;
   tool_version: string;
   created_at: string;
-  /** `rate_limits` (`get=100/60s,write=10/60s,session=10/60s`) lets `apply --plan` pace as planned. */
-  connection: { api_origin: string; environment: Environment; rate_limits?: string };
+  /**
+   * `rate_limits` (`get=100/60s,write=10/60s,session=10/60s`) lets `apply --plan` pace as
+   * planned; `user` is the API user the plan read with: `apply --plan` refuses another.
+   */
+  connection: { api_origin: string; environment: Environment; rate_limits?: string; user?: string };
   config_files: { path: string; sha256: string }[];
   /** `--target` ids the plan was narrowed to; empty when it covers the whole config. */
   targets: string[];
+  /** `--max-pause` in ms, when given: `apply --plan` recomputes the same grouping. */
+  max_pause_ms?: number;
   fingerprints: Fingerprint[];
   changes: Change[];
   requests: PlannedRequest[];
@@ -247,10 +253,17 @@ export interface PlanOptions {
   /** ISO time from the injected clock: the plan's `created_at` and the DOOH301 cut-off. */
   now: string;
   toolVersion: string;
-  connection: { api_origin: string; environment: Environment };
+  connection: { api_origin: string; environment: Environment; user?: string };
   /** `--target` ids: insertion orders, campaigns or creatives of the config. */
   targets?: readonly string[];
   thresholds?: PlanThresholds;
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;
+  /**
+   * The recovery record: campaigns earlier applies paused and did not reactivate. One still
+   * inactive and not declared `active: false` is planned for reactivation (DOOH202).
+   */
+  recorded?: readonly RecordedPause[];
+  /** `--max-pause`: no campaign is estimated dark longer than this, at the price of extra writes. */
+  maxPauseMs?: number;
 }

@@ -9,13 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { createPlan } from "../../src/plan/create.js";
-import { serializePlan } from "../../src/plan/file.js";
-import { readLiveState } from "../../src/plan/read.js";
+import type { Plan } from "../../src/plan/types.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { desiredCampaign, desiredIo, desiredState, seedCampaign, USER, usd } from "./harness.js";
+import { seedCampaign, USER, usd } from "./harness.js";
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -104,7 +101,7 @@ describe("doohctl apply", () => {
         '  - id: "1001"\n    contract_number: PO-9\n',
       ),
     );
-    let interrupt: (() => void) | undefined;
+    let interrupt: ((signal: "SIGINT") => void) | undefined;
     const base = bufferIO({ env, cwd: dir });
     const io = {
       ...base,
@@ -113,17 +110,17 @@ describe("doohctl apply", () => {
         write: (text: string) => {
           base.stderr.write(text);
           // The first request line: the user presses Ctrl-C now.
-          if (text.startsWith("[1/2]")) interrupt?.();
+          if (text.startsWith("[1/2]")) interrupt?.("SIGINT");
         },
       },
-      onInterrupt: (listener: () => void) => {
+      onInterrupt: (listener: (signal: "SIGINT") => void) => {
         interrupt = listener;
         return () => {
           interrupt = undefined;
         };
       },
     };
-    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(1);
+    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(130);
     expect(base.out()).toMatch(/^Apply interrupted after 1 of 2 requests\./m);
     expect(base.out()).toMatch(/Not sent \(1\):\n {2}2\. PATCH \/api\/dsp\/v1\/campaigns/);
     expect(dspWrites()).toHaveLength(1);
@@ -152,25 +149,102 @@ describe("doohctl apply", () => {
 });
 
 describe("doohctl apply --plan", () => {
+  /** `doohctl plan -o plan.json` of the test's config, as a user saves it. */
   async function savePlan(): Promise<{ path: string; requests: number }> {
-    const client = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      sessionCache: false,
-    });
-    const desired = desiredState([desiredIo("1001", [desiredCampaign("Malls", { cpm: usd("14") })])]);
-    const plan = createPlan(desired, await readLiveState(client, desired), {
-      now: new Date().toISOString(),
-      toolVersion: "0.0.0-test",
-      connection: { api_origin: emulator.origin, environment: "production" },
-      rateLimits: PUBLISHED_RATE_LIMITS,
-    });
-    await client.close();
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["plan", "-o", "plan.json", "--no-session-cache"], io), io.err()).toBe(0);
     const path = join(dir, "plan.json");
-    writeFileSync(path, serializePlan(plan));
-    return { path, requests: plan.requests.length };
+    return { path, requests: (JSON.parse(readFileSync(path, "utf8")) as Plan).requests.length };
   }
+
+  function edit(path: string, change: (plan: Plan) => void): void {
+    const plan = JSON.parse(readFileSync(path, "utf8")) as Plan;
+    change(plan);
+    writeFileSync(path, JSON.stringify(plan, null, 2));
+  }
+
+  async function refused(path: string): Promise<string> {
+    const writesBefore = dspWrites().length;
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
+    expect(dspWrites().length).toBe(writesBefore);
+    return io.err();
+  }
+
+  it("refuses a plan whose request body was edited, sending nothing", async () => {
+    const { path } = await savePlan();
+    edit(path, (plan) => {
+      const body = plan.requests[0]!.body as { campaigns: Record<string, unknown>[] };
+      body.campaigns[0]!.cpm = { currency_code: "USD", units: "999", nanos: 0 };
+    });
+    expect(await refused(path)).toMatch(
+      /does not match the plan its config and the live state give[\s\S]*request 1/,
+    );
+  });
+
+  it("refuses a plan with an added request (an activation the plan never made)", async () => {
+    const { path } = await savePlan();
+    edit(path, (plan) => {
+      plan.requests.push({
+        ...plan.requests[0]!,
+        seq: 2,
+        phase: 6,
+        body: { campaigns: [{ id: "5001", active: true }] },
+      });
+    });
+    expect(await refused(path)).toMatch(
+      /request 2 \(PATCH \/api\/dsp\/v1\/campaigns\) is not part of the plan/,
+    );
+    expect(emulator.state().campaigns[0]?.active).toBe(false);
+  });
+
+  it("refuses a plan whose fingerprints were emptied", async () => {
+    const { path } = await savePlan();
+    edit(path, (plan) => {
+      plan.fingerprints = [];
+    });
+    expect(await refused(path)).toMatch(/has no fingerprint of campaign 5001/);
+  });
+
+  it("refuses a plan made from a config that changed since", async () => {
+    const { path } = await savePlan();
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      `${readFileSync(join(dir, "doohctl.yaml"), "utf8")}\n# edited\n`,
+    );
+    expect(await refused(path)).toMatch(/made from other config files .*doohctl\.yaml differs/);
+  });
+
+  it("never sends the password to an origin read from the plan file, nor logs in anywhere for another DSP", async () => {
+    const other = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+    try {
+      const { path } = await savePlan();
+      edit(path, (plan) => {
+        plan.connection.api_origin = other.origin;
+      });
+      const text = await refused(path);
+      expect(text).toMatch(/was made for .* not for .*no login was made/);
+      // The environment names the other DSP: a plan made for the first is still refused.
+      const { path: fresh } = await savePlan();
+      const io = bufferIO({ env: { ...env, DOOHCTL_API_ORIGIN: other.origin }, cwd: dir });
+      expect(await run(["apply", "--plan", fresh, "--auto-approve", "--no-session-cache"], io)).toBe(1);
+      expect(io.err()).toMatch(/no login was made/);
+      expect(other.requestLog()).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("refuses a plan made as another API user before logging in", async () => {
+    const { path } = await savePlan();
+    edit(path, (plan) => {
+      plan.connection.user = "someone-else@doohctl.test";
+    });
+    const logins = () => emulator.requestLog().filter((e) => e.path === "/api/session").length;
+    const before = logins();
+    expect(await refused(path)).toMatch(/as someone-else@doohctl\.test, not for .* as apply@doohctl\.test/);
+    expect(logins()).toBe(before);
+  });
 
   it("refuses a stale plan with the per-object explanation and sends no write", async () => {
     const { path } = await savePlan();
@@ -195,7 +269,7 @@ describe("doohctl apply --plan", () => {
     const io = bufferIO({ env, cwd: dir });
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(0);
     expect(dspWrites()).toHaveLength(requests);
-    expect(emulator.state().campaigns[0]?.cpm).toEqual(usd("14"));
+    expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
   });
 
   it("reads --plan and writes --log relative to its working directory, not the process's", async () => {

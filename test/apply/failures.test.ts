@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import { openFileJournal } from "../../src/apply/journal.js";
 import type { Clock } from "../../src/model/clock.js";
+import { Targeting } from "../../src/model/targeting.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -116,9 +117,10 @@ describe("resilience", () => {
     const desired = desiredState([desiredIo("1001", [newCampaign("Fresh")])]);
     const plan = await world.plan(desired);
     // Reset exactly the first POST: the emulator drops it before handling, so nothing exists.
-    world.emulator.setFaults("reset:1");
+    // The POST follows the check by name that none of its campaigns exists (one GET).
     const w = world;
     const off = w.client.on((event) => {
+      if (event.type === "response" && event.method === "GET") w.emulator.setFaults("reset:1");
       if (event.type === "response" && event.method === "POST") {
         w.emulator.setFaults("");
         off();
@@ -291,7 +293,21 @@ describe("interruption", () => {
     expect(result.status).toBe("interrupted");
     expect(result.applied.map((r) => r.seq)).toEqual([1, 2]);
     expect(result.not_sent.map((r) => r.seq)).toEqual([3, 4]);
-    expect(world.writes().length - before).toBe(2);
+    // Delivery first: the pause (request 2) is undone before the apply returns, and the
+    // targetings, whose PUT never went, are as before the apply (I1).
+    expect(result.restored).toEqual(["5001"]);
+    expect(result.left_paused).toEqual([]);
+    const writes = world.writes().slice(before);
+    expect(writes.map((w) => `${w.method} ${w.path}`)).toEqual([
+      "PATCH /api/dsp/v1/insertion_orders",
+      "PATCH /api/dsp/v1/campaigns",
+      "PATCH /api/dsp/v1/campaigns",
+    ]);
+    const state = world.emulator.state();
+    expect(state.campaigns.find((c) => c.id === "5001")?.active).toBe(true);
+    expect(Targeting.normalizeList(state.targetings["5001"] ?? [])).toEqual(
+      Targeting.normalizeList([VENUES_A]),
+    );
   });
 
   it("abandons a request still waiting for its write slot without sending it", async () => {

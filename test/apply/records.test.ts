@@ -101,7 +101,7 @@ describe("a campaign paused for a targeting change", () => {
     });
   });
 
-  it("is reported left paused when the apply is interrupted after the pause", async () => {
+  it("is reactivated before the apply returns when it is interrupted after the pause", async () => {
     const { w, plan } = await pausingWorld();
     const controller = new AbortController();
     const result = await applyPlan({
@@ -114,8 +114,10 @@ describe("a campaign paused for a targeting change", () => {
       },
     });
     expect(result.status).toBe("interrupted");
-    expect(result.left_paused?.map((p) => p.campaign_id)).toEqual(["5001"]);
-    expect(renderApplyReport(result)).toContain("LEFT PAUSED by this apply (1)");
+    expect(result.restored).toEqual(["5001"]);
+    expect(result.left_paused).toEqual([]);
+    expect(w.emulator.state().campaigns.find((c) => c.id === "5001")?.active).toBe(true);
+    expect(renderApplyReport(result)).not.toContain("LEFT PAUSED");
   });
 
   it("is not reported when its reactivation was applied, nor when the apply stopped before the pause", async () => {

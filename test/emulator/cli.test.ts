@@ -13,10 +13,10 @@ async function until(check: () => boolean): Promise<void> {
 
 describe("doohctl emulator", () => {
   it("serves the example seed, prints its URL, limits and demo user, and stops on interrupt", async () => {
-    let interrupt = () => {};
+    let interrupt = (_signal: "SIGINT") => {};
     const io = {
       ...bufferIO(),
-      onInterrupt: (listener: () => void) => {
+      onInterrupt: (listener: (signal: "SIGINT") => void) => {
         interrupt = listener;
         return () => {};
       },
@@ -43,7 +43,7 @@ describe("doohctl emulator", () => {
     const expired = await request(origin, "GET", "/api/dsp/v1/campaigns", { cookie });
     expect(expired.status).toBe(403);
     expect(expired.body).toEqual({ message: "Not Authenticated" });
-    interrupt();
+    interrupt("SIGINT");
     expect(await exit).toBe(0);
     expect(io.err()).toContain("doohctl emulator stopped");
     expect(io.out()).toBe("");

@@ -98,6 +98,7 @@ describe("plan against the emulator", () => {
       api_origin: emulator.origin,
       environment: "production",
       rate_limits: expect.stringMatching(/^get=\d+\/\d+m?s,write=\d+\/\d+m?s,session=\d+\/\d+m?s$/),
+      user: USER.email,
     });
   });
 

@@ -71,17 +71,19 @@ beforeAll(async () => {
   expect(await doohctl(["schema"])).toBe(0);
   await doohctl(["export", "--insertion-order", "1001"]);
 
-  // A 422 in the middle of an apply: the saved plan's second request asks for more than the
-  // insertion order's budget (G8); the first (the contract number) goes through.
+  // A failure in the middle of an apply: the DSP breaks (500 on every request) right after the
+  // saved plan's first request (the contract number) went through.
   const plan = JSON.parse(readFileSync(join(dir, "plan.json"), "utf8"));
   expect(plan.requests).toHaveLength(2);
-  plan.requests[1].body.campaigns[0].budget_impressions = 50_000_000;
-  writeFileSync(join(dir, "plan-422.json"), JSON.stringify(plan));
+  const off = emulator.onWrite(() => {
+    emulator.setFaults("500:1");
+    off();
+  });
   expect(
     await doohctl([
       "apply",
       "--plan",
-      join(dir, "plan-422.json"),
+      join(dir, "plan.json"),
       "--auto-approve",
       "--format",
       "json",
@@ -89,6 +91,7 @@ beforeAll(async () => {
       join(dir, "failed.jsonl"),
     ]),
   ).toBe(1);
+  emulator.setFaults("");
   expect(await doohctl(["apply", "--auto-approve", "--log", join(dir, "apply.jsonl")])).toBe(0);
   expect(await doohctl(["apply", "--auto-approve", "--format", "json"])).toBe(0);
 });
@@ -105,10 +108,10 @@ function token(): string {
 }
 
 describe("secrets", () => {
-  it("ran every command for real: the 422 stopped an apply and the wrong password was refused", () => {
+  it("ran every command for real: a 500 stopped an apply and the wrong password was refused", () => {
     const failed = outputs.find((o) => o.command.startsWith("apply --plan"))!.text;
     expect(failed).toContain('"status": "failed"');
-    expect(failed).toContain('"httpStatus": 422');
+    expect(failed).toContain('"httpStatus": 500');
     expect(outputs.find((o) => o.command.includes("plan --no-session-cache"))!.text).toMatch(
       /credential|password|Not Authorized/i,
     );
@@ -139,7 +142,6 @@ describe("secrets", () => {
     expect(written.map((f) => f.slice(dir.length + 1)).sort()).toEqual([
       "apply.jsonl",
       "failed.jsonl",
-      "plan-422.json",
       "plan.json",
     ]);
     for (const file of written) {

@@ -1,21 +1,25 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DspClient } from "../../api/types.js";
-import { applyPlan } from "../../apply/execute.js";
+import { applyPlan, type RecoveryPort } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
+import { type ApplyLock, acquireApplyLock } from "../../apply/lock.js";
+import { defaultStateDir, type RecoveryStore } from "../../apply/recovery.js";
+import { resolveConnection } from "../../config/connection.js";
+import { loadConfig } from "../../config/load.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import { systemClock } from "../../model/clock.js";
-import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits, type RateWindow } from "../../model/limits.js";
+import { PUBLISHED_RATE_LIMITS, RateLimit, type RateWindow } from "../../model/limits.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
-import { checkStaleness } from "../../plan/stale.js";
+import { checkProposal } from "../../plan/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import { connect } from "../connection.js";
-import { addTuningOptions, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
-import { type CliIO, EXIT, useColour } from "../io.js";
-import { describeError, loadAndPlan } from "../pipeline.js";
+import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
+import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
+import { describeError, loadAndPlan, readAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 import { createProgressDisplay } from "../progress.js";
 
@@ -49,7 +53,10 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
       "apply the changes of a plan to the DSP, in a safe order and as few write requests as possible",
     )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
-    .option("--plan <file>", "apply a plan saved with `doohctl plan -o FILE` (refused when stale)")
+    .option(
+      "--plan <file>",
+      "apply a plan saved with `doohctl plan -o FILE`: made again from its config files (PATHS, default the files it names) and the live state, and refused when anything differs",
+    )
     .option("--auto-approve", "apply without asking (needed without a terminal)")
     .option("--format <format>", "result format on stdout: text or json", "text")
     .option("--target <id>", "narrow the plan to an insertion order or campaign id (repeatable)", collect, [])
@@ -65,13 +72,16 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
 };
 
 async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Promise<number> {
-  let client: DspClient | undefined;
+  let prepared: Prepared | undefined;
   try {
     if (flags.format !== "text" && flags.format !== "json") {
       throw new ApplyRefused(`--format ${flags.format} is not known: use text or json`);
     }
-    if (flags.plan !== undefined && (paths.length > 0 || flags.target.length > 0)) {
-      throw new ApplyRefused("--plan applies the saved plan as it is: drop PATHS and --target");
+    if (flags.plan !== undefined && flags.target.length > 0) {
+      throw new ApplyRefused("--plan applies the saved plan with its own targets: drop --target");
+    }
+    if (flags.plan !== undefined && flags.maxPause !== undefined) {
+      throw new ApplyRefused("--plan applies the saved plan with its own --max-pause: drop --max-pause");
     }
     // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).
     if (!flags.autoApprove && io.prompt === undefined) {
@@ -82,9 +92,8 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     // With --format json stdout carries only the result document.
     const planSink = flags.format === "json" ? io.stderr : io.stdout;
-    const prepared = await preparePlan(io, paths, flags);
-    client = prepared.client;
-    const plan = prepared.plan;
+    prepared = await preparePlan(io, paths, flags);
+    const { plan } = prepared;
     if (hasErrors(plan.findings)) {
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
       io.stderr.write("doohctl apply: the plan has errors: nothing was sent\n");
@@ -104,7 +113,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
         return EXIT.error;
       }
     }
-    const result = await execute(io, plan, client, flags);
+    const { result, signal } = await execute(io, prepared, flags);
     io.stdout.write(
       flags.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderApplyReport(result),
     );
@@ -112,35 +121,36 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       io.stderr.write(
         `doohctl apply: request ${result.failure?.request.seq} failed: ${result.failure?.message}\n`,
       );
-    if (result.status === "interrupted") io.stderr.write("doohctl apply: interrupted\n");
+    if (result.status === "interrupted")
+      io.stderr.write(`doohctl apply: interrupted (${signal ?? "signal"})\n`);
     if (result.journal_error !== undefined) {
       // The changes went through, but the audit record the user asked for is incomplete.
       io.stderr.write(`doohctl apply: the --log journal is incomplete: ${result.journal_error}\n`);
       return EXIT.error;
     }
+    if (result.status === "interrupted" && signal !== undefined) return EXIT[signal];
     return result.status === "applied" ? EXIT.ok : EXIT.error;
   } catch (error) {
+    if (error instanceof PromptInterrupted) {
+      io.stderr.write("Apply cancelled at the prompt: nothing was sent.\n");
+      return EXIT.SIGINT;
+    }
     io.stderr.write(describeError("apply", error));
     return EXIT.error;
   } finally {
-    await client?.close();
+    await prepared?.client.close();
   }
 }
 
-/** A saved plan's write window, for the ETA; the published one if the plan names none usable. */
 /** The windows the plan was made for; plans from before they were recorded give the write window only. */
-function rateLimitsOf(plan: Plan): RateLimits {
+function writeWindowOf(plan: Plan): RateWindow {
   if (plan.connection.rate_limits !== undefined) {
     try {
-      return RateLimit.parseList(plan.connection.rate_limits);
+      return RateLimit.parseList(plan.connection.rate_limits).write;
     } catch {
       // fall through to the write window of the summary
     }
   }
-  return { ...PUBLISHED_RATE_LIMITS, write: writeWindowOf(plan) };
-}
-
-function writeWindowOf(plan: Plan): RateWindow {
   try {
     return RateLimit.parseWindow(plan.summary.write_window);
   } catch {
@@ -148,65 +158,135 @@ function writeWindowOf(plan: Plan): RateWindow {
   }
 }
 
+interface Prepared {
+  plan: Plan;
+  client: DspClient;
+  recovery: RecoveryStore;
+  origin: string;
+  environment: string;
+}
+
 /** The plan to apply, and the client that read (or re-read) its objects. */
-async function preparePlan(
+async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promise<Prepared> {
+  const options = {
+    targets: flags.target,
+    sessionCache: flags.sessionCache,
+    caFile: flags.ca,
+    thresholds: thresholdsOf(flags),
+    maxWaitMs: maxWaitMsOf(flags),
+    maxPauseMs: maxPauseMsOf(flags),
+  };
+  if (flags.plan === undefined) {
+    const run = await loadAndPlan(io, { ...options, paths: paths.length > 0 ? paths : ["doohctl.yaml"] });
+    return {
+      plan: run.plan,
+      client: run.client,
+      recovery: run.recovery,
+      origin: run.connection.apiOrigin,
+      environment: run.connection.environment,
+    };
+  }
+  return prepareSavedPlan(io, paths, flags, options);
+}
+
+/**
+ * A saved plan is a proposal (design.md, Plan): the connection comes from the config and the
+ * environment now, never from the file; the config must be the one the plan was made from
+ * (same digests); the plan is made again from it and the live state, and applied only when
+ * its requests are exactly the file's.
+ */
+async function prepareSavedPlan(
   io: CliIO,
   paths: string[],
   flags: ApplyFlags,
-): Promise<{ plan: Plan; client: DspClient }> {
-  if (flags.plan === undefined) {
-    const run = await loadAndPlan(io, {
-      paths: paths.length > 0 ? paths : ["doohctl.yaml"],
-      targets: flags.target,
-      sessionCache: flags.sessionCache,
-      caFile: flags.ca,
-      thresholds: thresholdsOf(flags),
-      maxWaitMs: maxWaitMsOf(flags),
-    });
-    return { plan: run.plan, client: run.client };
-  }
+  options: { sessionCache: boolean; caFile: string | undefined; maxWaitMs: number | undefined },
+): Promise<Prepared> {
+  const file = flags.plan!;
   // Relative to the command's working directory, like every other path argument.
-  const plan = readPlanFile(resolve(io.cwd, flags.plan));
-  const { client, connection } = connect(
-    io,
-    {
-      apiOrigin: plan.connection.api_origin,
-      environment: plan.connection.environment,
-      rateLimits: rateLimitsOf(plan),
-    },
-    {
-      sessionCache: flags.sessionCache,
-      caFile: flags.ca,
-      ...(flags.maxWait !== undefined ? { client: { retry: { maxWaitMs: maxWaitMsOf(flags)! } } } : {}),
-    },
-  );
+  const saved = readPlanFile(resolve(io.cwd, file));
+  const configPaths = paths.length > 0 ? paths : saved.config_files.map((f) => f.path);
+  if (configPaths.length === 0) {
+    throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`);
+  }
+  const desired = await loadConfig(configPaths, { cwd: io.cwd });
+  const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
+  const differing = desired.files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
+  const missing = saved.config_files.filter((f) => !desired.files.some((d) => d.path === f.path));
+  if (differing.length > 0 || missing.length > 0) {
+    throw new ApplyRefused(
+      `${file} was made from other config files than ${configPaths.join(", ")} are now (${[
+        ...differing.map((p) => `${p} differs`),
+        ...missing.map((f) => `${f.path} not read`),
+      ].join(", ")}): nothing was sent. Apply from the commit the plan was made at, or make a new plan`,
+    );
+  }
+  // Credentials go only where the config and the environment say now (design.md, Plan).
+  const now = resolveConnection(desired.connection, io.env);
+  const user = io.env.DOOHCTL_EMAIL ?? "";
+  const made = saved.connection;
+  if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || made.user !== user) {
+    const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
+    throw new ApplyRefused(
+      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user`,
+    );
+  }
+  const { client, connection } = connect(io, desired.connection, {
+    sessionCache: options.sessionCache,
+    caFile: options.caFile,
+    ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
+  });
   try {
-    // A plan made against one DSP must never be applied to another (env overrides included).
-    if (
-      connection.apiOrigin !== plan.connection.api_origin ||
-      connection.environment !== plan.connection.environment
-    ) {
+    const run = await readAndPlan(io, {
+      desired,
+      client,
+      connection,
+      targets: saved.targets,
+      ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
+    });
+    const check = checkProposal(saved, run.plan);
+    if (check.stale.length > 0) {
       throw new ApplyRefused(
-        `${flags.plan} was made for ${plan.connection.api_origin} (${plan.connection.environment}), not for ` +
-          `${connection.apiOrigin} (${connection.environment}): unset DOOHCTL_API_ORIGIN/DOOHCTL_ENVIRONMENT or make a new plan`,
+        `plan is stale, nothing was applied:\n${check.stale.map((s) => `  ${s}`).join("\n")}\nMake a new plan.`,
       );
     }
-    const stale = await checkStaleness(plan, client);
-    if (stale.length > 0) {
+    if (check.altered.length > 0) {
       throw new ApplyRefused(
-        `plan is stale, nothing was applied:\n${stale.map((s) => `  ${s.message}`).join("\n")}\nMake a new plan.`,
+        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${check.altered
+          .slice(0, 20)
+          .map((s) => `  ${s}`)
+          .join(
+            "\n",
+          )}${check.altered.length > 20 ? `\n  and ${check.altered.length - 20} more` : ""}\nMake a new plan.`,
       );
     }
-    return { plan, client };
+    return {
+      plan: run.plan,
+      client,
+      recovery: run.recovery,
+      origin: connection.apiOrigin,
+      environment: connection.environment,
+    };
   } catch (error) {
     await client.close();
     throw error;
   }
 }
 
-async function execute(io: CliIO, plan: Plan, client: DspClient, flags: ApplyFlags): Promise<ApplyResult> {
+async function execute(
+  io: CliIO,
+  prepared: Prepared,
+  flags: ApplyFlags,
+): Promise<{ result: ApplyResult; signal: InterruptSignal | undefined }> {
+  const { plan, client } = prepared;
   const controller = new AbortController();
-  const offInterrupt = io.onInterrupt?.(() => controller.abort(new Error("interrupted")));
+  let signal: InterruptSignal | undefined;
+  const offInterrupt = io.onInterrupt?.((received) => {
+    signal = received;
+    io.stderr.write(
+      `\ndoohctl apply: ${received}: no further change is sent; reactivating what this apply paused (${received} again exits at once)\n`,
+    );
+    controller.abort(new Error("interrupted"));
+  });
   const journal: ApplyJournal | undefined =
     flags.log !== undefined ? openFileJournal(resolve(io.cwd, flags.log)) : undefined;
   const display = createProgressDisplay({
@@ -214,15 +294,43 @@ async function execute(io: CliIO, plan: Plan, client: DspClient, flags: ApplyFla
     clock: systemClock,
     writeWindow: writeWindowOf(plan),
   });
+  const record = prepared.recovery.begin(new Date(systemClock.now()).toISOString());
+  const recovery: RecoveryPort = {
+    pausing: (entries) => record.add(entries),
+    reactivated: (ids) => {
+      try {
+        record.remove(ids);
+        prepared.recovery.drop(ids);
+      } catch (error) {
+        io.stderr.write(
+          `doohctl apply: warning: could not update the recovery record: ${(error as Error).message}\n`,
+        );
+      }
+    },
+  };
+  let lock: ApplyLock | undefined;
   try {
-    return await applyPlan({
+    lock = await acquireApplyLock({
+      stateDir: defaultStateDir(io.env),
+      scope: { origin: prepared.origin, environment: prepared.environment, user: io.env.DOOHCTL_EMAIL ?? "" },
+      clock: systemClock,
+      signal: controller.signal,
+      onWait: (holder) =>
+        io.stderr.write(
+          `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}) to finish\n`,
+        ),
+    });
+    const result = await applyPlan({
       plan,
       client,
       signal: controller.signal,
+      recovery,
       onEvent: (event) => display.onEvent(event),
       ...(journal ? { journal } : {}),
     });
+    return { result, signal };
   } finally {
+    lock?.release();
     display.stop();
     offInterrupt?.();
     try {

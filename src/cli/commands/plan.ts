@@ -6,7 +6,7 @@ import type { Plan } from "../../plan/types.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
-import { addTuningOptions, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
+import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { describeError, loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
@@ -73,6 +73,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       caFile: flags.ca,
       thresholds: thresholdsOf(flags),
       maxWaitMs: maxWaitMsOf(flags),
+      maxPauseMs: maxPauseMsOf(flags),
     });
     await run.client.close();
     const { plan } = run;

@@ -1,0 +1,164 @@
+/**
+ * No lost update, no duplicate (design.md, Apply order and invariants). A plan is made from a
+ * live state that someone else may change before apply writes: PATCH and PUT bodies carry
+ * absolute values, so a write would silently undo a colleague's edit, and a POST would create
+ * a campaign a second apply has just created. So right before each write request, the objects
+ * it writes are read again (one GET per 100 objects, or per targeting list) and compared with
+ * what the plan saw, updated by this apply's own answers. Any difference stops the apply
+ * before that write, naming the object and the field; a new plan then takes the edit in.
+ */
+import type { DspClient, SendOptions } from "../api/types.js";
+import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
+import {
+  campaignSnapshot,
+  creativeSnapshot,
+  fingerprintOf,
+  insertionOrderSnapshot,
+  targetingsSnapshot,
+} from "../plan/fingerprint.js";
+import { describeStale } from "../plan/stale.js";
+import type { JsonValue, ObjectKind, Plan } from "../plan/types.js";
+
+export class ConcurrentChangeError extends Error {
+  override readonly name = "ConcurrentChangeError";
+  readonly code = "APPLY_CONCURRENT_CHANGE";
+}
+
+type Snapshot = Record<string, JsonValue>;
+
+const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
+
+/** An insertion order's own fields: the campaign set is not what its PATCH writes. */
+function ioFields(io: InsertionOrder): Snapshot {
+  const { campaigns: _, ...fields } = insertionOrderSnapshot(io, []) as Snapshot;
+  return fields;
+}
+
+function idsOf(body: unknown, member: string): string[] {
+  const items = (body as Record<string, unknown> | null)?.[member];
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item: { id?: unknown }) => (typeof item?.id === "string" ? [item.id] : []));
+}
+
+export class WriteGuard {
+  /** `kind:id` -> the object as this apply expects to find it. */
+  private readonly expected = new Map<string, JsonValue>();
+
+  constructor(
+    plan: Plan,
+    private readonly client: DspClient,
+  ) {
+    for (const fp of plan.fingerprints) {
+      if (fp.kind === "insertion_order") {
+        const { campaigns: _, ...fields } = (fp.snapshot ?? {}) as Snapshot;
+        this.expected.set(`insertion_order:${fp.id}`, fields);
+      } else {
+        this.expected.set(`${fp.kind}:${fp.id}`, fp.snapshot);
+      }
+    }
+  }
+
+  /** Throws ConcurrentChangeError when an object `request` writes moved since the plan. */
+  async check(request: { method: string; path: string; body: unknown }, options: SendOptions): Promise<void> {
+    const { method, path, body } = request;
+    if (method === "POST" && path.endsWith("/campaigns")) return this.checkNames(body, options);
+    const targetings = TARGETINGS_PATH.exec(path);
+    if (method === "PUT" && targetings) {
+      const id = decodeURIComponent(targetings[1]!);
+      const live = await this.client.getTargetings([id], options);
+      const sets = live.get(id);
+      return this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
+    }
+    if (method !== "PATCH") return;
+    if (path.endsWith("/insertion_orders")) {
+      const ids = idsOf(body, "insertion_orders");
+      const live = new Map((await this.client.getInsertionOrders(ids, options)).map((io) => [io.id, io]));
+      return this.compare(
+        "insertion_order",
+        ids.map((id) => [id, live.has(id) ? ioFields(live.get(id)!) : undefined]),
+      );
+    }
+    if (path.endsWith("/campaigns")) {
+      const ids = idsOf(body, "campaigns");
+      const live = new Map((await this.client.getCampaigns(ids, options)).map((c) => [c.id, c]));
+      return this.compare(
+        "campaign",
+        ids.map((id) => [id, live.has(id) ? campaignSnapshot(live.get(id)!) : undefined]),
+      );
+    }
+    if (path.endsWith("/creatives")) {
+      const ids = idsOf(body, "creatives");
+      const live = new Map((await this.client.getCreatives(ids, options)).map((c) => [c.id, c]));
+      return this.compare(
+        "creative",
+        ids.map((id) => [id, live.has(id) ? creativeSnapshot(live.get(id)!) : undefined]),
+      );
+    }
+  }
+
+  /** Takes in what the DSP answered to a write of this apply: the new expected state. */
+  record(request: { method: string; path: string }, response: unknown): void {
+    const answer = (response ?? {}) as Record<string, unknown>;
+    const list = <T>(member: string): T[] => (Array.isArray(answer[member]) ? (answer[member] as T[]) : []);
+    const targetings = TARGETINGS_PATH.exec(request.path);
+    if (request.method === "PUT" && targetings && Array.isArray(answer.targetings)) {
+      const id = decodeURIComponent(targetings[1]!);
+      this.expected.set(`targetings:${id}`, targetingsSnapshot(answer.targetings as never));
+      return;
+    }
+    for (const c of list<Campaign>("campaigns")) {
+      this.expected.set(`campaign:${c.id}`, campaignSnapshot(c));
+      // G5: a campaign that was never given targetings answers an empty list.
+      if (request.method === "POST" && !this.expected.has(`targetings:${c.id}`)) {
+        this.expected.set(`targetings:${c.id}`, []);
+      }
+    }
+    for (const io of list<InsertionOrder>("insertion_orders")) {
+      this.expected.set(`insertion_order:${io.id}`, ioFields(io));
+    }
+    for (const c of list<Creative>("creatives")) this.expected.set(`creative:${c.id}`, creativeSnapshot(c));
+  }
+
+  private compare(kind: ObjectKind, objects: [string, JsonValue | undefined][]): void {
+    const moved: string[] = [];
+    for (const [id, now] of objects) {
+      const expected = this.expected.get(`${kind}:${id}`);
+      if (expected === undefined) {
+        moved.push(`${kind.replace("_", " ")} ${id} has no fingerprint in the plan, so it cannot be checked`);
+        continue;
+      }
+      const stale = describeStale(fingerprintOf(kind, id, expected), now);
+      if (stale) moved.push(stale.message.replace(/ since the plan was made$/, ""));
+    }
+    if (moved.length > 0) {
+      throw new ConcurrentChangeError(
+        `changed since the plan was made, so this request was not sent (it would overwrite the change): ${moved.join("; ")}. Run doohctl plan again`,
+      );
+    }
+  }
+
+  /** Right before a POST /campaigns: none of its campaigns may exist by now (no duplicate). */
+  private async checkNames(body: unknown, options: SendOptions): Promise<void> {
+    const items = ((body as { campaigns?: unknown } | null)?.campaigns ?? []) as {
+      insertion_order_id?: unknown;
+      name?: unknown;
+    }[];
+    const ioIds = [...new Set(items.map((i) => String(i.insertion_order_id)))];
+    if (ioIds.length === 0) return;
+    const live = await this.client.listCampaignsByInsertionOrder(ioIds, options);
+    const existing = new Map(live.map((c) => [`${c.insertion_order_id}\n${c.name}`, c.id]));
+    const taken = items.flatMap((i) => {
+      const id = existing.get(`${String(i.insertion_order_id)}\n${String(i.name)}`);
+      return id === undefined
+        ? []
+        : [
+            `campaign "${String(i.name)}" of insertion order ${String(i.insertion_order_id)} exists (id ${id})`,
+          ];
+    });
+    if (taken.length > 0) {
+      throw new ConcurrentChangeError(
+        `created by someone else since the plan was made, so POST /campaigns was not sent (it would create them twice): ${taken.join("; ")}. Run doohctl plan again`,
+      );
+    }
+  }
+}

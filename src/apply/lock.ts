@@ -1,0 +1,98 @@
+/**
+ * One apply at a time per account on a machine. Two applies started together both plan
+ * against the same live state; without a lock both would pass their checks and both send
+ * (two people at once created one campaign twice). The lock serializes their writes: the
+ * second waits, then its re-reads before each write (guard.ts) see the first one's changes
+ * and stop it before it writes anything stale. Across machines the re-reads are the guard.
+ *
+ * The lock file holds host, pid and start time; a lock whose process is gone (or that was
+ * carried over from another machine with the state directory) is taken over.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { Clock } from "../model/clock.js";
+import type { RecoveryScope } from "../model/recovery.js";
+import { accountKey } from "./recovery.js";
+
+interface LockFile {
+  host: string;
+  pid: number;
+  started_at: string;
+}
+
+export interface ApplyLock {
+  release(): void;
+}
+
+function holderOf(path: string): LockFile | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as LockFile;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(holder: LockFile): boolean {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes the account's apply lock, waiting (polling every second, `onWait` told once) while a
+ * running apply on this machine holds it.
+ */
+export async function acquireApplyLock(input: {
+  stateDir: string;
+  scope: RecoveryScope;
+  clock: Clock;
+  signal?: AbortSignal | undefined;
+  onWait?: (holder: { pid: number; started_at: string }) => void;
+}): Promise<ApplyLock> {
+  const key = accountKey(input.scope);
+  const dir = join(input.stateDir, "locks");
+  const path = join(dir, `${key}.lock`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let told = false;
+  let unreadable = 0;
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx", 0o600);
+      const mine: LockFile = {
+        host: hostname(),
+        pid: process.pid,
+        started_at: new Date(input.clock.now()).toISOString(),
+      };
+      writeSync(fd, JSON.stringify(mine));
+      closeSync(fd);
+      return {
+        release: () => {
+          if (holderOf(path)?.pid === process.pid) rmSync(path, { force: true });
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = holderOf(path);
+    if (!holder && ++unreadable < 5) {
+      // Its owner may be between creating the file and writing it.
+      await input.clock.sleep(200, input.signal);
+      continue;
+    }
+    if (!holder || !alive(holder)) {
+      // A crashed apply's lock: nobody will release it.
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (!told) {
+      input.onWait?.(holder);
+      told = true;
+    }
+    await input.clock.sleep(1000, input.signal);
+  }
+}

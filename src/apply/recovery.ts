@@ -1,0 +1,230 @@
+/**
+ * The recovery record (design.md, Recovery record). Before apply sends a request that pauses
+ * campaigns it will reactivate, it writes which ones to disk and fsyncs the file; once their
+ * reactivation is confirmed it removes them. An apply that dies in between (SIGKILL, out of
+ * memory, a lost CI runner) leaves the record behind, and every later plan and apply of the
+ * same account reads it and plans the reactivation, even where the config leaves `active`
+ * undeclared and the live `active: false` would otherwise be taken as desired.
+ *
+ * Layout: `<state dir>/recovery/<account key>/<apply id>.json`, one file per apply, so two
+ * applies never write the same file; a file holds its owner's host and pid so a reader can
+ * tell a running apply (which will reactivate its own campaigns) from a dead one.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { homedir, hostname } from "node:os";
+import { join } from "node:path";
+import type { RecordedPause, RecoveryScope } from "../model/recovery.js";
+
+const FORMAT_VERSION = 1;
+
+interface RecordFile {
+  format_version: typeof FORMAT_VERSION;
+  apply_id: string;
+  origin: string;
+  environment: string;
+  user: string;
+  host: string;
+  pid: number;
+  started_at: string;
+  paused: Omit<RecordedPause, "apply_id" | "apply_started_at" | "owner_running">[];
+}
+
+export class RecoveryRecordError extends Error {
+  override readonly name = "RecoveryRecordError";
+  readonly code = "RECOVERY_RECORD_UNWRITABLE";
+}
+
+/** `DOOHCTL_STATE_DIR`, else `$XDG_STATE_HOME/doohctl`, else `~/.local/state/doohctl`. */
+export function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.DOOHCTL_STATE_DIR) return env.DOOHCTL_STATE_DIR;
+  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state"), "doohctl");
+}
+
+/** A file name for an account: no user name or origin on disk outside the files themselves. */
+export function accountKey(scope: RecoveryScope): string {
+  return createHash("sha256")
+    .update(`${scope.origin}\n${scope.environment}\n${scope.user}`)
+    .digest("hex")
+    .slice(0, 24);
+}
+
+function accountDir(stateDir: string, scope: RecoveryScope): string {
+  return join(stateDir, "recovery", accountKey(scope));
+}
+
+/** Writes `text` to `path` so that it is on disk before this returns: temp file, fsync, rename, fsync dir. */
+function writeDurably(path: string, dir: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, "w", 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+  try {
+    const dirFd = openSync(dir, "r");
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    // Some filesystems refuse to fsync a directory; the file itself is synced.
+  }
+}
+
+function isRunning(file: RecordFile): boolean {
+  if (file.host !== hostname()) return false;
+  if (file.pid === process.pid) return true;
+  try {
+    process.kill(file.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readFiles(dir: string): { path: string; file: RecordFile }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  return names.sort().flatMap((name) => {
+    const path = join(dir, name);
+    try {
+      const file = JSON.parse(readFileSync(path, "utf8")) as RecordFile;
+      if (file.format_version !== FORMAT_VERSION || !Array.isArray(file.paused)) return [];
+      return [{ path, file }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The record of one account in one state directory. */
+export class RecoveryStore {
+  private readonly dir: string;
+
+  constructor(
+    stateDir: string,
+    private readonly scope: RecoveryScope,
+  ) {
+    this.dir = accountDir(stateDir, scope);
+  }
+
+  /** Every recorded pause of this account, oldest apply first. Unreadable files are skipped. */
+  read(): RecordedPause[] {
+    return readFiles(this.dir).flatMap(({ file }) => {
+      const running = isRunning(file);
+      return file.paused.map((p) => ({
+        ...p,
+        apply_id: file.apply_id,
+        apply_started_at: file.started_at,
+        owner_running: running,
+      }));
+    });
+  }
+
+  /**
+   * Removes the entries of these campaigns from the records of applies that no longer run
+   * (and from this process's own): their campaigns are active again, gone, or reactivated by
+   * this run. A running apply's file is its own to change.
+   */
+  drop(campaignIds: Iterable<string>): void {
+    const ids = new Set(campaignIds);
+    if (ids.size === 0) return;
+    for (const { path, file } of readFiles(this.dir)) {
+      if (file.pid !== process.pid && isRunning(file)) continue;
+      const kept = file.paused.filter((p) => !ids.has(p.campaign_id));
+      if (kept.length === file.paused.length) continue;
+      if (kept.length === 0) rmSync(path, { force: true });
+      else writeDurably(path, this.dir, `${JSON.stringify({ ...file, paused: kept }, null, 2)}\n`);
+    }
+  }
+
+  /** A record for one apply run: entries are added before pauses and removed after reactivations. */
+  begin(startedAt: string): ApplyRecovery {
+    return new ApplyRecovery(this.dir, this.scope, startedAt);
+  }
+}
+
+/** One apply's own record file. */
+export class ApplyRecovery {
+  readonly applyId: string;
+  private readonly path: string;
+  private paused: RecordFile["paused"] = [];
+
+  constructor(
+    private readonly dir: string,
+    private readonly scope: RecoveryScope,
+    private readonly startedAt: string,
+  ) {
+    const stamp = startedAt.replace(/[-:.]/g, "");
+    this.applyId = `${stamp}-${process.pid}-${randomBytes(3).toString("hex")}`;
+    this.path = join(dir, `${this.applyId}.json`);
+  }
+
+  /** Campaigns currently recorded by this apply. */
+  pending(): string[] {
+    return this.paused.map((p) => p.campaign_id);
+  }
+
+  /** Durably records these campaigns; throws (and nothing may be sent) when it cannot. */
+  add(entries: RecordFile["paused"]): void {
+    const known = new Set(this.pending());
+    const fresh = entries.filter((e) => !known.has(e.campaign_id));
+    if (fresh.length === 0) return;
+    this.paused = [...this.paused, ...fresh];
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.write();
+    } catch (error) {
+      this.paused = this.paused.slice(0, this.paused.length - fresh.length);
+      throw new RecoveryRecordError(
+        `cannot write the recovery record in ${this.dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so no campaign was paused: make the state directory writable or set DOOHCTL_STATE_DIR`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** Removes reactivated campaigns; the file goes when nothing is left. */
+  remove(campaignIds: Iterable<string>): void {
+    const ids = new Set(campaignIds);
+    const kept = this.paused.filter((p) => !ids.has(p.campaign_id));
+    if (kept.length === this.paused.length) return;
+    this.paused = kept;
+    if (kept.length === 0) rmSync(this.path, { force: true });
+    else this.write();
+  }
+
+  private write(): void {
+    const file: RecordFile = {
+      format_version: FORMAT_VERSION,
+      apply_id: this.applyId,
+      origin: this.scope.origin,
+      environment: this.scope.environment,
+      user: this.scope.user,
+      host: hostname(),
+      pid: process.pid,
+      started_at: this.startedAt,
+      paused: this.paused,
+    };
+    writeDurably(this.path, this.dir, `${JSON.stringify(file, null, 2)}\n`);
+  }
+}
