@@ -18,6 +18,7 @@ import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
 import type { Reply, RequestContext } from "./context.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
+import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { Router } from "./router.js";
 import { advertiserRoutes } from "./routes/advertisers.js";
@@ -71,6 +72,8 @@ export interface EmulatorCoreOptions {
   faults: FaultInjector;
   /** Called after each successful write, before the response: persistence. */
   persist?: (store: Store) => void;
+  /** Test-only departures from the contract (quirks.ts); none by default. */
+  quirks?: ReadonlySet<Quirk>;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -89,6 +92,7 @@ export class Emulator {
   private log: RequestLogEntry[] = [];
   private readonly listeners = new Set<WriteListener>();
   private readonly options: EmulatorCoreOptions;
+  private readonly quirks: ReadonlySet<Quirk>;
   private control: ControlHandler | undefined;
 
   constructor(options: EmulatorCoreOptions) {
@@ -98,6 +102,7 @@ export class Emulator {
     this.environment = options.environment;
     this.limiter = new RateLimiter(options.rateLimits);
     this.faults = options.faults;
+    this.quirks = options.quirks ?? new Set();
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -171,7 +176,9 @@ export class Emulator {
     }
     let reply: Reply;
     try {
+      const trace = quirkQuery(this.quirks, method, url.searchParams);
       reply = this.dispatch(req, method, path, url.searchParams, raw, entry);
+      reply = quirkReply(this.quirks, { method, path, trace }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
