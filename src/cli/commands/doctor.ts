@@ -106,6 +106,8 @@ export async function doctorCommand(
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
       clock,
+      // A probe is retried once: the doctor reports what it sees rather than insisting.
+      client: { retry: { maxAttempts: 2 } },
     });
     client = connected.client;
     const { apiOrigin: origin, environment } = connected.connection;

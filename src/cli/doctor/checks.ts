@@ -4,7 +4,7 @@
  * change) or `not checked` (why). Read-only by construction: the only sender it gets sends
  * GETs, through the client (so its rate pacing applies), within a read budget.
  */
-import { ApiError, DspClientError } from "../../api/errors.js";
+import { ApiError, DspClientError, NetworkError, TimeoutError } from "../../api/errors.js";
 import type { ApiRequest } from "../../api/types.js";
 import { printable } from "../../model/printable.js";
 import { DSP_BASE_PATH, type Environment, SESSION_LIFETIME_MS, sessionCookieName } from "../../model/wire.js";
@@ -131,9 +131,13 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   /** Lists answered: for the total_size and default order checks. */
   const lists: { name: string; hasTotal: boolean; ids: string[] | undefined }[] = [];
 
-  const budget = (needed: number) => input.maxReads - input.reads() >= needed;
+  /** Set when a probe got no answer at all: the rest would only wait for the same. */
+  let unreachable: string | undefined;
+  const budget = (needed: number) => unreachable === undefined && input.maxReads - input.reads() >= needed;
   const exhausted = () =>
-    `read budget exhausted (${input.reads()} of ${input.maxReads} reads spent; raise --max-reads)`;
+    unreachable !== undefined
+      ? `an earlier probe got no answer (${unreachable})`
+      : `read budget exhausted (${input.reads()} of ${input.maxReads} reads spent; raise --max-reads)`;
 
   async function read(request: ApiRequest): Promise<Answer> {
     try {
@@ -147,6 +151,8 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
           fields: error.data.map((d) => d.field),
         };
       }
+      if (error instanceof NetworkError || error instanceof TimeoutError)
+        unreachable = printable(error.message);
       // A typed client error (the response validation refusing a shape, say) is an answer
       // that differs, not a crash.
       if (error instanceof DspClientError)
