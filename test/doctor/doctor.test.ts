@@ -137,6 +137,35 @@ describe("doohctl doctor", () => {
     expect(byId.get("targetings")).toMatchObject({ status: "not checked", detail: "no campaign to probe" });
   });
 
+  it("in staging checks the tr-staging cookie and leaves the DSP, which staging lacks (G13), unchecked", async () => {
+    emulator = await startEmulator({
+      port: 0,
+      control: true,
+      rateLimits: "off",
+      seed: seed(),
+      environment: "staging",
+    });
+    const io = bufferIO({
+      env: {
+        DOOHCTL_API_ORIGIN: emulator.origin,
+        DOOHCTL_ENVIRONMENT: "staging",
+        DOOHCTL_EMAIL: USER.email,
+        DOOHCTL_PASSWORD: USER.password,
+        DOOHCTL_SESSION_CACHE: "off",
+      },
+    });
+    expect(await run(["doctor", "--format", "json"], io)).toBe(0);
+    const report = JSON.parse(io.out());
+    expect(report.checks[0]).toMatchObject({ id: "session-cookie", status: "holds" });
+    expect(report.checks[0].detail).toMatch(/^tr-staging;/);
+    expect(report.checks.find((c: Check) => c.id === "targetings")).toMatchObject({
+      status: "not checked",
+      detail: "the DSP interface exists in production only (G13) and this is staging",
+    });
+    expect(report.reads).toBe(0);
+    expect(emulator.requestLog().filter((r) => r.method === "GET")).toEqual([]);
+  });
+
   it("prints a text report with the change to make under a check that differs", async () => {
     emulator = await startEmulator({
       port: 0,

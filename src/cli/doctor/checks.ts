@@ -131,13 +131,17 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   /** Lists answered: for the total_size and default order checks. */
   const lists: { name: string; hasTotal: boolean; ids: string[] | undefined }[] = [];
 
-  /** Set when a probe got no answer at all: the rest would only wait for the same. */
-  let unreachable: string | undefined;
-  const budget = (needed: number) => unreachable === undefined && input.maxReads - input.reads() >= needed;
+  /**
+   * Why no further probe is sent, when it is not the budget: staging has no DSP interface
+   * (G13), or a probe got no answer at all and the rest would only wait for the same.
+   */
+  let stopped: string | undefined =
+    input.environment === "staging"
+      ? "the DSP interface exists in production only (G13) and this is staging"
+      : undefined;
+  const budget = (needed: number) => stopped === undefined && input.maxReads - input.reads() >= needed;
   const exhausted = () =>
-    unreachable !== undefined
-      ? `an earlier probe got no answer (${unreachable})`
-      : `read budget exhausted (${input.reads()} of ${input.maxReads} reads spent; raise --max-reads)`;
+    stopped ?? `read budget exhausted (${input.reads()} of ${input.maxReads} reads spent; raise --max-reads)`;
 
   async function read(request: ApiRequest): Promise<Answer> {
     try {
@@ -152,7 +156,7 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
         };
       }
       if (error instanceof NetworkError || error instanceof TimeoutError)
-        unreachable = printable(error.message);
+        stopped = `an earlier probe got no answer (${printable(error.message)})`;
       // A typed client error (the response validation refusing a shape, say) is an answer
       // that differs, not a crash.
       if (error instanceof DspClientError)
