@@ -129,8 +129,8 @@ export class Probe {
       if (error instanceof NetworkError || error instanceof TimeoutError)
         this.stopped = `an earlier probe got no answer (${printable(error.message)})`;
       // A typed client error (its response validation refusing a shape, say) is an answer
-      // that differs, not a crash.
-      if (error instanceof DspClientError)
+      // that differs, not a crash. Typed errors carry a stable `code`; a bug does not.
+      if (error instanceof DspClientError || isTyped(error))
         return { ok: false, status: undefined, message: printable(error.message), fields: [] };
       throw error;
     }
@@ -156,6 +156,10 @@ export class Probe {
     this.lists.push(seen);
     return seen;
   }
+}
+
+function isTyped(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
 }
 
 /** A refusal or client error, as a report says it. */
