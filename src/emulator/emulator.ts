@@ -18,6 +18,7 @@ import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
 import type { Reply, RequestContext } from "./context.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
+import { parseFlags } from "./listing.js";
 import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { Router } from "./router.js";
@@ -272,6 +273,8 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
+    // No write operation names a query parameter: one given is a 422 naming it, never ignored.
+    if (method !== "GET") parseFlags(query);
     return route.handle(ctx);
   }
 

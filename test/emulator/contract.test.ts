@@ -61,6 +61,21 @@ describe("lists take only the fields the specification names (G12)", () => {
   });
 });
 
+describe("writes take no query parameter", () => {
+  it("refuses one on a PATCH, POST or PUT with a 422 naming it, and changes nothing", async () => {
+    s = await boot();
+    const before = s.emulator.state();
+    const patch = await s.call("PATCH", `${DSP}/campaigns/5002?dry_run=true`, { budget_impressions: 1 });
+    expect(patch.status).toBe(422);
+    expect(fields(patch)).toEqual({ dry_run: ["is not a known parameter"] });
+    const put = await s.call("PUT", `${DSP}/campaigns/5002/targetings?force=1`, { targetings: [] });
+    expect(fields(put)).toEqual({ force: ["is not a known parameter"] });
+    const post = await s.call("POST", `${DSP}/advertisers?validate_only=true`, { name: "New brand" });
+    expect(fields(post)).toEqual({ validate_only: ["is not a known parameter"] });
+    expect(s.emulator.state()).toEqual(before);
+  });
+});
+
 describe("payload values (G12)", () => {
   it("takes a time only with an upper-case T and a Z or +00:00 zone", async () => {
     s = await boot();
