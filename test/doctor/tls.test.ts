@@ -42,7 +42,8 @@ async function doctorAt(origin: string) {
   });
   const code = await run(["doctor", "--format", "json", "--ca", certs.certPath], io);
   const report = JSON.parse(io.out());
-  return { code, tls: report.checks.find((c: { id: string }) => c.id === "tls") };
+  const check = (id: string) => report.checks.find((c: { id: string }) => c.id === id);
+  return { code, tls: check("tls"), check };
 }
 
 describe.skipIf(!hasOpenssl())("doohctl doctor over TLS (G13)", () => {
@@ -63,9 +64,13 @@ describe.skipIf(!hasOpenssl())("doohctl doctor over TLS (G13)", () => {
   });
 
   it("says it differs when the server picks a suite the specification does not permit", async () => {
-    const { code, tls } = await doctorAt(
+    const { code, tls, check } = await doctorAt(
       await httpsFront({ maxVersion: "TLSv1.2", ciphers: "ECDHE-RSA-CHACHA20-POLY1305" }),
     );
+    // The client offers only the listed suites, so its GETs get no answer: nothing is judged by them.
+    expect(check("insertion-order-list")).toMatchObject({ status: "not checked" });
+    expect(check("insertion-order-list").detail).toMatch(/^no answer \(/);
+    expect(check("not-found").detail).toMatch(/^an earlier probe got no answer \(/);
     expect(tls).toMatchObject({ status: "differs", change: "src/api/transport.ts (TLS options), G13" });
     expect(tls.detail).toBe("cipher ECDHE-RSA-CHACHA20-POLY1305 is not one the specification permits");
     expect(code).toBe(1);

@@ -3,7 +3,14 @@
  * (GETs only), turning whatever comes back (an answer, a refusal, a typed client error) into
  * `holds`, `differs` or `not checked`, never a crash.
  */
-import { ApiError, DspClientError, NetworkError, TimeoutError } from "../../api/errors.js";
+import {
+  ApiError,
+  CredentialsError,
+  DspClientError,
+  NetworkError,
+  RetryBudgetError,
+  TimeoutError,
+} from "../../api/errors.js";
 import type { ApiRequest } from "../../api/types.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
@@ -104,7 +111,16 @@ export class Probe {
       this.add({ ...base, status: "not checked", detail: why });
       return;
     }
-    const { problems, holds } = await run();
+    let verdict: Verdict;
+    try {
+      verdict = await run();
+    } catch (error) {
+      if (!(error instanceof NoAnswer)) throw error;
+      this.stopped = `an earlier probe got no answer (${error.message})`;
+      this.add({ ...base, status: "not checked", detail: `no answer (${error.message})` });
+      return;
+    }
+    const { problems, holds } = verdict;
     this.add(
       problems.length === 0
         ? { ...base, status: "holds", detail: holds }
@@ -126,8 +142,11 @@ export class Probe {
           fields: error.data.map((d) => d.field),
         };
       }
-      if (error instanceof NetworkError || error instanceof TimeoutError)
-        this.stopped = `an earlier probe got no answer (${printable(error.message)})`;
+      // No answer, or only 429s: nothing is known of the contract, and the rest would fare
+      // the same. The credentials refused mid-run end the run (the command reports it).
+      if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof RetryBudgetError)
+        throw new NoAnswer(printable(error.message));
+      if (error instanceof CredentialsError) throw error;
       // A typed client error (its response validation refusing a shape, say) is an answer
       // that differs, not a crash. Typed errors carry a stable `code`; a bug does not.
       if (error instanceof DspClientError || isTyped(error))
@@ -156,6 +175,11 @@ export class Probe {
     this.lists.push(seen);
     return seen;
   }
+}
+
+/** A probe that got no answer to judge by: its check, and every later one, is not checked. */
+class NoAnswer extends Error {
+  override readonly name = "NoAnswer";
 }
 
 function isTyped(error: unknown): error is Error & { code: string } {
