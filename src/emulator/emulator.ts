@@ -1,8 +1,8 @@
 /**
  * One request's way through the emulator: control path aside, then latency and faults
  * (/api paths), the session (401, 403, G9), rate limits (429, G10), then a missing path or
- * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the store; successful
- * writes are persisted and reported to onWrite listeners.
+ * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the
+ * store; successful writes are persisted and reported to onWrite listeners.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
