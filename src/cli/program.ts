@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerApply } from "./commands/apply.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerEmulator } from "./commands/emulator.js";
 import { registerExport } from "./commands/export.js";
 import { registerPlan } from "./commands/plan.js";
@@ -22,6 +23,7 @@ const COMMANDS: CommandModule[] = [
   registerExport,
   registerEmulator,
   registerSchema,
+  registerDoctor,
 ];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */

@@ -48,11 +48,9 @@ export function parseJsonBody(raw: RawBody, contentType: string | undefined): un
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
     throw badJson("charset must be utf-8", "Content-Type");
   }
-  if (raw.tooLarge) {
-    throw new HttpError(413, {
-      data: [{ field: "body", messages: [`must be at most ${MAX_BODY_BYTES} bytes`] }],
-    });
-  }
+  // The specification's statuses have no 413: a body too large to read is one the service
+  // cannot parse, 400 Invalid JSON (docs/emulator.md).
+  if (raw.tooLarge) throw badJson(`must be at most ${MAX_BODY_BYTES} bytes`);
   let text: string;
   try {
     text = decoder.decode(raw.bytes);

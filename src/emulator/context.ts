@@ -20,7 +20,7 @@ export interface RequestContext {
   token: string | undefined;
   environment: Environment;
   clientIp: string;
-  /** The parsed JSON body; throws 400 (syntax, encoding, content type) or 413 (size). */
+  /** The parsed JSON body; throws 400 (syntax, encoding, content type, size). */
   json(): unknown;
   /** Session operations (POST and DELETE /api/session), served by the server's session table. */
   sessions: SessionPort;

@@ -1,17 +1,25 @@
 /**
  * One request's way through the emulator: control path aside, then latency and faults
- * (/api paths), staging's missing DSP (G13), routing (404, 405), the session (401, 403,
- * G9), rate limits (429, G10), and the handler. Refusals never touch the store; successful
- * writes are persisted and reported to onWrite listeners.
+ * (/api paths), the session (401, 403, G9), rate limits (429, G10), then a missing path or
+ * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the
+ * store; successful writes are persisted and reported to onWrite listeners.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
-import { DSP_BASE_PATH, type Environment, SESSION_PATH, sessionCookieName } from "../model/wire.js";
+import {
+  DSP_BASE_PATH,
+  type Environment,
+  MEDIA_OWNER_BASE_PATH,
+  SESSION_PATH,
+  sessionCookieName,
+} from "../model/wire.js";
 import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
 import type { Reply, RequestContext } from "./context.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
+import { parseFlags } from "./listing.js";
+import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { Router } from "./router.js";
 import { advertiserRoutes } from "./routes/advertisers.js";
@@ -65,6 +73,8 @@ export interface EmulatorCoreOptions {
   faults: FaultInjector;
   /** Called after each successful write, before the response: persistence. */
   persist?: (store: Store) => void;
+  /** Test-only departures from the contract (quirks.ts); none by default. */
+  quirks?: ReadonlySet<Quirk>;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -83,6 +93,7 @@ export class Emulator {
   private log: RequestLogEntry[] = [];
   private readonly listeners = new Set<WriteListener>();
   private readonly options: EmulatorCoreOptions;
+  private readonly quirks: ReadonlySet<Quirk>;
   private control: ControlHandler | undefined;
 
   constructor(options: EmulatorCoreOptions) {
@@ -92,6 +103,7 @@ export class Emulator {
     this.environment = options.environment;
     this.limiter = new RateLimiter(options.rateLimits);
     this.faults = options.faults;
+    this.quirks = options.quirks ?? new Set();
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -165,7 +177,9 @@ export class Emulator {
     }
     let reply: Reply;
     try {
+      const trace = quirkQuery(this.quirks, method, url.searchParams);
       reply = this.dispatch(req, method, path, url.searchParams, raw, entry);
+      reply = quirkReply(this.quirks, { method, path, trace }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
@@ -208,29 +222,31 @@ export class Emulator {
     entry: RequestLogEntry,
   ): Reply {
     const now = this.clock.now();
-    // G13: the DSP interface exists in production only.
-    if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
-      throw notFound();
-    }
-    const { route, params } = ROUTER.match(method, path);
-    const token = readCookie(req.headers.cookie, sessionCookieName(this.environment));
+    const found = this.route(method, path);
+    const token = this.sessionToken(req.headers.cookie, path);
     let user: UserRecord | undefined;
-    if (route.auth) {
-      // G9: no cookie is 401; an unknown or expired token is 403.
-      if (token === undefined) throw new HttpError(401);
+    if (token !== undefined) {
       const session = this.sessions.lookup(token, now);
       user = session.state === "valid" ? this.store.userByEmail(session.email) : undefined;
-      if (!user) throw new HttpError(403);
-      entry.user = user.email;
     }
+    if (!(found instanceof HttpError) && found.route.auth) {
+      // G9: no cookie is 401; an unknown or expired token is 403.
+      if (token === undefined) throw new HttpError(401);
+      if (!user) throw new HttpError(403);
+    }
+    if (user) entry.user = user.email;
+    // G10: every answer but a 429 counts, a 404 too. A request with no valid session has no
+    // user to count against (only session creation is counted per IP).
     const kind = rateClass(method, path);
-    if (kind !== undefined) {
+    if (kind !== undefined && (kind === "session" || user !== undefined)) {
       const key = kind === "session" ? (req.socket.remoteAddress ?? "unknown") : (user?.email ?? "");
       const decision = this.limiter.take(kind, key, now);
       if (!decision.allowed) {
         throw new HttpError(429, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
       }
     }
+    if (found instanceof HttpError) throw found;
+    const { route, params } = found;
     this.store.settle(now);
     let parsed: { value: unknown } | undefined;
     const isWrite = method === "POST" || method === "PUT" || method === "PATCH";
@@ -257,7 +273,36 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
+    // No write operation names a query parameter: one given is a 422 naming it, never ignored.
+    if (method !== "GET") parseFlags(query);
     return route.handle(ctx);
+  }
+
+  /** The route, or the 404 to answer once the session and the rate limit are seen to. */
+  private route(method: string, path: string): ReturnType<Router["match"]> | HttpError {
+    // G13: the DSP interface exists in production only.
+    if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
+      return notFound();
+    }
+    try {
+      return ROUTER.match(method, path);
+    } catch (error) {
+      if (error instanceof HttpError) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * The session token a request carries. The media-owner interface accepts the cookie
+   * `tr-staging` or `tr-production` (spec, "Operations with staging and production cookie
+   * security"), its own environment's first; everything else takes its environment's only.
+   */
+  private sessionToken(header: string | undefined, path: string): string | undefined {
+    const own = sessionCookieName(this.environment);
+    const token = readCookie(header, own);
+    if (token !== undefined || !path.startsWith(`${MEDIA_OWNER_BASE_PATH}/`)) return token;
+    const other = sessionCookieName(this.environment === "production" ? "staging" : "production");
+    return readCookie(header, other);
   }
 }
 
@@ -266,7 +311,7 @@ export class Emulator {
  * DELETE /api/session is in no published class and is not limited (docs/emulator.md).
  */
 function rateClass(method: string, path: string): RequestClass | undefined {
-  if (path === SESSION_PATH) return method === "POST" ? "session" : undefined;
+  if (path === SESSION_PATH && method === "POST") return "session";
   if (method === "GET") return "get";
   if (method === "POST" || method === "PUT" || method === "PATCH") return "write";
   return undefined;

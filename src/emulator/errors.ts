@@ -11,8 +11,6 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   401: "Not Authorized",
   403: "Not Authenticated",
   404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Payload Too Large",
   422: "Invalid Request",
   429: "Too Many Requests",
   500: "Internal Server Error",

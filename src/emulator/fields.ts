@@ -50,24 +50,30 @@ export function requireKeys(
   }
 }
 
+/**
+ * The emulator's own reading of a payload time, not the client's (which is lenient with what
+ * a config may hold): an upper-case `T`, and a zone that is an upper-case `Z` or `+00:00`
+ * (G12). `-00:00` is RFC 3339's "offset unknown", not UTC.
+ */
+const PAYLOAD_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
 /** G12: payload times are ISO 8601 in UTC; stored canonical so equal instants read equal. */
 export function readTime(issues: Issues, field: string, value: unknown): string | undefined {
-  if (typeof value !== "string") {
+  const match = typeof value === "string" ? PAYLOAD_TIME.exec(value) : null;
+  if (typeof value !== "string" || !match) {
     issues.add(field, "must be an ISO 8601 date-time string like 2026-12-01T00:00:00Z");
     return undefined;
   }
-  let canonical: string;
+  if (match[1] !== "Z" && match[1] !== "+00:00") {
+    issues.add(field, "must be in UTC (a Z or +00:00 suffix)");
+    return undefined;
+  }
   try {
-    canonical = Time.parse(value);
+    return Time.parse(value);
   } catch {
     issues.add(field, "must be an ISO 8601 date-time like 2026-12-01T00:00:00Z");
     return undefined;
   }
-  if (!Time.isUtc(value)) {
-    issues.add(field, "must be in UTC (a Z or +00:00 suffix)");
-    return undefined;
-  }
-  return canonical;
 }
 
 /** G8 money rules; `nanos` may be omitted (G12); amounts are never negative. */
@@ -78,13 +84,18 @@ export function readMoney(issues: Issues, field: string, value: unknown): Money 
   checkKeys(issues, field, body, ["currency_code", "units", "nanos"]);
   requireKeys(issues, field, body, ["currency_code", "units"]);
   if (issues.size > before) return undefined;
-  const candidate = { currency_code: body.currency_code, units: body.units, nanos: body.nanos ?? 0 };
+  // G12: an omitted `nanos` is 0; an explicit null is not an integer and is refused.
+  const candidate = {
+    currency_code: body.currency_code,
+    units: body.units,
+    nanos: body.nanos === undefined ? 0 : body.nanos,
+  };
   if (typeof candidate.currency_code !== "string" || typeof candidate.units !== "string") {
     issues.add(field, "currency_code and units must be strings");
     return undefined;
   }
   if (typeof candidate.nanos !== "number") {
-    issues.add(field, "nanos must be an integer between -999999999 and 999999999");
+    issues.add(fieldPath(field, "nanos"), "must be an integer between -999999999 and 999999999");
     return undefined;
   }
   const problem = Money.validate(candidate as Money);

@@ -13,6 +13,7 @@ import { Emulator, type RequestLogEntry, send } from "./emulator.js";
 import { HttpError } from "./errors.js";
 import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
+import type { Quirk } from "./quirks.js";
 import { buildStore, type EmulatorSeed, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
 
@@ -20,6 +21,7 @@ export { MAX_BODY_BYTES } from "./body.js";
 export type { RequestLogEntry } from "./emulator.js";
 export { REQUEST_LOG_LIMIT } from "./emulator.js";
 export { FaultSpecError, SeedError } from "./errors.js";
+export { QUIRKS, type Quirk } from "./quirks.js";
 export type { EmulatorSeed, SeedCampaign, SeedCreative, SeedInsertionOrder, SeedUser } from "./seed.js";
 export { loadSeedFile, validateSeed } from "./seed.js";
 export { SEED_SCHEMA } from "./seed-schema.js";
@@ -49,6 +51,12 @@ export interface EmulatorOptions {
   control?: boolean | undefined;
   /** Loaded on start when present (instead of the seed); written atomically after each write. */
   statePath?: string | undefined;
+  /**
+   * TEST-ONLY: departures from the contract, one gap decision each (`io-list-items`,
+   * `targetings-option-sets`, `no-total-size`, `page-unbounded`), so that tests can show
+   * `doohctl doctor` noticing a DSP that differs. Never for rehearsing a change.
+   */
+  quirks?: readonly Quirk[] | undefined;
 }
 
 export interface RunningEmulator {
@@ -78,6 +86,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rateLimits: options.rateLimits ?? PUBLISHED_RATE_LIMITS,
     latencyMs: options.latencyMs ?? 0,
     faults: new FaultInjector(options.faults ?? "", options.faultSeed),
+    quirks: new Set(options.quirks ?? []),
     ...(statePath ? { persist: (s) => saveState(statePath, s) } : {}),
   });
   if (options.control) emulator.enableControl(controlHandler(emulator, seed));

@@ -39,8 +39,10 @@ function readBound(issues: Issues, name: string, text: string, max: number): num
     return undefined;
   }
   const value = Number(text);
-  if (value < 0) issues.add(name, "must be greater than or equal to 0");
-  else if (value > max) issues.add(name, `must be less than or equal to ${max}`);
+  // The spec's own words for a bound broken: "a page above 100 gives the field page and a
+  // message that it is not less than or equal to 100".
+  if (value < 0) issues.add(name, "is not greater than or equal to 0");
+  else if (value > max) issues.add(name, `is not less than or equal to ${max}`);
   else return value;
   return undefined;
 }
@@ -73,6 +75,11 @@ function readEntry(
   entry: string,
   fields: readonly string[],
 ): [string, string] | undefined {
+  // G12: a list that names no field for this parameter refuses every entry of it.
+  if (fields.length === 0) {
+    issues.add(kind, `this list takes no ${kind}: the specification names no ${kind} field for it`);
+    return undefined;
+  }
   const colon = entry.indexOf(":");
   if (colon < 0) {
     issues.add(kind, `"${entry}" must be field:value, like ${fields[0] ?? "id"}:5001`);
@@ -80,8 +87,7 @@ function readEntry(
   }
   const field = entry.slice(0, colon);
   if (!fields.includes(field)) {
-    const known = fields.length > 0 ? `use one of ${fields.join(", ")}` : "this list takes none";
-    issues.add(kind, `${field} is not a ${kind} field of this list: ${known}`);
+    issues.add(kind, `${field} is not a ${kind} field of this list: use one of ${fields.join(", ")}`);
     return undefined;
   }
   return [field, entry.slice(colon + 1)];
@@ -115,7 +121,10 @@ export function parseListQuery<T>(query: URLSearchParams, spec: ListSpec<T>): Li
     else if (name === "order") {
       if (orderFields.includes(value)) result.order = value;
       else {
-        const known = orderFields.length > 0 ? `use one of ${orderFields.join(", ")}` : "this list has none";
+        const known =
+          orderFields.length > 0
+            ? `use one of ${orderFields.join(", ")}`
+            : "the specification names no order field for it";
         issues.add("order", `${value} is not an order field of this list: ${known}`);
       }
     } else if (name === "filter") {

@@ -1,9 +1,10 @@
 /**
- * Matches a path against the route table. A path that no route knows is 404; a known path
- * with another method is 405 with an `Allow` header (documented in docs/emulator.md).
+ * Matches a path against the route table. A path that no route knows, and a known path with
+ * another method, are both 404 Not Found: the specification's statuses have no 405, and an
+ * operation it does not list does not exist (documented in docs/emulator.md).
  */
 import type { Route } from "./context.js";
-import { HttpError, notFound } from "./errors.js";
+import { notFound } from "./errors.js";
 
 interface CompiledRoute {
   route: Route;
@@ -30,14 +31,10 @@ export class Router {
   }
 
   match(method: string, path: string): { route: Route; params: Record<string, string> } {
-    const allowed: string[] = [];
     for (const { route, regex, names } of this.compiled) {
+      if (route.method !== method) continue;
       const found = regex.exec(path);
       if (!found) continue;
-      if (route.method !== method) {
-        allowed.push(route.method);
-        continue;
-      }
       const params: Record<string, string> = {};
       for (const [i, name] of names.entries()) {
         const raw = found[i + 1] ?? "";
@@ -49,9 +46,6 @@ export class Router {
         }
       }
       return { route, params };
-    }
-    if (allowed.length > 0) {
-      throw new HttpError(405, { headers: { allow: [...new Set(allowed)].join(", ") } });
     }
     throw notFound();
   }

@@ -138,6 +138,11 @@ export const SEED_SCHEMA = {
           advertiser_id: id,
           name: { type: "string", minLength: 1, maxLength: 200 },
           create_time: time,
+          seat_id: {
+            type: "string",
+            minLength: 1,
+            description: "The account (seat) the creative belongs to; default: the first user's account_id.",
+          },
           campaign_ids: ids,
           insertion_order_ids: ids,
           category_ids: ids,

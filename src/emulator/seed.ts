@@ -47,6 +47,8 @@ export type SeedAudit = CreativeAuditEntry & Partial<Omit<AuditRecord, keyof Cre
 export type SeedCreative = Pick<Creative, "id" | "advertiser_id" | "name" | "create_time"> &
   Partial<Omit<Creative, "id" | "advertiser_id" | "name" | "create_time" | "audits">> & {
     audits?: SeedAudit[];
+    /** The account (seat) the creative belongs to; default: the first user's account. */
+    seat_id?: string;
   };
 
 export type SeedInsertionOrder = Omit<
@@ -286,6 +288,8 @@ export function buildStore(seed: EmulatorSeed): Store {
   for (const id of targetingIds) {
     store.targetings.set(id, Targeting.normalizeList(seed.targetings?.[id] ?? []));
   }
+  // A seed creative without `seat_id` belongs to the first user's account (docs/emulator.md).
+  const defaultSeat = seed.users?.[0]?.account_id ?? "1";
   for (const c of sortById(seed.creatives ?? [])) {
     const record: CreativeRecord = {
       id: c.id,
@@ -303,6 +307,7 @@ export function buildStore(seed: EmulatorSeed): Store {
       requires_audio: c.requires_audio ?? false,
       processing_status: c.processing_status ?? "PROCESSING",
       asset: c.asset ? { ...c.asset } : null,
+      seat_id: c.seat_id ?? defaultSeat,
       audits: (c.audits ?? []).map((a) => ({
         network_id: a.network_id,
         status: a.status,

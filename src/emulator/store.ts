@@ -40,7 +40,11 @@ export interface AuditRecord {
   last_reviewer: string;
 }
 
-export type CreativeRecord = Omit<Creative, "audits"> & { audits: AuditRecord[] };
+/**
+ * A creative as stored: the DSP view plus the seat it belongs to (spec: "Creatives belong to
+ * one seat"). The seat is a user's `account_id`; the DSP view does not show it.
+ */
+export type CreativeRecord = Omit<Creative, "audits"> & { audits: AuditRecord[]; seat_id: string };
 
 /** What `state()` and `GET /__emulator/state` show, in the API's own shapes. */
 export interface EmulatorStateView {
@@ -215,9 +219,16 @@ export class Store {
     return view;
   }
 
+  /** The creative when it belongs to `seat`: another seat's creative does not exist for it. */
+  creativeOfSeat(id: string, seat: string): CreativeRecord | undefined {
+    const creative = this.creatives.get(id);
+    return creative?.seat_id === seat ? creative : undefined;
+  }
+
   creativeView(record: CreativeRecord): Creative {
+    const { seat_id: _seat, ...fields } = record;
     return {
-      ...structuredClone(record),
+      ...structuredClone(fields),
       audits: record.audits.map((a) => ({
         network_id: a.network_id,
         status: a.status,

@@ -45,14 +45,14 @@ describe("request bodies (spec, Errors; G12)", () => {
     expect(s.emulator.state()).toEqual(before);
   });
 
-  it("refuses a body over 1 MiB with 413 and the JSON error shape", async () => {
+  it("refuses a body over 1 MiB with 400 Invalid JSON, a status the specification lists", async () => {
     s = await boot();
     const reply = await s.call("PATCH", `${DSP}/campaigns`, {
       campaigns: [{ id: "5001", pacing: { pad: "x".repeat(1_100_000) } }],
     });
-    expect(reply.status).toBe(413);
+    expect(reply.status).toBe(400);
     expect(reply.body).toEqual({
-      message: "Payload Too Large",
+      message: "Invalid JSON",
       data: [{ field: "body", messages: ["must be at most 1048576 bytes"] }],
     });
   });
@@ -75,12 +75,14 @@ describe("paths and methods", () => {
     expect(reply.body).toEqual({ message: "Not Found" });
   });
 
-  it("answers 405 with Allow to a known path with another method", async () => {
+  it("answers 404 Not Found, no 405, to a known path with another method (no such operation)", async () => {
     s = await boot();
     const reply = await s.call("DELETE", `${DSP}/campaigns/5001`);
-    expect(reply.status).toBe(405);
-    expect(reply.headers.get("allow")).toBe("GET, PATCH");
-    expect(reply.body).toEqual({ message: "Method Not Allowed" });
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get("allow")).toBeNull();
+    expect(reply.body).toEqual({ message: "Not Found" });
+    expect((await s.call("PUT", `${DSP}/creatives`, { creatives: [] })).status).toBe(404);
+    expect(s.emulator.state().campaigns.map((c) => c.id)).toContain("5001");
   });
 });
 

@@ -16,17 +16,17 @@ describe("paging (spec; G12)", () => {
     expect(reply.status).toBe(422);
     expect(reply.body).toEqual({
       message: "Invalid Request",
-      data: [{ field: "page", messages: ["must be less than or equal to 100"] }],
+      data: [{ field: "page", messages: ["is not less than or equal to 100"] }],
     });
   });
 
   it("bounds page_size to 0..100 and page to non-negative integers", async () => {
     s = await boot();
     const big = await s.get(`${DSP}/campaigns?page_size=101`);
-    expect(big.body.data).toEqual([{ field: "page_size", messages: ["must be less than or equal to 100"] }]);
+    expect(big.body.data).toEqual([{ field: "page_size", messages: ["is not less than or equal to 100"] }]);
     const negative = await s.get(`${DSP}/advertisers?page=-1&page_size=abc`);
     expect(negative.body.data).toEqual([
-      { field: "page", messages: ["must be greater than or equal to 0"] },
+      { field: "page", messages: ["is not greater than or equal to 0"] },
       { field: "page_size", messages: ["must be an integer"] },
     ]);
     expect((await s.get(`${DSP}/campaigns?page=100&page_size=100`)).status).toBe(200);

@@ -90,12 +90,16 @@ describe("staging (G13)", () => {
       const networks = await request(emulator.origin, "GET", "/api/media_owner/v1/networks", { cookie });
       expect(networks.status).toBe(200);
       expect(networks.body.total_size).toBe(2);
-      // A production cookie is no session cookie in staging.
+      // The media-owner interface accepts tr-staging or tr-production (spec); DELETE
+      // /api/session, not part of it, takes the environment's cookie only.
       const prodCookie = cookie.replace("tr-staging", "tr-production");
       expect(
         (await request(emulator.origin, "GET", "/api/media_owner/v1/networks", { cookie: prodCookie }))
           .status,
-      ).toBe(401);
+      ).toBe(200);
+      expect((await request(emulator.origin, "DELETE", "/api/session", { cookie: prodCookie })).status).toBe(
+        401,
+      );
     } finally {
       await emulator.close();
     }

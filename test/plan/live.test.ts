@@ -71,8 +71,9 @@ describe("reading what the plan's checks need", () => {
       "categories.yaml",
       'insertion_orders:\n  - id: "1001"\ncreatives:\n  - id: "9001"\n    category_ids: ["1", "3", "4", "99"]\n',
     );
-    // 1 insertion order + 1 campaigns + 1 creative 9001 + 1 categories 4 and 99
-    expect(unknown.reads).toBe(4);
+    // 1 insertion order + 1 campaigns + 1 creative 9001 + categories 4 and 99, one GET each
+    // (the category list names no filter field: G12)
+    expect(unknown.reads).toBe(5);
     expect(unknown.live.creativeCategories).toEqual([{ id: "4", name: "Sports & Outdoors" }]);
     expect(unknown.plan.findings).toEqual([
       expect.objectContaining({

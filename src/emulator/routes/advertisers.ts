@@ -1,6 +1,7 @@
 /**
- * Advertisers (spec; G7) and creative categories (read-only). Neither list names its order
- * fields in the specification; the emulator takes `id` and `name` (docs/emulator.md).
+ * Advertisers (spec; G7) and creative categories (read-only). Their lists take exactly the
+ * fields the specification names (G12): advertisers filter `id` and search `name`, categories
+ * nothing; neither names an order field ("only documented fields sort").
  */
 import { type Advertiser, type CreativeCategory, DSP_BASE_PATH } from "../../model/wire.js";
 import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
@@ -9,18 +10,36 @@ import { checkKeys, readString } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { readBody } from "./batch.js";
 
-/** The spec's shape for advertisers, categories and networks: filter id, search and order by name. */
+/**
+ * Which fields a named list (advertisers, creative categories, networks) takes, exactly as
+ * the specification names them for that operation: G12 refuses every other.
+ */
+export interface NamedListFields {
+  filters: readonly "id"[];
+  search: readonly "name"[];
+  order: readonly ("id" | "name")[];
+}
+
+/** Spec: advertisers take filter `id` and search `name`; no order field is documented. */
+export const ADVERTISER_FIELDS: NamedListFields = { filters: ["id"], search: ["name"], order: [] };
+/** Spec: "common list parameters" and no field named for any of them. */
+export const CATEGORY_FIELDS: NamedListFields = { filters: [], search: [], order: [] };
+/** Spec (media owner): order `name`, filter `id`, search `name`. */
+export const NETWORK_FIELDS: NamedListFields = { filters: ["id"], search: ["name"], order: ["name"] };
+
 export function namedListSpec<T extends { id: string; name: string }>(
   envelope: string,
   map: ReadonlyMap<string, T>,
-  orderFields: readonly ("id" | "name")[] = ["id", "name"],
+  fields: NamedListFields,
 ): ListSpec<T> {
+  const filter = { id: (item: T) => item.id };
+  const search = { name: (item: T) => item.name };
   const order = { id: byId, name: byString((item: T) => item.name) };
   return {
     envelope,
-    filters: { id: (item) => item.id },
-    search: { name: (item) => item.name },
-    order: Object.fromEntries(orderFields.map((f) => [f, order[f]])),
+    filters: Object.fromEntries(fields.filters.map((f) => [f, filter[f]])),
+    search: Object.fromEntries(fields.search.map((f) => [f, search[f]])),
+    order: Object.fromEntries(fields.order.map((f) => [f, order[f]])),
     candidates: (filters) => {
       const ids = filters.get("id");
       return ids ? [...ids].flatMap((id) => map.get(id) ?? []).sort(byId) : undefined;
@@ -32,9 +51,9 @@ export function listNamed<T extends { id: string; name: string }>(
   ctx: RequestContext,
   envelope: string,
   map: ReadonlyMap<string, T>,
-  orderFields?: readonly ("id" | "name")[],
+  fields: NamedListFields,
 ): Reply {
-  const spec = namedListSpec(envelope, map, orderFields);
+  const spec = namedListSpec(envelope, map, fields);
   const { items, total } = runList(map, parseListQuery(ctx.query, spec), spec);
   return ok({ [envelope]: items.map((item) => ({ ...item })), total_size: total });
 }
@@ -77,7 +96,7 @@ export const advertiserRoutes: Route[] = [
     method: "GET",
     pattern: ADVERTISERS,
     auth: true,
-    handle: (ctx) => listNamed(ctx, "advertisers", ctx.store.advertisers),
+    handle: (ctx) => listNamed(ctx, "advertisers", ctx.store.advertisers, ADVERTISER_FIELDS),
   },
   { method: "POST", pattern: ADVERTISERS, auth: true, handle: create },
   {
@@ -90,7 +109,8 @@ export const advertiserRoutes: Route[] = [
     method: "GET",
     pattern: CATEGORIES,
     auth: true,
-    handle: (ctx) => listNamed<CreativeCategory>(ctx, "creative_categories", ctx.store.categories),
+    handle: (ctx) =>
+      listNamed<CreativeCategory>(ctx, "creative_categories", ctx.store.categories, CATEGORY_FIELDS),
   },
   {
     method: "GET",

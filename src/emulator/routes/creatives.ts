@@ -1,6 +1,7 @@
 /**
  * Creatives, DSP view (spec; G6): list, get, create, PATCH single and batch with the five
- * association rules. New creatives start PROCESSING and settle PROCESSING_DELAY_MS later on
+ * association rules. Each creative belongs to one seat, its creator's account: the other
+ * seats' creatives are neither listed nor read nor written (404, or `does not exist` in a batch). New creatives start PROCESSING and settle PROCESSING_DELAY_MS later on
  * the emulator's clock (FAILED when the asset URL is not https).
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
@@ -48,7 +49,7 @@ const CREATABLE = [
   "pixel_url",
 ];
 
-function listSpec(store: Store): ListSpec<CreativeRecord> {
+function listSpec(store: Store, seat: string): ListSpec<CreativeRecord> {
   return {
     envelope: "creatives",
     // G6
@@ -69,20 +70,39 @@ function listSpec(store: Store): ListSpec<CreativeRecord> {
     },
     candidates: (filters) => {
       const ids = filters.get("id");
-      return ids ? [...ids].flatMap((id) => store.creatives.get(id) ?? []).sort(byId) : undefined;
+      return ids ? [...ids].flatMap((id) => store.creativeOfSeat(id, seat) ?? []).sort(byId) : undefined;
     },
   };
 }
 
+/** The seat of the session's user: its account (spec: creatives belong to one seat). */
+function seatOf(ctx: RequestContext): string {
+  return ctx.user?.account_id ?? "";
+}
+
+/** The seat's creatives in ascending id order; the whole map when no other seat has any. */
+function seatCreatives(store: Store, seat: string): ReadonlyMap<string, CreativeRecord> {
+  const all = store.creatives;
+  for (const creative of all.values()) {
+    if (creative.seat_id !== seat) {
+      return new Map([...all].filter(([, c]) => c.seat_id === seat));
+    }
+  }
+  return all;
+}
+
+/** Spec: the list is "for the current seat"; another seat's creatives are not in it. */
 function list(ctx: RequestContext): Reply {
-  const spec = listSpec(ctx.store);
-  const { items, total } = runList(ctx.store.creatives, parseListQuery(ctx.query, spec), spec);
+  const seat = seatOf(ctx);
+  const spec = listSpec(ctx.store, seat);
+  const query = parseListQuery(ctx.query, spec);
+  const { items, total } = runList(seatCreatives(ctx.store, seat), query, spec);
   return ok({ creatives: items.map((c) => ctx.store.creativeView(c)), total_size: total });
 }
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
+  const creative = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
   if (!creative) throw notFound();
   return ok(ctx.store.creativeView(creative));
 }
@@ -165,7 +185,14 @@ function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
   const items = readBatch(issues, ctx.json(), "creatives");
   const bodies = items.map((raw, index) => readObject(issues, `creatives[${index}]`, raw) ?? {});
-  const ids = readItemIds(issues, "creatives", bodies, (id) => ctx.store.creatives.has(id));
+  const seat = seatOf(ctx);
+  // Another seat's creative does not exist for this user (G4: `does not exist`).
+  const ids = readItemIds(
+    issues,
+    "creatives",
+    bodies,
+    (id) => ctx.store.creativeOfSeat(id, seat) !== undefined,
+  );
   const next: CreativeRecord[] = [];
   bodies.forEach((body, index) => {
     const prefix = `creatives[${index}]`;
@@ -179,7 +206,7 @@ function patchBatch(ctx: RequestContext): Reply {
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.creatives.get(ctx.params.id ?? "");
+  const current = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
   if (!current) throw notFound();
   const issues = new Issues();
   const body = readBody(ctx.json());
@@ -266,6 +293,7 @@ function create(ctx: RequestContext): Reply {
       processing_status: "PROCESSING",
       asset: asset!,
       audits: [],
+      seat_id: seatOf(ctx),
     });
   });
   issues.throwIfAny();

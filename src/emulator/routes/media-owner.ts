@@ -14,7 +14,7 @@ import { Issues, notFound } from "../errors.js";
 import { checkKeys, readIdList, readObject, readString } from "../fields.js";
 import { type ListSpec, parseListQuery, runList } from "../listing.js";
 import { type AuditRecord, type CreativeRecord, instant, type Store } from "../store.js";
-import { getNamed, listNamed } from "./advertisers.js";
+import { getNamed, listNamed, NETWORK_FIELDS } from "./advertisers.js";
 import { readBody } from "./batch.js";
 
 interface MarketEntry {
@@ -143,7 +143,7 @@ function audit(ctx: RequestContext): Reply {
   audits.sort((a, b) => (a.network_id < b.network_id ? -1 : 1));
   const next = { ...creative, audits };
   ctx.store.creatives.set(next.id, next);
-  return wrote(mediaOwnerView(next, record, ctx.user?.account_id ?? "", now));
+  return wrote(mediaOwnerView(next, record, next.seat_id, now));
 }
 
 const BASE = MEDIA_OWNER_BASE_PATH;
@@ -161,6 +161,6 @@ export const mediaOwnerRoutes: Route[] = [
     method: "GET",
     pattern: `${BASE}/networks`,
     auth: true,
-    handle: (ctx) => listNamed(ctx, "networks", ctx.store.networks, ["name"]),
+    handle: (ctx) => listNamed(ctx, "networks", ctx.store.networks, NETWORK_FIELDS),
   },
 ];

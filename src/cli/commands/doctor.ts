@@ -1,0 +1,183 @@
+/**
+ * `doohctl doctor` (design.md, Commands): a read-only probe of a DSP. It logs in, checks every
+ * assumption of the contract that GETs can check (doctor/checks.ts) within a read budget, and
+ * says for each whether it holds, differs (and what in doohctl to change) or was not checked.
+ * It never writes: the probes are GETs through the client, plus its own one login.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import type { DspClient } from "../../api/types.js";
+import { loadConfig } from "../../config/load.js";
+import type { Clock } from "../../model/clock.js";
+import { systemClock } from "../../model/clock.js";
+import type { ConnectionSettings } from "../../model/desired.js";
+import { printable } from "../../model/printable.js";
+import { connect } from "../connection.js";
+import { type CheckResult, runChecks } from "../doctor/checks.js";
+import { observeLogin } from "../doctor/login.js";
+import { type CliIO, EXIT } from "../io.js";
+import { describeError } from "../pipeline.js";
+import type { CommandModule } from "../program.js";
+
+interface DoctorFlags {
+  format: string;
+  maxReads: string;
+  config?: string;
+  ca?: string;
+  sessionCache: boolean;
+}
+
+/** The published GET window is 100 a minute: 30 leaves room for a plan run beside it. */
+export const DEFAULT_MAX_READS = 30;
+
+export interface DoctorReport {
+  format_version: 1;
+  origin: string;
+  environment: string;
+  checks: CheckResult[];
+  /** GET requests sent (retries included). */
+  reads: number;
+  max_reads: number;
+  summary: { holds: number; differs: number; not_checked: number };
+}
+
+export const registerDoctor: CommandModule = (program: Command, io, setExit) => {
+  program
+    .command("doctor")
+    .description(
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G13)? never writes",
+    )
+    .option("--format <format>", "output on stdout: text or json", "text")
+    .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
+    .option("--config <file>", "read `connection:` (api_origin, environment, rate_limits) from this config")
+    .option(
+      "--ca <file>",
+      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
+    )
+    .option("--no-session-cache", "log in afresh and do not store the session")
+    .action(async (flags: DoctorFlags) => {
+      setExit(await doctorCommand(io, flags));
+    });
+};
+
+class DoctorUsageError extends Error {
+  override readonly name = "DoctorUsageError";
+  readonly code = "DOCTOR_USAGE";
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
+  return "ERROR";
+}
+
+/** Exported for tests, which pass a clock shared with the emulator. */
+export async function doctorCommand(
+  io: CliIO,
+  flags: DoctorFlags,
+  options: { clock?: Clock } = {},
+): Promise<number> {
+  const json = flags.format === "json";
+  const fail = (error: unknown): number => {
+    if (json) {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } }, null, 2)}\n`);
+    } else io.stderr.write(describeError("doctor", error));
+    return EXIT.error;
+  };
+  if (flags.format !== "text" && !json) {
+    return fail(new DoctorUsageError(`--format ${flags.format} is not known: use text or json`));
+  }
+  if (!/^[0-9]+$/.test(flags.maxReads) || Number(flags.maxReads) < 1 || Number(flags.maxReads) > 10_000) {
+    return fail(
+      new DoctorUsageError(
+        `--max-reads ${flags.maxReads} is not a whole number from 1 to 10000: e.g. --max-reads 30`,
+      ),
+    );
+  }
+  const maxReads = Number(flags.maxReads);
+  const clock = options.clock ?? systemClock;
+  let client: DspClient | undefined;
+  try {
+    const settings: ConnectionSettings =
+      flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
+    // The client checks the origin (G13) before anything is sent, the doctor's login included.
+    const connected = connect(io, settings, {
+      sessionCache: flags.sessionCache,
+      caFile: flags.ca,
+      clock,
+      // A probe is retried once: the doctor reports what it sees rather than insisting.
+      client: { retry: { maxAttempts: 2 } },
+    });
+    client = connected.client;
+    const { apiOrigin: origin, environment } = connected.connection;
+    const loginSentAt = clock.now();
+    const login = await observeLogin({
+      origin,
+      credentials: { email: io.env.DOOHCTL_EMAIL ?? "", password: io.env.DOOHCTL_PASSWORD ?? "" },
+      // connect() has read and checked the file already.
+      ca: flags.ca === undefined ? undefined : readFileSync(resolve(io.cwd, flags.ca), "utf8"),
+    });
+    if (login.status === 401) {
+      throw new DoctorUsageError(
+        `the DSP refused the credentials of ${io.env.DOOHCTL_EMAIL} (401 at POST /api/session): check DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
+      );
+    }
+    const probe = client;
+    const checks = await runChecks({
+      send: (request) => probe.send(request),
+      reads: () => probe.stats().reads,
+      maxReads,
+      login,
+      origin,
+      environment,
+      loginSentAt,
+    });
+    const report: DoctorReport = {
+      format_version: 1,
+      origin,
+      environment,
+      checks,
+      reads: probe.stats().reads,
+      max_reads: maxReads,
+      summary: {
+        holds: checks.filter((c) => c.status === "holds").length,
+        differs: checks.filter((c) => c.status === "differs").length,
+        not_checked: checks.filter((c) => c.status === "not checked").length,
+      },
+    };
+    io.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report));
+    return report.summary.differs === 0 ? EXIT.ok : EXIT.error;
+  } catch (error) {
+    return fail(error);
+  } finally {
+    await client?.close();
+  }
+}
+
+const STATUS_WIDTH = "not checked".length;
+
+/** The report as text: one line a check, the change to make under each that differs. */
+export function renderDoctorText(report: DoctorReport): string {
+  const gapWidth = Math.max(...report.checks.map((c) => c.gap.length));
+  const titleWidth = Math.max(...report.checks.map((c) => c.title.length));
+  const lines = [
+    `doohctl doctor: ${printable(report.origin)} (${report.environment}), ${report.reads} of ${report.max_reads} reads`,
+    "",
+  ];
+  for (const check of report.checks) {
+    lines.push(
+      `${check.status.padEnd(STATUS_WIDTH)}  ${check.gap.padEnd(gapWidth)}  ${check.title.padEnd(titleWidth)}  ${check.detail}`,
+    );
+    if (check.status === "differs" && check.change !== undefined) {
+      lines.push(`${" ".repeat(STATUS_WIDTH + gapWidth + titleWidth + 6)}change: ${check.change}`);
+    }
+  }
+  const { holds, differs, not_checked } = report.summary;
+  lines.push(
+    "",
+    `${holds} hold, ${differs} differ${differs === 1 ? "s" : ""}, ${not_checked} not checked` +
+      (differs === 0 ? ": doohctl's assumptions hold where checked" : ": see change under each that differs"),
+  );
+  return `${lines.join("\n")}\n`;
+}

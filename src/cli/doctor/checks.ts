@@ -1,0 +1,316 @@
+/**
+ * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G13) that GETs
+ * can check, in order of importance, so that a small read budget leaves the least out. Each
+ * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
+ * them; shapes.ts holds the expected shapes).
+ */
+import { printable } from "../../model/printable.js";
+import { DSP_BASE_PATH } from "../../model/wire.js";
+import { sessionCheck, tlsCheck } from "./login-checks.js";
+import { type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
+import {
+  ascendingIds,
+  badFields,
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  INSERTION_ORDER_FIELDS,
+  isInt,
+  isMoney,
+  isObj,
+  members,
+  type Obj,
+  show,
+  targetingProblems,
+} from "./shapes.js";
+
+export type { CheckResult, CheckStatus, ProbeInput } from "./probe.js";
+
+const CONTRACT = "schemas/dsp-api.openapi.json";
+const ENDPOINTS = `src/api/endpoints.ts / ${CONTRACT}`;
+const PAGING = `src/api/paging.ts / ${CONTRACT}, G12`;
+/** An id no account is expected to hold (18 digits, the most the emulator's seeds allow). */
+const ABSENT_ID = "999999999999999999";
+
+const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
+const idOf = (item: Obj | undefined) => (typeof item?.id === "string" ? item.id : undefined);
+
+/** The list found exactly `id`, else the problem. */
+function exactlyOne(list: ListSeen, id: string, what: string): string[] {
+  if (list.problems.length > 0) return list.problems;
+  const ids = list.items.map((i) => i.id);
+  return ids.length === 1 && ids[0] === id ? [] : [`${what} answered ids ${show(ids)}`];
+}
+
+/** `filter=field:value` for each string or boolean member of `item` named in `fields`. */
+function filtersOf(item: Obj, fields: readonly string[]): Array<[string, string]> {
+  const query: Array<[string, string]> = [];
+  for (const field of fields) {
+    const value = item[field];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string" || typeof first === "boolean") query.push(["filter", `${field}:${first}`]);
+  }
+  if (typeof item.name === "string" && item.name !== "") query.push(["search", `name:${item.name}`]);
+  return query;
+}
+
+export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
+  const probe = new Probe(input);
+  probe.add(sessionCheck(input.login, input.environment, input.loginSentAt));
+  probe.add(tlsCheck(input.login, input.origin));
+  await insertionOrderChecks(probe);
+  const firstCampaign = await campaignChecks(probe);
+  await targetingCheck(probe, idOf(firstCampaign));
+  await creativeCheck(probe);
+  await envelopeCheck(probe);
+  await pagingChecks(probe);
+  await notFoundCheck(probe);
+  return probe.results;
+}
+
+/** G1: list, get by id, filters. */
+async function insertionOrderChecks(probe: Probe): Promise<void> {
+  const base = { gap: "G1", change: `${ENDPOINTS}, G1` };
+  let first: Obj | undefined;
+  await probe.check(
+    { ...base, id: "insertion-order-list", title: "insertion order list", reads: 1 },
+    async () => {
+      const list = await probe.readList("insertion_orders", dsp("/insertion_orders"), [["page_size", "100"]]);
+      first = list.items[0];
+      const fields = first
+        ? badFields(first, INSERTION_ORDER_FIELDS).map((f) => `insertion order field ${f}`)
+        : [];
+      return {
+        problems: [...list.problems, ...fields],
+        holds: `{insertion_orders, total_size}, ${list.total} in all${first ? ", fields as G1 names them" : ""}`,
+      };
+    },
+  );
+  const id = idOf(first);
+  const missing = id === undefined ? "no insertion order to probe" : undefined;
+  await probe.check(
+    { ...base, id: "insertion-order-get", title: "insertion order by id", reads: 1, missing },
+    async () => {
+      const answer = await probe.read(dsp(`/insertion_orders/${encodeURIComponent(id!)}`));
+      const problems: string[] = [];
+      if (!answer.ok) problems.push(failure(answer));
+      else if (!isObj(answer.body) || answer.body.id !== id)
+        problems.push(`expected insertion order ${printable(id!)}, saw ${show(answer.body)}`);
+      else problems.push(...badFields(answer.body, INSERTION_ORDER_FIELDS).map((f) => `field ${f}`));
+      return { problems, holds: `GET /insertion_orders/${printable(id!)} answers it` };
+    },
+  );
+  await probe.check(
+    { ...base, id: "insertion-order-filters", title: "insertion order filters", reads: 1, missing },
+    async () => {
+      const query = [["filter", `id:${id}`] as [string, string], ...filtersOf(first!, ["advertiser_id"])];
+      const list = await probe.readList("insertion_orders", dsp("/insertion_orders"), query);
+      return {
+        problems: exactlyOne(list, id!, `filter id, advertiser_id and search name of ${printable(id!)}`),
+        holds: "filter id and advertiser_id, search name find exactly the one",
+      };
+    },
+  );
+}
+
+/** G2: list and fields, include_progress, filters. Returns the campaign probed. */
+async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
+  const base = { gap: "G2", change: `${ENDPOINTS}, G2` };
+  let first: Obj | undefined;
+  await probe.check(
+    { ...base, id: "campaign-list", title: "campaign list and fields", reads: 1 },
+    async () => {
+      const list = await probe.readList("campaigns", dsp("/campaigns"), [["page_size", "100"]]);
+      first = list.items[0];
+      const problems = [...list.problems];
+      if (first) {
+        problems.push(...badFields(first, CAMPAIGN_FIELDS).map((f) => `campaign field ${f}`));
+        if ("progress" in first) problems.push("progress is present without include_progress=true");
+      }
+      const fields = first ? ", fields as G2 names them, no progress unasked" : "";
+      return { problems, holds: `{campaigns, total_size}, ${list.total} in all${fields}` };
+    },
+  );
+  const id = idOf(first);
+  const missing = id === undefined ? "no campaign to probe" : undefined;
+  await probe.check(
+    { ...base, id: "campaign-progress", title: "include_progress", reads: 1, missing },
+    async () => {
+      const answer = await probe.read(dsp(`/campaigns/${encodeURIComponent(id!)}`), [
+        ["include_progress", "true"],
+      ]);
+      const problems: string[] = [];
+      if (!answer.ok) problems.push(failure(answer));
+      else {
+        const progress = isObj(answer.body) ? answer.body.progress : undefined;
+        if (!isObj(progress) || !isInt(progress.impressions_delivered) || !isMoney(progress.spend))
+          problems.push(`progress is not {impressions_delivered, spend} (saw ${show(progress)})`);
+      }
+      return {
+        problems,
+        holds: "GET /campaigns/{id}?include_progress=true adds progress {impressions_delivered, spend}",
+      };
+    },
+  );
+  await probe.check(
+    { ...base, id: "campaign-filters", title: "campaign filters", reads: 1, missing },
+    async () => {
+      const query = [
+        ["filter", `id:${id}`] as [string, string],
+        ...filtersOf(first!, ["insertion_order_id", "active", "in_flight"]),
+      ];
+      const list = await probe.readList("campaigns", dsp("/campaigns"), query);
+      return {
+        problems: exactlyOne(list, id!, "filters id, insertion_order_id, active, in_flight and search name"),
+        holds: "filter id, insertion_order_id, active, in_flight and search name find exactly the one",
+      };
+    },
+  );
+  return first;
+}
+
+/** G5: the read path of a campaign's targetings and its shape. */
+async function targetingCheck(probe: Probe, campaignId: string | undefined): Promise<void> {
+  const missing = campaignId === undefined ? "no campaign to probe" : undefined;
+  await probe.check(
+    { id: "targetings", gap: "G5", title: "targetings read", change: `${ENDPOINTS}, G5`, reads: 1, missing },
+    async () => {
+      const answer = await probe.read(dsp(`/campaigns/${encodeURIComponent(campaignId!)}/targetings`));
+      const problems: string[] = [];
+      if (!answer.ok) problems.push(failure(answer));
+      else if (!isObj(answer.body) || !Array.isArray(answer.body.targetings))
+        problems.push(`no "targetings" array (saw ${show(answer.body)})`);
+      else problems.push(...targetingProblems(answer.body.targetings));
+      return {
+        problems,
+        holds: `GET /campaigns/${printable(campaignId!)}/targetings answers {targetings: [option sets]}`,
+      };
+    },
+  );
+}
+
+const CREATIVE_FILTERS = [
+  "advertiser_id",
+  "type",
+  "processing_status",
+  "archived",
+  "campaign_ids",
+  "insertion_order_ids",
+];
+
+/** G6: the creative list, and every filter it names finding one creative. */
+async function creativeCheck(probe: Probe): Promise<void> {
+  const spec = {
+    id: "creative-filters",
+    gap: "G6",
+    title: "creative list and filters",
+    change: `${ENDPOINTS}, G6`,
+  };
+  await probe.check({ ...spec, reads: 2 }, async () => {
+    const list = await probe.readList("creatives", dsp("/creatives"), [["page_size", "100"]]);
+    const first = list.items[0];
+    const id = idOf(first);
+    const problems = [...list.problems];
+    let holds = `{creatives, total_size}, ${list.total} in all`;
+    if (first === undefined || id === undefined)
+      return { problems, holds: `${holds}; no creative to probe the filters with` };
+    problems.push(...badFields(first, CREATIVE_FIELDS).map((f) => `creative field ${f}`));
+    const query = [["filter", `id:${id}`] as [string, string], ...filtersOf(first, CREATIVE_FILTERS)];
+    const filtered = await probe.readList("creatives", dsp("/creatives"), query);
+    problems.push(...exactlyOne(filtered, id, `the G6 filters of creative ${printable(id)}`));
+    const names = query.map(([, entry]) => printable(entry.slice(0, entry.indexOf(":"))));
+    holds += `; filters ${names.join(", ")} find exactly the one`;
+    return { problems, holds };
+  });
+}
+
+/** Spec, list envelope: each list's array is named after the resource. */
+async function envelopeCheck(probe: Probe): Promise<void> {
+  const spec = {
+    id: "list-envelopes",
+    gap: "spec",
+    title: "list envelopes",
+    change: `${ENDPOINTS}, spec "List envelope"`,
+  };
+  await probe.check({ ...spec, reads: 2 }, async () => {
+    const problems: string[] = [];
+    for (const envelope of ["advertisers", "creative_categories"]) {
+      const list = await probe.readList(envelope, dsp(`/${envelope}`), [["page_size", "1"]]);
+      problems.push(...list.problems.map((p) => `${envelope}: ${p}`));
+    }
+    return { problems, holds: "{advertisers, total_size} and {creative_categories, total_size}" };
+  });
+}
+
+/** G12: the page bound, page_size=0, and what every list read showed of total_size and order. */
+async function pagingChecks(probe: Probe): Promise<void> {
+  const base = { gap: "G12", change: PAGING };
+  await probe.check({ ...base, id: "page-bound", title: "page bound", reads: 1 }, async () => {
+    const answer = await probe.read(dsp("/campaigns"), [
+      ["page", "101"],
+      ["page_size", "1"],
+    ]);
+    const problems: string[] = [];
+    if (answer.ok)
+      problems.push(`page=101 answered 200 (saw members ${members(answer.body)}): no bound at 100`);
+    else if (answer.status !== 422 || !answer.fields.includes("page"))
+      problems.push(`page=101 ${failure(answer)}, fields ${show(answer.fields)}: expected 422 naming page`);
+    return { problems, holds: "page=101 is 422 naming page" };
+  });
+  await probe.check({ ...base, id: "page-size-zero", title: "page_size=0", reads: 1 }, async () => {
+    const full = probe.lists.find((l) => l.envelope === "campaigns" && l.total !== undefined);
+    const list = await probe.readList("campaigns", dsp("/campaigns"), [["page_size", "0"]]);
+    const problems = [...list.problems];
+    if (list.items.length > 0) problems.push(`page_size=0 answered ${list.items.length} items`);
+    if (list.total !== undefined && full !== undefined && list.total !== full.total)
+      problems.push(`page_size=0 answered total_size ${list.total}, a full page ${full.total}`);
+    return { problems, holds: `no items and the true total_size (${list.total})` };
+  });
+  const lists = probe.lists;
+  const without = [...new Set(lists.filter((l) => l.total === undefined).map((l) => l.envelope))];
+  await probe.check(
+    {
+      ...base,
+      id: "total-size",
+      title: "total_size in lists",
+      reads: 0,
+      missing: lists.length === 0 ? "no list was read" : undefined,
+    },
+    async () => ({
+      problems: without.length > 0 ? [`no integer total_size in ${without.join(", ")}`] : [],
+      holds: `every one of ${lists.length} list answers has an integer total_size`,
+    }),
+  );
+  const ordered = lists.filter((l) => l.ids !== undefined && l.ids.length > 1);
+  const unordered = [...new Set(ordered.filter((l) => !ascendingIds(l.ids!)).map((l) => l.envelope))];
+  await probe.check(
+    {
+      ...base,
+      id: "default-order",
+      title: "default ascending-id order",
+      reads: 0,
+      missing: ordered.length === 0 ? "no list answered two items or more" : undefined,
+    },
+    async () => ({
+      problems: unordered.length > 0 ? [`not in ascending numeric id order: ${unordered.join(", ")}`] : [],
+      holds: `${[...new Set(ordered.map((l) => l.envelope))].join(", ")} come in ascending numeric id order`,
+    }),
+  );
+}
+
+/** Spec, Errors: a missing object is 404 with the error shape. */
+async function notFoundCheck(probe: Probe): Promise<void> {
+  const spec = {
+    id: "not-found",
+    gap: "spec",
+    title: "404 error shape",
+    change: `src/api/client.ts (error body) / ${CONTRACT}, spec "Errors"`,
+  };
+  await probe.check({ ...spec, reads: 1 }, async () => {
+    const answer = await probe.read(dsp(`/campaigns/${ABSENT_ID}`));
+    const problems: string[] = [];
+    if (answer.ok) problems.push(`campaign ${ABSENT_ID} answered 200 (saw ${show(answer.body)})`);
+    else if (answer.status !== 404 || answer.message !== "Not Found")
+      problems.push(`a missing campaign ${failure(answer)}: expected 404 {"message": "Not Found"}`);
+    return { problems, holds: '404 {"message": "Not Found"}' };
+  });
+}

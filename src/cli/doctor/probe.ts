@@ -1,0 +1,192 @@
+/**
+ * How `doohctl doctor` runs a check: within the read budget, through the client's `send`
+ * (GETs only), turning whatever comes back (an answer, a refusal, a typed client error) into
+ * `holds`, `differs` or `not checked`, never a crash.
+ */
+import {
+  ApiError,
+  CredentialsError,
+  DspClientError,
+  NetworkError,
+  RetryBudgetError,
+  TimeoutError,
+} from "../../api/errors.js";
+import type { ApiRequest } from "../../api/types.js";
+import { printable } from "../../model/printable.js";
+import type { Environment } from "../../model/wire.js";
+import type { LoginSeen } from "./login.js";
+import { isInt, isObj, members, type Obj } from "./shapes.js";
+
+export type CheckStatus = "holds" | "differs" | "not checked";
+
+export interface CheckResult {
+  id: string;
+  /** The gap decision (G1..G13) or `spec` the check rests on. */
+  gap: string;
+  title: string;
+  status: CheckStatus;
+  /** What was seen (holds, differs) or why not (not checked). Printable text. */
+  detail: string;
+  /** Which files of doohctl and which decision to change, should the check differ. */
+  change?: string;
+}
+
+export interface ProbeInput {
+  /** Sends one GET through the client; failures are DspClientError subclasses. */
+  send: (request: ApiRequest & { method: "GET" }) => Promise<unknown>;
+  /** Reads spent so far (the client's count, retries included). */
+  reads: () => number;
+  maxReads: number;
+  login: LoginSeen;
+  origin: string;
+  environment: Environment;
+  /** Clock time the doctor's login was sent, for the cookie's expiry. */
+  loginSentAt: number;
+}
+
+/** A GET's outcome: the JSON body, or the refusal or error the client reported. */
+export type Answer =
+  | { ok: true; body: unknown }
+  | { ok: false; status: number | undefined; message: string; fields: string[] };
+
+/** A list answer as seen: its items, its total_size, and what is wrong with its envelope. */
+export interface ListSeen {
+  envelope: string;
+  items: Obj[];
+  total: number | undefined;
+  problems: string[];
+  /** Ids in answer order, when the answer had the array. */
+  ids: string[] | undefined;
+}
+
+export interface CheckSpec {
+  id: string;
+  gap: string;
+  title: string;
+  change: string;
+  /** GETs the check sends. */
+  reads: number;
+  /** Why it cannot run even with reads to spare (e.g. no campaign to probe). */
+  missing?: string | undefined;
+}
+
+export interface Verdict {
+  problems: string[];
+  /** What holds, for the report. */
+  holds: string;
+}
+
+export class Probe {
+  readonly results: CheckResult[] = [];
+  /** Every list answer read, for the checks across lists (total_size, default order). */
+  readonly lists: ListSeen[] = [];
+  /** Why no further GET is sent, when it is not the budget. */
+  private stopped: string | undefined;
+  private readonly input: ProbeInput;
+
+  constructor(input: ProbeInput) {
+    this.input = input;
+    // G13: staging has no DSP interface; every GET would be a 404.
+    if (input.environment === "staging")
+      this.stopped = "the DSP interface exists in production only (G13) and this is staging";
+  }
+
+  add(result: CheckResult): void {
+    this.results.push(result);
+  }
+
+  /** Why a check of `reads` GETs is not run now, or undefined when it can be. */
+  private whyNot(reads: number): string | undefined {
+    if (this.stopped !== undefined) return this.stopped;
+    const spent = this.input.reads();
+    if (this.input.maxReads - spent < reads)
+      return `read budget exhausted (${spent} of ${this.input.maxReads} reads spent; raise --max-reads)`;
+    return undefined;
+  }
+
+  async check(spec: CheckSpec, run: () => Promise<Verdict>): Promise<void> {
+    const { reads: _reads, missing: _missing, ...base } = spec;
+    const why = this.whyNot(spec.reads) ?? spec.missing;
+    if (why !== undefined) {
+      this.add({ ...base, status: "not checked", detail: why });
+      return;
+    }
+    let verdict: Verdict;
+    try {
+      verdict = await run();
+    } catch (error) {
+      if (!(error instanceof NoAnswer)) throw error;
+      this.stopped = `an earlier probe got no answer (${error.message})`;
+      this.add({ ...base, status: "not checked", detail: `no answer (${error.message})` });
+      return;
+    }
+    const { problems, holds } = verdict;
+    this.add(
+      problems.length === 0
+        ? { ...base, status: "holds", detail: holds }
+        : { ...base, status: "differs", detail: problems.join("; ") },
+    );
+  }
+
+  async read(path: string, query: Array<[string, string]> = []): Promise<Answer> {
+    const request: ApiRequest & { method: "GET" } =
+      query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
+    try {
+      return { ok: true, body: await this.input.send(request) };
+    } catch (error) {
+      if (error instanceof ApiError) {
+        return {
+          ok: false,
+          status: error.status,
+          message: printable(error.apiMessage),
+          fields: error.data.map((d) => d.field),
+        };
+      }
+      // No answer, or only 429s: nothing is known of the contract, and the rest would fare
+      // the same. The credentials refused mid-run end the run (the command reports it).
+      if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof RetryBudgetError)
+        throw new NoAnswer(printable(error.message));
+      if (error instanceof CredentialsError) throw error;
+      // A typed client error (its response validation refusing a shape, say) is an answer
+      // that differs, not a crash. Typed errors carry a stable `code`; a bug does not.
+      if (error instanceof DspClientError || isTyped(error))
+        return { ok: false, status: undefined, message: printable(error.message), fields: [] };
+      throw error;
+    }
+  }
+
+  /** Spec, list envelope: the array named `envelope` and an integer `total_size`. */
+  async readList(envelope: string, path: string, query: Array<[string, string]>): Promise<ListSeen> {
+    const answer = await this.read(path, query);
+    if (!answer.ok) {
+      return { envelope, items: [], total: undefined, problems: [failure(answer)], ids: undefined };
+    }
+    const body = answer.body;
+    const problems: string[] = [];
+    const array = isObj(body) ? body[envelope] : undefined;
+    if (!Array.isArray(array)) problems.push(`no "${envelope}" array (saw members ${members(body)})`);
+    const total = isObj(body) && isInt(body.total_size) ? body.total_size : undefined;
+    if (total === undefined) problems.push(`no integer total_size (saw members ${members(body)})`);
+    const items = Array.isArray(array) ? array.filter(isObj) : [];
+    const ids = Array.isArray(array)
+      ? items.map((i) => i.id).filter((id): id is string => typeof id === "string")
+      : undefined;
+    const seen = { envelope, items, total, problems, ids };
+    this.lists.push(seen);
+    return seen;
+  }
+}
+
+/** A probe that got no answer to judge by: its check, and every later one, is not checked. */
+class NoAnswer extends Error {
+  override readonly name = "NoAnswer";
+}
+
+function isTyped(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
+}
+
+/** A refusal or client error, as a report says it. */
+export function failure(answer: Answer & { ok: false }): string {
+  return answer.status === undefined ? answer.message : `answered ${answer.status} ${answer.message}`;
+}

@@ -1,0 +1,78 @@
+/** `doohctl doctor`'s G13 check over real TLS: an HTTPS front with a test certificate before the emulator. */
+import { request as httpRequest } from "node:http";
+import { createServer as createHttpsServer, type Server, type ServerOptions } from "node:https";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { seed, USER } from "../emulator/helpers.js";
+import { bufferIO } from "../helpers/io.js";
+import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
+
+let certs: TestCertificate;
+let emulator: RunningEmulator;
+const servers: Server[] = [];
+
+/** TLS terminates here; requests go on to the emulator unchanged. */
+async function httpsFront(options: ServerOptions = {}): Promise<string> {
+  const server = createHttpsServer({ key: certs.key, cert: certs.cert, ...options }, (req, res) => {
+    const target = new URL(emulator.origin);
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function doctorAt(origin: string) {
+  const io = bufferIO({
+    env: {
+      DOOHCTL_API_ORIGIN: origin,
+      DOOHCTL_EMAIL: USER.email,
+      DOOHCTL_PASSWORD: USER.password,
+      DOOHCTL_SESSION_CACHE: "off",
+    },
+  });
+  const code = await run(["doctor", "--format", "json", "--ca", certs.certPath], io);
+  const report = JSON.parse(io.out());
+  const check = (id: string) => report.checks.find((c: { id: string }) => c.id === id);
+  return { code, tls: check("tls"), check };
+}
+
+describe.skipIf(!hasOpenssl())("doohctl doctor over TLS (G13)", () => {
+  beforeAll(async () => {
+    certs = selfSignedCertificate("doohctl-doctor-tls-");
+    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+  });
+  afterAll(async () => {
+    for (const server of servers) server.close();
+    await emulator.close();
+  });
+
+  it("reports the TLS version and a permitted cipher suite as holding", async () => {
+    const { code, tls } = await doctorAt(await httpsFront());
+    expect(tls).toMatchObject({ status: "holds", gap: "G13" });
+    expect(tls.detail).toMatch(/^TLSv1\.[23], (TLS_AES_|TLS_CHACHA20_|ECDHE-RSA-AES)/);
+    expect(code).toBe(0);
+  });
+
+  it("says it differs when the server picks a suite the specification does not permit", async () => {
+    const { code, tls, check } = await doctorAt(
+      await httpsFront({ maxVersion: "TLSv1.2", ciphers: "ECDHE-RSA-CHACHA20-POLY1305" }),
+    );
+    // The client offers only the listed suites, so its GETs get no answer: nothing is judged by them.
+    expect(check("insertion-order-list")).toMatchObject({ status: "not checked" });
+    expect(check("insertion-order-list").detail).toMatch(/^no answer \(/);
+    expect(check("not-found").detail).toMatch(/^an earlier probe got no answer \(/);
+    expect(tls).toMatchObject({ status: "differs", change: "src/api/transport.ts (TLS options), G13" });
+    expect(tls.detail).toBe("cipher ECDHE-RSA-CHACHA20-POLY1305 is not one the specification permits");
+    expect(code).toBe(1);
+  });
+});
