@@ -1,9 +1,8 @@
 /**
  * Work -> the ordered write requests of design.md's seven phases, batched at 100 (I4), with
  * budget decreases before increases inside phase 3 (I3), raises of new campaigns where they
- * cost no extra batch, and pauses as short as the request
- * count allows (I5): pauses ride the last phase-3 batch, reactivations the first phase-6
- * batch. Every request names the changes it carries, per item.
+ * cost no extra batch, and pauses for targeting changes in groups, as short as the request
+ * count allows (I5, pause-groups.ts). Every request names the changes it carries, per item.
  */
 import { Endpoints } from "../api/endpoints.js";
 import type { ApiRequest } from "../api/types.js";
@@ -11,6 +10,7 @@ import type { CampaignPatch, CreativePatch, InsertionOrderPatch } from "../model
 import { MAX_BATCH } from "../model/wire.js";
 import type { Built } from "./build.js";
 import { toJson } from "./compare.js";
+import { type Choice, chooseLayout, type Item, type Step } from "./pause-groups.js";
 import type { Phase, PlannedRequest } from "./types.js";
 import type { CampaignWork } from "./work.js";
 
@@ -133,47 +133,16 @@ function phase3Rank(work: CampaignWork): number {
   return delta < 0 ? 2 : delta === 0 ? 4 : 5;
 }
 
-function campaignPatchBatches(built: Built): Draft[] {
-  const items = built.campaigns
-    .filter((w) => Object.keys(w.patch).length > 0 || w.deactivate)
-    .map((work, index) => ({ work, index, rank: phase3Rank(work) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .map(({ work }) => work);
-  return chunks(items, true).map((batch) => {
-    const pauses = batch.filter((w) => w.pause).length;
-    const deactivations = batch.filter((w) => w.deactivate && !w.pause).length;
-    const notes = [
-      deactivations > 0 ? plural(deactivations, "deactivation") : "",
-      pauses > 0 ? `${plural(pauses, "pause")} for targeting changes` : "",
-    ].filter(Boolean);
-    return draft(
-      3,
-      Endpoints.patchCampaigns(
-        batch.map(
-          (w): CampaignPatch => ({ id: w.key, ...w.patch, ...(w.deactivate ? { active: false } : {}) }),
-        ),
-      ),
-      batch.map((w) => w.patchChangeIds),
-      `PATCH ${plural(batch.length, "campaign")}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`,
-    );
-  });
-}
-
-function targetingPuts(built: Built): Draft[] {
-  return built.campaigns.flatMap((w) => {
-    if (!w.targetings) return [];
-    const request = Endpoints.putTargetings(w.key, w.targetings.body);
-    // Paths carry the placeholder verbatim so the applier can substitute the new id.
-    const path = request.path.replace(encodeURIComponent(w.key), w.key);
-    return [
-      draft(
-        4,
-        { ...request, path },
-        [[w.targetings.changeId]],
-        `PUT targetings of campaign ${w.create ? `"${w.name}" (new)` : w.key}${w.pause ? " (paused)" : ""}`,
-      ),
-    ];
-  });
+function targetingPut(w: CampaignWork): Draft {
+  const request = Endpoints.putTargetings(w.key, w.targetings!.body);
+  // Paths carry the placeholder verbatim so the applier can substitute the new id.
+  const path = request.path.replace(encodeURIComponent(w.key), w.key);
+  return draft(
+    4,
+    { ...request, path },
+    [[w.targetings!.changeId]],
+    `PUT targetings of campaign ${w.create ? `"${w.name}" (new)` : w.key}${w.pause ? " (paused)" : ""}`,
+  );
 }
 
 function creativeBatches(built: Built): Draft[] {
@@ -192,43 +161,102 @@ function raisedLate(w: CampaignWork): boolean {
   return w.raise?.phase === 6;
 }
 
-function activationBatches(built: Built): Draft[] {
-  const rank = (w: CampaignWork) => (w.pause ? 0 : w.create && w.activate ? 1 : w.activate ? 2 : 3);
-  const items = built.campaigns
-    .filter((w) => w.activate || raisedLate(w))
-    .map((work, index) => ({ work, index }))
-    .sort((a, b) => rank(a.work) - rank(b.work) || a.index - b.index)
-    .map(({ work }) => work);
-  return chunks(items).map((batch) => {
-    const reactivations = batch.filter((w) => w.pause).length;
-    const raises = batch.filter(raisedLate).length;
-    const activates = batch.some((w) => w.activate);
-    const notes = [
-      reactivations > 0 ? `${plural(reactivations, "reactivation")} after targeting changes` : "",
-      raises > 0 ? `${plural(raises, "budget raise")} after decreases` : "",
-    ].filter(Boolean);
-    const what = activates ? ["activate", ...notes].join("; ") : notes.join("; ");
+function patchOf(item: Item): CampaignPatch {
+  const w = item.work;
+  switch (item.kind) {
+    case "update":
+      return { id: w.key, ...w.patch, ...(w.deactivate ? { active: false } : {}) };
+    case "pause":
+      return { id: w.key, active: false };
+    case "reactivate":
+      return { id: w.key, active: true };
+    case "activate":
+      return {
+        id: w.key,
+        ...(raisedLate(w) ? { budget_impressions: w.raise!.budget } : {}),
+        ...(w.activate ? { active: true } : {}),
+      };
+  }
+}
+
+function changeIdsOf(item: Item): string[] {
+  const w = item.work;
+  switch (item.kind) {
+    case "update":
+    case "pause":
+      return w.patchChangeIds;
+    case "reactivate":
+      return w.activateChangeIds;
+    case "activate":
+      return w.activate ? w.activateChangeIds : [w.create!.changeId];
+  }
+}
+
+function describeBatch(phase: 3 | 4 | 6, items: readonly Item[]): string {
+  const count = (test: (item: Item) => boolean) => items.filter(test).length;
+  const pauses = count((i) => i.kind === "pause" || (i.kind === "update" && i.work.pause));
+  const reactivations = count((i) => i.kind === "reactivate");
+  const deactivations = count((i) => i.kind === "update" && i.work.deactivate && !i.work.pause);
+  const raises = count((i) => i.kind === "activate" && raisedLate(i.work));
+  const activates = items.some((i) => i.kind === "activate" && i.work.activate);
+  const notes = [
+    phase === 3 && deactivations > 0 ? plural(deactivations, "deactivation") : "",
+    pauses > 0 ? `${plural(pauses, "pause")} for targeting changes` : "",
+    reactivations > 0 ? `${plural(reactivations, "reactivation")} after targeting changes` : "",
+    raises > 0 ? `${plural(raises, "budget raise")} after decreases` : "",
+  ].filter(Boolean);
+  const what = phase === 6 && activates ? ["activate", ...notes] : notes;
+  return `PATCH ${plural(items.length, "campaign")}${what.length > 0 ? ` (${what.join(phase === 6 ? "; " : ", ")})` : ""}`;
+}
+
+function materialize(steps: readonly Step[], creatives: readonly Draft[]): Draft[] {
+  let creative = 0;
+  return steps.map((step) => {
+    if (step.type === "put") return targetingPut(step.work);
+    if (step.type === "creatives") return creatives[creative++]!;
     return draft(
-      6,
-      Endpoints.patchCampaigns(
-        batch.map(
-          (w): CampaignPatch => ({
-            id: w.key,
-            ...(raisedLate(w) ? { budget_impressions: w.raise!.budget } : {}),
-            ...(w.activate ? { active: true } : {}),
-          }),
-        ),
-      ),
-      batch.map((w) => (w.activate ? w.activateChangeIds : [w.create!.changeId])),
-      `PATCH ${plural(batch.length, "campaign")} (${what})`,
+      step.phase,
+      Endpoints.patchCampaigns(step.items.map(patchOf)),
+      step.items.map(changeIdsOf),
+      describeBatch(step.phase, step.items),
     );
   });
 }
 
-export function scheduleRequests(built: Built): PlannedRequest[] {
+export interface Schedule {
+  requests: PlannedRequest[];
+  /** How the pauses for targeting changes were grouped, and what a `--max-pause` cost. */
+  pauses: Choice;
+}
+
+/** `maxDarkRequests`: `--max-pause` in write intervals. */
+export function scheduleRequests(built: Built, options: { maxDarkRequests?: number } = {}): Schedule {
   fitCreatedBudgets(built);
   placeRaises(built);
   const creates = built.campaigns.filter((w) => w.create);
+  const purePause = (w: CampaignWork) => w.pause && Object.keys(w.patch).length === 0;
+  const updates = built.campaigns
+    .filter((w) => (Object.keys(w.patch).length > 0 || w.deactivate) && !purePause(w))
+    .map((work, index) => ({ work, index, rank: phase3Rank(work) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ work }) => work);
+  const activationRank = (w: CampaignWork) => (w.create && w.activate ? 1 : w.activate ? 2 : 3);
+  const activations = built.campaigns
+    .filter((w) => (w.activate || raisedLate(w)) && !w.pause)
+    .map((work, index) => ({ work, index }))
+    .sort((a, b) => activationRank(a.work) - activationRank(b.work) || a.index - b.index)
+    .map(({ work }) => work);
+  const creatives = creativeBatches(built);
+  const choice = chooseLayout(
+    {
+      updates,
+      pauses: built.campaigns.filter(purePause),
+      otherPuts: built.campaigns.filter((w) => w.targetings && !w.pause),
+      activations,
+      creativeBatches: creatives.length,
+    },
+    options.maxDarkRequests,
+  );
   const drafts: Draft[] = [
     ...insertionOrderBatches(1, built),
     ...chunks(creates).map((batch) =>
@@ -239,11 +267,8 @@ export function scheduleRequests(built: Built): PlannedRequest[] {
         `POST ${plural(batch.length, "campaign")} (created inactive)`,
       ),
     ),
-    ...campaignPatchBatches(built),
-    ...targetingPuts(built),
-    ...creativeBatches(built),
-    ...activationBatches(built),
+    ...materialize(choice.layout.steps, creatives),
     ...insertionOrderBatches(7, built),
   ];
-  return drafts.map((d, i) => ({ seq: i + 1, ...d }));
+  return { requests: drafts.map((d, i) => ({ seq: i + 1, ...d })), pauses: choice };
 }

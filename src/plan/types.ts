@@ -192,6 +192,17 @@ export interface InsertionOrderDelta {
   lines: string[];
 }
 
+/** Campaigns paused for targeting changes (I1) and how long, estimated at the write window (I5). */
+export interface PauseSummary {
+  campaigns: number;
+  mean_dark_ms: number;
+  max_dark_ms: number;
+  /** Writes `--max-pause` added to the fewest possible; 0 without it. */
+  extra_writes: number;
+  /** `--max-pause`, when given. */
+  max_pause_ms?: number;
+}
+
 export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
@@ -200,6 +211,8 @@ export interface PlanSummary {
   estimated_apply_ms: number;
   write_window: string;
   insertion_orders: InsertionOrderDelta[];
+  /** Present when the plan pauses campaigns for targeting changes. */
+  pauses?: PauseSummary;
 }
 
 export interface Plan {

@@ -165,6 +165,17 @@ export function eta(plan: Plan): string {
   return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
 }
 
+/** I5: how long the campaigns paused for targeting changes stay dark, estimated; undefined without pauses. */
+export function darkTime(plan: Plan): string | undefined {
+  const p = plan.summary.pauses;
+  if (!p) return undefined;
+  const bound =
+    p.max_pause_ms !== undefined
+      ? ` (--max-pause ${Time.formatDuration(p.max_pause_ms)}: ${count(p.extra_writes, "extra write")})`
+      : "";
+  return `${count(p.campaigns, "campaign")} paused for targeting changes, dark about ${Time.formatDuration(p.mean_dark_ms)} on average and ${Time.formatDuration(p.max_dark_ms)} at most${bound}`;
+}
+
 export function actionCounts(plan: Plan): string {
   const words: Record<Change["kind"], string> = {
     update_insertion_order: "insertion order update",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
+import { pauseSpans } from "../../src/plan/pauses.js";
 import { newCampaignPlaceholder } from "../../src/plan/types.js";
 import {
   bodies,
@@ -273,29 +274,54 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
     expect(p.findings.map((f) => f.code)).toEqual(["DOOH101"]);
   });
 
-  it("puts pauses in the last phase-3 batch and reactivations in the first phase-6 batch", () => {
-    const campaigns = Array.from({ length: 150 }, (_, i) =>
+  it("pauses in groups (pause, PUTs, reactivation) at no more writes than phases 3 and 6 would take", () => {
+    const campaigns = Array.from({ length: 250 }, (_, i) =>
       liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1000 }),
     );
     const targetings = Object.fromEntries(campaigns.map((c) => [c.id, [venue("v1")]]));
     const d = desired([
-      io("1001", {
-        campaigns: campaigns.map((c, i) =>
-          i < 120
-            ? campaign(c.name, { fields: { budget_impressions: 1001 } })
-            : campaign(c.name, { targetings: [venue("v2")] }),
-        ),
-      }),
+      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { targetings: [venue("v2")] })) }),
     ]);
     const p = plan(d, liveState({ campaigns, targetings }));
-    const phase3 = p.requests.filter((r) => r.phase === 3);
-    expect(phase3.map((r) => r.items)).toEqual([50, 100]);
-    const last = (phase3[1]!.body as { campaigns: { active?: boolean }[] }).campaigns;
-    expect(last.filter((c) => c.active === false)).toHaveLength(30);
-    const phase6 = p.requests.filter((r) => r.phase === 6);
-    expect(phase6.map((r) => r.items)).toEqual([30]);
-    expect(p.requests.filter((r) => r.phase === 4)).toHaveLength(30);
-    expect(p.summary.write_requests).toBe(33);
+    // The fewest writes: 3 pause batches, 250 PUTs, 3 reactivation batches, as before grouping.
+    expect(p.summary.write_requests).toBe(256);
+    const spans = pauseSpans(p);
+    expect(spans).toHaveLength(250);
+    // Each campaign is dark for its own group (at most 100 PUTs), not for all 250.
+    const dark = spans.map((s) => s.resume_seq! - s.pause_seq);
+    expect(Math.max(...dark)).toBeLessThanOrEqual(101);
+    expect(p.summary.pauses).toMatchObject({ campaigns: 250, extra_writes: 0 });
+    expect(p.summary.pauses!.max_dark_ms).toBe(Math.max(...dark) * 6_000);
+    for (const span of spans) {
+      const puts = p.requests.filter(
+        (r) => r.method === "PUT" && r.seq > span.pause_seq && r.seq < span.resume_seq!,
+      );
+      expect(puts.some((r) => r.path.includes(span.campaign_id))).toBe(true);
+    }
+    expect(p.findings.find((f) => f.code === "DOOH201")?.message).toMatch(/for about \d+m/);
+  });
+
+  it("with --max-pause keeps every pause within the bound at the price of extra writes", () => {
+    const campaigns = Array.from({ length: 40 }, (_, i) =>
+      liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1000 }),
+    );
+    const targetings = Object.fromEntries(campaigns.map((c) => [c.id, [venue("v1")]]));
+    const d = desired([
+      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { targetings: [venue("v2")] })) }),
+    ]);
+    const free = plan(d, liveState({ campaigns, targetings }));
+    const bounded = plan(d, liveState({ campaigns, targetings }), { maxPauseMs: 60_000 });
+    const interval = 6_000;
+    for (const span of pauseSpans(bounded)) {
+      expect((span.resume_seq! - span.pause_seq) * interval).toBeLessThanOrEqual(60_000);
+    }
+    expect(bounded.summary.write_requests).toBeGreaterThan(free.summary.write_requests);
+    expect(bounded.summary.pauses?.extra_writes).toBe(
+      bounded.summary.write_requests - free.summary.write_requests,
+    );
+    const impossible = plan(d, liveState({ campaigns, targetings }), { maxPauseMs: 6_000 });
+    expect(impossible.findings.map((f) => f.code)).toContain("DOOH204");
+    expect(impossible.requests).toEqual([]);
   });
 });
 
@@ -344,7 +370,7 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
       io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("13") } })) }),
     ]);
     const p = plan(d, liveState({ campaigns }));
-    expect(p.requests.map((r) => r.items)).toEqual([50, 100, 100]);
+    expect(p.requests.map((r) => r.items)).toEqual([100, 100, 50]);
     expect(p.summary.write_requests).toBe(3);
     expect(p.summary.estimated_apply_ms).toBe(12_000);
   });

@@ -132,7 +132,7 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
     const p = plan(d, live);
     expect(p.findings).toEqual([]);
     // 1 POST, then 101 items after the decreases: ceil(101 / 100) = 2 batches, the least possible.
-    expect(phaseItems(p, 3)).toEqual([1, 100]);
+    expect(phaseItems(p, 3)).toEqual([100, 1]);
     expect(p.summary.write_requests).toBe(3);
     expectMinimalBatches(p);
   });
