@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../model/clock.js";
 import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
 import {
   type ApiErrorBody,
+  type ApiFieldError,
   MAX_BATCH,
   SESSION_LIFETIME_MS,
   SESSION_PATH,
@@ -27,6 +28,7 @@ import {
 import { type Grant, WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
+import { Scrubber } from "./scrub.js";
 import { Session, type SessionToken, tokenFromSetCookie } from "./session.js";
 import { checkOrigin, type HttpResponse, Transport } from "./transport.js";
 import type {
@@ -84,12 +86,24 @@ function itemsOf(request: ApiRequest): number {
   return 1;
 }
 
+function isFieldError(value: unknown): value is ApiFieldError {
+  const v = value as Partial<ApiFieldError> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.field === "string" &&
+    Array.isArray(v.messages) &&
+    v.messages.every((m) => typeof m === "string")
+  );
+}
+
 function errorBody(text: string, status: number): ApiErrorBody {
   try {
     const parsed = JSON.parse(text) as Partial<ApiErrorBody>;
     if (typeof parsed.message === "string") {
+      // Spec, "Errors": `data` holds `{field, messages}` objects; anything else is dropped.
       return Array.isArray(parsed.data)
-        ? { message: parsed.message, data: parsed.data }
+        ? { message: parsed.message, data: parsed.data.filter(isFieldError) }
         : { message: parsed.message };
     }
   } catch {
@@ -98,12 +112,13 @@ function errorBody(text: string, status: number): ApiErrorBody {
   return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
 }
 
-function apiError(request: ApiRequest, response: HttpResponse): ApiError {
+/** The server's words, scrubbed of every secret before they become an error (issue 13, item 8). */
+function apiError(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): ApiError {
   const body = errorBody(response.text, response.status);
   return new ApiError({
     status: response.status,
-    apiMessage: body.message,
-    ...(body.data ? { data: body.data } : {}),
+    apiMessage: scrubber.text(body.message),
+    ...(body.data ? { data: scrubber.fields(body.data) } : {}),
     method: request.method,
     path: request.path,
   });
@@ -127,7 +142,10 @@ export function createDspClient(options: DspClientOptions): DspClient {
   const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
   const { email } = options.credentials;
   const cookieName = sessionCookieName(options.environment);
+  // Knows the password now and every token once it is sent or received.
+  const scrubber = new Scrubber([options.credentials.password]);
   const transport = new Transport({
+    scrub: (text) => scrubber.text(text),
     origin,
     connectTimeoutMs: timeouts.connectMs,
     requestTimeoutMs: timeouts.requestMs,
@@ -159,7 +177,10 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (ex.cookie !== undefined) headers.cookie = `${cookieName}=${ex.cookie}`;
+    if (ex.cookie !== undefined) {
+      scrubber.add(ex.cookie);
+      headers.cookie = `${cookieName}=${ex.cookie}`;
+    }
     let failures = 0;
     let rateLimited = 0;
     let waitedBefore = 0;
@@ -230,7 +251,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "give-up":
           if (failure) throw failure;
-          if (response && response.status !== 429) throw apiError(request, response);
+          if (response && response.status !== 429) throw apiError(request, response, scrubber);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
           throw new OutcomeUnknownError(request.method, request.path, decision.detail, { cause: failure });
@@ -244,8 +265,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const sentAt = clock.now();
     const response = await exchange({ request, cls: "session", idempotent: true, items: 1, signal });
     if (response.status === 401) throw new CredentialsError(email, "401 Not Authorized at login");
-    if (response.status < 200 || response.status >= 300) throw apiError(request, response);
+    if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
     const token = tokenFromSetCookie(response.headers["set-cookie"], cookieName);
+    if (token !== undefined) scrubber.add(token);
     if (token === undefined) {
       throw new ApiError({
         status: response.status,
@@ -299,7 +321,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
         cookie = await session.renew(cookie, signal);
         continue;
       }
-      if (response.status < 200 || response.status >= 300) throw apiError(request, response);
+      if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
       if (response.text.trim() === "") return undefined as T;
       try {
         return JSON.parse(response.text) as T;

@@ -75,6 +75,8 @@ export interface TransportOptions {
   /** Keep-alive connections to the origin. */
   connections: number;
   ca?: string | undefined;
+  /** Scrubs secrets out of the text of a failure (undici may quote what the server sent). */
+  scrub?: ((text: string) => string) | undefined;
 }
 
 /** The undici Pool options: exported so tests can assert the TLS settings. */
@@ -123,9 +125,11 @@ export class Transport {
   readonly origin: string;
   private readonly pool: Pool;
   private readonly requestTimeoutMs: number;
+  private readonly scrub: (text: string) => string;
 
   constructor(options: TransportOptions) {
     this.origin = options.origin;
+    this.scrub = options.scrub ?? ((text) => text);
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.pool = new Pool(options.origin, poolOptions(options));
   }
@@ -150,7 +154,7 @@ export class Transport {
         const detail = `no complete answer within ${this.requestTimeoutMs} ms`;
         throw new TimeoutError(request.method, request.path, detail, { cause: error });
       }
-      throw classify(error, request);
+      throw classify(error, request, this.scrub);
     }
   }
 
@@ -159,9 +163,9 @@ export class Transport {
   }
 }
 
-function classify(error: unknown, request: HttpRequest): Error {
+function classify(error: unknown, request: HttpRequest, scrub: (text: string) => string): Error {
   const code = (error as { code?: unknown }).code;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = scrub(error instanceof Error ? error.message : String(error));
   if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
     return new TimeoutError(request.method, request.path, detail, { cause: error });
   }
