@@ -15,6 +15,7 @@ import {
   SESSION_PATH,
   sessionCookieName,
 } from "../model/wire.js";
+import { readCreativeCategories } from "./categories.js";
 import { Endpoints } from "./endpoints.js";
 import {
   ApiError,
@@ -379,6 +380,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       readByValues(send, Endpoints.creatives, { field: "id", values: ids, options: o }),
     listCreativesByCampaign: (ids, o) =>
       readByValues(send, Endpoints.creatives, { field: "campaign_ids", values: ids, options: o }),
+    getCreativeCategories: (ids, o) => readCreativeCategories(send, ids, o),
     getAdvertisers: (ids, o) =>
       readByValues(send, Endpoints.advertisers, { field: "id", values: ids, options: o }),
     patchInsertionOrders: (items, o) =>

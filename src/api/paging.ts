@@ -76,7 +76,7 @@ async function firstPage<Key extends string, T, Field extends string>(
 }
 
 /** Pages 1 and on of a query whose first page said `total`, requested together. */
-async function restPages<Key extends string, T, Field extends string>(
+export async function restPages<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
   { query, options, total }: { query: ListQuery<Field>; options: SendOptions; total: number },

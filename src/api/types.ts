@@ -11,6 +11,7 @@ import type {
   CampaignCreate,
   CampaignPatch,
   Creative,
+  CreativeCategory,
   CreativePatch,
   Environment,
   InsertionOrder,
@@ -153,6 +154,11 @@ export interface DspClient {
   /** G6, by `filter=campaign_ids:` (array containment). */
   listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
   getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
+  /**
+   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
+   * names no filter field (G12). Missing ids are absent from the result.
+   */
+  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
 
   /** Batches are split into chunks of at most 100 items, one transactional request each. */
   patchInsertionOrders(

@@ -6,8 +6,6 @@
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
  * advertisers only to name them in an advertiser mismatch (G6).
  */
-import { Endpoints } from "../api/endpoints.js";
-import { readByValues, type Sender } from "../api/paging.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
@@ -156,7 +154,8 @@ export async function readLiveState(
 
 /**
  * G6 rule 5: `category_ids` must name existing categories. A category a creative already has
- * exists (categories are read-only), so only those it would gain are read, by `filter=id:`;
+ * exists (categories are read-only), so only those it would gain are read (by id or the
+ * unfiltered list, whichever is cheaper: the list names no filter field, G12);
  * nothing at all when the config declares no `category_ids`.
  */
 async function readGainedCategories(input: {
@@ -180,10 +179,5 @@ async function readGainedCategories(input: {
   }
   input.progress("creative categories", gained.size);
   if (gained.size === 0) return [];
-  const send: Sender = (request, options) => input.client.send(request, options);
-  return readByValues(send, Endpoints.creativeCategories, {
-    field: "id",
-    values: sortedIds([...gained]),
-    options: input.send,
-  });
+  return input.client.getCreativeCategories(sortedIds([...gained]), input.send);
 }
