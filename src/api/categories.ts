@@ -14,7 +14,7 @@ import type { CreativeCategory } from "../model/wire.js";
 import { MAX_PAGE_SIZE } from "../model/wire.js";
 import { Endpoints } from "./endpoints.js";
 import { ApiError } from "./errors.js";
-import { restPages, type Sender } from "./paging.js";
+import { firstPage, restPages, type Sender } from "./paging.js";
 import type { SendOptions } from "./types.js";
 
 async function byId(send: Sender, ids: readonly string[], options: SendOptions): Promise<CreativeCategory[]> {
@@ -38,20 +38,17 @@ export async function readCreativeCategories(
 ): Promise<CreativeCategory[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length <= 1) return byId(send, wanted, options);
-  const first = await send(
-    Endpoints.creativeCategories.request({ page: 0, pageSize: MAX_PAGE_SIZE }),
-    options,
-  );
+  const first = await firstPage(send, Endpoints.creativeCategories, {}, options);
   const want = new Set(wanted);
-  let found = first.creative_categories.filter((c) => want.has(c.id));
+  let found = first.items.filter((c) => want.has(c.id));
   const missing = wanted.filter((id) => !found.some((c) => c.id === id));
-  const pagesLeft = Math.max(0, Math.ceil(first.total_size / MAX_PAGE_SIZE) - 1);
+  const pagesLeft = Math.max(0, Math.ceil(first.total / MAX_PAGE_SIZE) - 1);
   if (missing.length > 0 && pagesLeft > 0) {
     if (pagesLeft <= missing.length) {
       const rest = await restPages(send, Endpoints.creativeCategories, {
         query: {},
         options,
-        total: first.total_size,
+        total: first.total,
       });
       found = [...found, ...rest.filter((c) => want.has(c.id))];
     } else {

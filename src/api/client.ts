@@ -16,9 +16,11 @@ import {
   sessionCookieName,
 } from "../model/wire.js";
 import { readCreativeCategories } from "./categories.js";
+import { type ContractIssue, checkAnswer, findOperation } from "./contract.js";
 import { Endpoints } from "./endpoints.js";
 import {
   ApiError,
+  ContractError,
   CredentialsError,
   NetworkError,
   OutcomeUnknownError,
@@ -48,6 +50,7 @@ export const CLIENT_DEFAULTS = {
   clock: systemClock as Clock,
   sessionCache: false as const,
   timeouts: { connectMs: 10_000, requestMs: 60_000 },
+  maxResponseBytes: 64 * 1024 * 1024,
   retry: { maxAttempts: 4, maxWaitMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000, maxRateLimited: 10 },
   concurrency: { get: 8, write: 4, session: 1 } as Record<RequestClass, number>,
   rateMarginMs: 1,
@@ -151,6 +154,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
     connectTimeoutMs: timeouts.connectMs,
     requestTimeoutMs: timeouts.requestMs,
     connections: concurrency.get + concurrency.write + concurrency.session,
+    maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
     ca: options.ca,
   });
   const listeners = new Set<(event: ApiEvent) => void>();
@@ -260,6 +264,33 @@ export function createDspClient(options: DspClientOptions): DspClient {
     }
   }
 
+  /**
+   * The parsed body of a 2xx answer, once it matches the contract's answer for the
+   * operation: anything else is a ContractError (issues scrubbed: keys come from the server).
+   */
+  function trusted(request: ApiRequest, response: HttpResponse): unknown {
+    const op = findOperation(request.method, request.path);
+    const fail = (issues: ContractIssue[]) =>
+      new ContractError(
+        request.method,
+        request.path,
+        issues.map((i) => ({ at: scrubber.text(i.at), expected: i.expected })),
+      );
+    if (response.text.trim() === "") {
+      if (op?.responseSchema === undefined) return undefined;
+      throw fail([{ at: "/", expected: `a JSON body (${op.responseSchema}), got none` }]);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
+    }
+    const issues = op ? checkAnswer(op, body) : [];
+    if (issues.length > 0) throw fail(issues);
+    return body;
+  }
+
   /** Spec, Authentication 2-3; G9. Paced by the session window; repeatable (a spare session is harmless). */
   async function login(signal?: AbortSignal): Promise<SessionToken> {
     const request = Endpoints.createSession(options.credentials);
@@ -277,6 +308,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
         path: request.path,
       });
     }
+    trusted(request, response); // G9: the login answer is checked like any other.
     stats.logins++;
     // Counted from the send: the server's 8 hours start no earlier (spec, Authentication 5).
     return { token, expiresAt: sentAt + SESSION_LIFETIME_MS };
@@ -323,17 +355,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
         continue;
       }
       if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
-      if (response.text.trim() === "") return undefined as T;
-      try {
-        return JSON.parse(response.text) as T;
-      } catch {
-        throw new ApiError({
-          status: response.status,
-          apiMessage: "the response is not JSON",
-          method: request.method,
-          path: request.path,
-        });
-      }
+      return trusted(request, response) as T;
     }
   }
 

@@ -64,8 +64,17 @@ export interface DspClientOptions {
    * @default false
    */
   sessionCache?: { dir: string } | false;
-  /** Real-time limits; they do not follow `clock`. @default { connectMs: 10_000, requestMs: 60_000 } */
+  /**
+   * Real-time limits; they do not follow `clock`. `requestMs` is a whole-request deadline,
+   * from the send to the last byte of the answer (a trickling server cannot stretch it).
+   * @default { connectMs: 10_000, requestMs: 60_000 }
+   */
   timeouts?: { connectMs?: number; requestMs?: number };
+  /**
+   * The largest answer read; past it reading stops and the request fails with a
+   * ResponseTooLargeError (not retried). @default 67_108_864 (64 MiB)
+   */
+  maxResponseBytes?: number;
   retry?: {
     /** Attempts in all for idempotent requests after network errors, timeouts and 5xx. @default 4 */
     maxAttempts?: number;
