@@ -3,8 +3,9 @@
  * representative arguments, is checked (method, path, query, body) against
  * schemas/dsp-api.openapi.json.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkRequest } from "../../src/api/contract.js";
+import { checkRequest, findOperation, schemaValidator } from "../../src/api/contract.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { ApiRequest } from "../../src/api/types.js";
 
@@ -198,5 +199,50 @@ describe("the request check refuses what the contract does not name", () => {
   ])("%s", (_what, request, at) => {
     const issues = checkRequest(request);
     expect(issues.map((i) => i.at).join(" ")).toContain(at);
+  });
+});
+
+describe("the contract document", () => {
+  const doc = JSON.parse(
+    readFileSync(new URL("../../schemas/dsp-api.openapi.json", import.meta.url), "utf8"),
+  );
+  const operations = Object.entries(
+    doc.paths as Record<string, Record<string, Record<string, unknown>>>,
+  ).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+  it("is OpenAPI 3.1 with the two session cookies as security schemes", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes).toEqual({
+      "tr-production": expect.objectContaining({ type: "apiKey", in: "cookie", name: "tr-production" }),
+      "tr-staging": expect.objectContaining({ type: "apiKey", in: "cookie", name: "tr-staging" }),
+    });
+  });
+
+  it("compiles every schema it names (every $ref resolves)", () => {
+    for (const name of Object.keys(doc.components.schemas))
+      expect(() => schemaValidator(name), name).not.toThrow();
+  });
+
+  it("gives every operation an id, its security, and the spec's error statuses with the error shape", () => {
+    for (const { path, method, op } of operations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(op.operationId, where).toEqual(expect.any(String));
+      expect(op.security, where).toBeDefined();
+      expect(Object.keys(op.responses as object), where).toEqual(
+        expect.arrayContaining(["400", "401", "403", "404", "422", "429"]),
+      );
+    }
+    expect(operations).toHaveLength(27);
+  });
+
+  it("answers every list with its envelope: one array named after the resource and total_size", () => {
+    for (const { path, method, op } of operations) {
+      const params = (op.parameters ?? []) as Array<{ $ref?: string }>;
+      if (method !== "get" || !params.some((p) => p.$ref === "#/components/parameters/page")) continue;
+      const found = findOperation("GET", path.replace(/\{[^}]+\}/g, "1"));
+      const schema = doc.components.schemas[found?.responseSchema ?? ""];
+      expect(schema.required, path).toContain("total_size");
+      expect(schema.required, path).toHaveLength(2);
+    }
   });
 });
