@@ -9,14 +9,18 @@ import { type Clock, systemClock } from "../model/clock.js";
 import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
 import {
   type ApiErrorBody,
+  type ApiFieldError,
   MAX_BATCH,
   SESSION_LIFETIME_MS,
   SESSION_PATH,
   sessionCookieName,
 } from "../model/wire.js";
+import { readCreativeCategories } from "./categories.js";
+import { type ContractIssue, checkAnswer, findOperation } from "./contract.js";
 import { Endpoints } from "./endpoints.js";
 import {
   ApiError,
+  ContractError,
   CredentialsError,
   NetworkError,
   OutcomeUnknownError,
@@ -27,6 +31,7 @@ import {
 import { type Grant, WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
+import { Scrubber } from "./scrub.js";
 import { Session, type SessionToken, tokenFromSetCookie } from "./session.js";
 import { checkOrigin, type HttpResponse, Transport } from "./transport.js";
 import type {
@@ -45,6 +50,7 @@ export const CLIENT_DEFAULTS = {
   clock: systemClock as Clock,
   sessionCache: false as const,
   timeouts: { connectMs: 10_000, requestMs: 60_000 },
+  maxResponseBytes: 64 * 1024 * 1024,
   retry: { maxAttempts: 4, maxWaitMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000, maxRateLimited: 10 },
   concurrency: { get: 8, write: 4, session: 1 } as Record<RequestClass, number>,
   rateMarginMs: 1,
@@ -84,12 +90,24 @@ function itemsOf(request: ApiRequest): number {
   return 1;
 }
 
+function isFieldError(value: unknown): value is ApiFieldError {
+  const v = value as Partial<ApiFieldError> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.field === "string" &&
+    Array.isArray(v.messages) &&
+    v.messages.every((m) => typeof m === "string")
+  );
+}
+
 function errorBody(text: string, status: number): ApiErrorBody {
   try {
     const parsed = JSON.parse(text) as Partial<ApiErrorBody>;
     if (typeof parsed.message === "string") {
+      // Spec, "Errors": `data` holds `{field, messages}` objects; anything else is dropped.
       return Array.isArray(parsed.data)
-        ? { message: parsed.message, data: parsed.data }
+        ? { message: parsed.message, data: parsed.data.filter(isFieldError) }
         : { message: parsed.message };
     }
   } catch {
@@ -98,12 +116,13 @@ function errorBody(text: string, status: number): ApiErrorBody {
   return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
 }
 
-function apiError(request: ApiRequest, response: HttpResponse): ApiError {
+/** The server's words, scrubbed of every secret before they become an error (issue 13, item 8). */
+function apiError(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): ApiError {
   const body = errorBody(response.text, response.status);
   return new ApiError({
     status: response.status,
-    apiMessage: body.message,
-    ...(body.data ? { data: body.data } : {}),
+    apiMessage: scrubber.text(body.message),
+    ...(body.data ? { data: scrubber.fields(body.data) } : {}),
     method: request.method,
     path: request.path,
   });
@@ -127,11 +146,15 @@ export function createDspClient(options: DspClientOptions): DspClient {
   const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
   const { email } = options.credentials;
   const cookieName = sessionCookieName(options.environment);
+  // Knows the password now and every token once it is sent or received.
+  const scrubber = new Scrubber([options.credentials.password]);
   const transport = new Transport({
+    scrub: (text) => scrubber.text(text),
     origin,
     connectTimeoutMs: timeouts.connectMs,
     requestTimeoutMs: timeouts.requestMs,
     connections: concurrency.get + concurrency.write + concurrency.session,
+    maxResponseBytes: options.maxResponseBytes ?? CLIENT_DEFAULTS.maxResponseBytes,
     ca: options.ca,
   });
   const listeners = new Set<(event: ApiEvent) => void>();
@@ -159,7 +182,10 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (ex.cookie !== undefined) headers.cookie = `${cookieName}=${ex.cookie}`;
+    if (ex.cookie !== undefined) {
+      scrubber.add(ex.cookie);
+      headers.cookie = `${cookieName}=${ex.cookie}`;
+    }
     let failures = 0;
     let rateLimited = 0;
     let waitedBefore = 0;
@@ -230,7 +256,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "give-up":
           if (failure) throw failure;
-          if (response && response.status !== 429) throw apiError(request, response);
+          if (response && response.status !== 429) throw apiError(request, response, scrubber);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
           throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
@@ -241,14 +267,42 @@ export function createDspClient(options: DspClientOptions): DspClient {
     }
   }
 
+  /**
+   * The parsed body of a 2xx answer, once it matches the contract's answer for the
+   * operation: anything else is a ContractError (issues scrubbed: keys come from the server).
+   */
+  function trusted(request: ApiRequest, response: HttpResponse): unknown {
+    const op = findOperation(request.method, request.path);
+    const fail = (issues: ContractIssue[]) =>
+      new ContractError(
+        request.method,
+        request.path,
+        issues.map((i) => ({ at: scrubber.text(i.at), expected: i.expected })),
+      );
+    if (response.text.trim() === "") {
+      if (op?.responseSchema === undefined) return undefined;
+      throw fail([{ at: "/", expected: `a JSON body (${op.responseSchema}), got none` }]);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
+    }
+    const issues = op ? checkAnswer(op, body) : [];
+    if (issues.length > 0) throw fail(issues);
+    return body;
+  }
+
   /** Spec, Authentication 2-3; G9. Paced by the session window; repeatable (a spare session is harmless). */
   async function login(signal?: AbortSignal): Promise<SessionToken> {
     const request = Endpoints.createSession(options.credentials);
     const sentAt = clock.now();
     const response = await exchange({ request, cls: "session", idempotent: true, items: 1, signal });
     if (response.status === 401) throw new CredentialsError(email, "401 Not Authorized at login");
-    if (response.status < 200 || response.status >= 300) throw apiError(request, response);
+    if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
     const token = tokenFromSetCookie(response.headers["set-cookie"], cookieName);
+    if (token !== undefined) scrubber.add(token);
     if (token === undefined) {
       throw new ApiError({
         status: response.status,
@@ -257,6 +311,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
         path: request.path,
       });
     }
+    trusted(request, response); // G9: the login answer is checked like any other.
     stats.logins++;
     // Counted from the send: the server's 8 hours start no earlier (spec, Authentication 5).
     return { token, expiresAt: sentAt + SESSION_LIFETIME_MS };
@@ -302,18 +357,8 @@ export function createDspClient(options: DspClientOptions): DspClient {
         cookie = await session.renew(cookie, signal);
         continue;
       }
-      if (response.status < 200 || response.status >= 300) throw apiError(request, response);
-      if (response.text.trim() === "") return undefined as T;
-      try {
-        return JSON.parse(response.text) as T;
-      } catch {
-        throw new ApiError({
-          status: response.status,
-          apiMessage: "the response is not JSON",
-          method: request.method,
-          path: request.path,
-        });
-      }
+      if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
+      return trusted(request, response) as T;
     }
   }
 
@@ -361,6 +406,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       readByValues(send, Endpoints.creatives, { field: "id", values: ids, options: o }),
     listCreativesByCampaign: (ids, o) =>
       readByValues(send, Endpoints.creatives, { field: "campaign_ids", values: ids, options: o }),
+    getCreativeCategories: (ids, o) => readCreativeCategories(send, ids, o),
     getAdvertisers: (ids, o) =>
       readByValues(send, Endpoints.advertisers, { field: "id", values: ids, options: o }),
     patchInsertionOrders: (items, o) =>

@@ -164,3 +164,43 @@ export class PagingLimitError extends DspClientError {
   override readonly name = "PagingLimitError";
   readonly code = "PAGING_LIMIT";
 }
+
+/**
+ * An answer the contract (schemas/dsp-api.openapi.json) does not allow: a missing member, a
+ * wrong shape or type, pages that disagree with `total_size`. The client reads nothing it
+ * cannot trust (a `{"option_sets": []}` is not "no targetings"), so the run stops here.
+ */
+export class ContractError extends DspClientError {
+  override readonly name = "ContractError";
+  readonly code = "CONTRACT_VIOLATION";
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    /** Where (a JSON pointer into the answer) and what the contract expects there. */
+    readonly issues: ReadonlyArray<{ at: string; expected: string }>,
+  ) {
+    const shown = issues.slice(0, 5).map((i) => `at ${i.at}: ${i.expected}`);
+    const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
+    super(
+      `${method} ${path}: the DSP's answer does not match the contract (schemas/dsp-api.openapi.json): ` +
+        `${shown.join("; ")}${more}. doohctl stops rather than guess what it means; check that ` +
+        "api_origin is the DSP, and report the answer to its operator if it is",
+    );
+  }
+}
+
+/** An answer larger than `maxResponseBytes`: reading stopped at the cap. */
+export class ResponseTooLargeError extends DspClientError {
+  override readonly name = "ResponseTooLargeError";
+  readonly code = "RESPONSE_TOO_LARGE";
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `${method} ${path}: the DSP's answer is larger than ${limitBytes} bytes; reading stopped there. ` +
+        "Raise the cap with DOOHCTL_MAX_RESPONSE_BYTES (client option maxResponseBytes) if the answer is genuine",
+    );
+  }
+}

@@ -7,8 +7,8 @@
  */
 import { compareIds } from "../model/targeting.js";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
-import type { ListEndpoint, ListQuery } from "./endpoints.js";
-import { PagingLimitError } from "./errors.js";
+import type { ListEndpoint, ListQuery, ListResponse } from "./endpoints.js";
+import { ContractError, PagingLimitError } from "./errors.js";
 import type { ApiRequest, SendOptions } from "./types.js";
 
 export type Sender = <T>(
@@ -25,6 +25,39 @@ function pagesFor(total: number): number {
   return Math.max(1, Math.ceil(total / MAX_PAGE_SIZE));
 }
 
+/**
+ * The items of one page of 100, once they agree with `total_size` (spec, List envelope):
+ * page p of a list of `total` holds exactly min(100, total - 100p) items, and every page of
+ * one read says the same total. A page that holds fewer would otherwise read as "the list
+ * ends here", one that holds more as items that are not there.
+ */
+function pageItems<Key extends string, T>(
+  request: ApiRequest,
+  body: ListResponse<Key, T>,
+  { key, page, firstTotal }: { key: Key; page: number; firstTotal?: number | undefined },
+): T[] {
+  const items = body[key] as T[];
+  const total = body.total_size;
+  const expected = Math.min(MAX_PAGE_SIZE, Math.max(0, total - page * MAX_PAGE_SIZE));
+  if (firstTotal !== undefined && total !== firstTotal) {
+    throw new ContractError(request.method, request.path, [
+      {
+        at: "/total_size",
+        expected: `${firstTotal}, as page 0 of this read said (page ${page} says ${total}): the list changed while it was read; run again`,
+      },
+    ]);
+  }
+  if (items.length !== expected) {
+    throw new ContractError(request.method, request.path, [
+      {
+        at: `/${key}`,
+        expected: `${expected} items on page ${page} of ${MAX_PAGE_SIZE} per page, as total_size ${total} says; got ${items.length}`,
+      },
+    ]);
+  }
+  return items;
+}
+
 function tooMany(path: string, total: number): PagingLimitError {
   return new PagingLimitError(
     `${path} matches ${total} items, more than the ${MAX_QUERY_ITEMS} one query can page through ` +
@@ -39,13 +72,14 @@ export async function* paginate<Key extends string, T, Field extends string>(
   query: ListQuery<Field> = {},
   options: SendOptions = {},
 ): AsyncGenerator<T> {
+  let firstTotal: number | undefined;
   for (let page = 0; ; page++) {
     const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
     const body = await send(request, options);
     if (page === 0 && body.total_size > MAX_QUERY_ITEMS) throw tooMany(request.path, body.total_size);
-    const items = body[endpoint.key] as T[];
-    yield* items;
-    if (items.length < MAX_PAGE_SIZE || page + 1 >= pagesFor(body.total_size)) return;
+    firstTotal ??= body.total_size;
+    yield* pageItems(request, body, { key: endpoint.key, page, firstTotal });
+    if (page + 1 >= pagesFor(body.total_size)) return;
   }
 }
 
@@ -64,7 +98,7 @@ export async function listAll<Key extends string, T, Field extends string>(
   return [...first.items, ...(await restPages(send, endpoint, { query, options, total: first.total }))];
 }
 
-async function firstPage<Key extends string, T, Field extends string>(
+export async function firstPage<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
   query: ListQuery<Field>,
@@ -72,11 +106,15 @@ async function firstPage<Key extends string, T, Field extends string>(
 ): Promise<{ items: T[]; total: number; path: string }> {
   const request = endpoint.request({ ...query, page: 0, pageSize: MAX_PAGE_SIZE });
   const body = await send(request, options);
-  return { items: body[endpoint.key] as T[], total: body.total_size, path: request.path };
+  return {
+    items: pageItems(request, body, { key: endpoint.key, page: 0 }),
+    total: body.total_size,
+    path: request.path,
+  };
 }
 
 /** Pages 1 and on of a query whose first page said `total`, requested together. */
-async function restPages<Key extends string, T, Field extends string>(
+export async function restPages<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
   { query, options, total }: { query: ListQuery<Field>; options: SendOptions; total: number },
@@ -84,7 +122,11 @@ async function restPages<Key extends string, T, Field extends string>(
   const pages: Promise<T[]>[] = [];
   for (let page = 1; page < pagesFor(total); page++) {
     const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
-    pages.push(send(request, options).then((body) => body[endpoint.key] as T[]));
+    pages.push(
+      send(request, options).then((body) =>
+        pageItems(request, body, { key: endpoint.key, page, firstTotal: total }),
+      ),
+    );
   }
   return (await Promise.all(pages)).flat();
 }

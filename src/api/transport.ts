@@ -7,7 +7,7 @@
 import { rootCertificates } from "node:tls";
 import { Pool, errors as undiciErrors } from "undici";
 import { isLoopbackHost, withoutUserinfo } from "../model/url.js";
-import { NetworkError, TimeoutError, TransportPolicyError } from "./errors.js";
+import { NetworkError, ResponseTooLargeError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
 
 /**
@@ -74,7 +74,14 @@ export interface TransportOptions {
   requestTimeoutMs: number;
   /** Keep-alive connections to the origin. */
   connections: number;
+  /**
+   * An answer larger than this fails with ResponseTooLargeError; reading stops at the cap.
+   * The client always passes its default (CLIENT_DEFAULTS); none here means no cap.
+   */
+  maxResponseBytes?: number | undefined;
   ca?: string | undefined;
+  /** Scrubs secrets out of the text of a failure (undici may quote what the server sent). */
+  scrub?: ((text: string) => string) | undefined;
 }
 
 /** The undici Pool options: exported so tests can assert the TLS settings. */
@@ -123,10 +130,14 @@ export class Transport {
   readonly origin: string;
   private readonly pool: Pool;
   private readonly requestTimeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly scrub: (text: string) => string;
 
   constructor(options: TransportOptions) {
     this.origin = options.origin;
+    this.scrub = options.scrub ?? ((text) => text);
     this.requestTimeoutMs = options.requestTimeoutMs;
+    this.maxResponseBytes = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
     this.pool = new Pool(options.origin, poolOptions(options));
   }
 
@@ -142,16 +153,45 @@ export class Transport {
         body: request.body ?? null,
         signal: request.signal ? AbortSignal.any([request.signal, deadline]) : deadline,
       });
-      const text = await response.body.text();
+      const text = await this.readText(response.body, response.headers["content-length"], request);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal?.aborted) throw request.signal.reason;
       if (deadline.aborted) {
         const detail = `no complete answer within ${this.requestTimeoutMs} ms`;
         throw new TimeoutError(request.method, request.path, detail, { cause: error });
       }
-      throw classify(error, request);
+      throw classify(error, request, this.scrub);
     }
+  }
+
+  /**
+   * The body as text, counted as it streams: past `maxResponseBytes` the connection is
+   * dropped, so a huge answer is never buffered whole. A Content-Length over the cap fails
+   * before any byte is read.
+   */
+  private async readText(
+    body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+    contentLength: string | string[] | undefined,
+    request: HttpRequest,
+  ): Promise<string> {
+    const tooLarge = () => new ResponseTooLargeError(request.method, request.path, this.maxResponseBytes);
+    if (typeof contentLength === "string" && Number(contentLength) > this.maxResponseBytes) {
+      body.destroy();
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.maxResponseBytes) {
+        body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
   }
 
   async close(): Promise<void> {
@@ -159,9 +199,9 @@ export class Transport {
   }
 }
 
-function classify(error: unknown, request: HttpRequest): Error {
+function classify(error: unknown, request: HttpRequest, scrub: (text: string) => string): Error {
   const code = (error as { code?: unknown }).code;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = scrub(error instanceof Error ? error.message : String(error));
   if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
     return new TimeoutError(request.method, request.path, detail, { cause: error });
   }

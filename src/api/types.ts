@@ -11,6 +11,7 @@ import type {
   CampaignCreate,
   CampaignPatch,
   Creative,
+  CreativeCategory,
   CreativePatch,
   Environment,
   InsertionOrder,
@@ -63,8 +64,17 @@ export interface DspClientOptions {
    * @default false
    */
   sessionCache?: { dir: string } | false;
-  /** Real-time limits; they do not follow `clock`. @default { connectMs: 10_000, requestMs: 60_000 } */
+  /**
+   * Real-time limits; they do not follow `clock`. `requestMs` is a whole-request deadline,
+   * from the send to the last byte of the answer (a trickling server cannot stretch it).
+   * @default { connectMs: 10_000, requestMs: 60_000 }
+   */
   timeouts?: { connectMs?: number; requestMs?: number };
+  /**
+   * The largest answer read; past it reading stops and the request fails with a
+   * ResponseTooLargeError (not retried). @default 67_108_864 (64 MiB)
+   */
+  maxResponseBytes?: number;
   retry?: {
     /** Attempts in all for idempotent requests after network errors, timeouts and 5xx. @default 4 */
     maxAttempts?: number;
@@ -153,6 +163,11 @@ export interface DspClient {
   /** G6, by `filter=campaign_ids:` (array containment). */
   listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
   getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
+  /**
+   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
+   * names no filter field (G12). Missing ids are absent from the result.
+   */
+  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
 
   /** Batches are split into chunks of at most 100 items, one transactional request each. */
   patchInsertionOrders(

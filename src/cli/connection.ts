@@ -2,7 +2,8 @@
  * Builds the DSP client for a command from the config's connection and the environment,
  * shared by plan, apply and export. The environment is read here (src/cli) and nowhere else:
  * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (required to read live state), DOOHCTL_API_ORIGIN and
- * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off.
+ * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off, DOOHCTL_REQUEST_TIMEOUT
+ * and DOOHCTL_MAX_RESPONSE_BYTES (the client's whole-request deadline and answer size cap).
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -69,6 +70,36 @@ function readCa(path: string, cwd: string): string {
   return text;
 }
 
+export class ClientLimitError extends Error {
+  override readonly name = "ClientLimitError";
+  readonly code = "CLIENT_LIMIT_INVALID";
+}
+
+/** The answer-size cap and whole-request deadline, when the environment sets them. */
+function clientLimits(env: CliIO["env"]): Partial<DspClientOptions> {
+  const out: Partial<DspClientOptions> = {};
+  const timeout = env.DOOHCTL_REQUEST_TIMEOUT;
+  if (timeout !== undefined && timeout !== "") {
+    const seconds = Number(timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new ClientLimitError(
+        `DOOHCTL_REQUEST_TIMEOUT="${timeout}" is not a number of seconds above 0: write e.g. DOOHCTL_REQUEST_TIMEOUT=120`,
+      );
+    }
+    out.timeouts = { requestMs: Math.ceil(seconds * 1000) };
+  }
+  const bytes = env.DOOHCTL_MAX_RESPONSE_BYTES;
+  if (bytes !== undefined && bytes !== "") {
+    if (!/^[1-9][0-9]*$/.test(bytes)) {
+      throw new ClientLimitError(
+        `DOOHCTL_MAX_RESPONSE_BYTES="${bytes}" is not a whole number of bytes above 0: write e.g. DOOHCTL_MAX_RESPONSE_BYTES=134217728 (128 MiB)`,
+      );
+    }
+    out.maxResponseBytes = Number(bytes);
+  }
+  return out;
+}
+
 /** Resolves where to connect and builds the client; throws before any request on a problem. */
 export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const connection = resolveConnection(settings, io.env);
@@ -81,6 +112,7 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
+    ...clientLimits(io.env),
     ...options.client,
   });
   client.on((event) => {

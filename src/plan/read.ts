@@ -6,8 +6,6 @@
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
  * advertisers only to name them in an advertiser mismatch (G6).
  */
-import { Endpoints } from "../api/endpoints.js";
-import { ApiError } from "../api/errors.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
@@ -167,7 +165,8 @@ export async function readLiveState(
 
 /**
  * G6 rule 5: `category_ids` must name existing categories. A category a creative already has
- * exists (categories are read-only), so only those it would gain are read, one GET each;
+ * exists (categories are read-only), so only those it would gain are read (by id or the
+ * unfiltered list, whichever is cheaper: the list names no filter field, G12);
  * nothing at all when the config declares no `category_ids`.
  */
 async function readGainedCategories(input: {
@@ -191,17 +190,5 @@ async function readGainedCategories(input: {
   }
   input.progress("creative categories", gained.size);
   if (gained.size === 0) return [];
-  // The specification names no filter field for GET /creative_categories (G12: a filter is
-  // 422), so each gained category is read by id; a 404 means it does not exist.
-  const found = await Promise.all(
-    sortedIds([...gained]).map(async (id) => {
-      try {
-        return [await input.client.send(Endpoints.getCreativeCategory(id), input.send)];
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return [];
-        throw error;
-      }
-    }),
-  );
-  return found.flat();
+  return input.client.getCreativeCategories(sortedIds([...gained]), input.send);
 }

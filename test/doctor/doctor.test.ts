@@ -94,10 +94,11 @@ describe("doohctl doctor", () => {
       "io-list-items",
       "insertion-order-list",
       "G1",
-      /no "insertion_orders" array \(saw members \{items, total_size\}\)/,
+      /at \/insertion_orders: a required member, missing; at \/items: no such member/,
     ],
-    ["targetings-option-sets", "targetings", "G5", /no "targetings" array \(saw \{"option_sets":\[/],
-    ["no-total-size", "total-size", "G12", /no integer total_size in insertion_orders, campaigns/],
+    ["targetings-option-sets", "targetings", "G5", /at \/targetings: a required member, missing/],
+    // The client refuses a list without total_size at the first list read (it validates every answer).
+    ["no-total-size", "insertion-order-list", "G1", /total_size/],
     ["page-unbounded", "page-bound", "G12", /page=101 answered 200/],
   ] as const)(
     "with the %s quirk, says %s differs (%s), names what to change and exits 1",
@@ -200,7 +201,7 @@ describe("doohctl doctor", () => {
       const checks: Check[] = JSON.parse(io.out()).checks;
       expect(checks.find((c) => c.id === "targetings")).toMatchObject({
         status: "differs",
-        detail: "answered 200 the response is not JSON",
+        detail: expect.stringMatching(/not JSON/),
       });
       expect(checks.filter((c) => c.status === "differs").map((c) => c.id)).toEqual(["targetings"]);
     } finally {
@@ -226,7 +227,7 @@ describe("doohctl doctor", () => {
     expect(await run(["doctor"], io)).toBe(1);
     const text = io.out();
     expect(text).toMatch(/^doohctl doctor: http:\/\/127\.0\.0\.1:\d+ \(production\), \d+ of 30 reads\n/);
-    expect(text).toMatch(/\ndiffers +G5 +targetings read +no "targetings" array/);
+    expect(text).toMatch(/\ndiffers +G5 +targetings read +.*\/option_sets: no such member/);
     expect(text).toMatch(/\n +change: src\/api\/endpoints\.ts \/ schemas\/dsp-api\.openapi\.json, G5\n/);
     expect(text).toMatch(/\nholds +G1 +insertion order list /);
     expect(text).toContain("14 hold, 1 differs, 1 not checked");

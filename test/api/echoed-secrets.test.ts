@@ -1,0 +1,152 @@
+/**
+ * Issue 13, item 8: a DSP that echoes secrets. Its error answers quote the login body (the
+ * password) or the Cookie header (the session token) in `message` and in `data`; doohctl
+ * scrubs both at the client's boundary, so neither reaches stdout, stderr, the --log journal
+ * or a JSON result. Over real HTTP: a node:http proxy in front of the emulator.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { seedCampaign } from "../apply/harness.js";
+import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { bufferIO } from "../helpers/io.js";
+import { type Answer, type FakeDsp, type Seen, send, startProxy } from "./proxy.js";
+
+const PASSWORD = 'Echoed-Pa55word "quoted" & spaced';
+const USER = { email: "echo@doohctl.test", password: PASSWORD, account_id: "1" };
+
+let emulator: RunningEmulator;
+let dir: string;
+const tokens = new Set<string>();
+
+function tokenOf(seen: Seen): string | undefined {
+  const cookie = seen.headers.cookie;
+  const match = typeof cookie === "string" ? /tr-production=([^;]+)/.exec(cookie) : null;
+  if (match?.[1]) tokens.add(match[1]);
+  return match?.[1];
+}
+
+/** A 422 whose message and data quote `echo` raw, JSON-escaped and URL-encoded. */
+function echo422(echo: string): { status: number; headers: Record<string, string>; body: string } {
+  return {
+    status: 422,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      message: `Invalid Request for ${echo}`,
+      data: [
+        { field: `x${echo}`, messages: [`got ${JSON.stringify(echo)}`, `got ${encodeURIComponent(echo)}`] },
+      ],
+    }),
+  };
+}
+
+async function doohctl(origin: string, args: string[]) {
+  writeFileSync(
+    join(dir, "doohctl.yaml"),
+    accountConfig(origin, [
+      '  - id: "1001"',
+      "    contract_number: PO-42",
+      "    campaigns:",
+      "      - name: Malls",
+      "        budget_impressions: 150000",
+    ]),
+  );
+  const io = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function withProxy<T>(answer: Answer, body: (proxy: FakeDsp) => Promise<T>): Promise<T> {
+  const proxy = await startProxy(emulator.origin, async (seen, response, upstream) => {
+    tokenOf(seen);
+    return answer(seen, response, upstream);
+  });
+  try {
+    return await body(proxy);
+  } finally {
+    await proxy.close();
+  }
+}
+
+function expectClean(text: string, what: string): void {
+  expect(text, what).not.toContain(PASSWORD);
+  expect(text, what).not.toContain(JSON.stringify(PASSWORD).slice(1, -1));
+  expect(text, what).not.toContain(JSON.stringify(JSON.stringify(PASSWORD)).slice(3, -3));
+  expect(text, what).not.toContain(encodeURIComponent(PASSWORD));
+  for (const token of tokens) expect(text, what).not.toContain(token);
+}
+
+beforeAll(async () => {
+  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+  dir = mkdtempSync(join(tmpdir(), "doohctl-echo-"));
+});
+afterAll(() => emulator.close());
+
+describe("a DSP that echoes secrets in its errors", () => {
+  it("a login refused with a 422 that quotes the password: plan fails without printing it", async () => {
+    await withProxy(
+      async (seen, response) => {
+        if (seen.path !== "/api/session") return false;
+        send(response, echo422(seen.body));
+        return true;
+      },
+      async (proxy) => {
+        for (const format of ["text", "json"]) {
+          const { code, out, err } = await doohctl(proxy.origin, ["plan", "--format", format]);
+          expect(code).toBe(1);
+          expect(err + out).toMatch(/422/);
+          expect(err + out).toContain("[redacted]");
+          expectClean(out + err, `plan --format ${format}`);
+        }
+      },
+    );
+  });
+
+  it("a read refused with a 422 that quotes the Cookie header: plan fails without printing the token", async () => {
+    await withProxy(
+      async (seen, response) => {
+        if (seen.method !== "GET") return false;
+        send(response, echo422(`cookie ${String(seen.headers.cookie)}`));
+        return true;
+      },
+      async (proxy) => {
+        const { code, out, err } = await doohctl(proxy.origin, ["plan", "--format", "json"]);
+        expect(code).toBe(1);
+        expect(tokens.size).toBeGreaterThan(0);
+        expect(out + err).toContain("[redacted]");
+        expectClean(out + err, "plan --format json");
+      },
+    );
+  });
+
+  it("a write refused with a 422 that quotes the token and the password: apply's output and journal hold neither", async () => {
+    await withProxy(
+      async (seen, response) => {
+        if (seen.method !== "PATCH") return false;
+        send(response, echo422(`${String(seen.headers.cookie)} for ${PASSWORD}`));
+        return true;
+      },
+      async (proxy) => {
+        const log = join(dir, "apply.jsonl");
+        for (const format of ["text", "json"]) {
+          const { code, out, err } = await doohctl(proxy.origin, [
+            "apply",
+            "--auto-approve",
+            "--format",
+            format,
+            "--log",
+            log,
+          ]);
+          expect(code).toBe(1);
+          expect(proxy.writes().length).toBeGreaterThan(0);
+          expect(out + err).toContain("[redacted]");
+          expectClean(out + err, `apply --format ${format}`);
+          expectClean(readFileSync(log, "utf8"), "the --log journal");
+        }
+      },
+    );
+  });
+});
