@@ -5,14 +5,16 @@
  */
 import type { DspClient } from "../api/types.js";
 import type { ResolvedConnection } from "../config/connection.js";
+import { GitRevisionError, loadConfigAtRevision, resolveRevision } from "../config/git.js";
 import { ConfigError, formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
 import { Time } from "../model/time.js";
+import { changedSince } from "../plan/changed.js";
 import { createPlan } from "../plan/create.js";
 import { type ReadProgress, readLiveState } from "../plan/read.js";
-import type { LiveState, Plan, PlanThresholds } from "../plan/types.js";
+import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";
 import type { CliIO } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
@@ -20,6 +22,8 @@ import { TOOL_VERSION } from "./version.js";
 export interface PipelineOptions {
   paths: readonly string[];
   targets: readonly string[];
+  /** `--changed-since REF`: plan only what differs from the config at this git revision. */
+  changedSince?: string | undefined;
   sessionCache: boolean;
   /** `--ca FILE` */
   caFile?: string | undefined;
@@ -44,6 +48,7 @@ function progressLine(p: ReadProgress): string {
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
   const clock = options.clock ?? systemClock;
   const desired = await loadConfig(options.paths, { cwd: io.cwd });
+  const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
   const { client, connection } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
     caFile: options.caFile,
@@ -53,6 +58,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
   try {
     const live = await readLiveState(client, desired, {
       targets: options.targets,
+      ...(changed ? { changed } : {}),
       onProgress: (p) => {
         if (p.count > 0) io.stderr.write(progressLine(p));
       },
@@ -62,6 +68,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
       toolVersion: TOOL_VERSION,
       connection: { api_origin: connection.apiOrigin, environment: connection.environment },
       targets: options.targets,
+      ...(changed ? { changed } : {}),
       rateLimits: connection.rateLimits,
       ...(options.thresholds ? { thresholds: options.thresholds } : {}),
     });
@@ -70,6 +77,17 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     await client.close();
     throw error;
   }
+}
+
+/** `--changed-since REF`: the config at REF against the working tree's (no checkout). */
+async function changedScope(io: CliIO, options: PipelineOptions, head: DesiredState): Promise<ChangedScope> {
+  const ref = options.changedSince ?? "";
+  if (options.targets.length > 0) {
+    throw new GitRevisionError("--changed-since and --target both narrow the plan: use one of them");
+  }
+  const revision = await resolveRevision(io.cwd, ref);
+  const base = await loadConfigAtRevision(options.paths, { cwd: io.cwd, revision });
+  return changedSince(base, head, { since: ref, commit: revision.commit });
 }
 
 /** One error as stderr text: every config issue at its place, else the typed error's message. */

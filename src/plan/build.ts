@@ -6,15 +6,18 @@
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
+import { campaignKey } from "./changed.js";
 import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
+import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope } from "./scope.js";
 import {
   type CampaignRef,
   type Change,
+  type ChangedScope,
   type Finding,
   type LiveState,
   newCampaignPlaceholder,
@@ -46,7 +49,12 @@ function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
 }
 
-export function buildChanges(desired: DesiredState, live: LiveState, targets?: readonly string[]): Built {
+export function buildChanges(
+  desired: DesiredState,
+  live: LiveState,
+  targets?: readonly string[],
+  changed?: ChangedScope,
+): Built {
   let counter = 0;
   const ctx: Context = { changes: [], findings: [], nextId: () => `c${++counter}` };
   const liveInsertionOrders = index(live.insertionOrders);
@@ -58,7 +66,7 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     if (list) list.push(campaign);
     else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
   }
-  const scope = resolveScope(desired, targets, liveCampaigns);
+  const scope = resolveScope(desired, targets, liveCampaigns, changed);
   for (const target of scope.unknown) {
     ctx.findings.push(
       finding(
@@ -87,7 +95,8 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     const liveIo = liveInsertionOrders.get(io.id);
     const ioCampaigns = campaignsByIo.get(io.id) ?? [];
     const whole = scope.all || scope.insertionOrders.has(io.id);
-    if (!whole && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
+    const touched = scope.changed?.touched.has(io.id) ?? false;
+    if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
     if (!liveIo) {
       ctx.findings.push(
         finding(
@@ -99,7 +108,7 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
       );
       continue;
     }
-    if (whole) {
+    if (whole || scope.changed?.insertionOrders.has(io.id)) {
       const work = insertionOrderChange(ctx, io, liveIo);
       if (work) ioWorks.push(work);
     }
@@ -107,7 +116,12 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     ctx.findings.push(...identity.findings);
     for (const match of identity.matches) {
       if (match.status === "error") continue;
-      if (!whole && !(match.live && scope.campaigns.has(match.live.id))) continue;
+      const inScope =
+        whole ||
+        (match.live !== undefined && scope.campaigns.has(match.live.id)) ||
+        scope.changed?.campaigns.has(campaignKey(io.id, match.desired.name)) === true;
+      if (!inScope) continue;
+      if (match.status === "new") ctx.findings.push(...nearDuplicateNames(io.id, match.desired, ioCampaigns));
       const work = match.live
         ? campaignUpdate(ctx, io, match.desired, match.live, live, normalizedLiveTargetings)
         : campaignCreate(ctx, io, match.desired);
@@ -129,10 +143,12 @@ export function buildChanges(desired: DesiredState, live: LiveState, targets?: r
     if (io.unmanagedCampaigns === "deactivate") {
       for (const campaign of identity.unmanaged) {
         // A targeted campaign of the order is in scope too: --target names what to deactivate.
-        const inScope = whole || scope.campaigns.has(campaign.id);
+        const inScope =
+          whole || scope.campaigns.has(campaign.id) || changedDeactivation(scope, io.id, campaign);
         if (inScope && campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
       }
     }
+    if (scope.changed) ctx.findings.push(...removalFindings(scope.changed.scope, io, identity.unmanaged));
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
   const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives, categories });

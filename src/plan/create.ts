@@ -32,7 +32,7 @@ function orderFindings(findings: Finding[]): Finding[] {
 }
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
-  const built = buildChanges(desired, live, options.targets);
+  const built = buildChanges(desired, live, options.targets, options.changed);
   const findings: Finding[] = [...built.findings];
   let requests: PlannedRequest[] = [];
   if (!hasErrors(findings)) {
@@ -63,6 +63,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     },
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
+    ...(options.changed ? { scope: options.changed } : {}),
     fingerprints: fingerprints(live, built.normalizedLiveTargetings),
     changes: built.changes,
     requests,

@@ -28,6 +28,7 @@ const TOP_LEVEL: (keyof Plan)[] = [
   "connection",
   "config_files",
   "targets",
+  "scope",
   "summary",
   "findings",
   "changes",
@@ -37,7 +38,7 @@ const TOP_LEVEL: (keyof Plan)[] = [
 
 export function serializePlan(plan: Plan): string {
   return `${canonicalDocument(
-    TOP_LEVEL.map((key) => [key, plan[key]] as const),
+    TOP_LEVEL.filter((key) => plan[key] !== undefined).map((key) => [key, plan[key]] as const),
     "  ",
   )}\n`;
 }

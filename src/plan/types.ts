@@ -210,11 +210,35 @@ export interface Plan {
   config_files: { path: string; sha256: string }[];
   /** `--target` ids the plan was narrowed to; empty when it covers the whole config. */
   targets: string[];
+  /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
+  scope?: ChangedScope;
   fingerprints: Fingerprint[];
   changes: Change[];
   requests: PlannedRequest[];
   findings: Finding[];
   summary: PlanSummary;
+}
+
+/**
+ * `--changed-since REF`: the declared objects whose desired state differs from the config at
+ * REF. The plan reads and compares only these (plus what G8 needs); the rest is not refreshed,
+ * so drift elsewhere is not shown.
+ */
+export interface ChangedScope {
+  /** REF as given on the command line. */
+  since: string;
+  /** The commit REF named when the plan was made. */
+  commit: string;
+  /** Insertion orders whose own fields or `unmanaged_campaigns` changed, or that were added. */
+  insertion_orders: string[];
+  /** Campaigns added (`added`) or changed, by identity within their insertion order. */
+  campaigns: { insertion_order_id: string; name: string; added: boolean }[];
+  /** Campaign blocks removed from an insertion order the config still manages. */
+  removed_campaigns: { insertion_order_id: string; name: string; id?: string }[];
+  /** Creatives of the `creatives:` list added or changed. */
+  creatives: string[];
+  /** Declared insertion orders, campaigns and creatives the plan did not compare with live state. */
+  not_refreshed: number;
 }
 
 /** Live objects the planner compares against; read by `plan/read.ts` through the client. */
@@ -250,6 +274,8 @@ export interface PlanOptions {
   connection: { api_origin: string; environment: Environment };
   /** `--target` ids: insertion orders, campaigns or creatives of the config. */
   targets?: readonly string[];
+  /** `--changed-since`: plan only what changed since a git revision. */
+  changed?: ChangedScope;
   thresholds?: PlanThresholds;
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;

@@ -24,6 +24,7 @@ interface ApplyFlags extends TuningFlags {
   autoApprove?: boolean;
   format: string;
   target: string[];
+  changedSince?: string;
   log?: string;
   sessionCache: boolean;
   ca?: string;
@@ -53,6 +54,10 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
     .option("--auto-approve", "apply without asking (needed without a terminal)")
     .option("--format <format>", "result format on stdout: text or json", "text")
     .option("--target <id>", "narrow the plan to an insertion order or campaign id (repeatable)", collect, [])
+    .option(
+      "--changed-since <ref>",
+      "plan only the objects whose config differs from the config at git revision REF",
+    )
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
     .option(
       "--ca <file>",
@@ -70,8 +75,13 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (flags.format !== "text" && flags.format !== "json") {
       throw new ApplyRefused(`--format ${flags.format} is not known: use text or json`);
     }
-    if (flags.plan !== undefined && (paths.length > 0 || flags.target.length > 0)) {
-      throw new ApplyRefused("--plan applies the saved plan as it is: drop PATHS and --target");
+    if (
+      flags.plan !== undefined &&
+      (paths.length > 0 || flags.target.length > 0 || flags.changedSince !== undefined)
+    ) {
+      throw new ApplyRefused(
+        "--plan applies the saved plan as it is: drop PATHS, --target and --changed-since",
+      );
     }
     // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).
     if (!flags.autoApprove && io.prompt === undefined) {
@@ -158,6 +168,7 @@ async function preparePlan(
     const run = await loadAndPlan(io, {
       paths: paths.length > 0 ? paths : ["doohctl.yaml"],
       targets: flags.target,
+      changedSince: flags.changedSince,
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
       thresholds: thresholdsOf(flags),
