@@ -47,7 +47,10 @@ function progressLine(p: ReadProgress): string {
 
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
   const clock = options.clock ?? systemClock;
-  const desired = await loadConfig(options.paths, { cwd: io.cwd });
+  const desired = await loadConfig(options.paths, {
+    cwd: io.cwd,
+    onWarning: (warning) => io.stderr.write(`doohctl: warning: ${formatIssue(warning)}\n`),
+  });
   const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
   const { client, connection } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
