@@ -2,6 +2,7 @@
  * The client's public surface: what `plan/` and `apply/` may use. undici's types never leave
  * `api/`. The implementation is `createDspClient` in `client.ts`.
  */
+
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
@@ -16,6 +17,7 @@ import type {
   InsertionOrder,
   InsertionOrderPatch,
 } from "../model/wire.js";
+import type { PacingLog } from "./pacing-log.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -63,6 +65,13 @@ export interface DspClientOptions {
    * @default false
    */
   sessionCache?: { dir: string } | false;
+  /**
+   * Pacing across runs (`pacing-log.ts`): a directory for the shared request log (the CLI
+   * passes the session cache's), or a log itself (tests share one in memory). Without it the
+   * client paces on its own requests only.
+   * @default undefined
+   */
+  pacingLog?: { dir: string } | PacingLog;
   /** Real-time limits; they do not follow `clock`. @default { connectMs: 10_000, requestMs: 60_000 } */
   timeouts?: { connectMs?: number; requestMs?: number };
   retry?: {

@@ -79,6 +79,8 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     credentials: credentials(io.env),
     rateLimits: connection.rateLimits,
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
+    // Pacing across runs: the request log lives (and is turned off) with the session cache.
+    ...(cacheOn ? { pacingLog: { dir: sessionCacheDir(io.env) } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
     ...options.client,

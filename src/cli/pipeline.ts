@@ -13,10 +13,11 @@ import type { DesiredState } from "../model/desired.js";
 import { Time } from "../model/time.js";
 import { changedSince } from "../plan/changed.js";
 import { createPlan } from "../plan/create.js";
-import { type ReadProgress, readLiveState } from "../plan/read.js";
+import { readLiveState } from "../plan/read.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";
 import type { CliIO } from "./io.js";
+import { createReadProgress } from "./read-progress.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface PipelineOptions {
@@ -41,10 +42,6 @@ export interface PlanRun {
   connection: ResolvedConnection;
 }
 
-function progressLine(p: ReadProgress): string {
-  return `doohctl: reading ${p.step} (${p.count}), ${p.requests} request${p.requests === 1 ? "" : "s"} so far\n`;
-}
-
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
   const clock = options.clock ?? systemClock;
   const desired = await loadConfig(options.paths, {
@@ -58,13 +55,16 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     clock,
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
+  const display = createReadProgress({ sink: io.stderr, clock });
+  const offApi = client.on((event) => display.onApi(event));
   try {
     const live = await readLiveState(client, desired, {
       targets: options.targets,
       ...(changed ? { changed } : {}),
-      onProgress: (p) => {
-        if (p.count > 0) io.stderr.write(progressLine(p));
-      },
+      onProgress: (p) => display.onStep(p),
+    }).finally(() => {
+      display.stop();
+      offApi();
     });
     const plan = createPlan(desired, live, {
       now: Time.fromMillis(clock.now()),
