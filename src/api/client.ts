@@ -5,14 +5,8 @@
  * sliding-window gate) -> transport (undici, TLS, G13 origin policy). Every attempt emits
  * an ApiEvent.
  */
-import { createHash } from "node:crypto";
 import { type Clock, systemClock } from "../model/clock.js";
-import {
-  PUBLISHED_RATE_LIMITS,
-  type RateLimits,
-  type RateWindow,
-  type RequestClass,
-} from "../model/limits.js";
+import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
 import {
   type ApiErrorBody,
   MAX_BATCH,
@@ -31,7 +25,6 @@ import {
   TransportPolicyError,
 } from "./errors.js";
 import { type Grant, WindowLimiter } from "./limiter.js";
-import { filePacingLog, type PacingLog, pacingLogPath } from "./pacing-log.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
 import { Session, type SessionToken, tokenFromSetCookie } from "./session.js";
@@ -121,31 +114,6 @@ function header(response: HttpResponse, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Keyed like the session cache (origin, environment, user); the name reveals none of them. */
-function sharedPacingLog(
-  options: DspClientOptions,
-  origin: string,
-  clock: Clock,
-  rateLimits: RateLimits,
-): PacingLog | undefined {
-  const given = options.pacingLog;
-  if (given === undefined || !("dir" in given)) return given;
-  const key = createHash("sha256")
-    .update(`${origin}\n${options.environment}\n${options.credentials.email}`)
-    .digest("hex")
-    .slice(0, 32);
-  const longest = Math.max(...Object.values(rateLimits).map((w: RateWindow) => w.windowMs));
-  try {
-    return filePacingLog({
-      path: pacingLogPath(given.dir, key),
-      now: () => clock.now(),
-      keepMs: longest + (options.rateMarginMs ?? CLIENT_DEFAULTS.rateMarginMs),
-    });
-  } catch {
-    return undefined; // an unusable cache directory: pace on this run's own requests
-  }
-}
-
 export function createDspClient(options: DspClientOptions): DspClient {
   const origin = checkOrigin(options.apiOrigin); // G13: before any connection
   const clock = options.clock ?? CLIENT_DEFAULTS.clock;
@@ -171,7 +139,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
     for (const listener of listeners) listener(event);
   };
   const stats: ClientStats = { reads: 0, writes: 0, logins: 0, retries: 0, rateLimited: 0 };
-  const pacingLog = sharedPacingLog(options, origin, clock, rateLimits);
+  const pacingLog = options.pacingLog;
   const limiterFor = (cls: RequestClass) =>
     new WindowLimiter({
       ...(pacingLog

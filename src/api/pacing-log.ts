@@ -12,7 +12,7 @@
  * temporary file, then renamed); a line another run appends during that rewrite can be lost,
  * which costs at most one slot of pacing, never a wrong request. No secret goes in the file.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestClass } from "../model/limits.js";
@@ -74,8 +74,15 @@ function compact(path: string, since: number): void {
   renameSync(temporary, path);
 }
 
-/** The log's file for one origin, environment and user, named by the session cache's key. */
-export function pacingLogPath(dir: string, key: string): string {
+/**
+ * The log's file for one origin, environment and user, keyed like the session cache: the
+ * name reveals none of them. Creates the directory (mode 0700) if needed.
+ */
+export function pacingLogPath(
+  dir: string,
+  who: { origin: string; environment: string; email: string },
+): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return join(dir, `pacing-${key}.log`);
+  const key = createHash("sha256").update(`${who.origin}\n${who.environment}\n${who.email}`).digest("hex");
+  return join(dir, `pacing-${key.slice(0, 32)}.log`);
 }

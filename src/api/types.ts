@@ -66,12 +66,12 @@ export interface DspClientOptions {
    */
   sessionCache?: { dir: string } | false;
   /**
-   * Pacing across runs (`pacing-log.ts`): a directory for the shared request log (the CLI
-   * passes the session cache's), or a log itself (tests share one in memory). Without it the
-   * client paces on its own requests only.
+   * Pacing across runs (`pacing-log.ts`): the requests other runs made for the same origin,
+   * environment and user count against the windows too. The CLI passes a file next to the
+   * session cache. Without it the client paces on its own requests only.
    * @default undefined
    */
-  pacingLog?: { dir: string } | PacingLog;
+  pacingLog?: PacingLog;
   /** Real-time limits; they do not follow `clock`. @default { connectMs: 10_000, requestMs: 60_000 } */
   timeouts?: { connectMs?: number; requestMs?: number };
   retry?: {

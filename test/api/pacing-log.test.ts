@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { configFiles, generateScenario } from "../../bench/scenario.js";
 import { createDspClient } from "../../src/api/client.js";
 import { filePacingLog } from "../../src/api/pacing-log.js";
-import type { DspClientOptions } from "../../src/api/types.js";
 import { loadConfig } from "../../src/config/load.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
@@ -33,12 +32,15 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function twoPlans(pacingLog: DspClientOptions["pacingLog"] | undefined) {
+async function twoPlans(shared: boolean) {
   const clock = new VirtualClock({ autoAdvance: true, start: Date.parse("2026-11-01T00:00:00Z") });
   emulator = await startEmulator({ port: 0, clock, seed: scenario.live, rateLimits: PUBLISHED_RATE_LIMITS });
   const dir = mkdtempSync(join(tmpdir(), "doohctl-pacing-"));
   writeFileSync(join(dir, "doohctl.yaml"), configFiles(scenario, 1)[0]!.text);
   const desired = await loadConfig([], { cwd: dir });
+  const log = join(dir, "pacing.log");
+  // Each run opens the file afresh, as two processes would.
+  const pacingLog = () => filePacingLog({ path: log, now: () => clock.now(), keepMs: 61_000 });
   for (let run = 0; run < 2; run++) {
     const client = createDspClient({
       apiOrigin: emulator.origin,
@@ -46,7 +48,7 @@ async function twoPlans(pacingLog: DspClientOptions["pacingLog"] | undefined) {
       credentials: USER,
       clock,
       random: seededRandom(run + 1),
-      ...(pacingLog ? { pacingLog } : {}),
+      ...(shared ? { pacingLog: pacingLog() } : {}),
     });
     await readLiveState(client, desired);
     await client.close();
@@ -57,14 +59,13 @@ async function twoPlans(pacingLog: DspClientOptions["pacingLog"] | undefined) {
 
 describe("pacing across runs", () => {
   it("two full plans back to back draw no 429 with the shared request log", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-pacing-log-"));
-    const { gets, refused } = await twoPlans({ dir });
+    const { gets, refused } = await twoPlans(true);
     expect(gets).toBeGreaterThan(300);
     expect(refused).toBe(0);
   });
 
   it("draws 429s without it: the second run knows nothing of the first one's window", async () => {
-    const { refused } = await twoPlans(undefined);
+    const { refused } = await twoPlans(false);
     expect(refused).toBeGreaterThan(0);
   });
 
