@@ -3,6 +3,7 @@
  * and apply share. It reports read progress on stderr and leaves the client open for the
  * caller (apply goes on writing with it); the caller closes it.
  */
+import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
 import type { ResolvedConnection } from "../config/connection.js";
 import { GitRevisionError, loadConfigAtRevision, resolveRevision } from "../config/git.js";
@@ -10,6 +11,7 @@ import { ConfigError, formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
+import type { RateWindow } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import { changedSince } from "../plan/changed.js";
 import { createPlan } from "../plan/create.js";
@@ -49,7 +51,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     onWarning: (warning) => io.stderr.write(`doohctl: warning: ${formatIssue(warning)}\n`),
   });
   const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
-  const { client, connection } = connect(io, desired.connection, {
+  const { client, connection, pacing } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
     caFile: options.caFile,
     clock,
@@ -72,6 +74,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
       connection: { api_origin: connection.apiOrigin, environment: connection.environment },
       targets: options.targets,
       ...(changed ? { changed } : {}),
+      writeWindowBusyMs: writeSlotsHeld(pacing, connection.rateLimits.write, clock.now()),
       rateLimits: connection.rateLimits,
       ...(options.thresholds ? { thresholds: options.thresholds } : {}),
     });
@@ -80,6 +83,12 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     await client.close();
     throw error;
   }
+}
+
+/** For each write slot other runs hold now, the ms until it frees (the plan's apply estimate). */
+function writeSlotsHeld(pacing: PacingLog | undefined, window: RateWindow, now: number): number[] {
+  if (!pacing) return [];
+  return pacing.others("write", now - window.windowMs).map((at) => at + window.windowMs - now);
 }
 
 /** `--changed-since REF`: the config at REF against the working tree's (no checkout). */

@@ -50,6 +50,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       now: options.now,
       thresholds: { ...DEFAULT_THRESHOLDS, ...options.thresholds },
       rateLimits: options.rateLimits,
+      ...(options.writeWindowBusyMs ? { writeWindowBusyMs: options.writeWindowBusyMs } : {}),
     }),
   );
   return {
@@ -73,6 +74,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       requests,
       readRequests: live.readRequests,
       rateLimits: options.rateLimits,
+      writeWindowBusyMs: options.writeWindowBusyMs,
       insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
     }),
   };

@@ -195,9 +195,14 @@ export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
   read_requests: number;
-  /** At the configured write window (the window bound). */
+  /**
+   * Window-bound: when the last write may go at the configured write window as it stood at
+   * planning (`window.ts`); network and server time are not included.
+   */
   estimated_apply_ms: number;
   write_window: string;
+  /** Write slots other runs on this machine held at planning (pacing across runs); absent when none. */
+  write_slots_in_use?: number;
   insertion_orders: InsertionOrderDelta[];
 }
 
@@ -276,6 +281,8 @@ export interface PlanOptions {
   targets?: readonly string[];
   /** `--changed-since`: plan only what changed since a git revision. */
   changed?: ChangedScope;
+  /** Write slots other runs hold now (ms until each frees), for the apply estimate. */
+  writeWindowBusyMs?: readonly number[];
   thresholds?: PlanThresholds;
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;

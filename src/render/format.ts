@@ -162,7 +162,10 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
 
 export function eta(plan: Plan): string {
   const s = plan.summary;
-  return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
+  const busy = s.write_slots_in_use
+    ? ` (${count(s.write_slots_in_use, "write slot")} in use by other runs)`
+    : "";
+  return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}${busy}`;
 }
 
 export function actionCounts(plan: Plan): string {
