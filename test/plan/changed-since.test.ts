@@ -214,6 +214,38 @@ describe("plan --changed-since", () => {
     expect(both.err).toContain("--changed-since and --target both narrow the plan: use one of them");
   });
 
+  it("apply --changed-since applies only the change", async () => {
+    edit(2, (t) =>
+      t.replace(/(name: Campaign 11 of 1003\n(?:.*\n)*?\s+budget_impressions: )10000/, "$113000"),
+    );
+    const io = bufferIO({
+      env: {
+        DOOHCTL_API_ORIGIN: emulator.origin,
+        DOOHCTL_EMAIL: USER.email,
+        DOOHCTL_PASSWORD: USER.password,
+      },
+      cwd: repo,
+    });
+    const writes = () => emulator.requestLog().filter((e) => e.method !== "GET" && e.path !== "/api/session");
+    const before = writes().length;
+    const args = ["apply", "conf", "--changed-since", "main", "--auto-approve", "--no-session-cache"];
+    expect(await run(args, io)).toBe(0);
+    expect(io.out()).toContain("scoped to changes since main");
+    expect(
+      writes()
+        .slice(before)
+        .map((e) => `${e.method} ${e.path} ${e.status}`),
+    ).toEqual(["PATCH /api/dsp/v1/campaigns 200"]);
+    expect((await scopedPlan()).changes).toEqual([]);
+    git("commit", "-q", "-am", "applied");
+    git("checkout", "-q", "HEAD~1", "--", "conf");
+    // Back as it was, for the other tests: the working tree differs from HEAD in that campaign alone.
+    expect(
+      await run(["apply", "conf", "--changed-since", "HEAD", "--auto-approve", "--no-session-cache"], io),
+    ).toBe(0);
+    expect((await plan(["--changed-since", "HEAD"])).out).toContain('"changes": []');
+  });
+
   it("saves a scoped plan that applies like any other", async () => {
     edit(1, (t) =>
       t.replace(/(name: Campaign 9 of 1002\n(?:.*\n)*?\s+budget_impressions: )10000/, "$112000"),
