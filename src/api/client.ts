@@ -162,8 +162,17 @@ export function createDspClient(options: DspClientOptions): DspClient {
     for (const listener of listeners) listener(event);
   };
   const stats: ClientStats = { reads: 0, writes: 0, logins: 0, retries: 0, rateLimited: 0 };
+  const pacingLog = options.pacingLog;
   const limiterFor = (cls: RequestClass) =>
     new WindowLimiter({
+      ...(pacingLog
+        ? {
+            shared: {
+              others: (since) => pacingLog.others(cls, since),
+              record: (at) => pacingLog.record(cls, at),
+            },
+          }
+        : {}),
       window: rateLimits[cls],
       concurrency: concurrency[cls],
       clock,

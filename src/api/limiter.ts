@@ -28,6 +28,15 @@ export interface WindowLimiterOptions {
   marginMs: number;
   /** Called when the head of the queue must wait for the window, with the wake time. */
   onWait?: (until: number, waitMs: number) => void;
+  /**
+   * Requests of this class that other runs made (pacing across runs, `pacing-log.ts`): read
+   * before each grant, so their slots count against the window too; told of this run's.
+   */
+  shared?: {
+    /** When other runs' counted requests started cooling down, after `since`. */
+    others(since: number): number[];
+    record(at: number): void;
+  };
 }
 
 /** When a request was sent, for its ApiEvent. */
@@ -118,7 +127,15 @@ class WindowGate {
 
   get occupied(): number {
     this.prune();
-    return this.held.length;
+    return this.held.length + this.othersFreeAt().length;
+  }
+
+  /** When the slots other runs hold free, cooling down as our own do. */
+  private othersFreeAt(): number[] {
+    const { shared, window, marginMs, clock } = this.options;
+    if (!shared) return [];
+    const hold = window.windowMs + marginMs;
+    return shared.others(clock.now() - hold).map((at) => at + hold);
   }
 
   /** Resolves with the slot's settle function once the window has room for one more send. */
@@ -149,12 +166,17 @@ class WindowGate {
   private pump(): void {
     const { window, clock } = this.options;
     this.prune();
-    while (this.waiters.length > 0 && this.held.length < window.limit) {
+    if (this.waiters.length === 0) return;
+    const others = this.othersFreeAt();
+    while (this.waiters.length > 0 && this.held.length + others.length < window.limit) {
       this.grant(this.waiters.shift()!);
     }
     if (this.waiters.length === 0) return;
     // Wake when the earliest cooling slot frees; in-flight slots wake us when they settle.
-    const cooling = this.held.map((h) => h.freeAt).filter((t): t is number => t !== undefined);
+    const cooling = [
+      ...this.held.map((h) => h.freeAt).filter((t): t is number => t !== undefined),
+      ...others,
+    ];
     if (cooling.length > 0) this.wakeAt(Math.min(...cooling), clock.now());
   }
 
@@ -167,7 +189,10 @@ class WindowGate {
       if (settled) return;
       settled = true;
       if (outcome === "refused") this.held = this.held.filter((h) => h !== held);
-      else held.freeAt = clock.now() + window.windowMs + marginMs;
+      else {
+        held.freeAt = clock.now() + window.windowMs + marginMs;
+        this.options.shared?.record(clock.now());
+      }
       this.pump();
     });
   }

@@ -2,6 +2,7 @@
  * The client's public surface: what `plan/` and `apply/` may use. undici's types never leave
  * `api/`. The implementation is `createDspClient` in `client.ts`.
  */
+
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
@@ -17,6 +18,7 @@ import type {
   InsertionOrder,
   InsertionOrderPatch,
 } from "../model/wire.js";
+import type { PacingLog } from "./pacing-log.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -64,6 +66,13 @@ export interface DspClientOptions {
    * @default false
    */
   sessionCache?: { dir: string } | false;
+  /**
+   * Pacing across runs (`pacing-log.ts`): the requests other runs made for the same origin,
+   * environment and user count against the windows too. The CLI passes a file next to the
+   * session cache. Without it the client paces on its own requests only.
+   * @default undefined
+   */
+  pacingLog?: PacingLog;
   /**
    * Real-time limits; they do not follow `clock`. `requestMs` is a whole-request deadline,
    * from the send to the last byte of the answer (a trickling server cannot stretch it).

@@ -9,9 +9,10 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDspClient } from "../api/client.js";
+import { filePacingLog, type PacingLog, pacingLogPath } from "../api/pacing-log.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
 import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
-import type { Clock } from "../model/clock.js";
+import { type Clock, systemClock } from "../model/clock.js";
 import type { ConnectionSettings } from "../model/desired.js";
 import type { CliIO } from "./io.js";
 
@@ -34,6 +35,8 @@ export interface ConnectOptions {
 export interface Connection {
   client: DspClient;
   connection: ResolvedConnection;
+  /** Pacing across runs: other runs' requests in the windows (absent with the session cache off). */
+  pacing?: PacingLog;
 }
 
 function credentials(env: CliIO["env"]): { email: string; password: string } {
@@ -104,12 +107,18 @@ function clientLimits(env: CliIO["env"]): Partial<DspClientOptions> {
 export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const connection = resolveConnection(settings, io.env);
   const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
+  const who = credentials(io.env);
+  const pacing = cacheOn
+    ? pacingLog(sessionCacheDir(io.env), connection, who.email, options.clock)
+    : undefined;
   const client = createDspClient({
     apiOrigin: connection.apiOrigin,
     environment: connection.environment,
-    credentials: credentials(io.env),
+    credentials: who,
     rateLimits: connection.rateLimits,
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
+    // Pacing across runs: the request log lives (and is turned off) with the session cache.
+    ...(pacing ? { pacingLog: pacing } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
     ...clientLimits(io.env),
@@ -118,5 +127,25 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
   client.on((event) => {
     if (event.type === "warning") io.stderr.write(`doohctl: warning: ${event.message}\n`);
   });
-  return { client, connection };
+  return { client, connection, ...(pacing ? { pacing } : {}) };
+}
+
+function pacingLog(
+  dir: string,
+  connection: ResolvedConnection,
+  email: string,
+  clock: Clock | undefined,
+): PacingLog | undefined {
+  const now = () => (clock ?? systemClock).now();
+  const longest = Math.max(...Object.values(connection.rateLimits).map((w) => w.windowMs));
+  try {
+    const path = pacingLogPath(dir, {
+      origin: connection.apiOrigin,
+      environment: connection.environment,
+      email,
+    });
+    return filePacingLog({ path, now, keepMs: longest + 1_000 });
+  } catch {
+    return undefined; // an unusable cache directory: each run paces on its own requests
+  }
 }

@@ -3,25 +3,32 @@
  * and apply share. It reports read progress on stderr and leaves the client open for the
  * caller (apply goes on writing with it); the caller closes it.
  */
+import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
 import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
 import type { ResolvedConnection } from "../config/connection.js";
+import { GitRevisionError, loadConfigAtRevision, resolveRevision } from "../config/git.js";
 import { ConfigError, formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
+import type { RateWindow } from "../model/limits.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
+import { changedSince } from "../plan/changed.js";
 import { createPlan } from "../plan/create.js";
-import { type ReadProgress, readLiveState } from "../plan/read.js";
-import type { LiveState, Plan, PlanThresholds } from "../plan/types.js";
+import { readLiveState } from "../plan/read.js";
+import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";
 import type { CliIO } from "./io.js";
+import { createReadProgress } from "./read-progress.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface PipelineOptions {
   paths: readonly string[];
   targets: readonly string[];
+  /** `--changed-since REF`: plan only what differs from the config at this git revision. */
+  changedSince?: string | undefined;
   sessionCache: boolean;
   /** `--ca FILE` */
   caFile?: string | undefined;
@@ -44,21 +51,21 @@ export interface PlanRun {
   recorded: RecordedPause[];
 }
 
-function progressLine(p: ReadProgress): string {
-  return `doohctl: reading ${p.step} (${p.count}), ${p.requests} request${p.requests === 1 ? "" : "s"} so far\n`;
-}
-
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
   const clock = options.clock ?? systemClock;
-  const desired = await loadConfig(options.paths, { cwd: io.cwd });
-  const { client, connection } = connect(io, desired.connection, {
+  const desired = await loadConfig(options.paths, {
+    cwd: io.cwd,
+    onWarning: (warning) => io.stderr.write(`doohctl: warning: ${formatIssue(warning)}\n`),
+  });
+  const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
+  const { client, connection, pacing } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
     caFile: options.caFile,
     clock,
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
   try {
-    return await readAndPlan(io, { ...options, desired, client, connection });
+    return await readAndPlan(io, { ...options, desired, client, connection, pacing, changed });
   } catch (error) {
     await client.close();
     throw error;
@@ -68,22 +75,29 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
 /** Reads the live state (and the recovery record) a desired state needs, and plans. */
 export async function readAndPlan(
   io: CliIO,
-  options: Omit<PipelineOptions, "paths" | "sessionCache" | "caFile" | "maxWaitMs"> & {
+  options: Omit<PipelineOptions, "paths" | "sessionCache" | "caFile" | "maxWaitMs" | "changedSince"> & {
     desired: DesiredState;
     client: DspClient;
     connection: ResolvedConnection;
+    pacing?: PacingLog | undefined;
+    /** `--changed-since`, worked out, or a saved plan's scope. */
+    changed?: ChangedScope | undefined;
   },
 ): Promise<PlanRun> {
-  const { desired, client, connection } = options;
+  const { desired, client, connection, changed } = options;
   const clock = options.clock ?? systemClock;
   const recovery = recoveryStoreFor(io, connection);
   const entries = recovery.read();
+  const display = createReadProgress({ sink: io.stderr, clock });
+  const offApi = client.on((event) => display.onApi(event));
   const live = await readLiveState(client, desired, {
     targets: options.targets,
+    ...(changed ? { changed } : {}),
     recordedCampaigns: entries.map((e) => e.campaign_id),
-    onProgress: (p) => {
-      if (p.count > 0) io.stderr.write(progressLine(p));
-    },
+    onProgress: (p) => display.onStep(p),
+  }).finally(() => {
+    display.stop();
+    offApi();
   });
   const recorded = settleRecord(io, recovery, entries, live);
   const plan = createPlan(desired, live, {
@@ -95,6 +109,8 @@ export async function readAndPlan(
       user: io.env.DOOHCTL_EMAIL ?? "",
     },
     targets: options.targets,
+    ...(changed ? { changed } : {}),
+    writeWindowBusyMs: writeSlotsHeld(options.pacing, connection.rateLimits.write, clock.now()),
     rateLimits: connection.rateLimits,
     recorded,
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
@@ -132,6 +148,23 @@ function settleRecord(
     );
   }
   return entries.filter((e) => !settled(e));
+}
+
+/** For each write slot other runs hold now, the ms until it frees (the plan's apply estimate). */
+function writeSlotsHeld(pacing: PacingLog | undefined, window: RateWindow, now: number): number[] {
+  if (!pacing) return [];
+  return pacing.others("write", now - window.windowMs).map((at) => at + window.windowMs - now);
+}
+
+/** `--changed-since REF`: the config at REF against the working tree's (no checkout). */
+async function changedScope(io: CliIO, options: PipelineOptions, head: DesiredState): Promise<ChangedScope> {
+  const ref = options.changedSince ?? "";
+  if (options.targets.length > 0) {
+    throw new GitRevisionError("--changed-since and --target both narrow the plan: use one of them");
+  }
+  const revision = await resolveRevision(io.cwd, ref);
+  const base = await loadConfigAtRevision(options.paths, { cwd: io.cwd, revision });
+  return changedSince(base, head, { since: ref, commit: revision.commit });
 }
 
 /** One error as stderr text: every config issue at its place, else the typed error's message. */

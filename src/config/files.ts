@@ -16,6 +16,8 @@ export interface ConfigFileSystem {
   listDirectory(path: string): Promise<string[] | undefined>;
   /** The path with links resolved, to know a file by two names; without it, the path itself. */
   realPath?(path: string): Promise<string>;
+  /** The subdirectories inside a directory, to say which hold YAML that is not read. */
+  listSubdirectories?(path: string): Promise<string[]>;
 }
 
 export const nodeFileSystem: ConfigFileSystem = {
@@ -35,6 +37,10 @@ export const nodeFileSystem: ConfigFileSystem = {
     return names;
   },
   realPath: (path) => realpath(path),
+  listSubdirectories: async (path) => {
+    const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+  },
 };
 
 /**
@@ -67,9 +73,10 @@ export async function resolveConfigFiles(
   paths: readonly string[],
   cwd: string,
   fs: ConfigFileSystem,
-): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[]; order: string[] }> {
+): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; order: string[] }> {
   const files: ConfigFileRef[] = [];
   const issues: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
   const read = new Set<string>();
   // Files, and directories with no YAML, in the order the paths name them: file order for messages.
   const order: string[] = [];
@@ -104,16 +111,60 @@ export async function resolveConfigFiles(
       continue;
     }
     const yaml = names.filter((name) => YAML_NAME.test(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const skipped = await skippedFiles(absolute, names, fs);
+    const display = displayPath(absolute, cwd);
     if (yaml.length === 0) {
       refuse(
-        displayPath(absolute, cwd),
+        display,
         "NO_YAML_FILES",
-        "directory has no .yaml or .yml files: name a config file, or a directory that holds some",
+        `directory has no .yaml or .yml files: name a config file, or a directory that holds some${skipped.text}`,
       );
+    } else {
+      const warn = (code: ConfigIssueCode, message: string) =>
+        warnings.push({ file: display, line: 0, column: 0, path: "", message, code });
+      if (skipped.subdirectories.length > 0) {
+        warn(
+          "YAML_IN_SUBDIRECTORY",
+          `not read: subdirector${skipped.subdirectories.length === 1 ? "y" : "ies"} ${skipped.subdirectories.map((d) => `${d}/`).join(", ")} hold${skipped.subdirectories.length === 1 ? "s" : ""} YAML files, and only files directly inside a directory are read: name ${skipped.subdirectories.length === 1 ? "it" : "them"} too (${skipped.subdirectories.map((d) => `${display}/${d}`).join(" ")})`,
+        );
+      }
+      if (skipped.json.length > 0) {
+        warn(
+          "JSON_NOT_READ",
+          `not read: ${skipped.json.join(", ")}: only .yaml and .yml files are config; rename a JSON config to .yaml (JSON is YAML) to include it, and keep saved plans outside the config directory`,
+        );
+      }
     }
     for (const name of yaml) await add(join(absolute, name));
   }
-  return { files, issues, order };
+  return { files, issues, warnings, order };
+}
+
+/**
+ * What a directory holds that is not read, so that nothing is skipped in silence: `*.json`
+ * files, and subdirectories (not hidden) with YAML files directly inside. Not recursive: a
+ * config is the files directly inside the directories named (design.md, Configuration).
+ */
+async function skippedFiles(
+  directory: string,
+  names: readonly string[],
+  fs: ConfigFileSystem,
+): Promise<{ subdirectories: string[]; json: string[]; text: string }> {
+  const json = names.filter((name) => /^[^.].*\.json$/i.test(name)).sort();
+  const subdirectories: string[] = [];
+  for (const name of ((await fs.listSubdirectories?.(directory)) ?? []).sort()) {
+    const inside = await fs.listDirectory(join(directory, name)).catch(() => undefined);
+    if (inside?.some((n) => YAML_NAME.test(n))) subdirectories.push(name);
+  }
+  const parts = [
+    subdirectories.length > 0
+      ? `; YAML files are in ${subdirectories.map((d) => `${d}/`).join(", ")}: name those`
+      : "",
+    json.length > 0
+      ? `; ${json.join(", ")} ${json.length === 1 ? "is" : "are"} not read: rename a JSON config to .yaml (JSON is YAML)`
+      : "",
+  ];
+  return { subdirectories, json, text: parts.join("") };
 }
 
 function displayPath(absolute: string, cwd: string): string {

@@ -10,6 +10,8 @@ export type ConfigIssueCode =
   | "FILE_NOT_FOUND"
   | "FILE_UNREADABLE"
   | "NO_YAML_FILES"
+  | "YAML_IN_SUBDIRECTORY"
+  | "JSON_NOT_READ"
   | "NOT_UTF8"
   | "EMPTY_FILE"
   | "YAML_SYNTAX"

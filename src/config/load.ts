@@ -25,6 +25,8 @@ export interface LoadConfigOptions {
   listDirectory?: ConfigFileSystem["listDirectory"];
   /** Resolves links, so that a file named twice is read once; defaults to node:fs. */
   realPath?: ConfigFileSystem["realPath"];
+  /** Told of what a named directory holds that is not read (subdirectories with YAML, `*.json`). */
+  onWarning?: (warning: ConfigIssue) => void;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -35,16 +37,19 @@ export async function loadConfig(
   // An injected file system that does not resolve links knows a file by its absolute path.
   const injected = options.readFile !== undefined || options.listDirectory !== undefined;
   const realPath = options.realPath ?? (injected ? undefined : nodeFileSystem.realPath);
+  const listSubdirectories = injected ? undefined : nodeFileSystem.listSubdirectories;
   const fs: ConfigFileSystem = {
     readFile: options.readFile ?? nodeFileSystem.readFile,
     listDirectory: options.listDirectory ?? nodeFileSystem.listDirectory,
     ...(realPath ? { realPath } : {}),
+    ...(listSubdirectories ? { listSubdirectories } : {}),
   };
   const resolved = await resolveConfigFiles(
     paths.length > 0 ? paths : [DEFAULT_CONFIG_PATH],
     options.cwd,
     fs,
   );
+  for (const warning of resolved.warnings) options.onWarning?.(warning);
   const issues: ConfigIssue[] = [...resolved.issues];
   const state: DesiredState = { connection: {}, insertionOrders: [], creatives: [], files: [] };
   const connections: SourceRef[] = [];

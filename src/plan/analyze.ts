@@ -12,6 +12,7 @@ import { finding } from "./findings.js";
 import { pauseSpans } from "./pauses.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
 import { newCampaignPlaceholder } from "./types.js";
+import { writeSendTimes } from "./window.js";
 
 export interface AnalyzeInput {
   changes: readonly Change[];
@@ -23,6 +24,8 @@ export interface AnalyzeInput {
   now: string;
   thresholds: Required<PlanThresholds>;
   rateLimits: RateLimits;
+  /** Write slots other runs hold now (ms until each frees). */
+  writeWindowBusyMs?: readonly number[];
 }
 
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
@@ -30,20 +33,38 @@ export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
   cpmIncreasePercent: 20,
 };
 
-/** Time between two requests at the write window's pace: the estimate the plan quotes. */
-export function requestSpanMs(fromSeq: number, toSeq: number, rateLimits: RateLimits): number {
-  return Math.max(0, toSeq - fromSeq) * (rateLimits.write.windowMs / rateLimits.write.limit);
+/**
+ * Time between two requests (1-based seqs) at the write window as it stands (`window.ts`):
+ * the estimate the plan quotes. Window-bound: network and server time are not included.
+ */
+export function requestSpanMs(
+  fromSeq: number,
+  toSeq: number,
+  rateLimits: RateLimits,
+  busyMs: readonly number[] = [],
+): number {
+  return spanIn(writeSendTimes(Math.max(fromSeq, toSeq), rateLimits.write, busyMs), fromSeq, toSeq);
+}
+
+/** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
+function pauseSpan(times: readonly number[], pause: number, resume: number): string {
+  const ms = spanIn(times, pause, resume);
+  return ms > 0
+    ? `, for about ${Time.formatDuration(ms)} (requests ${pause} to ${resume})`
+    : `, for as long as requests ${pause} to ${resume} take (the write window adds no wait)`;
+}
+
+function spanIn(times: readonly number[], fromSeq: number, toSeq: number): number {
+  return Math.max(0, (times[toSeq - 1] ?? 0) - (times[fromSeq - 1] ?? 0));
 }
 
 function pauses(input: AnalyzeInput): Finding[] {
+  const times = writeSendTimes(input.requests.length, input.rateLimits.write, input.writeWindowBusyMs);
   const spans = new Map(pauseSpans(input).map((s) => [s.change_id, s]));
   return input.changes.flatMap((c) => {
     if (c.kind !== "replace_targetings" || !c.pause) return [];
     const at = spans.get(c.id);
-    const span =
-      at?.resume_seq !== undefined
-        ? `, for about ${Time.formatDuration(requestSpanMs(at.pause_seq, at.resume_seq, input.rateLimits))} (requests ${at.pause_seq} to ${at.resume_seq})`
-        : "";
+    const span = at?.resume_seq !== undefined ? pauseSpan(times, at.pause_seq, at.resume_seq) : "";
     return [
       finding(
         "DOOH201",

@@ -7,15 +7,18 @@ import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../mo
 import type { RecordedPause } from "../model/recovery.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
+import { campaignKey } from "./changed.js";
 import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
+import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope } from "./scope.js";
 import {
   type CampaignRef,
   type Change,
+  type ChangedScope,
   type Finding,
   type LiveState,
   newCampaignPlaceholder,
@@ -51,6 +54,7 @@ export function buildChanges(
   desired: DesiredState,
   live: LiveState,
   targets?: readonly string[],
+  changed?: ChangedScope,
   recordedPauses: readonly RecordedPause[] = [],
 ): Built {
   let counter = 0;
@@ -64,7 +68,7 @@ export function buildChanges(
     if (list) list.push(campaign);
     else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
   }
-  const scope = resolveScope(desired, targets, liveCampaigns);
+  const scope = resolveScope(desired, targets, liveCampaigns, changed);
   // Recovery record: the oldest entry of a campaign says best since when it is dark.
   const recorded = new Map<string, RecordedPause>();
   for (const entry of recordedPauses)
@@ -98,7 +102,8 @@ export function buildChanges(
     const liveIo = liveInsertionOrders.get(io.id);
     const ioCampaigns = campaignsByIo.get(io.id) ?? [];
     const whole = scope.all || scope.insertionOrders.has(io.id);
-    if (!whole && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
+    const touched = scope.changed?.touched.has(io.id) ?? false;
+    if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
     if (!liveIo) {
       ctx.findings.push(
         finding(
@@ -110,7 +115,7 @@ export function buildChanges(
       );
       continue;
     }
-    if (whole) {
+    if (whole || scope.changed?.insertionOrders.has(io.id)) {
       const work = insertionOrderChange(ctx, io, liveIo);
       if (work) ioWorks.push(work);
     }
@@ -121,7 +126,12 @@ export function buildChanges(
       if (match.status === "error") continue;
       const entry = match.live && recorded.get(match.live.id);
       // A campaign an earlier apply left dark is planned whatever the scope: delivery first.
-      if (!whole && !(match.live && (scope.campaigns.has(match.live.id) || entry))) continue;
+      const inScope =
+        whole ||
+        (match.live !== undefined && (scope.campaigns.has(match.live.id) || entry !== undefined)) ||
+        scope.changed?.campaigns.has(campaignKey(io.id, match.desired.name)) === true;
+      if (!inScope) continue;
+      if (match.status === "new") ctx.findings.push(...nearDuplicateNames(io.id, match.desired, ioCampaigns));
       const work = match.live
         ? campaignUpdate(ctx, {
             io,
@@ -150,10 +160,12 @@ export function buildChanges(
     if (io.unmanagedCampaigns === "deactivate") {
       for (const campaign of identity.unmanaged) {
         // A targeted campaign of the order is in scope too: --target names what to deactivate.
-        const inScope = whole || scope.campaigns.has(campaign.id);
+        const inScope =
+          whole || scope.campaigns.has(campaign.id) || changedDeactivation(scope, io.id, campaign);
         if (inScope && campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
       }
     }
+    if (scope.changed) ctx.findings.push(...removalFindings(scope.changed.scope, io, identity.unmanaged));
   }
   for (const entry of recorded.values()) {
     if (declared.has(entry.campaign_id)) continue;

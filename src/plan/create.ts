@@ -12,6 +12,7 @@ import { buildChanges } from "./build.js";
 import { finding, hasErrors } from "./findings.js";
 import { fingerprints } from "./fingerprint.js";
 import type { Choice } from "./pause-groups.js";
+import { pauseSpans } from "./pauses.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { summarize } from "./summary.js";
@@ -24,20 +25,33 @@ import {
   type PlannedRequest,
   type PlanOptions,
 } from "./types.js";
+import { writeSendTimes } from "./window.js";
 
-/** The dark time the chosen layout costs, in ms at the write window (I5). */
-function pauseSummary(
-  choice: Choice,
-  intervalMs: number,
-  maxPauseMs: number | undefined,
-): PauseSummary | undefined {
-  const dark = choice.layout.darkRequests;
-  if (dark.length === 0) return undefined;
+/**
+ * How long the paused campaigns stay dark, estimated as the ETA is: when each request can go
+ * in the write window as it stands (window.ts). The layout itself was chosen (and --max-pause
+ * held) at the window's steady pace, the bound that holds however busy the window is.
+ */
+function pauseSummary(input: {
+  choice: Choice;
+  requests: readonly PlannedRequest[];
+  changes: Plan["changes"];
+  options: PlanOptions;
+}): PauseSummary | undefined {
+  const spans = pauseSpans({ changes: input.changes, requests: input.requests });
+  if (spans.length === 0) return undefined;
+  const { rateLimits, writeWindowBusyMs, maxPauseMs } = input.options;
+  const times = writeSendTimes(input.requests.length, rateLimits.write, writeWindowBusyMs);
+  const dark = spans.map((s) =>
+    s.resume_seq === undefined
+      ? 0
+      : Math.max(0, (times[s.resume_seq - 1] ?? 0) - (times[s.pause_seq - 1] ?? 0)),
+  );
   return {
-    campaigns: dark.length,
-    mean_dark_ms: Math.round((choice.layout.totalDark / dark.length) * intervalMs),
-    max_dark_ms: choice.layout.maxDark * intervalMs,
-    extra_writes: choice.layout.writes - choice.minimumWrites,
+    campaigns: spans.length,
+    mean_dark_ms: Math.round(dark.reduce((a, b) => a + b, 0) / dark.length),
+    max_dark_ms: Math.max(...dark),
+    extra_writes: input.choice.layout.writes - input.choice.minimumWrites,
     ...(maxPauseMs !== undefined ? { max_pause_ms: maxPauseMs } : {}),
   };
 }
@@ -52,7 +66,7 @@ function orderFindings(findings: Finding[]): Finding[] {
 }
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
-  const built = buildChanges(desired, live, options.targets, options.recorded);
+  const built = buildChanges(desired, live, options.targets, options.changed, options.recorded);
   const findings: Finding[] = [...built.findings];
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
@@ -62,7 +76,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       options.maxPauseMs === undefined ? undefined : Math.floor(options.maxPauseMs / interval);
     const schedule = scheduleRequests(built, maxDarkRequests === undefined ? {} : { maxDarkRequests });
     requests = schedule.requests;
-    pauses = pauseSummary(schedule.pauses, interval, options.maxPauseMs);
+    pauses = pauseSummary({ choice: schedule.pauses, requests, changes: built.changes, options });
     if (!schedule.pauses.boundMet) {
       findings.push(
         finding(
@@ -85,6 +99,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       now: options.now,
       thresholds: { ...DEFAULT_THRESHOLDS, ...options.thresholds },
       rateLimits: options.rateLimits,
+      ...(options.writeWindowBusyMs ? { writeWindowBusyMs: options.writeWindowBusyMs } : {}),
     }),
   );
   return {
@@ -100,6 +115,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
     ...(options.maxPauseMs !== undefined ? { max_pause_ms: options.maxPauseMs } : {}),
+    ...(options.changed ? { scope: options.changed } : {}),
     fingerprints: fingerprints(live, built.normalizedLiveTargetings),
     changes: built.changes,
     requests,
@@ -110,6 +126,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         requests,
         readRequests: live.readRequests,
         rateLimits: options.rateLimits,
+        writeWindowBusyMs: options.writeWindowBusyMs,
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
       ...(pauses && requests.length > 0 ? { pauses } : {}),

@@ -28,6 +28,8 @@ const TOP_LEVEL: (keyof Plan)[] = [
   "connection",
   "config_files",
   "targets",
+  "max_pause_ms",
+  "scope",
   "summary",
   "findings",
   "changes",
@@ -36,13 +38,8 @@ const TOP_LEVEL: (keyof Plan)[] = [
 ];
 
 export function serializePlan(plan: Plan): string {
-  // Optional members are written only when set, after the targets they qualify.
-  const keys =
-    plan.max_pause_ms === undefined
-      ? TOP_LEVEL
-      : [...TOP_LEVEL.slice(0, 6), "max_pause_ms" as const, ...TOP_LEVEL.slice(6)];
   return `${canonicalDocument(
-    keys.map((key) => [key, plan[key]] as const),
+    TOP_LEVEL.filter((key) => plan[key] !== undefined).map((key) => [key, plan[key]] as const),
     "  ",
   )}\n`;
 }

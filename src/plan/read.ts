@@ -10,8 +10,9 @@ import type { DspClient, SendOptions } from "../api/types.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
+import { campaignKey, touchedInsertionOrders } from "./changed.js";
 import { matchCampaigns } from "./identity.js";
-import type { LiveState } from "./types.js";
+import type { ChangedScope, LiveState } from "./types.js";
 
 export interface ReadProgress {
   /** What is being read, e.g. `campaigns`. */
@@ -25,6 +26,8 @@ export interface ReadProgress {
 export interface ReadOptions {
   /** `--target` ids: insertion orders, campaigns or creatives of the config. */
   targets?: readonly string[];
+  /** `--changed-since`: read only what the changed objects need (and G8 the rest of their orders). */
+  changed?: ChangedScope;
   onProgress?: (progress: ReadProgress) => void;
   signal?: AbortSignal;
   /**
@@ -44,11 +47,17 @@ export async function readLiveState(
   const progress = (step: ReadProgress["step"], count: number) =>
     options.onProgress?.({ step, count, requests: client.stats().reads - readsAtStart });
   const targets = options.targets ?? [];
-  const all = targets.length === 0;
+  const changed = options.changed;
+  const all = targets.length === 0 && changed === undefined;
   const configIos = new Map(desired.insertionOrders.map((io) => [io.id, io]));
+  const changedCampaigns = new Set(changed?.campaigns.map((c) => campaignKey(c.insertion_order_id, c.name)));
+  const changedCreatives = new Set(changed?.creatives);
+  const creativeInScope = (id: string) => all || targets.includes(id) || changedCreatives.has(id);
 
-  // Which insertion orders to read: targeted ones, and those of targeted campaigns.
+  // Which insertion orders to read: targeted ones, those of targeted campaigns, and those a
+  // changed object touches (all their campaigns are listed: G8's budget sum needs them).
   const ioIds = new Set<string>(all ? configIos.keys() : targets.filter((t) => configIos.has(t)));
+  if (changed) for (const id of touchedInsertionOrders(changed)) if (configIos.has(id)) ioIds.add(id);
   const campaigns: Campaign[] = [];
   const pinnedIo = new Map<string, string>();
   for (const io of desired.insertionOrders) for (const c of io.campaigns) if (c.id) pinnedIo.set(c.id, io.id);
@@ -100,8 +109,11 @@ export async function readLiveState(
     const io = configIos.get(id)!;
     const whole = all || targets.includes(id);
     for (const match of matchCampaigns(io, byIo.get(id) ?? [], byId).matches) {
-      const live = match.live;
-      if (!whole && !(live && (targetCampaigns.has(live.id) || recorded.has(live.id)))) continue;
+      const inScope =
+        whole ||
+        (match.live !== undefined && (targetCampaigns.has(match.live.id) || recorded.has(match.live.id))) ||
+        changedCampaigns.has(campaignKey(id, match.desired.name));
+      if (!inScope) continue;
       for (const creativeId of match.desired.creatives ?? []) referenced.add(creativeId);
       if (!match.live || match.status !== "matched") continue;
       if (match.desired.targetings !== undefined) withTargetings.push(match.live.id);
@@ -111,7 +123,7 @@ export async function readLiveState(
       if (match.desired.creatives !== undefined || activated) withCreatives.push(match.live.id);
     }
   }
-  for (const c of desired.creatives) if (all || targets.includes(c.id)) referenced.add(c.id);
+  for (const c of desired.creatives) if (creativeInScope(c.id)) referenced.add(c.id);
 
   progress("targetings", withTargetings.length);
   const targetingMap: Map<string, TargetingOptionSet[]> =
@@ -128,7 +140,7 @@ export async function readLiveState(
   const creativeCategories = await readGainedCategories({
     client,
     desired,
-    inScope: (id) => all || targets.includes(id),
+    inScope: creativeInScope,
     creatives,
     send,
     progress,

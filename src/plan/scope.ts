@@ -5,6 +5,8 @@
  */
 import type { DesiredState } from "../model/desired.js";
 import type { Campaign } from "../model/wire.js";
+import { campaignKey, touchedInsertionOrders } from "./changed.js";
+import type { ChangedScope } from "./types.js";
 
 export interface Scope {
   /** True without `--target`: everything the config declares. */
@@ -16,6 +18,16 @@ export interface Scope {
   unknown: string[];
   /** Targets that name a live campaign of a managed insertion order the config does not manage. */
   unmanaged: { id: string; insertionOrderId: string; name: string }[];
+  /** `--changed-since`: the changed objects, by identity (a campaign matched by name has no id). */
+  changed?: {
+    scope: ChangedScope;
+    /** Insertion orders whose own fields are planned. */
+    insertionOrders: Set<string>;
+    /** Insertion orders read and walked: changed ones and those of changed or removed campaigns. */
+    touched: Set<string>;
+    /** `campaignKey(insertion order, name)` of campaigns added or changed. */
+    campaigns: Set<string>;
+  };
 }
 
 /** A live campaign is managed when the config declares it (by id or name) or deactivates the rest. */
@@ -40,7 +52,9 @@ export function resolveScope(
   desired: DesiredState,
   targets: readonly string[] | undefined,
   campaignsById: ReadonlyMap<string, Campaign>,
+  changed?: ChangedScope,
 ): Scope {
+  if (changed) return changedScope(changed);
   const scope: Scope = {
     all: targets === undefined || targets.length === 0,
     insertionOrders: new Set(),
@@ -68,4 +82,21 @@ export function resolveScope(
     else scope.unknown.push(target);
   }
   return scope;
+}
+
+function changedScope(changed: ChangedScope): Scope {
+  return {
+    all: false,
+    insertionOrders: new Set(),
+    campaigns: new Set(),
+    creatives: new Set(changed.creatives),
+    unknown: [],
+    unmanaged: [],
+    changed: {
+      scope: changed,
+      insertionOrders: new Set(changed.insertion_orders),
+      touched: touchedInsertionOrders(changed),
+      campaigns: new Set(changed.campaigns.map((c) => campaignKey(c.insertion_order_id, c.name))),
+    },
+  };
 }

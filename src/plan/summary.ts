@@ -5,10 +5,19 @@
 import { RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import type { Change, ChangeKind, InsertionOrderDelta, PlannedRequest, PlanSummary } from "./types.js";
+import { writeSendTimes } from "./window.js";
 
-/** (writes - 1) windows-per-limit: the first write goes at once, the rest at the window's pace. */
-export function estimateApplyMs(writes: number, rateLimits: RateLimits): number {
-  return writes <= 1 ? 0 : ((writes - 1) * rateLimits.write.windowMs) / rateLimits.write.limit;
+/**
+ * When the last write may go, at the write window as it stands (`window.ts`): the first
+ * `limit` at once, each further one when the slot of the write `limit` places before it
+ * frees; slots other runs hold (`busyMs`, ms until each frees) count too. Window-bound.
+ */
+export function estimateApplyMs(
+  writes: number,
+  rateLimits: RateLimits,
+  busyMs: readonly number[] = [],
+): number {
+  return writeSendTimes(writes, rateLimits.write, busyMs).at(-1) ?? 0;
 }
 
 function grouped(n: number, signed = false): string {
@@ -116,10 +125,13 @@ export function summarize(input: {
   readRequests: number;
   rateLimits: RateLimits;
   insertionOrderOrder: readonly string[];
+  /** Write slots other runs hold at planning: ms until each frees. */
+  writeWindowBusyMs?: readonly number[] | undefined;
 }): PlanSummary {
   const actions: Partial<Record<ChangeKind, number>> = {};
   for (const change of input.changes) actions[change.kind] = (actions[change.kind] ?? 0) + 1;
   const order = new Map(input.insertionOrderOrder.map((id, i) => [id, i]));
+  const busy = (input.writeWindowBusyMs ?? []).filter((ms) => ms > 0);
   const deltas = insertionOrderLines(input.changes).sort(
     (a, b) => (order.get(a.insertion_order_id) ?? 0) - (order.get(b.insertion_order_id) ?? 0),
   );
@@ -127,8 +139,9 @@ export function summarize(input: {
     actions,
     write_requests: input.requests.length,
     read_requests: input.readRequests,
-    estimated_apply_ms: estimateApplyMs(input.requests.length, input.rateLimits),
+    estimated_apply_ms: estimateApplyMs(input.requests.length, input.rateLimits, busy),
     write_window: RateLimit.formatWindow(input.rateLimits.write),
+    ...(busy.length > 0 ? { write_slots_in_use: busy.length } : {}),
     insertion_orders: deltas,
   };
 }

@@ -207,9 +207,14 @@ export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
   read_requests: number;
-  /** At the configured write window (the window bound). */
+  /**
+   * Window-bound: when the last write may go at the configured write window as it stood at
+   * planning (`window.ts`); network and server time are not included.
+   */
   estimated_apply_ms: number;
   write_window: string;
+  /** Write slots other runs on this machine held at planning (pacing across runs); absent when none. */
+  write_slots_in_use?: number;
   insertion_orders: InsertionOrderDelta[];
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
@@ -229,11 +234,35 @@ export interface Plan {
   targets: string[];
   /** `--max-pause` in ms, when given: `apply --plan` recomputes the same grouping. */
   max_pause_ms?: number;
+  /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
+  scope?: ChangedScope;
   fingerprints: Fingerprint[];
   changes: Change[];
   requests: PlannedRequest[];
   findings: Finding[];
   summary: PlanSummary;
+}
+
+/**
+ * `--changed-since REF`: the declared objects whose desired state differs from the config at
+ * REF. The plan reads and compares only these (plus what G8 needs); the rest is not refreshed,
+ * so drift elsewhere is not shown.
+ */
+export interface ChangedScope {
+  /** REF as given on the command line. */
+  since: string;
+  /** The commit REF named when the plan was made. */
+  commit: string;
+  /** Insertion orders whose own fields or `unmanaged_campaigns` changed, or that were added. */
+  insertion_orders: string[];
+  /** Campaigns added (`added`) or changed, by identity within their insertion order. */
+  campaigns: { insertion_order_id: string; name: string; added: boolean }[];
+  /** Campaign blocks removed from an insertion order the config still manages. */
+  removed_campaigns: { insertion_order_id: string; name: string; id?: string }[];
+  /** Creatives of the `creatives:` list added or changed. */
+  creatives: string[];
+  /** Declared insertion orders, campaigns and creatives the plan did not compare with live state. */
+  not_refreshed: number;
 }
 
 /** Live objects the planner compares against; read by `plan/read.ts` through the client. */
@@ -269,6 +298,10 @@ export interface PlanOptions {
   connection: { api_origin: string; environment: Environment; user?: string };
   /** `--target` ids: insertion orders, campaigns or creatives of the config. */
   targets?: readonly string[];
+  /** `--changed-since`: plan only what changed since a git revision. */
+  changed?: ChangedScope;
+  /** Write slots other runs hold now (ms until each frees), for the apply estimate. */
+  writeWindowBusyMs?: readonly number[];
   thresholds?: PlanThresholds;
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;

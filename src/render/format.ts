@@ -162,7 +162,10 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
 
 export function eta(plan: Plan): string {
   const s = plan.summary;
-  return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}`;
+  const busy = s.write_slots_in_use
+    ? ` (${count(s.write_slots_in_use, "write slot")} in use by other runs)`
+    : "";
+  return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}${busy}`;
 }
 
 /** I5: how long the campaigns paused for targeting changes stay dark, estimated; undefined without pauses. */
@@ -173,7 +176,11 @@ export function darkTime(plan: Plan): string | undefined {
     p.max_pause_ms !== undefined
       ? ` (--max-pause ${Time.formatDuration(p.max_pause_ms)}: ${count(p.extra_writes, "extra write")})`
       : "";
-  return `${count(p.campaigns, "campaign")} paused for targeting changes, dark about ${Time.formatDuration(p.mean_dark_ms)} on average and ${Time.formatDuration(p.max_dark_ms)} at most${bound}`;
+  const paused = `${count(p.campaigns, "campaign")} paused for targeting changes`;
+  if (p.max_dark_ms === 0) {
+    return `${paused}, each only while its group's requests run (the write window adds no wait)${bound}`;
+  }
+  return `${paused}, dark about ${Time.formatDuration(p.mean_dark_ms)} on average and ${Time.formatDuration(p.max_dark_ms)} at most${bound}`;
 }
 
 export function actionCounts(plan: Plan): string {

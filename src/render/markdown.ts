@@ -7,6 +7,7 @@
 import { printable } from "../model/printable.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
 import { actionCounts, darkTime, detailLines, eta, groups, headline, MARKER } from "./format.js";
+import { scopeBanner } from "./scope.js";
 
 export interface MarkdownOptions {
   /** @default 60000 */
@@ -18,6 +19,12 @@ const TRUNCATED =
 
 function cell(text: string): string {
   return printable(text).replace(/\|/g, "\\|");
+}
+
+/** A quoted line for a `--changed-since` plan, so a reviewer never takes it for the whole config. */
+function scopedNote(plan: Plan): string[] {
+  const banner = scopeBanner(plan);
+  return banner === undefined ? [] : [`> **${cell(banner)}**`, ""];
 }
 
 function count(changes: readonly Change[], test: (c: Change) => boolean): number {
@@ -95,6 +102,7 @@ function compose(plan: Plan, max: number): string {
       : `**${eta(plan)}**; ${plan.summary.read_requests} read requests. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
+    ...scopedNote(plan),
     ...insertionOrderTable(plan),
   ];
   if (plan.findings.length > 0) {

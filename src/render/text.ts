@@ -3,6 +3,7 @@
  * before -> after per field, targeting changes as removed and added option sets, then the
  * findings, the ordered requests and the summary. Pure: plan in, text out.
  */
+
 import { printable } from "../model/printable.js";
 import { PHASES, type Plan } from "../plan/types.js";
 import {
@@ -17,6 +18,7 @@ import {
   paint,
   where,
 } from "./format.js";
+import { scopeBanner } from "./scope.js";
 
 export interface TextOptions {
   colour: boolean;
@@ -38,6 +40,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   );
   out.push(p.dim(`${plan.connection.api_origin} (${plan.connection.environment}), ${plan.created_at}`));
   if (plan.targets.length > 0) out.push(p.dim(`narrowed to --target ${plan.targets.join(", ")}`));
+  const scoped = scopeBanner(plan);
+  if (scoped !== undefined) out.push(p.bold(scoped));
   for (const group of groups(plan)) {
     out.push("", p.bold(group.title));
     for (const change of group.changes) {

@@ -49,11 +49,27 @@ describe("analyzers", () => {
     expect(p.summary.actions).toEqual({ update_insertion_order: 1, update_campaign: 3 });
   });
 
-  it("estimates 43 write requests at about 4m12s at 10/60s", async () => {
+  it("estimates writes at the window as it stands: 8 into an empty 10/60s window go at once", async () => {
     const { estimateApplyMs } = await import("../../src/plan/summary.js");
     const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
     const { Time } = await import("../../src/model/time.js");
-    expect(Time.formatDuration(estimateApplyMs(43, PUBLISHED_RATE_LIMITS))).toBe("4m12s");
+    expect(estimateApplyMs(8, PUBLISHED_RATE_LIMITS)).toBe(0);
     expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS)).toBe(0);
+    // The 11th waits for the 1st's slot; 43 go in five bursts of at most 10, a window apart.
+    expect(estimateApplyMs(11, PUBLISHED_RATE_LIMITS)).toBe(60_000);
+    expect(Time.formatDuration(estimateApplyMs(43, PUBLISHED_RATE_LIMITS))).toBe("4m00s");
+  });
+
+  it("counts the write slots other runs hold: 9 held, freeing in 20 s to 36 s, delay the 2nd of 3 writes", async () => {
+    const { estimateApplyMs } = await import("../../src/plan/summary.js");
+    const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
+    const busy = [20_000, 22_000, 24_000, 26_000, 28_000, 30_000, 32_000, 34_000, 36_000];
+    expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS, busy)).toBe(0);
+    expect(estimateApplyMs(2, PUBLISHED_RATE_LIMITS, busy)).toBe(20_000);
+    expect(estimateApplyMs(3, PUBLISHED_RATE_LIMITS, busy)).toBe(22_000);
+    const p = plan(desired([io("1001", { fields: { contract_number: "PO-2" } })]), liveState(), {
+      writeWindowBusyMs: busy,
+    });
+    expect(p.summary.write_slots_in_use).toBe(9);
   });
 });

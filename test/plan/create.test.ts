@@ -259,7 +259,9 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
     expect(change.removed).toHaveLength(2);
     expect(change.added).toHaveLength(1);
     expect(p.findings.map((f) => f.code)).toEqual(["DOOH201"]);
-    expect(p.findings[0]!.message).toContain("for about 12s (requests 1 to 3)");
+    expect(p.findings[0]!.message).toContain(
+      "for as long as requests 1 to 3 take (the write window adds no wait)",
+    );
   });
 
   it("does not reactivate a campaign the config switches off while changing its targetings", () => {
@@ -291,7 +293,8 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
     const dark = spans.map((s) => s.resume_seq! - s.pause_seq);
     expect(Math.max(...dark)).toBeLessThanOrEqual(101);
     expect(p.summary.pauses).toMatchObject({ campaigns: 250, extra_writes: 0 });
-    expect(p.summary.pauses!.max_dark_ms).toBe(Math.max(...dark) * 6_000);
+    expect(p.summary.pauses!.max_dark_ms).toBeGreaterThan(0);
+    expect(p.summary.pauses!.max_dark_ms).toBeLessThanOrEqual(Math.max(...dark) * 6_000);
     for (const span of spans) {
       const puts = p.requests.filter(
         (r) => r.method === "PUT" && r.seq > span.pause_seq && r.seq < span.resume_seq!,
@@ -372,6 +375,7 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
     const p = plan(d, liveState({ campaigns }));
     expect(p.requests.map((r) => r.items)).toEqual([100, 100, 50]);
     expect(p.summary.write_requests).toBe(3);
-    expect(p.summary.estimated_apply_ms).toBe(12_000);
+    // Three writes fit an empty 10/60s window: the window imposes no wait (window-bound).
+    expect(p.summary.estimated_apply_ms).toBe(0);
   });
 });

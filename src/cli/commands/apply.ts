@@ -28,6 +28,7 @@ interface ApplyFlags extends TuningFlags {
   autoApprove?: boolean;
   format: string;
   target: string[];
+  changedSince?: string;
   log?: string;
   sessionCache: boolean;
   ca?: string;
@@ -60,6 +61,10 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
     .option("--auto-approve", "apply without asking (needed without a terminal)")
     .option("--format <format>", "result format on stdout: text or json", "text")
     .option("--target <id>", "narrow the plan to an insertion order or campaign id (repeatable)", collect, [])
+    .option(
+      "--changed-since <ref>",
+      "plan only the objects whose config differs from the config at git revision REF",
+    )
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
     .option(
       "--ca <file>",
@@ -77,8 +82,10 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (flags.format !== "text" && flags.format !== "json") {
       throw new ApplyRefused(`--format ${flags.format} is not known: use text or json`);
     }
-    if (flags.plan !== undefined && flags.target.length > 0) {
-      throw new ApplyRefused("--plan applies the saved plan with its own targets: drop --target");
+    if (flags.plan !== undefined && (flags.target.length > 0 || flags.changedSince !== undefined)) {
+      throw new ApplyRefused(
+        "--plan applies the saved plan with its own scope: drop --target and --changed-since",
+      );
     }
     if (flags.plan !== undefined && flags.maxPause !== undefined) {
       throw new ApplyRefused("--plan applies the saved plan with its own --max-pause: drop --max-pause");
@@ -177,7 +184,11 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
     maxPauseMs: maxPauseMsOf(flags),
   };
   if (flags.plan === undefined) {
-    const run = await loadAndPlan(io, { ...options, paths: paths.length > 0 ? paths : ["doohctl.yaml"] });
+    const run = await loadAndPlan(io, {
+      ...options,
+      paths: paths.length > 0 ? paths : ["doohctl.yaml"],
+      changedSince: flags.changedSince,
+    });
     return {
       plan: run.plan,
       client: run.client,
@@ -230,7 +241,7 @@ async function prepareSavedPlan(
       `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user`,
     );
   }
-  const { client, connection } = connect(io, desired.connection, {
+  const { client, connection, pacing } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
     caFile: options.caFile,
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
@@ -240,7 +251,9 @@ async function prepareSavedPlan(
       desired,
       client,
       connection,
+      pacing,
       targets: saved.targets,
+      ...(saved.scope ? { changed: saved.scope } : {}),
       ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
     });
     const check = checkProposal(saved, run.plan);

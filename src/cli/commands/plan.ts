@@ -16,6 +16,7 @@ interface PlanFlags extends TuningFlags {
   format: string;
   detailedExitcode?: boolean;
   target: string[];
+  changedSince?: string;
   sessionCache: boolean;
   ca?: string;
 }
@@ -44,6 +45,10 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
       [],
     )
     .option(
+      "--changed-since <ref>",
+      "plan only the objects whose config differs from the config at git revision REF (e.g. origin/main)",
+    )
+    .option(
       "--ca <file>",
       "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
     )
@@ -69,6 +74,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     const run = await loadAndPlan(io, {
       paths,
       targets: flags.target,
+      changedSince: flags.changedSince,
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
       thresholds: thresholdsOf(flags),

@@ -18,7 +18,11 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
     .action(async (paths: string[], options: { format: "text" | "json" }) => {
       let state: DesiredState;
       try {
-        state = await loadConfig(paths, { cwd: io.cwd });
+        state = await loadConfig(paths, {
+          cwd: io.cwd,
+          // Nothing skipped in silence: a subdirectory's YAML, a `*.json` beside the config.
+          onWarning: (warning) => io.stderr.write(`warning: ${formatIssue(warning)}\n`),
+        });
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         if (options.format === "json") {
