@@ -13,9 +13,10 @@ import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import { connect } from "../connection.js";
+import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
-import { describeError, loadAndPlan } from "../pipeline.js";
+import { loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 import { createProgressDisplay } from "../progress.js";
 
@@ -86,6 +87,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     client = prepared.client;
     const plan = prepared.plan;
     if (hasErrors(plan.findings)) {
+      if (flags.format === "json") io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
       io.stderr.write("doohctl apply: the plan has errors: nothing was sent\n");
       return EXIT.error;
@@ -120,7 +122,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     return result.status === "applied" ? EXIT.ok : EXIT.error;
   } catch (error) {
-    io.stderr.write(describeError("apply", error));
+    reportError(io, "apply", error, flags.format);
     return EXIT.error;
   } finally {
     await client?.close();
