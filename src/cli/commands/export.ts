@@ -16,10 +16,10 @@ import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
 import { type CliIO, EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
-import { TOOL_VERSION } from "../version.js";
+import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
-/** The config schema's `$id`: where editors find it when the file lives outside this repo. */
-export const DEFAULT_SCHEMA_URL = "https://doohctl.dev/schemas/doohctl.schema.json";
+/** Where editors find the config schema: this version's file in the repository (README, examples). */
+export const DEFAULT_SCHEMA_URL = configSchemaUrl();
 
 interface ExportFlags {
   insertionOrder: string[];
