@@ -352,7 +352,7 @@ export function originProblem(text: string): string | undefined {
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     // G13: the service is HTTPS only; plain http is for a local emulator.
-    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
+    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13)`;
   }
   return undefined;
 }

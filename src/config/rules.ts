@@ -123,7 +123,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     add(
       endAt,
       "FLIGHT_ORDER",
-      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (G8)`,
+      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (see docs/assumptions.md#g8)`,
     );
   };
   order(io.fields.start_time, io.fields.end_time, io.fieldSources.end_time, io.fieldSources.start_time);
@@ -136,7 +136,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     // With only one end of the campaign's flight declared, it still cannot fit when that end
@@ -150,7 +150,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     if (
@@ -162,14 +162,14 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
   }
@@ -185,7 +185,7 @@ function budgets(io: DesiredInsertionOrder, add: Add): void {
   add(
     io.fieldSources.budget_impressions!,
     "BUDGET_OVER_INSERTION_ORDER",
-    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (G8)`,
+    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (see docs/assumptions.md#g8)`,
     "raise budget_impressions here or lower a campaign's",
   );
 }
@@ -200,7 +200,7 @@ function currencies(io: DesiredInsertionOrder, add: Add): void {
     add(
       campaign.fieldSources.cpm!,
       "CURRENCY_MISMATCH",
-      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (G8)`,
+      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (see docs/assumptions.md#g8)`,
       `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
     );
   }

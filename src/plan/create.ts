@@ -37,7 +37,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   let requests: PlannedRequest[] = [];
   if (!hasErrors(findings)) {
     requests = scheduleRequests(built);
-    findings.push(...simulate(live, requests));
+    findings.push(...simulate(live, requests, desired));
     if (hasErrors(findings)) requests = [];
   }
   findings.push(

@@ -55,7 +55,7 @@ export function summaryLines(result: ApplyResult): string[] {
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind])));
   return [
-    `Applied ${s.applied_requests} of ${s.planned_requests} requests in ${Time.formatDuration(s.elapsed_ms)}.`,
+    `Applied ${s.applied_requests} of ${count(s.planned_requests, "request")} in ${Time.formatDuration(s.elapsed_ms)}.`,
     ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
     `  ${count(s.write_requests, "write request")}, ${count(s.read_requests, "read request")}, ${count(s.retries, "retry", "retries")}` +
       (s.rate_limited > 0 ? ` (${s.rate_limited} answered 429)` : ""),
@@ -103,7 +103,7 @@ export function renderApplyReport(result: ApplyResult): string {
       ...failure.fields.flatMap(fieldLines),
     );
   } else {
-    lines.push(`Apply interrupted after ${result.applied.length} of ${total} requests.`);
+    lines.push(`Apply interrupted after ${result.applied.length} of ${count(total, "request")}.`);
     if (result.abandoned) {
       const a = result.abandoned;
       lines.push(

@@ -7,6 +7,7 @@ import { printable } from "../model/printable.js";
 import { PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
+  count,
   detailLines,
   eta,
   groups,
@@ -73,7 +74,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   out.push("", p.bold("Summary"));
   out.push(`  ${actionCounts(plan)}`);
-  out.push(`  ${eta(plan)}; ${plan.summary.read_requests} read requests made`);
+  out.push(`  ${eta(plan)}; ${count(plan.summary.read_requests, "read request")} made`);
   for (const io of plan.summary.insertion_orders) {
     out.push(`  insertion order ${io.insertion_order_id}: ${io.lines.join("; ")}`);
   }

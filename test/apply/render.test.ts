@@ -10,7 +10,7 @@ describe("apply report", () => {
     expect(renderApplyReport(result())).toBe(
       [
         "Apply complete.",
-        "Applied 1 of 1 requests in 1m00s.",
+        "Applied 1 of 1 request in 1m00s.",
         "  2 campaigns updated",
         "  1 write request, 0 read requests, 0 retries",
         "",
@@ -86,7 +86,7 @@ describe("apply report", () => {
     const text = renderApplyReport(
       result({ status: "interrupted", applied: [], abandoned: record({ status: "abandoned" }) }),
     );
-    expect(text).toMatch(/^Apply interrupted after 0 of 1 requests\./);
+    expect(text).toMatch(/^Apply interrupted after 0 of 1 request\./);
     expect(text).toMatch(
       /abandoned: 1\. PATCH \/api\/dsp\/v1\/campaigns .*doohctl plan shows whether it took effect/,
     );

@@ -62,7 +62,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--seed <file>", "JSON seed: users and the initial state (schemas/emulator-seed.schema.json)")
     .option("--state <file>", "persist the state in FILE across restarts (loaded when present)")
     .addOption(
-      new Option("--environment <name>", "production, or staging (no DSP paths, G13)")
+      new Option("--environment <name>", "production, or staging (answers 404 on every DSP path)")
         .choices(["production", "staging"])
         .default("production"),
     )
