@@ -61,23 +61,26 @@ function duplicates(state: DesiredState, add: Add): void {
   };
   const ios = new Map<string, SourceRef>();
   const campaignIds = new Map<string, SourceRef>();
+  // Each is reported at the key that repeats the identity (`id:`, `name:`), not at its item.
   for (const io of state.insertionOrders) {
-    once(ios, io.id, io.source, (first) =>
+    const ioAt = io.idSource ?? io.source;
+    once(ios, io.id, ioAt, (first) =>
       add(
-        io.source,
+        ioAt,
         "DUPLICATE_DECLARATION",
-        `insertion order "${io.id}" is declared twice: ${againAt(first, io.source)}`,
+        `insertion order "${io.id}" is declared twice: ${againAt(first, ioAt)}`,
         "declare each insertion order once, with all its campaigns",
       ),
     );
     const names = new Map<string, SourceRef>();
     const pinned = new Set<string>();
     for (const campaign of io.campaigns) {
-      once(names, campaign.name, campaign.source, (first) =>
+      const nameAt = campaign.fieldSources.name ?? campaign.source;
+      once(names, campaign.name, nameAt, (first) =>
         add(
-          campaign.source,
+          nameAt,
           "DUPLICATE_DECLARATION",
-          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, campaign.source)}`,
+          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, nameAt)}`,
           // Two live campaigns may share a name, but the API cannot rename either (design.md,
           // Identity): the config can manage only one of them.
           campaign.id !== undefined && pinned.has(campaign.name)
@@ -87,11 +90,12 @@ function duplicates(state: DesiredState, add: Add): void {
       );
       if (campaign.id !== undefined) pinned.add(campaign.name);
       if (campaign.id === undefined) continue;
-      once(campaignIds, campaign.id, campaign.source, (first) =>
+      const idAt = campaign.fieldSources.id ?? campaign.source;
+      once(campaignIds, campaign.id, idAt, (first) =>
         add(
-          campaign.source,
+          idAt,
           "DUPLICATE_DECLARATION",
-          `campaign id "${campaign.id}" is declared twice: ${againAt(first, campaign.source)}`,
+          `campaign id "${campaign.id}" is declared twice: ${againAt(first, idAt)}`,
           "each campaign id may be pinned once",
         ),
       );
@@ -99,11 +103,12 @@ function duplicates(state: DesiredState, add: Add): void {
   }
   const creatives = new Map<string, SourceRef>();
   for (const creative of state.creatives) {
-    once(creatives, creative.id, creative.source, (first) =>
+    const creativeAt = creative.idSource ?? creative.source;
+    once(creatives, creative.id, creativeAt, (first) =>
       add(
-        creative.source,
+        creativeAt,
         "DUPLICATE_DECLARATION",
-        `creative "${creative.id}" is declared twice: ${againAt(first, creative.source)}`,
+        `creative "${creative.id}" is declared twice: ${againAt(first, creativeAt)}`,
         "declare each creative once",
       ),
     );
