@@ -24,6 +24,7 @@ import {
   TimeoutError,
   TransportPolicyError,
 } from "./errors.js";
+import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import { type Grant, WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
@@ -99,7 +100,7 @@ function errorBody(text: string, status: number): ApiErrorBody {
 }
 
 function apiError(request: ApiRequest, response: HttpResponse): ApiError {
-  const body = errorBody(response.text, response.status);
+  const body = isHtmlAnswer(response) ? { message: HTML_ANSWER } : errorBody(response.text, response.status);
   return new ApiError({
     status: response.status,
     apiMessage: body.message,
@@ -249,7 +250,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
     if (token === undefined) {
       throw new ApiError({
         status: response.status,
-        apiMessage: `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
+        apiMessage: isHtmlAnswer(response)
+          ? HTML_ANSWER
+          : `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
         method: request.method,
         path: request.path,
       });
@@ -306,7 +309,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       } catch {
         throw new ApiError({
           status: response.status,
-          apiMessage: "the response is not JSON",
+          apiMessage: isHtmlAnswer(response) ? HTML_ANSWER : "the response is not JSON",
           method: request.method,
           path: request.path,
         });
