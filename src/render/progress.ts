@@ -112,7 +112,7 @@ export function requestLine(record: ApplyRequestRecord, total: number): string {
         : "";
   return (
     `[${record.seq}/${total}] phase ${record.phase} ${record.method} ${record.path} ` +
-    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.durationMs)}${retries}${recovered}`
+    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
   );
 }
 

@@ -32,7 +32,7 @@ function statusText(status: ApplyRequestRecord["status"]): string {
 
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.durationMs)}${attempts}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}`;
 }
 
 function unsentLine(request: UnsentRequest): string {
@@ -99,7 +99,7 @@ export function renderApplyReport(result: ApplyResult): string {
     const r = failure.request;
     lines.push(
       `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${printable(r.description)})`,
-      `  ${failure.httpStatus !== undefined ? `${failure.httpStatus} ` : ""}${printable(failure.message)} [${failure.code}]`,
+      `  ${failure.http_status !== undefined ? `${failure.http_status} ` : ""}${printable(failure.message)} [${failure.code}]`,
       ...failure.fields.flatMap(fieldLines),
     );
   } else {

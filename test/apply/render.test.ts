@@ -35,7 +35,7 @@ describe("apply report", () => {
           request: failed,
           code: "API_ERROR",
           message: "Invalid Request",
-          httpStatus: 422,
+          http_status: 422,
           fields: [
             {
               field: "campaigns[1].cpm",
@@ -111,7 +111,7 @@ describe("progress lines", () => {
   });
 
   it("writes one line per request without a TTY", () => {
-    expect(requestLine(record({ attempts: 2, durationMs: 1500 }), 7)).toBe(
+    expect(requestLine(record({ attempts: 2, duration_ms: 1500 }), 7)).toBe(
       "[1/7] phase 3 PATCH /api/dsp/v1/campaigns 2 items -> 200 in 1.5s, 2 attempts",
     );
   });
