@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
+import { loadSeedFile, startEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "../helpers/io.js";
 
 /** The renderers' golden files: the JSON one is a saved plan, as `plan -o` writes it. */
@@ -31,6 +32,36 @@ describe("doohctl show PLAN_FILE", () => {
     const io = offline();
     expect(await run(["show", SAVED, "--format", "json"], io)).toBe(0);
     expect(io.out()).toBe(golden("rich.json.golden"));
+  });
+
+  it("shows a plan saved against the emulator exactly as plan printed it, in every format", async () => {
+    const root = join(import.meta.dirname, "..", "..");
+    const emulator = await startEmulator({
+      port: 0,
+      rateLimits: "off",
+      seed: await loadSeedFile(join(root, "examples", "emulator-seed.json")),
+    });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "doohctl-show-"));
+      const env = {
+        DOOHCTL_API_ORIGIN: emulator.origin,
+        DOOHCTL_EMAIL: "demo@doohctl.test",
+        DOOHCTL_PASSWORD: "demo-password",
+        HOME: dir,
+      };
+      const config = join(root, "examples", "quickstart", "doohctl.yaml");
+      for (const format of ["text", "markdown", "json"]) {
+        const planned = bufferIO({ env, cwd: dir });
+        const args = ["plan", config, "-o", `plan-${format}.json`, "--format", format, "--no-session-cache"];
+        expect(await run(args, planned), planned.err()).toBe(0);
+        const shown = offline();
+        expect(await run(["show", join(dir, `plan-${format}.json`), "--format", format], shown)).toBe(0);
+        expect(shown.out()).toBe(planned.out());
+        expect(shown.out()).not.toContain("demo-password");
+      }
+    } finally {
+      await emulator.close();
+    }
   });
 
   it("reads a path relative to the working directory", async () => {
