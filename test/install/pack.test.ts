@@ -43,6 +43,9 @@ describe("npm pack", () => {
       expect(files).toContain(`schemas/${schema}`);
     }
     expect(files).toContain("examples/github/doohctl-plan.yml");
+    // The GitLab pipeline runs the helper from the installed package.
+    expect(files).toContain("examples/gitlab/doohctl-gitlab.mjs");
+    expect(files).toContain("examples/gitlab/.gitlab-ci.yml");
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
   });
