@@ -79,3 +79,42 @@ describe("GitHub workflow examples", () => {
     expect(save.with.key).toContain("github.run_attempt");
   });
 });
+
+describe("GitLab pipeline example", () => {
+  const text = readFileSync(join(ROOT, "examples/gitlab/.gitlab-ci.yml"), "utf8");
+  const pipeline = parse(text);
+  const helper = readFileSync(join(ROOT, "examples/gitlab/doohctl-gitlab.mjs"), "utf8");
+
+  it("has only shell lines in its scripts (a line starting with { would be a YAML map)", () => {
+    for (const job of ["plan", "apply", "drift"]) {
+      for (const key of ["script", "after_script"]) {
+        for (const line of pipeline[job][key] ?? []) expect(typeof line, `${job}.${key}`).toBe("string");
+      }
+    }
+    for (const line of pipeline.default.before_script) expect(typeof line).toBe("string");
+  });
+
+  it("finds the reviewed plan through the merge request, never by HEAD^2", () => {
+    expect(text).not.toContain("HEAD^2");
+    expect(pipeline.apply.script.join("\n")).toContain('node "$GITLAB_HELPER" reviewed-plan');
+  });
+
+  it("calls only steps the helper has, and the helper pages with per_page=100", () => {
+    const steps = [...text.matchAll(/"\$GITLAB_HELPER" ([a-z-]+)/g)].map((m) => m[1]);
+    expect(new Set(steps)).toEqual(new Set(["fetch-state", "note", "reviewed-plan", "drift-issue"]));
+    for (const step of steps) expect(helper).toContain(`step === "${step}"`);
+    expect(helper).toContain("per_page=100");
+    expect(helper).toContain("x-next-page");
+  });
+
+  it("plans with the unprotected plan user and applies one at a time in production", () => {
+    expect(pipeline.plan.variables).toMatchObject({
+      DOOHCTL_EMAIL: "$DOOHCTL_PLAN_EMAIL",
+      DOOHCTL_PASSWORD: "$DOOHCTL_PLAN_PASSWORD",
+    });
+    expect(pipeline.apply.variables?.DOOHCTL_PASSWORD).toBeUndefined();
+    expect(pipeline.apply.resource_group).toBe("doohctl-apply");
+    expect(pipeline.apply.environment).toBe("production");
+    expect(pipeline.plan.script.join("\n")).toContain('--changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA"');
+  });
+});
