@@ -95,6 +95,16 @@ function causeCode(error: Error): string | undefined {
   return undefined;
 }
 
+/**
+ * A contract decision cited as `(G13)` or `(G12: page 0..100)` means nothing to a reader: it
+ * becomes a link to where docs/assumptions.md explains it.
+ */
+export function withoutGapNumbers(text: string): string {
+  return text
+    .replace(/\(G(\d+)(?: rule \d+)?\)/g, "(see docs/assumptions.md#g$1)")
+    .replace(/\(G(\d+)(?: rule \d+)?: ([^)]*)\)/g, "($2; see docs/assumptions.md#g$1)");
+}
+
 /** An error's message, with a failed connection's raw cause replaced by what to do. */
 export function plainMessage(error: unknown): string {
   if (error instanceof NetworkError) {
@@ -102,7 +112,7 @@ export function plainMessage(error: unknown): string {
     const advice = code === undefined ? undefined : CONNECTION_ADVICE.find(([pattern]) => pattern.test(code));
     if (advice) return `${error.method} ${error.path}: no answer from the DSP: ${advice[1]} (${code})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return withoutGapNumbers(error instanceof Error ? error.message : String(error));
 }
 
 export function renderJsonErrors(errors: readonly JsonError[]): string {

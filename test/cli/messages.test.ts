@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withoutGapNumbers } from "../../src/cli/errors.js";
 import { run } from "../../src/cli/program.js";
 import { bufferIO } from "../helpers/io.js";
 
@@ -70,5 +71,31 @@ describe("messages about a wrong api_origin", () => {
         location: null,
       },
     ]);
+  });
+});
+
+describe("contract decisions in messages", () => {
+  it("become a link to docs/assumptions.md instead of a bare G number", () => {
+    expect(withoutGapNumbers("refusing plain http:// to dsp.example.com: the DSP is HTTPS only (G13)")).toBe(
+      "refusing plain http:// to dsp.example.com: the DSP is HTTPS only (see docs/assumptions.md#g13)",
+    );
+    expect(withoutGapNumbers("more than 10,100 items (G12: page 0..100); narrow it")).toBe(
+      "more than 10,100 items (page 0..100; see docs/assumptions.md#g12); narrow it",
+    );
+    expect(withoutGapNumbers("creation is transactional (G3 rule 2); nothing more")).toBe(
+      "creation is transactional (see docs/assumptions.md#g3); nothing more",
+    );
+  });
+
+  it("reach the user that way from the CLI", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-messages-"));
+    writeFileSync(join(dir, "doohctl.yaml"), 'version: 1\ninsertion_orders:\n  - id: "1001"\n');
+    const io = bufferIO({
+      cwd: dir,
+      env: { DOOHCTL_API_ORIGIN: "http://dsp.example.com", DOOHCTL_EMAIL: "a@b.c", DOOHCTL_PASSWORD: "pw" },
+    });
+    expect(await run(["plan", "--no-session-cache"], io)).toBe(1);
+    expect(io.err()).toContain("docs/assumptions.md#g13");
+    expect(io.err()).not.toMatch(/\(G\d+/);
   });
 });
