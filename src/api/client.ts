@@ -28,6 +28,7 @@ import {
   TimeoutError,
   TransportPolicyError,
 } from "./errors.js";
+import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import { type Grant, WindowLimiter } from "./limiter.js";
 import { readByValues } from "./paging.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "./retry.js";
@@ -118,7 +119,7 @@ function errorBody(text: string, status: number): ApiErrorBody {
 
 /** The server's words, scrubbed of every secret before they become an error (issue 13, item 8). */
 function apiError(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): ApiError {
-  const body = errorBody(response.text, response.status);
+  const body = isHtmlAnswer(response) ? { message: HTML_ANSWER } : errorBody(response.text, response.status);
   return new ApiError({
     status: response.status,
     apiMessage: scrubber.text(body.message),
@@ -315,7 +316,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
     if (token === undefined) {
       throw new ApiError({
         status: response.status,
-        apiMessage: `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
+        apiMessage: isHtmlAnswer(response)
+          ? HTML_ANSWER
+          : `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
         method: request.method,
         path: request.path,
       });
@@ -367,6 +370,15 @@ export function createDspClient(options: DspClientOptions): DspClient {
         continue;
       }
       if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
+      if (isHtmlAnswer(response)) {
+        // A web page where the API should answer: say what it means rather than "not JSON".
+        throw new ApiError({
+          status: response.status,
+          apiMessage: HTML_ANSWER,
+          method: request.method,
+          path: request.path,
+        });
+      }
       return trusted(request, response) as T;
     }
   }

@@ -97,7 +97,7 @@ function describeFailure(
     // The API's own short text; its fields are listed one by one below.
     message:
       error instanceof ApiError ? error.apiMessage : error instanceof Error ? error.message : String(error),
-    ...(error instanceof ApiError ? { httpStatus: error.status } : {}),
+    ...(error instanceof ApiError ? { http_status: error.status } : {}),
     fields: error instanceof ApiError ? traceFieldErrors(planned, error.data, changesById) : [],
   };
 }
@@ -221,7 +221,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       const record = (status: ApplyRequestRecord["status"]): ApplyRequestRecord => ({
         ...sent(),
         status,
-        durationMs: clock.now() - sentAt,
+        duration_ms: clock.now() - sentAt,
         attempts,
         ...(recovered ? { recovered } : {}),
       });
@@ -235,7 +235,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
           path: r.path,
           item_ids: itemIdsOf(r.path, body, createdIds),
           status: r.status,
-          duration_ms: r.durationMs,
+          duration_ms: r.duration_ms,
           attempts: r.attempts,
           ...(r.recovered ? { recovered: r.recovered } : {}),
           ...(error !== undefined ? { error } : {}),

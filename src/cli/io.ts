@@ -6,6 +6,8 @@ export interface TextSink {
   write(text: string): void;
   /** True when the sink is a terminal: progress bars, prompts and colour need one. */
   isTTY: boolean;
+  /** The terminal's width, when it is one: a redrawn progress line must fit in it. */
+  readonly columns?: number | undefined;
 }
 
 export interface CliIO {

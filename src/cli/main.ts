@@ -8,7 +8,14 @@ const EXIT_ON_SIGNAL: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 
 function processIO(): CliIO {
   return {
     stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY === true },
-    stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+    stderr: {
+      write: (text) => process.stderr.write(text),
+      isTTY: process.stderr.isTTY === true,
+      // Read at every redraw: the terminal may be resized during an apply.
+      get columns() {
+        return process.stderr.columns;
+      },
+    },
     env: process.env,
     cwd: process.cwd(),
     ...(process.stdin.isTTY

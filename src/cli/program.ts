@@ -5,7 +5,9 @@ import { registerEmulator } from "./commands/emulator.js";
 import { registerExport } from "./commands/export.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerSchema } from "./commands/schema.js";
+import { registerShow } from "./commands/show.js";
 import { registerValidate } from "./commands/validate.js";
+import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
@@ -24,11 +26,14 @@ const COMMANDS: CommandModule[] = [
   registerEmulator,
   registerSchema,
   registerDoctor,
+  registerShow,
 ];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
+  // With --format json a usage error is a JSON document on stdout too, not commander's text.
+  const json = wantsJsonErrors(argv);
   const program = new Command()
     .name("doohctl")
     .description("Campaigns as code for a digital-out-of-home DSP.")
@@ -37,8 +42,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      ...(json ? { outputError: () => {} } : {}),
     })
-    .showHelpAfterError("(run doohctl --help for usage)");
+    .showHelpAfterError(json ? false : "(run doohctl --help for usage)");
   for (const register of COMMANDS) {
     register(program, io, (code) => {
       exitCode = code;
@@ -49,11 +55,19 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end with exit code 0; usage errors with 1.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+      if (error.exitCode === 0) return EXIT.ok;
+      if (json) {
+        const message = `${error.message.replace(/^error: /, "")} (run doohctl --help for usage)`;
+        io.stdout.write(renderJsonErrors([{ code: "USAGE", message, location: null }]));
+      }
+      return EXIT.error;
     }
-    io.stderr.write(
-      `doohctl: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    if (json) {
+      io.stdout.write(
+        renderJsonErrors([{ code: "UNEXPECTED", message: `unexpected error: ${text}`, location: null }]),
+      );
+    } else io.stderr.write(`doohctl: unexpected error: ${text}\n`);
     return EXIT.error;
   }
   return exitCode;

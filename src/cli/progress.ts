@@ -23,6 +23,9 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
+/** A terminal that does not say its width is taken to be this wide (the classic 80). */
+const DEFAULT_COLUMNS = 80;
+
 /** Non-TTY: rate-limit waits shorter than this are routine pacing, not worth a line. */
 const QUIET_WAIT_MS = 5_000;
 
@@ -46,7 +49,7 @@ export function createProgressDisplay(options: {
 
   const draw = () => {
     if (!tty) return;
-    sink.write(`\r${progressLine(view, clock.now())}\x1b[K`);
+    sink.write(`\r${progressLine(view, clock.now(), sink.columns ?? DEFAULT_COLUMNS)}\x1b[K`);
     drawn = true;
   };
   /** A line of its own: above the TTY bar, or simply a line. */
@@ -122,7 +125,8 @@ export function createProgressDisplay(options: {
     stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      if (tty && drawn) sink.write(`\r${progressLine(view, clock.now())}\x1b[K\n`);
+      if (tty && drawn)
+        sink.write(`\r${progressLine(view, clock.now(), sink.columns ?? DEFAULT_COLUMNS)}\x1b[K\n`);
       drawn = false;
     },
   };

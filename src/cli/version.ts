@@ -16,3 +16,15 @@ function findVersion(): string {
 }
 
 export const TOOL_VERSION = findVersion();
+
+/** The GitHub repository doohctl is installed from (package.json `repository`). */
+export const REPOSITORY = "doohctl/doohctl";
+
+/**
+ * The config schema at this version's tag, as raw file: the one `$schema` URL of the README,
+ * the examples and `export`. It resolves as soon as the tag vX.Y.Z is pushed, and never
+ * changes under a config written for that version.
+ */
+export function configSchemaUrl(version: string = TOOL_VERSION): string {
+  return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/schemas/doohctl.schema.json`;
+}

@@ -8,19 +8,19 @@ const READ_ONLY = "remove it";
 
 const API_OWNED: Record<string, Record<string, string>> = {
   "Insertion order": {
-    name: `an insertion order's name is read-only (G1): doohctl adopts it by id; ${READ_ONLY}`,
-    advertiser_id: `an insertion order's advertiser is set when it is contracted and is read-only (G1); ${READ_ONLY}`,
+    name: `an insertion order's name is read-only (see docs/assumptions.md#g1): doohctl adopts it by id; ${READ_ONLY}`,
+    advertiser_id: `an insertion order's advertiser is set when it is contracted and is read-only (see docs/assumptions.md#g1); ${READ_ONLY}`,
   },
   Campaign: {
     insertion_order_id:
       "a campaign belongs to the insertion order it is listed under: remove insertion_order_id and list the campaign under that insertion order's campaigns",
-    in_flight: `in_flight is read-only: the DSP derives it from start_time and end_time (G2); ${READ_ONLY}`,
-    progress: `progress is read-only: it is the delivery the DSP reports (G2); ${READ_ONLY}`,
+    in_flight: `in_flight is read-only: the DSP derives it from start_time and end_time (see docs/assumptions.md#g2); ${READ_ONLY}`,
+    progress: `progress is read-only: it is the delivery the DSP reports (see docs/assumptions.md#g2); ${READ_ONLY}`,
   },
   Creative: {
     campaign_ids:
       "a creative's campaigns are declared on the campaigns: remove campaign_ids and list this creative's id under each campaign's creatives",
-    insertion_order_ids: `a creative's insertion orders follow from its campaigns (G6 rule 3); ${READ_ONLY}`,
+    insertion_order_ids: `a creative's insertion orders follow from its campaigns (see docs/assumptions.md#g6); ${READ_ONLY}`,
   },
 };
 
@@ -46,7 +46,7 @@ export function apiOwnedKey(definition: unknown, key: string): string | undefine
   const fields = Object.hasOwn(API_OWNED, definition) ? API_OWNED[definition] : undefined;
   if (fields !== undefined && Object.hasOwn(fields, key)) return fields[key];
   if (definition === "Creative" && CREATIVE_ASSET_FIELDS.includes(key)) {
-    return `doohctl manages a creative's category_ids and pixel_url only; the API does not change its ${key} (G6): ${READ_ONLY}`;
+    return `doohctl manages a creative's category_ids and pixel_url only; the API does not change its ${key} (see docs/assumptions.md#g6): ${READ_ONLY}`;
   }
   return undefined;
 }

@@ -116,10 +116,11 @@ function idNumberProblem(id: number, written: string | undefined): Explained {
 /** G5: venue type ids are numeric strings; the API refuses any other. */
 function explainVenueTypeId(data: unknown, written: string | undefined, inList: boolean): Explained {
   if (typeof data !== "string" || data === "") return explainId(data, written, inList);
-  if (/\s|,/.test(data)) return explainSpacedId(data, "a venue type id is digits only (G5)", inList);
+  if (/\s|,/.test(data))
+    return explainSpacedId(data, "a venue type id is digits only (see docs/assumptions.md#g5)", inList);
   return {
     code: "INVALID_VALUE",
-    message: `"${data}" is not a venue type id: venue type ids are numeric (G5)`,
+    message: `"${data}" is not a venue type id: venue type ids are numeric (see docs/assumptions.md#g5)`,
     hint: `write the venue type's number, like "12"`,
   };
 }
@@ -214,7 +215,10 @@ export function explainMoney(
     let problem: string | undefined;
     try {
       if (Money.isNegative(Money.parse(data))) {
-        return { code, message: `"${data}" is negative: amounts are never negative (G8)` };
+        return {
+          code,
+          message: `"${data}" is negative: amounts are never negative (see docs/assumptions.md#g8)`,
+        };
       }
     } catch (error) {
       problem = (error as Error).message;
@@ -245,7 +249,7 @@ export function explainMoney(
     if (extra.length > 0) {
       return { code, message: `unknown key "${extra[0]}" in money: use currency_code, units and nanos` };
     }
-    return { code, message: "amounts are never negative (G8)" };
+    return { code, message: "amounts are never negative (see docs/assumptions.md#g8)" };
   }
   return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
 }

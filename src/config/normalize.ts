@@ -139,6 +139,7 @@ class Normalizer {
         isMap(c) ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
       ),
       source: this.ref(list, i, at),
+      ...(raw.id === undefined ? {} : { idSource: this.ref(raw, "id", child(at, "id")) }),
       fieldSources,
     };
   }
@@ -193,6 +194,7 @@ class Normalizer {
       id: idText(raw.id),
       fields: {},
       source: this.ref(list, i, at),
+      ...(raw.id === undefined ? {} : { idSource: this.ref(raw, "id", child(at, "id")) }),
       fieldSources: {},
     };
     if (raw.category_ids !== undefined) {
@@ -352,7 +354,7 @@ export function originProblem(text: string): string | undefined {
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     // G13: the service is HTTPS only; plain http is for a local emulator.
-    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (G13)`;
+    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13): write https://${url.host}`;
   }
   return undefined;
 }

@@ -61,23 +61,26 @@ function duplicates(state: DesiredState, add: Add): void {
   };
   const ios = new Map<string, SourceRef>();
   const campaignIds = new Map<string, SourceRef>();
+  // Each is reported at the key that repeats the identity (`id:`, `name:`), not at its item.
   for (const io of state.insertionOrders) {
-    once(ios, io.id, io.source, (first) =>
+    const ioAt = io.idSource ?? io.source;
+    once(ios, io.id, ioAt, (first) =>
       add(
-        io.source,
+        ioAt,
         "DUPLICATE_DECLARATION",
-        `insertion order "${io.id}" is declared twice: ${againAt(first, io.source)}`,
+        `insertion order "${io.id}" is declared twice: ${againAt(first, ioAt)}`,
         "declare each insertion order once, with all its campaigns",
       ),
     );
     const names = new Map<string, SourceRef>();
     const pinned = new Set<string>();
     for (const campaign of io.campaigns) {
-      once(names, campaign.name, campaign.source, (first) =>
+      const nameAt = campaign.fieldSources.name ?? campaign.source;
+      once(names, campaign.name, nameAt, (first) =>
         add(
-          campaign.source,
+          nameAt,
           "DUPLICATE_DECLARATION",
-          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, campaign.source)}`,
+          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, nameAt)}`,
           // Two live campaigns may share a name, but the API cannot rename either (design.md,
           // Identity): the config can manage only one of them.
           campaign.id !== undefined && pinned.has(campaign.name)
@@ -87,11 +90,12 @@ function duplicates(state: DesiredState, add: Add): void {
       );
       if (campaign.id !== undefined) pinned.add(campaign.name);
       if (campaign.id === undefined) continue;
-      once(campaignIds, campaign.id, campaign.source, (first) =>
+      const idAt = campaign.fieldSources.id ?? campaign.source;
+      once(campaignIds, campaign.id, idAt, (first) =>
         add(
-          campaign.source,
+          idAt,
           "DUPLICATE_DECLARATION",
-          `campaign id "${campaign.id}" is declared twice: ${againAt(first, campaign.source)}`,
+          `campaign id "${campaign.id}" is declared twice: ${againAt(first, idAt)}`,
           "each campaign id may be pinned once",
         ),
       );
@@ -99,11 +103,12 @@ function duplicates(state: DesiredState, add: Add): void {
   }
   const creatives = new Map<string, SourceRef>();
   for (const creative of state.creatives) {
-    once(creatives, creative.id, creative.source, (first) =>
+    const creativeAt = creative.idSource ?? creative.source;
+    once(creatives, creative.id, creativeAt, (first) =>
       add(
-        creative.source,
+        creativeAt,
         "DUPLICATE_DECLARATION",
-        `creative "${creative.id}" is declared twice: ${againAt(first, creative.source)}`,
+        `creative "${creative.id}" is declared twice: ${againAt(first, creativeAt)}`,
         "declare each creative once",
       ),
     );
@@ -123,7 +128,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     add(
       endAt,
       "FLIGHT_ORDER",
-      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (G8)`,
+      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (see docs/assumptions.md#g8)`,
     );
   };
   order(io.fields.start_time, io.fields.end_time, io.fieldSources.end_time, io.fieldSources.start_time);
@@ -136,7 +141,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     // With only one end of the campaign's flight declared, it still cannot fit when that end
@@ -150,7 +155,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     if (
@@ -162,14 +167,14 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
     if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (G8)`,
+        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
   }
@@ -185,7 +190,7 @@ function budgets(io: DesiredInsertionOrder, add: Add): void {
   add(
     io.fieldSources.budget_impressions!,
     "BUDGET_OVER_INSERTION_ORDER",
-    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (G8)`,
+    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (see docs/assumptions.md#g8)`,
     "raise budget_impressions here or lower a campaign's",
   );
 }
@@ -200,7 +205,7 @@ function currencies(io: DesiredInsertionOrder, add: Add): void {
     add(
       campaign.fieldSources.cpm!,
       "CURRENCY_MISMATCH",
-      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (G8)`,
+      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (see docs/assumptions.md#g8)`,
       `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
     );
   }

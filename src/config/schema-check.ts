@@ -328,7 +328,8 @@ function translateOne(
         // G5: each id list must be non-empty; an empty one would be refused by the API.
         return {
           code: "EMPTY_LIST",
-          message: "an empty id list targets nothing: list at least one id, or remove this option (G5)",
+          message:
+            "an empty id list targets nothing: list at least one id, or remove this option (see docs/assumptions.md#g5)",
         };
       }
       return { code: "EMPTY_LIST", message: `list is empty: give at least ${String(params.limit)} item` };

@@ -22,7 +22,7 @@ export interface PlannedRequestRef {
 export interface ApplyRequestRecord extends PlannedRequestRef {
   /** HTTP status of the final answer, or what happened instead. */
   status: number | "outcome-unknown" | "network-error" | "timeout" | "abandoned" | "error";
-  durationMs: number;
+  duration_ms: number;
   /** HTTP attempts this request took (retries after 429, 5xx or network errors included). */
   attempts: number;
   /** Set when the outcome of a POST was learned by listing campaigns by name. */
@@ -50,7 +50,7 @@ export interface ApplyFailure {
   code: string;
   /** The API's message (or the client's), never a secret. */
   message: string;
-  httpStatus?: number;
+  http_status?: number;
   fields: FieldFailure[];
 }
 

@@ -41,6 +41,8 @@ export interface DesiredInsertionOrder {
   unmanagedCampaigns: UnmanagedCampaignsPolicy;
   campaigns: DesiredCampaign[];
   source: SourceRef;
+  /** Where the `id` key itself is written: a duplicate declaration is reported there. */
+  idSource?: SourceRef;
   /** Where each declared field was written, by field name. */
   fieldSources: Partial<Record<keyof InsertionOrderFields, SourceRef>>;
 }
@@ -77,6 +79,8 @@ export interface DesiredCreative {
   id: string;
   fields: CreativeFields;
   source: SourceRef;
+  /** Where the `id` key itself is written: a duplicate declaration is reported there. */
+  idSource?: SourceRef;
   fieldSources: Partial<Record<keyof CreativeFields, SourceRef>>;
 }
 

@@ -69,7 +69,7 @@ function pauses(input: AnalyzeInput): Finding[] {
       finding(
         "DOOH201",
         "warning",
-        `pauses campaign ${c.campaign.campaign_id} "${c.campaign.name}" to change its targetings: an active campaign cannot lose an option set (G5)${span}`,
+        `pauses campaign ${c.campaign.campaign_id} "${c.campaign.name}" to change its targetings: an active campaign cannot lose an option set (see docs/assumptions.md#g5)${span}`,
         { address: c.address, change_ids: [c.id], source: c.source },
       ),
     ];

@@ -109,7 +109,7 @@ export function buildChanges(
         finding(
           "DOOH001",
           "error",
-          `insertion order ${io.id} does not exist; doohctl adopts existing insertion orders and cannot create one (G1): check the id`,
+          `insertion order ${io.id} does not exist; doohctl adopts existing insertion orders and cannot create one (see docs/assumptions.md#g1): check the id`,
           { address: `insertion_order.${io.id}`, source: io.fieldSources.contract_number ?? io.source },
         ),
       );
@@ -247,7 +247,7 @@ function campaignCreate(
       finding(
         "DOOH006",
         "error",
-        `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (G3): declare them, or pin the live campaign with id`,
+        `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (see docs/assumptions.md#g3): declare them, or pin the live campaign with id`,
         { address, source: desired.source },
       ),
     );

@@ -86,7 +86,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         ),
       );
     }
-    findings.push(...simulate(live, requests));
+    findings.push(...simulate(live, requests, desired));
     if (hasErrors(findings)) requests = [];
   }
   findings.push(

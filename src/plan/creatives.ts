@@ -91,7 +91,7 @@ export function associationChanges(
         finding(
           "DOOH008",
           "error",
-          `creative ${creativeId} is archived and cannot be associated with a campaign (G6): remove it from creatives`,
+          `creative ${creativeId} is archived and cannot be associated with a campaign (see docs/assumptions.md#g6): remove it from creatives`,
           { address, source },
         ),
       );
@@ -102,7 +102,7 @@ export function associationChanges(
         finding(
           "DOOH601",
           "error",
-          `creative ${creativeId} belongs to advertiser ${advertiserLabel(input.advertisers, creative.advertiser_id)} but insertion order ${io.id} to advertiser ${advertiserLabel(input.advertisers, io.advertiser_id)}; the DSP refuses the association (G6)`,
+          `creative ${creativeId} belongs to advertiser ${advertiserLabel(input.advertisers, creative.advertiser_id)} but insertion order ${io.id} to advertiser ${advertiserLabel(input.advertisers, io.advertiser_id)}; the DSP refuses the association (see docs/assumptions.md#g6)`,
           { address, source },
         ),
       );
@@ -134,7 +134,7 @@ function unknownCategories(
       finding(
         "DOOH010",
         "error",
-        `creative ${desired.id}: category ${id} in category_ids does not exist (G6 rule 5): use the id of an existing creative category (GET /creative_categories)`,
+        `creative ${desired.id}: category ${id} in category_ids does not exist (see docs/assumptions.md#g6): use the id of an existing creative category (GET /creative_categories)`,
         { address: `creative.${desired.id}`, source: desired.fieldSources.category_ids ?? desired.source },
       ),
     );

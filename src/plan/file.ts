@@ -13,7 +13,12 @@ import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 export class PlanFileError extends Error {
   override readonly name = "PlanFileError";
   constructor(
-    readonly code: "PLAN_FILE_NOT_JSON" | "PLAN_FORMAT_VERSION" | "PLAN_FILE_INVALID",
+    readonly code:
+      | "PLAN_FILE_NOT_FOUND"
+      | "PLAN_FILE_UNREADABLE"
+      | "PLAN_FILE_NOT_JSON"
+      | "PLAN_FORMAT_VERSION"
+      | "PLAN_FILE_INVALID",
     message: string,
   ) {
     super(message);
@@ -93,6 +98,24 @@ export function parsePlan(text: string, file: string): Plan {
   return value as Plan;
 }
 
-export function readPlanFile(path: string): Plan {
-  return parsePlan(readFileSync(path, "utf8"), path);
+/** Reads and checks a saved plan; `shown` names it in messages (the path as the user wrote it). */
+export function readPlanFile(path: string, shown: string = path): Plan {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      throw new PlanFileError(
+        "PLAN_FILE_NOT_FOUND",
+        `${shown} does not exist: save a plan first with doohctl plan -o ${shown}, or check the path`,
+      );
+    }
+    const why = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : code;
+    throw new PlanFileError(
+      "PLAN_FILE_UNREADABLE",
+      `${shown} cannot be read (${why ?? (error as Error).message}): give the path of a plan file written by doohctl plan -o`,
+    );
+  }
+  return parsePlan(text, shown);
 }

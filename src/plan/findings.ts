@@ -6,16 +6,16 @@ import type { SourceRef } from "../model/desired.js";
 import type { Finding, Severity } from "./types.js";
 
 export const FINDING_CODES = {
-  DOOH001: "insertion order does not exist (G1: doohctl cannot create one)",
+  DOOH001: "insertion order does not exist (doohctl cannot create one; see docs/assumptions.md#g1)",
   DOOH002: "two live campaigns share the name: pin one with id",
   DOOH003: "pinned campaign id does not exist",
   DOOH004: "pinned campaign belongs to another insertion order",
-  DOOH005: "pinned campaign has another name (G2: names cannot change)",
-  DOOH006: "new campaign lacks a field creation requires (G3)",
+  DOOH005: "pinned campaign has another name (names cannot change; see docs/assumptions.md#g2)",
+  DOOH006: "new campaign lacks a field creation requires (see docs/assumptions.md#g3)",
   DOOH007: "creative does not exist",
-  DOOH008: "archived creative cannot gain campaigns (G6 rule 4)",
+  DOOH008: "archived creative cannot gain campaigns (see docs/assumptions.md#g6)",
   DOOH009: "--target matches nothing in the config",
-  DOOH010: "creative category does not exist (G6 rule 5)",
+  DOOH010: "creative category does not exist (see docs/assumptions.md#g6)",
   DOOH011: "campaign removed from the config stays live (--changed-since)",
   DOOH012: "campaign renamed: the API cannot rename, a new one is created (G2)",
   DOOH013: "campaign to create is named like a live one but for Unicode form, case or spaces",
@@ -27,8 +27,8 @@ export const FINDING_CODES = {
   DOOH301: "edits a campaign whose flight has ended",
   DOOH401: "budget or cpm increase above the threshold",
   DOOH501: "creative not ready to serve on an active campaign",
-  DOOH601: "creative advertiser differs from the campaign's (G6 rule 2)",
-  DOOH701: "desired state breaks a rule the DSP enforces (G8)",
+  DOOH601: "creative advertiser differs from the campaign's (see docs/assumptions.md#g6)",
+  DOOH701: "desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)",
   DOOH702: "no safe order of requests exists (I1, I3)",
 } as const;
 

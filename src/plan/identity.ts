@@ -73,7 +73,7 @@ export function matchCampaigns(
           finding(
             "DOOH005",
             "error",
-            `campaign ${desired.id} is named "${live.name}" live; names cannot be changed (G2): write name: "${live.name}"`,
+            `campaign ${desired.id} is named "${live.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${live.name}"`,
             { address, source: desired.fieldSources.name ?? desired.source },
           ),
         );

@@ -5,6 +5,8 @@
  * no safe order was found (DOOH702). Either way the plan is refused before any write.
  */
 
+import type { DesiredState, SourceRef } from "../model/desired.js";
+import { printable } from "../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { millisOf } from "../model/times.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";
@@ -24,19 +26,29 @@ interface Model {
   /** Sum of campaign budgets per insertion order, kept as campaigns change. */
   sums: Map<string, number>;
   targetings: Map<string, TargetingOptionSet[]>;
+  /** Where the config declares each insertion order, and each campaign by `io/name`. */
+  declared: { ios: Map<string, SourceRef>; campaigns: Map<string, SourceRef> };
+  /** The config place a problem sentence is about, for the finding's file:line. */
+  problemSources: Map<string, SourceRef>;
 }
 
 /** Times repeat a lot (10,000 campaigns share a few flights): parsed once, in a bounded memo. */
 const ms = millisOf;
 
-function model(live: LiveState): Model {
+function model(live: LiveState, desired: DesiredState | undefined): Model {
   const m: Model = {
     ios: new Map(),
     campaigns: new Map(),
     byIo: new Map(),
     sums: new Map(),
     targetings: new Map(),
+    declared: { ios: new Map(), campaigns: new Map() },
+    problemSources: new Map(),
   };
+  for (const io of desired?.insertionOrders ?? []) {
+    m.declared.ios.set(io.id, io.source);
+    for (const c of io.campaigns) m.declared.campaigns.set(`${io.id}/${c.name}`, c.source);
+  }
   for (const io of live.insertionOrders) m.ios.set(io.id, { ...io });
   for (const c of live.campaigns) addCampaign(m, { ...c });
   for (const [id, sets] of Object.entries(live.targetings)) m.targetings.set(id, sets);
@@ -69,7 +81,7 @@ function campaignProblems(m: Model, c: Camp): string[] {
       `${label}: cpm in ${c.cpm.currency_code} but insertion order ${io.id}'s budget_money is in ${io.budget_money.currency_code}`,
     );
   }
-  return out;
+  return at(m, m.declared.campaigns.get(`${io.id}/${c.name}`), out);
 }
 
 /** G8 problems of an insertion order itself: its flight and its campaigns' budget sum. */
@@ -83,10 +95,29 @@ function insertionOrderProblems(m: Model, ioId: string): string[] {
   const sum = m.sums.get(ioId) ?? 0;
   if (io.budget_impressions !== null && sum > io.budget_impressions) {
     out.push(
-      `insertion order ${ioId}: campaign budgets add up to ${sum.toLocaleString("en-US")} impressions, over its budget_impressions ${io.budget_impressions.toLocaleString("en-US")}`,
+      `insertion order ${ioId}: campaign budgets add up to ${sum.toLocaleString("en-US")} impressions, over its budget_impressions ${io.budget_impressions.toLocaleString("en-US")}; the sum counts ${budgetTerms(m, ioId)}`,
     );
   }
-  return out;
+  return at(m, m.declared.ios.get(ioId), out);
+}
+
+/** The campaigns a budget sum counts, each at its config line or marked as not in the config. */
+function budgetTerms(m: Model, ioId: string): string {
+  const SHOWN = 10;
+  const terms = [...(m.byIo.get(ioId) ?? [])].map((id) => {
+    const c = m.campaigns.get(id)!;
+    const place = m.declared.campaigns.get(`${ioId}/${c.name}`);
+    const where = place ? `${place.file}:${place.line}` : "live, not in the config";
+    return `"${printable(c.name)}" ${c.budget_impressions.toLocaleString("en-US")} (${where})`;
+  });
+  const more = terms.length > SHOWN ? ` and ${terms.length - SHOWN} more` : "";
+  return `${terms.slice(0, SHOWN).join(", ")}${more}`;
+}
+
+/** Remembers the config place each problem sentence is about, and returns them. */
+function at(m: Model, source: SourceRef | undefined, problems: string[]): string[] {
+  if (source !== undefined) for (const p of problems) m.problemSources.set(p, source);
+  return problems;
 }
 
 type Items = Array<Record<string, unknown>>;
@@ -133,7 +164,7 @@ function apply(m: Model, request: PlannedRequest): Step {
     const { removed } = Targeting.difference(m.targetings.get(id) ?? [], after);
     if (c?.active && removed.length > 0) {
       step.violations.push(
-        `campaign ${c.insertion_order_id}/${c.name} would lose a targeting option set while active (G5)`,
+        `campaign ${c.insertion_order_id}/${c.name} would lose a targeting option set while active (see docs/assumptions.md#g5)`,
       );
     }
     m.targetings.set(id, after);
@@ -156,8 +187,12 @@ function stepProblems(m: Model, step: Step): string[] {
   return out;
 }
 
-export function simulate(live: LiveState, requests: readonly PlannedRequest[]): Finding[] {
-  const m = model(live);
+export function simulate(
+  live: LiveState,
+  requests: readonly PlannedRequest[],
+  desired?: DesiredState,
+): Finding[] {
+  const m = model(live, desired);
   const everTouched: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const onTheWay = new Map<string, number>();
   for (const request of requests) {
@@ -170,7 +205,14 @@ export function simulate(live: LiveState, requests: readonly PlannedRequest[]): 
   const atEnd = new Set(stepProblems(m, everTouched));
   const findings: Finding[] = [];
   for (const p of atEnd) {
-    findings.push(finding("DOOH701", "error", `the desired state breaks a rule the DSP enforces (G8): ${p}`));
+    findings.push(
+      finding(
+        "DOOH701",
+        "error",
+        `the desired state breaks a rule the DSP enforces on every write (see docs/assumptions.md#g8): ${p}`,
+        { source: m.problemSources.get(p) },
+      ),
+    );
   }
   for (const [p, seq] of onTheWay) {
     if (atEnd.has(p)) continue;

@@ -40,7 +40,8 @@ const EN_US = new Intl.NumberFormat("en-US");
 export function showValue(value: JsonValue): string {
   if (value === null) return "none";
   if (typeof value === "number") return EN_US.format(value);
-  if (typeof value === "string") return printable(value);
+  // An empty text would read as nothing at all (`pixel_url:  -> ...`): show it as quotes.
+  if (typeof value === "string") return value === "" ? '""' : printable(value);
   if (typeof value === "boolean") return String(value);
   if (isMoney(value)) return Money.format(value as unknown as Money);
   if (Array.isArray(value) && value.every((v) => typeof v === "string"))

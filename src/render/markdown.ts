@@ -6,7 +6,16 @@
  */
 import { printable } from "../model/printable.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
-import { actionCounts, darkTime, detailLines, eta, groups, headline, MARKER } from "./format.js";
+import {
+  actionCounts,
+  count as countOf,
+  darkTime,
+  detailLines,
+  eta,
+  groups,
+  headline,
+  MARKER,
+} from "./format.js";
 import { scopeBanner } from "./scope.js";
 
 export interface MarkdownOptions {
@@ -99,7 +108,7 @@ function compose(plan: Plan, max: number): string {
     "",
     errors.length > 0
       ? `**${errors.length} error${errors.length === 1 ? "" : "s"}: this plan cannot be applied.**`
-      : `**${eta(plan)}**; ${plan.summary.read_requests} read requests. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
+      : `**${eta(plan)}**; ${countOf(plan.summary.read_requests, "read request")}. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
     ...scopedNote(plan),

@@ -59,16 +59,45 @@ function bar(done: number, total: number, width: number): string {
   return `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
 }
 
-/** The single updating TTY line: phase, done/total, current request, countdown, ETA. */
-export function progressLine(view: ProgressView, now: number): string {
-  const parts = [`${bar(view.done, view.total, 20)} ${view.done}/${view.total}`];
-  if (view.current) {
-    const { phase, method, path, items } = view.current;
-    parts.push(`phase ${phase} ${phaseName(phase)}`, `${method} ${path} (${itemsText(items)})`);
-  }
-  if (view.wait && view.wait.until > now) parts.push(waitText(view.wait, now));
-  parts.push(`ETA ${Time.formatDuration(etaMs(view, now))}`);
-  return parts.join("  ");
+/**
+ * The single updating TTY line: phase, done/total, current request, countdown, ETA. It never
+ * reaches the terminal's last column: a line that wraps cannot be redrawn in place, and each
+ * redraw would leave one more copy behind. Narrower terminals lose detail in this order: the
+ * phase's name and half the bar, the request, then the bar; the count and ETA stay.
+ */
+export function progressLine(view: ProgressView, now: number, columns = Number.POSITIVE_INFINITY): string {
+  const max = Math.max(1, columns - 1);
+  const wait = view.wait && view.wait.until > now ? [waitText(view.wait, now)] : [];
+  const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
+  const count = `${view.done}/${view.total}`;
+  const current = view.current;
+  const request = current ? [`${current.method} ${current.path} (${itemsText(current.items)})`] : [];
+  const variants = [
+    [
+      `${bar(view.done, view.total, 20)} ${count}`,
+      ...(current ? [`phase ${current.phase} ${phaseName(current.phase)}`] : []),
+      ...request,
+      ...wait,
+      eta,
+    ],
+    [
+      `${bar(view.done, view.total, 10)} ${count}`,
+      ...(current ? [`phase ${current.phase}`] : []),
+      ...request,
+      ...wait,
+      eta,
+    ],
+    [
+      `${bar(view.done, view.total, 10)} ${count}`,
+      ...(current ? [`phase ${current.phase}`] : []),
+      ...wait,
+      eta,
+    ],
+    [count, ...wait, eta],
+    [count, eta],
+  ].map((parts) => parts.join("  "));
+  const fits = variants.find((line) => line.length <= max);
+  return fits ?? `${variants.at(-1)!.slice(0, Math.max(0, max - 1))}…`;
 }
 
 /** One line per finished request, for logs and CI (no TTY). */
@@ -83,7 +112,7 @@ export function requestLine(record: ApplyRequestRecord, total: number): string {
         : "";
   return (
     `[${record.seq}/${total}] phase ${record.phase} ${record.method} ${record.path} ` +
-    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.durationMs)}${retries}${recovered}`
+    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
   );
 }
 

@@ -32,7 +32,7 @@ function statusText(status: ApplyRequestRecord["status"]): string {
 
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.durationMs)}${attempts}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}`;
 }
 
 function unsentLine(request: UnsentRequest): string {
@@ -55,7 +55,7 @@ export function summaryLines(result: ApplyResult): string[] {
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind])));
   return [
-    `Applied ${s.applied_requests} of ${s.planned_requests} requests in ${Time.formatDuration(s.elapsed_ms)}.`,
+    `Applied ${s.applied_requests} of ${count(s.planned_requests, "request")} in ${Time.formatDuration(s.elapsed_ms)}.`,
     ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
     `  ${count(s.write_requests, "write request")}, ${count(s.read_requests, "read request")}, ${count(s.retries, "retry", "retries")}` +
       (s.rate_limited > 0 ? ` (${s.rate_limited} answered 429)` : ""),
@@ -99,11 +99,11 @@ export function renderApplyReport(result: ApplyResult): string {
     const r = failure.request;
     lines.push(
       `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${printable(r.description)})`,
-      `  ${failure.httpStatus !== undefined ? `${failure.httpStatus} ` : ""}${printable(failure.message)} [${failure.code}]`,
+      `  ${failure.http_status !== undefined ? `${failure.http_status} ` : ""}${printable(failure.message)} [${failure.code}]`,
       ...failure.fields.flatMap(fieldLines),
     );
   } else {
-    lines.push(`Apply interrupted after ${result.applied.length} of ${total} requests.`);
+    lines.push(`Apply interrupted after ${result.applied.length} of ${count(total, "request")}.`);
     if (result.abandoned) {
       const a = result.abandoned;
       lines.push(

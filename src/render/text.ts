@@ -8,6 +8,7 @@ import { printable } from "../model/printable.js";
 import { PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
+  count,
   darkTime,
   detailLines,
   eta,
@@ -78,7 +79,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   out.push("", p.bold("Summary"));
   out.push(`  ${actionCounts(plan)}`);
-  out.push(`  ${eta(plan)}; ${plan.summary.read_requests} read requests made`);
+  out.push(`  ${eta(plan)}; ${count(plan.summary.read_requests, "read request")} made`);
   const dark = darkTime(plan);
   if (dark) out.push(`  ${dark}`);
   for (const io of plan.summary.insertion_orders) {

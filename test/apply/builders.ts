@@ -39,7 +39,7 @@ export function record(overrides: Partial<ApplyRequestRecord> = {}): ApplyReques
     items: 2,
     description: "PATCH 2 campaigns",
     status: 200,
-    durationMs: 120,
+    duration_ms: 120,
     attempts: 1,
     ...overrides,
   };

@@ -246,6 +246,17 @@ describe("doohctl apply --plan", () => {
     expect(logins()).toBe(before);
   });
 
+  it("applies a plan made by the read-only user DOOHCTL_PLAN_USER names, made again as the applier", async () => {
+    const { path, requests } = await savePlan();
+    edit(path, (plan) => {
+      plan.connection.user = "reader@doohctl.test";
+    });
+    expect(await refused(path)).toMatch(/set DOOHCTL_PLAN_USER/);
+    const io = bufferIO({ env: { ...env, DOOHCTL_PLAN_USER: "reader@doohctl.test" }, cwd: dir });
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io), io.err()).toBe(0);
+    expect(dspWrites()).toHaveLength(requests);
+  });
+
   it("refuses a stale plan with the per-object explanation and sends no write", async () => {
     const { path } = await savePlan();
     const other = createDspClient({

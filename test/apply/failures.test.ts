@@ -70,7 +70,7 @@ describe("a failing request", () => {
     expect(result.status).toBe("failed");
     expect(result.applied.map((r) => r.seq)).toEqual([1]);
     expect(result.failure?.request.seq).toBe(2);
-    expect(result.failure?.httpStatus).toBe(422);
+    expect(result.failure?.http_status).toBe(422);
     expect(result.failure?.message).toBe("Invalid Request");
     const field = result.failure?.fields.find((f) => f.field.startsWith("campaigns[0]"));
     expect(field?.addresses).toEqual(["campaign.1001/Malls"]);

@@ -10,7 +10,7 @@ describe("apply report", () => {
     expect(renderApplyReport(result())).toBe(
       [
         "Apply complete.",
-        "Applied 1 of 1 requests in 1m00s.",
+        "Applied 1 of 1 request in 1m00s.",
         "  2 campaigns updated",
         "  1 write request, 0 read requests, 0 retries",
         "",
@@ -35,7 +35,7 @@ describe("apply report", () => {
           request: failed,
           code: "API_ERROR",
           message: "Invalid Request",
-          httpStatus: 422,
+          http_status: 422,
           fields: [
             {
               field: "campaigns[1].cpm",
@@ -86,7 +86,7 @@ describe("apply report", () => {
     const text = renderApplyReport(
       result({ status: "interrupted", applied: [], abandoned: record({ status: "abandoned" }) }),
     );
-    expect(text).toMatch(/^Apply interrupted after 0 of 1 requests\./);
+    expect(text).toMatch(/^Apply interrupted after 0 of 1 request\./);
     expect(text).toMatch(
       /abandoned: 1\. PATCH \/api\/dsp\/v1\/campaigns .*doohctl plan shows whether it took effect/,
     );
@@ -111,7 +111,7 @@ describe("progress lines", () => {
   });
 
   it("writes one line per request without a TTY", () => {
-    expect(requestLine(record({ attempts: 2, durationMs: 1500 }), 7)).toBe(
+    expect(requestLine(record({ attempts: 2, duration_ms: 1500 }), 7)).toBe(
       "[1/7] phase 3 PATCH /api/dsp/v1/campaigns 2 items -> 200 in 1.5s, 2 attempts",
     );
   });

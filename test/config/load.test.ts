@@ -331,7 +331,11 @@ insertion_orders:
         "version: 1\ninsertion_orders:\n  - id: '1'\n    campaigns: [{ name: A }, { name: A }]\n",
     });
     expect(issues).toEqual([
-      expect.objectContaining({ code: "DUPLICATE_DECLARATION", path: "insertion_orders[0].campaigns[1]" }),
+      expect.objectContaining({
+        code: "DUPLICATE_DECLARATION",
+        path: "insertion_orders[0].campaigns[1].name",
+        column: 38,
+      }),
     ]);
   });
 });

@@ -185,7 +185,7 @@ function toConfig(state: DesiredState): unknown {
 function withoutSources(state: DesiredState): unknown {
   return JSON.parse(
     JSON.stringify(state, (key, value) =>
-      key === "source" || key === "fieldSources" || key === "files" ? undefined : value,
+      key === "source" || key === "idSource" || key === "fieldSources" || key === "files" ? undefined : value,
     ),
   );
 }

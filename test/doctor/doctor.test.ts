@@ -201,7 +201,7 @@ describe("doohctl doctor", () => {
       const checks: Check[] = JSON.parse(io.out()).checks;
       expect(checks.find((c) => c.id === "targetings")).toMatchObject({
         status: "differs",
-        detail: expect.stringMatching(/not JSON/),
+        detail: expect.stringMatching(/not JSON|not the DSP's JSON API/),
       });
       expect(checks.filter((c) => c.status === "differs").map((c) => c.id)).toEqual(["targetings"]);
     } finally {

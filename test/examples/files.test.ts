@@ -3,11 +3,12 @@
  * validate, and CI workflows must keep credentials in the CI's secret store and never run two
  * applies at once.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/program.js";
+import { configSchemaUrl, REPOSITORY } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
 import { loadSeedFile, startEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "../helpers/io.js";
@@ -92,9 +93,32 @@ describe("examples/", () => {
   it("config examples start with the schema comment that editors use", () => {
     for (const file of yamlFiles.filter((f) => !workflows.includes(f))) {
       expect(readFileSync(file, "utf8").split("\n")[0], relative(ROOT, file)).toBe(
-        "# yaml-language-server: $schema=../../schemas/doohctl.schema.json",
+        `# yaml-language-server: $schema=${configSchemaUrl()}`,
       );
     }
+  });
+
+  it("the README and the docs name the same $schema URL as the examples and export", () => {
+    for (const doc of ["README.md", "docs/export.md", "docs/validate.md"]) {
+      const urls = [...readFileSync(join(ROOT, doc), "utf8").matchAll(/\$schema=(\S+)/g)].map((m) => m[1]);
+      expect(urls.length, doc).toBeGreaterThan(0);
+      for (const url of urls) expect(url, doc).toBe(configSchemaUrl());
+    }
+  });
+
+  it("the $schema URL resolves: this version's tag of the repository package.json names, a shipped file", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      version: string;
+      repository: { url: string };
+      files: string[];
+    };
+    expect(pkg.repository.url).toBe(`git+https://github.com/${REPOSITORY}.git`);
+    const url = configSchemaUrl();
+    const prefix = `https://raw.githubusercontent.com/${REPOSITORY}/v${pkg.version}/`;
+    expect(url.startsWith(prefix)).toBe(true);
+    const path = url.slice(prefix.length);
+    expect(existsSync(join(ROOT, path))).toBe(true);
+    expect(pkg.files).toContain(path.split("/")[0]);
   });
 
   it.each(CONFIG_EXAMPLES.map((p) => [p]))("%s passes doohctl validate", async (path) => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
+import { configSchemaUrl } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
 import {
   type EmulatorSeed,
@@ -69,9 +70,7 @@ describe("doohctl export of the example seed", () => {
       "io.yaml",
     );
     expect(code, plan).toBe(0);
-    expect(text.split("\n")[0]).toBe(
-      "# yaml-language-server: $schema=https://doohctl.dev/schemas/doohctl.schema.json",
-    );
+    expect(text.split("\n")[0]).toBe(`# yaml-language-server: $schema=${configSchemaUrl()}`);
     expect(text).toContain(
       "# Holiday push: Northwind Beverages (advertiser 1), flight 2026-12-01 to 2027-02-01",
     );

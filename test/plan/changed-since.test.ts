@@ -194,7 +194,7 @@ describe("plan --changed-since", () => {
   it("refuses an unknown REF, a directory outside git, and a path that did not exist at REF", async () => {
     const unknown = await plan(["--changed-since", "no-such-branch"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toContain("--changed-since no-such-branch: no such revision in this repository");
+    expect(unknown.out).toContain("--changed-since no-such-branch: no such revision in this repository");
 
     writeFileSync(join(repo, "extra.yaml"), FILES[0]!.text);
     const io = bufferIO({ env: { DOOHCTL_API_ORIGIN: emulator.origin }, cwd: repo });
@@ -204,14 +204,14 @@ describe("plan --changed-since", () => {
     rmSync(join(repo, ".git"), { recursive: true, force: true });
     const outside = await plan(["--changed-since", "main"]);
     expect(outside.code).toBe(1);
-    expect(outside.err).toContain("is not inside a git repository");
+    expect(outside.out).toContain("is not inside a git repository");
     expect(gets()).toBe(0);
   });
 
   it("refuses --changed-since together with --target", async () => {
     const both = await plan(["--changed-since", "main", "--target", "1001"]);
     expect(both.code).toBe(1);
-    expect(both.err).toContain("--changed-since and --target both narrow the plan: use one of them");
+    expect(both.out).toContain("--changed-since and --target both narrow the plan: use one of them");
   });
 
   it("apply --changed-since applies only the change", async () => {

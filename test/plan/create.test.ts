@@ -365,6 +365,25 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
     expect(p.requests).toEqual([]);
   });
 
+  it("says at which file:line and which campaigns, listed or not, a budget sum over the insertion order's counts", () => {
+    const live = liveState({
+      insertionOrders: [liveIo({ budget_impressions: 150_000 })],
+      campaigns: [liveCampaign(), liveCampaign({ id: "5009", name: "Legacy", budget_impressions: 40_000 })],
+    });
+    const d = desired([
+      io("1001", {
+        campaigns: [campaign("Airports", { fields: { budget_impressions: 120_000 }, line: 12 })],
+      }),
+    ]);
+    const [budget] = plan(d, live).findings;
+    expect(budget).toMatchObject({ code: "DOOH701", source: { file: "doohctl.yaml", line: 3 } });
+    expect(budget!.message).toBe(
+      "the desired state breaks a rule the DSP enforces on every write (see docs/assumptions.md#g8): " +
+        "insertion order 1001: campaign budgets add up to 160,000 impressions, over its budget_impressions 150,000; " +
+        'the sum counts "Airports" 120,000 (doohctl.yaml:12), "Legacy" 40,000 (live, not in the config)',
+    );
+  });
+
   it("batches 250 campaign updates into 3 requests of at most 100 items", () => {
     const campaigns = Array.from({ length: 250 }, (_, i) =>
       liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1 }),

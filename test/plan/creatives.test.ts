@@ -117,7 +117,7 @@ describe("createPlan: creatives (G6)", () => {
         code: "DOOH010",
         severity: "error",
         message:
-          "creative 9001: category 77 in category_ids does not exist (G6 rule 5): use the id of an existing creative category (GET /creative_categories)",
+          "creative 9001: category 77 in category_ids does not exist (see docs/assumptions.md#g6): use the id of an existing creative category (GET /creative_categories)",
         address: "creative.9001",
         source: src("creatives.9001.category_ids", 51),
       },

@@ -146,10 +146,22 @@ describe("plan command errors", () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
     const io = bufferIO({ env: env(), cwd: dir });
-    expect(await run(["plan", file, "--format", "json", "--no-session-cache"], io)).toBe(1);
+    expect(await run(["plan", file, "--no-session-cache"], io)).toBe(1);
     expect(io.out()).toBe("");
     expect(io.err()).toContain("DOOH001");
     expect(io.err()).not.toContain(USER.password);
+  });
+
+  it("with --format json prints plan errors as JSON errors, never a plan document", async () => {
+    const file = join(dir, "unknown.yaml");
+    writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
+    const io = bufferIO({ env: env(), cwd: dir });
+    expect(await run(["plan", file, "--format", "json", "--no-session-cache"], io)).toBe(1);
+    const { errors } = JSON.parse(io.out()) as { errors: { code: string; location: { file: string } }[] };
+    expect(errors.map((e) => e.code)).toEqual(["DOOH001"]);
+    expect(errors[0]?.location.file).toBe("unknown.yaml");
+    expect(io.out()).not.toContain("format_version");
+    expect(io.out() + io.err()).not.toContain(USER.password);
   });
 
   it("reports config errors at file:line without contacting the DSP", async () => {

@@ -138,7 +138,7 @@ describe("another client edits during an apply", () => {
     } else {
       // The edit got there first: the apply stops, says which field, where it was written.
       expect(result.status).toBe("failed");
-      expect(result.failure?.httpStatus).toBe(422);
+      expect(result.failure?.http_status).toBe(422);
       const field = result.failure?.fields.find((f) => f.field.startsWith("campaigns[0]"));
       expect(field?.addresses).toEqual(["campaign.1001/Malls"]);
       expect(field?.sources[0]?.line).toBe(malls.fieldSources.budget_impressions?.line);

@@ -112,7 +112,7 @@ describe("secrets", () => {
   it("ran every command for real: a 500 stopped an apply and the wrong password was refused", () => {
     const failed = outputs.find((o) => o.command.startsWith("apply --plan"))!.text;
     expect(failed).toContain('"status": "failed"');
-    expect(failed).toContain('"httpStatus": 500');
+    expect(failed).toContain('"http_status": 500');
     expect(outputs.find((o) => o.command.includes("plan --no-session-cache"))!.text).toMatch(
       /credential|password|Not Authorized/i,
     );

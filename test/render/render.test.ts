@@ -2,6 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePlan } from "../../src/plan/file.js";
+import type { Change } from "../../src/plan/types.js";
+import { detailLines } from "../../src/render/format.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
@@ -20,6 +22,17 @@ function golden(name: string, actual: string): void {
 }
 
 describe("renderers", () => {
+  it("shows an empty old value as quotes, not as nothing", () => {
+    const change = {
+      kind: "update_creative",
+      creative_id: "9001",
+      fields: [{ field: "pixel_url", before: "", after: "https://pixel.example.com/p" }],
+    } as unknown as Change;
+    expect(detailLines(change)).toEqual([
+      { marker: "~", text: 'pixel_url: "" -> https://pixel.example.com/p' },
+    ]);
+  });
+
   it("renders the text plan grouped by insertion order with markers, requests, findings and summary", () => {
     golden("rich.txt", renderText(richPlan(), { colour: false }));
   });

@@ -17,9 +17,10 @@ import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import { connect } from "../connection.js";
+import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
-import { describeError, loadAndPlan, readAndPlan } from "../pipeline.js";
+import { loadAndPlan, readAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 import { createProgressDisplay } from "../progress.js";
 
@@ -102,6 +103,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     prepared = await preparePlan(io, paths, flags);
     const { plan } = prepared;
     if (hasErrors(plan.findings)) {
+      if (flags.format === "json") io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
       io.stderr.write("doohctl apply: the plan has errors: nothing was sent\n");
       return EXIT.error;
@@ -142,7 +144,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       io.stderr.write("Apply cancelled at the prompt: nothing was sent.\n");
       return EXIT.SIGINT;
     }
-    io.stderr.write(describeError("apply", error));
+    reportError(io, "apply", error, flags.format);
     return EXIT.error;
   } finally {
     await prepared?.client.close();
@@ -235,10 +237,15 @@ async function prepareSavedPlan(
   const now = resolveConnection(desired.connection, io.env);
   const user = io.env.DOOHCTL_EMAIL ?? "";
   const made = saved.connection;
-  if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || made.user !== user) {
+  // A team plans with a read-only user and applies with a write user of the same account
+  // (spec, Authentication 1: one user, one account): DOOHCTL_PLAN_USER names the plan's user
+  // the applier accepts. The plan is made again as this user anyway.
+  const planUser = io.env.DOOHCTL_PLAN_USER;
+  const userOk = made.user === user || (planUser !== undefined && planUser !== "" && made.user === planUser);
+  if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || !userOk) {
     const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
     throw new ApplyRefused(
-      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user`,
+      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
     );
   }
   const { client, connection, pacing } = connect(io, desired.connection, {

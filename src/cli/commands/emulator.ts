@@ -15,6 +15,7 @@ import {
   type RateLimits,
 } from "../../model/limits.js";
 import type { Environment } from "../../model/wire.js";
+import { reportError } from "../errors.js";
 import { EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
 
@@ -29,6 +30,7 @@ interface EmulatorFlags {
   faults?: string;
   faultSeed?: string;
   control?: boolean;
+  format: string;
 }
 
 /** The example seed's own demo credential: the only password the banner shows. */
@@ -60,7 +62,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--seed <file>", "JSON seed: users and the initial state (schemas/emulator-seed.schema.json)")
     .option("--state <file>", "persist the state in FILE across restarts (loaded when present)")
     .addOption(
-      new Option("--environment <name>", "production, or staging (no DSP paths, G13)")
+      new Option("--environment <name>", "production, or staging (answers 404 on every DSP path)")
         .choices(["production", "staging"])
         .default("production"),
     )
@@ -69,6 +71,11 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
     .option("--fault-seed <n>", "seed for reproducible fault draws")
     .option("--control", "enable the /__emulator/ control path")
+    .addOption(
+      new Option("--format <format>", "how start-up errors are printed: text on stderr, or json on stdout")
+        .choices(["text", "json"])
+        .default("text"),
+    )
     .action(async (flags: EmulatorFlags) => {
       let seed: EmulatorSeed | undefined;
       let rateLimits: RateLimits | "off" | undefined;
@@ -100,7 +107,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           error instanceof FlagError ||
           (error as NodeJS.ErrnoException).code === "EADDRINUSE";
         if (!known) throw error;
-        io.stderr.write(`doohctl emulator: ${(error as Error).message}\n`);
+        reportError(io, "emulator", error, flags.format);
         setExit(EXIT.error);
         return;
       }

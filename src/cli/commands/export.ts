@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { Option } from "commander";
 import { Endpoints } from "../../api/endpoints.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
@@ -12,13 +13,13 @@ import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
 import { exportOmissions, renderExport } from "../../render/export.js";
 import { connect } from "../connection.js";
+import { reportError } from "../errors.js";
 import { type CliIO, EXIT } from "../io.js";
-import { describeError } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
-import { TOOL_VERSION } from "../version.js";
+import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
-/** The config schema's `$id`: where editors find it when the file lives outside this repo. */
-export const DEFAULT_SCHEMA_URL = "https://doohctl.dev/schemas/doohctl.schema.json";
+/** Where editors find the config schema: this version's file in the repository (README, examples). */
+export const DEFAULT_SCHEMA_URL = configSchemaUrl();
 
 interface ExportFlags {
   insertionOrder: string[];
@@ -28,6 +29,7 @@ interface ExportFlags {
   config?: string;
   schema: string;
   sessionCache: boolean;
+  format: string;
 }
 
 /** A usage or precondition problem: said on stderr, exit 1, nothing read or written. */
@@ -57,6 +59,11 @@ export const registerExport: CommandModule = (program, io, setExit) => {
     .option("-c, --config <path>", "take connection settings (api_origin, rate_limits) from this config")
     .option("--schema <url>", "schema reference for the yaml-language-server comment", DEFAULT_SCHEMA_URL)
     .option("--no-session-cache", "log in afresh and do not store the session")
+    .addOption(
+      new Option("--format <format>", "how errors are printed: text on stderr, or json on stdout")
+        .choices(["text", "json"])
+        .default("text"),
+    )
     .action(async (flags: ExportFlags) => {
       setExit(await exportCommand(io, flags));
     });
@@ -103,10 +110,14 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === "EEXIST") {
-      io.stderr.write(`doohctl export: ${flags.out} appeared meanwhile: add --force to overwrite it\n`);
+      const refused = new ExportRefused(
+        "EXPORT_FILE_EXISTS",
+        `${flags.out} appeared meanwhile: add --force to overwrite it`,
+      );
+      reportError(io, "export", refused, flags.format);
       return EXIT.error;
     }
-    io.stderr.write(describeError("export", error));
+    reportError(io, "export", error, flags.format);
     return EXIT.error;
   } finally {
     await client?.close();

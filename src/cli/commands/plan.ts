@@ -6,9 +6,10 @@ import type { Plan } from "../../plan/types.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
+import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
-import { describeError, loadAndPlan } from "../pipeline.js";
+import { loadAndPlan } from "../pipeline.js";
 import type { CommandModule } from "../program.js";
 
 interface PlanFlags extends TuningFlags {
@@ -84,6 +85,10 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     await run.client.close();
     const { plan } = run;
     if (hasErrors(plan.findings)) {
+      if (format === "json") {
+        io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
+        return EXIT.error;
+      }
       // Nothing on stdout a tool could mistake for a plan: the findings go to stderr.
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
       io.stderr.write("doohctl plan: the plan has errors (above); nothing can be applied\n");
@@ -95,7 +100,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     const changes = plan.changes.length > 0;
     return flags.detailedExitcode && changes ? EXIT.changes : EXIT.ok;
   } catch (error) {
-    io.stderr.write(describeError("plan", error));
+    reportError(io, "plan", error, format);
     return EXIT.error;
   }
 }

@@ -1,3 +1,4 @@
+import { Option } from "commander";
 import { readConfigSchemaText } from "../../config/schema-file.js";
 import { EXIT } from "../io.js";
 import type { CommandModule } from "../program.js";
@@ -7,6 +8,8 @@ export const registerSchema: CommandModule = (program, io, setExit) => {
   program
     .command("schema")
     .description("print the JSON Schema of the config files (schemas/doohctl.schema.json)")
+    // The schema is JSON already; --format json is accepted like on every other command.
+    .addOption(new Option("--format <format>", "output format").choices(["json"]).default("json"))
     .action(() => {
       io.stdout.write(readConfigSchemaText());
       setExit(EXIT.ok);

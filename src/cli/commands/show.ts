@@ -1,0 +1,41 @@
+import { resolve } from "node:path";
+import { Option } from "commander";
+import { readPlanFile } from "../../plan/file.js";
+import { renderJson } from "../../render/json.js";
+import { renderMarkdown } from "../../render/markdown.js";
+import { renderText } from "../../render/text.js";
+import { reportError } from "../errors.js";
+import { EXIT, useColour } from "../io.js";
+import type { CommandModule } from "../program.js";
+
+interface ShowFlags {
+  format: "text" | "json" | "markdown";
+}
+
+/**
+ * `doohctl show PLAN_FILE`: renders a saved plan with no credentials and no network, so a
+ * pull-request comment shows exactly the plan file that apply --plan will be given.
+ */
+export const registerShow: CommandModule = (program, io, setExit) => {
+  program
+    .command("show")
+    .description("render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)")
+    .argument("<plan-file>", "a plan file written by doohctl plan -o FILE")
+    .addOption(
+      new Option("--format <format>", "output on stdout")
+        .choices(["text", "json", "markdown"])
+        .default("text"),
+    )
+    .action((file: string, flags: ShowFlags) => {
+      try {
+        const plan = readPlanFile(resolve(io.cwd, file), file);
+        if (flags.format === "json") io.stdout.write(renderJson(plan));
+        else if (flags.format === "markdown") io.stdout.write(renderMarkdown(plan));
+        else io.stdout.write(renderText(plan, { colour: useColour(io) }));
+        setExit(EXIT.ok);
+      } catch (error) {
+        reportError(io, "show", error, flags.format);
+        setExit(EXIT.error);
+      }
+    });
+};

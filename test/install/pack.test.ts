@@ -1,0 +1,68 @@
+/**
+ * The README's install lines are true: `npm pack` makes a tarball that installs a working
+ * `doohctl` (the bin, the compiled code and the schemas it reads at run time), with nothing
+ * of the sources or tests in it. The tarball is packed from the built dist/ (`.ci/run` builds
+ * before testing; `npm pack` alone runs `prepare`, which builds too).
+ */
+import { type ExecFileSyncOptionsWithStringEncoding, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  bin: Record<string, string>;
+};
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const quiet: ExecFileSyncOptionsWithStringEncoding = {
+  cwd: ROOT,
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "ignore"],
+};
+
+describe("npm pack", () => {
+  let dir: string;
+  let tarball: string;
+  let files: string[];
+
+  beforeAll(() => {
+    expect(existsSync(join(ROOT, PKG.bin.doohctl ?? "")), "run npm run build first").toBe(true);
+    dir = mkdtempSync(join(tmpdir(), "doohctl-pack-"));
+    const out = execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], quiet);
+    const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+    tarball = join(dir, info!.filename);
+    files = info!.files.map((f) => f.path);
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("ships the bin, the compiled code and every schema, and no sources or tests", () => {
+    expect(files).toContain(PKG.bin.doohctl);
+    for (const schema of ["doohctl.schema.json", "plan.schema.json", "emulator-seed.schema.json"]) {
+      expect(files).toContain(`schemas/${schema}`);
+    }
+    expect(files).toContain("examples/github/doohctl-plan.yml");
+    // The GitLab pipeline runs the helper from the installed package.
+    expect(files).toContain("examples/gitlab/doohctl-gitlab.mjs");
+    expect(files).toContain("examples/gitlab/.gitlab-ci.yml");
+    expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("installs globally from the tarball and runs offline commands", () => {
+    const prefix = join(dir, "prefix");
+    execFileSync(
+      npm,
+      ["install", "--global", "--prefix", prefix, "--no-audit", "--no-fund", "--prefer-offline", tarball],
+      quiet,
+    );
+    const bin = join(prefix, process.platform === "win32" ? "doohctl.cmd" : join("bin", "doohctl"));
+    const doohctl = (...args: string[]) =>
+      execFileSync(bin, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
+    expect(doohctl("--version")).toBe(`${PKG.version}\n`);
+    const saved = join(ROOT, "test/render/golden/rich.json.golden");
+    expect(doohctl("show", saved)).toBe(readFileSync(join(ROOT, "test/render/golden/rich.txt"), "utf8"));
+    expect(JSON.parse(doohctl("schema"))).toHaveProperty("$id");
+  }, 120_000);
+});

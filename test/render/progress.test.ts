@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { TextSink } from "../../src/cli/io.js";
+import { createProgressDisplay } from "../../src/cli/progress.js";
+import { VirtualClock } from "../../src/model/clock.js";
+import { type ProgressView, progressLine } from "../../src/render/progress.js";
+import { record } from "../apply/builders.js";
+
+/** Request 7 of a 17-request apply, waiting 4 s for its write slot. */
+const view: ProgressView = {
+  done: 6,
+  total: 17,
+  writeIntervalMs: 6_000,
+  current: { seq: 7, phase: 4, method: "PUT", path: "/api/dsp/v1/campaigns/5002/targetings", items: 1 },
+  wait: { until: 4_000, reason: "rate-limit" },
+};
+
+describe("the progress line fits the terminal", () => {
+  it("shows everything at 200 columns", () => {
+    expect(progressLine(view, 0, 200)).toBe(
+      "[#######-------------] 6/17  phase 4 replace targetings  PUT /api/dsp/v1/campaigns/5002/targetings (1 item)  next write slot in 4s  ETA 1m04s",
+    );
+  });
+
+  it("drops the phase's name and the request at 80 columns, and stays under the last column", () => {
+    const line = progressLine(view, 0, 80);
+    expect(line).toBe("[####------] 6/17  phase 4  next write slot in 4s  ETA 1m04s");
+    expect(line.length).toBeLessThan(80);
+  });
+
+  it("keeps the count, the countdown and the ETA at 60 columns", () => {
+    const line = progressLine(view, 0, 60);
+    expect(line).toBe("6/17  next write slot in 4s  ETA 1m04s");
+    expect(line.length).toBeLessThan(60);
+  });
+
+  it("keeps the count and the ETA on a very narrow terminal, and cuts only past them", () => {
+    expect(progressLine(view, 0, 30)).toBe("6/17  ETA 1m04s");
+    expect(progressLine(view, 0, 10)).toBe("6/17  ET…");
+  });
+
+  it.each([60, 80, 200])(
+    "redraws a 17-request apply on a %i-column TTY without a line longer than the terminal",
+    (columns) => {
+      let text = "";
+      const sink: TextSink = {
+        write: (t) => {
+          text += t;
+        },
+        isTTY: true,
+        columns,
+      };
+      const clock = new VirtualClock({ start: 0 });
+      const display = createProgressDisplay({ sink, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
+      display.onEvent({ type: "start", total: 17, at: 0 });
+      for (let seq = 1; seq <= 17; seq++) {
+        const path = `/api/dsp/v1/campaigns/${5000 + seq}/targetings`;
+        display.onEvent({
+          type: "request",
+          seq,
+          phase: 4,
+          method: "PUT",
+          path,
+          items: 1,
+          description: "x",
+          done: seq - 1,
+          total: 17,
+          at: 0,
+        });
+        display.onEvent({
+          type: "api",
+          event: {
+            type: "wait",
+            class: "write",
+            reason: "rate-limit",
+            until: clock.now() + 6_000,
+            waitMs: 6_000,
+          },
+        });
+        clock.advance(6_000);
+        display.onEvent({ type: "applied", record: record({ seq, path }), done: seq, total: 17 });
+      }
+      display.stop();
+      // Each redraw is `\r<line>\x1b[K`: what lies between carriage returns is one screen line.
+      const drawn = text
+        .split(/\r|\n/)
+        .map((s) => s.replace("\u001b[K", ""))
+        .filter(Boolean);
+      expect(drawn.length).toBeGreaterThan(17);
+      for (const line of drawn) expect(line.length, line).toBeLessThan(columns);
+      expect(text.match(/\n/g)).toHaveLength(1);
+      expect(drawn.at(-1)).toMatch(/17\/17 .*ETA 0s$/);
+    },
+  );
+});
