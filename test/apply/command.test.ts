@@ -253,7 +253,9 @@ describe("doohctl apply --plan", () => {
     });
     expect(await refused(path)).toMatch(/set DOOHCTL_PLAN_USER/);
     const io = bufferIO({ env: { ...env, DOOHCTL_PLAN_USER: "reader@doohctl.test" }, cwd: dir });
-    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io), io.err()).toBe(0);
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io), io.err()).toBe(
+      0,
+    );
     expect(dspWrites()).toHaveLength(requests);
   });
 
