@@ -62,15 +62,25 @@ export function summaryLines(result: ApplyResult): string[] {
   ];
 }
 
-/** I7: campaigns paused for a targeting change whose reactivation was never applied. */
+/** I7: campaigns paused for a targeting change, restored on the way out or still dark. */
 function leftPausedLines(result: ApplyResult): string[] {
   const paused = result.left_paused ?? [];
-  if (paused.length === 0) return [];
+  const restored = result.restored ?? [];
+  const lines: string[] = [];
+  if (restored.length > 0) {
+    lines.push(
+      `Delivery restored: ${count(restored.length, "campaign")} this apply had paused for targeting changes ${restored.length === 1 ? "is" : "are"} active again (${restored.join(", ")}).`,
+      "",
+    );
+  }
+  if (paused.length === 0) return lines;
   return [
+    ...lines,
     `LEFT PAUSED by this apply (${paused.length}): paused to change their targetings, not reactivated:`,
     ...paused.map((p) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`),
-    "  A new plan will not reactivate them where the config leaves `active` undeclared: declare",
-    "  `active: true` for them in the config, or reactivate them, then plan again.",
+    ...(result.restore_error !== undefined ? [`  Reactivating them failed: ${result.restore_error}`] : []),
+    "  The recovery record keeps them: the next doohctl plan or apply of this account plans their",
+    "  reactivation (DOOH202), also where the config leaves `active` undeclared.",
     "",
   ];
 }

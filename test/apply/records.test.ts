@@ -93,7 +93,12 @@ describe("a campaign paused for a targeting change", () => {
     const text = renderApplyReport(result);
     expect(text).toContain("LEFT PAUSED by this apply (1)");
     expect(text).toContain('campaign 5001 "Malls"');
-    expect(text).toContain("declare\n  `active: true`");
+    // The DSP still answers 500, so restoring on the way out failed too: the record keeps it.
+    expect(result.restore_error).toBeDefined();
+    expect(text).toContain("Reactivating them failed");
+    expect(text).toContain(
+      "next doohctl plan or apply of this account plans their\n  reactivation (DOOH202)",
+    );
     expect(lines(path).at(-1)).toMatchObject({
       event: "end",
       status: "failed",
