@@ -21,6 +21,18 @@ interface LockFile {
   started_at: string;
 }
 
+export class ApplyLockError extends Error {
+  override readonly name = "ApplyLockError";
+  readonly code = "APPLY_LOCK_UNAVAILABLE";
+}
+
+function unusable(dir: string, error: unknown): ApplyLockError {
+  return new ApplyLockError(
+    `cannot take the apply lock in ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so nothing was sent: make the state directory writable or set DOOHCTL_STATE_DIR`,
+    { cause: error },
+  );
+}
+
 export interface ApplyLock {
   release(): void;
 }
@@ -57,7 +69,11 @@ export async function acquireApplyLock(input: {
   const key = accountKey(input.scope);
   const dir = join(input.stateDir, "locks");
   const path = join(dir, `${key}.lock`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw unusable(dir, error);
+  }
   let told = false;
   let unreadable = 0;
   for (;;) {
@@ -76,7 +92,7 @@ export async function acquireApplyLock(input: {
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw unusable(dir, error);
     }
     const holder = holderOf(path);
     if (!holder && ++unreadable < 5) {
