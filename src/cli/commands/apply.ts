@@ -45,6 +45,14 @@ class ApplyRefused extends Error {
   readonly code = "APPLY_REFUSED";
 }
 
+/** Stopped by a signal before any request was sent (while waiting for the apply lock). */
+class InterruptedBeforeSending extends Error {
+  override readonly name = "InterruptedBeforeSending";
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted (${signal}) while waiting for another apply of this account: nothing was sent`);
+  }
+}
+
 /** `doohctl apply`: plan (or load a saved plan), ask, execute, report (design.md, Commands). */
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
@@ -134,6 +142,10 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (error instanceof PromptInterrupted) {
       io.stderr.write("Apply cancelled at the prompt: nothing was sent.\n");
       return EXIT.SIGINT;
+    }
+    if (error instanceof InterruptedBeforeSending) {
+      io.stderr.write(`doohctl apply: ${error.message}\n`);
+      return EXIT[error.signal];
     }
     io.stderr.write(describeError("apply", error));
     return EXIT.error;
@@ -319,6 +331,9 @@ async function execute(
         io.stderr.write(
           `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}) to finish\n`,
         ),
+    }).catch((error: unknown) => {
+      // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
+      throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
     });
     const result = await applyPlan({
       plan,
