@@ -8,7 +8,7 @@
  * The lock file holds host, pid and start time; a lock whose process is gone (or that was
  * carried over from another machine with the state directory) is taken over.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../model/clock.js";
@@ -52,6 +52,41 @@ function alive(holder: LockFile): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A takeover left behind by a process that died in the middle of one (it takes microseconds). */
+const STALE_TAKEOVER_MS = 10_000;
+
+/**
+ * Removes the lock at `path` if it is still a dead holder's (or still unreadable, when
+ * `unreadable` says it has been for a while). Two waiters that both saw a crashed apply's lock
+ * must not both remove "it": the second would remove the lock the first has just taken, and
+ * both would run. So removal happens only under a takeover directory (mkdir is atomic), after
+ * reading the holder again; only its owner's release() removes a live lock otherwise.
+ * Returns false when another process is taking over right now.
+ */
+function takeOver(path: string, unreadable: boolean): boolean {
+  const guard = `${path}.takeover`;
+  try {
+    mkdirSync(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    try {
+      // File times are wall-clock times, whatever clock the apply runs on.
+      if (Date.now() - statSync(guard).mtimeMs > STALE_TAKEOVER_MS)
+        rmSync(guard, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile: the next round tries again
+    }
+    return false;
+  }
+  try {
+    const holder = holderOf(path);
+    if (holder ? !alive(holder) : unreadable) rmSync(path, { force: true });
+    return true;
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
   }
 }
 
@@ -102,7 +137,7 @@ export async function acquireApplyLock(input: {
     }
     if (!holder || !alive(holder)) {
       // A crashed apply's lock: nobody will release it.
-      rmSync(path, { force: true });
+      if (!takeOver(path, !holder)) await input.clock.sleep(50, input.signal);
       continue;
     }
     if (!told) {
