@@ -110,7 +110,7 @@ describe.each([
 
   it("exits at once on a second signal; the next plan reactivates (DOOH202) and the next apply converges", async () => {
     // Slow requests: the restore after the first signal is still reading when the second comes.
-    const world = await account(150);
+    const world = await account(200);
     const child = spawnCli(["apply", "--auto-approve"], { cwd: world.dir, env: world.env });
     world.emulator.onWrite((entry) => {
       if (entry.method === "PATCH" && isPause(entry.body)) child.process.kill(signal);
