@@ -8,7 +8,7 @@
  * The lock file holds host, pid and start time; a lock whose process is gone (or that was
  * carried over from another machine with the state directory) is taken over.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../model/clock.js";
@@ -19,6 +19,18 @@ interface LockFile {
   host: string;
   pid: number;
   started_at: string;
+}
+
+export class ApplyLockError extends Error {
+  override readonly name = "ApplyLockError";
+  readonly code = "APPLY_LOCK_UNAVAILABLE";
+}
+
+function unusable(dir: string, error: unknown): ApplyLockError {
+  return new ApplyLockError(
+    `cannot take the apply lock in ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so nothing was sent: make the state directory writable or set DOOHCTL_STATE_DIR`,
+    { cause: error },
+  );
 }
 
 export interface ApplyLock {
@@ -43,6 +55,41 @@ function alive(holder: LockFile): boolean {
   }
 }
 
+/** A takeover left behind by a process that died in the middle of one (it takes microseconds). */
+const STALE_TAKEOVER_MS = 10_000;
+
+/**
+ * Removes the lock at `path` if it is still a dead holder's (or still unreadable, when
+ * `unreadable` says it has been for a while). Two waiters that both saw a crashed apply's lock
+ * must not both remove "it": the second would remove the lock the first has just taken, and
+ * both would run. So removal happens only under a takeover directory (mkdir is atomic), after
+ * reading the holder again; only its owner's release() removes a live lock otherwise.
+ * Returns false when another process is taking over right now.
+ */
+function takeOver(path: string, unreadable: boolean): boolean {
+  const guard = `${path}.takeover`;
+  try {
+    mkdirSync(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    try {
+      // File times are wall-clock times, whatever clock the apply runs on.
+      if (Date.now() - statSync(guard).mtimeMs > STALE_TAKEOVER_MS)
+        rmSync(guard, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile: the next round tries again
+    }
+    return false;
+  }
+  try {
+    const holder = holderOf(path);
+    if (holder ? !alive(holder) : unreadable) rmSync(path, { force: true });
+    return true;
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
+  }
+}
+
 /**
  * Takes the account's apply lock, waiting (polling every second, `onWait` told once) while a
  * running apply on this machine holds it.
@@ -57,7 +104,11 @@ export async function acquireApplyLock(input: {
   const key = accountKey(input.scope);
   const dir = join(input.stateDir, "locks");
   const path = join(dir, `${key}.lock`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw unusable(dir, error);
+  }
   let told = false;
   let unreadable = 0;
   for (;;) {
@@ -76,7 +127,7 @@ export async function acquireApplyLock(input: {
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw unusable(dir, error);
     }
     const holder = holderOf(path);
     if (!holder && ++unreadable < 5) {
@@ -86,7 +137,7 @@ export async function acquireApplyLock(input: {
     }
     if (!holder || !alive(holder)) {
       // A crashed apply's lock: nobody will release it.
-      rmSync(path, { force: true });
+      if (!takeOver(path, !holder)) await input.clock.sleep(50, input.signal);
       continue;
     }
     if (!told) {

@@ -21,14 +21,36 @@ export interface ProofScenario {
   /** Desired targetings and creatives of the new campaigns, by name (for I2). */
   created: Map<string, { targetings: TargetingOptionSet[]; creatives: string[] }>;
   user: { email: string; password: string };
+  /** Ids of the campaigns whose config leaves `active` undeclared (`undeclaredActive`). */
+  undeclared: string[];
 }
 
-/** A scenario and its config, with `newPerOrder` campaigns to create in every insertion order. */
-export function proofScenario(options: ScenarioOptions & { newPerOrder?: number }): ProofScenario {
+/**
+ * A scenario and its config, with `newPerOrder` campaigns to create in every insertion order.
+ * With `undeclaredActive`, every second campaign whose targetings change leaves `active` out of
+ * the config, as people do: the live value is then the desired one, so a campaign an apply
+ * paused and never reactivated would look settled to a plan without the recovery record.
+ */
+export function proofScenario(
+  options: ScenarioOptions & { newPerOrder?: number; undeclaredActive?: boolean },
+): ProofScenario {
   const scenario = generateScenario(options);
   const config = parse(scenario.configYaml) as {
     insertion_orders: { id: string; campaigns: Record<string, unknown>[] }[];
   };
+  const undeclared: string[] = [];
+  if (options.undeclaredActive) {
+    const changed = (id: string) =>
+      JSON.stringify(scenario.live.targetings[id]) !== JSON.stringify(scenario.desired.targetings[id]);
+    const retargeted = config.insertion_orders
+      .flatMap((io) => io.campaigns)
+      .filter((c) => typeof c.id === "string" && changed(c.id));
+    retargeted.forEach((campaign, n) => {
+      if (n % 2 !== 0) return;
+      delete campaign.active;
+      undeclared.push(campaign.id as string);
+    });
+  }
   const created: ProofScenario["created"] = new Map();
   for (const io of config.insertion_orders) {
     const creatives = scenario.live.creatives
@@ -63,6 +85,7 @@ export function proofScenario(options: ScenarioOptions & { newPerOrder?: number 
     configYaml: stringify(config, { lineWidth: 0 }),
     created,
     user: { email: users[0]!.email, password: users[0]!.password },
+    undeclared,
   };
 }
 

@@ -47,6 +47,14 @@ class ApplyRefused extends Error {
   readonly code = "APPLY_REFUSED";
 }
 
+/** Stopped by a signal before any request was sent (while waiting for the apply lock). */
+class InterruptedBeforeSending extends Error {
+  override readonly name = "InterruptedBeforeSending";
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted (${signal}) while waiting for another apply of this account: nothing was sent`);
+  }
+}
+
 /** `doohctl apply`: plan (or load a saved plan), ask, execute, report (design.md, Commands). */
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
@@ -143,6 +151,11 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (error instanceof PromptInterrupted) {
       io.stderr.write("Apply cancelled at the prompt: nothing was sent.\n");
       return EXIT.SIGINT;
+    }
+    if (error instanceof InterruptedBeforeSending) {
+      io.stderr.write(`doohctl apply: ${error.message}
+`);
+      return EXIT[error.signal];
     }
     reportError(io, "apply", error, flags.format);
     return EXIT.error;
@@ -339,6 +352,9 @@ async function execute(
         io.stderr.write(
           `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}) to finish\n`,
         ),
+    }).catch((error: unknown) => {
+      // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
+      throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
     });
     const result = await applyPlan({
       plan,

@@ -1,0 +1,124 @@
+/**
+ * G3: a POST /campaigns the DSP carried out but answered 500. A 5xx is an answer, so the
+ * server is done with the request: the apply checks by name at once (no settle wait on the
+ * virtual clock), finds the campaign, takes its id and goes on; it never sends the POST again
+ * and never creates the campaign twice. A proxy in front of the emulator turns the emulator's
+ * success into a 500 after the write happened.
+ */
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPlan } from "../../src/apply/execute.js";
+import type { Clock } from "../../src/model/clock.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  seedIo,
+  startWorld,
+  startWorldBehind,
+  usd,
+  VENUES_A,
+  type World,
+} from "./harness.js";
+
+let world: World | undefined;
+let proxy: Server | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  proxy = undefined;
+});
+
+/** Forwards everything; the first POST /campaigns is carried out, and answered 500. */
+async function behindApplyThen500(w: World): Promise<{ world: World; faked: () => number }> {
+  const target = new URL(w.emulator.origin);
+  let faked = 0;
+  proxy = createServer((req, res) => {
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        if (req.method === "POST" && req.url?.endsWith("/campaigns") && faked === 0) {
+          faked++;
+          answer.resume();
+          answer.on("end", () => {
+            res.writeHead(500, { "content-type": "application/json" });
+            res.end(JSON.stringify({ code: 500, message: "Internal Server Error" }));
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
+  await w.client.close();
+  const behind = await startWorldBehind(w, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  return { world: behind, faked: () => faked };
+}
+
+describe("a POST /campaigns carried out but answered 500", () => {
+  it("is checked by name at once, without the settle wait, and the apply finishes with one campaign", async () => {
+    const started = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = started;
+    const { world: behind, faked } = await behindApplyThen500(started);
+    world = behind;
+    const desired = desiredState([
+      desiredIo("1001", [
+        desiredCampaign(
+          "Launch",
+          {
+            active: true,
+            start_time: "2026-12-01T00:00:00Z",
+            end_time: "2027-01-01T00:00:00Z",
+            budget_impressions: 10_000,
+            cpm: usd("10"),
+          },
+          { targetings: [VENUES_A] },
+        ),
+      ]),
+    ]);
+    const plan = await behind.plan(desired);
+    const settleMs = 60_000;
+    const sleeps: number[] = [];
+    const clock: Clock = {
+      now: () => behind.clock.now(),
+      sleep: (ms, signal) => {
+        sleeps.push(ms);
+        return behind.clock.sleep(ms, signal);
+      },
+    };
+    const checks: string[] = [];
+    const begin = behind.clock.now();
+    const result = await applyPlan({
+      plan,
+      client: behind.client,
+      clock,
+      creationSettleMs: settleMs,
+      onEvent: (event) => {
+        if (event.type === "check") checks.push(event.message);
+      },
+    });
+
+    expect(faked()).toBe(1);
+    expect(result.status, result.failure?.message).toBe("applied");
+    expect(result.applied[0]).toMatchObject({ method: "POST", recovered: "created" });
+    expect(checks[0]).toMatch(/answered, so listing campaigns by name at once/);
+    expect(sleeps.filter((ms) => ms >= settleMs)).toEqual([]);
+    expect(behind.clock.now() - begin).toBeLessThan(settleMs);
+    const launched = behind.emulator.state().campaigns.filter((c) => c.name === "Launch");
+    expect(launched).toHaveLength(1);
+    expect(launched[0]?.active).toBe(true);
+    expect(result.created).toEqual({
+      [plan.changes.find((c) => c.kind === "create_campaign")!.id]: launched[0]!.id,
+    });
+    // One POST reached the DSP: none was sent again.
+    expect(
+      behind.emulator.requestLog().filter((e) => e.method === "POST" && e.path.endsWith("/campaigns")),
+    ).toHaveLength(1);
+    expect((await behind.plan(desired)).changes).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The approval prompt (src/cli/prompt.ts): what was typed before the question is dropped, so a
+ * `yes` typed ahead never approves a plan nobody has seen; Ctrl-C at the question rejects with
+ * PromptInterrupted, and `doohctl apply` then exits 130 saying nothing was sent.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { PromptInterrupted } from "../../src/cli/io.js";
+import { run } from "../../src/cli/program.js";
+import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/prompt.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { bufferIO } from "../helpers/io.js";
+import { seedCampaign, USER } from "./harness.js";
+
+/** A terminal stand-in: a stream that records raw-mode switches, as process.stdin on a TTY. */
+function fakeTerminal(): TerminalInput & { modes: boolean[]; type(text: string): void } {
+  const input = new PassThrough() as unknown as TerminalInput & {
+    modes: boolean[];
+    type(text: string): void;
+    isTTY: boolean;
+  };
+  input.modes = [];
+  input.isRaw = false;
+  input.isTTY = true;
+  input.setRawMode = (mode: boolean) => {
+    input.modes.push(mode);
+    input.isRaw = mode;
+    return input;
+  };
+  input.type = (text: string) => (input as unknown as PassThrough).write(text);
+  return input;
+}
+
+/** An output that calls `onQuestion` once the question has been written. */
+function screen(question: string, onQuestion: () => void): PassThrough & { text(): string } {
+  const output = new PassThrough() as PassThrough & { text(): string };
+  let text = "";
+  let asked = false;
+  output.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+    if (!asked && text.includes(question)) {
+      asked = true;
+      setImmediate(onQuestion);
+    }
+  });
+  output.text = () => text;
+  return output;
+}
+
+describe("discardTypeAhead", () => {
+  it("drops everything buffered, in raw mode, and restores the mode it found", async () => {
+    const input = fakeTerminal();
+    input.type("yes\n");
+    input.type("yes\n");
+    await discardTypeAhead(input, 0);
+    expect(input.read()).toBeNull();
+    expect(input.modes).toEqual([true, false]);
+    expect(input.isRaw).toBe(false);
+    // What is typed afterwards is kept for the question.
+    input.type("no\n");
+    expect(String(input.read())).toBe("no\n");
+  });
+});
+
+describe("askLine", () => {
+  it("never takes a yes typed before the question as the answer", async () => {
+    const input = fakeTerminal();
+    input.type("yes\n");
+    const output = screen("Apply? ", () => input.type("no\n"));
+    expect(await askLine(input, output, "Apply? ")).toBe("no");
+  });
+
+  it("rejects with PromptInterrupted on Ctrl-C at the question", async () => {
+    const input = fakeTerminal();
+    const output = screen("Apply? ", () => input.type("\x03"));
+    await expect(askLine(input, output, "Apply? ")).rejects.toBeInstanceOf(PromptInterrupted);
+  });
+});
+
+describe("doohctl apply at the prompt", () => {
+  let emulator: RunningEmulator;
+  afterEach(async () => {
+    await emulator.close();
+  });
+
+  it("exits 130 on Ctrl-C, says nothing was sent, and sends no write", async () => {
+    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      accountConfig(emulator.origin, [
+        '  - id: "1001"',
+        "    campaigns:",
+        "      - name: Malls",
+        "        budget_impressions: 150000",
+      ]),
+    );
+    const input = fakeTerminal();
+    input.type("yes\n"); // typed while the plan was read: must not approve
+    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const io = {
+      ...base,
+      prompt: (question: string) =>
+        askLine(
+          input,
+          screen(question, () => input.type("\x03")),
+          question,
+        ),
+    };
+    expect(await run(["apply", "--no-session-cache"], io)).toBe(130);
+    expect(base.out()).toContain("Malls");
+    expect(base.err()).toContain("Apply cancelled at the prompt: nothing was sent.");
+    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
+      [],
+    );
+    expect(emulator.state().campaigns[0]?.budget_impressions).toBe(100_000);
+  });
+});

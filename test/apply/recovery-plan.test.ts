@@ -1,0 +1,200 @@
+/**
+ * What plan and apply do with the recovery record of an apply that died (design.md, Recovery
+ * record), through `run()` against the emulator: the record is written as the dead apply
+ * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
+import { run } from "../../src/cli/program.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { bufferIO } from "../helpers/io.js";
+import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, USER, VENUES_A } from "./harness.js";
+
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
+}
+
+/**
+ * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config
+ * leaving `active` out; `owner` is the pid the record names.
+ */
+async function afterDeadApply(owner: number, malls: string[] = []) {
+  emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: {
+      users: [USER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001"), seedIo("1002")],
+      campaigns: [
+        seedCampaign("5001", "1001", "Malls", { active: false }),
+        seedCampaign("5002", "1002", "Stations", { active: true }),
+      ],
+      targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-plan-"));
+  writeFileSync(
+    join(dir, "doohctl.yaml"),
+    accountConfig(emulator.origin, [
+      '  - id: "1001"',
+      "    campaigns:",
+      "      - name: Malls",
+      ...malls,
+      '  - id: "1002"',
+      "    campaigns:",
+      "      - name: Stations",
+    ]),
+  );
+  const env = { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: join(dir, "state") };
+  const scope = { origin: emulator.origin, environment: "production", user: USER.email };
+  const store = new RecoveryStore(env.DOOHCTL_STATE_DIR, scope);
+  store.begin("2026-11-23T10:00:00.000Z").add([
+    {
+      campaign_id: "5001",
+      insertion_order_id: "1001",
+      name: "Malls",
+      paused_at: "2026-11-23T10:00:01.000Z",
+    },
+  ]);
+  const account = join(env.DOOHCTL_STATE_DIR, "recovery", accountKey(scope));
+  for (const name of readdirSync(account)) {
+    const file = JSON.parse(readFileSync(join(account, name), "utf8"));
+    writeFileSync(join(account, name), JSON.stringify({ ...file, pid: owner }));
+  }
+  const active = (id: string) => emulator!.state().campaigns.find((c) => c.id === id)?.active;
+  return { dir, env, store, active };
+}
+
+async function cli(args: string[], env: Record<string, string>, dir: string) {
+  const io = bufferIO({ env, cwd: dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe("a dead apply's recovery record", () => {
+  it("makes plan reactivate the campaign (DOOH202) though the config leaves active out, and apply empties the record", async () => {
+    const w = await afterDeadApply(deadPid());
+    const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(2);
+    expect(plan.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(w.active("5001")).toBe(true);
+    expect(w.store.read()).toEqual([]);
+    expect((await cli(["plan", "--detailed-exitcode"], w.env, w.dir)).code).toBe(0);
+  });
+
+  it("is left to a running owner (DOOH203): nothing is planned and the entry stays", async () => {
+    // The parent process stands for an apply still running on this machine.
+    const w = await afterDeadApply(process.ppid);
+    const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out + plan.err).toContain("DOOH203");
+    expect(w.active("5001")).toBe(false);
+    expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+  });
+
+  it("gives way to a config that declares the campaign inactive", async () => {
+    const w = await afterDeadApply(deadPid(), ["        active: false"]);
+    const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+    expect(plan.code, plan.out).toBe(0);
+    expect(plan.out).not.toContain("DOOH202");
+  });
+
+  it("is honoured by a plan and apply narrowed with --target to another insertion order", async () => {
+    const w = await afterDeadApply(deadPid());
+    const apply = await cli(["apply", "--auto-approve", "--target", "1002"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    // Delivery first: the narrowed run reactivates it too, and only then is the entry gone.
+    expect(apply.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    expect(w.active("5001")).toBe(true);
+    expect(w.store.read()).toEqual([]);
+  });
+});
+
+describe("an apply that cannot write its recovery record", () => {
+  it("refuses to pause: no campaign is paused unrecorded, and the error says what to do", async () => {
+    emulator = await startEmulator({
+      port: 0,
+      rateLimits: "off",
+      seed: {
+        users: [USER],
+        advertisers: [ADVERTISER],
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5002", "1001", "Stations", { active: true })],
+        targetings: { "5002": [VENUES_A, PUBLISHERS] },
+      },
+    });
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-ro-"));
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      accountConfig(emulator.origin, [
+        '  - id: "1001"',
+        "    campaigns:",
+        "      - name: Stations",
+        '        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["101", "102"] } }]',
+      ]),
+    );
+    // The lock can be taken, the record cannot be written: a file where its directory goes.
+    const state = join(dir, "state");
+    mkdirSync(state);
+    writeFileSync(join(state, "recovery"), "");
+    const env = { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: state };
+    const apply = await cli(["apply", "--auto-approve"], env, dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(/cannot write the recovery record in .*, so no campaign was paused/);
+    expect(apply.err).toContain("DOOHCTL_STATE_DIR");
+    expect(emulator.state().campaigns[0]?.active).toBe(true);
+    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
+      [],
+    );
+  });
+
+  it("says clearly when the state directory itself cannot be used, before sending anything", async () => {
+    emulator = await startEmulator({
+      port: 0,
+      rateLimits: "off",
+      seed: {
+        users: [USER],
+        advertisers: [ADVERTISER],
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5002", "1001", "Stations")],
+      },
+    });
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-ro-"));
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      accountConfig(emulator.origin, [
+        '  - id: "1001"',
+        "    campaigns:",
+        "      - name: Stations",
+        "        budget_impressions: 150000",
+      ]),
+    );
+    const state = join(dir, "state-file");
+    writeFileSync(state, "");
+    const apply = await cli(
+      ["apply", "--auto-approve"],
+      { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: state },
+      dir,
+    );
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain(state);
+    expect(apply.err).toMatch(/DOOHCTL_STATE_DIR/);
+    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
+      [],
+    );
+  });
+});

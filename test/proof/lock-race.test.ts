@@ -1,0 +1,74 @@
+/**
+ * The apply lock when a crashed apply left it behind and several applies start at once
+ * (src/apply/lock.ts): exactly one holds it at any time. Before the takeover guard, two
+ * waiters that both saw the dead holder could both remove "its" lock, the second removing the
+ * one the first had just taken, and two applies ran together (seen in about a third of the
+ * rounds of four processes). Real processes, started together on a shared wall-clock instant.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { accountKey } from "../../src/apply/recovery.js";
+import { ensureBuilt, ROOT } from "./binary.js";
+import { LONG } from "./world.js";
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
+
+/** Holds the lock for 150 ms and prints when; spins until `go` so all start together. */
+const WORKER = `
+const { acquireApplyLock } = await import(${JSON.stringify(join(ROOT, "dist", "src", "apply", "lock.js"))});
+const { systemClock } = await import(${JSON.stringify(join(ROOT, "dist", "src", "model", "clock.js"))});
+const [dir, go] = process.argv.slice(1);
+while (Date.now() < Number(go)) {}
+const lock = await acquireApplyLock({ stateDir: dir, scope: ${JSON.stringify(SCOPE)}, clock: systemClock });
+const start = Date.now();
+await new Promise((resolve) => setTimeout(resolve, 150));
+const end = Date.now();
+lock.release();
+process.stdout.write(JSON.stringify({ start, end }));
+`;
+
+function worker(dir: string, go: number): Promise<{ start: number; end: number }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--input-type=module", "-e", WORKER, dir, String(go)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let out = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) =>
+    child.on("close", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`lock worker exited ${code}`)),
+    ),
+  );
+}
+
+async function round(processes: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-race-"));
+  mkdirSync(join(dir, "locks"));
+  // A crashed apply's lock: a pid no process has.
+  writeFileSync(
+    join(dir, "locks", `${accountKey(SCOPE)}.lock`),
+    JSON.stringify({ host: hostname(), pid: 2 ** 22 + 1, started_at: "2026-11-23T10:00:00.000Z" }),
+  );
+  const go = Date.now() + 700;
+  const held = (await Promise.all(Array.from({ length: processes }, () => worker(dir, go)))).sort(
+    (a, b) => a.start - b.start,
+  );
+  return held.filter((h, i) => i > 0 && h.start < held[i - 1]!.end).length;
+}
+
+describe("the apply lock over a crashed apply's lock", () => {
+  it("is held by one apply at a time when four start together", { timeout: 60_000 }, async () => {
+    const rounds = LONG ? 20 : 3;
+    for (let n = 0; n < rounds; n++) expect(await round(4), `round ${n}: overlapping holders`).toBe(0);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Two applies of one new campaign at once (design.md, Apply order and invariants; lock.ts,
+ * guard.ts). On one machine (one state directory) the apply lock serializes them: the second
+ * waits, and its check by name before POST /campaigns finds the first one's campaign, so it
+ * sends no POST. On two machines (two state directories, no shared lock) the check by name is
+ * the only guard: it holds whenever the other apply's POST landed before this one's check.
+ * It cannot hold when both checks come before both POSTs (a window of one request's time):
+ * the API has no idempotency key or unique name (G3), so that case is not claimed here.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createDspClient } from "../../src/api/client.js";
+import type { DspClient } from "../../src/api/types.js";
+import { applyPlan } from "../../src/apply/execute.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import {
+  ADVERTISER,
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  seedIo,
+  startWorld,
+  USER,
+  usd,
+  type World,
+} from "../apply/harness.js";
+import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { ensureBuilt, spawnCli } from "./binary.js";
+import { duplicateNames } from "./world.js";
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+let emulator: RunningEmulator | undefined;
+let world: World | undefined;
+let second: DspClient | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  await second?.close();
+  await world?.close();
+  emulator = undefined;
+  second = undefined;
+  world = undefined;
+});
+
+const CONFIG_LINES = [
+  '  - id: "1001"',
+  "    campaigns:",
+  "      - name: Launch",
+  "        active: true",
+  "        start_time: 2026-12-15T00:00:00Z",
+  "        end_time: 2027-01-15T00:00:00Z",
+  "        budget_impressions: 10000",
+  "        cpm: 9 USD",
+];
+
+/**
+ * A proxy in front of the emulator that holds every POST /campaigns until `release` is
+ * called, or until two are held (two applies both past their checks: the duplicate shows).
+ */
+async function holdingPosts(
+  origin: string,
+): Promise<{ origin: string; release(): void; close(): Promise<void> }> {
+  const target = new URL(origin);
+  const held: (() => void)[] = [];
+  let released = false;
+  const release = () => {
+    released = true;
+    for (const go of held.splice(0)) go();
+  };
+  const server = createServer((req, res) => {
+    const forward = () => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    };
+    if (req.method === "POST" && req.url?.endsWith("/campaigns") && !released) {
+      held.push(forward);
+      if (held.length >= 2) release();
+      return;
+    }
+    forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    release,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("two applies of one new campaign on one machine", () => {
+  it("create it once: the second waits for the lock, then finds it by name and sends no POST", async () => {
+    emulator = await startEmulator({
+      port: 0,
+      rateLimits: "off",
+      seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
+    });
+    // The first apply's POST waits until the second has planned the same creation and is
+    // waiting for the lock: the interleaving in which two applies would both create it.
+    const proxy = await holdingPosts(emulator.origin);
+    try {
+      const home = mkdtempSync(join(tmpdir(), "doohctl-two-"));
+      writeFileSync(join(home, "doohctl.yaml"), accountConfig(proxy.origin, CONFIG_LINES));
+      const env = { ...loginEnv(USER, home), DOOHCTL_STATE_DIR: join(home, "state") };
+      const [a, b] = [0, 1].map(() => spawnCli(["apply", "--auto-approve"], { cwd: home, env }));
+      for (const child of [a!, b!]) {
+        child.process.stderr?.on("data", (chunk: Buffer) => {
+          if (chunk.toString().includes("waiting for another apply of this account")) proxy.release();
+        });
+      }
+      const codes = await Promise.all([a!.exited, b!.exited]);
+      const stderr = a!.stderr() + b!.stderr();
+
+      const state = emulator.state();
+      expect(
+        state.campaigns.filter((c) => c.name === "Launch"),
+        stderr,
+      ).toHaveLength(1);
+      expect(duplicateNames(state)).toEqual([]);
+      const posts = emulator.requestLog().filter((e) => e.method === "POST" && e.path.endsWith("/campaigns"));
+      expect(posts).toHaveLength(1);
+      // One applied; the other had planned the creation too, waited, and stopped before its POST.
+      expect([...codes].sort(), stderr).toEqual([0, 1]);
+      expect(stderr).toContain("waiting for another apply of this account");
+      expect(stderr).toMatch(
+        /created by someone else since the plan was made, so POST \/campaigns was not sent/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe("two applies of one new campaign on two machines", () => {
+  it("create it once when the second's check by name follows the first's POST", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    const desired = desiredState([
+      desiredIo("1001", [
+        desiredCampaign("Launch", {
+          active: true,
+          start_time: "2026-12-15T00:00:00Z",
+          end_time: "2027-01-15T00:00:00Z",
+          budget_impressions: 10_000,
+          cpm: usd("9"),
+        }),
+      ]),
+    ]);
+    // Both plan the creation before either writes; nothing on disk is shared.
+    const first = await world.plan(desired);
+    const secondPlan = await world.plan(desired);
+    second = createDspClient({
+      apiOrigin: world.emulator.origin,
+      environment: "production",
+      credentials: { email: USER.email, password: USER.password },
+      clock: world.clock,
+      sessionCache: false,
+    });
+    expect((await applyPlan({ plan: first, client: world.client, clock: world.clock })).status).toBe(
+      "applied",
+    );
+    const result = await applyPlan({ plan: secondPlan, client: second, clock: world.clock });
+
+    expect(result.status).toBe("failed");
+    expect(result.failure?.code).toBe("APPLY_CONCURRENT_CHANGE");
+    expect(result.failure?.message).toMatch(/campaign "Launch" of insertion order 1001 exists \(id \d+\)/);
+    expect(world.emulator.state().campaigns.filter((c) => c.name === "Launch")).toHaveLength(1);
+    expect(
+      world.emulator.requestLog().filter((e) => e.method === "POST" && e.path.endsWith("/campaigns")),
+    ).toHaveLength(1);
+  });
+});
