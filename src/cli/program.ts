@@ -5,6 +5,7 @@ import { registerEmulator } from "./commands/emulator.js";
 import { registerExport } from "./commands/export.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerSchema } from "./commands/schema.js";
+import { registerStatus } from "./commands/status.js";
 import { registerValidate } from "./commands/validate.js";
 import type { CliIO } from "./io.js";
 import { EXIT } from "./io.js";
@@ -24,6 +25,7 @@ const COMMANDS: CommandModule[] = [
   registerEmulator,
   registerSchema,
   registerDoctor,
+  registerStatus,
 ];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
