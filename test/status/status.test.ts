@@ -292,6 +292,24 @@ describe("doohctl status", () => {
     expect(result.err).toContain("--behind-threshold ten is not a percentage: give a number from 0 to 100");
   });
 
+  it("with --format json, says what went wrong as JSON on stdout, never the password", async () => {
+    await start();
+    const io = bufferIO({
+      cwd: dir,
+      env: {
+        DOOHCTL_EMAIL: USER.email,
+        DOOHCTL_PASSWORD: "wrong-password",
+        DOOHCTL_SESSION_CACHE: "off",
+        HOME: dir,
+      },
+    });
+    const flags = { format: "json", behindThreshold: "10", sessionCache: false };
+    expect(await statusCommand(io, [config(["Airports"])], flags, clock)).toBe(1);
+    const answer = JSON.parse(io.out());
+    expect(answer.error.message).toMatch(/^doohctl status: /);
+    expect(io.out() + io.err()).not.toContain("wrong-password");
+  });
+
   it("is registered on the program with its options", async () => {
     const io = bufferIO();
     expect(await run(["status", "--help"], io)).toBe(0);

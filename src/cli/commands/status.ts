@@ -61,17 +61,28 @@ export async function statusCommand(
   flags: StatusFlags,
   clock: Clock = systemClock,
 ): Promise<number> {
+  // With --format json, errors are JSON on stdout too (design.md, Commands).
+  const fail = (error: unknown): number => {
+    if (flags.format === "json") {
+      const code = (error as { code?: unknown }).code;
+      const message = describeError("status", error).trimEnd();
+      io.stdout.write(
+        `${JSON.stringify({ error: { code: typeof code === "string" ? code : "ERROR", message } }, null, 2)}\n`,
+      );
+    } else io.stderr.write(describeError("status", error));
+    return EXIT.error;
+  };
   const format = FORMATS.find((f) => f === flags.format);
   if (!format) {
-    io.stderr.write(`doohctl status: --format ${flags.format} is not known: use text, json or markdown\n`);
-    return EXIT.error;
+    return fail(new Error(`--format ${flags.format} is not known: use text, json or markdown`));
   }
   const threshold = Number(flags.behindThreshold);
   if (!/^\d+(\.\d+)?$/.test(flags.behindThreshold) || !(threshold >= 0 && threshold <= 100)) {
-    io.stderr.write(
-      `doohctl status: --behind-threshold ${flags.behindThreshold} is not a percentage: give a number from 0 to 100, e.g. --behind-threshold 15\n`,
+    return fail(
+      new Error(
+        `--behind-threshold ${flags.behindThreshold} is not a percentage: give a number from 0 to 100, e.g. --behind-threshold 15`,
+      ),
     );
-    return EXIT.error;
   }
   try {
     const desired = await loadConfig(paths, { cwd: io.cwd });
@@ -108,8 +119,7 @@ export async function statusCommand(
       await client.close();
     }
   } catch (error) {
-    io.stderr.write(describeError("status", error));
-    return EXIT.error;
+    return fail(error);
   }
 }
 
