@@ -17,6 +17,7 @@ import { configBenchmark } from "./config.js";
 import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
 import { planBenchmark } from "./plan.js";
+import { statusBenchmark } from "./status.js";
 
 const BENCHMARKS: Benchmark[] = [
   emulatorBenchmark,
@@ -24,6 +25,7 @@ const BENCHMARKS: Benchmark[] = [
   configBenchmark,
   planBenchmark,
   applyBenchmark,
+  statusBenchmark,
 ];
 
 const only = process.argv.slice(2);
