@@ -3,6 +3,9 @@
  * flight and has a creative, accumulates across pauses, stops at the budget and is priced at
  * the cpm in exact decimals. Real HTTP against port 0.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { accrue, pacePermille, progressOf, startAccrual } from "../../src/emulator/delivery.js";
 import { boot, DSP, login, type Session } from "./helpers.js";
@@ -75,6 +78,23 @@ describe("emulator delivery", () => {
     await session().close();
     s = await boot({ at: "2026-12-09T00:00:00Z" });
     expect((await progress("5001")).impressions_delivered).toBeGreaterThan(after.impressions_delivered);
+  });
+
+  it("keeps what was delivered across a restart with --state", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-delivery-"));
+    try {
+      const statePath = join(dir, "state.json");
+      s = await boot({ at: "2026-12-05T00:00:00Z", statePath });
+      // The pause is a write: the state file is written with what was delivered until then.
+      expect((await session().call("PATCH", `${DSP}/campaigns/5001`, { active: false })).status).toBe(200);
+      const before = await progress("5001");
+      expect(before.impressions_delivered).toBeGreaterThan(0);
+      await session().close();
+      s = await boot({ at: "2026-12-20T00:00:00Z", statePath });
+      expect(await progress("5001")).toEqual(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("delivers only while the campaign has a creative", async () => {
