@@ -12,6 +12,8 @@ import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.j
 import { run } from "../../src/cli/program.js";
 import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { renderStatusText } from "../../src/render/status.js";
+import { buildStatusReport } from "../../src/render/status-report.js";
 import { seedIo } from "../apply/harness.js";
 import { campaign, creative, USER } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
@@ -166,6 +168,26 @@ describe("doohctl status", () => {
     expect(result.err).toBe("");
     golden("mid-december.txt", result.out);
     expect(result.code).toBe(2);
+  });
+
+  it("colours the verdicts only when asked, and never puts colour in the golden text", async () => {
+    await start();
+    // An empty report has no verdict to colour.
+    const report = buildStatusReport({
+      campaigns: [],
+      creatives: [],
+      recorded: [],
+      now: clock.now(),
+      behindThresholdPct: 10,
+      scope: "declared",
+    });
+    expect(renderStatusText(report, { colour: true })).toBe(renderStatusText(report, { colour: false }));
+    const flags = { format: "json", behindThreshold: "10", sessionCache: false };
+    const json = JSON.parse((await status(ALL_NAMES, flags)).out);
+    const coloured = renderStatusText(json, { colour: true });
+    expect(coloured).toContain("\u001b[31mbehind (-12.6% against a linear pace)\u001b[0m");
+    expect(coloured).toContain("\u001b[32mon track (-6.4% against a linear pace)\u001b[0m");
+    expect(renderStatusText(json, { colour: false })).not.toContain("\u001b[");
   });
 
   it("reports the same as Markdown with a table and a gantt chart of the flights, today marked", async () => {
