@@ -3,11 +3,11 @@
  * clock: the report in every format (golden files), the exit codes a scheduled job alerts
  * on, `--all`, a campaign an unfinished apply left paused, and the reads it costs.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RecoveryStore } from "../../src/apply/recovery.js";
+import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
 import { run } from "../../src/cli/program.js";
 import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
@@ -292,6 +292,43 @@ describe("doohctl status", () => {
     expect(io.out()).toContain(`paused by a running apply (${apply.applyId}) at 2026-12-16T11:00:01Z`);
     expect(io.out()).toContain("! paused by an unfinished apply");
     apply.remove(["5001"]);
+  });
+
+  it("names a campaign a dead apply left paused, says the next plan reactivates it, and leaves the record alone", async () => {
+    await start();
+    const scope = { origin: running().origin, environment: "production", user: USER.email };
+    const records = join(dir, "state", "recovery", accountKey(scope));
+    mkdirSync(records, { recursive: true });
+    const file = join(records, "dead-apply.json");
+    const record = {
+      format_version: 1,
+      apply_id: "20261216T110000Z-1-dead",
+      ...scope,
+      host: "another-machine", // not this host: its apply is not running here
+      pid: 1,
+      started_at: "2026-12-16T11:00:00Z",
+      paused: [
+        { campaign_id: "5002", insertion_order_id: "1001", name: "Malls", paused_at: "2026-12-16T11:00:01Z" },
+      ],
+    };
+    writeFileSync(file, JSON.stringify(record));
+    const reply = await fetch(`${running().origin}/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: USER.email, password: USER.password }),
+    });
+    const cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    await fetch(`${running().origin}/api/dsp/v1/campaigns/5002`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ active: false }),
+    });
+    const result = await status(["Malls"]);
+    expect(result.code).toBe(2);
+    expect(result.out).toContain(
+      "  paused by an apply that did not finish (20261216T110000Z-1-dead) at 2026-12-16T11:00:01Z\n    the next plan or apply reactivates it",
+    );
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify(record));
   });
 
   it("reads campaigns by insertion order with progress and their creatives, and never writes", async () => {
