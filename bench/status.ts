@@ -65,7 +65,7 @@ export const statusBenchmark: Benchmark = {
         },
       };
       const flags = { format: "text", behindThreshold: "10", sessionCache: false };
-      const code = await statusCommand(io, ["doohctl.yaml"], flags, clock);
+      const code = await statusCommand(io, ["doohctl.yaml"], flags, { clock });
       if (code === 1) throw new Error(`status bench: ${io.stderr.text()}`);
       const log = emulator.requestLog().filter((e) => e.method === "GET");
       const campaignReads = log.filter((e) => e.path.endsWith("/campaigns")).length;

@@ -165,7 +165,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     const status = async (threshold: string, expected: number) => {
       say(`$ doohctl status .${threshold === "10" ? "" : ` --behind-threshold ${threshold}`}\n`);
       const flags = { format: "text", behindThreshold: threshold, sessionCache: false };
-      const code = await statusCommand(io, ["."], flags, clock);
+      const code = await statusCommand(io, ["."], flags, { clock });
       say(`\n(exit code ${code})`);
       if (code !== expected) throw new DemoStepFailed(`status: exit code ${code}, expected ${expected}`);
     };

@@ -156,7 +156,7 @@ async function status(names: readonly string[], flags: Partial<StatusFlags> = {}
     io,
     [config(names)],
     { format: "text", behindThreshold: "10", sessionCache: false, ...flags },
-    clock,
+    { clock },
   );
   return { code, out: io.out(), err: io.err() };
 }
@@ -286,7 +286,7 @@ describe("doohctl status", () => {
       io,
       [config(["Airports"])],
       { format: "text", behindThreshold: "10", sessionCache: false },
-      clock,
+      { clock },
     );
     expect(code).toBe(2);
     expect(io.out()).toContain(`paused by a running apply (${apply.applyId}) at 2026-12-16T11:00:01Z`);
@@ -363,7 +363,7 @@ describe("doohctl status", () => {
       },
     });
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
-    expect(await statusCommand(io, [config(["Airports"])], flags, clock)).toBe(1);
+    expect(await statusCommand(io, [config(["Airports"])], flags, { clock })).toBe(1);
     const answer = JSON.parse(io.out());
     expect(answer.error.message).toMatch(/^doohctl status: /);
     expect(io.out() + io.err()).not.toContain("wrong-password");

@@ -59,8 +59,9 @@ export async function statusCommand(
   io: CliIO,
   paths: string[],
   flags: StatusFlags,
-  clock: Clock = systemClock,
+  options: { clock?: Clock } = {},
 ): Promise<number> {
+  const clock = options.clock ?? systemClock;
   // With --format json, errors are JSON on stdout too (design.md, Commands).
   const fail = (error: unknown): number => {
     if (flags.format === "json") {
