@@ -18,6 +18,7 @@ import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
 import { planBenchmark } from "./plan.js";
 import { scopedBenchmark } from "./scoped.js";
+import { statusBenchmark } from "./status.js";
 
 const BENCHMARKS: Benchmark[] = [
   emulatorBenchmark,
@@ -26,6 +27,7 @@ const BENCHMARKS: Benchmark[] = [
   planBenchmark,
   applyBenchmark,
   scopedBenchmark,
+  statusBenchmark,
 ];
 
 const only = process.argv.slice(2);

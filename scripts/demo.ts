@@ -10,9 +10,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createDspClient } from "../src/api/client.js";
+import { statusCommand } from "../src/cli/commands/status.js";
 import type { CliIO, TextSink } from "../src/cli/io.js";
 import { run } from "../src/cli/program.js";
 import { loadSeedFile, type RunningEmulator, startEmulator } from "../src/emulator/index.js";
+import { OffsetClock } from "../src/model/clock.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../src/model/limits.js";
 import { Money } from "../src/model/money.js";
 
@@ -26,6 +28,8 @@ export const DEMO_RATE_LIMITS: RateLimits = {
 };
 
 /** The campaign someone edits "in the DSP's web UI", and what they set. */
+/** Where the status step moves the emulator's clock: three weeks into the holiday flights. */
+const STATUS_AT = "2026-12-20T12:00:00Z";
 const DRIFT = { campaignId: "5001", name: "Holiday airports", cpm: "14.00 USD" };
 
 export class DemoStepFailed extends Error {
@@ -65,6 +69,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const started = Date.now();
   const root = findRoot();
   let emulator: RunningEmulator | undefined;
+  // The emulator's clock, moved forward for the status step so the campaigns have delivered.
+  const clock = new OffsetClock();
   const work = mkdtempSync(join(tmpdir(), "doohctl-demo-"));
   const unsubscribe = options.onInterrupt?.(() => rmSync(work, { recursive: true, force: true }));
   try {
@@ -73,6 +79,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       port: 0,
       seed: await loadSeedFile(join(root, "examples", "emulator-seed.json")),
       rateLimits: limits,
+      clock,
     });
     say(`Emulator on ${emulator.origin}, seeded from examples/emulator-seed.json`);
     say(
@@ -151,7 +158,22 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     heading(8, "The Markdown a pull request comment (or a drift issue) would get");
     await doohctl(["plan", ".", "--format", "markdown"], 0, "markdown plan");
 
-    heading(9, "Stop the emulator");
+    heading(9, "Weeks later: delivery and pacing (status exits 2 when a campaign needs a look)");
+    clock.set(Date.parse(STATUS_AT));
+    say(`(the emulator's clock moved to ${STATUS_AT}: its campaigns deliver as time passes)`);
+    // status shares the emulator's clock for "now" (the CLI uses the system clock).
+    const status = async (threshold: string, expected: number) => {
+      say(`$ doohctl status .${threshold === "10" ? "" : ` --behind-threshold ${threshold}`}\n`);
+      const flags = { format: "text", behindThreshold: threshold, sessionCache: false };
+      const code = await statusCommand(io, ["."], flags, { clock });
+      say(`\n(exit code ${code})`);
+      if (code !== expected) throw new DemoStepFailed(`status: exit code ${code}, expected ${expected}`);
+    };
+    await status("10", 0);
+    say("\nA nightly job with a tighter threshold alerts on Holiday airports, 6.4% behind:\n");
+    await status("5", 2);
+
+    heading(10, "Stop the emulator");
     await emulator.close();
     emulator = undefined;
     say(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s: every step did what it should.`);

@@ -6,6 +6,7 @@ import { registerExport } from "./commands/export.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerSchema } from "./commands/schema.js";
 import { registerShow } from "./commands/show.js";
+import { registerStatus } from "./commands/status.js";
 import { registerValidate } from "./commands/validate.js";
 import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -27,6 +28,7 @@ const COMMANDS: CommandModule[] = [
   registerSchema,
   registerDoctor,
   registerShow,
+  registerStatus,
 ];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */

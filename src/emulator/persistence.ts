@@ -4,6 +4,7 @@
  * a crash leaves either the old state or the new one, never half a file.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { Accrual } from "./delivery.js";
 import { SeedError } from "./errors.js";
 import { buildStore, storeToSeed, validateSeed } from "./seed.js";
 import type { Store } from "./store.js";
@@ -17,6 +18,8 @@ interface StateFile {
   seed: unknown;
   /** Creatives still processing: when each one settles (epoch ms). */
   processing_due?: Record<string, number>;
+  /** What each campaign has delivered so far (delivery.ts), so a restart keeps it. */
+  delivery?: Record<string, Accrual>;
 }
 
 /** The store saved in `path`, or undefined when there is no such file yet. */
@@ -47,6 +50,9 @@ export function loadState(path: string): Store | undefined {
   for (const [id, due] of Object.entries(parsed.processing_due ?? {})) {
     if (typeof due === "number" && store.creatives.has(id)) store.processingDue.set(id, due);
   }
+  for (const [id, accrual] of Object.entries(parsed.delivery ?? {})) {
+    if (store.campaigns.has(id)) store.delivery.set(id, accrual);
+  }
   return store;
 }
 
@@ -56,6 +62,7 @@ export function saveState(path: string, store: Store): void {
     version: VERSION,
     seed: storeToSeed(store),
     processing_due: Object.fromEntries(store.processingDue),
+    delivery: Object.fromEntries(store.delivery),
   };
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(file)}\n`, { mode: 0o600 });

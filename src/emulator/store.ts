@@ -5,7 +5,6 @@
  * Records hold stored fields only; derived ones (`in_flight`, `progress`, the DSP `audits`)
  * are computed by the views from the emulator's clock.
  */
-import { Money } from "../model/money.js";
 import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type {
@@ -17,6 +16,7 @@ import type {
   InsertionOrder,
   Network,
 } from "../model/wire.js";
+import { type Accrual, accrue, progressOf, startAccrual } from "./delivery.js";
 
 export interface UserRecord {
   email: string;
@@ -101,6 +101,13 @@ export class Store {
   readonly networks = new Map<string, Network>();
   /** Creatives created through the API and when they finish processing (clock ms). */
   readonly processingDue = new Map<string, number>();
+  /**
+   * What each campaign has delivered so far (see delivery.ts). A campaign with no entry yet
+   * is taken to have been as seeded since its start, so a seeded flight shows delivery.
+   */
+  readonly delivery = new Map<string, Accrual>();
+  /** Campaigns with at least one creative, built when needed; dropped on a creative write. */
+  private withCreative: Set<string> | undefined;
 
   userByEmail(email: string): UserRecord | undefined {
     return this.users.get(email.toLowerCase());
@@ -133,6 +140,63 @@ export class Store {
       this.campaignsByIo.set(record.insertion_order_id, ids);
     }
     ids.add(record.id);
+  }
+
+  /**
+   * A campaign write through the API: delivery is brought up to `now` under the old record
+   * first, so a pause keeps what was delivered and a new cpm prices only what follows.
+   */
+  writeCampaign(record: CampaignRecord, now: number): void {
+    const current = this.campaigns.get(record.id);
+    if (current) this.accrue(current, now);
+    else this.delivery.set(record.id, startAccrual(now, record.cpm));
+    this.putCampaign(record);
+  }
+
+  /** Creative writes through the API: the campaigns they join or leave accrue up to `now` first. */
+  putCreatives(records: readonly CreativeRecord[], now: number): void {
+    const touched = new Set<string>();
+    for (const record of records) {
+      for (const id of this.creatives.get(record.id)?.campaign_ids ?? []) touched.add(id);
+      for (const id of record.campaign_ids) touched.add(id);
+    }
+    for (const id of touched) {
+      const campaign = this.campaigns.get(id);
+      if (campaign) this.accrue(campaign, now);
+    }
+    for (const record of records) this.creatives.set(record.id, record);
+    this.withCreative = undefined;
+  }
+
+  private hasCreative(campaignId: string): boolean {
+    if (!this.withCreative) {
+      this.withCreative = new Set();
+      for (const creative of this.creatives.values()) {
+        for (const id of creative.campaign_ids) this.withCreative.add(id);
+      }
+    }
+    return this.withCreative.has(campaignId);
+  }
+
+  /** The campaign's delivery brought up to `now` (G2 progress), stored. */
+  accrue(record: CampaignRecord, now: number): Accrual {
+    const start = instant(record.start_time);
+    const previous = this.delivery.get(record.id) ?? startAccrual(start, record.cpm);
+    const next = accrue(
+      previous,
+      {
+        id: record.id,
+        active: record.active,
+        start,
+        end: instant(record.end_time),
+        budget_impressions: record.budget_impressions,
+        cpm: record.cpm,
+        hasCreative: this.hasCreative(record.id),
+      },
+      now,
+    );
+    this.delivery.set(record.id, next);
+    return next;
   }
 
   campaignsOf(insertionOrderId: string): CampaignRecord[] {
@@ -215,7 +279,7 @@ export class Store {
       cpm: { ...record.cpm },
       pacing: structuredClone(record.pacing),
     };
-    if (withProgress) view.progress = fakeProgress(record, start, end, now);
+    if (withProgress) view.progress = progressOf(this.accrue(record, now));
     return view;
   }
 
@@ -257,19 +321,4 @@ export class Store {
   static sorted<T extends { id: string }>(items: readonly T[]): Map<string, T> {
     return new Map(sortById(items).map((item) => [item.id, item]));
   }
-}
-
-/**
- * G2 leaves delivery to the service; the emulator fakes it deterministically from its state
- * and clock: nothing for an inactive campaign or before its start, then a linear share of
- * 90% of the budget across the flight, spent at the campaign's cpm (exact, in nanos).
- */
-function fakeProgress(record: CampaignRecord, start: number, end: number, now: number) {
-  let delivered = 0;
-  if (record.active && now > start && end > start) {
-    const share = Math.min(1, (now - start) / (end - start));
-    delivered = Math.floor(record.budget_impressions * 0.9 * share);
-  }
-  const spendNanos = (Money.toNanos(record.cpm) * BigInt(delivered)) / 1000n;
-  return { impressions_delivered: delivered, spend: Money.fromNanos(spendNanos, record.cpm.currency_code) };
 }

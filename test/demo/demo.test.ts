@@ -22,13 +22,16 @@ describe("npm run demo", () => {
     ).toBe(0);
     const out = io.out();
 
-    const headings = [...out.matchAll(/^== (\d)\. /gm)].map((m) => Number(m[1]));
-    expect(headings).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    // validate 0, plan 0, apply 0, plan after apply 0, drift 2, markdown 0.
-    expect([...out.matchAll(/\(exit code (\d)\)/g)].map((m) => Number(m[1]))).toEqual([0, 0, 0, 0, 2, 0]);
+    const headings = [...out.matchAll(/^== (\d+)\. /gm)].map((m) => Number(m[1]));
+    expect(headings).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // validate 0, plan 0, apply 0, plan after apply 0, drift 2, markdown 0, status 0, status with a tight threshold 2.
+    expect([...out.matchAll(/\(exit code (\d)\)/g)].map((m) => Number(m[1]))).toEqual([
+      0, 0, 0, 0, 2, 0, 0, 2,
+    ]);
     expect(out).toContain("write: 100/1s"); // the config's window, shown, matches the emulator's
     expect(out).toMatch(/cpm: 14\.00 USD -> 12\.50 USD/);
     expect(out).toContain("### doohctl plan: 1 campaign update");
+    expect(out).toContain("pacing       on track (-6.4% against a linear pace)");
     expect(out).toContain("every step did what it should");
     expect(io.err()).toMatch(/\[7\/7\] phase 6 PATCH/); // apply's progress, on stderr
 

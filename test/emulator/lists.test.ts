@@ -171,10 +171,11 @@ describe("progress (G2)", () => {
     const plain = await s.get(`${DSP}/campaigns/5001`);
     expect(plain.body.progress).toBeUndefined();
     const withProgress = await s.get(`${DSP}/campaigns/5001?include_progress=true`);
-    // Half the flight of an active campaign: 45% of its 300,000 impressions at 12.50 USD cpm.
+    // Half the flight of an active campaign with a creative, at its pace of 93.6% of linear
+    // (fixed by its id): 46.8% of its 300,000 impressions, at 12.50 USD cpm.
     expect(withProgress.body.progress).toEqual({
-      impressions_delivered: 135_000,
-      spend: { currency_code: "USD", units: "1687", nanos: 500_000_000 },
+      impressions_delivered: 140_400,
+      spend: { currency_code: "USD", units: "1755", nanos: 0 },
     });
     const inactive = await s.get(`${DSP}/campaigns/5002?include_progress=true`);
     expect(inactive.body.progress.impressions_delivered).toBe(0);

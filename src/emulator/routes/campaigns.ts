@@ -122,7 +122,7 @@ interface Pending {
  * G8 on the state the request would produce: every insertion order the request touches is
  * checked with its campaigns as they would be. Commits only when nothing fails.
  */
-function commit(store: Store, issues: Issues, pending: readonly Pending[]): void {
+function commit(store: Store, issues: Issues, pending: readonly Pending[], now: number): void {
   const byId = new Map(pending.map((p) => [p.record.id, p]));
   const orders = new Set(pending.map((p) => p.record.insertion_order_id));
   for (const ioId of orders) {
@@ -146,7 +146,7 @@ function commit(store: Store, issues: Issues, pending: readonly Pending[]): void
     }
   }
   issues.throwIfAny();
-  for (const p of pending) store.putCampaign(p.record);
+  for (const p of pending) store.writeCampaign(p.record, now);
 }
 
 function create(ctx: RequestContext): Reply {
@@ -188,7 +188,7 @@ function create(ctx: RequestContext): Reply {
     };
     pending.push({ record, at: (f) => `${prefix}.${f}`, budgetTouched: true });
   });
-  commit(ctx.store, issues, pending);
+  commit(ctx.store, issues, pending, ctx.now);
   return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
 }
 
@@ -210,7 +210,7 @@ function patchBatch(ctx: RequestContext): Reply {
       budgetTouched: changes.budget_impressions !== undefined,
     });
   });
-  commit(ctx.store, issues, pending);
+  commit(ctx.store, issues, pending, ctx.now);
   return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
 }
 
@@ -223,9 +223,12 @@ function patchOne(ctx: RequestContext): Reply {
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
   const changes = readChanges(issues, "", body);
   const record = { ...current, ...changes };
-  commit(ctx.store, issues, [
-    { record, at: (f) => f, budgetTouched: changes.budget_impressions !== undefined },
-  ]);
+  commit(
+    ctx.store,
+    issues,
+    [{ record, at: (f) => f, budgetTouched: changes.budget_impressions !== undefined }],
+    ctx.now,
+  );
   return wrote(ctx.store.campaignView(record, ctx.now));
 }
 

@@ -201,7 +201,7 @@ function patchBatch(ctx: RequestContext): Reply {
     if (current) next.push(patched(ctx.store, issues, prefix, current, body));
   });
   issues.throwIfAny();
-  for (const creative of next) ctx.store.creatives.set(creative.id, creative);
+  ctx.store.putCreatives(next, ctx.now);
   return wrote({ creatives: next.map((c) => ctx.store.creativeView(c)) });
 }
 
@@ -214,7 +214,7 @@ function patchOne(ctx: RequestContext): Reply {
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
   const next = patched(ctx.store, issues, "", current, body);
   issues.throwIfAny();
-  ctx.store.creatives.set(next.id, next);
+  ctx.store.putCreatives([next], ctx.now);
   return wrote(ctx.store.creativeView(next));
 }
 

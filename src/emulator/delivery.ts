@@ -1,0 +1,96 @@
+/**
+ * The emulator's delivery (G2 leaves it to the service). A campaign delivers while it is
+ * active, in flight and has a creative; its progress accumulates over those intervals, so
+ * pausing keeps what was delivered and progress never goes down. The rate is its budget
+ * spread over its flight at a pace between 85% and 115% of linear, fixed by its id, so the
+ * same seed and the same clock moves give the same figures. Impressions are capped at the
+ * budget; spend is impressions * cpm / 1000 in exact nanos, each cpm pricing only the
+ * impressions delivered while it was the campaign's.
+ */
+import { Money } from "../model/money.js";
+
+/** What has been delivered, and up to when (clock ms). Plain data: the state file keeps it. */
+export interface Accrual {
+  since: number;
+  delivered: number;
+  /** Impression-fractions not yet whole, as numerator over `denominator` (exact, no drift). */
+  carry: string;
+  denominator: string;
+  /** Spend of the impressions delivered under earlier cpms, in nanos. */
+  spent_nanos: string;
+  /** Impressions delivered under the current cpm, and that cpm. */
+  segment_impressions: number;
+  segment_cpm: Money;
+}
+
+export interface DeliveringCampaign {
+  id: string;
+  active: boolean;
+  start: number;
+  end: number;
+  budget_impressions: number;
+  cpm: Money;
+  hasCreative: boolean;
+}
+
+/** Pace in permille of linear: 850 to 1150, from the id alone (FNV-1a), so it is reproducible. */
+export function pacePermille(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return 850 + (hash % 301);
+}
+
+export function startAccrual(since: number, cpm: Money): Accrual {
+  return {
+    since,
+    delivered: 0,
+    carry: "0",
+    denominator: "1",
+    spent_nanos: "0",
+    segment_impressions: 0,
+    segment_cpm: { ...cpm },
+  };
+}
+
+/** The accrual brought up to `now`: a new value, the old one is left as it was. */
+export function accrue(previous: Accrual, campaign: DeliveringCampaign, now: number): Accrual {
+  const next: Accrual = { ...previous, since: Math.max(previous.since, now) };
+  if (!Money.equals(next.segment_cpm, campaign.cpm)) {
+    next.spent_nanos = (BigInt(next.spent_nanos) + segmentSpend(next)).toString();
+    next.segment_impressions = 0;
+    next.segment_cpm = { ...campaign.cpm };
+  }
+  const from = Math.max(previous.since, campaign.start);
+  const to = Math.min(now, campaign.end);
+  const flight = campaign.end - campaign.start;
+  if (!campaign.active || !campaign.hasCreative || to <= from || flight <= 0) return next;
+  if (next.delivered >= campaign.budget_impressions) return next;
+  const denominator = BigInt(flight) * 1000n;
+  // A changed flight changes the unit of the carry: less than one impression is dropped.
+  const carry = denominator.toString() === next.denominator ? BigInt(next.carry) : 0n;
+  const numerator =
+    BigInt(to - from) * BigInt(campaign.budget_impressions) * BigInt(pacePermille(campaign.id)) + carry;
+  const room = campaign.budget_impressions - next.delivered;
+  const whole = numerator / denominator;
+  const added = whole >= BigInt(room) ? room : Number(whole);
+  next.delivered += added;
+  next.segment_impressions += added;
+  next.carry = added === room ? "0" : (numerator % denominator).toString();
+  next.denominator = denominator.toString();
+  return next;
+}
+
+export function progressOf(accrual: Accrual): { impressions_delivered: number; spend: Money } {
+  const nanos = BigInt(accrual.spent_nanos) + segmentSpend(accrual);
+  return {
+    impressions_delivered: accrual.delivered,
+    spend: Money.fromNanos(nanos, accrual.segment_cpm.currency_code),
+  };
+}
+
+function segmentSpend(accrual: Accrual): bigint {
+  return (Money.toNanos(accrual.segment_cpm) * BigInt(accrual.segment_impressions)) / 1000n;
+}
