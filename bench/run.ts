@@ -16,6 +16,7 @@ import { clientBenchmark } from "./client.js";
 import { configBenchmark } from "./config.js";
 import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
+import { pausesBenchmark } from "./pauses.js";
 import { planBenchmark } from "./plan.js";
 import { scopedBenchmark } from "./scoped.js";
 import { statusBenchmark } from "./status.js";
@@ -26,6 +27,7 @@ const BENCHMARKS: Benchmark[] = [
   configBenchmark,
   planBenchmark,
   applyBenchmark,
+  pausesBenchmark,
   scopedBenchmark,
   statusBenchmark,
 ];
