@@ -5,7 +5,6 @@
  * failure or an interruption stops the run (I7) and the result says what was applied, what
  * failed and why, and what was not sent.
  */
-import { Endpoints } from "../api/endpoints.js";
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
 import type { DspClient } from "../api/types.js";
 import type {
@@ -16,7 +15,6 @@ import type {
   PlannedRequestRef,
 } from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
-import { MAX_BATCH } from "../model/wire.js";
 import { activeItems, pauseSpans } from "../plan/pauses.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
@@ -26,20 +24,8 @@ import { WriteGuard } from "./guard.js";
 import { type ApplyJournal, guardJournal, itemIdsOf } from "./journal.js";
 import { leftPaused } from "./left-paused.js";
 import { resolvePath, resolvePathIfKnown, resolvePlaceholders } from "./placeholders.js";
+import { type RecoveryPort, type RestoreOutcome, restoreDelivery } from "./restore.js";
 import { summarize } from "./summary.js";
-
-/**
- * The recovery record as apply sees it (recovery.ts implements it on disk): told before a
- * pause is sent and after a reactivation is confirmed.
- */
-export interface RecoveryPort {
-  /** Durably records campaigns about to be paused; throws when it cannot (nothing is sent then). */
-  pausing(
-    entries: { campaign_id: string; insertion_order_id: string; name: string; paused_at: string }[],
-  ): void;
-  /** Campaigns the DSP confirmed active. */
-  reactivated(campaignIds: string[]): void;
-}
 
 export interface ApplyOptions {
   plan: Plan;
@@ -377,60 +363,4 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   if (journalError !== undefined) result.journal_error = journalError;
   emit({ type: "finish", result });
   return result;
-}
-
-interface RestoreOutcome {
-  /** Campaigns active again: reactivated now, or found active already. */
-  restored: string[];
-  error?: string;
-}
-
-/**
- * After a stop (interruption or failure), delivery first: the campaigns this apply paused
- * and did not reactivate are read (one GET per 100) and those still inactive are reactivated
- * (one PATCH per 100). A campaign whose targeting PUT has not landed goes back to exactly its
- * state before the apply, so I1 holds; one whose PUT landed serves its new targetings.
- */
-async function restoreDelivery(input: {
-  client: DspClient;
-  campaignIds: string[];
-  signal: AbortSignal | undefined;
-  recovery: RecoveryPort | undefined;
-  emit: (event: ApplyEvent) => void;
-  journal: (message: string) => void;
-}): Promise<RestoreOutcome> {
-  const { client, signal } = input;
-  const restored: string[] = [];
-  const say = (message: string) => {
-    input.journal(message);
-    input.emit({ type: "check", seq: 0, message });
-  };
-  try {
-    say(
-      `reactivating ${input.campaignIds.length} campaign(s) this apply paused: ${input.campaignIds.join(", ")}`,
-    );
-    const live = await client.getCampaigns(input.campaignIds, signal ? { signal } : {});
-    const inactive = new Set(live.filter((c) => !c.active).map((c) => c.id));
-    const already = input.campaignIds.filter((id) => live.some((c) => c.id === id) && !inactive.has(id));
-    restored.push(...already);
-    const ids = input.campaignIds.filter((id) => inactive.has(id));
-    for (let at = 0; at < ids.length; at += MAX_BATCH) {
-      const chunk = ids.slice(at, at + MAX_BATCH);
-      await client.send(
-        Endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
-        signal ? { signal, items: chunk.length } : { items: chunk.length },
-      );
-      restored.push(...chunk);
-    }
-    input.recovery?.reactivated(restored);
-    say(`delivery restored: ${restored.length} campaign(s) active again`);
-    return { restored };
-  } catch (error) {
-    if (restored.length > 0) input.recovery?.reactivated(restored);
-    const message = error instanceof Error ? error.message : String(error);
-    say(
-      `could not reactivate every paused campaign (${message}); the recovery record keeps them for the next plan`,
-    );
-    return { restored, error: message };
-  }
 }

@@ -13,6 +13,7 @@ import { associationChanges, type CreativeLedger, creativeWork, liveAssociations
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
+import { recoveryOf, undeclaredReactivation } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope } from "./scope.js";
 import {
@@ -23,7 +24,15 @@ import {
   type LiveState,
   newCampaignPlaceholder,
 } from "./types.js";
-import type { CampaignWork, CreativeWork, InsertionOrderWork } from "./work.js";
+import {
+  type CampaignWork,
+  type Context,
+  type CreativeWork,
+  emptyWork,
+  type InsertionOrderWork,
+  liveRef,
+  liveWork,
+} from "./work.js";
 
 export interface Built {
   changes: Change[];
@@ -39,12 +48,6 @@ export interface Built {
 }
 
 const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
-
-export interface Context {
-  changes: Change[];
-  findings: Finding[];
-  nextId(): string;
-}
 
 function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.id, item]));
@@ -217,24 +220,6 @@ function insertionOrderChange(
   return { id: io.id, changeId: id, ...splitInsertionOrderPatch(io.fields, live) };
 }
 
-function emptyWork(key: string, insertionOrderId: string, name: string): CampaignWork {
-  return {
-    key,
-    insertionOrderId,
-    name,
-    liveActive: false,
-    finalActive: false,
-    patch: {},
-    patchChangeIds: [],
-    deactivate: false,
-    pause: false,
-    activate: false,
-    activateChangeIds: [],
-    budgetBefore: 0,
-    budgetAfter: 0,
-  };
-}
-
 function campaignCreate(
   ctx: Context,
   io: DesiredInsertionOrder,
@@ -341,65 +326,6 @@ function targetingDifference(
   };
 }
 
-/**
- * The recovery record's verdict on a live campaign: reactivate it (an earlier apply paused it,
- * died, and the config does not declare it inactive), leave it to the apply that is still
- * running and will reactivate it, or nothing to do.
- */
-function recoveryOf(
-  ctx: Context,
-  entry: RecordedPause | undefined,
-  live: Campaign,
-  declaredActive: boolean | undefined,
-): boolean {
-  if (!entry || live.active || declaredActive === false) return false;
-  const address = campaignAddress(live.insertion_order_id, live.name);
-  if (entry.owner_running) {
-    ctx.findings.push(
-      finding(
-        "DOOH203",
-        "warning",
-        `campaign ${live.id} "${live.name}" is paused by apply ${entry.apply_id}, which is still running on this machine and will reactivate it: plan again once it has finished`,
-        { address },
-      ),
-    );
-    return false;
-  }
-  ctx.findings.push(
-    finding(
-      "DOOH202",
-      "warning",
-      `reactivates campaign ${live.id} "${live.name}": apply ${entry.apply_id} (started ${entry.apply_started_at}) paused it at ${entry.paused_at} for a targeting change and stopped before reactivating it`,
-      { address },
-    ),
-  );
-  return true;
-}
-
-/** A recorded campaign the config does not declare: only its reactivation is planned. */
-function undeclaredReactivation(
-  ctx: Context,
-  live: Campaign,
-  entry: RecordedPause,
-): CampaignWork | undefined {
-  if (!recoveryOf(ctx, entry, live, undefined)) return undefined;
-  const id = ctx.nextId();
-  ctx.changes.push({
-    kind: "update_campaign",
-    id,
-    address: campaignAddress(live.insertion_order_id, live.name),
-    campaign: { insertion_order_id: live.insertion_order_id, name: live.name, campaign_id: live.id },
-    fields: [{ field: "active", before: false, after: true }],
-  });
-  const work = emptyWork(live.id, live.insertion_order_id, live.name);
-  work.finalActive = true;
-  work.activate = true;
-  work.activateChangeIds.push(id);
-  work.budgetBefore = live.budget_impressions;
-  work.budgetAfter = live.budget_impressions;
-  return work;
-}
-
 function campaignUpdate(
   ctx: Context,
   input: {
@@ -486,14 +412,12 @@ function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {
     kind: "deactivate_campaign",
     id,
     address: campaignAddress(live.insertion_order_id, live.name),
-    campaign: { insertion_order_id: live.insertion_order_id, name: live.name, campaign_id: live.id },
+    campaign: liveRef(live),
     reason: "unmanaged",
   });
-  const work = emptyWork(live.id, live.insertion_order_id, live.name);
+  const work = liveWork(live);
   work.liveActive = true;
   work.deactivate = true;
   work.patchChangeIds.push(id);
-  work.budgetBefore = live.budget_impressions;
-  work.budgetAfter = live.budget_impressions;
   return work;
 }

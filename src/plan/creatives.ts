@@ -7,13 +7,12 @@
 import type { DesiredCampaign, DesiredCreative, DesiredState } from "../model/desired.js";
 import { compareIds, sortedIds } from "../model/targeting.js";
 import type { Advertiser, Creative, InsertionOrder } from "../model/wire.js";
-import type { Context } from "./build.js";
 import { diffCreative } from "./compare.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
 import type { Scope } from "./scope.js";
 import type { CampaignRef } from "./types.js";
-import type { CreativeWork } from "./work.js";
+import type { Context, CreativeWork } from "./work.js";
 
 interface LedgerEntry {
   add: string[];

@@ -3,7 +3,21 @@
  * order and per campaign, the write each phase needs. Internal to plan/; never in a Plan.
  */
 import type { TargetingOptionSet } from "../model/targeting.js";
-import type { CampaignCreate, CampaignPatch, CreativePatch, InsertionOrderPatch } from "../model/wire.js";
+import type {
+  Campaign,
+  CampaignCreate,
+  CampaignPatch,
+  CreativePatch,
+  InsertionOrderPatch,
+} from "../model/wire.js";
+import type { CampaignRef, Change, Finding } from "./types.js";
+
+/** What building changes appends to, shared by build.ts and its helpers. */
+export interface Context {
+  changes: Change[];
+  findings: Finding[];
+  nextId(): string;
+}
 
 export interface InsertionOrderWork {
   id: string;
@@ -50,4 +64,34 @@ export interface CreativeWork {
   id: string;
   patch: Omit<CreativePatch, "id">;
   changeIds: string[];
+}
+
+export function emptyWork(key: string, insertionOrderId: string, name: string): CampaignWork {
+  return {
+    key,
+    insertionOrderId,
+    name,
+    liveActive: false,
+    finalActive: false,
+    patch: {},
+    patchChangeIds: [],
+    deactivate: false,
+    pause: false,
+    activate: false,
+    activateChangeIds: [],
+    budgetBefore: 0,
+    budgetAfter: 0,
+  };
+}
+
+/** A live campaign's work with nothing to do yet: budgets stay as they are. */
+export function liveWork(live: Campaign): CampaignWork {
+  const work = emptyWork(live.id, live.insertion_order_id, live.name);
+  work.budgetBefore = live.budget_impressions;
+  work.budgetAfter = live.budget_impressions;
+  return work;
+}
+
+export function liveRef(live: Campaign): CampaignRef {
+  return { insertion_order_id: live.insertion_order_id, name: live.name, campaign_id: live.id };
 }

@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { DspClient } from "../../api/types.js";
-import { applyPlan, type RecoveryPort } from "../../apply/execute.js";
+import { applyPlan } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
 import { type ApplyLock, acquireApplyLock } from "../../apply/lock.js";
 import { defaultStateDir, type RecoveryStore } from "../../apply/recovery.js";
+import type { RecoveryPort } from "../../apply/restore.js";
 import { resolveConnection } from "../../config/connection.js";
 import { loadConfig } from "../../config/load.js";
 import type { ApplyResult } from "../../model/apply-report.js";

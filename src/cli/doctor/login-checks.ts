@@ -3,6 +3,7 @@
  * TLS of that connection (G13). They cost no read.
  */
 
+import { TLS_CIPHER_SUITES } from "../../api/transport.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
 import { SESSION_LIFETIME_MS, sessionCookieName } from "../../model/wire.js";
@@ -13,16 +14,8 @@ import { show } from "./shapes.js";
 /** Tolerance around 8 hours: clock skew between the DSP and this machine. */
 const EXPIRY_SLACK_MS = 5 * 60 * 1000;
 
-/** Spec, Authentication 7 (G13), by the names Node's getCipher() gives. */
-export const PERMITTED_TLS_CIPHERS: readonly string[] = [
-  "TLS_AES_128_GCM_SHA256",
-  "TLS_AES_256_GCM_SHA384",
-  "TLS_CHACHA20_POLY1305_SHA256",
-  "ECDHE-RSA-AES128-GCM-SHA256",
-  "ECDHE-RSA-AES128-SHA256",
-  "ECDHE-RSA-AES256-GCM-SHA384",
-  "ECDHE-RSA-AES256-SHA384",
-];
+/** Spec, Authentication 7 (G13), by the names Node's getCipher() gives: the client's own list. */
+export const PERMITTED_TLS_CIPHERS: readonly string[] = TLS_CIPHER_SUITES;
 
 function outcome(
   base: Omit<CheckResult, "status" | "detail">,
