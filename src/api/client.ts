@@ -239,6 +239,8 @@ export function createDspClient(options: DspClientOptions): DspClient {
       } else if (!response || response.status >= 500) {
         failures++;
       }
+      // A trickled answer is no blip: another attempt would hold the run for another deadline.
+      if (failure instanceof TimeoutError && failure.trickling && ex.idempotent) throw failure;
       const decision = decideRetry({
         policy,
         method: request.method,

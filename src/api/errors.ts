@@ -84,13 +84,20 @@ export class NetworkError extends DspClientError {
 export class TimeoutError extends DspClientError {
   override readonly name = "TimeoutError";
   readonly code = "TIMEOUT";
+  /**
+   * The DSP had begun to answer when the whole-request deadline ran out: a server trickling
+   * its answer, not a lost packet. Retrying would only hold the run silent for another
+   * deadline, so the client gives up at once.
+   */
+  readonly trickling: boolean;
   constructor(
     readonly method: HttpMethod,
     readonly path: string,
     detail: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; trickling?: boolean },
   ) {
     super(`${method} ${path}: timed out (${detail}); the DSP may be slow, retry later`, options);
+    this.trickling = options?.trickling ?? false;
   }
 }
 

@@ -145,6 +145,7 @@ export class Transport {
     // The pool has a connection for every request the client lets fly (client.ts), so the
     // deadline measures the exchange, not a wait in a queue.
     const deadline = AbortSignal.timeout(this.requestTimeoutMs);
+    let answering = false;
     try {
       const response = await this.pool.request({
         method: request.method,
@@ -153,14 +154,17 @@ export class Transport {
         body: request.body ?? null,
         signal: request.signal ? AbortSignal.any([request.signal, deadline]) : deadline,
       });
+      answering = true;
       const text = await this.readText(response.body, response.headers["content-length"], request);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal?.aborted) throw request.signal.reason;
       if (deadline.aborted) {
-        const detail = `no complete answer within ${this.requestTimeoutMs} ms`;
-        throw new TimeoutError(request.method, request.path, detail, { cause: error });
+        const detail = answering
+          ? `the answer was still arriving after ${this.requestTimeoutMs} ms (DOOHCTL_REQUEST_TIMEOUT)`
+          : `no complete answer within ${this.requestTimeoutMs} ms`;
+        throw new TimeoutError(request.method, request.path, detail, { cause: error, trickling: answering });
       }
       throw classify(error, request, this.scrub);
     }

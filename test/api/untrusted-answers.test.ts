@@ -190,7 +190,7 @@ describe("answers that break the contract stop plan and apply before any write",
     );
     for (const text of outputs) {
       expect(text).toContain(
-        "GET /api/dsp/v1/insertion_orders: timed out (no complete answer within 200 ms)",
+        "GET /api/dsp/v1/insertion_orders: timed out (the answer was still arriving after 200 ms",
       );
     }
   }, 20_000);
