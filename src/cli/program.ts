@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import type { CommandModule } from "./command.js";
 import { registerApply } from "./commands/apply.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerEmulator } from "./commands/emulator.js";
@@ -12,12 +13,6 @@ import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
-
-/**
- * A command registers itself on the program and reports its exit code through `setExit`.
- * Each lives in its own module under `commands/`.
- */
-export type CommandModule = (program: Command, io: CliIO, setExit: (code: number) => void) => void;
 
 const COMMANDS: CommandModule[] = [
   registerValidate,

@@ -17,12 +17,12 @@ import { checkProposal } from "../../plan/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
+import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan, readAndPlan } from "../pipeline.js";
-import type { CommandModule } from "../program.js";
 import { createProgressDisplay } from "../progress.js";
 
 interface ApplyFlags extends TuningFlags {

@@ -13,12 +13,12 @@ import type { Clock } from "../../model/clock.js";
 import { systemClock } from "../../model/clock.js";
 import type { ConnectionSettings } from "../../model/desired.js";
 import { printable } from "../../model/printable.js";
+import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import { observeLogin } from "../doctor/login.js";
 import { type CliIO, EXIT } from "../io.js";
 import { describeError } from "../pipeline.js";
-import type { CommandModule } from "../program.js";
 
 interface DoctorFlags {
   format: string;

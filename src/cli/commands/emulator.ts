@@ -15,9 +15,9 @@ import {
   type RateLimits,
 } from "../../model/limits.js";
 import type { Environment } from "../../model/wire.js";
+import type { CommandModule } from "../command.js";
 import { reportError } from "../errors.js";
 import { EXIT } from "../io.js";
-import type { CommandModule } from "../program.js";
 
 interface EmulatorFlags {
   port: string;

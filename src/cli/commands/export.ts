@@ -12,10 +12,10 @@ import { sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
 import { exportOmissions, renderExport } from "../../render/export.js";
+import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
 import { type CliIO, EXIT } from "../io.js";
-import type { CommandModule } from "../program.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
 /** Where editors find the config schema: this version's file in the repository (README, examples). */

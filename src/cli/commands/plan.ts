@@ -6,11 +6,11 @@ import type { Plan } from "../../plan/types.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
+import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
-import type { CommandModule } from "../program.js";
 
 interface PlanFlags extends TuningFlags {
   out?: string;

@@ -1,7 +1,7 @@
 import { Option } from "commander";
 import { readConfigSchemaText } from "../../config/schema-file.js";
+import type { CommandModule } from "../command.js";
 import { EXIT } from "../io.js";
-import type { CommandModule } from "../program.js";
 
 /** `doohctl schema`: prints the config JSON Schema exactly as shipped, for editors and tools. */
 export const registerSchema: CommandModule = (program, io, setExit) => {

@@ -4,9 +4,9 @@ import { readPlanFile } from "../../plan/file.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
+import type { CommandModule } from "../command.js";
 import { reportError } from "../errors.js";
 import { EXIT, useColour } from "../io.js";
-import type { CommandModule } from "../program.js";
 
 interface ShowFlags {
   format: "text" | "json" | "markdown";

@@ -15,10 +15,10 @@ import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
 import { buildStatusReport, DEFAULT_BEHIND_THRESHOLD_PCT } from "../../render/status-report.js";
+import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { describeError, recoveryStoreFor } from "../pipeline.js";
-import type { CommandModule } from "../program.js";
 
 export interface StatusFlags {
   format: string;

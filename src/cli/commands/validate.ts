@@ -2,8 +2,8 @@ import { Option } from "commander";
 import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
+import type { CommandModule } from "../command.js";
 import { EXIT } from "../io.js";
-import type { CommandModule } from "../program.js";
 
 /**
  * `doohctl validate [PATHS...]`: offline, sends no request. Exit 0 with a one-line summary,
