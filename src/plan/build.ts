@@ -125,12 +125,17 @@ export function buildChanges(
       if (match.live) declared.add(match.live.id);
       if (match.status === "error") continue;
       const entry = match.live && recorded.get(match.live.id);
-      // A campaign an earlier apply left dark is planned whatever the scope: delivery first.
       const inScope =
         whole ||
-        (match.live !== undefined && (scope.campaigns.has(match.live.id) || entry !== undefined)) ||
+        (match.live !== undefined && scope.campaigns.has(match.live.id)) ||
         scope.changed?.campaigns.has(campaignKey(io.id, match.desired.name)) === true;
-      if (!inScope) continue;
+      if (!inScope) {
+        // A campaign an earlier apply left dark is reactivated whatever the scope (delivery
+        // first), but nothing else of it changes: its other edits are outside --target.
+        const work = entry && match.live && reactivation(ctx, match.live, entry, match.desired.fields.active);
+        if (work) campaignWorks.push(work);
+        continue;
+      }
       if (match.status === "new") ctx.findings.push(...nearDuplicateNames(io.id, match.desired, ioCampaigns));
       const work = match.live
         ? campaignUpdate(ctx, {
@@ -173,7 +178,7 @@ export function buildChanges(
     const io = desired.insertionOrders.find((d) => d.id === campaign?.insertion_order_id);
     // `unmanaged_campaigns: deactivate` declares every campaign it does not list inactive.
     if (!campaign || campaign.active || io?.unmanagedCampaigns === "deactivate") continue;
-    const work = undeclaredReactivation(ctx, campaign, entry);
+    const work = reactivation(ctx, campaign, entry, undefined);
     if (work) campaignWorks.push(work);
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
@@ -376,13 +381,17 @@ function recoveryOf(
   return true;
 }
 
-/** A recorded campaign the config does not declare: only its reactivation is planned. */
-function undeclaredReactivation(
+/**
+ * A recorded campaign the config does not declare, or declares outside the plan's scope:
+ * only its reactivation is planned (none when the config declares it inactive).
+ */
+function reactivation(
   ctx: Context,
   live: Campaign,
   entry: RecordedPause,
+  declaredActive: boolean | undefined,
 ): CampaignWork | undefined {
-  if (!recoveryOf(ctx, entry, live, undefined)) return undefined;
+  if (!recoveryOf(ctx, entry, live, declaredActive)) return undefined;
   const id = ctx.nextId();
   ctx.changes.push({
     kind: "update_campaign",

@@ -29,7 +29,7 @@ function deadPid(): number {
  * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config
  * leaving `active` out; `owner` is the pid the record names.
  */
-async function afterDeadApply(owner: number, malls: string[] = []) {
+async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = "1002") {
   emulator = await startEmulator({
     port: 0,
     rateLimits: "off",
@@ -39,7 +39,7 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
       insertion_orders: [seedIo("1001"), seedIo("1002")],
       campaigns: [
         seedCampaign("5001", "1001", "Malls", { active: false }),
-        seedCampaign("5002", "1002", "Stations", { active: true }),
+        seedCampaign("5002", stationsIo, "Stations", { active: true }),
       ],
       targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
     },
@@ -52,8 +52,7 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
       "    campaigns:",
       "      - name: Malls",
       ...malls,
-      '  - id: "1002"',
-      "    campaigns:",
+      ...(stationsIo === "1001" ? [] : ['  - id: "1002"', "    campaigns:"]),
       "      - name: Stations",
     ]),
   );
@@ -73,8 +72,9 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
     const file = JSON.parse(readFileSync(join(account, name), "utf8"));
     writeFileSync(join(account, name), JSON.stringify({ ...file, pid: owner }));
   }
-  const active = (id: string) => emulator!.state().campaigns.find((c) => c.id === id)?.active;
-  return { dir, env, store, active };
+  const emulatorCampaign = (id: string) => emulator!.state().campaigns.find((c) => c.id === id);
+  const active = (id: string) => emulatorCampaign(id)?.active;
+  return { dir, env, store, active, emulatorCampaign };
 }
 
 async function cli(args: string[], env: Record<string, string>, dir: string) {
@@ -121,6 +121,30 @@ describe("a dead apply's recovery record", () => {
     expect(apply.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
     expect(w.active("5001")).toBe(true);
     expect(w.store.read()).toEqual([]);
+  });
+
+  it("under --target elsewhere, reactivates the campaign and changes nothing else of it", async () => {
+    // Malls has a pending budget edit outside the target: --target 1002 must not apply it.
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"]);
+    const plan = await cli(["plan", "--target", "1002"], w.env, w.dir);
+    expect(plan.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    expect(plan.out).not.toContain("150000");
+    const apply = await cli(["apply", "--auto-approve", "--target", "1002"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    const malls = w.emulatorCampaign("5001");
+    expect(malls?.active).toBe(true);
+    expect(malls?.budget_impressions).toBe(100_000);
+  });
+
+  it("under --target of a sibling campaign, reactivates the campaign and changes nothing else of it", async () => {
+    // Malls and Stations share insertion order 1001; Malls has a pending budget edit.
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"], "1001");
+    const apply = await cli(["apply", "--auto-approve", "--target", "5002"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    const malls = w.emulatorCampaign("5001");
+    expect(malls?.active).toBe(true);
+    expect(malls?.budget_impressions).toBe(100_000);
   });
 });
 
