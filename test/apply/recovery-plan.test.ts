@@ -4,7 +4,7 @@
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -145,6 +145,26 @@ describe("a dead apply's recovery record", () => {
     const malls = w.emulatorCampaign("5001");
     expect(malls?.active).toBe(true);
     expect(malls?.budget_impressions).toBe(100_000);
+  });
+});
+
+describe("a saved plan that predates a dead apply's recovery record", () => {
+  it("is refused naming the record and what to do, not called altered", async () => {
+    const w = await afterDeadApply(deadPid());
+    // The plan is made before the record exists (as if the other apply died afterwards).
+    renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
+    const plan = await cli(["plan", "--target", "1002", "-o", "p.json"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(0);
+    renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
+    const writes = () =>
+      emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+    const before = writes().length;
+    const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(/campaign 5001 "Malls".*recovery record/);
+    expect(apply.err).toMatch(/make a new plan/i);
+    expect(apply.err).not.toMatch(/altered/);
+    expect(writes().length).toBe(before);
   });
 });
 

@@ -276,6 +276,21 @@ async function prepareSavedPlan(
       ...(saved.scope ? { changed: saved.scope } : {}),
       ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
     });
+    // An apply that stopped since the file was made left campaigns paused: the plan made
+    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".
+    const reactivating = reactivatedCampaigns(saved);
+    const since = run.recorded.filter(
+      (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
+    );
+    if (since.length > 0) {
+      throw new ApplyRefused(
+        `since ${file} was made, an apply that stopped left ${since
+          .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
+          .join(
+            ", ",
+          )} paused (the recovery record), so nothing was applied. Make a new plan: it reactivates them`,
+      );
+    }
     const check = checkProposal(saved, run.plan);
     if (check.stale.length > 0) {
       throw new ApplyRefused(
@@ -303,6 +318,19 @@ async function prepareSavedPlan(
     await client.close();
     throw error;
   }
+}
+
+/** Campaigns a plan sets active (reactivations of the recovery record among them). */
+function reactivatedCampaigns(plan: Plan): Set<string> {
+  return new Set(
+    plan.changes.flatMap((c) =>
+      c.kind === "update_campaign" &&
+      c.campaign.campaign_id !== undefined &&
+      c.fields.some((f) => f.field === "active" && f.after === true)
+        ? [c.campaign.campaign_id]
+        : [],
+    ),
+  );
 }
 
 async function execute(
