@@ -3,9 +3,10 @@
  * record), through `run()` against the emulator: the record is written as the dead apply
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
@@ -145,6 +146,40 @@ describe("a dead apply's recovery record", () => {
     const malls = w.emulatorCampaign("5001");
     expect(malls?.active).toBe(true);
     expect(malls?.budget_impressions).toBe(100_000);
+  });
+});
+
+describe("an apply that waits for the apply that paused a campaign", () => {
+  it("sends nothing when that apply dies meanwhile, leaving the campaign paused, and says to apply again", async () => {
+    // The other apply: a live process holding the lock and recorded as pausing Malls.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      const w = await afterDeadApply(other.pid!, ["        budget_impressions: 150000"]);
+      const scope = { origin: emulator!.origin, environment: "production", user: USER.email };
+      mkdirSync(join(w.env.DOOHCTL_STATE_DIR, "locks"), { recursive: true });
+      writeFileSync(
+        join(w.env.DOOHCTL_STATE_DIR, "locks", `${accountKey(scope)}.lock`),
+        JSON.stringify({ host: hostname(), pid: other.pid, started_at: "2026-11-23T10:00:00.000Z" }),
+      );
+      const io = bufferIO({ env: w.env, cwd: w.dir });
+      const applying = run(["apply", "--auto-approve"], io);
+      while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
+      other.kill("SIGKILL");
+      await once(other, "exit");
+      const code = await applying;
+      expect(code, io.err()).toBe(1);
+      expect(io.err()).toMatch(/campaign 5001 "Malls"/);
+      expect(io.err()).toMatch(/apply again/);
+      expect(
+        emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")),
+      ).toEqual([]);
+      // The next apply reactivates it.
+      const again = await cli(["apply", "--auto-approve"], w.env, w.dir);
+      expect(again.code, again.err).toBe(0);
+      expect(w.active("5001")).toBe(true);
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 });
 

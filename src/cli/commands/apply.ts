@@ -10,6 +10,7 @@ import { loadConfig } from "../../config/load.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import { systemClock } from "../../model/clock.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateWindow } from "../../model/limits.js";
+import type { RecordedPause } from "../../model/recovery.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
@@ -184,6 +185,8 @@ interface Prepared {
   plan: Plan;
   client: DspClient;
   recovery: RecoveryStore;
+  /** The recovery record's entries the plan was made with. */
+  recorded: readonly RecordedPause[];
   origin: string;
   environment: string;
 }
@@ -208,6 +211,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
       plan: run.plan,
       client: run.client,
       recovery: run.recovery,
+      recorded: run.recorded,
       origin: run.connection.apiOrigin,
       environment: run.connection.environment,
     };
@@ -311,6 +315,7 @@ async function prepareSavedPlan(
       plan: run.plan,
       client,
       recovery: run.recovery,
+      recorded: run.recorded,
       origin: connection.apiOrigin,
       environment: connection.environment,
     };
@@ -330,6 +335,25 @@ function reactivatedCampaigns(plan: Plan): Set<string> {
         ? [c.campaign.campaign_id]
         : [],
     ),
+  );
+}
+
+/**
+ * The plan left campaigns to the apply that paused them and was running then (DOOH203). Had
+ * it died while this one waited for the lock, this plan would leave them dark: refuse before
+ * sending anything, so that the next run plans their reactivation.
+ */
+function refuseIfOwnerDied(prepared: Prepared): void {
+  const leftToOwner = new Set(prepared.recorded.filter((e) => e.owner_running).map((e) => e.campaign_id));
+  if (leftToOwner.size === 0) return;
+  const orphaned = prepared.recovery.read().filter((e) => !e.owner_running && leftToOwner.has(e.campaign_id));
+  if (orphaned.length === 0) return;
+  throw new ApplyRefused(
+    `apply ${orphaned[0]!.apply_id} stopped while this one waited, leaving ${orphaned
+      .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
+      .join(
+        ", ",
+      )} paused, which this plan left to it (DOOH203): nothing was sent. Run apply again: its plan reactivates them`,
   );
 }
 
@@ -384,6 +408,7 @@ async function execute(
       // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
       throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
     });
+    refuseIfOwnerDied(prepared);
     const result = await applyPlan({
       plan,
       client,
