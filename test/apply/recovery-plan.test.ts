@@ -107,6 +107,14 @@ describe("a dead apply's recovery record", () => {
     expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });
 
+  it("says so when apply has nothing to send while a running apply still holds a campaign paused", async () => {
+    const w = await afterDeadApply(process.ppid);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toBe("No changes.\n");
+    expect(apply.err).toMatch(/DOOH203.*campaign 5001 "Malls"/);
+  });
+
   it("gives way to a config that declares the campaign inactive", async () => {
     const w = await afterDeadApply(deadPid(), ["        active: false"]);
     const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);

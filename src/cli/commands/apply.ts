@@ -119,6 +119,9 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     if (plan.requests.length === 0) {
       planSink.write("No changes.\n");
+      // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
+      for (const f of plan.findings)
+        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
       return EXIT.ok;
     }
     if (flags.plan === undefined || !flags.autoApprove) {
