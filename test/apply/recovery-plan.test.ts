@@ -157,6 +157,22 @@ describe("a dead apply's recovery record", () => {
   });
 });
 
+describe("a plan narrowed with --target and a recorded campaign outside it", () => {
+  it("reads and fingerprints only the campaign itself, not its targetings", async () => {
+    const w = await afterDeadApply(
+      deadPid(),
+      ['        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["201"] } }]'],
+      "1001",
+    );
+    const plan = await cli(["plan", "--target", "5002", "-o", "p.json"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(0);
+    const saved = JSON.parse(readFileSync(join(w.dir, "p.json"), "utf8"));
+    const fingerprinted = saved.fingerprints.map((f: { kind: string; id: string }) => `${f.kind}:${f.id}`);
+    expect(fingerprinted).toContain("campaign:5001");
+    expect(fingerprinted).not.toContain("targetings:5001");
+  });
+});
+
 describe("an apply that waits for the apply that paused a campaign", () => {
   it("sends nothing when that apply dies meanwhile, leaving the campaign paused, and says to apply again", async () => {
     // The other apply: a live process holding the lock and recorded as pausing Malls.
