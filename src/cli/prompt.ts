@@ -41,7 +41,11 @@ export async function askLine(input: TerminalInput, output: Writable, question: 
         output.write("\n");
         reject(new PromptInterrupted("interrupted at the prompt"));
       });
-      rl.question(question).then(resolve, reject);
+      // Ctrl-D (end of input) is no answer: readline rejects with "Aborted with Ctrl+D",
+      // which apply would print as its error; as an empty answer it says nothing was sent.
+      rl.question(question).then(resolve, (error: unknown) =>
+        (error as { code?: unknown })?.code === "ABORT_ERR" ? resolve("") : reject(error),
+      );
     });
   } finally {
     rl.close();

@@ -13,7 +13,7 @@ import { associationChanges, type CreativeLedger, creativeWork, liveAssociations
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
-import { recoveryOf, undeclaredReactivation } from "./recovered.js";
+import { reactivation, recoveryOf } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope } from "./scope.js";
 import {
@@ -128,12 +128,17 @@ export function buildChanges(
       if (match.live) declared.add(match.live.id);
       if (match.status === "error") continue;
       const entry = match.live && recorded.get(match.live.id);
-      // A campaign an earlier apply left dark is planned whatever the scope: delivery first.
       const inScope =
         whole ||
-        (match.live !== undefined && (scope.campaigns.has(match.live.id) || entry !== undefined)) ||
+        (match.live !== undefined && scope.campaigns.has(match.live.id)) ||
         scope.changed?.campaigns.has(campaignKey(io.id, match.desired.name)) === true;
-      if (!inScope) continue;
+      if (!inScope) {
+        // A campaign an earlier apply left dark is reactivated whatever the scope (delivery
+        // first), but nothing else of it changes: its other edits are outside --target.
+        const work = entry && match.live && reactivation(ctx, match.live, entry, match.desired.fields.active);
+        if (work) campaignWorks.push(work);
+        continue;
+      }
       if (match.status === "new") ctx.findings.push(...nearDuplicateNames(io.id, match.desired, ioCampaigns));
       const work = match.live
         ? campaignUpdate(ctx, {
@@ -176,7 +181,7 @@ export function buildChanges(
     const io = desired.insertionOrders.find((d) => d.id === campaign?.insertion_order_id);
     // `unmanaged_campaigns: deactivate` declares every campaign it does not list inactive.
     if (!campaign || campaign.active || io?.unmanagedCampaigns === "deactivate") continue;
-    const work = undeclaredReactivation(ctx, campaign, entry);
+    const work = reactivation(ctx, campaign, entry, undefined);
     if (work) campaignWorks.push(work);
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));

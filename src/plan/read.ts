@@ -31,8 +31,8 @@ export interface ReadOptions {
   onProgress?: (progress: ReadProgress) => void;
   signal?: AbortSignal;
   /**
-   * Campaigns of the recovery record: read wherever they are, and read as fully as a targeted
-   * campaign, since the plan reactivates them whatever `--target` says.
+   * Campaigns of the recovery record: read wherever they are, since the plan reactivates them
+   * whatever `--target` says; only the campaign itself, as nothing else of it changes outside the scope.
    */
   recordedCampaigns?: readonly string[];
 }
@@ -111,7 +111,7 @@ export async function readLiveState(
     for (const match of matchCampaigns(io, byIo.get(id) ?? [], byId).matches) {
       const inScope =
         whole ||
-        (match.live !== undefined && (targetCampaigns.has(match.live.id) || recorded.has(match.live.id))) ||
+        (match.live !== undefined && targetCampaigns.has(match.live.id)) ||
         changedCampaigns.has(campaignKey(id, match.desired.name));
       if (!inScope) continue;
       for (const creativeId of match.desired.creatives ?? []) referenced.add(creativeId);

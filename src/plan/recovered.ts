@@ -44,13 +44,17 @@ export function recoveryOf(
   return true;
 }
 
-/** A recorded campaign the config does not declare: only its reactivation is planned. */
-export function undeclaredReactivation(
+/**
+ * A recorded campaign the config does not declare, or declares outside the plan's scope:
+ * only its reactivation is planned (none when the config declares it inactive).
+ */
+export function reactivation(
   ctx: Context,
   live: Campaign,
   entry: RecordedPause,
+  declaredActive: boolean | undefined,
 ): CampaignWork | undefined {
-  if (!recoveryOf(ctx, entry, live, undefined)) return undefined;
+  if (!recoveryOf(ctx, entry, live, declaredActive)) return undefined;
   const id = ctx.nextId();
   ctx.changes.push({
     kind: "update_campaign",

@@ -119,4 +119,34 @@ describe("doohctl apply at the prompt", () => {
     );
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(100_000);
   });
+
+  it("on Ctrl-D (end of input) at the question says nothing was sent, and sends no write", async () => {
+    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
+    writeFileSync(
+      join(dir, "doohctl.yaml"),
+      accountConfig(emulator.origin, [
+        '  - id: "1001"',
+        "    campaigns:",
+        "      - name: Malls",
+        "        budget_impressions: 150000",
+      ]),
+    );
+    const input = fakeTerminal();
+    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const io = {
+      ...base,
+      prompt: (question: string) =>
+        askLine(
+          input,
+          screen(question, () => input.type("\x04")),
+          question,
+        ),
+    };
+    expect(await run(["apply", "--no-session-cache"], io)).toBe(1);
+    expect(base.err()).toContain("Apply cancelled: nothing was sent.");
+    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
+      [],
+    );
+  });
 });

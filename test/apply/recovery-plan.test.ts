@@ -3,9 +3,10 @@
  * record), through `run()` against the emulator: the record is written as the dead apply
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
@@ -29,7 +30,7 @@ function deadPid(): number {
  * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config
  * leaving `active` out; `owner` is the pid the record names.
  */
-async function afterDeadApply(owner: number, malls: string[] = []) {
+async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = "1002") {
   emulator = await startEmulator({
     port: 0,
     rateLimits: "off",
@@ -39,7 +40,7 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
       insertion_orders: [seedIo("1001"), seedIo("1002")],
       campaigns: [
         seedCampaign("5001", "1001", "Malls", { active: false }),
-        seedCampaign("5002", "1002", "Stations", { active: true }),
+        seedCampaign("5002", stationsIo, "Stations", { active: true }),
       ],
       targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
     },
@@ -52,8 +53,7 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
       "    campaigns:",
       "      - name: Malls",
       ...malls,
-      '  - id: "1002"',
-      "    campaigns:",
+      ...(stationsIo === "1001" ? [] : ['  - id: "1002"', "    campaigns:"]),
       "      - name: Stations",
     ]),
   );
@@ -73,8 +73,9 @@ async function afterDeadApply(owner: number, malls: string[] = []) {
     const file = JSON.parse(readFileSync(join(account, name), "utf8"));
     writeFileSync(join(account, name), JSON.stringify({ ...file, pid: owner }));
   }
-  const active = (id: string) => emulator!.state().campaigns.find((c) => c.id === id)?.active;
-  return { dir, env, store, active };
+  const emulatorCampaign = (id: string) => emulator!.state().campaigns.find((c) => c.id === id);
+  const active = (id: string) => emulatorCampaign(id)?.active;
+  return { dir, env, store, active, emulatorCampaign };
 }
 
 async function cli(args: string[], env: Record<string, string>, dir: string) {
@@ -106,6 +107,14 @@ describe("a dead apply's recovery record", () => {
     expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });
 
+  it("says so when apply has nothing to send while a running apply still holds a campaign paused", async () => {
+    const w = await afterDeadApply(process.ppid);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toBe("No changes.\n");
+    expect(apply.err).toMatch(/DOOH203.*campaign 5001 "Malls"/);
+  });
+
   it("gives way to a config that declares the campaign inactive", async () => {
     const w = await afterDeadApply(deadPid(), ["        active: false"]);
     const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
@@ -121,6 +130,100 @@ describe("a dead apply's recovery record", () => {
     expect(apply.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
     expect(w.active("5001")).toBe(true);
     expect(w.store.read()).toEqual([]);
+  });
+
+  it("under --target elsewhere, reactivates the campaign and changes nothing else of it", async () => {
+    // Malls has a pending budget edit outside the target: --target 1002 must not apply it.
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"]);
+    const plan = await cli(["plan", "--target", "1002"], w.env, w.dir);
+    expect(plan.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    expect(plan.out).not.toContain("150000");
+    const apply = await cli(["apply", "--auto-approve", "--target", "1002"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    const malls = w.emulatorCampaign("5001");
+    expect(malls?.active).toBe(true);
+    expect(malls?.budget_impressions).toBe(100_000);
+  });
+
+  it("under --target of a sibling campaign, reactivates the campaign and changes nothing else of it", async () => {
+    // Malls and Stations share insertion order 1001; Malls has a pending budget edit.
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"], "1001");
+    const apply = await cli(["apply", "--auto-approve", "--target", "5002"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    const malls = w.emulatorCampaign("5001");
+    expect(malls?.active).toBe(true);
+    expect(malls?.budget_impressions).toBe(100_000);
+  });
+});
+
+describe("a plan narrowed with --target and a recorded campaign outside it", () => {
+  it("reads and fingerprints only the campaign itself, not its targetings", async () => {
+    const w = await afterDeadApply(
+      deadPid(),
+      ['        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["201"] } }]'],
+      "1001",
+    );
+    const plan = await cli(["plan", "--target", "5002", "-o", "p.json"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(0);
+    const saved = JSON.parse(readFileSync(join(w.dir, "p.json"), "utf8"));
+    const fingerprinted = saved.fingerprints.map((f: { kind: string; id: string }) => `${f.kind}:${f.id}`);
+    expect(fingerprinted).toContain("campaign:5001");
+    expect(fingerprinted).not.toContain("targetings:5001");
+  });
+});
+
+describe("an apply that waits for the apply that paused a campaign", () => {
+  it("sends nothing when that apply dies meanwhile, leaving the campaign paused, and says to apply again", async () => {
+    // The other apply: a live process holding the lock and recorded as pausing Malls.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      const w = await afterDeadApply(other.pid!, ["        budget_impressions: 150000"]);
+      const scope = { origin: emulator!.origin, environment: "production", user: USER.email };
+      mkdirSync(join(w.env.DOOHCTL_STATE_DIR, "locks"), { recursive: true });
+      writeFileSync(
+        join(w.env.DOOHCTL_STATE_DIR, "locks", `${accountKey(scope)}.lock`),
+        JSON.stringify({ host: hostname(), pid: other.pid, started_at: "2026-11-23T10:00:00.000Z" }),
+      );
+      const io = bufferIO({ env: w.env, cwd: w.dir });
+      const applying = run(["apply", "--auto-approve"], io);
+      while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
+      other.kill("SIGKILL");
+      await once(other, "exit");
+      const code = await applying;
+      expect(code, io.err()).toBe(1);
+      expect(io.err()).toMatch(/campaign 5001 "Malls"/);
+      expect(io.err()).toMatch(/apply again/);
+      expect(
+        emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")),
+      ).toEqual([]);
+      // The next apply reactivates it.
+      const again = await cli(["apply", "--auto-approve"], w.env, w.dir);
+      expect(again.code, again.err).toBe(0);
+      expect(w.active("5001")).toBe(true);
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+});
+
+describe("a saved plan that predates a dead apply's recovery record", () => {
+  it("is refused naming the record and what to do, not called altered", async () => {
+    const w = await afterDeadApply(deadPid());
+    // The plan is made before the record exists (as if the other apply died afterwards).
+    renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
+    const plan = await cli(["plan", "--target", "1002", "-o", "p.json"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(0);
+    renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
+    const writes = () =>
+      emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+    const before = writes().length;
+    const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(/campaign 5001 "Malls".*recovery record/);
+    expect(apply.err).toMatch(/make a new plan/i);
+    expect(apply.err).not.toMatch(/altered/);
+    expect(writes().length).toBe(before);
   });
 });
 

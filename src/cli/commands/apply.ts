@@ -11,6 +11,7 @@ import { loadConfig } from "../../config/load.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import { systemClock } from "../../model/clock.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateWindow } from "../../model/limits.js";
+import type { RecordedPause } from "../../model/recovery.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
@@ -119,6 +120,9 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     if (plan.requests.length === 0) {
       planSink.write("No changes.\n");
+      // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
+      for (const f of plan.findings)
+        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
       return EXIT.ok;
     }
     if (flags.plan === undefined || !flags.autoApprove) {
@@ -185,6 +189,8 @@ interface Prepared {
   plan: Plan;
   client: DspClient;
   recovery: RecoveryStore;
+  /** The recovery record's entries the plan was made with. */
+  recorded: readonly RecordedPause[];
   origin: string;
   environment: string;
 }
@@ -209,6 +215,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
       plan: run.plan,
       client: run.client,
       recovery: run.recovery,
+      recorded: run.recorded,
       origin: run.connection.apiOrigin,
       environment: run.connection.environment,
     };
@@ -277,6 +284,21 @@ async function prepareSavedPlan(
       ...(saved.scope ? { changed: saved.scope } : {}),
       ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
     });
+    // An apply that stopped since the file was made left campaigns paused: the plan made
+    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".
+    const reactivating = reactivatedCampaigns(saved);
+    const since = run.recorded.filter(
+      (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
+    );
+    if (since.length > 0) {
+      throw new ApplyRefused(
+        `since ${file} was made, an apply that stopped left ${since
+          .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
+          .join(
+            ", ",
+          )} paused (the recovery record), so nothing was applied. Make a new plan: it reactivates them`,
+      );
+    }
     const check = checkProposal(saved, run.plan);
     if (check.stale.length > 0) {
       throw new ApplyRefused(
@@ -297,6 +319,7 @@ async function prepareSavedPlan(
       plan: run.plan,
       client,
       recovery: run.recovery,
+      recorded: run.recorded,
       origin: connection.apiOrigin,
       environment: connection.environment,
     };
@@ -304,6 +327,38 @@ async function prepareSavedPlan(
     await client.close();
     throw error;
   }
+}
+
+/** Campaigns a plan sets active (reactivations of the recovery record among them). */
+function reactivatedCampaigns(plan: Plan): Set<string> {
+  return new Set(
+    plan.changes.flatMap((c) =>
+      c.kind === "update_campaign" &&
+      c.campaign.campaign_id !== undefined &&
+      c.fields.some((f) => f.field === "active" && f.after === true)
+        ? [c.campaign.campaign_id]
+        : [],
+    ),
+  );
+}
+
+/**
+ * The plan left campaigns to the apply that paused them and was running then (DOOH203). Had
+ * it died while this one waited for the lock, this plan would leave them dark: refuse before
+ * sending anything, so that the next run plans their reactivation.
+ */
+function refuseIfOwnerDied(prepared: Prepared): void {
+  const leftToOwner = new Set(prepared.recorded.filter((e) => e.owner_running).map((e) => e.campaign_id));
+  if (leftToOwner.size === 0) return;
+  const orphaned = prepared.recovery.read().filter((e) => !e.owner_running && leftToOwner.has(e.campaign_id));
+  if (orphaned.length === 0) return;
+  throw new ApplyRefused(
+    `apply ${orphaned[0]!.apply_id} stopped while this one waited, leaving ${orphaned
+      .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
+      .join(
+        ", ",
+      )} paused, which this plan left to it (DOOH203): nothing was sent. Run apply again: its plan reactivates them`,
+  );
 }
 
 async function execute(
@@ -357,6 +412,7 @@ async function execute(
       // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
       throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
     });
+    refuseIfOwnerDied(prepared);
     const result = await applyPlan({
       plan,
       client,
