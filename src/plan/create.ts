@@ -9,6 +9,7 @@ import { RateLimit } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import { analyze, DEFAULT_THRESHOLDS } from "./analyze.js";
 import { buildChanges } from "./build.js";
+import { overspentBudgets } from "./delivery.js";
 import { finding, hasErrors } from "./findings.js";
 import { fingerprints } from "./fingerprint.js";
 import type { Choice } from "./pause-groups.js";
@@ -67,7 +68,11 @@ function orderFindings(findings: Finding[]): Finding[] {
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   const built = buildChanges(desired, live, options.targets, options.changed, options.recorded);
-  const findings: Finding[] = [...built.findings];
+  const findings: Finding[] = [
+    ...built.findings,
+    // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
+    ...overspentBudgets({ changes: built.changes, liveCampaigns: built.liveCampaigns, now: options.now }),
+  ];
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
   if (!hasErrors(findings)) {
