@@ -16,6 +16,7 @@ import type { Choice } from "./pause-groups.js";
 import { pauseSpans } from "./pauses.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
+import { spendSummary } from "./spend.js";
 import { summarize } from "./summary.js";
 import {
   type Finding,
@@ -133,6 +134,12 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         rateLimits: options.rateLimits,
         writeWindowBusyMs: options.writeWindowBusyMs,
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
+      }),
+      spend: spendSummary({
+        changes: built.changes,
+        campaigns: live.campaigns,
+        insertionOrders: live.insertionOrders,
+        now: options.now,
       }),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },
