@@ -2,8 +2,12 @@
  * Delivery-aware findings over real HTTP: the emulator delivers with its virtual clock, the
  * plan reads progress on its campaign list requests (G2) and judges changes by it.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import type { DesiredCampaign, InsertionOrderFields } from "../../src/model/desired.js";
@@ -14,6 +18,7 @@ import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seed, USER } from "../emulator/helpers.js";
+import { bufferIO } from "../helpers/io.js";
 import { campaign, desired, io, OPTIONS, usd } from "./builders.js";
 
 const MID_DECEMBER = "2026-12-10T00:00:00Z";
@@ -182,6 +187,61 @@ describe("delivery-aware findings", () => {
       expect(await checkStaleness(plan, c)).toEqual([]);
     } finally {
       await c.close();
+    }
+  });
+
+  it("makes `doohctl plan` exit 1 on a budget below delivery, naming the line; shows the money table first", async () => {
+    await start();
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-delivery-"));
+    const plan = async (field: string) => {
+      const file = join(dir, "doohctl.yaml");
+      writeFileSync(
+        file,
+        [
+          "version: 1",
+          "connection:",
+          "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
+          "insertion_orders:",
+          '  - id: "1001"',
+          "    campaigns:",
+          "      - name: Airports",
+          `        ${field}`,
+          "",
+        ].join("\n"),
+      );
+      const io = bufferIO({
+        cwd: dir,
+        env: {
+          DOOHCTL_API_ORIGIN: emulator!.origin,
+          DOOHCTL_EMAIL: USER.email,
+          DOOHCTL_PASSWORD: USER.password,
+          DOOHCTL_SESSION_CACHE: "off",
+          DOOHCTL_STATE_DIR: join(dir, "state"),
+          HOME: dir,
+        },
+      });
+      const code = await run(["plan", file, "--format", "markdown"], io);
+      expect(`${io.out()}${io.err()}`).not.toContain(USER.password);
+      return { code, out: io.out(), err: io.err() };
+    };
+    try {
+      const refused = await plan("budget_impressions: 1");
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(
+        /error DOOH801: sets budget_impressions of campaign 5001 "Airports" to 1, below the [\d,]+ impressions it has already delivered: raise it to at least [\d,]+, or deactivate the campaign to stop it \(doohctl\.yaml:8:29\)/,
+      );
+
+      const repriced = await plan("cpm: 10 USD");
+      expect(repriced.code).toBe(0);
+      const out = repriced.out;
+      // The cost diff is the first table: 5001 300,000 x 12.50 -> 10.00, 5002 200,000 x 12.50.
+      expect(out.indexOf("| maximum spend |")).toBe(out.indexOf("|"));
+      expect(out).toContain("| advertiser 1 | 6,250.00 USD | 5,500.00 USD | **-750.00 USD (-12.0%)** |");
+      expect(out).toMatch(
+        /\| warning \| DOOH303 \| doohctl\.yaml:8 \| changes the cpm of campaign 5001 "Airports" mid-flight/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -63,6 +63,14 @@ describe("renderers", () => {
     golden("spend.summary.json.golden", `${JSON.stringify(JSON.parse(json).summary.spend, null, 2)}\n`);
   });
 
+  it("loads and shows a plan saved before the money summary existed, with no spend table", () => {
+    const saved = JSON.parse(renderJson(spendPlan()));
+    delete saved.summary.spend;
+    const old = parsePlan(JSON.stringify(saved), "plan.json");
+    expect(renderText(old, { colour: false })).not.toContain("Maximum spend");
+    expect(renderMarkdown(old)).not.toContain("| maximum spend |");
+  });
+
   it("colours markers only when asked", () => {
     const p = richPlan();
     expect(renderText(p, { colour: false })).not.toContain("\u001b[");
