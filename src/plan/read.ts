@@ -1,6 +1,6 @@
 /**
  * Reads the live state a plan needs, and nothing more, in the fewest requests the API allows:
- * insertion orders by id (100 a request), their campaigns by `insertion_order_id`, the
+ * insertion orders by id (100 a request), their campaigns with progress by `insertion_order_id`, the
  * targetings only of campaigns whose config declares `targetings`, the creatives the config
  * names plus those associated with campaigns whose config declares `creatives` or that the
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
