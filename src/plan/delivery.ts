@@ -19,8 +19,9 @@ export interface DeliveryInput {
   now: string;
 }
 
+/** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
 function asMoney(value: unknown): Money | undefined {
-  return value && typeof value === "object" && "units" in value ? (value as Money) : undefined;
+  return value && typeof value === "object" && "units" in value ? Money.fromWire(value as Money) : undefined;
 }
 
 function grouped(n: number): string {
@@ -38,7 +39,7 @@ function spentByCurrency(campaigns: Iterable<Campaign>, insertionOrderId: string
     if (c.insertion_order_id !== insertionOrderId || !c.progress) continue;
     const { spend } = c.progress;
     const sum = spent.get(spend.currency_code);
-    spent.set(spend.currency_code, sum ? Money.add(sum, spend) : Money.fromWire(spend));
+    spent.set(spend.currency_code, sum ? Money.add(sum, Money.fromWire(spend)) : Money.fromWire(spend));
   }
   return spent;
 }

@@ -20,8 +20,9 @@ interface Budgeted {
   spent: Money | undefined;
 }
 
+/** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
 function asMoney(value: unknown): Money | undefined {
-  return value && typeof value === "object" && "units" in value ? (value as Money) : undefined;
+  return value && typeof value === "object" && "units" in value ? Money.fromWire(value as Money) : undefined;
 }
 
 function budgeted(input: {
@@ -38,8 +39,13 @@ function budgeted(input: {
     if (advertiserId === undefined) continue;
     byId.set(c.id, {
       advertiser_id: advertiserId,
-      before: { impressions: c.budget_impressions, cpm: c.cpm },
-      after: { impressions: c.budget_impressions, cpm: c.cpm, active: c.active, end_time: c.end_time },
+      before: { impressions: c.budget_impressions, cpm: Money.fromWire(c.cpm) },
+      after: {
+        impressions: c.budget_impressions,
+        cpm: Money.fromWire(c.cpm),
+        active: c.active,
+        end_time: c.end_time,
+      },
       spent: c.progress ? Money.fromWire(c.progress.spend) : undefined,
     });
   }

@@ -157,6 +157,15 @@ describe("money summary", () => {
     expect(row?.remaining && Money.format(row.remaining)).toBe("0.00 USD");
   });
 
+  it("takes amounts whose nanos the wire omitted (G12)", () => {
+    const bare = (units: string) => ({ currency_code: "USD", units }) as Money;
+    const live = liveState({
+      campaigns: [liveCampaign({ cpm: bare("12"), progress: progress(1_000, bare("12")) })],
+    });
+    const [row] = plan(desired([io("1001")]), live).summary.spend ?? [];
+    expect(row?.remaining && Money.format(row.remaining)).toBe("1188.00 USD");
+  });
+
   it("leaves out what remains when a campaign was read without progress", () => {
     const [row] = plan(desired([io("1001")]), liveState({ campaigns: [liveCampaign()] })).summary.spend ?? [];
     expect(row?.remaining).toBeUndefined();
