@@ -17,7 +17,7 @@ import {
 } from "../model/wire.js";
 import { readCreativeCategories } from "./categories.js";
 import { type ContractIssue, checkAnswer, findOperation } from "./contract.js";
-import { Endpoints } from "./endpoints.js";
+import { type CampaignListQuery, Endpoints } from "./endpoints.js";
 import {
   ApiError,
   ContractError,
@@ -416,8 +416,13 @@ export function createDspClient(options: DspClientOptions): DspClient {
     send,
     getInsertionOrders: (ids, o) =>
       readByValues(send, Endpoints.insertionOrders, { field: "id", values: ids, options: o }),
-    listCampaignsByInsertionOrder: (ids, o) =>
-      readByValues(send, Endpoints.campaigns, { field: "insertion_order_id", values: ids, options: o }),
+    listCampaignsByInsertionOrder: (ids, { includeProgress, ...o } = {}) =>
+      readByValues(send, Endpoints.campaigns, {
+        field: "insertion_order_id",
+        values: ids,
+        query: includeProgress ? ({ includeProgress } as CampaignListQuery) : {},
+        options: o,
+      }),
     getCampaigns: (ids, o) =>
       readByValues(send, Endpoints.campaigns, { field: "id", values: ids, options: o }),
     getTargetings: async (campaignIds, o) => {

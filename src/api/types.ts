@@ -156,10 +156,13 @@ export interface DspClient {
 
   /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
   getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
-  /** G2, by `filter=insertion_order_id:`, paged at 100. */
+  /**
+   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
+   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
+   */
   listCampaignsByInsertionOrder(
     insertionOrderIds: readonly string[],
-    options?: SendOptions,
+    options?: SendOptions & { includeProgress?: boolean },
   ): Promise<Campaign[]>;
   getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
   /** G5, one GET each, several in flight within the GET window. */

@@ -8,6 +8,7 @@ import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
+import { deliveryWarnings } from "./delivery.js";
 import { finding } from "./findings.js";
 import { pauseSpans } from "./pauses.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
@@ -250,6 +251,7 @@ export function analyze(input: AnalyzeInput): Finding[] {
     ...deactivations(input),
     ...pauses(input),
     ...endedFlights(input),
+    ...deliveryWarnings(input),
     ...increases(input),
     ...creativeReadiness(input),
   ];

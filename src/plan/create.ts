@@ -9,12 +9,14 @@ import { RateLimit } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import { analyze, DEFAULT_THRESHOLDS } from "./analyze.js";
 import { buildChanges } from "./build.js";
+import { overspentBudgets } from "./delivery.js";
 import { finding, hasErrors } from "./findings.js";
 import { fingerprints } from "./fingerprint.js";
 import type { Choice } from "./pause-groups.js";
 import { pauseSpans } from "./pauses.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
+import { spendSummary } from "./spend.js";
 import { summarize } from "./summary.js";
 import {
   type Finding,
@@ -67,7 +69,11 @@ function orderFindings(findings: Finding[]): Finding[] {
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   const built = buildChanges(desired, live, options.targets, options.changed, options.recorded);
-  const findings: Finding[] = [...built.findings];
+  const findings: Finding[] = [
+    ...built.findings,
+    // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
+    ...overspentBudgets({ changes: built.changes, liveCampaigns: built.liveCampaigns, now: options.now }),
+  ];
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
   if (!hasErrors(findings)) {
@@ -128,6 +134,12 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         rateLimits: options.rateLimits,
         writeWindowBusyMs: options.writeWindowBusyMs,
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
+      }),
+      spend: spendSummary({
+        changes: built.changes,
+        campaigns: live.campaigns,
+        insertionOrders: live.insertionOrders,
+        now: options.now,
       }),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },

@@ -25,11 +25,15 @@ export const FINDING_CODES = {
   DOOH203: "a campaign is paused by an apply still running on this machine",
   DOOH204: "--max-pause cannot be met",
   DOOH301: "edits a campaign whose flight has ended",
+  DOOH302: "ends the flight of a campaign in flight: delivery stops at apply",
+  DOOH303: "changes the cpm of a campaign mid-flight: what it delivered was bought at the old price",
   DOOH401: "budget or cpm increase above the threshold",
   DOOH501: "creative not ready to serve on an active campaign",
   DOOH601: "creative advertiser differs from the campaign's (see docs/assumptions.md#g6)",
   DOOH701: "desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)",
   DOOH702: "no safe order of requests exists (I1, I3)",
+  DOOH801: "campaign budget_impressions below the impressions it has delivered",
+  DOOH802: "insertion order budget_money below what its campaigns have spent",
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

@@ -1,6 +1,6 @@
 /**
  * Reads the live state a plan needs, and nothing more, in the fewest requests the API allows:
- * insertion orders by id (100 a request), their campaigns by `insertion_order_id`, the
+ * insertion orders by id (100 a request), their campaigns with progress by `insertion_order_id`, the
  * targetings only of campaigns whose config declares `targetings`, the creatives the config
  * names plus those associated with campaigns whose config declares `creatives` or that the
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
@@ -82,7 +82,12 @@ export async function readLiveState(
   const insertionOrders = ioIds.size > 0 ? await client.getInsertionOrders([...ioIds], send) : [];
   const foundIos = insertionOrders.map((io) => io.id);
   progress("campaigns", foundIos.length);
-  if (foundIos.length > 0) campaigns.push(...(await client.listCampaignsByInsertionOrder(foundIos, send)));
+  // G2: progress rides on the same list requests; the delivery findings (DOOH302, DOOH303,
+  // DOOH801, DOOH802) and the spend summary read it. Fingerprints never include it.
+  if (foundIos.length > 0)
+    campaigns.push(
+      ...(await client.listCampaignsByInsertionOrder(foundIos, { ...send, includeProgress: true })),
+    );
 
   // A pinned id not under its insertion order: read it to say where it is (DOOH003/DOOH004).
   const seen = new Set(campaigns.map((c) => c.id));

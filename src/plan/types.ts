@@ -5,6 +5,7 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import type { RateLimits } from "../model/limits.js";
+import type { Money } from "../model/money.js";
 import type { RecordedPause } from "../model/recovery.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
@@ -203,6 +204,25 @@ export interface PauseSummary {
   max_pause_ms?: number;
 }
 
+/**
+ * The maximum spend of one advertiser's campaigns in one currency: budget_impressions x cpm /
+ * 1000, summed, exact. Campaigns of the insertion orders the plan read, new ones included.
+ */
+export interface SpendDelta {
+  /** The campaigns' insertion order's advertiser (live). */
+  advertiser_id: string;
+  currency_code: string;
+  max_spend_before: Money;
+  max_spend_after: Money;
+  /** after - before; negative when the plan lowers it. */
+  max_spend_change: Money;
+  /**
+   * What the campaigns that end active and still in flight or ahead can spend yet: their
+   * maximum after the plan less progress.spend (G2), at least zero. Absent without progress.
+   */
+  remaining?: Money;
+}
+
 export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
@@ -216,6 +236,8 @@ export interface PlanSummary {
   /** Write slots other runs on this machine held at planning (pacing across runs); absent when none. */
   write_slots_in_use?: number;
   insertion_orders: InsertionOrderDelta[];
+  /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */
+  spend?: SpendDelta[];
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
 }

@@ -219,3 +219,39 @@ export function groups(plan: Plan): { title: string; changes: Change[] }[] {
   if (creatives.length > 0) out.push({ title: "creatives", changes: creatives });
   return out;
 }
+
+/** One row of the money summary, formatted: amounts with their currency, the change signed. */
+export interface SpendRow {
+  advertiser: string;
+  before: string;
+  after: string;
+  /** `+750.00 USD (+20.0%)`; `+750.00 USD (new)` from zero; `0.00 USD` unchanged. */
+  change: string;
+  /** Empty when the plan read no progress for the row. */
+  remaining: string;
+}
+
+function percentOf(change: Money, before: Money): string {
+  const b = Money.toNanos(before);
+  const c = Money.toNanos(change);
+  if (c === 0n) return "";
+  if (b === 0n) return " (new)";
+  // Tenths of a percent, rounded half away from zero, in exact integers.
+  const tenths = (c * 2000n + (c < 0n ? -b : b)) / (2n * b);
+  const abs = tenths < 0n ? -tenths : tenths;
+  return ` (${c < 0n ? "-" : "+"}${abs / 10n}.${abs % 10n}%)`;
+}
+
+/** The money summary (Infracost-like cost diff), per advertiser and currency; empty for plans without it. */
+export function spendRows(plan: Plan): SpendRow[] {
+  return (plan.summary.spend ?? []).map((s) => {
+    const zero = Money.toNanos(s.max_spend_change) === 0n;
+    return {
+      advertiser: `advertiser ${s.advertiser_id}`,
+      before: Money.formatGrouped(s.max_spend_before),
+      after: Money.formatGrouped(s.max_spend_after),
+      change: `${Money.formatGrouped(s.max_spend_change, { signed: !zero })}${percentOf(s.max_spend_change, s.max_spend_before)}`,
+      remaining: s.remaining ? Money.formatGrouped(s.remaining) : "",
+    };
+  });
+}

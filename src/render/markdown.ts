@@ -15,6 +15,7 @@ import {
   groups,
   headline,
   MARKER,
+  spendRows,
 } from "./format.js";
 import { scopeBanner } from "./scope.js";
 
@@ -56,6 +57,23 @@ function insertionOrderTable(plan: Plan): string[] {
     );
   }
   return out;
+}
+
+/** The cost diff, first: what the plan does to the most each advertiser can spend. */
+function spendTable(plan: Plan): string[] {
+  const rows = spendRows(plan);
+  if (rows.length === 0) return [];
+  const remaining = rows.some((r) => r.remaining !== "");
+  const out = [
+    `| maximum spend | before | after | change${remaining ? " | left to spend" : ""} |`,
+    `|---|--:|--:|--:${remaining ? "|--:" : ""}|`,
+  ];
+  for (const r of rows) {
+    out.push(
+      `| ${cell(r.advertiser)} | ${r.before} | ${r.after} | **${r.change}**${remaining ? ` | ${r.remaining}` : ""} |`,
+    );
+  }
+  return [...out, ""];
 }
 
 // Generators: a large plan's details are cut after the first ~60,000 characters, so the
@@ -112,6 +130,7 @@ function compose(plan: Plan, max: number): string {
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
     ...scopedNote(plan),
+    ...spendTable(plan),
     ...insertionOrderTable(plan),
   ];
   if (plan.findings.length > 0) {

@@ -17,6 +17,7 @@ import {
   MARKER,
   type Paint,
   paint,
+  spendRows,
   where,
 } from "./format.js";
 import { scopeBanner } from "./scope.js";
@@ -84,6 +85,14 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (dark) out.push(`  ${dark}`);
   for (const io of plan.summary.insertion_orders) {
     out.push(`  insertion order ${io.insertion_order_id}: ${io.lines.join("; ")}`);
+  }
+  const spend = spendRows(plan);
+  if (spend.length > 0) {
+    out.push("", p.bold("Maximum spend (budget impressions x cpm / 1000)"));
+    for (const r of spend) {
+      const left = r.remaining ? `; ${r.remaining} left to spend` : "";
+      out.push(`  ${r.advertiser}: ${r.before} -> ${r.after}, ${r.change}${left}`);
+    }
   }
   return `${out.join("\n")}\n`;
 }

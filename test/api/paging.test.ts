@@ -14,6 +14,17 @@ afterEach(async () => {
 const ids = (n: number) => Array.from({ length: n }, (_, i) => String(5001 + i));
 
 describe("paging and batch reads: exact request counts", () => {
+  it("reads campaigns with progress on the same pages when asked (G2), and without it otherwise", async () => {
+    h = await harness({ campaigns: 150 });
+    const plain = await h.client.listCampaignsByInsertionOrder(["1001"]);
+    expect(plain.some((c) => "progress" in c)).toBe(false);
+    expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(2);
+    const withProgress = await h.client.listCampaignsByInsertionOrder(["1001"], { includeProgress: true });
+    expect(withProgress.map((c) => c.id)).toEqual(ids(150));
+    expect(withProgress.every((c) => typeof c.progress?.impressions_delivered === "number")).toBe(true);
+    expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(4);
+  });
+
   for (const [count, listRequests, idRequests] of [
     [0, 1, 0],
     [1, 1, 1],

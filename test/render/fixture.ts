@@ -1,4 +1,5 @@
 /** A plan touching every change kind, for golden tests of the renderers. */
+import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import {
   campaign,
@@ -55,5 +56,54 @@ export function richPlan(): Plan {
     ],
     [creative("9001", { pixel_url: "https://pixel.example.com/new" })],
   );
+  return plan(d, live);
+}
+
+/**
+ * A plan moving money for two advertisers in two currencies, read with progress (G2): a
+ * budget raise, a cpm cut, a new campaign and a deactivation.
+ */
+export function spendPlan(): Plan {
+  const eur = (text: string) => Money.parse(`${text} EUR`);
+  const progress = (impressions: number, spend: Money) => ({ impressions_delivered: impressions, spend });
+  const live = liveState({
+    insertionOrders: [liveIo(), liveIo({ id: "1002", advertiser_id: "2", budget_money: eur("40000") })],
+    campaigns: [
+      liveCampaign({ progress: progress(25_000, usd("300")) }),
+      liveCampaign({
+        id: "5002",
+        name: "Malls",
+        budget_impressions: 80_000,
+        progress: progress(10_000, usd("120")),
+      }),
+      liveCampaign({
+        id: "5003",
+        insertion_order_id: "1002",
+        name: "Rail",
+        cpm: eur("8.25"),
+        budget_impressions: 400_000,
+        progress: progress(100_000, eur("825")),
+      }),
+    ],
+    readRequests: 2,
+  });
+  const d = desired([
+    io("1001", {
+      unmanaged: "deactivate",
+      campaigns: [
+        campaign("Airports", { fields: { budget_impressions: 160_000 } }),
+        campaign("Stations", {
+          fields: {
+            active: true,
+            start_time: "2026-12-20T00:00:00Z",
+            end_time: "2027-01-20T00:00:00Z",
+            budget_impressions: 50_000,
+            cpm: usd("9"),
+          },
+        }),
+      ],
+    }),
+    io("1002", { campaigns: [campaign("Rail", { fields: { cpm: eur("7.9") } })] }),
+  ]);
   return plan(d, live);
 }

@@ -8,7 +8,7 @@ import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
 import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "../plan/builders.js";
-import { richPlan } from "./fixture.js";
+import { richPlan, spendPlan } from "./fixture.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
 
@@ -47,6 +47,28 @@ describe("renderers", () => {
     const json = renderJson(richPlan());
     golden("rich.json.golden", json);
     expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
+  });
+
+  it("shows the maximum spend per advertiser and currency, before, after and what remains, in every format", () => {
+    const p = spendPlan();
+    const text = renderText(p, { colour: false });
+    golden("spend.txt", text);
+    const markdown = renderMarkdown(p);
+    golden("spend.md.golden", markdown);
+    // The cost diff is the comment's first table.
+    expect(markdown.indexOf("| maximum spend |")).toBeLessThan(markdown.indexOf("| | creates |"));
+    expect(markdown.indexOf("| maximum spend |")).toBe(markdown.indexOf("|"));
+    const json = renderJson(p);
+    expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
+    golden("spend.summary.json.golden", `${JSON.stringify(JSON.parse(json).summary.spend, null, 2)}\n`);
+  });
+
+  it("loads and shows a plan saved before the money summary existed, with no spend table", () => {
+    const saved = JSON.parse(renderJson(spendPlan()));
+    delete saved.summary.spend;
+    const old = parsePlan(JSON.stringify(saved), "plan.json");
+    expect(renderText(old, { colour: false })).not.toContain("Maximum spend");
+    expect(renderMarkdown(old)).not.toContain("| maximum spend |");
   });
 
   it("colours markers only when asked", () => {

@@ -1,0 +1,156 @@
+/**
+ * Delivery-aware analyzers: what a change does to a campaign that has already delivered.
+ * They read the live campaigns' `progress` (G2 `include_progress=true`, read on the same list
+ * requests as the campaigns); a campaign read without it gets none of these findings.
+ * Errors (DOOH801, DOOH802) are changes the DSP would let through but no one means: a budget
+ * below what is already delivered or spent. Warnings (DOOH302, DOOH303) say what delivery
+ * will do at apply.
+ */
+
+import { Money } from "../model/money.js";
+import { Time } from "../model/time.js";
+import type { Campaign } from "../model/wire.js";
+import { finding } from "./findings.js";
+import type { Change, FieldChange, Finding } from "./types.js";
+
+export interface DeliveryInput {
+  changes: readonly Change[];
+  liveCampaigns: ReadonlyMap<string, Campaign>;
+  now: string;
+}
+
+/** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
+function asMoney(value: unknown): Money | undefined {
+  return value && typeof value === "object" && "units" in value ? Money.fromWire(value as Money) : undefined;
+}
+
+function grouped(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function field(fields: readonly FieldChange[], name: string): FieldChange | undefined {
+  return fields.find((f) => f.field === name);
+}
+
+/** What the insertion order's campaigns have spent, per currency (G2 progress.spend), exact. */
+function spentByCurrency(campaigns: Iterable<Campaign>, insertionOrderId: string): Map<string, Money> {
+  const spent = new Map<string, Money>();
+  for (const c of campaigns) {
+    if (c.insertion_order_id !== insertionOrderId || !c.progress) continue;
+    const { spend } = c.progress;
+    const sum = spent.get(spend.currency_code);
+    spent.set(spend.currency_code, sum ? Money.add(sum, Money.fromWire(spend)) : Money.fromWire(spend));
+  }
+  return spent;
+}
+
+/**
+ * DOOH801: a campaign budget below the impressions it has delivered. DOOH802: an insertion
+ * order money budget below what its campaigns have spent (sum of progress.spend in the
+ * budget's currency; spend in another currency cannot count against it).
+ */
+export function overspentBudgets(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind === "update_campaign") {
+      const live =
+        c.campaign.campaign_id === undefined ? undefined : input.liveCampaigns.get(c.campaign.campaign_id);
+      const budget = field(c.fields, "budget_impressions");
+      const delivered = live?.progress?.impressions_delivered;
+      if (!live || !budget || typeof budget.after !== "number" || delivered === undefined) return [];
+      if (budget.after >= delivered) return [];
+      return [
+        finding(
+          "DOOH801",
+          "error",
+          `sets budget_impressions of campaign ${live.id} "${live.name}" to ${grouped(budget.after)}, below the ${grouped(delivered)} impressions it has already delivered: raise it to at least ${grouped(delivered)}, or deactivate the campaign to stop it`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    if (c.kind === "update_insertion_order") {
+      const budget = field(c.fields, "budget_money");
+      const after = asMoney(budget?.after);
+      if (!budget || !after) return [];
+      const spent = spentByCurrency(input.liveCampaigns.values(), c.insertion_order_id).get(
+        after.currency_code,
+      );
+      if (!spent || Money.compare(after, spent) >= 0) return [];
+      return [
+        finding(
+          "DOOH802",
+          "error",
+          `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatGrouped(after)}, below the ${Money.formatGrouped(spent)} its campaigns have already spent: raise it to at least ${Money.formatGrouped(spent)}`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    return [];
+  });
+}
+
+/**
+ * DOOH302: a new end_time not after now on an active campaign in flight: it stops
+ * delivering as soon as the change is applied. In flight is the DSP's `in_flight` (G2), the
+ * service's clock; "now" is the plan's.
+ */
+function endedInFlight(input: DeliveryInput): Finding[] {
+  const now = Time.toMillis(input.now);
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    const end = field(c.fields, "end_time");
+    // An inactive campaign delivers nothing, in flight or not: its end stops nothing.
+    if (!live?.in_flight || !live.active || !end || typeof end.after !== "string") return [];
+    if (Time.toMillis(end.after) > now) return [];
+    const delivered = live.progress
+      ? ` after ${grouped(live.progress.impressions_delivered)} of ${grouped(live.budget_impressions)} impressions`
+      : "";
+    return [
+      finding(
+        "DOOH302",
+        "warning",
+        `ends the flight of campaign ${live.id} "${live.name}", in flight now: end_time ${end.after} is not after now, so delivery stops at apply${delivered}`,
+        { address: c.address, change_ids: [c.id], source: end.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+function percent(part: number, whole: number): string {
+  if (whole <= 0) return "all";
+  return `${((part / whole) * 100).toFixed(1)}%`;
+}
+
+/**
+ * DOOH303: a cpm change on a campaign in flight that has delivered: the impressions already
+ * delivered were bought at the old price, only the rest at the new one.
+ */
+function cpmMidFlight(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    const cpm = field(c.fields, "cpm");
+    const before = asMoney(cpm?.before);
+    const after = asMoney(cpm?.after);
+    const progress = live?.progress;
+    if (!live?.in_flight || !cpm || !before || !after || !progress || progress.impressions_delivered === 0)
+      return [];
+    const budget = field(c.fields, "budget_impressions");
+    const total = typeof budget?.after === "number" ? budget.after : live.budget_impressions;
+    const delivered = progress.impressions_delivered;
+    const rest = Math.max(0, total - delivered);
+    return [
+      finding(
+        "DOOH303",
+        "warning",
+        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions, ${Money.formatGrouped(Money.fromWire(progress.spend))} spent) was delivered at the old cpm; the new one applies to the remaining ${grouped(rest)}`,
+        { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+/** The warnings; `analyze` runs them with the other analyzers. */
+export function deliveryWarnings(input: DeliveryInput): Finding[] {
+  return [...endedInFlight(input), ...cpmMidFlight(input)];
+}
