@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../proof/binary.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -28,13 +29,15 @@ describe("npm pack", () => {
   let files: string[];
 
   beforeAll(() => {
+    // The proof tests rebuild a stale dist/ under a lock: pack only once that build is done.
+    ensureBuilt();
     expect(existsSync(join(ROOT, PKG.bin.doohctl ?? "")), "run npm run build first").toBe(true);
     dir = mkdtempSync(join(tmpdir(), "doohctl-pack-"));
     const out = execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], quiet);
     const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
     tarball = join(dir, info!.filename);
     files = info!.files.map((f) => f.path);
-  }, 60_000);
+  }, 240_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("ships the bin, the compiled code and every schema, and no sources or tests", () => {
