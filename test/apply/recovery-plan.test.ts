@@ -120,6 +120,15 @@ describe("a dead apply's recovery record", () => {
     const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
     expect(plan.code, plan.out).toBe(0);
     expect(plan.out).not.toContain("DOOH202");
+    // An apply settles it: the entry goes, so taking `active: false` out later reactivates nothing.
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(w.store.read()).toEqual([]);
+    const config = join(w.dir, "doohctl.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace("        active: false\n", ""));
+    const later = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+    expect(later.code, later.out).toBe(0);
+    expect(w.active("5001")).toBe(false);
   });
 
   it("is honoured by a plan and apply narrowed with --target to another insertion order", async () => {

@@ -123,6 +123,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
       for (const f of plan.findings)
         io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
+      settleRecorded(io, prepared);
       return EXIT.ok;
     }
     if (flags.plan === undefined || !flags.autoApprove) {
@@ -136,6 +137,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       }
     }
     const { result, signal } = await execute(io, prepared, flags);
+    if (result.status === "applied") settleRecorded(io, prepared);
     io.stdout.write(
       flags.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderApplyReport(result),
     );
@@ -182,6 +184,24 @@ function writeWindowOf(plan: Plan): RateWindow {
     return RateLimit.parseWindow(plan.summary.write_window);
   } catch {
     return PUBLISHED_RATE_LIMITS.write;
+  }
+}
+
+/**
+ * Once live state matches the config, every entry the plan was made with is settled: those it
+ * reactivated are gone already, and the rest are campaigns the config declares inactive (or an
+ * insertion order with `unmanaged_campaigns: deactivate`). Dropping them keeps an old entry
+ * from reactivating a campaign long after, when `active: false` is taken out of the config.
+ * Entries of an apply still running are its own.
+ */
+function settleRecorded(io: CliIO, prepared: Prepared): void {
+  const settled = prepared.recorded.filter((e) => !e.owner_running).map((e) => e.campaign_id);
+  try {
+    prepared.recovery.drop(settled);
+  } catch (error) {
+    io.stderr.write(
+      `doohctl apply: warning: could not tidy the recovery record: ${(error as Error).message}\n`,
+    );
   }
 }
 
