@@ -16,6 +16,7 @@ import type {
 } from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import { activeItems, pauseSpans } from "../plan/pauses.js";
+import { Placeholder } from "../plan/placeholder.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
 import { createCampaigns } from "./create.js";
 import type { ApplyEvent } from "./events.js";
@@ -228,7 +229,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
         });
       let body = planned.body;
       try {
-        if (created.size > 0 || path.includes("<new:")) {
+        if (created.size > 0 || Placeholder.within(path)) {
           path = resolvePath(planned.path, created);
           body = resolvePlaceholders(planned.body, created);
         }

@@ -3,8 +3,8 @@
  * by placeholder (`<new:c7>`, plan/types.ts). This module swaps in the real ids.
  */
 
+import { Placeholder } from "../plan/placeholder.js";
 import type { JsonValue } from "../plan/types.js";
-import { NEW_CAMPAIGN_PLACEHOLDER } from "../plan/types.js";
 
 export class UnresolvedPlaceholderError extends Error {
   override readonly name = "UnresolvedPlaceholderError";
@@ -12,17 +12,16 @@ export class UnresolvedPlaceholderError extends Error {
 }
 
 function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
-  if (!text.includes("<new:")) return text;
-  return text.replace(NEW_CAMPAIGN_PLACEHOLDER, (placeholder, changeId: string) => {
-    const id = created.get(changeId);
-    if (id === undefined) {
+  return Placeholder.resolve(
+    text,
+    (changeId) => created.get(changeId),
+    (placeholder, changeId) => {
       throw new UnresolvedPlaceholderError(
         `${placeholder} names a campaign created by change ${changeId}, which this apply has not created; ` +
           "the plan file is inconsistent: make a new plan",
       );
-    }
-    return id;
-  });
+    },
+  );
 }
 
 /** The value with every placeholder replaced; values without one are returned as they are. */
@@ -43,8 +42,9 @@ export function resolvePath(path: string, created: ReadonlyMap<string, string>):
 
 /** For display of requests never sent: real ids where known, placeholders elsewhere. */
 export function resolvePathIfKnown(path: string, created: ReadonlyMap<string, string>): string {
-  return path.replace(
-    NEW_CAMPAIGN_PLACEHOLDER,
-    (placeholder, changeId: string) => created.get(changeId) ?? placeholder,
+  return Placeholder.resolve(
+    path,
+    (changeId) => created.get(changeId),
+    (placeholder) => placeholder,
   );
 }

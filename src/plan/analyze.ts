@@ -11,8 +11,8 @@ import type { Campaign, Creative } from "../model/wire.js";
 import { deliveryWarnings } from "./delivery.js";
 import { finding } from "./findings.js";
 import { pauseSpans } from "./pauses.js";
+import { Placeholder } from "./placeholder.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
-import { newCampaignPlaceholder } from "./types.js";
 import { writeSendTimes } from "./window.js";
 
 export interface AnalyzeInput {
@@ -210,7 +210,7 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
   }
   return input.changes.flatMap((c) => {
     if (c.kind === "associate_creative") {
-      const key = c.campaign.campaign_id ?? newCampaignPlaceholder(c.campaign.create_change_id ?? "");
+      const key = c.campaign.campaign_id ?? Placeholder.make(c.campaign.create_change_id ?? "");
       if (input.finalActive.get(key) !== true) return [];
       const creative = input.liveCreatives.get(c.creative_id);
       const problem = creative && notReady(creative);

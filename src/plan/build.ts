@@ -13,17 +13,11 @@ import { associationChanges, type CreativeLedger, creativeWork, liveAssociations
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
+import { Placeholder } from "./placeholder.js";
 import { reactivation, recoveryOf } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope } from "./scope.js";
-import {
-  type CampaignRef,
-  type Change,
-  type ChangedScope,
-  type Finding,
-  type LiveState,
-  newCampaignPlaceholder,
-} from "./types.js";
+import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "./types.js";
 import {
   type CampaignWork,
   type Context,
@@ -257,7 +251,7 @@ function campaignCreate(
     // targetings and creatives are in place.
     active: false,
   };
-  const key = newCampaignPlaceholder(changeId);
+  const key = Placeholder.make(changeId);
   const work = emptyWork(key, io.id, desired.name);
   work.create = { changeId, item };
   work.finalActive = f.active === true;

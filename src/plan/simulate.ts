@@ -11,6 +11,7 @@ import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { millisOf } from "../model/times.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";
 import { finding } from "./findings.js";
+import { Placeholder } from "./placeholder.js";
 import type { Finding, LiveState, PlannedRequest } from "./types.js";
 
 type Io = Pick<InsertionOrder, "id" | "start_time" | "end_time" | "budget_impressions" | "budget_money">;
@@ -141,7 +142,7 @@ function apply(m: Model, request: PlannedRequest): Step {
     }
   } else if (request.method === "POST" && request.path.endsWith("/campaigns")) {
     (body.campaigns as Items).forEach((item, i) => {
-      const placeholder = `<new:${request.item_change_ids[i]?.[0]}>`;
+      const placeholder = Placeholder.make(request.item_change_ids[i]?.[0] ?? "");
       addCampaign(m, { ...(item as unknown as Camp), id: placeholder, active: false });
       step.campaigns.add(placeholder);
     });

@@ -137,15 +137,6 @@ export const PHASES = {
 } as const;
 export type Phase = keyof typeof PHASES;
 
-/**
- * A campaign created by this plan has no id until phase 2 runs. Requests refer to it by this
- * placeholder (in paths and bodies); the applier substitutes the real id.
- */
-export function newCampaignPlaceholder(createChangeId: string): string {
-  return `<new:${createChangeId}>`;
-}
-export const NEW_CAMPAIGN_PLACEHOLDER = /<new:(c[0-9]+)>/g;
-
 export interface PlannedRequest {
   /** 1-based position in apply order. */
   seq: number;

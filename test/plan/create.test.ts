@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
 import { pauseSpans } from "../../src/plan/pauses.js";
-import { newCampaignPlaceholder } from "../../src/plan/types.js";
+import { Placeholder } from "../../src/plan/placeholder.js";
 import {
   bodies,
   campaign,
@@ -165,7 +165,7 @@ describe("createPlan: new campaigns", () => {
       }),
     ]);
     const p = plan(d, live);
-    const placeholder = newCampaignPlaceholder("c1");
+    const placeholder = Placeholder.make("c1");
     expect(p.changes.map((c) => [c.id, c.kind])).toEqual([
       ["c1", "create_campaign"],
       ["c2", "replace_targetings"],
@@ -215,7 +215,7 @@ describe("createPlan: new campaigns", () => {
       {
         campaigns: [
           { id: "5001", budget_impressions: 120_000 },
-          { id: newCampaignPlaceholder("c2"), budget_impressions: 80_000 },
+          { id: Placeholder.make("c2"), budget_impressions: 80_000 },
         ],
       },
     ]);

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../src/model/wire.js";
+import { Placeholder } from "../../src/plan/placeholder.js";
 import type { Plan } from "../../src/plan/types.js";
-import { newCampaignPlaceholder } from "../../src/plan/types.js";
 import { bodies, campaign, desired, io, liveCampaign, liveIo, liveState, plan, usd } from "./builders.js";
 
 const newFields = {
@@ -62,7 +62,7 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
     expect(phaseItems(p, 6)).toEqual([1]);
     // Before: the raise rode phase 3 as a 101st item, a second PATCH for one campaign.
     expect(p.summary.write_requests).toBe(3);
-    const created = newCampaignPlaceholder(p.changes.find((c) => c.kind === "create_campaign")!.id);
+    const created = Placeholder.make(p.changes.find((c) => c.kind === "create_campaign")!.id);
     expect(bodies(p, 2)).toEqual([
       { campaigns: [expect.objectContaining({ budget_impressions: 0, active: false })] },
     ]);
@@ -92,7 +92,7 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
     expect(phaseItems(p, 3)).toEqual([100]);
     expect(phaseItems(p, 6)).toEqual([2]);
     expect(p.summary.write_requests).toBe(3);
-    const created = newCampaignPlaceholder(p.changes.find((c) => c.kind === "create_campaign")!.id);
+    const created = Placeholder.make(p.changes.find((c) => c.kind === "create_campaign")!.id);
     expect(bodies(p, 6)).toEqual([
       {
         campaigns: [
