@@ -6,7 +6,7 @@
 
 import { rootCertificates } from "node:tls";
 import { Pool, errors as undiciErrors } from "undici";
-import { isLoopbackHost, withoutUserinfo } from "../model/url.js";
+import { originVerdict, withoutUserinfo } from "../model/url.js";
 import { NetworkError, ResponseTooLargeError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
 
@@ -31,35 +31,37 @@ export const TLS_CIPHER_SUITES = [
  * Throws TransportPolicyError saying why and what to write instead.
  */
 export function checkOrigin(apiOrigin: string): string {
-  let url: URL;
-  try {
-    url = new URL(apiOrigin);
-  } catch {
-    // Text no URL reader takes may still hold a password (`https://u:s3/cret@host`).
-    throw new TransportPolicyError(
-      `api_origin "${withoutUserinfo(apiOrigin)}" is not a URL: write the scheme and host, like https://dsp.example.com`,
-    );
+  const verdict = originVerdict(apiOrigin);
+  if (verdict.ok) return verdict.origin;
+  switch (verdict.problem) {
+    case "no-scheme":
+      throw new TransportPolicyError(
+        `api_origin "${withoutUserinfo(apiOrigin)}" has no scheme: write "${verdict.meant}"`,
+      );
+    case "not-a-url":
+      // Text no URL reader takes may still hold a password (`https://u:s3/cret@host`).
+      throw new TransportPolicyError(
+        `api_origin "${withoutUserinfo(apiOrigin)}" is not a URL: write the scheme and host, like https://dsp.example.com`,
+      );
+    case "credentials":
+      // Never echo the URL: it holds a credential.
+      throw new TransportPolicyError(
+        "api_origin must not carry a user or password: credentials come from DOOHCTL_EMAIL and DOOHCTL_PASSWORD",
+      );
+    case "has-path":
+      throw new TransportPolicyError(
+        `api_origin "${apiOrigin}" must be the scheme and host only, like ${verdict.origin} (the client adds /api/dsp/v1)`,
+      );
+    case "plain-http":
+      throw new TransportPolicyError(
+        `refusing plain http:// to ${verdict.host}: the DSP is HTTPS only (G13); http:// is allowed only for ` +
+          `a loopback emulator (localhost, 127.0.0.0/8, [::1]). Use https://${verdict.host}`,
+      );
+    case "not-http":
+      throw new TransportPolicyError(
+        `api_origin "${withoutUserinfo(apiOrigin)}" must start with https:// (G13)`,
+      );
   }
-  if (url.username !== "" || url.password !== "") {
-    // Never echo the URL: it holds a credential.
-    throw new TransportPolicyError(
-      "api_origin must not carry a user or password: credentials come from DOOHCTL_EMAIL and DOOHCTL_PASSWORD",
-    );
-  }
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
-    throw new TransportPolicyError(
-      `api_origin "${apiOrigin}" must be the scheme and host only, like ${url.protocol}//${url.host} (the client adds /api/dsp/v1)`,
-    );
-  }
-  if (url.protocol === "https:") return url.origin;
-  if (url.protocol === "http:") {
-    if (isLoopbackHost(url.hostname)) return url.origin;
-    throw new TransportPolicyError(
-      `refusing plain http:// to ${url.host}: the DSP is HTTPS only (G13); http:// is allowed only for ` +
-        `a loopback emulator (localhost, 127.0.0.0/8, [::1]). Use https://${url.host}`,
-    );
-  }
-  throw new TransportPolicyError(`api_origin "${apiOrigin}" must start with https:// (G13)`);
 }
 
 export interface TransportOptions {

@@ -16,7 +16,7 @@ import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limi
 import { Money } from "../model/money.js";
 import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import { isLoopbackHost, originWithScheme, withoutUserinfo } from "../model/url.js";
+import { originVerdict, withoutUserinfo } from "../model/url.js";
 import type { Environment } from "../model/wire.js";
 import { unitsProblem } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
@@ -331,32 +331,25 @@ class Normalizer {
  * quotes a user name or password written in the URL: messages end up in terminals and logs.
  */
 export function originProblem(text: string): string | undefined {
-  // `localhost:8787` even parses, as the scheme "localhost:".
-  const meant = originWithScheme(text);
-  if (meant !== undefined) return `"${text}" has no scheme: write "${meant}"`;
-  // From here on a message may quote the text: never with a user name or password in it.
+  const verdict = originVerdict(text);
+  if (verdict.ok) return undefined;
+  // A message may quote the text: never with a user name or password in it.
   const shown = withoutUserinfo(text);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return `"${shown}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+  switch (verdict.problem) {
+    case "no-scheme":
+      return `"${text}" has no scheme: write "${verdict.meant}"`;
+    case "not-a-url":
+      return `"${shown}" is not a URL: write the scheme and host, like https://dsp.example.com`;
+    case "credentials":
+      return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
+    case "not-http":
+      return `"${shown}" is not an http(s) origin: write it like https://dsp.example.com`;
+    case "has-path":
+      return `"${shown}" has a path: write the origin only, ${verdict.origin} (the API paths are added for you)`;
+    case "plain-http":
+      // G13: the service is HTTPS only; plain http is for a local emulator.
+      return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13): write https://${verdict.host}`;
   }
-  if (url.username !== "" || url.password !== "") {
-    // `new URL(...).origin` would drop them silently, and a login must not sit in a config file.
-    return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return `"${shown}" is not an http(s) origin: write it like https://dsp.example.com`;
-  }
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
-    return `"${shown}" has a path: write the origin only, ${url.origin} (the API paths are added for you)`;
-  }
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-    // G13: the service is HTTPS only; plain http is for a local emulator.
-    return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13): write https://${url.host}`;
-  }
-  return undefined;
 }
 
 /** The design's id rule: a safe YAML integer becomes its decimal string. */

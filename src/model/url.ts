@@ -64,3 +64,41 @@ export function originWithScheme(text: string): string | undefined {
   if (bare === null || Number(bare[2] ?? 0) > 65535) return undefined;
   return `${isLoopbackHost(bare[1]!.toLowerCase()) ? "http" : "https"}://${text}`;
 }
+
+/**
+ * G13, the one rule for an API origin: scheme and host only, https, or plain http to a
+ * loopback address (a local emulator). Config validation and the client both ask this and
+ * word the answer for their reader.
+ */
+export type OriginVerdict =
+  | { ok: true; origin: string }
+  | { ok: false; problem: "no-scheme"; meant: string }
+  | { ok: false; problem: "not-a-url" }
+  | { ok: false; problem: "credentials" }
+  | { ok: false; problem: "not-http"; protocol: string }
+  | { ok: false; problem: "has-path"; origin: string }
+  | { ok: false; problem: "plain-http"; host: string };
+
+export function originVerdict(text: string): OriginVerdict {
+  // `localhost:8787` even parses, as the scheme "localhost:".
+  const meant = originWithScheme(text);
+  if (meant !== undefined) return { ok: false, problem: "no-scheme", meant };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, problem: "not-a-url" };
+  }
+  // `new URL(...).origin` would drop them silently, and a login must not sit in a config file.
+  if (url.username !== "" || url.password !== "") return { ok: false, problem: "credentials" };
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return { ok: false, problem: "not-http", protocol: url.protocol };
+  }
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "") {
+    return { ok: false, problem: "has-path", origin: url.origin };
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return { ok: false, problem: "plain-http", host: url.host };
+  }
+  return { ok: true, origin: url.origin };
+}

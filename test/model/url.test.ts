@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { httpUrlProblem, isLoopbackHost, originWithScheme, withoutUserinfo } from "../../src/model/url.js";
+import {
+  httpUrlProblem,
+  isLoopbackHost,
+  originVerdict,
+  originWithScheme,
+  withoutUserinfo,
+} from "../../src/model/url.js";
 
 describe("pixel URLs", () => {
   it("accepts http(s) URLs with the macros ad servers fill in", () => {
@@ -54,5 +60,20 @@ describe("origins", () => {
     expect(withoutUserinfo("https://u:s3/cret@dsp.example.com/p")).toBe("https://***@dsp.example.com/p");
     // An "@" in a path or query is not user info.
     expect(withoutUserinfo("https://p.example.com/u/a@b?m=x@y")).toBe("https://p.example.com/u/a@b?m=x@y");
+  });
+});
+
+describe("originVerdict: the one G13 origin rule", () => {
+  it.each([
+    ["https://dsp.example.com", { ok: true, origin: "https://dsp.example.com" }],
+    ["http://127.0.0.1:4010", { ok: true, origin: "http://127.0.0.1:4010" }],
+    ["localhost:8787", { ok: false, problem: "no-scheme", meant: "http://localhost:8787" }],
+    ["https://u:p@dsp.example.com", { ok: false, problem: "credentials" }],
+    ["ftp://dsp.example.com", { ok: false, problem: "not-http", protocol: "ftp:" }],
+    ["https://dsp.example.com/api", { ok: false, problem: "has-path", origin: "https://dsp.example.com" }],
+    ["http://dsp.example.com", { ok: false, problem: "plain-http", host: "dsp.example.com" }],
+    ["https://", { ok: false, problem: "not-a-url" }],
+  ] as const)("%s", (text, verdict) => {
+    expect(originVerdict(text)).toEqual(verdict);
   });
 });
