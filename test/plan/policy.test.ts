@@ -146,4 +146,40 @@ describe("guardrail policies", () => {
     );
     expect(codes(other)).toEqual(["error DOOH905", "warning DOOH101"]);
   });
+
+  it("applies to a campaign to create (max_cpm) and to unmanaged_campaigns: deactivate (no_deactivation_in_flight)", () => {
+    const created = {
+      ...desired([
+        io("1001", {
+          campaigns: [
+            campaign("Stations", {
+              fields: {
+                start_time: "2026-12-15T00:00:00Z",
+                end_time: "2027-02-01T00:00:00Z",
+                budget_impressions: 1000,
+                cpm: usd("30"),
+              },
+            }),
+          ],
+        }),
+      ]),
+      policy: { max_cpm: rule("deny", { limits: [usd("25")] }) },
+    };
+    const p = plan(created, liveState());
+    expect(codes(p)).toEqual(["error DOOH901"]);
+    expect(p.findings[0]!.message).toContain(
+      "campaign.1001/Stations: cpm 30.00 USD is above the highest cpm 25.00 USD",
+    );
+
+    const unmanaged = {
+      ...desired([io("1001", { unmanaged: "deactivate" })]),
+      policy: { no_deactivation_in_flight: rule("deny") },
+    };
+    const deactivated = plan(unmanaged, live, { now: "2027-01-01T00:00:00Z" });
+    expect(codes(deactivated)).toEqual(["error DOOH905", "warning DOOH101"]);
+    expect(deactivated.requests).toEqual([]);
+    // Already inactive: nothing to guard.
+    const inactive = liveState({ campaigns: [liveCampaign({ active: false })] });
+    expect(codes(plan(unmanaged, inactive, { now: "2027-01-01T00:00:00Z" }))).toEqual([]);
+  });
 });
