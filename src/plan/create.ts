@@ -88,7 +88,6 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       changes: built.changes,
       liveCampaigns: built.liveCampaigns,
       spend,
-      now: options.now,
       thresholds,
       allowed,
     }),

@@ -6,7 +6,6 @@
  */
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
 import { increasePercent, show } from "./analyze.js";
 import { type FindingCode, finding } from "./findings.js";
@@ -23,7 +22,6 @@ export interface PolicyInput {
   changes: readonly Change[];
   liveCampaigns: ReadonlyMap<string, Campaign>;
   spend: readonly SpendDelta[];
-  now: string;
   thresholds: Required<PlanThresholds>;
   /** `--allow`: policy codes whose deny becomes a warning. */
   allowed: readonly string[];
@@ -150,7 +148,6 @@ function addedSpend(input: PolicyInput): Finding[] {
 }
 
 function deactivationsInFlight(input: PolicyInput): Finding[] {
-  const now = Time.toMillis(input.now);
   return input.changes.flatMap((c) => {
     const deactivates =
       c.kind === "deactivate_campaign" ||
@@ -158,8 +155,8 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
     if (!deactivates || c.campaign.campaign_id === undefined) return [];
     const rule = rulesFor(input.desired, c.campaign.insertion_order_id).no_deactivation_in_flight;
     const live = input.liveCampaigns.get(c.campaign.campaign_id);
-    if (!rule || !live?.active) return [];
-    if (Time.toMillis(live.start_time) > now || Time.toMillis(live.end_time) <= now) return [];
+    // In flight is the DSP's own `in_flight` (G2), as DOOH302 and DOOH303 read it.
+    if (!rule || !live?.active || !live.in_flight) return [];
     return [
       breach(
         input,

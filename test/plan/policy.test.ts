@@ -20,6 +20,7 @@ const codes = (p: { findings: { code: string; severity: string }[] }) =>
 
 describe("guardrail policies", () => {
   const live = liveState({ campaigns: [liveCampaign()] });
+  const flying = liveState({ campaigns: [liveCampaign({ in_flight: true })] });
 
   it("max_cpm: deny is an error that leaves nothing to apply; warn is a warning", () => {
     const deny = plan(
@@ -109,15 +110,13 @@ describe("guardrail policies", () => {
     expect(codes(warn)).toEqual(["warning DOOH904"]);
   });
 
-  it("no_deactivation_in_flight: only a campaign active and in flight now", () => {
+  it("no_deactivation_in_flight: only a campaign active and in flight (the DSP's in_flight, G2)", () => {
     const policy = { no_deactivation_in_flight: rule("deny") };
-    const inFlight = plan(withPolicy({ active: false }, policy), live, { now: "2027-01-01T00:00:00Z" });
+    const inFlight = plan(withPolicy({ active: false }, policy), flying);
     expect(codes(inFlight)).toEqual(["error DOOH905", "warning DOOH101"]);
     const before = plan(withPolicy({ active: false }, policy), live);
     expect(codes(before)).toEqual(["warning DOOH101"]);
-    const warn = plan(withPolicy({ active: false }, { no_deactivation_in_flight: rule("warn") }), live, {
-      now: "2027-01-01T00:00:00Z",
-    });
+    const warn = plan(withPolicy({ active: false }, { no_deactivation_in_flight: rule("warn") }), flying);
     expect(codes(warn)).toEqual(["warning DOOH905", "warning DOOH101"]);
   });
 
@@ -139,10 +138,7 @@ describe("guardrail policies", () => {
     // Rules the insertion order does not name stay in force.
     const other = plan(
       withPolicy({ active: false }, top, { max_cpm: rule("warn", { limits: [usd("20")] }) }),
-      live,
-      {
-        now: "2027-01-01T00:00:00Z",
-      },
+      flying,
     );
     expect(codes(other)).toEqual(["error DOOH905", "warning DOOH101"]);
   });
@@ -175,11 +171,11 @@ describe("guardrail policies", () => {
       ...desired([io("1001", { unmanaged: "deactivate" })]),
       policy: { no_deactivation_in_flight: rule("deny") },
     };
-    const deactivated = plan(unmanaged, live, { now: "2027-01-01T00:00:00Z" });
+    const deactivated = plan(unmanaged, flying);
     expect(codes(deactivated)).toEqual(["error DOOH905", "warning DOOH101"]);
     expect(deactivated.requests).toEqual([]);
     // Already inactive: nothing to guard.
-    const inactive = liveState({ campaigns: [liveCampaign({ active: false })] });
-    expect(codes(plan(unmanaged, inactive, { now: "2027-01-01T00:00:00Z" }))).toEqual([]);
+    const inactive = liveState({ campaigns: [liveCampaign({ active: false, in_flight: true })] });
+    expect(codes(plan(unmanaged, inactive))).toEqual([]);
   });
 });
