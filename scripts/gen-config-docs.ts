@@ -29,7 +29,9 @@ type Schema = {
 const SECTIONS: Array<{ heading: string; path: string; def?: string }> = [
   { heading: "Top level", path: "" },
   { heading: "connection", path: "connection", def: "connection" },
+  { heading: "policy", path: "policy", def: "policy" },
   { heading: "insertion_orders[]", path: "insertion_orders[]", def: "insertion_order" },
+  { heading: "insertion_orders[].policy", path: "insertion_orders[].policy", def: "insertion_order_policy" },
   { heading: "insertion_orders[].campaigns[]", path: "insertion_orders[].campaigns[]", def: "campaign" },
   {
     heading: "insertion_orders[].campaigns[].targetings[]",
@@ -48,6 +50,9 @@ const VALUE_TYPES = [
   "money",
   "rate_window",
   "http_url",
+  "policy_money_limits",
+  "policy_percent_limit",
+  "policy_action_only",
 ];
 
 export function renderConfigDocs(schema: Schema & { $defs: Record<string, Schema> }): string {

@@ -3,6 +3,7 @@
  * or retry wait may last, and the thresholds of the large-increase analyzer (DOOH401).
  */
 import { type Command, InvalidArgumentError } from "commander";
+import { isPolicyCode, POLICY_CODES } from "../plan/policy.js";
 import type { PlanThresholds } from "../plan/types.js";
 
 export interface TuningFlags {
@@ -10,6 +11,8 @@ export interface TuningFlags {
   maxPause?: number;
   budgetIncreaseThreshold?: number;
   cpmIncreaseThreshold?: number;
+  /** `--allow CODE`, repeatable: policy denials to apply anyway. */
+  allow?: string[];
 }
 
 function nonNegative(value: string): number {
@@ -18,6 +21,17 @@ function nonNegative(value: string): number {
     throw new InvalidArgumentError("write a number of 0 or more");
   }
   return number;
+}
+
+/** One `--allow CODE`: a policy code (DOOH901..DOOH905), collected into a list. */
+function allowCode(value: string, previous: string[] | undefined): string[] {
+  const code = value.trim().toUpperCase();
+  if (!isPolicyCode(code)) {
+    throw new InvalidArgumentError(
+      `${value} is not a policy code: write one of ${POLICY_CODES.join(", ")} (see docs/plan.md)`,
+    );
+  }
+  return [...(previous ?? []), code];
 }
 
 /** Adds the shared tuning options to a command. */
@@ -35,13 +49,18 @@ export function addTuningOptions(command: Command): Command {
     )
     .option(
       "--budget-increase-threshold <percent>",
-      "warn (DOOH401) when a budget grows by more than this percentage (default 50)",
+      "warn (DOOH401) when a budget grows by more than this percentage (default 50); also the default limit of the policy rule budget_increase_percent",
       nonNegative,
     )
     .option(
       "--cpm-increase-threshold <percent>",
-      "warn (DOOH401) when a cpm grows by more than this percentage (default 20)",
+      "warn (DOOH401) when a cpm grows by more than this percentage (default 20); also the default limit of the policy rule cpm_increase_percent",
       nonNegative,
+    )
+    .option(
+      "--allow <code>",
+      "apply although the config's policy denies it: the policy code (DOOH901..DOOH905) becomes a warning; repeatable, recorded in the plan",
+      allowCode,
     );
 }
 

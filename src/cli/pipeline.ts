@@ -34,6 +34,8 @@ export interface PipelineOptions {
   caFile?: string | undefined;
   clock?: Clock;
   thresholds?: PlanThresholds | undefined;
+  /** `--allow CODE`: policy denials that become warnings (or a saved plan's `allowed`). */
+  allowed?: readonly string[] | undefined;
   /** `--max-wait`: the longest single Retry-After or backoff wait. */
   maxWaitMs?: number | undefined;
   /** `--max-pause`: the longest estimated pause of a campaign for a targeting change. */
@@ -114,6 +116,7 @@ export async function readAndPlan(
     rateLimits: connection.rateLimits,
     recorded,
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+    ...(options.allowed && options.allowed.length > 0 ? { allowed: options.allowed } : {}),
     ...(options.maxPauseMs !== undefined ? { maxPauseMs: options.maxPauseMs } : {}),
   });
   return { plan, client, desired, live, connection, recovery, recorded };

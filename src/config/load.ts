@@ -53,6 +53,7 @@ export async function loadConfig(
   const issues: ConfigIssue[] = [...resolved.issues];
   const state: DesiredState = { connection: {}, insertionOrders: [], creatives: [], files: [] };
   const connections: SourceRef[] = [];
+  const policies: SourceRef[] = [];
 
   for (const file of resolved.files) {
     const read = await readConfigFile(file, fs);
@@ -83,10 +84,14 @@ export async function loadConfig(
       connections.push(result.connection.source);
       if (connections.length === 1) state.connection = result.connection.settings;
     }
+    if (result.policy) {
+      policies.push(result.policy.source);
+      if (policies.length === 1) state.policy = result.policy.rules;
+    }
     state.insertionOrders.push(...result.insertionOrders);
     state.creatives.push(...result.creatives);
   }
-  issues.push(...checkRules(state, connections));
+  issues.push(...checkRules(state, connections, policies));
   if (issues.length > 0) {
     throw new ConfigError(sortIssues(dedupe(issues), resolved.order));
   }

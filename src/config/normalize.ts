@@ -10,6 +10,8 @@ import type {
   DesiredCreative,
   DesiredInsertionOrder,
   InsertionOrderFields,
+  PolicyRule,
+  PolicyRules,
   SourceRef,
 } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
@@ -39,6 +41,7 @@ function child(path: string, key: string): string {
 
 export interface NormalizedFile {
   connection?: { settings: ConnectionSettings; source: SourceRef };
+  policy?: { rules: PolicyRules; source: SourceRef };
   insertionOrders: DesiredInsertionOrder[];
   creatives: DesiredCreative[];
 }
@@ -63,6 +66,9 @@ class Normalizer {
         settings: this.connection(doc.connection as Raw, "connection"),
         source: this.ref(doc, "connection", "connection"),
       };
+    }
+    if (isMap(doc.policy)) {
+      result.policy = { rules: this.policy(doc.policy, "policy"), source: this.ref(doc, "policy", "policy") };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
     // Items the schema check removed (undefined) were reported. One whose id it refused
@@ -101,6 +107,67 @@ class Normalizer {
     return settings;
   }
 
+  /** Guardrail rules (`policy:`); the schema has checked their shapes. Action default: deny. */
+  private policy(raw: Raw, at: string): PolicyRules {
+    const rules: PolicyRules = {};
+    for (const name of [
+      "max_cpm",
+      "budget_increase_percent",
+      "cpm_increase_percent",
+      "max_added_spend",
+      "no_deactivation_in_flight",
+    ] as const) {
+      const declared = raw[name];
+      if (!isMap(declared)) continue;
+      const path = child(at, name);
+      const rule: PolicyRule = {
+        action: declared.action === "warn" ? "warn" : "deny",
+        source: this.ref(raw, name, path),
+      };
+      if (typeof declared.limit === "number") rule.limit = declared.limit;
+      if (Array.isArray(declared.limits)) {
+        const limits = declared.limits;
+        const seen = new Map<string, number>();
+        rule.limits = limits.flatMap((value, i) => {
+          const money = this.policyMoney(limits, i, `${child(path, "limits")}[${i}]`, value);
+          if (money === undefined) return [];
+          const first = seen.get(money.currency_code);
+          if (first !== undefined) {
+            this.issue(
+              limits,
+              i,
+              `${child(path, "limits")}[${i}]`,
+              "DUPLICATE_DECLARATION",
+              `${name} has a second limit in ${money.currency_code} (the first is limits[${first}]): keep one per currency`,
+            );
+            return [];
+          }
+          seen.set(money.currency_code, i);
+          return [money];
+        });
+      }
+      rules[name] = rule;
+    }
+    return rules;
+  }
+
+  private policyMoney(list: unknown[], i: number, path: string, value: unknown): Money | undefined {
+    try {
+      if (typeof value === "string") return Money.parse(value);
+      const raw = value as { currency_code: string; units: string | number; nanos?: number };
+      const problem = unitsProblem(raw.units);
+      if (problem !== undefined) throw new Error(problem);
+      return Money.fromWire({
+        currency_code: raw.currency_code,
+        units: String(raw.units),
+        ...(raw.nanos === undefined ? {} : { nanos: raw.nanos }),
+      });
+    } catch (error) {
+      this.issue(list, i, path, "MONEY_INVALID", error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  }
+
   /** An origin only: scheme and host. G13: plain http only to a loopback address. */
   private origin(text: string, parent: Raw, path: string): string | undefined {
     const problem = originProblem(text);
@@ -135,6 +202,7 @@ class Normalizer {
       id: raw.id === undefined ? this.unnamed("id", list, i, at) : idText(raw.id),
       fields,
       unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
+      ...(isMap(raw.policy) ? { policy: this.policy(raw.policy, child(at, "policy")) } : {}),
       campaigns: campaigns.flatMap((c, j) =>
         isMap(c) ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
       ),

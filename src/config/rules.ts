@@ -9,7 +9,11 @@ import { Money } from "../model/money.js";
 import { millisOf } from "../model/times.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
-export function checkRules(state: DesiredState, connections: readonly SourceRef[]): ConfigIssue[] {
+export function checkRules(
+  state: DesiredState,
+  connections: readonly SourceRef[],
+  policies: readonly SourceRef[] = [],
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string) =>
     issues.push({ ...at, message, code, ...(hint === undefined ? {} : { hint }) });
@@ -20,6 +24,14 @@ export function checkRules(state: DesiredState, connections: readonly SourceRef[
       "CONNECTION_DECLARED_TWICE",
       `connection is declared twice: also at ${where(connections[0]!)}`,
       "declare connection in one file only",
+    );
+  }
+  for (const second of policies.slice(1)) {
+    add(
+      second,
+      "DUPLICATE_DECLARATION",
+      `policy is declared twice: also at ${where(policies[0]!)}`,
+      "declare the top-level policy in one file only (an insertion order can override it with its own policy)",
     );
   }
   duplicates(state, add);

@@ -35,10 +35,34 @@ export interface InsertionOrderFields {
   budget_money?: Money | null;
 }
 
+export type PolicyAction = "deny" | "warn";
+
+/** One guardrail rule as declared: its action, its limit(s) and where it was written. */
+export interface PolicyRule {
+  action: PolicyAction;
+  /** `max_cpm`, `max_added_spend`: at most one per currency. */
+  limits?: Money[];
+  /** The percent rules; absent: the DOOH401 threshold flag (or its default). */
+  limit?: number;
+  source: SourceRef;
+}
+
+/** Guardrail policies (`policy:`); an absent rule is not checked. */
+export interface PolicyRules {
+  max_cpm?: PolicyRule;
+  budget_increase_percent?: PolicyRule;
+  cpm_increase_percent?: PolicyRule;
+  /** Top level only: it is per apply. */
+  max_added_spend?: PolicyRule;
+  no_deactivation_in_flight?: PolicyRule;
+}
+
 export interface DesiredInsertionOrder {
   id: string;
   fields: InsertionOrderFields;
   unmanagedCampaigns: UnmanagedCampaignsPolicy;
+  /** Rules that replace the top-level ones of the same name for this insertion order. */
+  policy?: PolicyRules;
   campaigns: DesiredCampaign[];
   source: SourceRef;
   /** Where the `id` key itself is written: a duplicate declaration is reported there. */
@@ -91,6 +115,8 @@ export interface ConfigFileDigest {
 
 export interface DesiredState {
   connection: ConnectionSettings;
+  /** Top-level guardrail policies; absent when no file declares `policy`. */
+  policy?: PolicyRules;
   insertionOrders: DesiredInsertionOrder[];
   creatives: DesiredCreative[];
   files: ConfigFileDigest[];

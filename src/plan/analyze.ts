@@ -27,6 +27,8 @@ export interface AnalyzeInput {
   rateLimits: RateLimits;
   /** Write slots other runs hold now (ms until each frees). */
   writeWindowBusyMs?: readonly number[];
+  /** Whether a policy rule (DOOH902, DOOH903) checks this field of this change instead of DOOH401. */
+  policed?: (change: Change, field: string) => boolean;
 }
 
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
@@ -128,7 +130,7 @@ function endedFlights(input: AnalyzeInput): Finding[] {
   });
 }
 
-function increasePercent(field: FieldChange): number | undefined {
+export function increasePercent(field: FieldChange): number | undefined {
   const { before, after } = field;
   if (typeof before === "number" && typeof after === "number") {
     if (after <= before) return undefined;
@@ -146,7 +148,7 @@ function increasePercent(field: FieldChange): number | undefined {
   return undefined;
 }
 
-function show(value: unknown): string {
+export function show(value: unknown): string {
   if (typeof value === "number") return value.toLocaleString("en-US");
   if (value && typeof value === "object" && "units" in value) return Money.format(value as Money);
   return String(value);
@@ -162,6 +164,7 @@ function increases(input: AnalyzeInput): Finding[] {
     if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];
     return c.fields.flatMap((f) => {
       const limit = limits[f.field];
+      if (input.policed?.(c, f.field)) return [];
       const pct = increasePercent(f);
       if (limit === undefined || pct === undefined || pct <= limit) return [];
       const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";

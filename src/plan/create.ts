@@ -14,6 +14,7 @@ import { finding, hasErrors } from "./findings.js";
 import { fingerprints } from "./fingerprint.js";
 import type { Choice } from "./pause-groups.js";
 import { pauseSpans } from "./pauses.js";
+import { policedIncrease, policyFindings } from "./policy.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { spendSummary } from "./spend.js";
@@ -69,10 +70,27 @@ function orderFindings(findings: Finding[]): Finding[] {
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
   const built = buildChanges(desired, live, options.targets, options.changed, options.recorded);
+  const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
+  const spend = spendSummary({
+    changes: built.changes,
+    campaigns: live.campaigns,
+    insertionOrders: live.insertionOrders,
+    now: options.now,
+  });
+  const allowed = [...new Set(options.allowed ?? [])].sort();
   const findings: Finding[] = [
     ...built.findings,
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
     ...overspentBudgets({ changes: built.changes, liveCampaigns: built.liveCampaigns, now: options.now }),
+    // Before scheduling too: a denied policy leaves nothing to apply.
+    ...policyFindings({
+      desired,
+      changes: built.changes,
+      liveCampaigns: built.liveCampaigns,
+      spend,
+      thresholds,
+      allowed,
+    }),
   ];
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
@@ -103,7 +121,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       liveCreatives: built.liveCreatives,
       finalActive: new Map(built.campaigns.map((w) => [w.key, w.finalActive])),
       now: options.now,
-      thresholds: { ...DEFAULT_THRESHOLDS, ...options.thresholds },
+      thresholds,
+      policed: (change, field) => policedIncrease(desired, change, field),
       rateLimits: options.rateLimits,
       ...(options.writeWindowBusyMs ? { writeWindowBusyMs: options.writeWindowBusyMs } : {}),
     }),
@@ -121,6 +140,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     config_files: desired.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
     targets: [...(options.targets ?? [])],
     ...(options.maxPauseMs !== undefined ? { max_pause_ms: options.maxPauseMs } : {}),
+    ...(allowed.length > 0 ? { allowed } : {}),
     ...(options.changed ? { scope: options.changed } : {}),
     fingerprints: fingerprints(live, built.normalizedLiveTargetings),
     changes: built.changes,
@@ -135,12 +155,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         writeWindowBusyMs: options.writeWindowBusyMs,
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
-      spend: spendSummary({
-        changes: built.changes,
-        campaigns: live.campaigns,
-        insertionOrders: live.insertionOrders,
-        now: options.now,
-      }),
+      spend,
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },
   };

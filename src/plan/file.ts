@@ -34,6 +34,7 @@ const TOP_LEVEL: (keyof Plan)[] = [
   "config_files",
   "targets",
   "max_pause_ms",
+  "allowed",
   "scope",
   "summary",
   "findings",

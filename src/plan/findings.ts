@@ -34,6 +34,11 @@ export const FINDING_CODES = {
   DOOH702: "no safe order of requests exists (I1, I3)",
   DOOH801: "campaign budget_impressions below the impressions it has delivered",
   DOOH802: "insertion order budget_money below what its campaigns have spent",
+  DOOH901: "policy max_cpm: cpm above the highest cpm for its currency",
+  DOOH902: "policy budget_increase_percent: budget increase above the limit",
+  DOOH903: "policy cpm_increase_percent: cpm increase above the limit",
+  DOOH904: "policy max_added_spend: the plan adds more maximum spend than the limit",
+  DOOH905: "policy no_deactivation_in_flight: deactivates a campaign in flight",
 } as const;
 
 export type FindingCode = keyof typeof FINDING_CODES;

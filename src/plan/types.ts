@@ -247,6 +247,8 @@ export interface Plan {
   targets: string[];
   /** `--max-pause` in ms, when given: `apply --plan` recomputes the same grouping. */
   max_pause_ms?: number;
+  /** `--allow` policy codes: their denials are warnings in this plan. Absent when none. */
+  allowed?: string[];
   /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
   scope?: ChangedScope;
   fingerprints: Fingerprint[];
@@ -316,6 +318,8 @@ export interface PlanOptions {
   /** Write slots other runs hold now (ms until each frees), for the apply estimate. */
   writeWindowBusyMs?: readonly number[];
   thresholds?: PlanThresholds;
+  /** `--allow CODE`: policy codes (DOOH901..DOOH905) whose deny becomes a warning. */
+  allowed?: readonly string[];
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;
   /**

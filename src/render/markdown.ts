@@ -130,6 +130,9 @@ function compose(plan: Plan, max: number): string {
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
     ...scopedNote(plan),
+    ...(plan.allowed
+      ? [`> **Policy denials allowed by --allow: ${plan.allowed.map((c) => `\`${c}\``).join(", ")}.**`, ""]
+      : []),
     ...spendTable(plan),
     ...insertionOrderTable(plan),
   ];

@@ -44,6 +44,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (plan.targets.length > 0) out.push(p.dim(`narrowed to --target ${plan.targets.join(", ")}`));
   const scoped = scopeBanner(plan);
   if (scoped !== undefined) out.push(p.bold(scoped));
+  if (plan.allowed) out.push(p.bold(`policy denials allowed by --allow: ${plan.allowed.join(", ")}`));
   for (const group of groups(plan)) {
     out.push("", p.bold(group.title));
     for (const change of group.changes) {

@@ -15,7 +15,7 @@ import type { RecordedPause } from "../../model/recovery.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
-import type { Plan } from "../../plan/types.js";
+import type { Plan, PlanThresholds } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
@@ -100,6 +100,11 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     if (flags.plan !== undefined && flags.maxPause !== undefined) {
       throw new ApplyRefused("--plan applies the saved plan with its own --max-pause: drop --max-pause");
+    }
+    if (flags.plan !== undefined && (flags.allow ?? []).length > 0) {
+      throw new ApplyRefused(
+        "--plan applies the saved plan with the --allow codes it records: drop --allow (or make a new plan with plan --allow CODE -o FILE)",
+      );
     }
     // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).
     if (!flags.autoApprove && io.prompt === undefined) {
@@ -222,6 +227,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
     sessionCache: flags.sessionCache,
     caFile: flags.ca,
     thresholds: thresholdsOf(flags),
+    allowed: flags.allow,
     maxWaitMs: maxWaitMsOf(flags),
     maxPauseMs: maxPauseMsOf(flags),
   };
@@ -253,7 +259,12 @@ async function prepareSavedPlan(
   io: CliIO,
   paths: string[],
   flags: ApplyFlags,
-  options: { sessionCache: boolean; caFile: string | undefined; maxWaitMs: number | undefined },
+  options: {
+    sessionCache: boolean;
+    caFile: string | undefined;
+    maxWaitMs: number | undefined;
+    thresholds: PlanThresholds | undefined;
+  },
 ): Promise<Prepared> {
   const file = flags.plan!;
   // Relative to the command's working directory, like every other path argument.
@@ -303,6 +314,9 @@ async function prepareSavedPlan(
       targets: saved.targets,
       ...(saved.scope ? { changed: saved.scope } : {}),
       ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
+      // The saved plan's --allow codes: an allowed policy denial still applies as planned.
+      ...(saved.allowed ? { allowed: saved.allowed } : {}),
+      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
     });
     // An apply that stopped since the file was made left campaigns paused: the plan made
     // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".

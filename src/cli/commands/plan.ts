@@ -79,6 +79,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
       thresholds: thresholdsOf(flags),
+      allowed: flags.allow,
       maxWaitMs: maxWaitMsOf(flags),
       maxPauseMs: maxPauseMsOf(flags),
     });

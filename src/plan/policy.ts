@@ -1,0 +1,174 @@
+/**
+ * Guardrail policies (`policy:` in the config, overridable per insertion order): rules a plan
+ * is checked against before anything is scheduled. A `deny` rule's breach is an error finding
+ * (no requests, exit 1) unless `--allow CODE` names its code, which makes it a warning that
+ * says so; a `warn` rule's breach is a warning.
+ */
+import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
+import { Money } from "../model/money.js";
+import type { Campaign } from "../model/wire.js";
+import { increasePercent, show } from "./analyze.js";
+import { type FindingCode, finding } from "./findings.js";
+import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
+
+export const POLICY_CODES = ["DOOH901", "DOOH902", "DOOH903", "DOOH904", "DOOH905"] as const;
+
+export function isPolicyCode(code: string): boolean {
+  return (POLICY_CODES as readonly string[]).includes(code);
+}
+
+export interface PolicyInput {
+  desired: DesiredState;
+  changes: readonly Change[];
+  liveCampaigns: ReadonlyMap<string, Campaign>;
+  spend: readonly SpendDelta[];
+  thresholds: Required<PlanThresholds>;
+  /** `--allow`: policy codes whose deny becomes a warning. */
+  allowed: readonly string[];
+}
+
+/** The insertion order a change belongs to, for its override; undefined for a creative. */
+function insertionOrderOf(change: Change): string | undefined {
+  if (change.kind === "update_insertion_order") return change.insertion_order_id;
+  if (change.kind === "update_creative") return undefined;
+  return change.campaign.insertion_order_id;
+}
+
+/** The rules in force for an insertion order: its own, rule by rule, over the top-level ones. */
+export function rulesFor(desired: DesiredState, insertionOrderId: string | undefined): PolicyRules {
+  const own = desired.insertionOrders.find((io) => io.id === insertionOrderId)?.policy;
+  return { ...desired.policy, ...own };
+}
+
+/** Whether a policy rule replaces DOOH401 for this field of this change. */
+export function policedIncrease(desired: DesiredState, change: Change, field: string): boolean {
+  const rules = rulesFor(desired, insertionOrderOf(change));
+  return field === "cpm"
+    ? rules.cpm_increase_percent !== undefined
+    : rules.budget_increase_percent !== undefined;
+}
+
+function breach(
+  input: PolicyInput,
+  code: FindingCode,
+  rule: PolicyRule,
+  message: string,
+  extra: Parameters<typeof finding>[3] = {},
+): Finding {
+  const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
+  if (rule.action === "warn") return finding(code, "warning", `${message}: policy ${where} warns`, extra);
+  if (input.allowed.includes(code)) {
+    return finding(
+      code,
+      "warning",
+      `${message}: policy ${where} denies it, allowed by --allow ${code}`,
+      extra,
+    );
+  }
+  return finding(
+    code,
+    "error",
+    `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
+    extra,
+  );
+}
+
+function maxCpm(input: PolicyInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "create_campaign" && c.kind !== "update_campaign") return [];
+    const rule = rulesFor(input.desired, c.campaign.insertion_order_id).max_cpm;
+    const field = c.fields.find((f) => f.field === "cpm");
+    const after = field?.after;
+    if (!rule || !after || typeof after !== "object" || !("units" in after)) return [];
+    const cpm = Money.fromWire(after as unknown as Money);
+    const limit = rule.limits?.find((m) => m.currency_code === cpm.currency_code);
+    if (!limit || Money.compare(cpm, limit) <= 0) return [];
+    return [
+      breach(
+        input,
+        "DOOH901",
+        rule,
+        `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
+        { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+function increases(input: PolicyInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];
+    const rules = rulesFor(input.desired, insertionOrderOf(c));
+    return c.fields.flatMap((f) => {
+      const budget = f.field === "budget_impressions" || f.field === "budget_money";
+      if (!budget && f.field !== "cpm") return [];
+      const rule = budget ? rules.budget_increase_percent : rules.cpm_increase_percent;
+      if (!rule) return [];
+      // The DOOH401 threshold flags are the defaults of these rules.
+      const limit =
+        rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
+      const pct = increasePercent(f);
+      if (pct === undefined || pct <= limit) return [];
+      const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";
+      return [
+        breach(
+          input,
+          budget ? "DOOH902" : "DOOH903",
+          rule,
+          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${what}, above the largest increase of ${limit}%)`,
+          { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+        ),
+      ];
+    });
+  });
+}
+
+function addedSpend(input: PolicyInput): Finding[] {
+  const rule = input.desired.policy?.max_added_spend;
+  if (!rule) return [];
+  const added = new Map<string, Money>();
+  for (const delta of input.spend) {
+    const change = Money.fromWire(delta.max_spend_change);
+    const sum = added.get(delta.currency_code);
+    added.set(delta.currency_code, sum ? Money.add(sum, change) : change);
+  }
+  return [...added].flatMap(([currency, total]) => {
+    const limit = rule.limits?.find((m) => m.currency_code === currency);
+    if (!limit || Money.compare(total, limit) <= 0) return [];
+    return [
+      breach(
+        input,
+        "DOOH904",
+        rule,
+        `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
+        { source: rule.source },
+      ),
+    ];
+  });
+}
+
+function deactivationsInFlight(input: PolicyInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    const deactivates =
+      c.kind === "deactivate_campaign" ||
+      (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false));
+    if (!deactivates || c.campaign.campaign_id === undefined) return [];
+    const rule = rulesFor(input.desired, c.campaign.insertion_order_id).no_deactivation_in_flight;
+    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    // In flight is the DSP's own `in_flight` (G2), as DOOH302 and DOOH303 read it.
+    if (!rule || !live?.active || !live.in_flight) return [];
+    return [
+      breach(
+        input,
+        "DOOH905",
+        rule,
+        `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
+        { address: c.address, change_ids: [c.id], source: c.source },
+      ),
+    ];
+  });
+}
+
+export function policyFindings(input: PolicyInput): Finding[] {
+  return [...maxCpm(input), ...increases(input), ...addedSpend(input), ...deactivationsInFlight(input)];
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, formatIssue } from "../../src/config/issues.js";
+import { loadConfig } from "../../src/config/load.js";
+import { Money } from "../../src/model/money.js";
+
+function memoryFiles(files: Record<string, string>) {
+  return {
+    cwd: "/cfg",
+    readFile: async (path: string) => {
+      const content = files[path.replace(/^\/cfg\//, "")];
+      if (content === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: "ENOENT" });
+      return new TextEncoder().encode(content);
+    },
+    listDirectory: async (path: string) =>
+      path === "/cfg/conf.d"
+        ? Object.keys(files)
+            .filter((name) => name.startsWith("conf.d/"))
+            .map((name) => name.slice("conf.d/".length))
+        : undefined,
+  };
+}
+
+async function problems(files: Record<string, string>, paths: string[] = []): Promise<string[]> {
+  try {
+    await loadConfig(paths, memoryFiles(files));
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map((i) => formatIssue(i));
+    throw error;
+  }
+  throw new Error("expected the config to be invalid");
+}
+
+const IO = `insertion_orders:
+  - id: "1001"
+    campaigns:
+      - name: Airports
+`;
+
+describe("policy in the config", () => {
+  it("normalizes the top-level policy and an insertion order's override, action default deny", async () => {
+    const state = await loadConfig(
+      [],
+      memoryFiles({
+        "doohctl.yaml": `version: 1
+policy:
+  max_cpm: { limits: ["25 USD", { currency_code: EUR, units: 22 }] }
+  budget_increase_percent: { limit: 30, action: warn }
+  cpm_increase_percent: { action: deny }
+  max_added_spend: { limits: ["10000.50 USD"], action: warn }
+  no_deactivation_in_flight: {}
+insertion_orders:
+  - id: "1001"
+    policy:
+      max_cpm: { limits: ["40 USD"], action: warn }
+`,
+      }),
+    );
+    expect(state.policy?.max_cpm).toEqual({
+      action: "deny",
+      limits: [Money.parse("25 USD"), Money.parse("22 EUR")],
+      source: { file: "doohctl.yaml", line: 3, column: 12, path: "policy.max_cpm" },
+    });
+    expect(state.policy?.budget_increase_percent).toMatchObject({ action: "warn", limit: 30 });
+    expect(state.policy?.cpm_increase_percent).toMatchObject({ action: "deny" });
+    expect(state.policy?.cpm_increase_percent?.limit).toBeUndefined();
+    expect(state.policy?.max_added_spend).toMatchObject({
+      action: "warn",
+      limits: [Money.parse("10000.5 USD")],
+    });
+    expect(state.policy?.no_deactivation_in_flight).toMatchObject({ action: "deny" });
+    expect(state.insertionOrders[0]!.policy?.max_cpm).toMatchObject({
+      action: "warn",
+      limits: [Money.parse("40 USD")],
+      source: { path: "insertion_orders[0].policy.max_cpm", line: 11 },
+    });
+  });
+
+  it("refuses bad policy values with file:line and what to write", async () => {
+    const found = await problems({
+      "doohctl.yaml": `version: 1
+policy:
+  max_cpm: { limits: ["25 USD", "30 USD"] }
+  budget_increase_percent: { limit: -5 }
+  cpm_increase_percent: { action: block }
+  max_added_spend: { limits: [] }
+  no_deactivation_in_flight: { limit: 3 }
+  max_cmp: { limits: ["1 USD"] }
+${IO}    policy:
+      max_added_spend: { limits: ["1 USD"] }
+`,
+    });
+    expect(found.join("\n")).toMatchInlineSnapshot(`
+      "doohctl.yaml:3:33: policy.max_cpm.limits[1]: max_cpm has a second limit in USD (the first is limits[0]): keep one per currency
+      doohctl.yaml:4:37: policy.budget_increase_percent.limit: must be at least 0, found -5
+      doohctl.yaml:5:35: policy.cpm_increase_percent.action: "block" is not one of: deny, warn
+      doohctl.yaml:6:30: policy.max_added_spend.limits: list is empty: give at least 1 item
+      doohctl.yaml:7:32: policy.no_deactivation_in_flight.limit: unknown key "limit"
+        hint: allowed keys here: action
+      doohctl.yaml:8:3: policy.max_cmp: unknown key "max_cmp"
+        hint: did you mean "max_cpm"?
+      doohctl.yaml:14:7: insertion_orders[0].policy.max_added_spend: unknown key "max_added_spend"
+        hint: allowed keys here: max_cpm, budget_increase_percent, cpm_increase_percent, no_deactivation_in_flight"
+    `);
+  });
+
+  it("refuses a top-level policy declared in two files", async () => {
+    const found = await problems(
+      {
+        "conf.d/a.yaml": `version: 1\npolicy:\n  no_deactivation_in_flight: {}\n`,
+        "conf.d/b.yaml": `version: 1\npolicy:\n  max_cpm: { limits: ["9 USD"] }\n`,
+      },
+      ["conf.d"],
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^conf\.d\/b\.yaml:3:3: policy: policy is declared twice: also at conf\.d\/a\.yaml:3:3\n {2}hint: declare the top-level policy in one file only/,
+      ),
+    ]);
+  });
+});

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import type { CampaignFields, PolicyRule, PolicyRules } from "../../src/model/desired.js";
+import { Money } from "../../src/model/money.js";
+import { campaign, desired, io, liveCampaign, liveState, plan, src, usd } from "./builders.js";
+
+const rule = (action: "deny" | "warn", extra: Partial<PolicyRule> = {}): PolicyRule => ({
+  action,
+  source: src("policy.rule", 3),
+  ...extra,
+});
+
+function withPolicy(fields: CampaignFields, policy: PolicyRules, own?: PolicyRules) {
+  const order = io("1001", { campaigns: [campaign("Airports", { fields })] });
+  if (own) order.policy = own;
+  return { ...desired([order]), policy };
+}
+
+const codes = (p: { findings: { code: string; severity: string }[] }) =>
+  p.findings.map((f) => `${f.severity} ${f.code}`);
+
+describe("guardrail policies", () => {
+  const live = liveState({ campaigns: [liveCampaign()] });
+  const flying = liveState({ campaigns: [liveCampaign({ in_flight: true })] });
+
+  it("max_cpm: deny is an error that leaves nothing to apply; warn is a warning", () => {
+    const deny = plan(
+      withPolicy({ cpm: usd("13") }, { max_cpm: rule("deny", { limits: [usd("12.5")] }) }),
+      live,
+    );
+    expect(codes(deny)).toEqual(["error DOOH901"]);
+    expect(deny.requests).toEqual([]);
+    expect(deny.findings[0]!.message).toBe(
+      "campaign.1001/Airports: cpm 13.00 USD is above the highest cpm 12.50 USD: policy doohctl.yaml:3 (policy.rule) denies it; change the config, or pass --allow DOOH901 to apply anyway",
+    );
+    const warn = plan(
+      withPolicy({ cpm: usd("13") }, { max_cpm: rule("warn", { limits: [usd("12.5")] }) }),
+      live,
+    );
+    expect(codes(warn)).toEqual(["warning DOOH901"]);
+    expect(warn.requests.length).toBeGreaterThan(0);
+    // At the limit, or a limit in another currency: no finding.
+    const at = plan(
+      withPolicy({ cpm: usd("12.5") }, { max_cpm: rule("deny", { limits: [usd("12.5")] }) }),
+      live,
+    );
+    expect(codes(at)).toEqual([]);
+    const eur = plan(
+      withPolicy({ cpm: usd("13") }, { max_cpm: rule("deny", { limits: [Money.parse("1 EUR")] }) }),
+      live,
+    );
+    expect(codes(eur)).toEqual([]);
+  });
+
+  it("--allow turns a deny into a warning that says so, and the plan records it", () => {
+    const d = withPolicy({ cpm: usd("13") }, { max_cpm: rule("deny", { limits: [usd("12.5")] }) });
+    const p = plan(d, live, { allowed: ["DOOH901"] });
+    expect(codes(p)).toEqual(["warning DOOH901"]);
+    expect(p.findings[0]!.message).toContain("denies it, allowed by --allow DOOH901");
+    expect(p.allowed).toEqual(["DOOH901"]);
+    expect(p.requests.length).toBeGreaterThan(0);
+    // Another code allowed does not lift this denial.
+    expect(codes(plan(d, live, { allowed: ["DOOH905"] }))).toEqual(["error DOOH901"]);
+    expect(plan(d, live).allowed).toBeUndefined();
+  });
+
+  it("budget and cpm increase rules replace DOOH401, with the threshold flags as their default limits", () => {
+    const fields = { cpm: usd("15"), budget_impressions: 140_000 };
+    const both: PolicyRules = { budget_increase_percent: rule("deny"), cpm_increase_percent: rule("warn") };
+    // Defaults 50% (budget +40%: within) and 20% (cpm +25%: above).
+    expect(codes(plan(withPolicy(fields, both), live))).toEqual(["warning DOOH903"]);
+    // The flags lower the defaults: budget +40% above 30% is denied.
+    const flagged = plan(withPolicy(fields, both), live, {
+      thresholds: { budgetIncreasePercent: 30, cpmIncreasePercent: 30 },
+    });
+    expect(codes(flagged)).toEqual(["error DOOH902"]);
+    // A limit in the rule wins over the flag.
+    const own = plan(
+      withPolicy(fields, {
+        budget_increase_percent: rule("warn", { limit: 10 }),
+        cpm_increase_percent: rule("deny", { limit: 30 }),
+      }),
+      live,
+    );
+    expect(codes(own)).toEqual(["warning DOOH902"]);
+    // Only the budget rule declared: cpm still gets DOOH401.
+    expect(
+      codes(plan(withPolicy(fields, { budget_increase_percent: rule("deny", { limit: 10 }) }), live)),
+    ).toEqual(["error DOOH902", "warning DOOH401"]);
+  });
+
+  it("max_added_spend compares the plan's added maximum spend per currency", () => {
+    // 100,000 x 12 USD -> 200,000 x 12 USD: adds 1,200 USD of maximum spend.
+    const fields = { budget_impressions: 200_000 };
+    const base: PolicyRules = { budget_increase_percent: rule("warn", { limit: 1000 }) };
+    const deny = plan(
+      withPolicy(fields, { ...base, max_added_spend: rule("deny", { limits: [usd("1000")] }) }),
+      live,
+    );
+    expect(codes(deny)).toEqual(["error DOOH904"]);
+    expect(deny.findings[0]!.message).toContain("this plan adds 1200.00 USD of maximum spend");
+    const within = plan(
+      withPolicy(fields, { ...base, max_added_spend: rule("deny", { limits: [usd("1200")] }) }),
+      live,
+    );
+    expect(codes(within)).toEqual([]);
+    const warn = plan(
+      withPolicy(fields, { ...base, max_added_spend: rule("warn", { limits: [usd("500")] }) }),
+      live,
+    );
+    expect(codes(warn)).toEqual(["warning DOOH904"]);
+  });
+
+  it("no_deactivation_in_flight: only a campaign active and in flight (the DSP's in_flight, G2)", () => {
+    const policy = { no_deactivation_in_flight: rule("deny") };
+    const inFlight = plan(withPolicy({ active: false }, policy), flying);
+    expect(codes(inFlight)).toEqual(["error DOOH905", "warning DOOH101"]);
+    const before = plan(withPolicy({ active: false }, policy), live);
+    expect(codes(before)).toEqual(["warning DOOH101"]);
+    const warn = plan(withPolicy({ active: false }, { no_deactivation_in_flight: rule("warn") }), flying);
+    expect(codes(warn)).toEqual(["warning DOOH905", "warning DOOH101"]);
+  });
+
+  it("an insertion order's own rule replaces the top-level one of the same name", () => {
+    const top: PolicyRules = {
+      max_cpm: rule("deny", { limits: [usd("12.5")] }),
+      no_deactivation_in_flight: rule("deny"),
+    };
+    const relaxed = plan(
+      withPolicy({ cpm: usd("13") }, top, { max_cpm: rule("warn", { limits: [usd("12.5")] }) }),
+      live,
+    );
+    expect(codes(relaxed)).toEqual(["warning DOOH901"]);
+    const raised = plan(
+      withPolicy({ cpm: usd("13") }, top, { max_cpm: rule("deny", { limits: [usd("20")] }) }),
+      live,
+    );
+    expect(codes(raised)).toEqual([]);
+    // Rules the insertion order does not name stay in force.
+    const other = plan(
+      withPolicy({ active: false }, top, { max_cpm: rule("warn", { limits: [usd("20")] }) }),
+      flying,
+    );
+    expect(codes(other)).toEqual(["error DOOH905", "warning DOOH101"]);
+  });
+
+  it("applies to a campaign to create (max_cpm) and to unmanaged_campaigns: deactivate (no_deactivation_in_flight)", () => {
+    const created = {
+      ...desired([
+        io("1001", {
+          campaigns: [
+            campaign("Stations", {
+              fields: {
+                start_time: "2026-12-15T00:00:00Z",
+                end_time: "2027-02-01T00:00:00Z",
+                budget_impressions: 1000,
+                cpm: usd("30"),
+              },
+            }),
+          ],
+        }),
+      ]),
+      policy: { max_cpm: rule("deny", { limits: [usd("25")] }) },
+    };
+    const p = plan(created, liveState());
+    expect(codes(p)).toEqual(["error DOOH901"]);
+    expect(p.findings[0]!.message).toContain(
+      "campaign.1001/Stations: cpm 30.00 USD is above the highest cpm 25.00 USD",
+    );
+
+    const unmanaged = {
+      ...desired([io("1001", { unmanaged: "deactivate" })]),
+      policy: { no_deactivation_in_flight: rule("deny") },
+    };
+    const deactivated = plan(unmanaged, flying);
+    expect(codes(deactivated)).toEqual(["error DOOH905", "warning DOOH101"]);
+    expect(deactivated.requests).toEqual([]);
+    // Already inactive: nothing to guard.
+    const inactive = liveState({ campaigns: [liveCampaign({ active: false, in_flight: true })] });
+    expect(codes(plan(unmanaged, inactive))).toEqual([]);
+  });
+});
