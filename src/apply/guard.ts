@@ -40,6 +40,32 @@ function idsOf(body: unknown, member: string): string[] {
   return items.flatMap((item: { id?: unknown }) => (typeof item?.id === "string" ? [item.id] : []));
 }
 
+/** The batch PATCHes: their body member, the fingerprint kind, and how to read their objects now. */
+const BATCHES: {
+  member: string;
+  kind: ObjectKind;
+  read(client: DspClient, ids: string[], options: SendOptions): Promise<Map<string, JsonValue>>;
+}[] = [
+  {
+    member: "insertion_orders",
+    kind: "insertion_order",
+    read: async (client, ids, options) =>
+      new Map((await client.getInsertionOrders(ids, options)).map((io) => [io.id, ioFields(io)])),
+  },
+  {
+    member: "campaigns",
+    kind: "campaign",
+    read: async (client, ids, options) =>
+      new Map((await client.getCampaigns(ids, options)).map((c) => [c.id, campaignSnapshot(c)])),
+  },
+  {
+    member: "creatives",
+    kind: "creative",
+    read: async (client, ids, options) =>
+      new Map((await client.getCreatives(ids, options)).map((c) => [c.id, creativeSnapshot(c)])),
+  },
+];
+
 export class WriteGuard {
   /** `kind:id` -> the object as this apply expects to find it. */
   private readonly expected = new Map<string, JsonValue>();
@@ -70,30 +96,14 @@ export class WriteGuard {
       return this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
     }
     if (method !== "PATCH") return;
-    if (path.endsWith("/insertion_orders")) {
-      const ids = idsOf(body, "insertion_orders");
-      const live = new Map((await this.client.getInsertionOrders(ids, options)).map((io) => [io.id, io]));
-      return this.compare(
-        "insertion_order",
-        ids.map((id) => [id, live.has(id) ? ioFields(live.get(id)!) : undefined]),
-      );
-    }
-    if (path.endsWith("/campaigns")) {
-      const ids = idsOf(body, "campaigns");
-      const live = new Map((await this.client.getCampaigns(ids, options)).map((c) => [c.id, c]));
-      return this.compare(
-        "campaign",
-        ids.map((id) => [id, live.has(id) ? campaignSnapshot(live.get(id)!) : undefined]),
-      );
-    }
-    if (path.endsWith("/creatives")) {
-      const ids = idsOf(body, "creatives");
-      const live = new Map((await this.client.getCreatives(ids, options)).map((c) => [c.id, c]));
-      return this.compare(
-        "creative",
-        ids.map((id) => [id, live.has(id) ? creativeSnapshot(live.get(id)!) : undefined]),
-      );
-    }
+    const batch = BATCHES.find((b) => path.endsWith(`/${b.member}`));
+    if (!batch) return;
+    const ids = idsOf(body, batch.member);
+    const live = await batch.read(this.client, ids, options);
+    return this.compare(
+      batch.kind,
+      ids.map((id) => [id, live.get(id)]),
+    );
   }
 
   /** Takes in what the DSP answered to a write of this apply: the new expected state. */

@@ -5,6 +5,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { isPolicyCode, POLICY_CODES } from "../plan/policy.js";
 import type { PlanThresholds } from "../plan/types.js";
+import type { PipelineOptions } from "./pipeline.js";
 
 export interface TuningFlags {
   maxWait?: number;
@@ -80,4 +81,26 @@ export function maxWaitMsOf(flags: TuningFlags): number | undefined {
 
 export function maxPauseMsOf(flags: TuningFlags): number | undefined {
   return flags.maxPause === undefined ? undefined : Math.round(flags.maxPause * 1000);
+}
+
+/** The flags plan and apply share, as the pipeline takes them: written once for both. */
+export interface ReadFlags extends TuningFlags {
+  target: string[];
+  changedSince?: string;
+  sessionCache: boolean;
+  ca?: string;
+}
+
+export function pipelineOptionsOf(flags: ReadFlags, paths: readonly string[]): PipelineOptions {
+  return {
+    paths,
+    targets: flags.target,
+    changedSince: flags.changedSince,
+    sessionCache: flags.sessionCache,
+    caFile: flags.ca,
+    thresholds: thresholdsOf(flags),
+    allowed: flags.allow,
+    maxWaitMs: maxWaitMsOf(flags),
+    maxPauseMs: maxPauseMsOf(flags),
+  };
 }

@@ -15,26 +15,22 @@ import type { RecordedPause } from "../../model/recovery.js";
 import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
-import type { Plan, PlanThresholds } from "../../plan/types.js";
+import type { Plan } from "../../plan/types.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
+import { addTuningOptions, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
-import { loadAndPlan, readAndPlan } from "../pipeline.js";
+import { loadAndPlan, type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { createProgressDisplay } from "../progress.js";
 
-interface ApplyFlags extends TuningFlags {
+interface ApplyFlags extends ReadFlags {
   plan?: string;
   autoApprove?: boolean;
   format: string;
-  target: string[];
-  changedSince?: string;
   log?: string;
-  sessionCache: boolean;
-  ca?: string;
 }
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
@@ -222,21 +218,8 @@ interface Prepared {
 
 /** The plan to apply, and the client that read (or re-read) its objects. */
 async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promise<Prepared> {
-  const options = {
-    targets: flags.target,
-    sessionCache: flags.sessionCache,
-    caFile: flags.ca,
-    thresholds: thresholdsOf(flags),
-    allowed: flags.allow,
-    maxWaitMs: maxWaitMsOf(flags),
-    maxPauseMs: maxPauseMsOf(flags),
-  };
   if (flags.plan === undefined) {
-    const run = await loadAndPlan(io, {
-      ...options,
-      paths: paths.length > 0 ? paths : ["doohctl.yaml"],
-      changedSince: flags.changedSince,
-    });
+    const run = await loadAndPlan(io, pipelineOptionsOf(flags, paths.length > 0 ? paths : ["doohctl.yaml"]));
     return {
       plan: run.plan,
       client: run.client,
@@ -246,7 +229,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
       environment: run.connection.environment,
     };
   }
-  return prepareSavedPlan(io, paths, flags, options);
+  return prepareSavedPlan(io, paths, flags, pipelineOptionsOf(flags, paths));
 }
 
 /**
@@ -259,12 +242,7 @@ async function prepareSavedPlan(
   io: CliIO,
   paths: string[],
   flags: ApplyFlags,
-  options: {
-    sessionCache: boolean;
-    caFile: string | undefined;
-    maxWaitMs: number | undefined;
-    thresholds: PlanThresholds | undefined;
-  },
+  options: PipelineOptions,
 ): Promise<Prepared> {
   const file = flags.plan!;
   // Relative to the command's working directory, like every other path argument.

@@ -8,18 +8,14 @@ import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, maxPauseMsOf, maxWaitMsOf, type TuningFlags, thresholdsOf } from "../flags.js";
+import { addTuningOptions, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 
-interface PlanFlags extends TuningFlags {
+interface PlanFlags extends ReadFlags {
   out?: string;
   format: string;
   detailedExitcode?: boolean;
-  target: string[];
-  changedSince?: string;
-  sessionCache: boolean;
-  ca?: string;
 }
 
 const FORMATS = ["text", "json", "markdown"] as const;
@@ -72,17 +68,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     return EXIT.error;
   }
   try {
-    const run = await loadAndPlan(io, {
-      paths,
-      targets: flags.target,
-      changedSince: flags.changedSince,
-      sessionCache: flags.sessionCache,
-      caFile: flags.ca,
-      thresholds: thresholdsOf(flags),
-      allowed: flags.allow,
-      maxWaitMs: maxWaitMsOf(flags),
-      maxPauseMs: maxPauseMsOf(flags),
-    });
+    const run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
     await run.client.close();
     const { plan } = run;
     if (hasErrors(plan.findings)) {
