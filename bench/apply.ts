@@ -7,11 +7,9 @@
  * and the same apply run again one object per request (`naive.ts`), on a fresh emulator.
  */
 import { rmSync } from "node:fs";
-import { createDspClient } from "../src/api/client.js";
 import { applyPlan } from "../src/apply/execute.js";
 import { loadConfig } from "../src/config/load.js";
-import { type EmulatorStateView, startEmulator } from "../src/emulator/index.js";
-import { VirtualClock } from "../src/model/clock.js";
+import type { EmulatorStateView } from "../src/emulator/index.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
 import { MAX_BATCH } from "../src/model/wire.js";
@@ -19,11 +17,11 @@ import { createPlan } from "../src/plan/create.js";
 import type { LiveState, Plan } from "../src/plan/types.js";
 import { windowBoundMs } from "./client.js";
 import { writeScenarioConfig } from "./config.js";
-import { BENCH_USER } from "./emulator.js";
 import type { Benchmark, Figure } from "./figures.js";
 import { onePerRequest } from "./naive.js";
 import { liveStateOf, PLAN_OPTIONS } from "./plan.js";
 import { BENCH_SCENARIO, generateScenario, type Scenario } from "./scenario.js";
+import { withSimulatedDsp } from "./simulated.js";
 
 const AREA = "apply";
 
@@ -100,17 +98,7 @@ interface ApplyRun {
 
 /** Applies `plan` to a fresh emulator seeded with the scenario, at the published windows. */
 async function simulateApply(scenario: Scenario, desired: DesiredState, plan: Plan): Promise<ApplyRun> {
-  const clock = new VirtualClock({ autoAdvance: true });
-  const emulator = await startEmulator({ seed: scenario.live, clock });
-  const client = createDspClient({
-    apiOrigin: emulator.origin,
-    environment: "production",
-    credentials: BENCH_USER,
-    rateLimits: PUBLISHED_RATE_LIMITS,
-    clock,
-  });
-  try {
-    await client.getInsertionOrders(["1001"]); // logs in; a GET, outside the write window
+  return withSimulatedDsp(scenario.live, async ({ clock, emulator, client }) => {
     const before = client.stats();
     const wallStart = performance.now();
     const start = clock.now();
@@ -128,10 +116,7 @@ async function simulateApply(scenario: Scenario, desired: DesiredState, plan: Pl
       rateLimited: after.rateLimited - before.rateLimited,
       left: createPlan(desired, liveFromEmulator(emulator.state()), PLAN_OPTIONS).changes.length,
     };
-  } finally {
-    await client.close();
-    await emulator.close();
-  }
+  });
 }
 
 export const applyBenchmark: Benchmark = {

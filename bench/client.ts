@@ -8,14 +8,13 @@
  */
 import { createDspClient } from "../src/api/client.js";
 import type { DspClient } from "../src/api/types.js";
-import { startEmulator } from "../src/emulator/index.js";
-import { VirtualClock } from "../src/model/clock.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits, type RateWindow } from "../src/model/limits.js";
 import { MAX_PAGE_SIZE } from "../src/model/wire.js";
 import { BENCH_USER } from "./emulator.js";
 import { startEmulatorWorker } from "./emulator-worker.js";
 import type { Benchmark, Figure } from "./figures.js";
 import { BENCH_SCENARIO, generateScenario } from "./scenario.js";
+import { withSimulatedDsp } from "./simulated.js";
 
 const AREA = "client";
 const TARGETING_READS = 1_000;
@@ -59,17 +58,7 @@ async function read(client: DspClient, w: Workload): Promise<void> {
 }
 
 async function atPublishedWindows(w: Workload): Promise<Figure[]> {
-  const clock = new VirtualClock({ autoAdvance: true });
-  const emulator = await startEmulator({ seed: generateScenario(BENCH_SCENARIO).live, clock });
-  const client = createDspClient({
-    apiOrigin: emulator.origin,
-    environment: "production",
-    credentials: BENCH_USER,
-    rateLimits: PUBLISHED_RATE_LIMITS,
-    clock,
-  });
-  try {
-    await client.getInsertionOrders(["1001"]); // logs in; not part of the measured read
+  return withSimulatedDsp(generateScenario(BENCH_SCENARIO).live, async ({ clock, client }) => {
     const before = client.stats();
     // Start the measured read from a clear window, as a fresh run does.
     await clock.sleep(PUBLISHED_RATE_LIMITS.get.windowMs + 1);
@@ -116,10 +105,7 @@ async function atPublishedWindows(w: Workload): Promise<Figure[]> {
         target: { op: "<=", value: 0 },
       },
     ];
-  } finally {
-    await client.close();
-    await emulator.close();
-  }
+  });
 }
 
 async function limitsOff(w: Workload): Promise<Figure[]> {

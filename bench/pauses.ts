@@ -8,21 +8,18 @@
  * Then `--max-pause 60`: the longest estimated pause and the extra writes it costs.
  */
 import { rmSync } from "node:fs";
-import { createDspClient } from "../src/api/client.js";
 import { applyPlan } from "../src/apply/execute.js";
 import { loadConfig } from "../src/config/load.js";
-import { startEmulator } from "../src/emulator/index.js";
-import { VirtualClock } from "../src/model/clock.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
 import { createPlan } from "../src/plan/create.js";
 import { pauseSpans } from "../src/plan/pauses.js";
 import type { Plan } from "../src/plan/types.js";
 import { minimumWrites } from "./apply.js";
 import { writeScenarioConfig } from "./config.js";
-import { BENCH_USER } from "./emulator.js";
 import type { Benchmark, Figure } from "./figures.js";
 import { liveStateOf, PLAN_OPTIONS } from "./plan.js";
 import { BENCH_SCENARIO, generateScenario, type ScenarioOptions } from "./scenario.js";
+import { withSimulatedDsp } from "./simulated.js";
 
 const AREA = "pauses";
 /** About 3 in 10 targeting changes remove a set from an active campaign: about 1,000 pauses. */
@@ -42,17 +39,7 @@ interface DarkRun {
 }
 
 async function simulate(plan: Plan, seed: ReturnType<typeof generateScenario>["live"]): Promise<DarkRun> {
-  const clock = new VirtualClock({ autoAdvance: true });
-  const emulator = await startEmulator({ seed, clock });
-  const client = createDspClient({
-    apiOrigin: emulator.origin,
-    environment: "production",
-    credentials: BENCH_USER,
-    rateLimits: PUBLISHED_RATE_LIMITS,
-    clock,
-  });
-  try {
-    await client.getInsertionOrders(["1001"]); // logs in; a GET, outside the write window
+  return withSimulatedDsp(seed, async ({ clock, client }) => {
     const before = client.stats().writes;
     const answeredAt = new Map<number, number>();
     const result = await applyPlan({
@@ -73,10 +60,7 @@ async function simulate(plan: Plan, seed: ReturnType<typeof generateScenario>["l
       // Its group's PUTs and its reactivation, each a write interval after the pause.
       bound: spans.map((s) => (groupSize.get(s.pause_seq)! + 1) * INTERVAL_MS),
     };
-  } finally {
-    await client.close();
-    await emulator.close();
-  }
+  });
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
