@@ -27,7 +27,7 @@ const yamlFiles = filesUnder(EXAMPLES).filter((f) => /\.ya?ml$/.test(f));
 const workflows = yamlFiles.filter(
   (f) => f.includes(`${join("examples", "github")}`) || f.endsWith(".gitlab-ci.yml"),
 );
-const CONFIG_EXAMPLES = ["examples/quickstart", "examples/multi-file"];
+const CONFIG_EXAMPLES = ["examples/quickstart", "examples/multi-file", "examples/policy"];
 
 // biome-ignore lint/suspicious/noExplicitAny: workflows are walked as plain parsed YAML
 type Node = any;
