@@ -18,15 +18,15 @@ import { type Clock, systemClock } from "../model/clock.js";
 import { activeItems, pauseSpans } from "../plan/pauses.js";
 import { Placeholder } from "../plan/placeholder.js";
 import type { Change, Plan, PlannedRequest } from "../plan/types.js";
-import { createCampaigns } from "./create.js";
 import type { ApplyEvent } from "./events.js";
 import { traceFieldErrors } from "./failure.js";
 import { WriteGuard } from "./guard.js";
 import { type ApplyJournal, guardJournal, itemIdsOf } from "./journal.js";
 import { leftPaused } from "./left-paused.js";
 import { resolvePath, resolvePathIfKnown, resolvePlaceholders } from "./placeholders.js";
+import { postNewCampaigns } from "./post-campaigns.js";
 import { type RecoveryPort, type RestoreOutcome, restoreDelivery } from "./restore.js";
-import { summarize } from "./summary.js";
+import { applySummaryOf } from "./summary.js";
 
 export interface ApplyOptions {
   plan: Plan;
@@ -246,7 +246,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
         recordPauses(request);
         dispatched.add(planned.seq);
         if (planned.method === "POST") {
-          const outcome = await createCampaigns({
+          const outcome = await postNewCampaigns({
             client,
             request,
             items: planned.items,
@@ -336,7 +336,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       description: r.description,
     })),
     created: Object.fromEntries(created),
-    summary: summarize(
+    summary: applySummaryOf(
       plan,
       applied,
       {
