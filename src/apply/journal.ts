@@ -2,9 +2,13 @@
  * `--log FILE`: an append-only JSON Lines record of the apply. Each line is written with a
  * synchronous write on an fd opened for append, so a crash or a kill leaves a true record of
  * every request that got an answer. Lines hold paths, ids and statuses: never a body, a
- * cookie or a password.
+ * cookie or a password. The journal is a listener of the apply's events (events.ts).
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import type { ApplyRequestRecord } from "../model/apply-report.js";
+import type { Clock } from "../model/clock.js";
+import type { Plan } from "../plan/types.js";
+import type { ApplyListener } from "./events.js";
 
 export type JournalEntry =
   | {
@@ -62,30 +66,6 @@ export class JournalError extends Error {
   readonly code = "APPLY_JOURNAL";
 }
 
-/**
- * A journal that never throws: the first failed write (disk full, file gone) is handed to
- * `onError` and every later entry is dropped. A log error must never turn an applied request
- * into a failed one, nor stop the apply half-way (which could leave campaigns paused, I7);
- * the apply result stays the complete record and carries the error.
- */
-export function guardJournal(journal: ApplyJournal, onError: (error: unknown) => void): ApplyJournal {
-  let broken = false;
-  return {
-    record(entry) {
-      if (broken) return;
-      try {
-        journal.record(entry);
-      } catch (error) {
-        broken = true;
-        onError(error);
-      }
-    },
-    close() {
-      journal.close();
-    },
-  };
-}
-
 /** Opens (creating if needed) a journal file for append. */
 export function openFileJournal(path: string): ApplyJournal {
   let fd: number;
@@ -109,12 +89,129 @@ export function openFileJournal(path: string): ApplyJournal {
   };
 }
 
-/** Item ids a request wrote: `id` of each body item, or the campaign id of a targetings PUT. */
-export function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): string[] {
-  if (createdIds.length > 0) return [...createdIds];
-  const lists = body !== null && typeof body === "object" ? Object.values(body) : [];
-  const list = lists.find(Array.isArray) as Array<{ id?: unknown }> | undefined;
-  if (list && !path.endsWith("/targetings")) return list.map((item) => String(item?.id));
-  const match = /\/campaigns\/([^/]+)\/targetings$/.exec(path);
-  return match?.[1] !== undefined ? [match[1]] : [];
+export interface JournalListener {
+  onEvent: ApplyListener;
+  /** The first error writing the journal: nothing was written after it. */
+  error(): string | undefined;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function requestEntry(
+  record: ApplyRequestRecord,
+  time: string,
+  itemIds: string[],
+  error?: string,
+): JournalEntry {
+  return {
+    event: "request",
+    time,
+    phase: record.phase,
+    seq: record.seq,
+    method: record.method,
+    path: record.path,
+    item_ids: itemIds,
+    status: record.status,
+    duration_ms: record.duration_ms,
+    attempts: record.attempts,
+    ...(record.recovered ? { recovered: record.recovered } : {}),
+    ...(error !== undefined ? { error } : {}),
+  };
+}
+
+/**
+ * The journal listening to an apply. It never throws: the first failed write (disk full, file
+ * gone) is kept as `error()` and every later entry is dropped. A log error must never turn an
+ * applied request into a failed one, nor stop the apply half-way (which could leave campaigns
+ * paused, I7); the apply result stays the complete record and carries the error.
+ */
+export function journalListener(
+  journal: ApplyJournal,
+  context: { plan: Plan; clock: Clock },
+): JournalListener {
+  const { plan, clock } = context;
+  let error: string | undefined;
+  /** The plan request the client's write attempts belong to: the last one started. */
+  let seq = 0;
+  const record = (entry: JournalEntry) => {
+    if (error !== undefined) return;
+    try {
+      journal.record(entry);
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+  };
+  const onEvent: ApplyListener = (event) => {
+    switch (event.type) {
+      case "start":
+        record({
+          event: "start",
+          time: iso(event.at),
+          plan_created_at: plan.created_at,
+          api_origin: plan.connection.api_origin,
+          environment: plan.connection.environment,
+          requests: event.total,
+        });
+        return;
+      case "request":
+        seq = event.seq;
+        return;
+      case "api": {
+        const api = event.event;
+        // An attempt that settled its request is the request's own line.
+        if (api.type !== "response" || api.class !== "write") return;
+        if (typeof api.status === "number" && api.status < 429) return;
+        record({
+          event: "attempt",
+          time: iso(clock.now()),
+          seq,
+          method: api.method,
+          path: api.path,
+          status: api.status,
+          attempt: api.attempt,
+          duration_ms: api.durationMs,
+        });
+        return;
+      }
+      case "check":
+        record({ event: "check", time: iso(clock.now()), seq: event.seq, message: event.message });
+        return;
+      case "applied":
+        record(requestEntry(event.record, iso(clock.now()), event.item_ids));
+        return;
+      case "failed":
+        seq = event.failure.request.seq;
+        record(requestEntry(event.failure.request, iso(clock.now()), event.item_ids, event.failure.message));
+        return;
+      case "abandoned":
+        seq = event.record.seq;
+        record(
+          requestEntry(
+            event.record,
+            iso(clock.now()),
+            event.item_ids,
+            "interrupted while waiting or in flight",
+          ),
+        );
+        return;
+      case "finish": {
+        const { result } = event;
+        const paused = result.left_paused ?? [];
+        record({
+          event: "end",
+          time: result.finished_at,
+          status: result.status,
+          applied: result.applied.length,
+          not_sent: result.not_sent.length,
+          ...(paused.length > 0
+            ? { left_paused: paused.map((p) => ({ campaign_id: p.campaign_id, name: p.name })) }
+            : {}),
+        });
+        return;
+      }
+    }
+  };
+  return { onEvent, error: () => error };
 }
