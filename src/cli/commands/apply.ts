@@ -16,6 +16,7 @@ import { readPlanFile } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
 import type { Plan } from "../../plan/types.js";
+import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
@@ -139,9 +140,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     const { result, signal } = await execute(io, prepared, flags);
     if (result.status === "applied") settleRecorded(io, prepared);
-    io.stdout.write(
-      flags.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderApplyReport(result),
-    );
+    io.stdout.write(flags.format === "json" ? renderApplyJson(result) : renderApplyReport(result));
     if (result.status === "failed")
       io.stderr.write(
         `doohctl apply: request ${result.failure?.request.seq} failed: ${result.failure?.message}\n`,
