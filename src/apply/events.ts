@@ -36,6 +36,7 @@ export type ApplyEvent =
   | { type: "abandoned"; record: ApplyRequestRecord; item_ids: string[] }
   /** A client event (rate-limit waits with their `until`, retries, logins), passed through. */
   | { type: "api"; event: ApiEvent }
+  /** The result; applyPlan returns it with `journal_error` once the journal heard this too. */
   | { type: "finish"; result: ApplyResult };
 
 export type ApplyListener = (event: ApplyEvent) => void;

@@ -89,7 +89,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
       if (stop === undefined) continue;
       if ("failure" in stop) failure = stop.failure;
       else abandoned = stop.abandoned;
-      index++;
+      index++; // the request that stopped the apply was sent: it is not among `not_sent`
       break;
     }
   } catch (error) {
