@@ -1,6 +1,7 @@
 /**
- * What an apply reports while it runs. The CLI's progress display listens; nothing in
- * apply/ writes to a terminal (style.md: side effects are injected).
+ * What an apply reports while it runs. The CLI's progress display and the `--log` journal
+ * listen; nothing in apply/ writes to a terminal or a file itself (style.md: side effects are
+ * injected).
  */
 import type { ApiEvent } from "../api/types.js";
 import type {
@@ -20,10 +21,22 @@ export type ApplyEvent =
       total: number;
       at: number;
     })
-  | { type: "applied"; record: ApplyRequestRecord; done: number; total: number }
+  | {
+      type: "applied";
+      record: ApplyRequestRecord;
+      /** Ids of the objects the request wrote (new campaign ids for a POST). */
+      item_ids: string[];
+      done: number;
+      total: number;
+    }
   /** A POST's outcome is unknown: the apply lists campaigns by name to learn what happened. */
   | { type: "check"; seq: number; message: string }
-  | { type: "failed"; failure: ApplyFailure }
+  | { type: "failed"; failure: ApplyFailure; item_ids: string[] }
+  /** An interruption came while the request waited or was in flight: its answer is abandoned. */
+  | { type: "abandoned"; record: ApplyRequestRecord; item_ids: string[] }
   /** A client event (rate-limit waits with their `until`, retries, logins), passed through. */
   | { type: "api"; event: ApiEvent }
+  /** The result; applyPlan returns it with `journal_error` once the journal heard this too. */
   | { type: "finish"; result: ApplyResult };
+
+export type ApplyListener = (event: ApplyEvent) => void;

@@ -3,7 +3,8 @@
  * that asked for the value. `campaigns[3].cpm` -> batch item 3 -> its changes
  * (`item_change_ids[3]`) -> the `cpm` FieldChange's source, else the change's own source.
  */
-import type { FieldFailure } from "../model/apply-report.js";
+import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
+import type { ApplyFailure, ApplyRequestRecord, FieldFailure } from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { Change, PlannedRequest } from "../plan/types.js";
@@ -61,4 +62,32 @@ export function traceFieldErrors(
       sources: sourcesOf(changes, property),
     };
   });
+}
+
+/** What a request's record says happened when it threw `error`. */
+export function failedStatusOf(error: unknown): ApplyRequestRecord["status"] {
+  if (error instanceof OutcomeUnknownError) return "outcome-unknown";
+  if (error instanceof ApiError) return error.status;
+  if (error instanceof TimeoutError) return "timeout";
+  if (error instanceof NetworkError) return "network-error";
+  return "error";
+}
+
+/** The failure of `planned`, sent as `record`: its code, the API's message and refused fields. */
+export function describeFailure(
+  planned: PlannedRequest,
+  record: ApplyRequestRecord,
+  error: unknown,
+  changesById: ReadonlyMap<string, Change>,
+): ApplyFailure {
+  const code = (error as { code?: unknown })?.code;
+  return {
+    request: record,
+    code: typeof code === "string" ? code : "APPLY_ERROR",
+    // The API's own short text; its fields are listed one by one below.
+    message:
+      error instanceof ApiError ? error.apiMessage : error instanceof Error ? error.message : String(error),
+    ...(error instanceof ApiError ? { http_status: error.status } : {}),
+    fields: error instanceof ApiError ? traceFieldErrors(planned, error.data, changesById) : [],
+  };
 }

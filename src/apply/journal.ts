@@ -2,7 +2,7 @@
  * `--log FILE`: an append-only JSON Lines record of the apply. Each line is written with a
  * synchronous write on an fd opened for append, so a crash or a kill leaves a true record of
  * every request that got an answer. Lines hold paths, ids and statuses: never a body, a
- * cookie or a password.
+ * cookie or a password. The journal listens to the apply's events (journal-listener.ts).
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 
@@ -62,30 +62,6 @@ export class JournalError extends Error {
   readonly code = "APPLY_JOURNAL";
 }
 
-/**
- * A journal that never throws: the first failed write (disk full, file gone) is handed to
- * `onError` and every later entry is dropped. A log error must never turn an applied request
- * into a failed one, nor stop the apply half-way (which could leave campaigns paused, I7);
- * the apply result stays the complete record and carries the error.
- */
-export function guardJournal(journal: ApplyJournal, onError: (error: unknown) => void): ApplyJournal {
-  let broken = false;
-  return {
-    record(entry) {
-      if (broken) return;
-      try {
-        journal.record(entry);
-      } catch (error) {
-        broken = true;
-        onError(error);
-      }
-    },
-    close() {
-      journal.close();
-    },
-  };
-}
-
 /** Opens (creating if needed) a journal file for append. */
 export function openFileJournal(path: string): ApplyJournal {
   let fd: number;
@@ -107,14 +83,4 @@ export function openFileJournal(path: string): ApplyJournal {
       open = false;
     },
   };
-}
-
-/** Item ids a request wrote: `id` of each body item, or the campaign id of a targetings PUT. */
-export function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): string[] {
-  if (createdIds.length > 0) return [...createdIds];
-  const lists = body !== null && typeof body === "object" ? Object.values(body) : [];
-  const list = lists.find(Array.isArray) as Array<{ id?: unknown }> | undefined;
-  if (list && !path.endsWith("/targetings")) return list.map((item) => String(item?.id));
-  const match = /\/campaigns\/([^/]+)\/targetings$/.exec(path);
-  return match?.[1] !== undefined ? [match[1]] : [];
 }

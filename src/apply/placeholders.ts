@@ -4,11 +4,16 @@
  */
 
 import { Placeholder } from "../plan/placeholder.js";
-import type { JsonValue } from "../plan/types.js";
+import type { Change, JsonValue, PlannedRequest } from "../plan/types.js";
 
 export class UnresolvedPlaceholderError extends Error {
   override readonly name = "UnresolvedPlaceholderError";
   readonly code = "APPLY_UNRESOLVED_PLACEHOLDER";
+}
+
+export class PlanIntegrityError extends Error {
+  override readonly name = "PlanIntegrityError";
+  readonly code = "APPLY_PLAN_INVALID";
 }
 
 function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
@@ -47,4 +52,24 @@ export function resolvePathIfKnown(path: string, created: ReadonlyMap<string, st
     (changeId) => created.get(changeId),
     (placeholder) => placeholder,
   );
+}
+
+/** Takes in the ids of the campaigns `planned` created: `created` maps each create change to its id. */
+export function recordNewIds(
+  planned: PlannedRequest,
+  ids: readonly string[],
+  created: Map<string, string>,
+  changesById: ReadonlyMap<string, Change>,
+): void {
+  ids.forEach((id, item) => {
+    const changeId = planned.item_change_ids[item]?.find(
+      (c) => changesById.get(c)?.kind === "create_campaign",
+    );
+    if (changeId === undefined) {
+      throw new PlanIntegrityError(
+        `request ${planned.seq} creates a campaign at item ${item} that names no create_campaign change; make a new plan`,
+      );
+    }
+    created.set(changeId, id);
+  });
 }

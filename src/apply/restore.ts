@@ -5,7 +5,7 @@
 import { Endpoints } from "../api/endpoints.js";
 import type { DspClient } from "../api/types.js";
 import { MAX_BATCH } from "../model/wire.js";
-import type { ApplyEvent } from "./events.js";
+import type { ApplyListener } from "./events.js";
 
 /**
  * The recovery record as apply sees it (recovery.ts implements it on disk): told before a
@@ -37,15 +37,11 @@ export async function restoreDelivery(input: {
   campaignIds: string[];
   signal: AbortSignal | undefined;
   recovery: RecoveryPort | undefined;
-  emit: (event: ApplyEvent) => void;
-  journal: (message: string) => void;
+  emit: ApplyListener;
 }): Promise<RestoreOutcome> {
   const { client, signal } = input;
   const restored: string[] = [];
-  const say = (message: string) => {
-    input.journal(message);
-    input.emit({ type: "check", seq: 0, message });
-  };
+  const say = (message: string) => input.emit({ type: "check", seq: 0, message });
   try {
     say(
       `reactivating ${input.campaignIds.length} campaign(s) this apply paused: ${input.campaignIds.join(", ")}`,

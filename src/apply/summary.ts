@@ -3,7 +3,7 @@ import type { ApplyRequestRecord, ApplySummary } from "../model/apply-report.js"
 import type { Plan } from "../plan/types.js";
 
 /** A change counts as applied once every request that carries it was applied. */
-export function summarize(
+export function applySummaryOf(
   plan: Plan,
   applied: readonly ApplyRequestRecord[],
   stats: { reads: number; writes: number; retries: number; rateLimited: number },

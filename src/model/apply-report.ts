@@ -1,7 +1,8 @@
 /**
  * What an apply did: a plain, serializable value. `apply/` produces it, `render/report.ts`
- * turns it into text and `apply --format json` prints it as is. It lives in model (not in
- * apply/) because renderers may import model and plan types only (design.md, Layout).
+ * turns it into text and `render/apply-result.ts` into the `apply --format json` document
+ * (itself, with a `format_version`). It lives in model (not in apply/) because renderers may
+ * import model and plan types only (design.md, Layout).
  * Never holds a secret: paths, ids, statuses and the API's own error messages only.
  */
 import type { SourceRef } from "./desired.js";

@@ -73,6 +73,7 @@ describe("doohctl apply", () => {
     );
     expect(code).toBe(0);
     const result = JSON.parse(io.out());
+    expect(result.format_version).toBe(1);
     expect(result.status).toBe("applied");
     expect(result.summary.applied_requests).toBe(1);
     expect(io.err()).toMatch(/\[1\/1\] phase 3 PATCH \/api\/dsp\/v1\/campaigns 1 item -> 200/);

@@ -150,7 +150,7 @@ describe("progress display", () => {
       type: "api",
       event: { type: "wait", class: "write", reason: "retry-after", until: 12_000, waitMs: 12_000 },
     });
-    display.onEvent({ type: "applied", record: record(), done: 1, total: 1 });
+    display.onEvent({ type: "applied", record: record(), item_ids: [], done: 1, total: 1 });
     display.stop();
     expect(out.text()).toBe(
       [
@@ -167,7 +167,7 @@ describe("progress display", () => {
     const out = sink(true);
     const display = createProgressDisplay({ sink: out, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
     display.onEvent({ type: "start", total: 2, at: 0 });
-    display.onEvent({ type: "applied", record: record(), done: 1, total: 2 });
+    display.onEvent({ type: "applied", record: record(), item_ids: [], done: 1, total: 2 });
     display.stop();
     const text = out.text();
     expect(text.split("\n")).toHaveLength(2);

@@ -77,7 +77,13 @@ describe("the progress line fits the terminal", () => {
           },
         });
         clock.advance(6_000);
-        display.onEvent({ type: "applied", record: record({ seq, path }), done: seq, total: 17 });
+        display.onEvent({
+          type: "applied",
+          record: record({ seq, path }),
+          item_ids: [],
+          done: seq,
+          total: 17,
+        });
       }
       display.stop();
       // Each redraw is `\r<line>\x1b[K`: what lies between carriage returns is one screen line.

@@ -20,7 +20,7 @@ export class CreationCheckError extends Error {
   readonly code = "APPLY_CREATION_UNCERTAIN";
 }
 
-export interface CreateOutcome {
+export interface PostOutcome {
   /** New campaign ids in request order (G3: the answer keeps request order). */
   ids: string[];
   /** The new campaigns as the DSP answered or listed them, in request order. */
@@ -75,7 +75,7 @@ async function findByName(
   });
 }
 
-export async function createCampaigns(options: {
+export async function postNewCampaigns(options: {
   client: DspClient;
   request: ApiRequest;
   items: number;
@@ -86,7 +86,7 @@ export async function createCampaigns(options: {
   clock: Clock;
   /** How long an unknown outcome is left to settle before the check by name. */
   settleMs: number;
-}): Promise<CreateOutcome> {
+}): Promise<PostOutcome> {
   const { client, request, items, signal, clock, settleMs } = options;
   const keys = keysOf(request.body);
   const sendOptions = signal ? { signal, items } : { items };

@@ -1,0 +1,131 @@
+/**
+ * Running `doohctl apply` once the plan is approved: the apply lock, interruption, progress,
+ * the journal and the recovery record around apply/execute.ts.
+ */
+import { resolve } from "node:path";
+import { applyPlan } from "../../apply/execute.js";
+import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
+import { type ApplyLock, acquireApplyLock } from "../../apply/lock.js";
+import { defaultStateDir } from "../../apply/recovery.js";
+import type { RecoveryPort } from "../../apply/restore.js";
+import type { ApplyResult } from "../../model/apply-report.js";
+import { systemClock } from "../../model/clock.js";
+import {
+  PUBLISHED_RATE_LIMITS,
+  RateLimit,
+  RateLimitSyntaxError,
+  type RateWindow,
+} from "../../model/limits.js";
+import type { Plan } from "../../plan/types.js";
+import type { CliIO, InterruptSignal } from "../io.js";
+import { createProgressDisplay } from "../progress.js";
+import { type PreparedApply, refuseIfOwnerDied } from "./apply-prepared.js";
+
+/** Stopped by a signal before any request was sent (while waiting for the apply lock). */
+export class InterruptedBeforeSending extends Error {
+  override readonly name = "InterruptedBeforeSending";
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted (${signal}) while waiting for another apply of this account: nothing was sent`);
+  }
+}
+
+/** `parse()`, or undefined when what it parses is not a rate window. */
+function windowOrUndefined(parse: () => RateWindow): RateWindow | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RateLimitSyntaxError) return undefined;
+    throw error;
+  }
+}
+
+/** The windows the plan was made for; plans from before they were recorded give the write window only. */
+function writeWindowOf(plan: Plan): RateWindow {
+  const recorded = plan.connection.rate_limits;
+  return (
+    (recorded !== undefined ? windowOrUndefined(() => RateLimit.parseList(recorded).write) : undefined) ??
+    windowOrUndefined(() => RateLimit.parseWindow(plan.summary.write_window)) ??
+    PUBLISHED_RATE_LIMITS.write
+  );
+}
+
+/**
+ * Applies the prepared plan: under the account's apply lock, with progress on stderr, the
+ * recovery record told of every pause, the `--log` journal listening, and the first SIGINT or
+ * SIGTERM stopping it (delivery restored before it returns).
+ */
+export async function runApply(
+  io: CliIO,
+  prepared: PreparedApply,
+  options: { log: string | undefined },
+): Promise<{ result: ApplyResult; signal: InterruptSignal | undefined }> {
+  const { plan, client } = prepared;
+  const controller = new AbortController();
+  let signal: InterruptSignal | undefined;
+  const offInterrupt = io.onInterrupt?.((received) => {
+    signal = received;
+    io.stderr.write(
+      `\ndoohctl apply: ${received}: no further change is sent; reactivating what this apply paused (${received} again exits at once)\n`,
+    );
+    controller.abort(new Error("interrupted"));
+  });
+  const journal: ApplyJournal | undefined =
+    options.log !== undefined ? openFileJournal(resolve(io.cwd, options.log)) : undefined;
+  const display = createProgressDisplay({
+    sink: io.stderr,
+    clock: systemClock,
+    writeWindow: writeWindowOf(plan),
+  });
+  const record = prepared.recovery.begin(new Date(systemClock.now()).toISOString());
+  const recovery: RecoveryPort = {
+    pausing: (entries) => record.add(entries),
+    reactivated: (ids) => {
+      try {
+        record.remove(ids);
+        prepared.recovery.drop(ids);
+      } catch (error) {
+        io.stderr.write(
+          `doohctl apply: warning: could not update the recovery record: ${(error as Error).message}\n`,
+        );
+      }
+    },
+  };
+  let lock: ApplyLock | undefined;
+  try {
+    lock = await acquireApplyLock({
+      stateDir: defaultStateDir(io.env),
+      scope: { origin: prepared.origin, environment: prepared.environment, user: io.env.DOOHCTL_EMAIL ?? "" },
+      clock: systemClock,
+      signal: controller.signal,
+      onWait: (holder) =>
+        io.stderr.write(
+          `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}) to finish\n`,
+        ),
+    }).catch((error: unknown) => {
+      // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
+      throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
+    });
+    refuseIfOwnerDied(prepared);
+    const result = await applyPlan({
+      plan,
+      client,
+      signal: controller.signal,
+      recovery,
+      onEvent: (event) => display.onEvent(event),
+      ...(journal ? { journal } : {}),
+    });
+    return { result, signal };
+  } finally {
+    lock?.release();
+    display.stop();
+    offInterrupt?.();
+    try {
+      journal?.close();
+    } catch (error) {
+      // Closing never loses the report: every line was written synchronously before this.
+      io.stderr.write(
+        `doohctl apply: warning: closing the --log journal failed: ${(error as Error).message}\n`,
+      );
+    }
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * `apply --plan FILE`: the saved plan checked against the config, the connection and the
+ * live state of now, and made again from them (design.md, Plan).
+ */
+import { resolve } from "node:path";
+import { resolveConnection } from "../../config/connection.js";
+import { loadConfig } from "../../config/load.js";
+import { readPlanFile } from "../../plan/file.js";
+import { checkProposal } from "../../plan/proposal.js";
+import type { Plan } from "../../plan/types.js";
+import { connect } from "../connection.js";
+import type { CliIO } from "../io.js";
+import { type PipelineOptions, readAndPlan } from "../pipeline.js";
+import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
+
+/**
+ * A saved plan is a proposal (design.md, Plan): the connection comes from the config and the
+ * environment now, never from the file; the config must be the one the plan was made from
+ * (same digests); the plan is made again from it and the live state, and applied only when
+ * its requests are exactly the file's.
+ */
+export async function prepareSavedPlan(
+  io: CliIO,
+  file: string,
+  paths: string[],
+  options: PipelineOptions,
+): Promise<PreparedApply> {
+  // Relative to the command's working directory, like every other path argument.
+  const saved = readPlanFile(resolve(io.cwd, file));
+  const configPaths = paths.length > 0 ? paths : saved.config_files.map((f) => f.path);
+  if (configPaths.length === 0) {
+    throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`);
+  }
+  const desired = await loadConfig(configPaths, { cwd: io.cwd });
+  const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
+  const differing = desired.files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
+  const missing = saved.config_files.filter((f) => !desired.files.some((d) => d.path === f.path));
+  if (differing.length > 0 || missing.length > 0) {
+    throw new ApplyRefused(
+      `${file} was made from other config files than ${configPaths.join(", ")} are now (${[
+        ...differing.map((p) => `${p} differs`),
+        ...missing.map((f) => `${f.path} not read`),
+      ].join(", ")}): nothing was sent. Apply from the commit the plan was made at, or make a new plan`,
+    );
+  }
+  // Credentials go only where the config and the environment say now (design.md, Plan).
+  const now = resolveConnection(desired.connection, io.env);
+  const user = io.env.DOOHCTL_EMAIL ?? "";
+  const made = saved.connection;
+  // A team plans with a read-only user and applies with a write user of the same account
+  // (spec, Authentication 1: one user, one account): DOOHCTL_PLAN_USER names the plan's user
+  // the applier accepts. The plan is made again as this user anyway.
+  const planUser = io.env.DOOHCTL_PLAN_USER;
+  const userOk = made.user === user || (planUser !== undefined && planUser !== "" && made.user === planUser);
+  if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || !userOk) {
+    const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
+    throw new ApplyRefused(
+      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
+    );
+  }
+  const { client, connection, pacing } = connect(io, desired.connection, {
+    sessionCache: options.sessionCache,
+    caFile: options.caFile,
+    ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
+  });
+  try {
+    const run = await readAndPlan(io, {
+      desired,
+      client,
+      connection,
+      pacing,
+      targets: saved.targets,
+      ...(saved.scope ? { changed: saved.scope } : {}),
+      ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
+      // The saved plan's --allow codes: an allowed policy denial still applies as planned.
+      ...(saved.allowed ? { allowed: saved.allowed } : {}),
+      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+    });
+    // An apply that stopped since the file was made left campaigns paused: the plan made
+    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".
+    const reactivating = reactivatedCampaigns(saved);
+    const since = run.recorded.filter(
+      (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
+    );
+    if (since.length > 0) {
+      throw new ApplyRefused(
+        `since ${file} was made, an apply that stopped left ${since
+          .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
+          .join(
+            ", ",
+          )} paused (the recovery record), so nothing was applied. Make a new plan: it reactivates them`,
+      );
+    }
+    const check = checkProposal(saved, run.plan);
+    if (check.stale.length > 0) {
+      throw new ApplyRefused(
+        `plan is stale, nothing was applied:\n${check.stale.map((s) => `  ${s}`).join("\n")}\nMake a new plan.`,
+      );
+    }
+    if (check.altered.length > 0) {
+      throw new ApplyRefused(
+        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${check.altered
+          .slice(0, 20)
+          .map((s) => `  ${s}`)
+          .join(
+            "\n",
+          )}${check.altered.length > 20 ? `\n  and ${check.altered.length - 20} more` : ""}\nMake a new plan.`,
+      );
+    }
+    return {
+      plan: run.plan,
+      client,
+      recovery: run.recovery,
+      recorded: run.recorded,
+      origin: connection.apiOrigin,
+      environment: connection.environment,
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** Campaigns a plan sets active (reactivations of the recovery record among them). */
+function reactivatedCampaigns(plan: Plan): Set<string> {
+  return new Set(
+    plan.changes.flatMap((c) =>
+      c.kind === "update_campaign" &&
+      c.campaign.campaign_id !== undefined &&
+      c.fields.some((f) => f.field === "active" && f.after === true)
+        ? [c.campaign.campaign_id]
+        : [],
+    ),
+  );
+}
