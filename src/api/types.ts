@@ -47,7 +47,7 @@ export interface Credentials {
 
 /**
  * Everything the client needs, documented with its default. Defaults live in one place,
- * `CLIENT_DEFAULTS` in `client.ts`. The CLI builds this from config and environment; the
+ * `CLIENT_DEFAULTS` in `defaults.ts`. The CLI builds this from config and environment; the
  * client reads no environment variable itself.
  */
 export interface DspClientOptions {
@@ -150,10 +150,8 @@ export interface SendOptions {
   items?: number;
 }
 
-export interface DspClient {
-  /** One request through session, pacing and retry; resolves to the parsed JSON body. */
-  send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
-
+/** The batch reads plan and apply use, each in as few requests as the API allows (paging.ts). */
+export interface DspReaders {
   /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
   getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
   /**
@@ -180,6 +178,11 @@ export interface DspClient {
    * names no filter field (G12). Missing ids are absent from the result.
    */
   getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
+}
+
+export interface DspClient extends DspReaders {
+  /** One request through session, retry and pacing; resolves to the parsed JSON body. */
+  send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
 
   /** Batches are split into chunks of at most 100 items, one transactional request each. */
   patchInsertionOrders(
