@@ -10,11 +10,10 @@
  * Logins (login.ts) go through retrying and paced only. What comes back is checked against
  * the contract before use (answer.ts). Defaults live in defaults.ts.
  */
-import { MAX_BATCH, sessionCookieName } from "../model/wire.js";
+import { sessionCookieName } from "../model/wire.js";
 import { answerOf } from "./answer.js";
 import { withDefaults } from "./defaults.js";
-import { Endpoints } from "./endpoints.js";
-import { ApiError, OutcomeUnknownError, TransportPolicyError } from "./errors.js";
+import { TransportPolicyError } from "./errors.js";
 import { paced } from "./layers/paced.js";
 import { retrying } from "./layers/retrying.js";
 import { withSession } from "./layers/session-layer.js";
@@ -24,15 +23,7 @@ import { Scrubber } from "./scrub.js";
 import { exchangeOf, itemsOf, requestClass, type Send } from "./send.js";
 import { Session } from "./session.js";
 import { checkOrigin, Transport } from "./transport.js";
-import type {
-  ApiEvent,
-  ApiRequest,
-  ClientStats,
-  DspClient,
-  DspClientOptions,
-  SendOptions,
-  TypedRequest,
-} from "./types.js";
+import type { ApiEvent, ApiRequest, ClientStats, DspClient, DspClientOptions, SendOptions } from "./types.js";
 
 export function createDspClient(options: DspClientOptions): DspClient {
   const origin = checkOrigin(options.apiOrigin); // G13: before any connection
@@ -104,43 +95,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
     return answerOf(request, response, scrubber) as T;
   }
 
-  /** Chunks of at most 100 items, one transactional request each, in order (spec, Limits). */
-  async function batches<I, O, R>(
-    items: readonly I[],
-    build: (chunk: I[]) => TypedRequest<O>,
-    pick: (response: O) => R[],
-    sendOptions?: SendOptions,
-  ): Promise<R[]> {
-    const out: R[] = [];
-    for (let offset = 0; offset < items.length; offset += MAX_BATCH) {
-      const chunk = items.slice(offset, offset + MAX_BATCH);
-      try {
-        out.push(...pick(await send(build(chunk), { ...sendOptions, items: chunk.length })));
-      } catch (error) {
-        if (error instanceof ApiError) throw error.withBatchOffset(offset);
-        if (error instanceof OutcomeUnknownError && offset > 0) {
-          throw new OutcomeUnknownError(error.method, error.path, error.reason, {
-            cause: error.cause,
-            batchOffset: offset,
-            answered: error.answered,
-          });
-        }
-        throw error;
-      }
-    }
-    return out;
-  }
-
   return {
     send,
     ...dspReaders(send),
-    patchInsertionOrders: (items, o) =>
-      batches(items, Endpoints.patchInsertionOrders, (r) => r.insertion_orders, o),
-    createCampaigns: (items, o) => batches(items, Endpoints.createCampaigns, (r) => r.campaigns, o),
-    patchCampaigns: (items, o) => batches(items, Endpoints.patchCampaigns, (r) => r.campaigns, o),
-    putTargetings: async (campaignId, targetings, o) =>
-      (await send(Endpoints.putTargetings(campaignId, targetings), o)).targetings,
-    patchCreatives: (items, o) => batches(items, Endpoints.patchCreatives, (r) => r.creatives, o),
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

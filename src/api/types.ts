@@ -9,14 +9,10 @@ import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
   Campaign,
-  CampaignCreate,
-  CampaignPatch,
   Creative,
   CreativeCategory,
-  CreativePatch,
   Environment,
   InsertionOrder,
-  InsertionOrderPatch,
 } from "../model/wire.js";
 import type { PacingLog } from "./pacing-log.js";
 
@@ -183,21 +179,6 @@ export interface DspReaders {
 export interface DspClient extends DspReaders {
   /** One request through session, retry and pacing; resolves to the parsed JSON body. */
   send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
-
-  /** Batches are split into chunks of at most 100 items, one transactional request each. */
-  patchInsertionOrders(
-    items: readonly InsertionOrderPatch[],
-    options?: SendOptions,
-  ): Promise<InsertionOrder[]>;
-  /** POST is never retried blindly: an unknown outcome is an OutcomeUnknownError. */
-  createCampaigns(items: readonly CampaignCreate[], options?: SendOptions): Promise<Campaign[]>;
-  patchCampaigns(items: readonly CampaignPatch[], options?: SendOptions): Promise<Campaign[]>;
-  putTargetings(
-    campaignId: string,
-    targetings: readonly TargetingOptionSet[],
-    options?: SendOptions,
-  ): Promise<TargetingOptionSet[]>;
-  patchCreatives(items: readonly CreativePatch[], options?: SendOptions): Promise<Creative[]>;
 
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: ApiEvent) => void): () => void;
