@@ -60,7 +60,7 @@ describe("paging and batch reads: exact request counts", () => {
     h = await harness({ campaigns: 230 });
     const seen: string[] = [];
     for await (const campaign of paginate(h.client.send, Endpoints.campaigns, {
-      filter: { active: [false] },
+      query: { filter: { active: [false] } },
     })) {
       seen.push(campaign.id);
     }
