@@ -54,7 +54,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       body: exchange.body,
       signal: exchange.signal,
     });
-  const exchange = retrying({ policy, clock, scrubber, emit, stats })(
+  const belowSession = retrying({ policy, clock, scrubber, emit, stats })(
     paced({
       rateLimits: settings.rateLimits,
       concurrency,
@@ -72,11 +72,11 @@ export function createDspClient(options: DspClientOptions): DspClient {
     clock,
     cacheDir: options.sessionCache ? options.sessionCache.dir : undefined,
     login: (signal) =>
-      login({ send: exchange, credentials, environment, cookieName, clock, scrubber, stats }, signal),
+      login({ send: belowSession, credentials, environment, cookieName, clock, scrubber, stats }, signal),
     onSession: (cached) => emit({ type: "login", email: credentials.email, cached }),
     onCacheError: (message) => emit({ type: "warning", message }),
   });
-  const inSession = withSession({ session, cookieName, scrubber, email: credentials.email })(exchange);
+  const inSession = withSession({ session, cookieName, scrubber, email: credentials.email })(belowSession);
 
   async function send<T>(
     request: ApiRequest & { readonly __response?: T },
