@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createDspClient } from "../src/api/client.js";
+import { Endpoints } from "../src/api/endpoints.js";
 import { statusCommand } from "../src/cli/commands/status.js";
 import type { CliIO, TextSink } from "../src/cli/io.js";
 import { run } from "../src/cli/program.js";
@@ -145,7 +146,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       rateLimits: limits,
     });
     try {
-      await client.patchCampaigns([{ id: DRIFT.campaignId, cpm: Money.parse(DRIFT.cpm) }]);
+      await client.send(Endpoints.patchCampaigns([{ id: DRIFT.campaignId, cpm: Money.parse(DRIFT.cpm) }]));
     } finally {
       await client.close();
     }

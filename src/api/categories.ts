@@ -38,18 +38,14 @@ export async function readCreativeCategories(
 ): Promise<CreativeCategory[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length <= 1) return byId(send, wanted, options);
-  const first = await firstPage(send, Endpoints.creativeCategories, {}, options);
+  const first = await firstPage(send, Endpoints.creativeCategories, { options });
   const want = new Set(wanted);
   let found = first.items.filter((c) => want.has(c.id));
   const missing = wanted.filter((id) => !found.some((c) => c.id === id));
   const pagesLeft = Math.max(0, Math.ceil(first.total / MAX_PAGE_SIZE) - 1);
   if (missing.length > 0 && pagesLeft > 0) {
     if (pagesLeft <= missing.length) {
-      const rest = await restPages(send, Endpoints.creativeCategories, {
-        query: {},
-        options,
-        total: first.total,
-      });
+      const rest = await restPages(send, Endpoints.creativeCategories, { options, total: first.total });
       found = [...found, ...rest.filter((c) => want.has(c.id))];
     } else {
       found = [...found, ...(await byId(send, missing, options))];

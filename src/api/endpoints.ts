@@ -23,7 +23,7 @@ import type {
   SessionInfo,
 } from "../model/wire.js";
 import { DSP_BASE_PATH, MEDIA_OWNER_BASE_PATH, SESSION_PATH } from "../model/wire.js";
-import type { Credentials, TypedRequest } from "./types.js";
+import type { Credentials, HttpMethod, TypedRequest } from "./types.js";
 
 /** Common list query parameters (spec, "Common list query parameters"; G12). */
 export interface ListQuery<Field extends string = string> {
@@ -73,6 +73,11 @@ function get<T>(path: string, query?: Array<[string, string]>): TypedRequest<T> 
   return query && query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
 }
 
+/** A write: its method, path and JSON body. */
+function write<T>(method: Exclude<HttpMethod, "GET">, path: string, body: unknown): TypedRequest<T> {
+  return { method, path, body };
+}
+
 function list<Key extends string, T, Field extends string>(
   key: Key,
   path: string,
@@ -105,11 +110,8 @@ const progress = (q: { includeProgress?: boolean }): Array<[string, string]> =>
 
 export const Endpoints = {
   // Sessions (spec, Authentication; G9). The body holds the password: never stored or logged.
-  createSession: (credentials: Credentials): TypedRequest<SessionInfo> => ({
-    method: "POST",
-    path: SESSION_PATH,
-    body: { email: credentials.email, password: credentials.password },
-  }),
+  createSession: (credentials: Credentials) =>
+    write<SessionInfo>("POST", SESSION_PATH, { email: credentials.email, password: credentials.password }),
   /** G9: ends the session of the cookie sent. */
   deleteSession: (): TypedRequest<undefined> => ({ method: "DELETE", path: SESSION_PATH }),
 
@@ -120,21 +122,12 @@ export const Endpoints = {
   ),
   getInsertionOrder: (id: string) => get<InsertionOrder>(dsp(`/insertion_orders/${segment(id)}`)),
   /** Spec + G4: `{insertion_orders: [...]}`, 1..100 items, transactional. */
-  patchInsertionOrders: (
-    items: readonly InsertionOrderPatch[],
-  ): TypedRequest<{ insertion_orders: InsertionOrder[] }> => ({
-    method: "PATCH",
-    path: dsp("/insertion_orders"),
-    body: { insertion_orders: items },
-  }),
-  patchInsertionOrder: (
-    id: string,
-    patch: Omit<InsertionOrderPatch, "id">,
-  ): TypedRequest<InsertionOrder> => ({
-    method: "PATCH",
-    path: dsp(`/insertion_orders/${segment(id)}`),
-    body: patch,
-  }),
+  patchInsertionOrders: (items: readonly InsertionOrderPatch[]) =>
+    write<{ insertion_orders: InsertionOrder[] }>("PATCH", dsp("/insertion_orders"), {
+      insertion_orders: items,
+    }),
+  patchInsertionOrder: (id: string, patch: Omit<InsertionOrderPatch, "id">) =>
+    write<InsertionOrder>("PATCH", dsp(`/insertion_orders/${segment(id)}`), patch),
 
   // Campaigns (spec; G2, G3, G4).
   campaigns: {
@@ -146,43 +139,26 @@ export const Endpoints = {
   getCampaign: (id: string, options: { includeProgress?: boolean } = {}) =>
     get<Campaign>(dsp(`/campaigns/${segment(id)}`), progress(options)),
   /** G3: `{campaigns: [CampaignCreate]}`, 1..100 items, transactional. */
-  createCampaigns: (items: readonly CampaignCreate[]): TypedRequest<{ campaigns: Campaign[] }> => ({
-    method: "POST",
-    path: dsp("/campaigns"),
-    body: { campaigns: items },
-  }),
+  createCampaigns: (items: readonly CampaignCreate[]) =>
+    write<{ campaigns: Campaign[] }>("POST", dsp("/campaigns"), { campaigns: items }),
   /** Spec + G4: `{campaigns: [{id, ...changes}]}`, 1..100 items, transactional. */
-  patchCampaigns: (items: readonly CampaignPatch[]): TypedRequest<{ campaigns: Campaign[] }> => ({
-    method: "PATCH",
-    path: dsp("/campaigns"),
-    body: { campaigns: items },
-  }),
-  patchCampaign: (id: string, patch: Omit<CampaignPatch, "id">): TypedRequest<Campaign> => ({
-    method: "PATCH",
-    path: dsp(`/campaigns/${segment(id)}`),
-    body: patch,
-  }),
+  patchCampaigns: (items: readonly CampaignPatch[]) =>
+    write<{ campaigns: Campaign[] }>("PATCH", dsp("/campaigns"), { campaigns: items }),
+  patchCampaign: (id: string, patch: Omit<CampaignPatch, "id">) =>
+    write<Campaign>("PATCH", dsp(`/campaigns/${segment(id)}`), patch),
   /** G5: the read path is assumed; `{targetings: []}` when never set. */
   getTargetings: (campaignId: string) =>
     get<{ targetings: TargetingOptionSet[] }>(dsp(`/campaigns/${segment(campaignId)}/targetings`)),
   /** Spec: PUT replaces the whole list. G5: dropping a set of an active campaign is refused. */
-  putTargetings: (
-    campaignId: string,
-    targetings: readonly TargetingOptionSet[],
-  ): TypedRequest<{ targetings: TargetingOptionSet[] }> => ({
-    method: "PUT",
-    path: dsp(`/campaigns/${segment(campaignId)}/targetings`),
-    body: { targetings },
-  }),
+  putTargetings: (campaignId: string, targetings: readonly TargetingOptionSet[]) =>
+    write<{ targetings: TargetingOptionSet[] }>("PUT", dsp(`/campaigns/${segment(campaignId)}/targetings`), {
+      targetings,
+    }),
 
   // Advertisers (spec; G7 for the create body).
   advertisers: list<"advertisers", Advertiser, "id">("advertisers", dsp("/advertisers")),
   getAdvertiser: (id: string) => get<Advertiser>(dsp(`/advertisers/${segment(id)}`)),
-  createAdvertiser: (name: string): TypedRequest<Advertiser> => ({
-    method: "POST",
-    path: dsp("/advertisers"),
-    body: { name },
-  }),
+  createAdvertiser: (name: string) => write<Advertiser>("POST", dsp("/advertisers"), { name }),
 
   // Creative categories (spec): read only.
   creativeCategories: list<"creative_categories", CreativeCategory, "id">(
@@ -194,21 +170,12 @@ export const Endpoints = {
   // Creatives (spec; G6 for list fields and the batch bodies).
   creatives: list<"creatives", Creative, CreativeFilter>("creatives", dsp("/creatives")),
   getCreative: (id: string) => get<Creative>(dsp(`/creatives/${segment(id)}`)),
-  createCreatives: (items: readonly CreativeCreate[]): TypedRequest<{ creatives: Creative[] }> => ({
-    method: "POST",
-    path: dsp("/creatives"),
-    body: { creatives: items },
-  }),
-  patchCreatives: (items: readonly CreativePatch[]): TypedRequest<{ creatives: Creative[] }> => ({
-    method: "PATCH",
-    path: dsp("/creatives"),
-    body: { creatives: items },
-  }),
-  patchCreative: (id: string, patch: Omit<CreativePatch, "id">): TypedRequest<Creative> => ({
-    method: "PATCH",
-    path: dsp(`/creatives/${segment(id)}`),
-    body: patch,
-  }),
+  createCreatives: (items: readonly CreativeCreate[]) =>
+    write<{ creatives: Creative[] }>("POST", dsp("/creatives"), { creatives: items }),
+  patchCreatives: (items: readonly CreativePatch[]) =>
+    write<{ creatives: Creative[] }>("PATCH", dsp("/creatives"), { creatives: items }),
+  patchCreative: (id: string, patch: Omit<CreativePatch, "id">) =>
+    write<Creative>("PATCH", dsp(`/creatives/${segment(id)}`), patch),
 
   // Media-owner interface (spec; G11 for its base path).
   creativeCampaignMarkets: (creativeId: string) =>
@@ -219,11 +186,7 @@ export const Endpoints = {
   patchCreativeAudit: (
     creativeId: string,
     audit: { status: AuditStatus; message?: string; category_ids?: string[]; tag_ids?: string[] },
-  ): TypedRequest<MediaOwnerCreative> => ({
-    method: "PATCH",
-    path: mediaOwner(`/creatives/${segment(creativeId)}`),
-    body: { audit },
-  }),
+  ) => write<MediaOwnerCreative>("PATCH", mediaOwner(`/creatives/${segment(creativeId)}`), { audit }),
   getMediaOwnerCreativeCategory: (id: string) =>
     get<CreativeCategory>(mediaOwner(`/creative_categories/${segment(id)}`)),
   networks: list<"networks", Network, "id">("networks", mediaOwner("/networks")),

@@ -11,6 +11,19 @@ export abstract class DspClientError extends Error {
   abstract readonly code: string;
 }
 
+/** An error of one request, named by its method and path in the message and as fields. */
+export abstract class RequestError extends DspClientError {
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    /** What went wrong and what to do, after `METHOD path: `. */
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${path}: ${message}`, options);
+  }
+}
+
 /** The service answered with a 4xx (or a 5xx that was not retried): spec, "Errors". */
 export class ApiError extends DspClientError {
   override readonly name = "ApiError";
@@ -64,24 +77,16 @@ export class ApiError extends DspClientError {
 }
 
 /** No response: connection refused or reset, DNS failure, TLS handshake refused. */
-export class NetworkError extends DspClientError {
+export class NetworkError extends RequestError {
   override readonly name = "NetworkError";
   readonly code = "NETWORK_ERROR";
-  constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(
-      `${method} ${path}: no response from the DSP (${detail}); check the network and api_origin`,
-      options,
-    );
+  constructor(method: HttpMethod, path: string, detail: string, options?: { cause?: unknown }) {
+    super(method, path, `no response from the DSP (${detail}); check the network and api_origin`, options);
   }
 }
 
 /** Connect or request timeout (transport options `timeouts`). */
-export class TimeoutError extends DspClientError {
+export class TimeoutError extends RequestError {
   override readonly name = "TimeoutError";
   readonly code = "TIMEOUT";
   /**
@@ -91,12 +96,12 @@ export class TimeoutError extends DspClientError {
    */
   readonly trickling: boolean;
   constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
+    method: HttpMethod,
+    path: string,
     detail: string,
     options?: { cause?: unknown; trickling?: boolean },
   ) {
-    super(`${method} ${path}: timed out (${detail}); the DSP may be slow, retry later`, options);
+    super(method, path, `timed out (${detail}); the DSP may be slow, retry later`, options);
     this.trickling = options?.trickling ?? false;
   }
 }
@@ -105,7 +110,7 @@ export class TimeoutError extends DspClientError {
  * A POST got no definite answer (network error, timeout or 5xx): it may or may not have been
  * applied. Never retried blindly (POST is not idempotent): the caller checks and decides.
  */
-export class OutcomeUnknownError extends DspClientError {
+export class OutcomeUnknownError extends RequestError {
   override readonly name = "OutcomeUnknownError";
   readonly code = "OUTCOME_UNKNOWN";
   /** For a chunked batch: index of this chunk's first item in the caller's list. */
@@ -116,13 +121,15 @@ export class OutcomeUnknownError extends DspClientError {
    */
   readonly answered: boolean;
   constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
+    method: HttpMethod,
+    path: string,
     readonly reason: string,
     options?: { cause?: unknown; batchOffset?: number; answered?: boolean },
   ) {
     super(
-      `${method} ${path}: outcome unknown (${reason}); the request may have been applied. ` +
+      method,
+      path,
+      `outcome unknown (${reason}); the request may have been applied. ` +
         "Read the live state (doohctl plan) before sending it again",
       options,
     );
@@ -153,16 +160,11 @@ export class TransportPolicyError extends DspClientError {
 }
 
 /** A rate-limit or backoff wait longer than `retry.maxWaitMs`, or too many attempts. */
-export class RetryBudgetError extends DspClientError {
+export class RetryBudgetError extends RequestError {
   override readonly name = "RetryBudgetError";
   readonly code = "RETRY_BUDGET_EXCEEDED";
-  constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
-    detail: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${method} ${path}: gave up (${detail})`, options);
+  constructor(method: HttpMethod, path: string, detail: string, options?: { cause?: unknown }) {
+    super(method, path, `gave up (${detail})`, options);
   }
 }
 
@@ -177,19 +179,21 @@ export class PagingLimitError extends DspClientError {
  * wrong shape or type, pages that disagree with `total_size`. The client reads nothing it
  * cannot trust (a `{"option_sets": []}` is not "no targetings"), so the run stops here.
  */
-export class ContractError extends DspClientError {
+export class ContractError extends RequestError {
   override readonly name = "ContractError";
   readonly code = "CONTRACT_VIOLATION";
   constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
+    method: HttpMethod,
+    path: string,
     /** Where (a JSON pointer into the answer) and what the contract expects there. */
     readonly issues: ReadonlyArray<{ at: string; expected: string }>,
   ) {
     const shown = issues.slice(0, 5).map((i) => `at ${i.at}: ${i.expected}`);
     const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
     super(
-      `${method} ${path}: the DSP's answer does not match the contract (schemas/dsp-api.openapi.json): ` +
+      method,
+      path,
+      "the DSP's answer does not match the contract (schemas/dsp-api.openapi.json): " +
         `${shown.join("; ")}${more}. doohctl stops rather than guess what it means; check that ` +
         "api_origin is the DSP, and report the answer to its operator if it is",
     );
@@ -197,16 +201,18 @@ export class ContractError extends DspClientError {
 }
 
 /** An answer larger than `maxResponseBytes`: reading stopped at the cap. */
-export class ResponseTooLargeError extends DspClientError {
+export class ResponseTooLargeError extends RequestError {
   override readonly name = "ResponseTooLargeError";
   readonly code = "RESPONSE_TOO_LARGE";
   constructor(
-    readonly method: HttpMethod,
-    readonly path: string,
+    method: HttpMethod,
+    path: string,
     readonly limitBytes: number,
   ) {
     super(
-      `${method} ${path}: the DSP's answer is larger than ${limitBytes} bytes; reading stopped there. ` +
+      method,
+      path,
+      `the DSP's answer is larger than ${limitBytes} bytes; reading stopped there. ` +
         "Raise the cap with DOOHCTL_MAX_RESPONSE_BYTES (client option maxResponseBytes) if the answer is genuine",
     );
   }

@@ -65,12 +65,19 @@ function tooMany(path: string, total: number): PagingLimitError {
   );
 }
 
+/** What one read of a list asks: its filters and how to send. */
+export interface PageRead<Field extends string> {
+  /** Filters, search and order every page request carries. @default {} */
+  query?: ListQuery<Field> | undefined;
+  /** @default {} */
+  options?: SendOptions | undefined;
+}
+
 /** Async iterator over every item of a list, page by page. */
 export async function* paginate<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  query: ListQuery<Field> = {},
-  options: SendOptions = {},
+  { query = {}, options = {} }: PageRead<Field> = {},
 ): AsyncGenerator<T> {
   let firstTotal: number | undefined;
   for (let page = 0; ; page++) {
@@ -90,19 +97,17 @@ export async function* paginate<Key extends string, T, Field extends string>(
 export async function listAll<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  query: ListQuery<Field> = {},
-  options: SendOptions = {},
+  read: PageRead<Field> = {},
 ): Promise<T[]> {
-  const first = await firstPage(send, endpoint, query, options);
+  const first = await firstPage(send, endpoint, read);
   if (first.total > MAX_QUERY_ITEMS) throw tooMany(first.path, first.total);
-  return [...first.items, ...(await restPages(send, endpoint, { query, options, total: first.total }))];
+  return [...first.items, ...(await restPages(send, endpoint, { ...read, total: first.total }))];
 }
 
 export async function firstPage<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  query: ListQuery<Field>,
-  options: SendOptions,
+  { query = {}, options = {} }: PageRead<Field>,
 ): Promise<{ items: T[]; total: number; path: string }> {
   const request = endpoint.request({ ...query, page: 0, pageSize: MAX_PAGE_SIZE });
   const body = await send(request, options);
@@ -117,7 +122,7 @@ export async function firstPage<Key extends string, T, Field extends string>(
 export async function restPages<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  { query, options, total }: { query: ListQuery<Field>; options: SendOptions; total: number },
+  { query = {}, options = {}, total }: PageRead<Field> & { total: number },
 ): Promise<T[]> {
   const pages: Promise<T[]>[] = [];
   for (let page = 1; page < pagesFor(total); page++) {
@@ -138,14 +143,10 @@ export async function restPages<Key extends string, T, Field extends string>(
  * value that still matches too many is a PagingLimitError. Items come back once each, in
  * ascending id order.
  */
-export interface ValuesRead<Field extends string> {
+export interface ValuesRead<Field extends string> extends PageRead<Field> {
   /** The filter field the values are matched on. */
   field: Field;
   values: readonly string[];
-  /** Further filters every request carries. @default {} */
-  query?: ListQuery<Field> | undefined;
-  /** @default {} */
-  options?: SendOptions | undefined;
 }
 
 export async function readByValues<Key extends string, T extends { id: string }, Field extends string>(
@@ -160,7 +161,7 @@ export async function readByValues<Key extends string, T extends { id: string },
   }
   const read = async (chunk: string[]): Promise<T[]> => {
     const chunkQuery = { ...query, filter: { ...query.filter, [field]: chunk } } as ListQuery<Field>;
-    const first = await firstPage(send, endpoint, chunkQuery, options);
+    const first = await firstPage(send, endpoint, { query: chunkQuery, options });
     if (first.total > MAX_QUERY_ITEMS) {
       if (chunk.length === 1) throw tooMany(`${first.path} (${field} ${chunk[0]})`, first.total);
       const half = Math.ceil(chunk.length / 2);

@@ -5,20 +5,9 @@
 
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
-import type { TargetingOptionSet } from "../model/targeting.js";
-import type {
-  Advertiser,
-  Campaign,
-  CampaignCreate,
-  CampaignPatch,
-  Creative,
-  CreativeCategory,
-  CreativePatch,
-  Environment,
-  InsertionOrder,
-  InsertionOrderPatch,
-} from "../model/wire.js";
+import type { Environment } from "../model/wire.js";
 import type { PacingLog } from "./pacing-log.js";
+import type { DspReaders } from "./readers.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -47,7 +36,7 @@ export interface Credentials {
 
 /**
  * Everything the client needs, documented with its default. Defaults live in one place,
- * `CLIENT_DEFAULTS` in `client.ts`. The CLI builds this from config and environment; the
+ * `CLIENT_DEFAULTS` in `defaults.ts`. The CLI builds this from config and environment; the
  * client reads no environment variable itself.
  */
 export interface DspClientOptions {
@@ -150,51 +139,9 @@ export interface SendOptions {
   items?: number;
 }
 
-export interface DspClient {
-  /** One request through session, pacing and retry; resolves to the parsed JSON body. */
+export interface DspClient extends DspReaders {
+  /** One request through session, retry and pacing; resolves to the parsed JSON body. */
   send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
-
-  /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
-  getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
-  /**
-   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
-   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
-   */
-  listCampaignsByInsertionOrder(
-    insertionOrderIds: readonly string[],
-    options?: SendOptions & { includeProgress?: boolean },
-  ): Promise<Campaign[]>;
-  getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
-  /** G5, one GET each, several in flight within the GET window. */
-  getTargetings(
-    campaignIds: readonly string[],
-    options?: SendOptions,
-  ): Promise<Map<string, TargetingOptionSet[]>>;
-  /** G6, by `filter=id:`. */
-  getCreatives(ids: readonly string[], options?: SendOptions): Promise<Creative[]>;
-  /** G6, by `filter=campaign_ids:` (array containment). */
-  listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
-  getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
-  /**
-   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
-   * names no filter field (G12). Missing ids are absent from the result.
-   */
-  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
-
-  /** Batches are split into chunks of at most 100 items, one transactional request each. */
-  patchInsertionOrders(
-    items: readonly InsertionOrderPatch[],
-    options?: SendOptions,
-  ): Promise<InsertionOrder[]>;
-  /** POST is never retried blindly: an unknown outcome is an OutcomeUnknownError. */
-  createCampaigns(items: readonly CampaignCreate[], options?: SendOptions): Promise<Campaign[]>;
-  patchCampaigns(items: readonly CampaignPatch[], options?: SendOptions): Promise<Campaign[]>;
-  putTargetings(
-    campaignId: string,
-    targetings: readonly TargetingOptionSet[],
-    options?: SendOptions,
-  ): Promise<TargetingOptionSet[]>;
-  patchCreatives(items: readonly CreativePatch[], options?: SendOptions): Promise<Creative[]>;
 
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: ApiEvent) => void): () => void;

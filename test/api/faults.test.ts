@@ -33,10 +33,14 @@ const newCampaign = {
 async function idempotentRound(client: Harness["client"], round: number) {
   const campaigns = await client.getCampaigns(["5001", "5002", "5003"]);
   const one = await client.send(Endpoints.getCampaign("5002"));
-  const targetings = await client.putTargetings("5001", [
-    { venue_type_targeting_option: { venue_type_ids: [String(10 + round)] } },
-  ]);
-  const patched = await client.patchCampaigns([{ id: "5003", budget_impressions: 100 + round }]);
+  const { targetings } = await client.send(
+    Endpoints.putTargetings("5001", [
+      { venue_type_targeting_option: { venue_type_ids: [String(10 + round)] } },
+    ]),
+  );
+  const { campaigns: patched } = await client.send(
+    Endpoints.patchCampaigns([{ id: "5003", budget_impressions: 100 + round }]),
+  );
   return { campaigns, one, targetings, patched };
 }
 
@@ -85,7 +89,9 @@ describe("faults the client survives (emulator --faults)", () => {
       h = await harness();
       await h.client.send(Endpoints.getCampaign("5001"));
       h.emulator.setFaults(spec);
-      await expect(h.client.createCampaigns([newCampaign])).rejects.toBeInstanceOf(OutcomeUnknownError);
+      await expect(h.client.send(Endpoints.createCampaigns([newCampaign]))).rejects.toBeInstanceOf(
+        OutcomeUnknownError,
+      );
       h.emulator.setFaults("");
       const posts = h.events.filter(
         (e) => e.type === "response" && e.method === "POST" && e.path === CAMPAIGNS_PATH,
@@ -98,7 +104,7 @@ describe("faults the client survives (emulator --faults)", () => {
     h = await harness({ emulator: { faultSeed: 5 } });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.emulator.setFaults("429:0.6");
-    const created = await h.client.createCampaigns([newCampaign]);
+    const { campaigns: created } = await h.client.send(Endpoints.createCampaigns([newCampaign]));
     h.emulator.setFaults("");
     expect(created[0]?.name).toBe("Late addition");
     expect(h.emulator.state().campaigns.filter((c) => c.name === "Late addition")).toHaveLength(1);

@@ -16,7 +16,9 @@ describe("pacing against the emulator's published windows (G10)", () => {
     const start = clock.now();
     const writes = (async () => {
       for (let i = 0; i < 35; i++) {
-        await client.patchCampaigns([{ id: String(5001 + (i % 40)), budget_impressions: 1000 + i }]);
+        await client.send(
+          Endpoints.patchCampaigns([{ id: String(5001 + (i % 40)), budget_impressions: 1000 + i }]),
+        );
       }
     })();
     const reads = Promise.all(
@@ -48,7 +50,7 @@ describe("pacing against the emulator's published windows (G10)", () => {
     const { client, clock, events } = h;
     const before = clock.now();
     await client.send(Endpoints.getCampaign("5001"));
-    await client.patchCampaigns([{ id: "5001", active: false }]);
+    await client.send(Endpoints.patchCampaigns([{ id: "5001", active: false }]));
     expect(clock.now()).toBe(before);
     const responses = events.filter((e) => e.type === "response");
     expect(responses.map((e) => e.waitedMs)).toEqual([0, 0, 0]);
@@ -62,7 +64,9 @@ describe("pacing against the emulator's published windows (G10)", () => {
     });
     const { client, events, clock } = h;
     const start = clock.now();
-    for (let i = 0; i < 3; i++) await client.patchCampaigns([{ id: "5001", budget_impressions: 10 + i }]);
+    for (let i = 0; i < 3; i++) {
+      await client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 10 + i }]));
+    }
     const wait = events.find((e) => e.type === "wait");
     expect(wait).toMatchObject({ type: "wait", class: "write", reason: "rate-limit" });
     expect(wait?.type === "wait" && wait.until).toBeGreaterThanOrEqual(start + 60_000);

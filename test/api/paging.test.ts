@@ -3,6 +3,7 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { ApiError, PagingLimitError } from "../../src/api/errors.js";
 import { listAll, paginate } from "../../src/api/paging.js";
 import type { EmulatorOptions } from "../../src/emulator/index.js";
+import { sendInChunks } from "../helpers/batches.js";
 import { CAMPAIGNS_PATH, type Harness, harness, seedWithCampaigns } from "./harness.js";
 
 let h: Harness | undefined;
@@ -59,7 +60,7 @@ describe("paging and batch reads: exact request counts", () => {
     h = await harness({ campaigns: 230 });
     const seen: string[] = [];
     for await (const campaign of paginate(h.client.send, Endpoints.campaigns, {
-      filter: { active: [false] },
+      query: { filter: { active: [false] } },
     })) {
       seen.push(campaign.id);
     }
@@ -109,7 +110,11 @@ describe("G12: a query reaches at most 101 pages", () => {
 describe("batch writes", () => {
   it("splits 250 updates into 3 transactional requests of at most 100 items, in order", async () => {
     h = await harness({ campaigns: 250 });
-    const updated = await h.client.patchCampaigns(ids(250).map((id) => ({ id, budget_impressions: 7 })));
+    const updated = await sendInChunks(h.client, {
+      items: ids(250).map((id) => ({ id, budget_impressions: 7 })),
+      build: Endpoints.patchCampaigns,
+      pick: (answer) => answer.campaigns,
+    });
     expect(updated.map((c) => c.id)).toEqual(ids(250));
     const sizes = h.emulator
       .requestLog()
@@ -122,7 +127,11 @@ describe("batch writes", () => {
     h = await harness({ campaigns: 150 });
     const items = ids(150).map((id) => ({ id, budget_impressions: 5 }));
     items[120] = { id: "9999", budget_impressions: 5 };
-    const error = await h.client.patchCampaigns(items).catch((e: unknown) => e);
+    const error = await sendInChunks(h.client, {
+      items,
+      build: Endpoints.patchCampaigns,
+      pick: (answer) => answer.campaigns,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.status).toBe(422);

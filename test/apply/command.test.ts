@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
@@ -268,7 +269,7 @@ describe("doohctl apply --plan", () => {
       credentials: { email: USER.email, password: USER.password },
       sessionCache: false,
     });
-    await other.patchCampaigns([{ id: "5001", cpm: usd("13") }]);
+    await other.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("13") }]));
     await other.close();
     const writesBefore = dspWrites().length;
     const io = bufferIO({ env, cwd: dir });

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import {
@@ -52,7 +53,7 @@ describe("a creative edited by someone else during an apply", () => {
     client.send = async (request, options) => {
       const answer = await world!.client.send(request, options);
       if (request.method === "PATCH" && request.path.endsWith("/campaigns")) {
-        await colleague.patchCreatives([{ id: "9001", campaign_ids: ["5001", "5002"] }]);
+        await colleague.send(Endpoints.patchCreatives([{ id: "9001", campaign_ids: ["5001", "5002"] }]));
       }
       return answer;
     };

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Endpoints } from "../../src/api/endpoints.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { openFileJournal } from "../../src/apply/journal.js";
 import type { Clock } from "../../src/model/clock.js";
@@ -62,7 +63,7 @@ describe("a failing request", () => {
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([1, 3, 6]);
     // Someone else fills the insertion order after the plan: the +50,000 no longer fits (G8).
-    await world.client.patchCampaigns([{ id: "5002", budget_impressions: 290_000 }]);
+    await world.client.send(Endpoints.patchCampaigns([{ id: "5002", budget_impressions: 290_000 }]));
     const writesBefore = world.writes().length;
 
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
@@ -317,7 +318,7 @@ describe("interruption", () => {
     });
     // Fill the write window so the apply's first request must wait for a slot.
     for (let i = 0; i < 10; i++)
-      await world.client.patchCampaigns([{ id: "5001", budget_impressions: 100_000 + i }]);
+      await world.client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 100_000 + i }]));
     const plan = await world.plan(
       desiredState([desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 1 })])]),
     );

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
@@ -57,7 +58,7 @@ describe("apply --plan of a plan saved with --target", () => {
       credentials: { email: USER.email, password: USER.password },
       sessionCache: false,
     });
-    await other.patchCampaigns([{ id: "5001", cpm: usd("15") }]);
+    await other.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("15") }]));
     await other.close();
 
     const io = bufferIO({ env, cwd: dir });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import { loadConfig } from "../../src/config/load.js";
 import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
@@ -120,7 +121,7 @@ describe("plan against the emulator", () => {
     const c = client();
     const plan = createPlan(desired, await readLiveState(c, desired), OPTIONS);
     expect(await checkStaleness(plan, c)).toEqual([]);
-    await c.patchCampaigns([{ id: "5101", cpm: Money.parse("16 USD") }]);
+    await c.send(Endpoints.patchCampaigns([{ id: "5101", cpm: Money.parse("16 USD") }]));
     plan.fingerprints.push({ ...plan.fingerprints.find((f) => f.kind === "campaign")!, id: "9999" });
     const stale = await checkStaleness(plan, c);
     await c.close();

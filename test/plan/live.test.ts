@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { loadConfig } from "../../src/config/load.js";
 import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
@@ -54,7 +55,9 @@ describe("reading what the plan's checks need", () => {
   it("reads the creatives of a campaign the plan activates and warns about one that will not serve (DOOH501)", async () => {
     // 9201 was DENIED by network 2; associate it with the inactive campaign 5203 first.
     const [creative] = await client.getCreatives(["9201"]);
-    await client.patchCreatives([{ id: "9201", campaign_ids: [...creative!.campaign_ids, "5203"] }]);
+    await client.send(
+      Endpoints.patchCreatives([{ id: "9201", campaign_ids: [...creative!.campaign_ids, "5203"] }]),
+    );
     const { plan, reads } = await planOf(
       "activate.yaml",
       'insertion_orders:\n  - id: "1003"\n    campaigns:\n      - name: City transit\n        active: true\n',
@@ -120,16 +123,20 @@ describe("staleness of an insertion order's campaign set", () => {
     expect(gets() - before).toBe(2);
 
     // Someone creates the campaign the plan is about to create: applying would duplicate it.
-    const [created] = await client.createCampaigns([
-      {
-        insertion_order_id: "1002",
-        name: "Spring extra",
-        start_time: "2027-03-05T00:00:00Z",
-        end_time: "2027-04-01T00:00:00Z",
-        budget_impressions: 10_000,
-        cpm: Money.parse("10 USD"),
-      },
-    ]);
+    const {
+      campaigns: [created],
+    } = await client.send(
+      Endpoints.createCampaigns([
+        {
+          insertion_order_id: "1002",
+          name: "Spring extra",
+          start_time: "2027-03-05T00:00:00Z",
+          end_time: "2027-04-01T00:00:00Z",
+          budget_impressions: 10_000,
+          cpm: Money.parse("10 USD"),
+        },
+      ]),
+    );
     before = gets();
     const stale = await checkStaleness(plan, client);
     expect(gets() - before).toBe(2);

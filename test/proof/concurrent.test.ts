@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
+import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
@@ -85,7 +86,9 @@ describe("another client edits during an apply", () => {
     other = await colleague(world);
     const c = other;
     const edit = afterFirstWrite(world, () =>
-      c.patchCampaigns([{ id: "5002", cpm: usd("20"), pacing: { strategy: "asap" } }]),
+      c
+        .send(Endpoints.patchCampaigns([{ id: "5002", cpm: usd("20"), pacing: { strategy: "asap" } }]))
+        .then((r) => r.campaigns),
     );
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
     expect(await edit).toHaveLength(1);
@@ -122,7 +125,7 @@ describe("another client edits during an apply", () => {
     const c = other;
     // +190,000 for Airports and +50,000 for Malls do not both fit in 400,000 (G8).
     const edit = afterFirstWrite(world, () =>
-      c.patchCampaigns([{ id: "5002", budget_impressions: 290_000 }]),
+      c.send(Endpoints.patchCampaigns([{ id: "5002", budget_impressions: 290_000 }])),
     );
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
     const editOutcome = await edit;
@@ -184,8 +187,10 @@ describe("a stale saved plan", () => {
       sessionCache: false,
     });
     other = colleagueClient;
-    await colleagueClient.patchCampaigns([{ id: "5001", cpm: usd("16") }]);
-    await colleagueClient.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]);
+    await colleagueClient.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("16") }]));
+    await colleagueClient.send(
+      Endpoints.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]),
+    );
     const running = emulator;
     const dspWrites = () =>
       running.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")).length;

@@ -1,0 +1,92 @@
+/**
+ * What the DSP answered, turned into what the caller may use: the body of a 2xx answer once
+ * it matches the contract, or a typed error carrying the server's words, scrubbed of every
+ * secret first (issue 13, item 8).
+ */
+import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
+import { type ContractIssue, checkAnswer, findOperation } from "./contract.js";
+import { ApiError, ContractError } from "./errors.js";
+import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
+import type { Scrubber } from "./scrub.js";
+import type { HttpResponse } from "./transport.js";
+import type { ApiRequest } from "./types.js";
+
+function isFieldError(value: unknown): value is ApiFieldError {
+  const v = value as Partial<ApiFieldError> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.field === "string" &&
+    Array.isArray(v.messages) &&
+    v.messages.every((m) => typeof m === "string")
+  );
+}
+
+function errorBody(text: string, status: number): ApiErrorBody {
+  try {
+    const parsed = JSON.parse(text) as Partial<ApiErrorBody>;
+    if (typeof parsed.message === "string") {
+      // Spec, "Errors": `data` holds `{field, messages}` objects; anything else is dropped.
+      return Array.isArray(parsed.data)
+        ? { message: parsed.message, data: parsed.data.filter(isFieldError) }
+        : { message: parsed.message };
+    }
+  } catch {
+    // Not the spec's JSON error shape (a proxy's HTML page, say): keep a short excerpt.
+  }
+  return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
+}
+
+/** The server's words, scrubbed of every secret before they become an error (issue 13, item 8). */
+export function apiError(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): ApiError {
+  const body = isHtmlAnswer(response) ? { message: HTML_ANSWER } : errorBody(response.text, response.status);
+  return new ApiError({
+    status: response.status,
+    apiMessage: scrubber.text(body.message),
+    ...(body.data ? { data: scrubber.fields(body.data) } : {}),
+    method: request.method,
+    path: request.path,
+  });
+}
+
+/**
+ * The parsed body of a 2xx answer, once it matches the contract's answer for the
+ * operation: anything else is a ContractError (issues scrubbed: keys come from the server).
+ */
+export function trustedBody(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+  const op = findOperation(request.method, request.path);
+  const fail = (issues: ContractIssue[]) =>
+    new ContractError(
+      request.method,
+      request.path,
+      issues.map((i) => ({ at: scrubber.text(i.at), expected: i.expected })),
+    );
+  if (response.text.trim() === "") {
+    if (op?.responseSchema === undefined) return undefined;
+    throw fail([{ at: "/", expected: `a JSON body (${op.responseSchema}), got none` }]);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
+  }
+  const issues = op ? checkAnswer(op, body) : [];
+  if (issues.length > 0) throw fail(issues);
+  return body;
+}
+
+/** What a request sent through the session answered: its trusted body, or the error it is. */
+export function answerOf(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+  if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
+  if (isHtmlAnswer(response)) {
+    // A web page where the API should answer: say what it means rather than "not JSON".
+    throw new ApiError({
+      status: response.status,
+      apiMessage: HTML_ANSWER,
+      method: request.method,
+      path: request.path,
+    });
+  }
+  return trustedBody(request, response, scrubber);
+}

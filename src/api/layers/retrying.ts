@@ -1,0 +1,89 @@
+/**
+ * The retry layer: carries out the decisions of retry.ts. It sends an attempt, and after a
+ * 429 (any method, G10), or a network error, timeout or 5xx of an idempotent request, waits
+ * on the Clock (announced as a `wait` event) and sends it again. A POST that may have been
+ * applied is an OutcomeUnknownError, never sent again.
+ */
+import type { Clock } from "../../model/clock.js";
+import { apiError } from "../answer.js";
+import { OutcomeUnknownError, RetryBudgetError, TimeoutError } from "../errors.js";
+import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "../retry.js";
+import type { Scrubber } from "../scrub.js";
+import { attempt, type Layer } from "../send.js";
+import type { HttpResponse } from "../transport.js";
+import type { ApiEvent, ClientStats } from "../types.js";
+
+export interface RetryingOptions {
+  policy: RetryPolicy;
+  clock: Clock;
+  scrubber: Scrubber;
+  emit: (event: ApiEvent) => void;
+  stats: ClientStats;
+}
+
+function header(response: HttpResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptions): Layer {
+  return (next) => async (exchange) => {
+    const { request, cls, signal, idempotent } = exchange;
+    let failures = 0;
+    let rateLimited = 0;
+    let waitedMs = 0;
+    for (let attemptNo = 1; ; attemptNo++) {
+      const { response, failure } = await attempt(next, { ...exchange, attempt: attemptNo, waitedMs });
+      const outcome: AttemptOutcome = response
+        ? {
+            kind: "status",
+            status: response.status,
+            retryAfterMs: parseRetryAfter(header(response, "retry-after"), clock.now()),
+          }
+        : { kind: failure instanceof TimeoutError ? "timeout" : "network-error" };
+      if (response?.status === 429) {
+        stats.rateLimited++;
+        rateLimited++;
+      } else if (!response || response.status >= 500) {
+        failures++;
+      }
+      // A trickled answer is no blip: another attempt would hold the run for another deadline.
+      if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
+      const decision = decideRetry({
+        policy,
+        method: request.method,
+        idempotent,
+        outcome,
+        failures,
+        rateLimited,
+      });
+      switch (decision.action) {
+        case "none":
+          return response!;
+        case "retry": {
+          emit({
+            type: "wait",
+            class: cls,
+            reason: decision.reason,
+            until: clock.now() + decision.waitMs,
+            waitMs: decision.waitMs,
+          });
+          await clock.sleep(decision.waitMs, signal);
+          waitedMs = decision.waitMs;
+          continue;
+        }
+        case "over-budget":
+          throw new RetryBudgetError(request.method, request.path, decision.detail);
+        case "give-up":
+          if (failure) throw failure;
+          if (response && response.status !== 429) throw apiError(request, response, scrubber);
+          throw new RetryBudgetError(request.method, request.path, decision.detail);
+        case "outcome-unknown":
+          throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
+            cause: failure,
+            answered: response !== undefined,
+          });
+      }
+    }
+  };
+}

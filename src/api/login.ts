@@ -1,0 +1,51 @@
+/**
+ * Logging in (spec, Authentication 2-3; G9): `POST /api/session` through the retry and pacing
+ * layers (paced by the session window; repeatable, as a spare session is harmless), and the
+ * token of the environment's cookie out of its answer.
+ */
+import type { Clock } from "../model/clock.js";
+import { type Environment, SESSION_LIFETIME_MS } from "../model/wire.js";
+import { apiError, trustedBody } from "./answer.js";
+import { Endpoints } from "./endpoints.js";
+import { ApiError, CredentialsError } from "./errors.js";
+import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
+import type { Scrubber } from "./scrub.js";
+import { exchangeOf, type Send } from "./send.js";
+import { type SessionToken, tokenFromSetCookie } from "./session.js";
+import type { ClientStats, Credentials } from "./types.js";
+
+export interface LoginOptions {
+  /** The layers below the session: retrying and paced. */
+  send: Send;
+  credentials: Credentials;
+  environment: Environment;
+  cookieName: string;
+  clock: Clock;
+  scrubber: Scrubber;
+  stats: ClientStats;
+}
+
+export async function login(options: LoginOptions, signal?: AbortSignal): Promise<SessionToken> {
+  const { credentials, cookieName, scrubber } = options;
+  const request = Endpoints.createSession(credentials);
+  const sentAt = options.clock.now();
+  const response = await options.send(exchangeOf(request, { idempotent: true, items: 1, signal }));
+  if (response.status === 401) throw new CredentialsError(credentials.email, "401 Not Authorized at login");
+  if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
+  const token = tokenFromSetCookie(response.headers["set-cookie"], cookieName);
+  if (token !== undefined) scrubber.add(token);
+  if (token === undefined) {
+    throw new ApiError({
+      status: response.status,
+      apiMessage: isHtmlAnswer(response)
+        ? HTML_ANSWER
+        : `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
+      method: request.method,
+      path: request.path,
+    });
+  }
+  trustedBody(request, response, scrubber); // G9: the login answer is checked like any other.
+  options.stats.logins++;
+  // Counted from the send: the server's 8 hours start no earlier (spec, Authentication 5).
+  return { token, expiresAt: sentAt + SESSION_LIFETIME_MS };
+}

@@ -1,0 +1,68 @@
+/**
+ * The client's batch reads (DspReaders), each built on `send` and the paging of paging.ts or
+ * categories.ts: ids and filter values 100 a request, pages of 100.
+ */
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../model/wire.js";
+import { readCreativeCategories } from "./categories.js";
+import { type CampaignListQuery, Endpoints } from "./endpoints.js";
+import { readByValues, type Sender } from "./paging.js";
+import type { SendOptions } from "./types.js";
+
+/** The batch reads plan and apply use, each in as few requests as the API allows (paging.ts). */
+export interface DspReaders {
+  /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
+  getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
+  /**
+   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
+   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
+   */
+  listCampaignsByInsertionOrder(
+    insertionOrderIds: readonly string[],
+    options?: SendOptions & { includeProgress?: boolean },
+  ): Promise<Campaign[]>;
+  getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
+  /** G5, one GET each, several in flight within the GET window. */
+  getTargetings(
+    campaignIds: readonly string[],
+    options?: SendOptions,
+  ): Promise<Map<string, TargetingOptionSet[]>>;
+  /** G6, by `filter=id:`. */
+  getCreatives(ids: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  /** G6, by `filter=campaign_ids:` (array containment). */
+  listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
+  /**
+   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
+   * names no filter field (G12). Missing ids are absent from the result.
+   */
+  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
+}
+
+export function dspReaders(send: Sender): DspReaders {
+  return {
+    getInsertionOrders: (ids, o) =>
+      readByValues(send, Endpoints.insertionOrders, { field: "id", values: ids, options: o }),
+    listCampaignsByInsertionOrder: (ids, { includeProgress, ...o } = {}) =>
+      readByValues(send, Endpoints.campaigns, {
+        field: "insertion_order_id",
+        values: ids,
+        query: includeProgress ? ({ includeProgress } as CampaignListQuery) : {},
+        options: o,
+      }),
+    getCampaigns: (ids, o) =>
+      readByValues(send, Endpoints.campaigns, { field: "id", values: ids, options: o }),
+    getTargetings: async (campaignIds, o) => {
+      const unique = [...new Set(campaignIds)];
+      const lists = await Promise.all(unique.map((id) => send(Endpoints.getTargetings(id), o)));
+      return new Map(unique.map((id, i) => [id, lists[i]?.targetings ?? []]));
+    },
+    getCreatives: (ids, o) =>
+      readByValues(send, Endpoints.creatives, { field: "id", values: ids, options: o }),
+    listCreativesByCampaign: (ids, o) =>
+      readByValues(send, Endpoints.creatives, { field: "campaign_ids", values: ids, options: o }),
+    getCreativeCategories: (ids, o) => readCreativeCategories(send, ids, o),
+    getAdvertisers: (ids, o) =>
+      readByValues(send, Endpoints.advertisers, { field: "id", values: ids, options: o }),
+  };
+}
