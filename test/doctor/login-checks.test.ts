@@ -30,7 +30,7 @@ describe("the session cookie check (G9)", () => {
     expect(result.detail).toBe(
       'no Secure; no HttpOnly; Path is "/api", not /; expires 1h after login, not 8h; the login body has no expires_at',
     );
-    expect(result.change).toBe("src/api/client.ts (login) / src/api/session.ts, G9");
+    expect(result.change).toBe("src/api/login.ts / src/api/session.ts, G9");
     expect(JSON.stringify(result)).not.toContain("s3cr3t-token");
   });
 

@@ -303,7 +303,7 @@ async function notFoundCheck(probe: Probe): Promise<void> {
     id: "not-found",
     gap: "spec",
     title: "404 error shape",
-    change: `src/api/client.ts (error body) / ${CONTRACT}, spec "Errors"`,
+    change: `src/api/answer.ts (error body) / ${CONTRACT}, spec "Errors"`,
   };
   await probe.check({ ...spec, reads: 1 }, async () => {
     const answer = await probe.read(dsp(`/campaigns/${ABSENT_ID}`));

@@ -39,7 +39,7 @@ export function sessionCheck(login: LoginSeen, environment: Environment, sentAt:
     id: "session-cookie",
     gap: "G9",
     title: "session cookie",
-    change: "src/api/client.ts (login) / src/api/session.ts, G9",
+    change: "src/api/login.ts / src/api/session.ts, G9",
   };
   const expected = sessionCookieName(environment);
   const problems: string[] = [];
