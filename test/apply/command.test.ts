@@ -10,9 +10,10 @@ import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
+import { seedCampaign, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER, usd } from "./harness.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator;
 let dir: string;

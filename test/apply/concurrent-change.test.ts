@@ -19,13 +19,11 @@ import {
   PUBLISHERS,
   seedCampaign,
   seedIo,
-  startWorld,
-  USER,
   usd,
   VENUES_A,
   VENUES_B,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
 let colleague: DspClient | undefined;
@@ -80,8 +78,12 @@ describe("a change made through the API while apply runs", () => {
     });
     // Request 1 changes the insertion order, request 2 the campaign's budget.
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 150_000 })], {
-        contract_number: "PO-9",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
+        fields: {
+          contract_number: "PO-9",
+        },
+        line: "next",
       }),
     ]);
     const plan = await world.plan(desired);
@@ -119,10 +121,13 @@ describe("a change made through the API while apply runs", () => {
       targetings: { "5001": [VENUES_A], "5002": [VENUES_A] },
     });
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign("Malls", {}, { targetings: [VENUES_B] }),
-        desiredCampaign("Stations", {}, { targetings: [VENUES_B] }),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { targetings: [VENUES_B], line: "next" }),
+          desiredCampaign("Stations", { targetings: [VENUES_B], line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -153,8 +158,12 @@ describe("a change made through the API while apply runs", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 150_000 })], {
-        contract_number: "PO-9",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
+        fields: {
+          contract_number: "PO-9",
+        },
+        line: "next",
       }),
     ]);
     const plan = await world.plan(desired);

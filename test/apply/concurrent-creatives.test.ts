@@ -14,11 +14,9 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  startWorld,
-  USER,
   usd,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -34,7 +32,12 @@ describe("a creative edited by someone else during an apply", () => {
       creatives: [seedCreative("9001", ["5001"], ["1001"]), seedCreative("9002")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { cpm: usd("14") }, { creatives: ["9002"] })]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { fields: { cpm: usd("14") }, creatives: ["9002"], line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([3, 5]);

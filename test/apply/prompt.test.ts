@@ -12,9 +12,10 @@ import { PromptInterrupted } from "../../src/cli/io.js";
 import { run } from "../../src/cli/program.js";
 import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/prompt.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER } from "./harness.js";
+import { USER } from "./harness.js";
 
 /** A terminal stand-in: a stream that records raw-mode switches, as process.stdin on a TTY. */
 function fakeTerminal(): TerminalInput & { modes: boolean[]; type(text: string): void } {

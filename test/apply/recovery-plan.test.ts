@@ -12,9 +12,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, USER, VENUES_A } from "./harness.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -10,9 +10,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { ADVERTISER, seedCampaign, seedIo, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { ADVERTISER, seedCampaign, seedIo, USER, usd } from "./harness.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

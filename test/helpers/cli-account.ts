@@ -8,7 +8,7 @@ import {
   type SeedUser,
   startEmulator,
 } from "../../src/emulator/index.js";
-import { ADVERTISER, seedIo } from "../apply/harness.js";
+import { ADVERTISER, seedIo } from "./builders.js";
 
 /** One advertiser, insertion order 1001 and `campaigns` under it, for `users`. */
 export function startAccount(users: SeedUser[], campaigns: SeedCampaign[]): Promise<RunningEmulator> {

@@ -14,18 +14,16 @@ import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
+import { startWorld, USER, type World } from "../apply/harness.js";
 import {
   desiredCampaign,
   desiredIo,
   desiredState,
   seedCampaign,
   seedIo,
-  startWorld,
-  USER,
   usd,
   VENUES_A,
-  type World,
-} from "../apply/harness.js";
+} from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
@@ -72,14 +70,14 @@ describe("another client edits during an apply", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
     });
     const desired = desiredState([
-      desiredIo(
-        "1001",
-        [
-          desiredCampaign("Malls", { budget_impressions: 150_000 }),
-          desiredCampaign("Airports", {}, { targetings: [VENUES_A] }),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" }),
+          desiredCampaign("Airports", { targetings: [VENUES_A], line: "next" }),
         ],
-        { contract_number: "PO-1" },
-      ),
+        fields: { contract_number: "PO-1" },
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     other = await colleague(world);
@@ -112,9 +110,13 @@ describe("another client edits during an apply", () => {
         seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
       ],
     });
-    const malls = desiredCampaign("Malls", { budget_impressions: 150_000 });
+    const malls = desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" });
     const desired = desiredState([
-      desiredIo("1001", [malls, desiredCampaign("Airports", {})], { contract_number: "PO-1" }),
+      desiredIo("1001", {
+        campaigns: [malls, desiredCampaign("Airports", { line: "next" })],
+        fields: { contract_number: "PO-1" },
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([1, 3]);
