@@ -2,8 +2,7 @@
  * `doohctl apply` end to end through `run()`: config on disk, the emulator on the system
  * clock with rate limits off (the config raises the client's windows so nothing waits).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
@@ -11,7 +10,7 @@ import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "./harness.js";
 
@@ -20,18 +19,12 @@ let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-  dir = mkdtempSync(join(tmpdir(), "doohctl-apply-cli-"));
-  env = loginEnv(USER, dir);
-  writeFileSync(
-    join(dir, "doohctl.yaml"),
-    accountConfig(emulator.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      "      - name: Malls",
-      "        budget_impressions: 150000",
-    ]),
-  );
+  ({ emulator, dir, env } = await startCliAccount({
+    users: [USER],
+    campaigns: [seedCampaign("5001", "1001", "Malls")],
+    insertionOrders: MALLS_RAISED,
+    prefix: "doohctl-apply-cli-",
+  }));
 });
 afterEach(async () => {
   await emulator.close();

@@ -1,11 +1,3 @@
-/**
- * The approval prompt (src/cli/prompt.ts): what was typed before the question is dropped, so a
- * `yes` typed ahead never approves a plan nobody has seen; Ctrl-C at the question rejects with
- * PromptInterrupted, and `doohctl apply` then exits 130 saying nothing was sent.
- */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { PromptInterrupted } from "../../src/cli/io.js";
@@ -13,7 +5,7 @@ import { run } from "../../src/cli/program.js";
 import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/prompt.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "./harness.js";
 
@@ -89,20 +81,17 @@ describe("doohctl apply at the prompt", () => {
   });
 
   it("exits 130 on Ctrl-C, says nothing was sent, and sends no write", async () => {
-    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
-      ]),
-    );
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      insertionOrders: MALLS_RAISED,
+      prefix: "doohctl-prompt-",
+    });
+    emulator = account.emulator;
+    const { dir, env } = account;
     const input = fakeTerminal();
     input.type("yes\n"); // typed while the plan was read: must not approve
-    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const base = bufferIO({ env, cwd: dir, tty: true });
     const io = {
       ...base,
       prompt: (question: string) =>
@@ -122,19 +111,16 @@ describe("doohctl apply at the prompt", () => {
   });
 
   it("on Ctrl-D (end of input) at the question says nothing was sent, and sends no write", async () => {
-    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
-      ]),
-    );
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      insertionOrders: MALLS_RAISED,
+      prefix: "doohctl-prompt-",
+    });
+    emulator = account.emulator;
+    const { dir, env } = account;
     const input = fakeTerminal();
-    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const base = bufferIO({ env, cwd: dir, tty: true });
     const io = {
       ...base,
       prompt: (question: string) =>

@@ -1,11 +1,3 @@
-/**
- * Concurrent edit (issue 8): another client changes campaigns while an apply runs, or between
- * `plan -o` and `apply --plan`. The apply finishes on the objects it planned without undoing
- * the other client's fields, or stops with a report that says why; a stale saved plan is
- * refused object by object and sends no write.
- */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
@@ -24,7 +16,7 @@ import {
   usd,
   VENUES_A,
 } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
@@ -158,15 +150,10 @@ describe("a stale saved plan", () => {
   });
 
   it("is refused with every changed object explained, and sends no write", async () => {
-    emulator = await startAccount(
-      [USER, OTHER],
-      [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
-    );
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-stale-"));
-    const env = loginEnv(USER, dir);
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
+    const account = await startCliAccount({
+      users: [USER, OTHER],
+      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+      insertionOrders: [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Malls",
@@ -174,8 +161,11 @@ describe("a stale saved plan", () => {
         "      - name: Airports",
         "        targetings:",
         '          - venue_targeting_option: { venue_targeting_ids: ["101"] }',
-      ]),
-    );
+      ],
+      prefix: "doohctl-stale-",
+    });
+    emulator = account.emulator;
+    const { dir, env } = account;
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json"], saved), saved.err()).toBe(0);
 
