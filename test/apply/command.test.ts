@@ -5,13 +5,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
 import { MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { colleagueClient } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 let emulator: RunningEmulator;
@@ -255,12 +255,7 @@ describe("doohctl apply --plan", () => {
 
   it("refuses a stale plan with the per-object explanation and sends no write", async () => {
     const { path } = await savePlan();
-    const other = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      sessionCache: false,
-    });
+    const other = colleagueClient(emulator.origin, USER);
     await other.patchCampaigns([{ id: "5001", cpm: usd("13") }]);
     await other.close();
     const writesBefore = dspWrites().length;

@@ -6,7 +6,6 @@
  * apply's client hands back request 1's answer only once the other client's edit is done.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
@@ -23,6 +22,7 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { colleagueClient } from "../helpers/world.js";
 import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -56,13 +56,7 @@ function editAfterFirstWrite(client: DspClient, edit: () => Promise<unknown>): D
 }
 
 function otherClient(w: World): DspClient {
-  return createDspClient({
-    apiOrigin: w.emulator.origin,
-    environment: "production",
-    credentials: { email: USER.email, password: USER.password },
-    clock: w.clock,
-    sessionCache: false,
-  });
+  return colleagueClient(w.emulator.origin, USER, w.clock);
 }
 
 const dspWrites = (w: World) =>

@@ -4,7 +4,6 @@
  * each batch first and stops, unsent, when they moved since the plan.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import {
@@ -16,6 +15,7 @@ import {
   seedIo,
   usd,
 } from "../helpers/builders.js";
+import { colleagueClient } from "../helpers/world.js";
 import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -44,13 +44,7 @@ describe("a creative edited by someone else during an apply", () => {
 
     // A colleague, with a client of their own, associates 9001 with the unmanaged campaign
     // right after the apply's campaign batch went through.
-    const colleague = createDspClient({
-      apiOrigin: world.emulator.origin,
-      environment: "production",
-      credentials: USER,
-      clock: world.clock,
-      sessionCache: false,
-    });
+    const colleague = colleagueClient(world.emulator.origin, USER, world.clock);
     const client: DspClient = Object.create(world.client);
     client.send = async (request, options) => {
       const answer = await world!.client.send(request, options);

@@ -7,12 +7,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, seedCampaign, seedIo, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { colleagueClient } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
@@ -52,12 +52,7 @@ describe("apply --plan of a plan saved with --target", () => {
     expect(await run(["plan", "-o", "plan.json", "--target", "1002"], saved), saved.err()).toBe(0);
 
     // Someone edits a campaign outside the targets after the plan was saved.
-    const other = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      sessionCache: false,
-    });
+    const other = colleagueClient(emulator.origin, USER);
     await other.patchCampaigns([{ id: "5001", cpm: usd("15") }]);
     await other.close();
 

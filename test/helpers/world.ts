@@ -4,14 +4,14 @@
  * otherwise) so a run of many rate-limited minutes takes milliseconds. `close()` ends both.
  */
 import { createDspClient } from "../../src/api/client.js";
-import type { ApiEvent, DspClient, DspClientOptions } from "../../src/api/types.js";
+import type { ApiEvent, Credentials, DspClient, DspClientOptions } from "../../src/api/types.js";
 import {
   type EmulatorOptions,
   type EmulatorSeed,
   type RunningEmulator,
   startEmulator,
 } from "../../src/emulator/index.js";
-import { VirtualClock } from "../../src/model/clock.js";
+import { type Clock, VirtualClock } from "../../src/model/clock.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { createPlan } from "../../src/plan/create.js";
@@ -107,4 +107,18 @@ function worldOf(
       await emulator.close();
     },
   };
+}
+
+/**
+ * Another person's client on the emulator at `origin`: a session of its own, the session cache
+ * off, on `clock` when given (a world's clock, so its waits are virtual too).
+ */
+export function colleagueClient(origin: string, credentials: Credentials, clock?: Clock): DspClient {
+  return createDspClient({
+    apiOrigin: origin,
+    environment: "production",
+    credentials,
+    sessionCache: false,
+    ...(clock ? { clock } : {}),
+  });
 }

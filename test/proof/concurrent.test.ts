@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
@@ -18,6 +17,7 @@ import {
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { colleagueClient } from "../helpers/world.js";
 
 const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
 
@@ -31,13 +31,7 @@ afterEach(async () => {
 });
 
 async function colleague(w: World): Promise<DspClient> {
-  const client = createDspClient({
-    apiOrigin: w.emulator.origin,
-    environment: "production",
-    credentials: OTHER,
-    clock: w.clock,
-    sessionCache: false,
-  });
+  const client = colleagueClient(w.emulator.origin, OTHER, w.clock);
   // Logged in before the apply starts, so the edit is one request when it is triggered.
   await client.getInsertionOrders(["1001"]);
   return client;
@@ -169,15 +163,10 @@ describe("a stale saved plan", () => {
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json"], saved), saved.err()).toBe(0);
 
-    const colleagueClient = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: OTHER,
-      sessionCache: false,
-    });
-    other = colleagueClient;
-    await colleagueClient.patchCampaigns([{ id: "5001", cpm: usd("16") }]);
-    await colleagueClient.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]);
+    const theirs = colleagueClient(emulator.origin, OTHER);
+    other = theirs;
+    await theirs.patchCampaigns([{ id: "5001", cpm: usd("16") }]);
+    await theirs.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]);
     const running = emulator;
     const dspWrites = () =>
       running.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")).length;

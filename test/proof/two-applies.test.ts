@@ -13,13 +13,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { startWorld, USER, type World } from "../apply/harness.js";
 import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { colleagueClient } from "../helpers/world.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames } from "./world.js";
 
@@ -154,13 +154,7 @@ describe("two applies of one new campaign on two machines", () => {
     // Both plan the creation before either writes; nothing on disk is shared.
     const first = await world.plan(desired);
     const secondPlan = await world.plan(desired);
-    second = createDspClient({
-      apiOrigin: world.emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      clock: world.clock,
-      sessionCache: false,
-    });
+    second = colleagueClient(world.emulator.origin, USER, world.clock);
     expect((await applyPlan({ plan: first, client: world.client, clock: world.clock })).status).toBe(
       "applied",
     );
