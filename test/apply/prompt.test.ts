@@ -1,11 +1,10 @@
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PromptInterrupted } from "../../src/cli/io.js";
 import { run } from "../../src/cli/program.js";
 import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/prompt.js";
-import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
+import { type CliAccount, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "./harness.js";
 
@@ -75,20 +74,21 @@ describe("askLine", () => {
 });
 
 describe("doohctl apply at the prompt", () => {
-  let emulator: RunningEmulator;
-  afterEach(async () => {
-    await emulator.close();
-  });
-
-  it("exits 130 on Ctrl-C, says nothing was sent, and sends no write", async () => {
-    const account = await startCliAccount({
+  let account: CliAccount;
+  beforeEach(async () => {
+    account = await startCliAccount({
       users: [USER],
       campaigns: [seedCampaign("5001", "1001", "Malls")],
       insertionOrders: MALLS_RAISED,
       prefix: "doohctl-prompt-",
     });
-    emulator = account.emulator;
-    const { dir, env } = account;
+  });
+  afterEach(async () => {
+    await account.close();
+  });
+
+  it("exits 130 on Ctrl-C, says nothing was sent, and sends no write", async () => {
+    const { emulator, dir, env } = account;
     const input = fakeTerminal();
     input.type("yes\n"); // typed while the plan was read: must not approve
     const base = bufferIO({ env, cwd: dir, tty: true });
@@ -111,14 +111,7 @@ describe("doohctl apply at the prompt", () => {
   });
 
   it("on Ctrl-D (end of input) at the question says nothing was sent, and sends no write", async () => {
-    const account = await startCliAccount({
-      users: [USER],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
-      insertionOrders: MALLS_RAISED,
-      prefix: "doohctl-prompt-",
-    });
-    emulator = account.emulator;
-    const { dir, env } = account;
+    const { emulator, dir, env } = account;
     const input = fakeTerminal();
     const base = bufferIO({ env, cwd: dir, tty: true });
     const io = {
