@@ -22,7 +22,7 @@ beforeEach(async () => {
   ({ emulator, dir, env } = await startCliAccount({
     users: [USER],
     campaigns: [seedCampaign("5001", "1001", "Malls")],
-    insertionOrders: MALLS_RAISED,
+    configOrders: MALLS_RAISED,
     prefix: "doohctl-apply-cli-",
   }));
 });

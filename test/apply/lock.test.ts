@@ -117,7 +117,7 @@ describe("doohctl apply waiting for the lock", () => {
     const account = await startCliAccount({
       users: [USER],
       campaigns: [seedCampaign("5001", "1001", "Malls")],
-      insertionOrders: MALLS_RAISED,
+      configOrders: MALLS_RAISED,
       prefix: "doohctl-lock-cli-",
     });
     emulator = account.emulator;

@@ -23,7 +23,7 @@ async function account(): Promise<{ dir: string; env: Record<string, string> }> 
   const started = await startCliAccount({
     users: [USER],
     campaigns: [seedCampaign("5001", "1001", "Malls")],
-    insertionOrders: ['  - id: "1001"', "    campaigns:", "      - name: Malls", "        cpm: 30 USD"],
+    configOrders: ['  - id: "1001"', "    campaigns:", "      - name: Malls", "        cpm: 30 USD"],
     extraConfig: 'policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n',
     prefix: "doohctl-policy-",
   });

@@ -79,7 +79,7 @@ describe("doohctl apply at the prompt", () => {
     account = await startCliAccount({
       users: [USER],
       campaigns: [seedCampaign("5001", "1001", "Malls")],
-      insertionOrders: MALLS_RAISED,
+      configOrders: MALLS_RAISED,
       prefix: "doohctl-prompt-",
     });
   });

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type EmulatorSeed,
   type RunningEmulator,
   type SeedCampaign,
   type SeedUser,
@@ -22,12 +23,16 @@ export const MALLS_RAISED: readonly string[] = [
   "        budget_impressions: 150000",
 ];
 
-/** One advertiser, insertion order 1001 and `campaigns` under it, for `users`. */
-export function startAccount(users: SeedUser[], campaigns: SeedCampaign[]): Promise<RunningEmulator> {
+/** One advertiser, insertion order 1001 and `campaigns` under it, for `users`; `seed` adds or replaces parts. */
+export function startAccount(
+  users: SeedUser[],
+  campaigns: SeedCampaign[],
+  seed: Partial<EmulatorSeed> = {},
+): Promise<RunningEmulator> {
   return startEmulator({
     port: 0,
     rateLimits: "off",
-    seed: { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns },
+    seed: { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns, ...seed },
   });
 }
 
@@ -63,18 +68,19 @@ export interface CliAccount {
 
 /**
  * `startAccount` and a fresh directory (named from `prefix`) holding `doohctl.yaml` aimed at it,
- * with `insertionOrders` under `insertion_orders:` and `extraConfig` after them.
+ * with `configOrders` under `insertion_orders:` and `extraConfig` after them.
  */
 export async function startCliAccount(options: {
   users: SeedUser[];
   campaigns: SeedCampaign[];
-  insertionOrders: readonly string[];
-  prefix: string;
+  seed?: Partial<EmulatorSeed>;
+  configOrders: readonly string[];
   extraConfig?: string;
+  prefix: string;
 }): Promise<CliAccount> {
-  const emulator = await startAccount(options.users, options.campaigns);
+  const emulator = await startAccount(options.users, options.campaigns, options.seed);
   const dir = mkdtempSync(join(tmpdir(), options.prefix));
-  const config = accountConfig(emulator.origin, options.insertionOrders) + (options.extraConfig ?? "");
+  const config = accountConfig(emulator.origin, options.configOrders) + (options.extraConfig ?? "");
   writeFileSync(join(dir, "doohctl.yaml"), config);
   const user = options.users[0];
   if (!user) throw new Error("startCliAccount: no user to log in as");

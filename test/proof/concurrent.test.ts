@@ -147,7 +147,7 @@ describe("a stale saved plan", () => {
     const account = await startCliAccount({
       users: [USER, OTHER],
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
-      insertionOrders: [
+      configOrders: [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Malls",
