@@ -49,6 +49,8 @@ export interface EmulatorWorldOptions {
 }
 
 export async function emulatorWorld(options: EmulatorWorldOptions): Promise<EmulatorWorld> {
+  const user = options.seed.users?.[0];
+  if (!user) throw new Error("emulatorWorld: the seed has no user to log in as");
   const clock = new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
   const emulator = await startEmulator({
     port: 0,
@@ -57,8 +59,6 @@ export async function emulatorWorld(options: EmulatorWorldOptions): Promise<Emul
     seed: options.seed,
     ...options.emulator,
   });
-  const user = options.seed.users?.[0];
-  if (!user) throw new Error("emulatorWorld: the seed has no user to log in as");
   const clientOptions: DspClientOptions = {
     apiOrigin: emulator.origin,
     environment: "production",
