@@ -1,19 +1,16 @@
 /**
- * Builders for client tests against the real emulator over HTTP (port 0, in-process),
- * sharing one VirtualClock with the client so rate windows and session expiry run on
- * virtual time.
+ * The client tests' world: `emulatorWorld` (test/helpers/world.ts) with an account of
+ * inactive campaigns, so rate windows and session expiry run on virtual time.
  */
-import { createDspClient } from "../../src/api/client.js";
-import type { ApiEvent, DspClient, DspClientOptions } from "../../src/api/types.js";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { VirtualClock } from "../../src/model/clock.js";
+import type { DspClientOptions } from "../../src/api/types.js";
+import type { EmulatorOptions, EmulatorSeed } from "../../src/emulator/index.js";
 import type { RateLimits } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
+import { usd } from "../helpers/builders.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 export const USER = { email: "ops@doohctl.test", password: "correct-horse-battery", account_id: "1" };
 export const CAMPAIGNS_PATH = "/api/dsp/v1/campaigns";
-
-const usd = (units: string) => ({ currency_code: "USD", units, nanos: 0 });
 
 /** One advertiser, insertion order 1001 (no budget cap) and `count` inactive campaigns 5001... */
 export function seedWithCampaigns(count: number) {
@@ -46,17 +43,10 @@ export function seedWithCampaigns(count: number) {
   };
 }
 
-export interface Harness {
-  emulator: RunningEmulator;
-  client: DspClient;
-  clock: VirtualClock;
-  events: ApiEvent[];
-  /** Requests the emulator saw on `path` (exact) with `method`. */
-  seen(method: string, path: string): number;
-  close(): Promise<void>;
-}
+export type Harness = EmulatorWorld;
 
-export async function harness(
+/** `emulatorWorld` with `campaigns` campaigns seeded (3 unless told), the emulator's rate limits off and a seeded jitter. */
+export function harness(
   options: {
     campaigns?: number;
     rateLimits?: RateLimits | "off";
@@ -65,37 +55,12 @@ export async function harness(
     client?: Partial<DspClientOptions>;
   } = {},
 ): Promise<Harness> {
-  const clock = new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
-  const emulator = await startEmulator({
-    port: 0,
-    clock,
-    control: true,
-    seed: seedWithCampaigns(options.campaigns ?? 3) as EmulatorOptions["seed"],
-    rateLimits: options.rateLimits ?? "off",
-    ...options.emulator,
+  return emulatorWorld({
+    seed: options.emulator?.seed ?? (seedWithCampaigns(options.campaigns ?? 3) as EmulatorSeed),
+    autoAdvance: options.autoAdvance ?? true,
+    emulator: { rateLimits: options.rateLimits ?? "off", ...options.emulator },
+    client: { random: seededRandom(7), ...options.client },
   });
-  const client = createDspClient({
-    apiOrigin: emulator.origin,
-    environment: "production",
-    credentials: { email: USER.email, password: USER.password },
-    clock,
-    random: seededRandom(7),
-    ...options.client,
-  });
-  const events: ApiEvent[] = [];
-  client.on((event) => events.push(event));
-  return {
-    emulator,
-    client,
-    clock,
-    events,
-    seen: (method, path) =>
-      emulator.requestLog().filter((e) => e.method === method && e.path === path).length,
-    close: async () => {
-      await client.close();
-      await emulator.close();
-    },
-  };
 }
 
 /** Largest number of `times` inside any window of `windowMs` (G10: (t - window, t]). */

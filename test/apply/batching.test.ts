@@ -15,10 +15,10 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  startWorld,
   usd,
   VENUES_A,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld } from "./harness.js";
 
 const CAMPAIGNS = 150;
 const ASSOCIATED = 120;
@@ -69,19 +69,17 @@ describe("batching (I4)", () => {
     });
     try {
       const desired = desiredState([
-        desiredIo(
-          "1001",
-          Array.from({ length: CAMPAIGNS }, (_, i) =>
-            desiredCampaign(
-              `C${i}`,
-              { cpm: usd("13") },
-              {
-                ...(i < ASSOCIATED ? { creatives: [creativeId(i)] } : {}),
-                ...(i < RETARGETED ? { targetings: [VENUES_A] } : {}),
-              },
-            ),
+        desiredIo("1001", {
+          campaigns: Array.from({ length: CAMPAIGNS }, (_, i) =>
+            desiredCampaign(`C${i}`, {
+              fields: { cpm: usd("13") },
+              ...(i < ASSOCIATED ? { creatives: [creativeId(i)] } : {}),
+              ...(i < RETARGETED ? { targetings: [VENUES_A] } : {}),
+              line: "next",
+            }),
           ),
-        ),
+          line: "next",
+        }),
       ]);
       const plan = await world.plan(desired);
       expect(plan.findings.filter((f) => f.severity === "error")).toEqual([]);

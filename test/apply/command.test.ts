@@ -2,36 +2,30 @@
  * `doohctl apply` end to end through `run()`: config on disk, the emulator on the system
  * clock with rate limits off (the config raises the client's windows so nothing waits).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { seedCampaign, usd } from "../helpers/builders.js";
+import { MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER, usd } from "./harness.js";
+import { colleagueClient } from "../helpers/world.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-  dir = mkdtempSync(join(tmpdir(), "doohctl-apply-cli-"));
-  env = loginEnv(USER, dir);
-  writeFileSync(
-    join(dir, "doohctl.yaml"),
-    accountConfig(emulator.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      "      - name: Malls",
-      "        budget_impressions: 150000",
-    ]),
-  );
+  ({ emulator, dir, env } = await startCliAccount({
+    users: [USER],
+    campaigns: [seedCampaign("5001", "1001", "Malls")],
+    configOrders: MALLS_RAISED,
+    prefix: "doohctl-apply-cli-",
+  }));
 });
 afterEach(async () => {
   await emulator.close();
@@ -263,12 +257,7 @@ describe("doohctl apply --plan", () => {
 
   it("refuses a stale plan with the per-object explanation and sends no write", async () => {
     const { path } = await savePlan();
-    const other = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      sessionCache: false,
-    });
+    const other = colleagueClient(emulator.origin, USER);
     await other.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("13") }]));
     await other.close();
     const writesBefore = dspWrites().length;

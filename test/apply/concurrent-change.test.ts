@@ -6,7 +6,6 @@
  * apply's client hands back request 1's answer only once the other client's edit is done.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
@@ -19,13 +18,12 @@ import {
   PUBLISHERS,
   seedCampaign,
   seedIo,
-  startWorld,
-  USER,
   usd,
   VENUES_A,
   VENUES_B,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { colleagueClient } from "../helpers/world.js";
+import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
 let colleague: DspClient | undefined;
@@ -58,13 +56,7 @@ function editAfterFirstWrite(client: DspClient, edit: () => Promise<unknown>): D
 }
 
 function otherClient(w: World): DspClient {
-  return createDspClient({
-    apiOrigin: w.emulator.origin,
-    environment: "production",
-    credentials: { email: USER.email, password: USER.password },
-    clock: w.clock,
-    sessionCache: false,
-  });
+  return colleagueClient(w.emulator.origin, USER, w.clock);
 }
 
 const dspWrites = (w: World) =>
@@ -80,8 +72,12 @@ describe("a change made through the API while apply runs", () => {
     });
     // Request 1 changes the insertion order, request 2 the campaign's budget.
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 150_000 })], {
-        contract_number: "PO-9",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
+        fields: {
+          contract_number: "PO-9",
+        },
+        line: "next",
       }),
     ]);
     const plan = await world.plan(desired);
@@ -119,10 +115,13 @@ describe("a change made through the API while apply runs", () => {
       targetings: { "5001": [VENUES_A], "5002": [VENUES_A] },
     });
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign("Malls", {}, { targetings: [VENUES_B] }),
-        desiredCampaign("Stations", {}, { targetings: [VENUES_B] }),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { targetings: [VENUES_B], line: "next" }),
+          desiredCampaign("Stations", { targetings: [VENUES_B], line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -153,8 +152,12 @@ describe("a change made through the API while apply runs", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 150_000 })], {
-        contract_number: "PO-9",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
+        fields: {
+          contract_number: "PO-9",
+        },
+        line: "next",
       }),
     ]);
     const plan = await world.plan(desired);

@@ -4,7 +4,6 @@
  * each batch first and stops, unsent, when they moved since the plan.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
@@ -15,11 +14,10 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  startWorld,
-  USER,
   usd,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { colleagueClient } from "../helpers/world.js";
+import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -35,20 +33,19 @@ describe("a creative edited by someone else during an apply", () => {
       creatives: [seedCreative("9001", ["5001"], ["1001"]), seedCreative("9002")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { cpm: usd("14") }, { creatives: ["9002"] })]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { fields: { cpm: usd("14") }, creatives: ["9002"], line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([3, 5]);
 
     // A colleague, with a client of their own, associates 9001 with the unmanaged campaign
     // right after the apply's campaign batch went through.
-    const colleague = createDspClient({
-      apiOrigin: world.emulator.origin,
-      environment: "production",
-      credentials: USER,
-      clock: world.clock,
-      sessionCache: false,
-    });
+    const colleague = colleagueClient(world.emulator.origin, USER, world.clock);
     const client: DspClient = Object.create(world.client);
     client.send = async (request, options) => {
       const answer = await world!.client.send(request, options);

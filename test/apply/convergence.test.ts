@@ -25,11 +25,11 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  startWorld,
   usd,
   VENUES_A,
   VENUES_B,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld } from "./harness.js";
 
 /** Draws from a seeded generator, so a failing case is reproduced from its seed. */
 function random(seed: number) {
@@ -131,9 +131,11 @@ function scenario(seedValue: number): Scenario {
       finalStarts.push(fields.start_time ?? start);
       finalEnds.push(fields.end_time ?? end);
       desired.push(
-        desiredCampaign(name, fields, {
+        desiredCampaign(name, {
+          fields,
           ...(r.bool(0.6) ? { targetings: Targeting.normalizeList(r.subset(SETS)) } : {}),
           ...(r.bool(0.5) ? { creatives: r.subset(CREATIVES) } : {}),
+          line: "next",
         }),
       );
     }
@@ -142,17 +144,18 @@ function scenario(seedValue: number): Scenario {
       const start = r.pick(CAMPAIGN_STARTS);
       const end = r.pick(CAMPAIGN_ENDS);
       const budget = r.int(0, 4) * 10_000;
-      const campaign = desiredCampaign(
-        name,
-        {
+      const campaign = desiredCampaign(name, {
+        fields: {
           active: r.bool(),
           start_time: start,
           end_time: end,
           budget_impressions: budget,
           cpm: cpmIn("11"),
         },
-        { targetings: Targeting.normalizeList(r.subset(SETS)), creatives: r.subset(CREATIVES) },
-      );
+        targetings: Targeting.normalizeList(r.subset(SETS)),
+        creatives: r.subset(CREATIVES),
+        line: "next",
+      });
       desired.push(campaign);
       created.set(name, campaign);
       finalBudgets.push(budget);
@@ -179,7 +182,14 @@ function scenario(seedValue: number): Scenario {
     if (Time.compare(LIVE_IO_START, earliest) > 0 || r.bool(0.3)) ioFields.start_time = r.pick(starts);
     if (switchCurrency) ioFields.budget_money = eur(r.pick(["50000", "60000"]));
     if (r.bool(0.2)) ioFields.contract_number = `PO-${r.int(1, 99)}`;
-    insertionOrders.push(desiredIo(ioId, desired, ioFields, r.bool(0.3) ? "deactivate" : "ignore"));
+    insertionOrders.push(
+      desiredIo(ioId, {
+        campaigns: desired,
+        fields: ioFields,
+        unmanaged: r.bool(0.3) ? "deactivate" : "ignore",
+        line: "next",
+      }),
+    );
   }
   return { seed, insertionOrders, created };
 }

@@ -13,9 +13,10 @@ import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { seedCampaign } from "../helpers/builders.js";
+import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER } from "./harness.js";
+import { USER } from "./harness.js";
 
 const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
 
@@ -113,21 +114,18 @@ describe("doohctl apply waiting for the lock", () => {
   });
 
   it("on Ctrl-C exits 130, says nothing was sent, and sends nothing", async () => {
-    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-cli-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
-      ]),
-    );
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      configOrders: MALLS_RAISED,
+      prefix: "doohctl-lock-cli-",
+    });
+    emulator = account.emulator;
+    const { dir, env } = account;
     const state = join(dir, "state");
     holdLock(state, process.ppid, { origin: emulator.origin, environment: "production", user: USER.email });
     let interrupt: ((signal: "SIGINT") => void) | undefined;
-    const base = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: state }, cwd: dir });
+    const base = bufferIO({ env: { ...env, DOOHCTL_STATE_DIR: state }, cwd: dir });
     const io = {
       ...base,
       stderr: {

@@ -16,11 +16,10 @@ import {
   desiredState,
   seedCampaign,
   seedIo,
-  startWorld,
   VENUES_A,
   VENUES_B,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -42,10 +41,10 @@ describe("grouped pauses, as the DSP sees them", () => {
     });
     // Every campaign loses VENUES_A while active, `active` left out of the config: all pause.
     const desired = desiredState([
-      desiredIo(
-        "1001",
-        ids.map((id) => desiredCampaign(`C${id}`, {}, { targetings: [VENUES_B] })),
-      ),
+      desiredIo("1001", {
+        campaigns: ids.map((id) => desiredCampaign(`C${id}`, { targetings: [VENUES_B], line: "next" })),
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
@@ -99,7 +98,12 @@ describe("restoring delivery after an interruption", () => {
       { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 1, windowMs: 60_000 } } },
     );
     const plan = await world.plan(
-      desiredState([desiredIo("1001", [desiredCampaign("Malls", {}, { targetings: [VENUES_B] })])]),
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Malls", { targetings: [VENUES_B], line: "next" })],
+          line: "next",
+        }),
+      ]),
     );
     const controller = new AbortController();
     const events: ApplyEvent[] = [];

@@ -15,12 +15,11 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  startWorld,
   usd,
   VENUES_A,
   VENUES_B,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -47,19 +46,23 @@ describe("apply phases", () => {
     const states: EmulatorStateView[] = [];
     world.emulator.onWrite((_entry, state) => states.push(state));
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign(
-          "Airports",
-          {
-            active: true,
-            start_time: "2026-12-01T00:00:00Z",
-            end_time: "2027-01-01T00:00:00Z",
-            budget_impressions: 50_000,
-            cpm: usd("12.5"),
-          },
-          { targetings: [VENUES_A], creatives: ["9001"] },
-        ),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Airports", {
+            fields: {
+              active: true,
+              start_time: "2026-12-01T00:00:00Z",
+              end_time: "2027-01-01T00:00:00Z",
+              budget_impressions: 50_000,
+              cpm: usd("12.5"),
+            },
+            targetings: [VENUES_A],
+            creatives: ["9001"],
+            line: "next",
+          }),
+        ],
+        line: "next",
+      }),
     ]);
     const { plan, result } = await applyAndConverge(world, desired);
     expect(plan.requests.map((r) => [r.phase, r.method])).toEqual([
@@ -89,7 +92,16 @@ describe("apply phases", () => {
     const states: EmulatorStateView[] = [];
     world.emulator.onWrite((_entry, state) => states.push(state));
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { active: true }, { targetings: [VENUES_B, PUBLISHERS] })]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", {
+            fields: { active: true },
+            targetings: [VENUES_B, PUBLISHERS],
+            line: "next",
+          }),
+        ],
+        line: "next",
+      }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
     // Shortest pause (I5): pause, replace, reactivate, nothing in between.
@@ -115,7 +127,10 @@ describe("apply phases", () => {
       targetings: { "5001": [VENUES_A] },
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", {}, { targetings: [VENUES_A, PUBLISHERS] })]),
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { targetings: [VENUES_A, PUBLISHERS], line: "next" })],
+        line: "next",
+      }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
     expect(plan.requests.map((r) => r.method)).toEqual(["PUT"]);
@@ -128,8 +143,12 @@ describe("apply phases", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { end_time: "2027-04-01T00:00:00Z" })], {
-        end_time: "2027-04-01T00:00:00Z",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { end_time: "2027-04-01T00:00:00Z" }, line: "next" })],
+        fields: {
+          end_time: "2027-04-01T00:00:00Z",
+        },
+        line: "next",
       }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
@@ -145,14 +164,19 @@ describe("apply phases", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls", { budget_impressions: 400_000 })],
     });
     const desired = desiredState([
-      desiredIo(
-        "1001",
-        [desiredCampaign("Malls", { budget_impressions: 200_000, end_time: "2027-01-15T00:00:00Z" })],
-        {
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", {
+            fields: { budget_impressions: 200_000, end_time: "2027-01-15T00:00:00Z" },
+            line: "next",
+          }),
+        ],
+        fields: {
           budget_impressions: 250_000,
           end_time: "2027-01-15T00:00:00Z",
         },
-      ),
+        line: "next",
+      }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
     expect(plan.requests.map((r) => [r.phase, r.path])).toEqual([
@@ -170,10 +194,13 @@ describe("apply phases", () => {
       ],
     });
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign("Malls", { budget_impressions: 100_000 }),
-        desiredCampaign("Airports", { budget_impressions: 200_000 }),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { fields: { budget_impressions: 100_000 }, line: "next" }),
+          desiredCampaign("Airports", { fields: { budget_impressions: 200_000 }, line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
     expect(plan.requests).toHaveLength(1);
@@ -189,7 +216,11 @@ describe("apply phases", () => {
       ],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { active: true })], {}, "deactivate"),
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { active: true }, line: "next" })],
+        unmanaged: "deactivate",
+        line: "next",
+      }),
     ]);
     const { result } = await applyAndConverge(world, desired);
     expect(result.summary.actions).toEqual({ deactivate_campaign: 1 });
@@ -207,7 +238,10 @@ describe("apply phases", () => {
       creatives: [seedCreative("9001", ["5001", "5002"], ["1001"]), seedCreative("9002")],
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", {}, { creatives: ["9002"] })]),
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { creatives: ["9002"], line: "next" })],
+        line: "next",
+      }),
     ]);
     const { plan } = await applyAndConverge(world, desired);
     expect(plan.requests.map((r) => [r.phase, r.items])).toEqual([[5, 2]]);

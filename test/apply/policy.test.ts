@@ -3,15 +3,15 @@
  * nothing; --allow CODE applies it, says so, and a plan saved with --allow applies with
  * apply --plan (which refuses a new --allow).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { seedCampaign } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER } from "./harness.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -20,18 +20,15 @@ afterEach(async () => {
 });
 
 async function account(): Promise<{ dir: string; env: Record<string, string> }> {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-  const dir = mkdtempSync(join(tmpdir(), "doohctl-policy-"));
-  writeFileSync(
-    join(dir, "doohctl.yaml"),
-    `${accountConfig(emulator.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      "      - name: Malls",
-      "        cpm: 30 USD",
-    ])}policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n`,
-  );
-  return { dir, env: { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: join(dir, "state") } };
+  const started = await startCliAccount({
+    users: [USER],
+    campaigns: [seedCampaign("5001", "1001", "Malls")],
+    configOrders: ['  - id: "1001"', "    campaigns:", "      - name: Malls", "        cpm: 30 USD"],
+    extraConfig: 'policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n',
+    prefix: "doohctl-policy-",
+  });
+  emulator = started.emulator;
+  return { dir: started.dir, env: { ...started.env, DOOHCTL_STATE_DIR: join(started.dir, "state") } };
 }
 
 const cpmOf = () => emulator!.state().campaigns.find((c) => c.id === "5001")?.cpm;

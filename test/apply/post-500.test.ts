@@ -10,17 +10,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { Clock } from "../../src/model/clock.js";
-import {
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  seedIo,
-  startWorld,
-  startWorldBehind,
-  usd,
-  VENUES_A,
-  type World,
-} from "./harness.js";
+import { desiredCampaign, desiredIo, desiredState, seedIo, usd, VENUES_A } from "../helpers/builders.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 let proxy: Server | undefined;
@@ -56,7 +47,7 @@ async function behindApplyThen500(w: World): Promise<{ world: World; faked: () =
   });
   await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
   await w.client.close();
-  const behind = await startWorldBehind(w, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  const behind = await w.behind(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
   return { world: behind, faked: () => faked };
 }
 
@@ -67,19 +58,22 @@ describe("a POST /campaigns carried out but answered 500", () => {
     const { world: behind, faked } = await behindApplyThen500(started);
     world = behind;
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign(
-          "Launch",
-          {
-            active: true,
-            start_time: "2026-12-01T00:00:00Z",
-            end_time: "2027-01-01T00:00:00Z",
-            budget_impressions: 10_000,
-            cpm: usd("10"),
-          },
-          { targetings: [VENUES_A] },
-        ),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Launch", {
+            fields: {
+              active: true,
+              start_time: "2026-12-01T00:00:00Z",
+              end_time: "2027-01-01T00:00:00Z",
+              budget_impressions: 10_000,
+              cpm: usd("10"),
+            },
+            targetings: [VENUES_A],
+            line: "next",
+          }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await behind.plan(desired);
     const settleMs = 60_000;

@@ -1,20 +1,12 @@
-/**
- * The approval prompt (src/cli/prompt.ts): what was typed before the question is dropped, so a
- * `yes` typed ahead never approves a plan nobody has seen; Ctrl-C at the question rejects with
- * PromptInterrupted, and `doohctl apply` then exits 130 saying nothing was sent.
- */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PromptInterrupted } from "../../src/cli/io.js";
 import { run } from "../../src/cli/program.js";
 import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/prompt.js";
-import type { RunningEmulator } from "../../src/emulator/index.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { seedCampaign } from "../helpers/builders.js";
+import { type CliAccount, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { seedCampaign, USER } from "./harness.js";
+import { USER } from "./harness.js";
 
 /** A terminal stand-in: a stream that records raw-mode switches, as process.stdin on a TTY. */
 function fakeTerminal(): TerminalInput & { modes: boolean[]; type(text: string): void } {
@@ -82,26 +74,24 @@ describe("askLine", () => {
 });
 
 describe("doohctl apply at the prompt", () => {
-  let emulator: RunningEmulator;
+  let account: CliAccount;
+  beforeEach(async () => {
+    account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      configOrders: MALLS_RAISED,
+      prefix: "doohctl-prompt-",
+    });
+  });
   afterEach(async () => {
-    await emulator.close();
+    await account.close();
   });
 
   it("exits 130 on Ctrl-C, says nothing was sent, and sends no write", async () => {
-    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
-      ]),
-    );
+    const { emulator, dir, env } = account;
     const input = fakeTerminal();
     input.type("yes\n"); // typed while the plan was read: must not approve
-    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const base = bufferIO({ env, cwd: dir, tty: true });
     const io = {
       ...base,
       prompt: (question: string) =>
@@ -121,19 +111,9 @@ describe("doohctl apply at the prompt", () => {
   });
 
   it("on Ctrl-D (end of input) at the question says nothing was sent, and sends no write", async () => {
-    emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-prompt-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
-      ]),
-    );
+    const { emulator, dir, env } = account;
     const input = fakeTerminal();
-    const base = bufferIO({ env: loginEnv(USER, dir), cwd: dir, tty: true });
+    const base = bufferIO({ env, cwd: dir, tty: true });
     const io = {
       ...base,
       prompt: (question: string) =>

@@ -5,16 +5,17 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, USER, VENUES_A } from "./harness.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -31,33 +32,29 @@ function deadPid(): number {
  * leaving `active` out; `owner` is the pid the record names.
  */
 async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = "1002") {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
+  const started = await startCliAccount({
+    users: [USER],
+    campaigns: [
+      seedCampaign("5001", "1001", "Malls", { active: false }),
+      seedCampaign("5002", stationsIo, "Stations", { active: true }),
+    ],
     seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
       insertion_orders: [seedIo("1001"), seedIo("1002")],
-      campaigns: [
-        seedCampaign("5001", "1001", "Malls", { active: false }),
-        seedCampaign("5002", stationsIo, "Stations", { active: true }),
-      ],
       targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
     },
-  });
-  const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-plan-"));
-  writeFileSync(
-    join(dir, "doohctl.yaml"),
-    accountConfig(emulator.origin, [
+    configOrders: [
       '  - id: "1001"',
       "    campaigns:",
       "      - name: Malls",
       ...malls,
       ...(stationsIo === "1001" ? [] : ['  - id: "1002"', "    campaigns:"]),
       "      - name: Stations",
-    ]),
-  );
-  const env = { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: join(dir, "state") };
+    ],
+    prefix: "doohctl-recovery-plan-",
+  });
+  const { emulator: running, dir } = started;
+  emulator = running;
+  const env = { ...started.env, DOOHCTL_STATE_DIR: join(dir, "state") };
   const scope = { origin: emulator.origin, environment: "production", user: USER.email };
   const store = new RecoveryStore(env.DOOHCTL_STATE_DIR, scope);
   store.begin("2026-11-23T10:00:00.000Z").add([
@@ -238,32 +235,25 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
 
 describe("an apply that cannot write its recovery record", () => {
   it("refuses to pause: no campaign is paused unrecorded, and the error says what to do", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
-        users: [USER],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
-        campaigns: [seedCampaign("5002", "1001", "Stations", { active: true })],
-        targetings: { "5002": [VENUES_A, PUBLISHERS] },
-      },
-    });
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-ro-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5002", "1001", "Stations", { active: true })],
+      seed: { targetings: { "5002": [VENUES_A, PUBLISHERS] } },
+      configOrders: [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Stations",
         '        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["101", "102"] } }]',
-      ]),
-    );
+      ],
+      prefix: "doohctl-recovery-ro-",
+    });
+    emulator = account.emulator;
+    const { dir } = account;
     // The lock can be taken, the record cannot be written: a file where its directory goes.
     const state = join(dir, "state");
     mkdirSync(state);
     writeFileSync(join(state, "recovery"), "");
-    const env = { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: state };
+    const env = { ...account.env, DOOHCTL_STATE_DIR: state };
     const apply = await cli(["apply", "--auto-approve"], env, dir);
     expect(apply.code).toBe(1);
     expect(apply.err).toMatch(/cannot write the recovery record in .*, so no campaign was paused/);
@@ -275,33 +265,22 @@ describe("an apply that cannot write its recovery record", () => {
   });
 
   it("says clearly when the state directory itself cannot be used, before sending anything", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
-        users: [USER],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
-        campaigns: [seedCampaign("5002", "1001", "Stations")],
-      },
-    });
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-recovery-ro-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5002", "1001", "Stations")],
+      configOrders: [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Stations",
         "        budget_impressions: 150000",
-      ]),
-    );
+      ],
+      prefix: "doohctl-recovery-ro-",
+    });
+    emulator = account.emulator;
+    const { dir } = account;
     const state = join(dir, "state-file");
     writeFileSync(state, "");
-    const apply = await cli(
-      ["apply", "--auto-approve"],
-      { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: state },
-      dir,
-    );
+    const apply = await cli(["apply", "--auto-approve"], { ...account.env, DOOHCTL_STATE_DIR: state }, dir);
     expect(apply.code).toBe(1);
     expect(apply.err).toContain(state);
     expect(apply.err).toMatch(/DOOHCTL_STATE_DIR/);

@@ -3,11 +3,12 @@ import { createProgressDisplay } from "../../src/cli/progress.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { progressLine, requestLine } from "../../src/render/progress.js";
 import { renderApplyReport } from "../../src/render/report.js";
-import { record, result, source } from "./builders.js";
+import { source } from "../helpers/builders.js";
+import { applyResult, requestRecord } from "../helpers/plans.js";
 
 describe("apply report", () => {
   it("summarizes a complete apply per action with request counts and elapsed time", () => {
-    expect(renderApplyReport(result())).toBe(
+    expect(renderApplyReport(applyResult())).toBe(
       [
         "Apply complete.",
         "Applied 1 of 1 request in 1m00s.",
@@ -19,12 +20,12 @@ describe("apply report", () => {
   });
 
   it("lists what was applied, the failed request with each field at its file:line, and what was not sent", () => {
-    const failed = record({ seq: 2, status: 422, description: "PATCH 2 campaigns (updates)" });
+    const failed = requestRecord({ seq: 2, status: 422, description: "PATCH 2 campaigns (updates)" });
     const text = renderApplyReport(
-      result({
+      applyResult({
         status: "failed",
         applied: [
-          record({
+          requestRecord({
             seq: 1,
             phase: 1,
             path: "/api/dsp/v1/insertion_orders",
@@ -57,7 +58,7 @@ describe("apply report", () => {
             description: "activate 1 campaign",
           },
         ],
-        summary: { ...result().summary, planned_requests: 3, applied_requests: 1, actions: {} },
+        summary: { ...applyResult().summary, planned_requests: 3, applied_requests: 1, actions: {} },
       }),
     );
     expect(text).toBe(
@@ -84,7 +85,7 @@ describe("apply report", () => {
 
   it("says which request was abandoned when interrupted", () => {
     const text = renderApplyReport(
-      result({ status: "interrupted", applied: [], abandoned: record({ status: "abandoned" }) }),
+      applyResult({ status: "interrupted", applied: [], abandoned: requestRecord({ status: "abandoned" }) }),
     );
     expect(text).toMatch(/^Apply interrupted after 0 of 1 request\./);
     expect(text).toMatch(
@@ -111,7 +112,7 @@ describe("progress lines", () => {
   });
 
   it("writes one line per request without a TTY", () => {
-    expect(requestLine(record({ attempts: 2, duration_ms: 1500 }), 7)).toBe(
+    expect(requestLine(requestRecord({ attempts: 2, duration_ms: 1500 }), 7)).toBe(
       "[1/7] phase 3 PATCH /api/dsp/v1/campaigns 2 items -> 200 in 1.5s, 2 attempts",
     );
   });
@@ -150,7 +151,7 @@ describe("progress display", () => {
       type: "api",
       event: { type: "wait", class: "write", reason: "retry-after", until: 12_000, waitMs: 12_000 },
     });
-    display.onEvent({ type: "applied", record: record(), item_ids: [], done: 1, total: 1 });
+    display.onEvent({ type: "applied", record: requestRecord(), item_ids: [], done: 1, total: 1 });
     display.stop();
     expect(out.text()).toBe(
       [
@@ -167,7 +168,7 @@ describe("progress display", () => {
     const out = sink(true);
     const display = createProgressDisplay({ sink: out, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
     display.onEvent({ type: "start", total: 2, at: 0 });
-    display.onEvent({ type: "applied", record: record(), item_ids: [], done: 1, total: 2 });
+    display.onEvent({ type: "applied", record: requestRecord(), item_ids: [], done: 1, total: 2 });
     display.stop();
     const text = out.text();
     expect(text.split("\n")).toHaveLength(2);

@@ -1,19 +1,13 @@
-/**
- * A plan saved with --target and applied with --plan: it is re-derived with the same targets
- * (design.md, Plan), so it writes only the targeted insertion order, and an edit by someone
- * else outside the targets does not make it stale.
- */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { seedCampaign, seedIo, usd } from "../helpers/builders.js";
+import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { ADVERTISER, seedCampaign, seedIo, USER, usd } from "./harness.js";
+import { colleagueClient } from "../helpers/world.js";
+import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -23,41 +17,27 @@ afterEach(async () => {
 
 describe("apply --plan of a plan saved with --target", () => {
   it("writes only the targeted insertion order, and ignores edits outside it", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
-        users: [USER],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001"), seedIo("1002")],
-        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1002", "Stations")],
-      },
-    });
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-saved-target-"));
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Malls",
-        "        budget_impressions: 150000",
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1002", "Stations")],
+      seed: { insertion_orders: [seedIo("1001"), seedIo("1002")] },
+      configOrders: [
+        ...MALLS_RAISED,
         '  - id: "1002"',
         "    campaigns:",
         "      - name: Stations",
         "        budget_impressions: 160000",
-      ]),
-    );
-    const env = { ...loginEnv(USER, dir), DOOHCTL_STATE_DIR: join(dir, "state") };
+      ],
+      prefix: "doohctl-saved-target-",
+    });
+    emulator = account.emulator;
+    const { dir } = account;
+    const env = { ...account.env, DOOHCTL_STATE_DIR: join(dir, "state") };
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json", "--target", "1002"], saved), saved.err()).toBe(0);
 
     // Someone edits a campaign outside the targets after the plan was saved.
-    const other = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      sessionCache: false,
-    });
+    const other = colleagueClient(emulator.origin, USER);
     await other.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("15") }]));
     await other.close();
 

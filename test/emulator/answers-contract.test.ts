@@ -18,6 +18,7 @@ import {
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { usd } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 
 const SEED = JSON.parse(readFileSync(new URL("../../examples/emulator-seed.json", import.meta.url), "utf8"));
@@ -71,8 +72,6 @@ function violations({ method, path, status, body }: Exchange): string[] {
   const validate = schemaValidator("Error");
   return validate(body) ? [] : issuesOf(validate.errors).map((i) => `${i.at}: ${i.expected}`);
 }
-
-const usd = (units: string) => ({ currency_code: "USD", units, nanos: 0 });
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, seed: SEED, rateLimits: "off" });

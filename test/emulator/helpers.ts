@@ -1,4 +1,9 @@
-/** Builders and a tiny HTTP helper for the emulator's tests: real HTTP against port 0. */
+/**
+ * Builders and a tiny HTTP helper for the emulator's tests: real HTTP against port 0. `boot()`
+ * is not `emulatorWorld` (test/helpers/world.ts) on purpose: these tests speak raw HTTP with a
+ * session cookie, so they can send what the client never would. `campaign` and `creative` are
+ * seed objects of this small account, complete as the emulator stores them.
+ */
 
 import {
   type EmulatorOptions,
@@ -7,10 +12,9 @@ import {
   startEmulator,
 } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { usd } from "../helpers/builders.js";
 
 export const USER = { email: "buyer@doohctl.test", password: "s3cret-pass", account_id: "1" };
-
-const usd = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
 
 /** A small account: two advertisers, two insertion orders, three campaigns, two creatives. */
 export function seed(overrides: Partial<EmulatorSeed> = {}): EmulatorSeed {
@@ -75,7 +79,7 @@ export function campaign(fields: Partial<NonNullable<EmulatorSeed["campaigns"]>[
     start_time: "2026-12-01T00:00:00Z",
     end_time: "2027-01-01T00:00:00Z",
     budget_impressions: 10_000,
-    cpm: usd("12", 500_000_000),
+    cpm: usd("12.5"),
     pacing: { strategy: "even" },
     ...fields,
   };

@@ -1,21 +1,38 @@
 /**
  * The account CLI tests run `doohctl` against through `run()`: the emulator on port 0 with its
- * rate limits off, a config aimed at it, and the environment that logs a user in.
+ * rate limits off, a config aimed at it, and the environment that logs a user in. It is not
+ * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
+  type EmulatorSeed,
   type RunningEmulator,
   type SeedCampaign,
   type SeedUser,
   startEmulator,
 } from "../../src/emulator/index.js";
-import { ADVERTISER, seedIo } from "../apply/harness.js";
+import { ADVERTISER, seedIo } from "./builders.js";
 
-/** One advertiser, insertion order 1001 and `campaigns` under it, for `users`. */
-export function startAccount(users: SeedUser[], campaigns: SeedCampaign[]): Promise<RunningEmulator> {
+/** The lines under `insertion_orders:` that raise Malls (seeded at 100,000) to 150,000 impressions. */
+export const MALLS_RAISED: readonly string[] = [
+  '  - id: "1001"',
+  "    campaigns:",
+  "      - name: Malls",
+  "        budget_impressions: 150000",
+];
+
+/** One advertiser, insertion order 1001 and `campaigns` under it, for `users`; `seed` adds or replaces parts. */
+export function startAccount(
+  users: SeedUser[],
+  campaigns: SeedCampaign[],
+  seed: Partial<EmulatorSeed> = {},
+): Promise<RunningEmulator> {
   return startEmulator({
     port: 0,
     rateLimits: "off",
-    seed: { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns },
+    seed: { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns, ...seed },
   });
 }
 
@@ -38,4 +55,34 @@ export function accountConfig(origin: string, insertionOrders: readonly string[]
 /** Credentials from the environment, as users give them; HOME in the test's own directory keeps the session cache there. */
 export function loginEnv(user: { email: string; password: string }, home: string): Record<string, string> {
   return { DOOHCTL_EMAIL: user.email, DOOHCTL_PASSWORD: user.password, HOME: home };
+}
+
+export interface CliAccount {
+  emulator: RunningEmulator;
+  /** The test's own directory: `doohctl.yaml` and HOME (so the session cache) are there. */
+  dir: string;
+  /** The environment that logs the first user in. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * `startAccount` and a fresh directory (named from `prefix`) holding `doohctl.yaml` aimed at it,
+ * with `configOrders` under `insertion_orders:` and `extraConfig` after them.
+ */
+export async function startCliAccount(options: {
+  users: SeedUser[];
+  campaigns: SeedCampaign[];
+  seed?: Partial<EmulatorSeed>;
+  configOrders: readonly string[];
+  extraConfig?: string;
+  prefix: string;
+}): Promise<CliAccount> {
+  const emulator = await startAccount(options.users, options.campaigns, options.seed);
+  const dir = mkdtempSync(join(tmpdir(), options.prefix));
+  const config = accountConfig(emulator.origin, options.configOrders) + (options.extraConfig ?? "");
+  writeFileSync(join(dir, "doohctl.yaml"), config);
+  const user = options.users[0];
+  if (!user) throw new Error("startCliAccount: no user to log in as");
+  return { emulator, dir, env: loginEnv(user, dir), close: () => emulator.close() };
 }

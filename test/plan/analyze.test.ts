@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 describe("analyzers", () => {
   it("flags budget and cpm increases above their thresholds (DOOH401), configurably", () => {
     const live = liveState({ campaigns: [liveCampaign()] });
-    const d = desired([
-      io("1001", {
-        campaigns: [campaign("Airports", { fields: { cpm: usd("15"), budget_impressions: 140_000 } })],
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("15"), budget_impressions: 140_000 } })],
       }),
     ]);
     const p = plan(d, live);
@@ -22,7 +30,9 @@ describe("analyzers", () => {
 
   it("warns about editing a campaign whose flight has ended (DOOH301)", () => {
     const live = liveState({ campaigns: [liveCampaign({ end_time: "2027-01-01T00:00:00Z" })] });
-    const d = desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("12.10") } })] })]);
+    const d = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("12.10") } })] }),
+    ]);
     expect(plan(d, live, { now: "2027-01-02T00:00:00Z" }).findings.map((f) => f.code)).toEqual(["DOOH301"]);
     expect(plan(d, live).findings).toEqual([]);
   });
@@ -33,10 +43,10 @@ describe("analyzers", () => {
       liveCampaign({ id: "5002", name: "Malls" }),
       liveCampaign({ id: "5003", name: "Rail" }),
     ];
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         fields: { budget_money: usd("27500") },
-        campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("12.50") } })),
+        campaigns: campaigns.map((c) => desiredCampaign(c.name, { fields: { cpm: usd("12.50") } })),
       }),
     ]);
     const p = plan(d, liveState({ campaigns }));
@@ -67,7 +77,7 @@ describe("analyzers", () => {
     expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS, busy)).toBe(0);
     expect(estimateApplyMs(2, PUBLISHED_RATE_LIMITS, busy)).toBe(20_000);
     expect(estimateApplyMs(3, PUBLISHED_RATE_LIMITS, busy)).toBe(22_000);
-    const p = plan(desired([io("1001", { fields: { contract_number: "PO-2" } })]), liveState(), {
+    const p = plan(desiredState([desiredIo("1001", { fields: { contract_number: "PO-2" } })]), liveState(), {
       writeWindowBusyMs: busy,
     });
     expect(p.summary.write_slots_in_use).toBe(9);

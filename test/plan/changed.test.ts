@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { changedSince } from "../../src/plan/changed.js";
 import {
-  campaign,
-  creative,
-  desired,
-  io,
+  desiredCampaign,
+  desiredCreative,
+  desiredIo,
+  desiredState,
   liveCampaign,
   liveState,
-  plan,
   publisher,
-  src,
+  source,
   usd,
-} from "./builders.js";
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 const REF = { since: "main", commit: "a".repeat(40) };
 const NEW = {
@@ -23,11 +23,13 @@ const NEW = {
 
 describe("changedSince", () => {
   it("sees nothing in a block moved to another file or line", () => {
-    const base = desired([io("1001", { campaigns: [campaign("A", { fields: { cpm: usd("1") } })] })]);
-    const moved = desired([
-      io("1001", { campaigns: [campaign("A", { fields: { cpm: usd("1") }, line: 90 })] }),
+    const base = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("A", { fields: { cpm: usd("1") } })] }),
     ]);
-    moved.insertionOrders[0]!.source = src("elsewhere", 70);
+    const moved = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("A", { fields: { cpm: usd("1") }, line: 90 })] }),
+    ]);
+    moved.insertionOrders[0]!.source = source(70, "elsewhere");
     expect(changedSince(base, moved, REF)).toMatchObject({
       insertion_orders: [],
       campaigns: [],
@@ -38,31 +40,31 @@ describe("changedSince", () => {
   });
 
   it("names added, changed and removed campaigns, a changed order and a changed creative", () => {
-    const base = desired(
+    const base = desiredState(
       [
-        io("1001", {
+        desiredIo("1001", {
           campaigns: [
-            campaign("A", { fields: { cpm: usd("1") } }),
-            campaign("Gone", { id: "5009" }),
-            campaign("Same"),
+            desiredCampaign("A", { fields: { cpm: usd("1") } }),
+            desiredCampaign("Gone", { id: "5009" }),
+            desiredCampaign("Same"),
           ],
         }),
       ],
-      [creative("9001", { category_ids: ["1"] }), creative("9002", { category_ids: ["1"] })],
+      [desiredCreative("9001", { category_ids: ["1"] }), desiredCreative("9002", { category_ids: ["1"] })],
     );
-    const head = desired(
+    const head = desiredState(
       [
-        io("1001", {
+        desiredIo("1001", {
           unmanaged: "deactivate",
           campaigns: [
-            campaign("A", { fields: { cpm: usd("2") } }),
-            campaign("Same"),
-            campaign("B", { targetings: [publisher("7")] }),
+            desiredCampaign("A", { fields: { cpm: usd("2") } }),
+            desiredCampaign("Same"),
+            desiredCampaign("B", { targetings: [publisher("7")] }),
           ],
         }),
-        io("1002", { campaigns: [campaign("C")] }),
+        desiredIo("1002", { campaigns: [desiredCampaign("C")] }),
       ],
-      [creative("9001", { category_ids: ["1"] }), creative("9002", { category_ids: ["2"] })],
+      [desiredCreative("9001", { category_ids: ["1"] }), desiredCreative("9002", { category_ids: ["2"] })],
     );
     expect(changedSince(base, head, REF)).toEqual({
       since: "main",
@@ -85,7 +87,9 @@ describe("createPlan: near-identical names (DOOH013)", () => {
     // "Cafe\u0301" is "Café" decomposed; NFC makes it the live name's form.
     const live = liveState({ campaigns: [liveCampaign({ name: "Café Airports" })] });
     const p = plan(
-      desired([io("1001", { campaigns: [campaign(" cafe\u0301 AIRPORTS ", { fields: NEW })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign(" cafe\u0301 AIRPORTS ", { fields: NEW })] }),
+      ]),
       live,
     );
     expect(p.changes.map((c) => c.kind)).toEqual(["create_campaign"]);
@@ -103,7 +107,10 @@ describe("createPlan: near-identical names (DOOH013)", () => {
 
   it("says nothing for a clearly different name", () => {
     const live = liveState({ campaigns: [liveCampaign({ name: "Airports" })] });
-    const p = plan(desired([io("1001", { campaigns: [campaign("Airports 2", { fields: NEW })] })]), live);
+    const p = plan(
+      desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports 2", { fields: NEW })] })]),
+      live,
+    );
     expect(p.findings.map((f) => f.code)).not.toContain("DOOH013");
   });
 });

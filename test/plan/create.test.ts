@@ -3,24 +3,25 @@ import { Money } from "../../src/model/money.js";
 import { pauseSpans } from "../../src/plan/pauses.js";
 import { Placeholder } from "../../src/plan/placeholder.js";
 import {
-  bodies,
-  campaign,
-  desired,
-  io,
+  desiredCampaign,
+  desiredIo,
+  desiredState,
   liveCampaign,
   liveCreative,
   liveIo,
   liveState,
-  plan,
   publisher,
   usd,
   venue,
-} from "./builders.js";
+} from "../helpers/builders.js";
+import { bodies, plan } from "../helpers/plans.js";
 
 describe("createPlan: only declared fields", () => {
   it("plans nothing when every declared field already matches, whatever the undeclared ones are", () => {
     const live = liveState({ campaigns: [liveCampaign({ pacing: { strategy: "asap" }, active: false })] });
-    const d = desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("12.00") } })] })]);
+    const d = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("12.00") } })] }),
+    ]);
     const p = plan(d, live);
     expect(p.changes).toEqual([]);
     expect(p.requests).toEqual([]);
@@ -36,10 +37,10 @@ describe("createPlan: only declared fields", () => {
         }),
       ],
     });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
-          campaign("Airports", {
+          desiredCampaign("Airports", {
             fields: { cpm: Money.parse("12.5 USD"), end_time: "2027-02-01T00:00:00Z" },
           }),
         ],
@@ -50,9 +51,11 @@ describe("createPlan: only declared fields", () => {
 
   it("patches only the fields that differ, with the source of each desired value", () => {
     const live = liveState({ campaigns: [liveCampaign()] });
-    const d = desired([
-      io("1001", {
-        campaigns: [campaign("Airports", { fields: { cpm: usd("12.50"), budget_impressions: 100_000 } })],
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Airports", { fields: { cpm: usd("12.50"), budget_impressions: 100_000 } }),
+        ],
       }),
     ]);
     const p = plan(d, live);
@@ -75,8 +78,10 @@ describe("createPlan: only declared fields", () => {
 
   it("shows which inner paths of pacing change, and sends the whole object", () => {
     const live = liveState({ campaigns: [liveCampaign({ pacing: { strategy: "even", cap: 3 } })] });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { fields: { pacing: { strategy: "asap", cap: 3 } } })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { pacing: { strategy: "asap", cap: 3 } } })],
+      }),
     ]);
     const p = plan(d, live);
     const change = p.changes[0]!;
@@ -89,8 +94,8 @@ describe("createPlan: only declared fields", () => {
 describe("createPlan: insertion orders", () => {
   it("widens in phase 1 and narrows in phase 7, splitting one insertion order across both", () => {
     const live = liveState();
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         fields: {
           start_time: "2026-11-15T00:00:00Z",
           end_time: "2027-02-15T00:00:00Z",
@@ -124,10 +129,10 @@ describe("createPlan: insertion orders", () => {
   it("lifts budget_money in phase 1 and sets the new currency in phase 7 when campaigns change currency", () => {
     const eur = Money.parse("10 EUR");
     const live = liveState({ campaigns: [liveCampaign()] });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         fields: { budget_money: Money.parse("20000 EUR") },
-        campaigns: [campaign("Airports", { fields: { cpm: eur } })],
+        campaigns: [desiredCampaign("Airports", { fields: { cpm: eur } })],
       }),
     ]);
     const p = plan(d, live);
@@ -137,7 +142,7 @@ describe("createPlan: insertion orders", () => {
   });
 
   it("refuses an insertion order that does not exist (G1)", () => {
-    const p = plan(desired([io("1999", { fields: { contract_number: "X" } })]), liveState());
+    const p = plan(desiredState([desiredIo("1999", { fields: { contract_number: "X" } })]), liveState());
     expect(p.findings.map((f) => [f.code, f.severity])).toEqual([["DOOH001", "error"]]);
     expect(p.requests).toEqual([]);
   });
@@ -153,10 +158,10 @@ describe("createPlan: new campaigns", () => {
 
   it("creates a campaign inactive and activates it after its targetings and creatives (I2)", () => {
     const live = liveState({ creatives: [liveCreative()] });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
-          campaign("Stations", {
+          desiredCampaign("Stations", {
             fields: { ...full, active: true },
             targetings: [venue("v1")],
             creatives: ["9001"],
@@ -186,7 +191,9 @@ describe("createPlan: new campaigns", () => {
   });
 
   it("asks for the fields creation needs when a campaign without a live match lacks them (G3)", () => {
-    const d = desired([io("1001", { campaigns: [campaign("Stations", { fields: { cpm: usd("9") } })] })]);
+    const d = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Stations", { fields: { cpm: usd("9") } })] }),
+    ]);
     const p = plan(d, liveState());
     expect(p.findings).toHaveLength(1);
     expect(p.findings[0]).toMatchObject({ code: "DOOH006", severity: "error" });
@@ -199,11 +206,11 @@ describe("createPlan: new campaigns", () => {
       insertionOrders: [liveIo({ budget_impressions: 200_000 })],
       campaigns: [liveCampaign({ budget_impressions: 200_000 })],
     });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
-          campaign("Airports", { fields: { budget_impressions: 120_000 } }),
-          campaign("Stations", { fields: { ...full, budget_impressions: 80_000 } }),
+          desiredCampaign("Airports", { fields: { budget_impressions: 120_000 } }),
+          desiredCampaign("Stations", { fields: { ...full, budget_impressions: 80_000 } }),
         ],
       }),
     ]);
@@ -225,8 +232,10 @@ describe("createPlan: new campaigns", () => {
 describe("createPlan: targetings and pauses (I1, I5)", () => {
   it("adds an option set to an active campaign without pausing it", () => {
     const live = liveState({ campaigns: [liveCampaign()], targetings: { "5001": [venue("v1")] } });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { targetings: [venue("v1"), publisher("p9")] })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { targetings: [venue("v1"), publisher("p9")] })],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.requests.map((r) => r.phase)).toEqual([4]);
@@ -240,8 +249,8 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
       campaigns: [liveCampaign()],
       targetings: { "5001": [venue("v1"), publisher("p9")] },
     });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { targetings: [venue("v1", "v2")] })] }),
+    const d = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { targetings: [venue("v1", "v2")] })] }),
     ]);
     const p = plan(d, live);
     expect(p.requests.map((r) => [r.phase, r.body])).toEqual([
@@ -266,9 +275,9 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
 
   it("does not reactivate a campaign the config switches off while changing its targetings", () => {
     const live = liveState({ campaigns: [liveCampaign()], targetings: { "5001": [venue("v1")] } });
-    const d = desired([
-      io("1001", {
-        campaigns: [campaign("Airports", { fields: { active: false }, targetings: [venue("v2")] })],
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { active: false }, targetings: [venue("v2")] })],
       }),
     ]);
     const p = plan(d, live);
@@ -281,8 +290,10 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
       liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1000 }),
     );
     const targetings = Object.fromEntries(campaigns.map((c) => [c.id, [venue("v1")]]));
-    const d = desired([
-      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { targetings: [venue("v2")] })) }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: campaigns.map((c) => desiredCampaign(c.name, { targetings: [venue("v2")] })),
+      }),
     ]);
     const p = plan(d, liveState({ campaigns, targetings }));
     // The fewest writes: 3 pause batches, 250 PUTs, 3 reactivation batches, as before grouping.
@@ -309,8 +320,10 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
       liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1000 }),
     );
     const targetings = Object.fromEntries(campaigns.map((c) => [c.id, [venue("v1")]]));
-    const d = desired([
-      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { targetings: [venue("v2")] })) }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: campaigns.map((c) => desiredCampaign(c.name, { targetings: [venue("v2")] })),
+      }),
     ]);
     const free = plan(d, liveState({ campaigns, targetings }));
     const bounded = plan(d, liveState({ campaigns, targetings }), { maxPauseMs: 60_000 });
@@ -335,10 +348,10 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
     );
     const live = liveState({ insertionOrders: [liveIo({ budget_impressions: 1_000_000 })], campaigns });
     // First half gains 1,000 each, second half loses 1,000 each: only safe decreases first.
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: campaigns.map((c, i) =>
-          campaign(c.name, { fields: { budget_impressions: i < 100 ? 6000 : 4000 } }),
+          desiredCampaign(c.name, { fields: { budget_impressions: i < 100 ? 6000 : 4000 } }),
         ),
       }),
     ]);
@@ -354,8 +367,10 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
       insertionOrders: [liveIo({ budget_impressions: 150_000 })],
       campaigns: [liveCampaign()],
     });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { fields: { budget_impressions: 200_000 } })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { budget_impressions: 200_000 } })],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.findings.map((f) => f.code)).toEqual(["DOOH701", "DOOH401"]);
@@ -370,9 +385,9 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
       insertionOrders: [liveIo({ budget_impressions: 150_000 })],
       campaigns: [liveCampaign(), liveCampaign({ id: "5009", name: "Legacy", budget_impressions: 40_000 })],
     });
-    const d = desired([
-      io("1001", {
-        campaigns: [campaign("Airports", { fields: { budget_impressions: 120_000 }, line: 12 })],
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { budget_impressions: 120_000 }, line: 12 })],
       }),
     ]);
     const [budget] = plan(d, live).findings;
@@ -388,8 +403,10 @@ describe("createPlan: batching and budget order (I3, I4)", () => {
     const campaigns = Array.from({ length: 250 }, (_, i) =>
       liveCampaign({ id: String(5001 + i), name: `C${i}`, budget_impressions: 1 }),
     );
-    const d = desired([
-      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("13") } })) }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: campaigns.map((c) => desiredCampaign(c.name, { fields: { cpm: usd("13") } })),
+      }),
     ]);
     const p = plan(d, liveState({ campaigns }));
     expect(p.requests.map((r) => r.items)).toEqual([100, 100, 50]);

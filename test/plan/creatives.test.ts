@@ -1,20 +1,20 @@
 import { describe, expect, it } from "vitest";
 import {
-  campaign,
-  creative,
-  desired,
-  io,
+  desiredCampaign,
+  desiredCreative,
+  desiredIo,
+  desiredState,
   liveCampaign,
   liveCreative,
   liveState,
-  plan,
-  src,
-} from "./builders.js";
+  source,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 function creativeWithSources(id: string, categoryIds: string[]) {
   return {
-    ...creative(id, { category_ids: categoryIds }),
-    fieldSources: { category_ids: src(`creatives.${id}.category_ids`, 51) },
+    ...desiredCreative(id, { category_ids: categoryIds }),
+    fieldSources: { category_ids: source(51, `creatives.${id}.category_ids`) },
   };
 }
 
@@ -27,8 +27,10 @@ describe("createPlan: creatives (G6)", () => {
         liveCreative({ id: "9002", campaign_ids: ["7777"] }),
       ],
     });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { creatives: ["9002"] }), campaign("Malls")] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { creatives: ["9002"] }), desiredCampaign("Malls")],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.changes.map((c) => c.kind)).toEqual(["associate_creative", "dissociate_creative"]);
@@ -48,9 +50,9 @@ describe("createPlan: creatives (G6)", () => {
       campaigns: [liveCampaign()],
       creatives: [liveCreative({ category_ids: ["3"] })],
     });
-    const d = desired(
-      [io("1001", { campaigns: [campaign("Airports", { creatives: ["9001"] })] })],
-      [creative("9001", { category_ids: ["4", "3"] })],
+    const d = desiredState(
+      [desiredIo("1001", { campaigns: [desiredCampaign("Airports", { creatives: ["9001"] })] })],
+      [desiredCreative("9001", { category_ids: ["4", "3"] })],
     );
     const p = plan(d, live);
     expect(p.requests.map((r) => r.body)).toEqual([
@@ -69,7 +71,9 @@ describe("createPlan: creatives (G6)", () => {
       ],
     });
     const p = plan(
-      desired([io("1001", { campaigns: [campaign("Airports", { creatives: ["9001"] })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Airports", { creatives: ["9001"] })] }),
+      ]),
       live,
     );
     expect(p.findings.map((f) => f.code)).toEqual(["DOOH601"]);
@@ -92,12 +96,16 @@ describe("createPlan: creatives (G6)", () => {
       ],
     });
     const errors = plan(
-      desired([io("1001", { campaigns: [campaign("Airports", { creatives: ["9001", "9404"] })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Airports", { creatives: ["9001", "9404"] })] }),
+      ]),
       live,
     );
     expect(errors.findings.map((f) => f.code)).toEqual(["DOOH008", "DOOH007"]);
     const warnings = plan(
-      desired([io("1001", { campaigns: [campaign("Malls", { creatives: ["9002", "9003"] })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Malls", { creatives: ["9002", "9003"] })] }),
+      ]),
       live,
     );
     expect(warnings.findings.map((f) => f.code)).toEqual(["DOOH501", "DOOH501"]);
@@ -110,7 +118,7 @@ describe("createPlan: creatives (G6)", () => {
       creatives: [liveCreative({ category_ids: ["3"] })],
       creativeCategories: [{ id: "4", name: "Sports" }],
     });
-    const d = desired([io("1001")], [creativeWithSources("9001", ["3", "4", "77"])]);
+    const d = desiredState([desiredIo("1001")], [creativeWithSources("9001", ["3", "4", "77"])]);
     const p = plan(d, live);
     expect(p.findings).toEqual([
       {
@@ -119,7 +127,7 @@ describe("createPlan: creatives (G6)", () => {
         message:
           "creative 9001: category 77 in category_ids does not exist (see docs/assumptions.md#g6): use the id of an existing creative category (GET /creative_categories)",
         address: "creative.9001",
-        source: src("creatives.9001.category_ids", 51),
+        source: source(51, "creatives.9001.category_ids"),
       },
     ]);
     expect(p.requests).toEqual([]);
@@ -130,10 +138,10 @@ describe("createPlan: creatives (G6)", () => {
       creatives: [liveCreative({ category_ids: ["3"] })],
       creativeCategories: [{ id: "4", name: "Sports" }],
     });
-    const d = desired([io("1001")], [creativeWithSources("9001", ["3", "4"])]);
+    const d = desiredState([desiredIo("1001")], [creativeWithSources("9001", ["3", "4"])]);
     expect(plan(d, live).findings).toEqual([]);
     const { creativeCategories: _, ...unread } = live;
-    const p = plan(desired([io("1001")], [creativeWithSources("9001", ["77"])]), unread);
+    const p = plan(desiredState([desiredIo("1001")], [creativeWithSources("9001", ["77"])]), unread);
     expect(p.findings).toEqual([]);
     expect(p.requests).toHaveLength(1);
   });

@@ -18,8 +18,9 @@ import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seed, USER } from "../emulator/helpers.js";
+import { desiredCampaign, desiredIo, desiredState, usd } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
-import { campaign, desired, io, OPTIONS, usd } from "./builders.js";
+import { PLAN_OPTIONS } from "../helpers/plans.js";
 
 const MID_DECEMBER = "2026-12-10T00:00:00Z";
 const DAY = 24 * 3_600_000;
@@ -43,11 +44,11 @@ function client() {
 
 /** Plans 1001 with the given campaigns (and insertion order fields) against the emulator, now. */
 async function planOf(campaigns: DesiredCampaign[], fields: InsertionOrderFields = {}): Promise<Plan> {
-  const d = desired([io("1001", { campaigns, fields })]);
+  const d = desiredState([desiredIo("1001", { campaigns, fields })]);
   const c = client();
   try {
     const live = await readLiveState(c, d);
-    return createPlan(d, live, { ...OPTIONS, now: new Date(clock.now()).toISOString() });
+    return createPlan(d, live, { ...PLAN_OPTIONS, now: new Date(clock.now()).toISOString() });
   } finally {
     await c.close();
   }
@@ -71,7 +72,7 @@ const codes = (plan: Plan) => plan.findings.map((f) => f.code);
 describe("delivery-aware findings", () => {
   it("reads progress on the campaign list requests it already makes, with no extra request", async () => {
     await start();
-    const plan = await planOf([campaign("Airports", { id: "5001" })]);
+    const plan = await planOf([desiredCampaign("Airports", { id: "5001" })]);
     const gets = emulator!.requestLog().filter((e) => e.method === "GET" && e.path !== "/api/session");
     expect(plan.summary.read_requests).toBe(2); // insertion orders, campaigns
     expect(gets.map((e) => `${e.path}?${decodeURIComponent(e.query)}`)).toEqual([
@@ -85,7 +86,7 @@ describe("delivery-aware findings", () => {
     const { progress } = await airports();
     const delivered = progress.impressions_delivered;
     const plan = await planOf([
-      campaign("Airports", { id: "5001", fields: { budget_impressions: delivered - 1 } }),
+      desiredCampaign("Airports", { id: "5001", fields: { budget_impressions: delivered - 1 } }),
     ]);
     const error = plan.findings.find((f) => f.code === "DOOH801");
     expect(error?.severity).toBe("error");
@@ -100,7 +101,7 @@ describe("delivery-aware findings", () => {
     await start();
     const delivered = (await airports()).progress.impressions_delivered;
     const plan = await planOf([
-      campaign("Airports", { id: "5001", fields: { budget_impressions: delivered } }),
+      desiredCampaign("Airports", { id: "5001", fields: { budget_impressions: delivered } }),
     ]);
     expect(codes(plan)).not.toContain("DOOH801");
     expect(plan.requests.length).toBe(1);
@@ -132,7 +133,7 @@ describe("delivery-aware findings", () => {
   it("warns that moving an in-flight campaign's end before now stops delivery at apply (DOOH302)", async () => {
     await start();
     const plan = await planOf([
-      campaign("Airports", { id: "5001", fields: { end_time: "2026-12-09T00:00:00Z" } }),
+      desiredCampaign("Airports", { id: "5001", fields: { end_time: "2026-12-09T00:00:00Z" } }),
     ]);
     const warning = plan.findings.find((f) => f.code === "DOOH302");
     expect(warning?.severity).toBe("warning");
@@ -140,18 +141,20 @@ describe("delivery-aware findings", () => {
       /^ends the flight of campaign 5001 "Airports", in flight now: end_time 2026-12-09T00:00:00Z is not after now, so delivery stops at apply after [\d,]+ of 300,000 impressions$/,
     );
     // Ending it exactly now stops it too.
-    const atNow = await planOf([campaign("Airports", { id: "5001", fields: { end_time: MID_DECEMBER } })]);
+    const atNow = await planOf([
+      desiredCampaign("Airports", { id: "5001", fields: { end_time: MID_DECEMBER } }),
+    ]);
     expect(codes(atNow)).toContain("DOOH302");
   });
 
   it("does not warn for an end still ahead, nor for an inactive campaign whose flight has started", async () => {
     await start();
     const ahead = await planOf([
-      campaign("Airports", { id: "5001", fields: { end_time: "2026-12-20T00:00:00Z" } }),
+      desiredCampaign("Airports", { id: "5001", fields: { end_time: "2026-12-20T00:00:00Z" } }),
     ]);
     expect(codes(ahead)).not.toContain("DOOH302");
     const inactive = await planOf([
-      campaign("Malls", { id: "5002", fields: { end_time: "2026-12-09T00:00:00Z" } }),
+      desiredCampaign("Malls", { id: "5002", fields: { end_time: "2026-12-09T00:00:00Z" } }),
     ]);
     expect(codes(inactive)).not.toContain("DOOH302");
   });
@@ -160,7 +163,7 @@ describe("delivery-aware findings", () => {
     await start();
     const { progress } = await airports();
     const delivered = progress.impressions_delivered;
-    const plan = await planOf([campaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
+    const plan = await planOf([desiredCampaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
     const warning = plan.findings.find((f) => f.code === "DOOH303");
     expect(warning?.severity).toBe("warning");
     const share = ((delivered / 300_000) * 100).toFixed(1);
@@ -171,13 +174,13 @@ describe("delivery-aware findings", () => {
 
   it("says nothing of the cpm before the flight has delivered", async () => {
     await start("2026-11-20T00:00:00Z");
-    const plan = await planOf([campaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
+    const plan = await planOf([desiredCampaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
     expect(codes(plan)).not.toContain("DOOH303");
   });
 
   it("keeps progress out of fingerprints: more delivery does not make a saved plan stale", async () => {
     await start();
-    const plan = await planOf([campaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
+    const plan = await planOf([desiredCampaign("Airports", { id: "5001", fields: { cpm: usd("15") } })]);
     expect(JSON.stringify(plan.fingerprints)).not.toContain("impressions_delivered");
     const before = (await airports()).progress.impressions_delivered;
     clock.advance(DAY);

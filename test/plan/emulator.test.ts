@@ -17,7 +17,7 @@ import { parsePlan, readPlanFile } from "../../src/plan/file.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import { bufferIO } from "../helpers/io.js";
-import { OPTIONS } from "./builders.js";
+import { PLAN_OPTIONS } from "../helpers/plans.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
@@ -62,7 +62,7 @@ describe("plan against the emulator", () => {
     // 1 insertion orders + 1 campaigns + 3 targetings + 1 creatives by campaign + 1 creative 9004 by id
     expect(live.readRequests).toBe(7);
     expect(gets() - before).toBe(7);
-    const plan = createPlan(desired, live, OPTIONS);
+    const plan = createPlan(desired, live, PLAN_OPTIONS);
     expect(plan.findings.filter((f) => f.severity === "error")).toEqual([]);
     expect(plan.findings.map((f) => f.code)).toContain("DOOH201");
     expect(plan.changes.map((c) => c.kind)).toContain("create_campaign");
@@ -119,7 +119,7 @@ describe("plan against the emulator", () => {
   it("says which field of which object moved since a saved plan was made", async () => {
     const desired = await loadConfig([CONFIG], { cwd: ROOT });
     const c = client();
-    const plan = createPlan(desired, await readLiveState(c, desired), OPTIONS);
+    const plan = createPlan(desired, await readLiveState(c, desired), PLAN_OPTIONS);
     expect(await checkStaleness(plan, c)).toEqual([]);
     await c.send(Endpoints.patchCampaigns([{ id: "5101", cpm: Money.parse("16 USD") }]));
     plan.fingerprints.push({ ...plan.fingerprints.find((f) => f.kind === "campaign")!, id: "9999" });

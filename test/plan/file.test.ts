@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { type PlanFileError, parsePlan, serializePlan } from "../../src/plan/file.js";
 import { canonicalJson } from "../../src/plan/fingerprint.js";
-import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 function sample() {
   const live = liveState({ campaigns: [liveCampaign()] });
   return plan(
-    desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("13") } })] })]),
+    desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("13") } })] }),
+    ]),
     live,
   );
 }
@@ -59,9 +69,12 @@ describe("saved plans", () => {
       ],
     });
     const p = plan(
-      desired([
-        io("1001", {
-          campaigns: [campaign("Bus stops", { fields: { cpm: usd("13") } }), campaign("Airports")],
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [
+            desiredCampaign("Bus stops", { fields: { cpm: usd("13") } }),
+            desiredCampaign("Airports"),
+          ],
         }),
       ]),
       live,

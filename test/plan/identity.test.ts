@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 const codes = (p: ReturnType<typeof plan>) => p.findings.map((f) => `${f.code} ${f.severity}`);
 
@@ -7,7 +15,9 @@ describe("createPlan: identity", () => {
   it("asks for an id when two live campaigns share the name of an unpinned one", () => {
     const live = liveState({ campaigns: [liveCampaign(), liveCampaign({ id: "5002" })] });
     const p = plan(
-      desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: usd("1") } })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("1") } })] }),
+      ]),
       live,
     );
     expect(codes(p)).toEqual(["DOOH002 error"]);
@@ -18,8 +28,10 @@ describe("createPlan: identity", () => {
   it("pins by id even when another live campaign has the same name", () => {
     const live = liveState({ campaigns: [liveCampaign(), liveCampaign({ id: "5002" })] });
     const p = plan(
-      desired([
-        io("1001", { campaigns: [campaign("Airports", { id: "5002", fields: { cpm: usd("13") } })] }),
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Airports", { id: "5002", fields: { cpm: usd("13") } })],
+        }),
       ]),
       live,
     );
@@ -29,7 +41,10 @@ describe("createPlan: identity", () => {
 
   it("refuses a pinned campaign whose live name differs, since names cannot change (G2)", () => {
     const live = liveState({ campaigns: [liveCampaign({ name: "Airport" })] });
-    const p = plan(desired([io("1001", { campaigns: [campaign("Airports", { id: "5001" })] })]), live);
+    const p = plan(
+      desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports", { id: "5001" })] })]),
+      live,
+    );
     expect(codes(p)).toEqual(["DOOH005 error"]);
     expect(p.findings[0]!.message).toContain('write name: "Airport"');
   });
@@ -37,8 +52,10 @@ describe("createPlan: identity", () => {
   it("refuses a pinned id that does not exist, and one that lives in another insertion order", () => {
     const live = liveState({ campaigns: [liveCampaign({ id: "6001", insertion_order_id: "1002" })] });
     const p = plan(
-      desired([
-        io("1001", { campaigns: [campaign("Ghost", { id: "5999" }), campaign("Airports", { id: "6001" })] }),
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Ghost", { id: "5999" }), desiredCampaign("Airports", { id: "6001" })],
+        }),
       ]),
       live,
     );
@@ -48,12 +65,12 @@ describe("createPlan: identity", () => {
 
   it("numbers changes c1, c2, ... in plan order and gives the same plan for the same inputs", () => {
     const live = liveState({ campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls" })] });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         fields: { contract_number: "PO-9" },
         campaigns: [
-          campaign("Malls", { fields: { cpm: usd("2") } }),
-          campaign("Airports", { fields: { cpm: usd("3") } }),
+          desiredCampaign("Malls", { fields: { cpm: usd("2") } }),
+          desiredCampaign("Airports", { fields: { cpm: usd("3") } }),
         ],
       }),
     ]);
@@ -78,12 +95,16 @@ describe("createPlan: unmanaged campaigns", () => {
     });
 
   it("leaves unlisted campaigns alone by default", () => {
-    expect(plan(desired([io("1001", { campaigns: [campaign("Airports")] })]), live()).changes).toEqual([]);
+    expect(
+      plan(desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports")] })]), live()).changes,
+    ).toEqual([]);
   });
 
   it("deactivates active unlisted campaigns with unmanaged_campaigns: deactivate, and says so", () => {
     const p = plan(
-      desired([io("1001", { unmanaged: "deactivate", campaigns: [campaign("Airports")] })]),
+      desiredState([
+        desiredIo("1001", { unmanaged: "deactivate", campaigns: [desiredCampaign("Airports")] }),
+      ]),
       live(),
     );
     expect(p.changes.map((c) => [c.kind, c.address])).toEqual([["deactivate_campaign", "campaign.1001/Old"]]);
@@ -93,10 +114,10 @@ describe("createPlan: unmanaged campaigns", () => {
 
   it("never deactivates campaigns of another insertion order under --target of one campaign", () => {
     const p = plan(
-      desired([
-        io("1001", {
+      desiredState([
+        desiredIo("1001", {
           unmanaged: "deactivate",
-          campaigns: [campaign("Airports", { fields: { cpm: usd("5") } })],
+          campaigns: [desiredCampaign("Airports", { fields: { cpm: usd("5") } })],
         }),
       ]),
       live(),
@@ -106,24 +127,24 @@ describe("createPlan: unmanaged campaigns", () => {
   });
 
   it("refuses a --target that names nothing in the config", () => {
-    const p = plan(desired([io("1001")]), live(), { targets: ["31337"] });
+    const p = plan(desiredState([desiredIo("1001")]), live(), { targets: ["31337"] });
     expect(codes(p)).toEqual(["DOOH009 error"]);
   });
 
   it("refuses a --target naming a live campaign the config does not manage, instead of planning nothing", () => {
     const live = liveState({ campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls" })] });
-    const declared = [campaign("Airports", { fields: { cpm: usd("13") } })];
-    const p = plan(desired([io("1001", { campaigns: declared })]), live, { targets: ["5002"] });
+    const declared = [desiredCampaign("Airports", { fields: { cpm: usd("13") } })];
+    const p = plan(desiredState([desiredIo("1001", { campaigns: declared })]), live, { targets: ["5002"] });
     expect(codes(p)).toEqual(["DOOH009 error"]);
     expect(p.findings[0]!.message).toMatch(
       /campaign "Malls" of insertion order 1001, which the config does not manage/,
     );
     // Managed by name, or by the deactivate policy: a valid target.
-    expect(codes(plan(desired([io("1001", { campaigns: declared })]), live, { targets: ["5001"] }))).toEqual(
-      [],
-    );
-    const sweeping = io("1001", { campaigns: declared, unmanaged: "deactivate" });
-    const swept = plan(desired([sweeping]), live, { targets: ["5002"] });
+    expect(
+      codes(plan(desiredState([desiredIo("1001", { campaigns: declared })]), live, { targets: ["5001"] })),
+    ).toEqual([]);
+    const sweeping = desiredIo("1001", { campaigns: declared, unmanaged: "deactivate" });
+    const swept = plan(desiredState([sweeping]), live, { targets: ["5002"] });
     expect(codes(swept)).toEqual(["DOOH101 warning"]);
   });
 });

@@ -18,7 +18,7 @@ import { fingerprintOf } from "../../src/plan/fingerprint.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { JsonValue } from "../../src/plan/types.js";
-import { OPTIONS } from "./builders.js";
+import { PLAN_OPTIONS } from "../helpers/plans.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const USER = { email: "demo@doohctl.test", password: "demo-password" };
@@ -48,7 +48,7 @@ async function planOf(name: string, yaml: string) {
   const desired = await loadConfig([file], { cwd: dir });
   const before = gets();
   const live = await readLiveState(client, desired);
-  return { plan: createPlan(desired, live, OPTIONS), live, reads: gets() - before };
+  return { plan: createPlan(desired, live, PLAN_OPTIONS), live, reads: gets() - before };
 }
 
 describe("reading what the plan's checks need", () => {

@@ -1,18 +1,27 @@
 import { describe, expect, it } from "vitest";
 import type { CampaignFields, PolicyRule, PolicyRules } from "../../src/model/desired.js";
 import { Money } from "../../src/model/money.js";
-import { campaign, desired, io, liveCampaign, liveState, plan, src, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveState,
+  source,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 const rule = (action: "deny" | "warn", extra: Partial<PolicyRule> = {}): PolicyRule => ({
   action,
-  source: src("policy.rule", 3),
+  source: source(3, "policy.rule"),
   ...extra,
 });
 
 function withPolicy(fields: CampaignFields, policy: PolicyRules, own?: PolicyRules) {
-  const order = io("1001", { campaigns: [campaign("Airports", { fields })] });
+  const order = desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields })] });
   if (own) order.policy = own;
-  return { ...desired([order]), policy };
+  return { ...desiredState([order]), policy };
 }
 
 const codes = (p: { findings: { code: string; severity: string }[] }) =>
@@ -145,10 +154,10 @@ describe("guardrail policies", () => {
 
   it("applies to a campaign to create (max_cpm) and to unmanaged_campaigns: deactivate (no_deactivation_in_flight)", () => {
     const created = {
-      ...desired([
-        io("1001", {
+      ...desiredState([
+        desiredIo("1001", {
           campaigns: [
-            campaign("Stations", {
+            desiredCampaign("Stations", {
               fields: {
                 start_time: "2026-12-15T00:00:00Z",
                 end_time: "2027-02-01T00:00:00Z",
@@ -168,7 +177,7 @@ describe("guardrail policies", () => {
     );
 
     const unmanaged = {
-      ...desired([io("1001", { unmanaged: "deactivate" })]),
+      ...desiredState([desiredIo("1001", { unmanaged: "deactivate" })]),
       policy: { no_deactivation_in_flight: rule("deny") },
     };
     const deactivated = plan(unmanaged, flying);

@@ -6,7 +6,16 @@ import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../src/model/wire.js";
 import { Placeholder } from "../../src/plan/placeholder.js";
 import type { Plan } from "../../src/plan/types.js";
-import { bodies, campaign, desired, io, liveCampaign, liveIo, liveState, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveIo,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { bodies, plan } from "../helpers/plans.js";
 
 const newFields = {
   start_time: "2026-12-20T00:00:00Z",
@@ -30,7 +39,7 @@ function fullInsertionOrder(count: number, extra: Campaign[] = []) {
 
 /** Every campaign gives up 1,000 impressions: the room the new campaign needs. */
 const decreases = (campaigns: Campaign[]) =>
-  campaigns.map((c) => campaign(c.name, { fields: { budget_impressions: 9_000 } }));
+  campaigns.map((c) => desiredCampaign(c.name, { fields: { budget_impressions: 9_000 } }));
 
 const phaseItems = (p: Plan, phase: number) =>
   p.requests.filter((r) => r.phase === phase).map((r) => r.items);
@@ -47,11 +56,11 @@ function expectMinimalBatches(p: Plan) {
 describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", () => {
   it("raises a new active campaign in its activation item, so 100 decreases still take one phase-3 batch", () => {
     const { campaigns, live } = fullInsertionOrder(100);
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
           ...decreases(campaigns),
-          campaign("Stations", { fields: { ...newFields, active: true } }),
+          desiredCampaign("Stations", { fields: { ...newFields, active: true } }),
         ],
       }),
     ]);
@@ -78,12 +87,12 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
   it("puts an inactive new campaign's raise into phase 6's room when phase 3 is full", () => {
     const sleeper = liveCampaign({ id: "5900", name: "Sleeper", active: false, budget_impressions: 0 });
     const { campaigns, live } = fullInsertionOrder(100, [sleeper]);
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
           ...decreases(campaigns),
-          campaign("Sleeper", { fields: { active: true } }),
-          campaign("Stations", { fields: newFields }),
+          desiredCampaign("Sleeper", { fields: { active: true } }),
+          desiredCampaign("Stations", { fields: newFields }),
         ],
       }),
     ]);
@@ -109,8 +118,10 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
 
   it("raises in phase 3 after the decreases while its last batch has room", () => {
     const { campaigns, live } = fullInsertionOrder(60);
-    const d = desired([
-      io("1001", { campaigns: [...decreases(campaigns), campaign("Stations", { fields: newFields })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [...decreases(campaigns), desiredCampaign("Stations", { fields: newFields })],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.findings).toEqual([]);
@@ -126,8 +137,10 @@ describe("createPlan: raising new campaigns' budgets after decreases (I3, I4)", 
 
   it("needs one more batch only when phase 3 and phase 6 are both full, as the I4 formula counts it", () => {
     const { campaigns, live } = fullInsertionOrder(100);
-    const d = desired([
-      io("1001", { campaigns: [...decreases(campaigns), campaign("Stations", { fields: newFields })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [...decreases(campaigns), desiredCampaign("Stations", { fields: newFields })],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.findings).toEqual([]);

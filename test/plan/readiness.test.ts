@@ -1,7 +1,16 @@
 /** DOOH501: a creative that will not serve on a campaign the plan leaves active. */
 import { describe, expect, it } from "vitest";
 import type { Creative } from "../../src/model/wire.js";
-import { campaign, desired, io, liveCampaign, liveCreative, liveState, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveCreative,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 const processing = (overrides: Partial<Creative> = {}) =>
   liveCreative({ id: "9002", processing_status: "PROCESSING", campaign_ids: ["5001"], ...overrides });
@@ -19,7 +28,9 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
       creatives: [processing(), denied, liveCreative({ id: "9004", campaign_ids: ["5001"], archived: true })],
     });
     const p = plan(
-      desired([io("1001", { campaigns: [campaign("Airports", { fields: { active: true } })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { active: true } })] }),
+      ]),
       live,
     );
     expect(p.findings.map((f) => f.message)).toEqual([
@@ -39,8 +50,10 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
   it("stays quiet about a creative the plan removes from the campaign it activates", () => {
     const live = liveState({ campaigns: [liveCampaign({ active: false })], creatives: [processing()] });
     const p = plan(
-      desired([
-        io("1001", { campaigns: [campaign("Airports", { fields: { active: true }, creatives: [] })] }),
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Airports", { fields: { active: true }, creatives: [] })],
+        }),
       ]),
       live,
     );
@@ -54,11 +67,11 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
       campaigns: [liveCampaign(), liveCampaign({ id: "5002", name: "Malls", active: false })],
       creatives,
     });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         campaigns: [
-          campaign("Airports", { fields: { cpm: usd("12.10"), active: true } }),
-          campaign("Malls", { fields: { cpm: usd("12.10") } }),
+          desiredCampaign("Airports", { fields: { cpm: usd("12.10"), active: true } }),
+          desiredCampaign("Malls", { fields: { cpm: usd("12.10") } }),
         ],
       }),
     ]);
@@ -75,7 +88,9 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
       active: true,
     };
     const p = plan(
-      desired([io("1001", { campaigns: [campaign("Stations", { fields, creatives: ["9002"] })] })]),
+      desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Stations", { fields, creatives: ["9002"] })] }),
+      ]),
       live,
     );
     expect(p.findings.map((f) => f.message)).toEqual([

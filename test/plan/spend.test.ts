@@ -11,7 +11,16 @@ import { createPlan } from "../../src/plan/create.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
 import { seed, USER } from "../emulator/helpers.js";
-import { campaign, desired, io, liveCampaign, liveIo, liveState, OPTIONS, plan, usd } from "./builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveIo,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
 
 const eur = (text: string) => Money.parse(`${text} EUR`);
 const progress = (impressions: number, spend: Money) => ({ impressions_delivered: impressions, spend });
@@ -44,9 +53,11 @@ describe("money summary", () => {
         }),
       ],
     });
-    const d = desired([
-      io("1001", { campaigns: [campaign("Airports", { fields: { budget_impressions: 150_000 } })] }),
-      io("1002", { campaigns: [campaign("Rail", { fields: { cpm: eur("7.5") } })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { budget_impressions: 150_000 } })],
+      }),
+      desiredIo("1002", { campaigns: [desiredCampaign("Rail", { fields: { cpm: eur("7.5") } })] }),
     ]);
     expect(shown(plan(d, live).summary.spend)).toEqual([
       // Malls (inactive) counts in the maximum but not in what remains to spend.
@@ -71,11 +82,11 @@ describe("money summary", () => {
     const live = liveState({
       campaigns: [liveCampaign({ progress: progress(10_000, usd("120")) })],
     });
-    const d = desired([
-      io("1001", {
+    const d = desiredState([
+      desiredIo("1001", {
         unmanaged: "deactivate",
         campaigns: [
-          campaign("Stations", {
+          desiredCampaign("Stations", {
             fields: {
               active: true,
               start_time: "2026-12-20T00:00:00Z",
@@ -103,7 +114,9 @@ describe("money summary", () => {
       insertionOrders: [liveIo({ budget_money: null })],
       campaigns: [liveCampaign({ progress: progress(0, usd("0")) })],
     });
-    const d = desired([io("1001", { campaigns: [campaign("Airports", { fields: { cpm: eur("10") } })] })]);
+    const d = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { cpm: eur("10") } })] }),
+    ]);
     expect(shown(plan(d, live).summary.spend)).toEqual([
       {
         row: "1 EUR",
@@ -135,7 +148,7 @@ describe("money summary", () => {
         }),
       ],
     });
-    const [row] = plan(desired([io("1001")]), live).summary.spend ?? [];
+    const [row] = plan(desiredState([desiredIo("1001")]), live).summary.spend ?? [];
     // (3 x 0.1 + 7 x 0.2 + 9,007,199,254,740,991 x 12.345678901) / 1000 = ...778508530891, rounded once
     expect(row && Money.format(row.max_spend_before)).toBe("111199989796358.778508531 USD");
   });
@@ -153,7 +166,7 @@ describe("money summary", () => {
         }),
       ],
     });
-    const [row] = plan(desired([io("1001")]), live).summary.spend ?? [];
+    const [row] = plan(desiredState([desiredIo("1001")]), live).summary.spend ?? [];
     expect(row?.remaining && Money.format(row.remaining)).toBe("0.00 USD");
   });
 
@@ -162,12 +175,13 @@ describe("money summary", () => {
     const live = liveState({
       campaigns: [liveCampaign({ cpm: bare("12"), progress: progress(1_000, bare("12")) })],
     });
-    const [row] = plan(desired([io("1001")]), live).summary.spend ?? [];
+    const [row] = plan(desiredState([desiredIo("1001")]), live).summary.spend ?? [];
     expect(row?.remaining && Money.format(row.remaining)).toBe("1188.00 USD");
   });
 
   it("leaves out what remains when a campaign was read without progress", () => {
-    const [row] = plan(desired([io("1001")]), liveState({ campaigns: [liveCampaign()] })).summary.spend ?? [];
+    const [row] =
+      plan(desiredState([desiredIo("1001")]), liveState({ campaigns: [liveCampaign()] })).summary.spend ?? [];
     expect(row?.remaining).toBeUndefined();
     expect(row && Money.format(row.max_spend_after)).toBe("1200.00 USD");
   });
@@ -184,12 +198,12 @@ describe("money summary against the emulator", () => {
     const clock = new VirtualClock({ start: Date.parse("2026-12-10T00:00:00Z") });
     emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seed() });
     const c = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
-    const d = desired([io("1001", { campaigns: [campaign("Airports", { id: "5001" })] })]);
+    const d = desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports", { id: "5001" })] })]);
     const live = await readLiveState(c, d);
     await c.close();
     const spent = live.campaigns.find((x) => x.id === "5001")?.progress?.spend;
     expect(spent && Money.toNanos(spent)).toBeGreaterThan(0n);
-    const p = createPlan(d, live, { ...OPTIONS, now: new Date(clock.now()).toISOString() });
+    const p = createPlan(d, live, { ...PLAN_OPTIONS, now: new Date(clock.now()).toISOString() });
     // 5001: 300,000 x 12.50; 5002: 200,000 x 12.50 (inactive), both of advertiser 1.
     expect(shown(p.summary.spend)).toEqual([
       {

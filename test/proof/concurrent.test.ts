@@ -1,34 +1,24 @@
-/**
- * Concurrent edit (issue 8): another client changes campaigns while an apply runs, or between
- * `plan -o` and `apply --plan`. The apply finishes on the objects it planned without undoing
- * the other client's fields, or stops with a report that says why; a stale saved plan is
- * refused object by object and sends no write.
- */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
+import { startWorld, USER, type World } from "../apply/harness.js";
 import {
   desiredCampaign,
   desiredIo,
   desiredState,
   seedCampaign,
   seedIo,
-  startWorld,
-  USER,
   usd,
   VENUES_A,
-  type World,
-} from "../apply/harness.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+} from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { colleagueClient } from "../helpers/world.js";
 
 const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
 
@@ -42,13 +32,7 @@ afterEach(async () => {
 });
 
 async function colleague(w: World): Promise<DspClient> {
-  const client = createDspClient({
-    apiOrigin: w.emulator.origin,
-    environment: "production",
-    credentials: OTHER,
-    clock: w.clock,
-    sessionCache: false,
-  });
+  const client = colleagueClient(w.emulator.origin, OTHER, w.clock);
   // Logged in before the apply starts, so the edit is one request when it is triggered.
   await client.getInsertionOrders(["1001"]);
   return client;
@@ -73,14 +57,14 @@ describe("another client edits during an apply", () => {
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
     });
     const desired = desiredState([
-      desiredIo(
-        "1001",
-        [
-          desiredCampaign("Malls", { budget_impressions: 150_000 }),
-          desiredCampaign("Airports", {}, { targetings: [VENUES_A] }),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" }),
+          desiredCampaign("Airports", { targetings: [VENUES_A], line: "next" }),
         ],
-        { contract_number: "PO-1" },
-      ),
+        fields: { contract_number: "PO-1" },
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     other = await colleague(world);
@@ -115,9 +99,13 @@ describe("another client edits during an apply", () => {
         seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
       ],
     });
-    const malls = desiredCampaign("Malls", { budget_impressions: 150_000 });
+    const malls = desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" });
     const desired = desiredState([
-      desiredIo("1001", [malls, desiredCampaign("Airports", {})], { contract_number: "PO-1" }),
+      desiredIo("1001", {
+        campaigns: [malls, desiredCampaign("Airports", { line: "next" })],
+        fields: { contract_number: "PO-1" },
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([1, 3]);
@@ -159,15 +147,10 @@ describe("a stale saved plan", () => {
   });
 
   it("is refused with every changed object explained, and sends no write", async () => {
-    emulator = await startAccount(
-      [USER, OTHER],
-      [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
-    );
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-stale-"));
-    const env = loginEnv(USER, dir);
-    writeFileSync(
-      join(dir, "doohctl.yaml"),
-      accountConfig(emulator.origin, [
+    const account = await startCliAccount({
+      users: [USER, OTHER],
+      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+      configOrders: [
         '  - id: "1001"',
         "    campaigns:",
         "      - name: Malls",
@@ -175,20 +158,18 @@ describe("a stale saved plan", () => {
         "      - name: Airports",
         "        targetings:",
         '          - venue_targeting_option: { venue_targeting_ids: ["101"] }',
-      ]),
-    );
+      ],
+      prefix: "doohctl-stale-",
+    });
+    emulator = account.emulator;
+    const { dir, env } = account;
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json"], saved), saved.err()).toBe(0);
 
-    const colleagueClient = createDspClient({
-      apiOrigin: emulator.origin,
-      environment: "production",
-      credentials: OTHER,
-      sessionCache: false,
-    });
-    other = colleagueClient;
-    await colleagueClient.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("16") }]));
-    await colleagueClient.send(
+    const theirs = colleagueClient(emulator.origin, OTHER);
+    other = theirs;
+    await theirs.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("16") }]));
+    await theirs.send(
       Endpoints.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]),
     );
     const running = emulator;

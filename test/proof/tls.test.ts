@@ -10,7 +10,8 @@ import { createDspClient } from "../../src/api/client.js";
 import { NetworkError } from "../../src/api/errors.js";
 import { TLS_CIPHER_SUITES } from "../../src/api/transport.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { ADVERTISER, seedIo, USER } from "../apply/harness.js";
+import { USER } from "../apply/harness.js";
+import { ADVERTISER, seedIo } from "../helpers/builders.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 

@@ -13,22 +13,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import {
-  ADVERTISER,
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  seedIo,
-  startWorld,
-  USER,
-  usd,
-  type World,
-} from "../apply/harness.js";
+import { startWorld, USER, type World } from "../apply/harness.js";
+import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { colleagueClient } from "../helpers/world.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames } from "./world.js";
 
@@ -144,26 +135,26 @@ describe("two applies of one new campaign on two machines", () => {
   it("create it once when the second's check by name follows the first's POST", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign("Launch", {
-          active: true,
-          start_time: "2026-12-15T00:00:00Z",
-          end_time: "2027-01-15T00:00:00Z",
-          budget_impressions: 10_000,
-          cpm: usd("9"),
-        }),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Launch", {
+            fields: {
+              active: true,
+              start_time: "2026-12-15T00:00:00Z",
+              end_time: "2027-01-15T00:00:00Z",
+              budget_impressions: 10_000,
+              cpm: usd("9"),
+            },
+            line: "next",
+          }),
+        ],
+        line: "next",
+      }),
     ]);
     // Both plan the creation before either writes; nothing on disk is shared.
     const first = await world.plan(desired);
     const secondPlan = await world.plan(desired);
-    second = createDspClient({
-      apiOrigin: world.emulator.origin,
-      environment: "production",
-      credentials: { email: USER.email, password: USER.password },
-      clock: world.clock,
-      sessionCache: false,
-    });
+    second = colleagueClient(world.emulator.origin, USER, world.clock);
     expect((await applyPlan({ plan: first, client: world.client, clock: world.clock })).status).toBe(
       "applied",
     );

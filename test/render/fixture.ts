@@ -2,19 +2,19 @@
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import {
-  campaign,
-  creative,
-  desired,
-  io,
+  desiredCampaign,
+  desiredCreative,
+  desiredIo,
+  desiredState,
   liveCampaign,
   liveCreative,
   liveIo,
   liveState,
-  plan,
   publisher,
   usd,
   venue,
-} from "../plan/builders.js";
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 
 export function richPlan(): Plan {
   const live = liveState({
@@ -32,15 +32,17 @@ export function richPlan(): Plan {
     ],
     readRequests: 6,
   });
-  const d = desired(
+  const d = desiredState(
     [
-      io("1001", {
+      desiredIo("1001", {
         fields: { budget_impressions: 1_200_000, end_time: "2027-02-20T00:00:00Z" },
         unmanaged: "deactivate",
         campaigns: [
-          campaign("Airports", { targetings: [venue("v1", "v2")], creatives: ["9002"] }),
-          campaign("Malls", { fields: { active: true, cpm: usd("12.50"), pacing: { strategy: "asap" } } }),
-          campaign("Stations", {
+          desiredCampaign("Airports", { targetings: [venue("v1", "v2")], creatives: ["9002"] }),
+          desiredCampaign("Malls", {
+            fields: { active: true, cpm: usd("12.50"), pacing: { strategy: "asap" } },
+          }),
+          desiredCampaign("Stations", {
             fields: {
               active: true,
               start_time: "2026-12-20T00:00:00Z",
@@ -52,9 +54,9 @@ export function richPlan(): Plan {
           }),
         ],
       }),
-      io("1002", { campaigns: [campaign("Rail", { fields: { cpm: usd("12.50") } })] }),
+      desiredIo("1002", { campaigns: [desiredCampaign("Rail", { fields: { cpm: usd("12.50") } })] }),
     ],
-    [creative("9001", { pixel_url: "https://pixel.example.com/new" })],
+    [desiredCreative("9001", { pixel_url: "https://pixel.example.com/new" })],
   );
   return plan(d, live);
 }
@@ -87,12 +89,12 @@ export function spendPlan(): Plan {
     ],
     readRequests: 2,
   });
-  const d = desired([
-    io("1001", {
+  const d = desiredState([
+    desiredIo("1001", {
       unmanaged: "deactivate",
       campaigns: [
-        campaign("Airports", { fields: { budget_impressions: 160_000 } }),
-        campaign("Stations", {
+        desiredCampaign("Airports", { fields: { budget_impressions: 160_000 } }),
+        desiredCampaign("Stations", {
           fields: {
             active: true,
             start_time: "2026-12-20T00:00:00Z",
@@ -103,7 +105,7 @@ export function spendPlan(): Plan {
         }),
       ],
     }),
-    io("1002", { campaigns: [campaign("Rail", { fields: { cpm: eur("7.9") } })] }),
+    desiredIo("1002", { campaigns: [desiredCampaign("Rail", { fields: { cpm: eur("7.9") } })] }),
   ]);
   return plan(d, live);
 }

@@ -3,7 +3,7 @@ import type { TextSink } from "../../src/cli/io.js";
 import { createProgressDisplay } from "../../src/cli/progress.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { type ProgressView, progressLine } from "../../src/render/progress.js";
-import { record } from "../apply/builders.js";
+import { requestRecord } from "../helpers/plans.js";
 
 /** Request 7 of a 17-request apply, waiting 4 s for its write slot. */
 const view: ProgressView = {
@@ -79,7 +79,7 @@ describe("the progress line fits the terminal", () => {
         clock.advance(6_000);
         display.onEvent({
           type: "applied",
-          record: record({ seq, path }),
+          record: requestRecord({ seq, path }),
           item_ids: [],
           done: seq,
           total: 17,

@@ -7,7 +7,15 @@ import { detailLines } from "../../src/render/format.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
-import { campaign, desired, io, liveCampaign, liveState, plan, usd } from "../plan/builders.js";
+import {
+  desiredCampaign,
+  desiredIo,
+  desiredState,
+  liveCampaign,
+  liveState,
+  usd,
+} from "../helpers/builders.js";
+import { plan } from "../helpers/plans.js";
 import { richPlan, spendPlan } from "./fixture.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
@@ -81,8 +89,10 @@ describe("renderers", () => {
     const campaigns = Array.from({ length: 3000 }, (_, i) =>
       liveCampaign({ id: String(5001 + i), name: `Campaign number ${i}`, budget_impressions: 1 }),
     );
-    const d = desired([
-      io("1001", { campaigns: campaigns.map((c) => campaign(c.name, { fields: { cpm: usd("13") } })) }),
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: campaigns.map((c) => desiredCampaign(c.name, { fields: { cpm: usd("13") } })),
+      }),
     ]);
     const big = plan(d, liveState({ campaigns }));
     const text = renderMarkdown(big);
@@ -102,8 +112,11 @@ describe("renderers", () => {
       budget_impressions: 1000,
     };
     const targetings = [{ venue_type_targeting_option: { venue_type_ids: ["12"] } }];
-    const d = desired([
-      io("1001", { unmanaged: "deactivate", campaigns: [campaign(`New ${name}`, { fields, targetings })] }),
+    const d = desiredState([
+      desiredIo("1001", {
+        unmanaged: "deactivate",
+        campaigns: [desiredCampaign(`New ${name}`, { fields, targetings })],
+      }),
     ]);
     const p = plan(d, live);
     expect(p.requests.some((r) => r.description.includes(`New ${name}`))).toBe(true);
@@ -116,7 +129,7 @@ describe("renderers", () => {
   });
 
   it("says there are no changes", () => {
-    const p = plan(desired([io("1001")]), liveState());
+    const p = plan(desiredState([desiredIo("1001")]), liveState());
     expect(renderText(p, { colour: false })).toContain("doohctl plan: no changes");
     expect(renderMarkdown(p)).toContain("### doohctl plan: no changes");
   });

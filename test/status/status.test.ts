@@ -14,8 +14,8 @@ import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../sr
 import { VirtualClock } from "../../src/model/clock.js";
 import { renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/render/status-report.js";
-import { seedIo } from "../apply/harness.js";
 import { campaign, creative, USER } from "../emulator/helpers.js";
+import { seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");

@@ -17,13 +17,11 @@ import {
   desiredState,
   seedCampaign,
   seedIo,
-  startWorld,
-  startWorldBehind,
   usd,
   VENUES_A,
   VENUES_B,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 let proxy: Server | undefined;
@@ -54,8 +52,12 @@ async function pausingWorld() {
     targetings: { "5001": [VENUES_A] },
   });
   const desired = desiredState([
-    desiredIo("1001", [desiredCampaign("Malls", {}, { targetings: [VENUES_B] })], {
-      contract_number: "PO-7",
+    desiredIo("1001", {
+      campaigns: [desiredCampaign("Malls", { targetings: [VENUES_B], line: "next" })],
+      fields: {
+        contract_number: "PO-7",
+      },
+      line: "next",
     }),
   ]);
   const plan = await world.plan(desired);
@@ -177,15 +179,22 @@ describe("the status of a recovered request", () => {
     });
     await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
     await world.client.close();
-    world = await startWorldBehind(world, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+    world = await world.behind(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
     const fresh = desiredCampaign("Fresh", {
-      active: false,
-      start_time: "2026-12-01T00:00:00Z",
-      end_time: "2027-01-01T00:00:00Z",
-      budget_impressions: 10_000,
-      cpm: usd("10"),
+      fields: {
+        active: false,
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-01-01T00:00:00Z",
+        budget_impressions: 10_000,
+        cpm: usd("10"),
+      },
+      line: "next",
     });
-    const plan = await world.plan(desiredState([desiredIo("1001", [fresh], { contract_number: "PO-2" })]));
+    const plan = await world.plan(
+      desiredState([
+        desiredIo("1001", { campaigns: [fresh], fields: { contract_number: "PO-2" }, line: "next" }),
+      ]),
+    );
     expect(plan.requests.map((r) => r.method)).toEqual(["PATCH", "POST"]);
     const { path, journal } = journalAt();
 

@@ -21,13 +21,10 @@ import {
   FILE,
   seedCampaign,
   seedIo,
-  startWorld,
-  startWorldBehind,
-  USER,
   usd,
   VENUES_A,
-  type World,
-} from "./harness.js";
+} from "../helpers/builders.js";
+import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
 let proxy: Server | undefined;
@@ -40,11 +37,14 @@ afterEach(async () => {
 
 const newCampaign = (name: string) =>
   desiredCampaign(name, {
-    active: true,
-    start_time: "2026-12-01T00:00:00Z",
-    end_time: "2027-01-01T00:00:00Z",
-    budget_impressions: 10_000,
-    cpm: usd("10"),
+    fields: {
+      active: true,
+      start_time: "2026-12-01T00:00:00Z",
+      end_time: "2027-01-01T00:00:00Z",
+      budget_impressions: 10_000,
+      cpm: usd("10"),
+    },
+    line: "next",
   });
 
 describe("a failing request", () => {
@@ -56,9 +56,16 @@ describe("a failing request", () => {
         seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
       ],
     });
-    const malls = desiredCampaign("Malls", { budget_impressions: 150_000, active: true });
+    const malls = desiredCampaign("Malls", {
+      fields: { budget_impressions: 150_000, active: true },
+      line: "next",
+    });
     const desired = desiredState([
-      desiredIo("1001", [malls, desiredCampaign("Airports", {})], { contract_number: "PO-1" }),
+      desiredIo("1001", {
+        campaigns: [malls, desiredCampaign("Airports", { line: "next" })],
+        fields: { contract_number: "PO-1" },
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     expect(plan.requests.map((r) => r.phase)).toEqual([1, 3, 6]);
@@ -99,10 +106,17 @@ describe("resilience", () => {
       { faults: "429:0.3,500:0.2", faultSeed: 11 },
     );
     const desired = desiredState([
-      desiredIo("1001", [
-        desiredCampaign("Malls", { budget_impressions: 120_000 }, { targetings: [VENUES_A] }),
-        desiredCampaign("Airports", { cpm: usd("13") }, { targetings: [VENUES_A] }),
-      ]),
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Malls", {
+            fields: { budget_impressions: 120_000 },
+            targetings: [VENUES_A],
+            line: "next",
+          }),
+          desiredCampaign("Airports", { fields: { cpm: usd("13") }, targetings: [VENUES_A], line: "next" }),
+        ],
+        line: "next",
+      }),
     ]);
     const plan = await world.plan(desired);
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
@@ -115,7 +129,7 @@ describe("resilience", () => {
 
   it("sends a POST again only after listing shows the dropped one created nothing", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
-    const desired = desiredState([desiredIo("1001", [newCampaign("Fresh")])]);
+    const desired = desiredState([desiredIo("1001", { campaigns: [newCampaign("Fresh")], line: "next" })]);
     const plan = await world.plan(desired);
     // Reset exactly the first POST: the emulator drops it before handling, so nothing exists.
     // The POST follows the check by name that none of its campaigns exists (one GET).
@@ -177,9 +191,11 @@ describe("resilience", () => {
     await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
     const port = (proxy.address() as AddressInfo).port;
     await world.client.close();
-    world = await startWorldBehind(world, `http://127.0.0.1:${port}`);
+    world = await world.behind(`http://127.0.0.1:${port}`);
 
-    const desired = desiredState([desiredIo("1001", [newCampaign("One"), newCampaign("Two")])]);
+    const desired = desiredState([
+      desiredIo("1001", { campaigns: [newCampaign("One"), newCampaign("Two")], line: "next" }),
+    ]);
     const plan = await world.plan(desired);
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
     expect(dropped).toBe(true);
@@ -230,9 +246,9 @@ describe("resilience", () => {
     await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
     const port = (proxy.address() as AddressInfo).port;
     await world.client.close();
-    world = await startWorldBehind(world, `http://127.0.0.1:${port}`, { timeouts: { requestMs: 300 } });
+    world = await world.behind(`http://127.0.0.1:${port}`, { timeouts: { requestMs: 300 } });
 
-    const desired = desiredState([desiredIo("1001", [newCampaign("Late")])]);
+    const desired = desiredState([desiredIo("1001", { campaigns: [newCampaign("Late")], line: "next" })]);
     const plan = await world.plan(desired);
     const settleMs = 45_000;
     const waits: number[] = [];
@@ -274,8 +290,12 @@ describe("interruption", () => {
       targetings: { "5001": [VENUES_A] },
     });
     const desired = desiredState([
-      desiredIo("1001", [desiredCampaign("Malls", { active: true }, { targetings: [] })], {
-        contract_number: "X",
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { active: true }, targetings: [], line: "next" })],
+        fields: {
+          contract_number: "X",
+        },
+        line: "next",
       }),
     ]);
     const plan = await world.plan(desired);
@@ -320,7 +340,12 @@ describe("interruption", () => {
     for (let i = 0; i < 10; i++)
       await world.client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 100_000 + i }]));
     const plan = await world.plan(
-      desiredState([desiredIo("1001", [desiredCampaign("Malls", { budget_impressions: 1 })])]),
+      desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 1 }, line: "next" })],
+          line: "next",
+        }),
+      ]),
     );
     const controller = new AbortController();
     const before = world.writes().length;

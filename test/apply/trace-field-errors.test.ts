@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { traceFieldErrors } from "../../src/apply/failure.js";
 import type { Change, PlannedRequest } from "../../src/plan/types.js";
-import { source } from "./builders.js";
+import { source } from "../helpers/builders.js";
 
 const cpmChange: Change = {
   id: "c2",

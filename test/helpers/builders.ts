@@ -1,0 +1,233 @@
+/**
+ * The tests' one vocabulary for the objects they build, one name per noun:
+ * - `live*`: objects as the planner reads them from the DSP (complete wire shape);
+ * - `seed*`: objects an emulator starts with (wire shape, the emulator fills the rest);
+ * - `desired*`: objects as the config loader yields them, each with its place in `doohctl.yaml`.
+ */
+import type {
+  CampaignFields,
+  DesiredCampaign,
+  DesiredCreative,
+  DesiredInsertionOrder,
+  DesiredState,
+  InsertionOrderFields,
+  SourceRef,
+} from "../../src/model/desired.js";
+import { Money } from "../../src/model/money.js";
+import type { TargetingOptionSet } from "../../src/model/targeting.js";
+import type { Advertiser, Campaign, Creative, InsertionOrder } from "../../src/model/wire.js";
+import type { LiveState } from "../../src/plan/types.js";
+
+export const FILE = "doohctl.yaml";
+export const ADVERTISER = { id: "1", name: "Acme" };
+
+export const usd = (text: string) => Money.parse(`${text} USD`);
+
+export function source(line: number, path = "insertion_orders[0]"): SourceRef {
+  return { file: FILE, line, column: 5, path };
+}
+
+export function liveIo(overrides: Partial<InsertionOrder> = {}): InsertionOrder {
+  return {
+    id: "1001",
+    advertiser_id: "1",
+    name: "Winter",
+    contract_number: "PO-1",
+    start_time: "2026-12-01T00:00:00Z",
+    end_time: "2027-03-01T00:00:00Z",
+    budget_impressions: 1_000_000,
+    budget_money: usd("25000"),
+    ...overrides,
+  };
+}
+
+export function liveCampaign(overrides: Partial<Campaign> = {}): Campaign {
+  return {
+    id: "5001",
+    insertion_order_id: "1001",
+    name: "Airports",
+    active: true,
+    in_flight: false,
+    start_time: "2026-12-15T00:00:00Z",
+    end_time: "2027-02-01T00:00:00Z",
+    budget_impressions: 100_000,
+    cpm: usd("12"),
+    pacing: {},
+    ...overrides,
+  };
+}
+
+export function liveCreative(overrides: Partial<Creative> = {}): Creative {
+  return {
+    id: "9001",
+    campaign_ids: [],
+    insertion_order_ids: [],
+    category_ids: ["3"],
+    advertiser_id: "1",
+    create_time: "2026-10-01T00:00:00Z",
+    name: "Snow",
+    thumbnail_url: "https://cdn.example.com/t.png",
+    pixel_url: "https://pixel.example.com/p",
+    duration_ms: 10_000,
+    archived: false,
+    type: "IMAGE",
+    requires_audio: false,
+    processing_status: "PROCESSED",
+    asset: null,
+    audits: [],
+    ...overrides,
+  };
+}
+
+export function liveState(parts: Partial<LiveState> = {}): LiveState {
+  return {
+    insertionOrders: parts.insertionOrders ?? [liveIo()],
+    campaigns: parts.campaigns ?? [],
+    targetings: parts.targetings ?? {},
+    creatives: parts.creatives ?? [],
+    advertisers: parts.advertisers ?? ([{ id: "1", name: "Northwind" }] as Advertiser[]),
+    ...(parts.creativeCategories !== undefined ? { creativeCategories: parts.creativeCategories } : {}),
+    readRequests: parts.readRequests ?? 3,
+  };
+}
+
+export function seedIo(id: string, overrides: Partial<InsertionOrder> = {}): InsertionOrder {
+  return {
+    id,
+    advertiser_id: ADVERTISER.id,
+    name: `IO ${id}`,
+    contract_number: null,
+    start_time: "2026-12-01T00:00:00Z",
+    end_time: "2027-03-01T00:00:00Z",
+    budget_impressions: 1_000_000,
+    budget_money: usd("50000"),
+    ...overrides,
+  };
+}
+
+export function seedCampaign(id: string, io: string, name: string, overrides: Partial<Campaign> = {}) {
+  return {
+    id,
+    insertion_order_id: io,
+    name,
+    active: false,
+    start_time: "2026-12-01T00:00:00Z",
+    end_time: "2027-02-01T00:00:00Z",
+    budget_impressions: 100_000,
+    cpm: usd("12"),
+    ...overrides,
+  };
+}
+
+export function seedCreative(id: string, campaignIds: string[] = [], ioIds: string[] = []) {
+  return {
+    id,
+    advertiser_id: ADVERTISER.id,
+    name: `Creative ${id}`,
+    create_time: "2026-10-01T00:00:00Z",
+    campaign_ids: campaignIds,
+    insertion_order_ids: ioIds,
+    processing_status: "PROCESSED" as const,
+    type: "IMAGE" as const,
+  };
+}
+
+/**
+ * Where a desired object and its fields were written. A number puts the object on that line and
+ * its fields on the lines below, so output that cites it reads the same in every test; "next"
+ * gives the object and each field a line of its own, the next unused one in the file, so a
+ * failure traced to a line names exactly one field.
+ */
+export type Placement = number | "next";
+
+let lastLine = 1;
+function nextSource(path: string): SourceRef {
+  lastLine += 1;
+  return source(lastLine, path);
+}
+
+export function desiredCampaign(
+  name: string,
+  options: {
+    id?: string;
+    fields?: CampaignFields;
+    targetings?: TargetingOptionSet[];
+    creatives?: string[];
+    line?: Placement;
+  } = {},
+): DesiredCampaign {
+  const path = `campaigns.${name}`;
+  const fields = options.fields ?? {};
+  const line = options.line ?? 10;
+  const fieldSources: DesiredCampaign["fieldSources"] = {};
+  for (const [i, key] of (Object.keys(fields) as (keyof CampaignFields)[]).entries()) {
+    fieldSources[key] =
+      line === "next" ? nextSource(`${path}.${key}`) : source(line + 1 + i, `${path}.${key}`);
+  }
+  if (line === "next") {
+    if (options.targetings) fieldSources.targetings = nextSource(`${path}.targetings`);
+    if (options.creatives) fieldSources.creatives = nextSource(`${path}.creatives`);
+  }
+  return {
+    name,
+    ...(options.id !== undefined ? { id: options.id } : {}),
+    fields,
+    ...(options.targetings !== undefined ? { targetings: options.targetings } : {}),
+    ...(options.creatives !== undefined ? { creatives: [...options.creatives].sort() } : {}),
+    source: line === "next" ? nextSource(path) : source(line, path),
+    fieldSources,
+  };
+}
+
+export function desiredIo(
+  id: string,
+  options: {
+    fields?: InsertionOrderFields;
+    campaigns?: DesiredCampaign[];
+    unmanaged?: "ignore" | "deactivate";
+    line?: Placement;
+  } = {},
+): DesiredInsertionOrder {
+  const path = `insertion_orders.${id}`;
+  const fields = options.fields ?? {};
+  const fieldSources: DesiredInsertionOrder["fieldSources"] = {};
+  if (options.line === "next") {
+    for (const key of Object.keys(fields) as (keyof InsertionOrderFields)[]) {
+      fieldSources[key] = nextSource(`${path}.${key}`);
+    }
+  }
+  return {
+    id,
+    fields,
+    unmanagedCampaigns: options.unmanaged ?? "ignore",
+    campaigns: options.campaigns ?? [],
+    source: options.line === "next" ? nextSource(path) : source(options.line ?? 3, path),
+    fieldSources,
+  };
+}
+
+export function desiredCreative(id: string, fields: DesiredCreative["fields"]): DesiredCreative {
+  return { id, fields, source: source(50, `creatives.${id}`), fieldSources: {} };
+}
+
+export function desiredState(
+  insertionOrders: DesiredInsertionOrder[],
+  creatives: DesiredCreative[] = [],
+): DesiredState {
+  return { connection: {}, insertionOrders, creatives, files: [{ path: FILE, sha256: "0".repeat(64) }] };
+}
+
+export const venue = (...ids: string[]): TargetingOptionSet => ({
+  venue_targeting_option: { venue_targeting_ids: ids, exclude: false },
+});
+export const publisher = (...ids: string[]): TargetingOptionSet => ({
+  publisher_targeting_option: { publisher_ids: ids, exclude: true },
+});
+
+export const VENUES_A: TargetingOptionSet = {
+  venue_targeting_option: { venue_targeting_ids: ["101", "102"] },
+};
+export const VENUES_B: TargetingOptionSet = { venue_targeting_option: { venue_targeting_ids: ["201"] } };
+export const PUBLISHERS: TargetingOptionSet = {
+  publisher_targeting_option: { publisher_ids: ["77"], exclude: true },
+};

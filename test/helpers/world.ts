@@ -1,0 +1,124 @@
+/**
+ * The emulator world of tests that drive the real client: the emulator on port 0 and a client
+ * logged in as its first seeded user, sharing one VirtualClock (auto-advancing unless told
+ * otherwise) so a run of many rate-limited minutes takes milliseconds. `close()` ends both.
+ */
+import { createDspClient } from "../../src/api/client.js";
+import type { ApiEvent, Credentials, DspClient, DspClientOptions } from "../../src/api/types.js";
+import {
+  type EmulatorOptions,
+  type EmulatorSeed,
+  type RunningEmulator,
+  startEmulator,
+} from "../../src/emulator/index.js";
+import { type Clock, VirtualClock } from "../../src/model/clock.js";
+import type { DesiredState } from "../../src/model/desired.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { createPlan } from "../../src/plan/create.js";
+import { readLiveState } from "../../src/plan/read.js";
+import type { Plan } from "../../src/plan/types.js";
+
+export interface EmulatorWorld {
+  clock: VirtualClock;
+  emulator: RunningEmulator;
+  client: DspClient;
+  /** Every event the client emitted, in order. */
+  events: ApiEvent[];
+  /** Reads the live state through the client and plans `desired` at the clock's time. */
+  plan(desired: DesiredState): Promise<Plan>;
+  /** Writes the emulator answered with success, in order. */
+  writes(): { method: string; path: string; status: number }[];
+  /** Requests the emulator saw on `path` (exact) with `method`. */
+  seen(method: string, path: string): number;
+  /**
+   * The same emulator and clock, reached through another origin (a proxy) by a new client;
+   * its `close()` ends that client and the emulator, not this world's client.
+   */
+  behind(origin: string, client?: Partial<DspClientOptions>): Promise<EmulatorWorld>;
+  close(): Promise<void>;
+}
+
+export interface EmulatorWorldOptions {
+  seed: EmulatorSeed;
+  /** @default true */
+  autoAdvance?: boolean;
+  /** Added to the emulator's options (port 0, the clock, the control path and the seed). */
+  emulator?: Partial<EmulatorOptions>;
+  /** Added to the client's options (the emulator's origin, production, the first user). */
+  client?: Partial<DspClientOptions>;
+}
+
+export async function emulatorWorld(options: EmulatorWorldOptions): Promise<EmulatorWorld> {
+  const user = options.seed.users?.[0];
+  if (!user) throw new Error("emulatorWorld: the seed has no user to log in as");
+  const clock = new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
+  const emulator = await startEmulator({
+    port: 0,
+    clock,
+    control: true,
+    seed: options.seed,
+    ...options.emulator,
+  });
+  const clientOptions: DspClientOptions = {
+    apiOrigin: emulator.origin,
+    environment: "production",
+    credentials: { email: user.email, password: user.password },
+    clock,
+    ...options.client,
+  };
+  return worldOf(emulator, clock, clientOptions);
+}
+
+function worldOf(
+  emulator: RunningEmulator,
+  clock: VirtualClock,
+  clientOptions: DspClientOptions,
+): EmulatorWorld {
+  const client = createDspClient(clientOptions);
+  const events: ApiEvent[] = [];
+  client.on((event) => events.push(event));
+  return {
+    clock,
+    emulator,
+    client,
+    events,
+    async plan(desired) {
+      const live = await readLiveState(client, desired);
+      return createPlan(desired, live, {
+        now: new Date(clock.now()).toISOString(),
+        toolVersion: "0.0.0-test",
+        connection: { api_origin: clientOptions.apiOrigin, environment: "production" },
+        rateLimits: PUBLISHED_RATE_LIMITS,
+      });
+    },
+    writes: () =>
+      emulator
+        .requestLog()
+        .filter(
+          (e) => e.method !== "GET" && e.path.startsWith("/api/dsp/") && e.status >= 200 && e.status < 300,
+        )
+        .map((e) => ({ method: e.method, path: e.path, status: e.status })),
+    seen: (method, path) =>
+      emulator.requestLog().filter((e) => e.method === method && e.path === path).length,
+    behind: async (origin, options = {}) =>
+      worldOf(emulator, clock, { ...clientOptions, apiOrigin: origin, ...options }),
+    async close() {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+/**
+ * Another person's client on the emulator at `origin`: a session of its own, the session cache
+ * off, on `clock` when given (a world's clock, so its waits are virtual too).
+ */
+export function colleagueClient(origin: string, credentials: Credentials, clock?: Clock): DspClient {
+  return createDspClient({
+    apiOrigin: origin,
+    environment: "production",
+    credentials,
+    sessionCache: false,
+    ...(clock ? { clock } : {}),
+  });
+}
