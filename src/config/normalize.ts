@@ -55,7 +55,6 @@ export function normalizeFile(
 
 class Normalizer {
   readonly issues: ConfigIssue[] = [];
-  private readonly times = new Map<string, string>();
 
   constructor(private readonly index: SourceIndex) {}
 
@@ -280,12 +279,8 @@ class Normalizer {
   private time(raw: Raw, key: "start_time" | "end_time", at: string): string | undefined {
     const text = raw[key];
     if (typeof text !== "string") return undefined;
-    // Configs repeat the same few instants thousands of times: parse each text once.
-    const cached = this.times.get(text);
-    if (cached !== undefined) return cached;
-    const parsed = this.parsed(raw, key, child(at, key), "TIME_INVALID", () => Time.parse(text));
-    if (parsed !== undefined) this.times.set(text, parsed);
-    return parsed;
+    // Configs repeat the same few instants thousands of times: Time.parse remembers each.
+    return this.parsed(raw, key, child(at, key), "TIME_INVALID", () => Time.parse(text));
   }
 
   /** Money as the schema lets it through; the wire rules (Money.fromWire) are stricter. */

@@ -6,7 +6,7 @@
  */
 import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { millisOf } from "../model/times.js";
+import { Time } from "../model/time.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export function checkRules(
@@ -136,7 +136,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     startAt?: SourceRef,
   ) => {
     if (start === undefined || end === undefined || endAt === undefined) return;
-    if (millisOf(start) < millisOf(end)) return;
+    if (Time.toMillis(start) < Time.toMillis(end)) return;
     add(
       endAt,
       "FLIGHT_ORDER",
@@ -149,7 +149,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
   for (const campaign of io.campaigns) {
     const { start_time: start, end_time: end } = campaign.fields;
     order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
-    if (start !== undefined && ioStart !== undefined && millisOf(start) < millisOf(ioStart)) {
+    if (start !== undefined && ioStart !== undefined && Time.toMillis(start) < Time.toMillis(ioStart)) {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
@@ -162,7 +162,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       end === undefined &&
       start !== undefined &&
       ioEnd !== undefined &&
-      millisOf(start) >= millisOf(ioEnd)
+      Time.toMillis(start) >= Time.toMillis(ioEnd)
     ) {
       add(
         campaign.fieldSources.start_time!,
@@ -174,7 +174,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       start === undefined &&
       end !== undefined &&
       ioStart !== undefined &&
-      millisOf(end) <= millisOf(ioStart)
+      Time.toMillis(end) <= Time.toMillis(ioStart)
     ) {
       add(
         campaign.fieldSources.end_time!,
@@ -182,7 +182,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
         `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
-    if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
+    if (end !== undefined && ioEnd !== undefined && Time.toMillis(end) > Time.toMillis(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
