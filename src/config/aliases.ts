@@ -9,7 +9,7 @@
  */
 import { type Alias, type Document, isAlias, isMap, isNode, isPair, isScalar, isSeq, type Node } from "yaml";
 import type { ConfigIssue } from "./issues.js";
-import { pathText } from "./schema-check.js";
+import { pathText } from "./path-text.js";
 import type { SourceIndex } from "./source-index.js";
 
 export interface ResolvedAliases {

@@ -9,8 +9,9 @@ import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFil
 import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
+import { pathText } from "./path-text.js";
 import { checkRules } from "./rules.js";
-import { checkSchema, pathText, pruneInvalid } from "./schema-check.js";
+import { checkSchema, pruneInvalid } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
 import { decodeUtf8, parseYaml } from "./yaml-source.js";
 

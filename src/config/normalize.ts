@@ -16,19 +16,14 @@ import type {
 } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
-import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { sortedIds, Targeting } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import { originVerdict, withoutUserinfo } from "../model/url.js";
 import type { Environment } from "../model/wire.js";
 import { unitsProblem } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { originProblem } from "./origin-problem.js";
+import { idText, isMap, present, type Raw, targetingSet } from "./raw-values.js";
 import type { SourceIndex } from "./source-index.js";
-
-type Raw = Record<string, unknown>;
-
-function isMap(value: unknown): value is Raw {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The path of `key` inside `path`. A place is passed around as its parent, its key there and
@@ -387,52 +382,4 @@ class Normalizer {
   ): void {
     this.issues.push({ ...this.ref(parent, key, path), message, code });
   }
-}
-
-/**
- * Why `text` is not a usable API origin, or undefined when it is one. A message never
- * quotes a user name or password written in the URL: messages end up in terminals and logs.
- */
-export function originProblem(text: string): string | undefined {
-  const verdict = originVerdict(text);
-  if (verdict.ok) return undefined;
-  // A message may quote the text: never with a user name or password in it.
-  const shown = withoutUserinfo(text);
-  switch (verdict.problem) {
-    case "no-scheme":
-      return `"${text}" has no scheme: write "${verdict.meant}"`;
-    case "not-a-url":
-      return `"${shown}" is not a URL: write the scheme and host, like https://dsp.example.com`;
-    case "credentials":
-      return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
-    case "not-http":
-      return `"${shown}" is not an http(s) origin: write it like https://dsp.example.com`;
-    case "has-path":
-      return `"${shown}" has a path: write the origin only, ${verdict.origin} (the API paths are added for you)`;
-    case "plain-http":
-      // G13: the service is HTTPS only; plain http is for a local emulator.
-      return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13): write https://${verdict.host}`;
-  }
-}
-
-/** The design's id rule: a safe YAML integer becomes its decimal string. */
-function idText(value: unknown): string {
-  return typeof value === "number" ? String(value) : (value as string);
-}
-
-function present(list: readonly unknown[]): unknown[] {
-  return list.filter((item) => item !== undefined);
-}
-
-function targetingSet(raw: Raw): TargetingOptionSet {
-  const out: Record<string, unknown> = {};
-  for (const [member, option] of Object.entries(raw)) {
-    const copy: Record<string, unknown> = {};
-    if (option === undefined) continue;
-    for (const [key, value] of Object.entries(option as Raw)) {
-      copy[key] = Array.isArray(value) ? present(value).map(idText) : value;
-    }
-    out[member] = copy;
-  }
-  return out as TargetingOptionSet;
 }

@@ -20,8 +20,8 @@ import {
 } from "yaml";
 import { resolveAliases } from "./aliases.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import { pathText } from "./path-text.js";
 import { setOwn } from "./plain-data.js";
-import { pathText } from "./schema-check.js";
 import { type NodeOffsets, SourceIndex } from "./source-index.js";
 import { readPlainYaml } from "./yaml-events.js";
 
