@@ -13,14 +13,16 @@
  * an integer beyond 2^53, a non-scalar key, an alias loop, more than one document, a merge
  * of something not a map, text that js-yaml reads on past where `yaml` stops) it returns
  * undefined (the reader throws HandOver, hand-over.ts) and the full reader reads the file, so
- * every message a user sees comes from `yaml`, as before.
+ * every message a user sees comes from `yaml`, as before. Any other error is a bug: it
+ * propagates rather than passing for a slow path.
  * Where it does answer, its value and positions equal the full reader's
  * (test/config/yaml/fast-reader.test.ts checks both on generated and mutated documents).
  */
-import { parseEvents } from "js-yaml";
+import { type Event, parseEvents, YAMLException } from "js-yaml";
 import { LineCounter } from "yaml";
 import { SourceIndex } from "../source-index.js";
 import { EventReader } from "./event-reader.js";
+import { HandOver } from "./hand-over.js";
 
 /** The value and its positions; undefined when the full reader must read this text. */
 export function readPlainYaml(
@@ -35,16 +37,25 @@ export function readPlainYaml(
   // doohctl was built and tested on.
   if (READ_DIFFERENTLY.test(text)) return undefined;
   try {
-    const events = parseEvents(text, {});
     const index = new SourceIndex(file, lineCounterOf(text), text);
-    const value = new EventReader(text, events, index).document();
+    const value = new EventReader(text, eventsOf(text), index).document();
     return value === undefined ? undefined : { value, index };
-  } catch {
-    // Not swallowed but handed on: a syntax error (YAMLException), a HandOver, or any
-    // other failure in here means the full reader reads the file and gives the answer, with
-    // its located messages. A failure here costs speed, never a wrong or missing message;
-    // the tests and the bench's "files read by the fast reader" show when it costs speed.
-    return undefined;
+  } catch (error) {
+    // Only the hand-over is caught: the full reader then reads the file and gives the answer,
+    // with its located messages. Anything else thrown in here is a bug in the fast reader,
+    // and must not pass for a slow path.
+    if (error instanceof HandOver) return undefined;
+    throw error;
+  }
+}
+
+/** js-yaml's events; a text it refuses as YAML is handed over, for `yaml` to explain. */
+function eventsOf(text: string): Event[] {
+  try {
+    return parseEvents(text, {});
+  } catch (error) {
+    if (error instanceof YAMLException) throw new HandOver(error.message);
+    throw error;
   }
 }
 

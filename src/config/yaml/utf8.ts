@@ -11,7 +11,9 @@ export function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | 
   try {
     const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     return { text };
-  } catch {
+  } catch (error) {
+    // The fatal decoder's refusal; anything else is not about the bytes.
+    if (!(error instanceof TypeError)) throw error;
     const bad = firstInvalidUtf8(bytes);
     const before = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
     const lines = before.split("\n");
