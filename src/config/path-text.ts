@@ -6,3 +6,8 @@ export function pathText(segments: readonly (string | number)[]): string {
   for (const s of segments) text += typeof s === "number" ? `[${s}]` : text === "" ? s : `.${s}`;
   return text;
 }
+
+/** The path of `key` inside `path`: `insertion_orders[0]` and `cpm` make `insertion_orders[0].cpm`. */
+export function childPath(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
