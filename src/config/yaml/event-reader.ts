@@ -18,7 +18,7 @@ import { setOwn } from "./plain-data.js";
 
 interface Anchored {
   value: unknown;
-  /** Where an anchored scalar was written: an alias of it points there (see full-reader.ts). */
+  /** Where an anchored scalar was written: an alias of it points there (see converter.ts). */
   scalarStart?: number;
   /** Still being built: an alias to it would loop. */
   open: boolean;

@@ -37,8 +37,9 @@ export function readPlainYaml(
   // doohctl was built and tested on.
   if (READ_DIFFERENTLY.test(text)) return undefined;
   try {
+    const events = eventsOf(text);
     const index = new SourceIndex(file, lineCounterOf(text), text);
-    const value = new EventReader(text, eventsOf(text), index).document();
+    const value = new EventReader(text, events, index).document();
     return value === undefined ? undefined : { value, index };
   } catch (error) {
     // Only the hand-over is caught: the full reader then reads the file and gives the answer,
