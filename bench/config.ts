@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseEvents } from "js-yaml";
 import { parse } from "yaml";
 import { loadConfig } from "../src/config/load.js";
-import { readPlainYaml } from "../src/config/yaml-events.js";
+import { readPlainYaml } from "../src/config/yaml/fast-reader.js";
 import type { Benchmark, Figure } from "./figures.js";
 import { fastestChild } from "./fork.js";
 import { measurePeak } from "./memory.js";

@@ -5,7 +5,7 @@
 import type { ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
-import { originProblem } from "./normalize.js";
+import { originProblem } from "./origin-problem.js";
 
 export interface ResolvedConnection {
   apiOrigin: string;

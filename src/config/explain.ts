@@ -25,10 +25,7 @@ export function explainLeaf(def: string, data: unknown, context: LeafContext = {
       return explainMoney(data, written, currency);
     case "time":
       if (typeof data !== "string") {
-        return {
-          code: "TIME_INVALID",
-          message: `expected a date-time like 2026-12-01T00:00:00Z, found ${describe(data)}`,
-        };
+        return notText("TIME_INVALID", "a date-time like 2026-12-01T00:00:00Z", data);
       }
       return { code: "TIME_INVALID", message: explainTime(data) };
     case "id":
@@ -37,22 +34,14 @@ export function explainLeaf(def: string, data: unknown, context: LeafContext = {
       return explainVenueTypeId(data, written, inList);
     case "http_url":
       if (typeof data !== "string") {
-        return {
-          code: "WRONG_TYPE",
-          message: `expected a URL like https://pixel.example.com/p?c=9001, found ${describe(data)}`,
-        };
+        return notText("WRONG_TYPE", "a URL like https://pixel.example.com/p?c=9001", data);
       }
       return {
         code: "INVALID_VALUE",
         message: `"${withoutUserinfo(data)}" ${httpUrlProblem(data) ?? "is not an absolute http or https URL"}: write it like https://pixel.example.com/p?c=9001`,
       };
     default:
-      if (typeof data !== "string") {
-        return {
-          code: "RATE_LIMIT_INVALID",
-          message: `expected a rate like "10/60s", found ${describe(data)}`,
-        };
-      }
+      if (typeof data !== "string") return notText("RATE_LIMIT_INVALID", 'a rate like "10/60s"', data);
       try {
         RateLimit.parseWindow(data);
         return {
@@ -66,6 +55,11 @@ export function explainLeaf(def: string, data: unknown, context: LeafContext = {
 }
 
 type Explained = { code: ConfigIssueCode; message: string; hint?: string };
+
+/** A value written as something other than the text it should be, with an example of that text. */
+function notText(code: ConfigIssueCode, example: string, data: unknown): Explained {
+  return { code, message: `expected ${example}, found ${describe(data)}` };
+}
 
 function explainId(data: unknown, written?: string, inList = false): Explained {
   if (typeof data === "bigint") {

@@ -5,7 +5,7 @@
  * a number must read back exactly as written; otherwise it is refused with "quote this id".
  */
 import type { ConfigIssue } from "./issues.js";
-import { pathText } from "./schema-check.js";
+import { pathText } from "./path-text.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;

@@ -9,10 +9,12 @@ import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFil
 import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
+import { pathText } from "./path-text.js";
 import { checkRules } from "./rules.js";
-import { checkSchema, pathText, pruneInvalid } from "./schema-check.js";
+import { checkSchema, pruneInvalid } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
-import { decodeUtf8, parseYaml } from "./yaml-source.js";
+import { parseYaml } from "./yaml/read.js";
+import { decodeUtf8 } from "./yaml/utf8.js";
 
 export const DEFAULT_CONFIG_PATH = "doohctl.yaml";
 

@@ -10,34 +10,21 @@ import type {
   DesiredCreative,
   DesiredInsertionOrder,
   InsertionOrderFields,
-  PolicyRule,
   PolicyRules,
   SourceRef,
 } from "../model/desired.js";
-import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
-import { sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { sortedIds, Targeting } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import { originVerdict, withoutUserinfo } from "../model/url.js";
-import type { Environment } from "../model/wire.js";
 import { unitsProblem } from "./explain.js";
-import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import type { ConfigIssue } from "./issues.js";
+import { normalizeConnection } from "./normalize-connection.js";
+import { normalizePolicy } from "./normalize-policy.js";
+import { normalizePacing } from "./pacing.js";
+import { childPath } from "./path-text.js";
+import { Places } from "./places.js";
+import { idText, isMap, present, type Raw, targetingSet } from "./raw-values.js";
 import type { SourceIndex } from "./source-index.js";
-
-type Raw = Record<string, unknown>;
-
-function isMap(value: unknown): value is Raw {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The path of `key` inside `path`. A place is passed around as its parent, its key there and
- * this text, not as a list of segments: a 10,000-campaign config names some 100,000 places,
- * and each list would be garbage to collect.
- */
-function child(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
-}
 
 export interface NormalizedFile {
   connection?: { settings: ConnectionSettings; source: SourceRef };
@@ -54,21 +41,25 @@ export function normalizeFile(
 }
 
 class Normalizer {
-  readonly issues: ConfigIssue[] = [];
-  private readonly times = new Map<string, string>();
+  private readonly places: Places;
 
-  constructor(private readonly index: SourceIndex) {}
+  constructor(index: SourceIndex) {
+    this.places = new Places(index);
+  }
 
   file(doc: Raw): { result: NormalizedFile; issues: ConfigIssue[] } {
     const result: NormalizedFile = { insertionOrders: [], creatives: [] };
     if (doc.connection !== undefined) {
       result.connection = {
-        settings: this.connection(doc.connection as Raw, "connection"),
-        source: this.ref(doc, "connection", "connection"),
+        settings: normalizeConnection(doc.connection as Raw, "connection", this.places),
+        source: this.places.ref(doc, "connection", "connection"),
       };
     }
     if (isMap(doc.policy)) {
-      result.policy = { rules: this.policy(doc.policy, "policy"), source: this.ref(doc, "policy", "policy") };
+      result.policy = {
+        rules: normalizePolicy(doc.policy, "policy", this.places),
+        source: this.places.ref(doc, "policy", "policy"),
+      };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
     // Items the schema check removed (undefined) were reported. One whose id it refused
@@ -80,100 +71,7 @@ class Normalizer {
     creatives.forEach((creative, i) => {
       if (creative?.id !== undefined) result.creatives.push(this.creative(creative, creatives, i));
     });
-    return { result, issues: this.issues };
-  }
-
-  private connection(raw: Raw, at: string): ConnectionSettings {
-    const settings: ConnectionSettings = {};
-    if (typeof raw.api_origin === "string") {
-      const origin = this.origin(raw.api_origin, raw, child(at, "api_origin"));
-      if (origin !== undefined) settings.apiOrigin = origin;
-    }
-    if (raw.environment !== undefined) settings.environment = raw.environment as Environment;
-    if (raw.rate_limits !== undefined) {
-      const limits: RateLimits = { ...PUBLISHED_RATE_LIMITS };
-      const declared = raw.rate_limits as Partial<Record<keyof RateLimits, string>>;
-      for (const name of ["get", "write", "session"] as const) {
-        const text = declared[name];
-        if (text === undefined) continue;
-        const path = child(child(at, "rate_limits"), name);
-        const window = this.parsed(declared, name, path, "RATE_LIMIT_INVALID", () =>
-          RateLimit.parseWindow(text),
-        );
-        if (window !== undefined) limits[name] = window;
-      }
-      settings.rateLimits = limits;
-    }
-    return settings;
-  }
-
-  /** Guardrail rules (`policy:`); the schema has checked their shapes. Action default: deny. */
-  private policy(raw: Raw, at: string): PolicyRules {
-    const rules: PolicyRules = {};
-    for (const name of [
-      "max_cpm",
-      "budget_increase_percent",
-      "cpm_increase_percent",
-      "max_added_spend",
-      "no_deactivation_in_flight",
-    ] as const) {
-      const declared = raw[name];
-      if (!isMap(declared)) continue;
-      const path = child(at, name);
-      const rule: PolicyRule = {
-        action: declared.action === "warn" ? "warn" : "deny",
-        source: this.ref(raw, name, path),
-      };
-      if (typeof declared.limit === "number") rule.limit = declared.limit;
-      if (Array.isArray(declared.limits)) {
-        const limits = declared.limits;
-        const seen = new Map<string, number>();
-        rule.limits = limits.flatMap((value, i) => {
-          const money = this.policyMoney(limits, i, `${child(path, "limits")}[${i}]`, value);
-          if (money === undefined) return [];
-          const first = seen.get(money.currency_code);
-          if (first !== undefined) {
-            this.issue(
-              limits,
-              i,
-              `${child(path, "limits")}[${i}]`,
-              "DUPLICATE_DECLARATION",
-              `${name} has a second limit in ${money.currency_code} (the first is limits[${first}]): keep one per currency`,
-            );
-            return [];
-          }
-          seen.set(money.currency_code, i);
-          return [money];
-        });
-      }
-      rules[name] = rule;
-    }
-    return rules;
-  }
-
-  private policyMoney(list: unknown[], i: number, path: string, value: unknown): Money | undefined {
-    try {
-      if (typeof value === "string") return Money.parse(value);
-      const raw = value as { currency_code: string; units: string | number; nanos?: number };
-      const problem = unitsProblem(raw.units);
-      if (problem !== undefined) throw new Error(problem);
-      return Money.fromWire({
-        currency_code: raw.currency_code,
-        units: String(raw.units),
-        ...(raw.nanos === undefined ? {} : { nanos: raw.nanos }),
-      });
-    } catch (error) {
-      this.issue(list, i, path, "MONEY_INVALID", error instanceof Error ? error.message : String(error));
-      return undefined;
-    }
-  }
-
-  /** An origin only: scheme and host. G13: plain http only to a loopback address. */
-  private origin(text: string, parent: Raw, path: string): string | undefined {
-    const problem = originProblem(text);
-    if (problem === undefined) return new URL(text).origin;
-    this.issue(parent, "api_origin", path, "ORIGIN_INVALID", problem);
-    return undefined;
+    return { result, issues: this.places.issues };
   }
 
   private insertionOrder(raw: Raw, list: Raw[], i: number): DesiredInsertionOrder {
@@ -186,7 +84,7 @@ class Normalizer {
     ) => {
       if (value === undefined) return;
       fields[key] = value;
-      fieldSources[key] = this.ref(raw, key, child(at, key));
+      fieldSources[key] = this.places.ref(raw, key, childPath(at, key));
     };
     if (raw.contract_number !== undefined) declare("contract_number", raw.contract_number as string | null);
     declare("start_time", this.time(raw, "start_time", at));
@@ -197,17 +95,19 @@ class Normalizer {
       declare("budget_money", raw.budget_money === null ? null : this.money(raw, "budget_money", at));
     }
     const campaigns = (raw.campaigns ?? []) as Raw[];
-    const campaignsAt = child(at, "campaigns");
+    const campaignsAt = childPath(at, "campaigns");
     return {
-      id: raw.id === undefined ? this.unnamed("id", list, i, at) : idText(raw.id),
+      id: raw.id === undefined ? this.places.unnamed("id", list, i, at) : idText(raw.id),
       fields,
       unmanagedCampaigns: raw.unmanaged_campaigns === "deactivate" ? "deactivate" : "ignore",
-      ...(isMap(raw.policy) ? { policy: this.policy(raw.policy, child(at, "policy")) } : {}),
+      ...(isMap(raw.policy)
+        ? { policy: normalizePolicy(raw.policy, childPath(at, "policy"), this.places) }
+        : {}),
       campaigns: campaigns.flatMap((c, j) =>
         isMap(c) ? [this.campaign(c, campaigns, j, `${campaignsAt}[${j}]`)] : [],
       ),
-      source: this.ref(list, i, at),
-      ...(raw.id === undefined ? {} : { idSource: this.ref(raw, "id", child(at, "id")) }),
+      source: this.places.ref(list, i, at),
+      ...(raw.id === undefined ? {} : { idSource: this.places.ref(raw, "id", childPath(at, "id")) }),
       fieldSources,
     };
   }
@@ -218,40 +118,42 @@ class Normalizer {
     const declare = <K extends keyof CampaignFields>(key: K, value: CampaignFields[K] | undefined) => {
       if (value === undefined) return;
       fields[key] = value;
-      fieldSources[key] = this.ref(raw, key, child(at, key));
+      fieldSources[key] = this.places.ref(raw, key, childPath(at, key));
     };
     if (typeof raw.active === "boolean") declare("active", raw.active);
     declare("start_time", this.time(raw, "start_time", at));
     declare("end_time", this.time(raw, "end_time", at));
     if (typeof raw.budget_impressions === "number") declare("budget_impressions", raw.budget_impressions);
     if (raw.cpm !== undefined) declare("cpm", this.money(raw, "cpm", at));
-    if (raw.pacing !== undefined) declare("pacing", this.pacing(raw.pacing as Raw, child(at, "pacing")));
+    if (raw.pacing !== undefined) {
+      declare("pacing", normalizePacing(raw.pacing as Raw, childPath(at, "pacing"), this.places));
+    }
     const campaign: DesiredCampaign = {
-      name: typeof raw.name === "string" ? raw.name : this.unnamed("name", list, j, at),
+      name: typeof raw.name === "string" ? raw.name : this.places.unnamed("name", list, j, at),
       fields,
-      source: this.ref(list, j, at),
+      source: this.places.ref(list, j, at),
       fieldSources,
     };
-    fieldSources.name = this.ref(raw, "name", child(at, "name"));
+    fieldSources.name = this.places.ref(raw, "name", childPath(at, "name"));
     if (raw.id !== undefined) {
       campaign.id = idText(raw.id);
-      fieldSources.id = this.ref(raw, "id", child(at, "id"));
+      fieldSources.id = this.places.ref(raw, "id", childPath(at, "id"));
     }
     if (raw.targetings !== undefined) {
-      const path = child(at, "targetings");
-      const targetings = this.parsed(raw, "targetings", path, "INVALID_VALUE", () =>
+      const path = childPath(at, "targetings");
+      const targetings = this.places.parsed({ parent: raw, key: "targetings", path }, "INVALID_VALUE", () =>
         Targeting.normalizeList(
           (raw.targetings as (Raw | undefined)[]).flatMap((set) => (set ? [targetingSet(set)] : [])),
         ),
       );
       if (targetings !== undefined) {
         campaign.targetings = targetings;
-        fieldSources.targetings = this.ref(raw, "targetings", path);
+        fieldSources.targetings = this.places.ref(raw, "targetings", path);
       }
     }
     if (raw.creatives !== undefined) {
       campaign.creatives = sortedIds(present(raw.creatives as unknown[]).map(idText));
-      fieldSources.creatives = this.ref(raw, "creatives", child(at, "creatives"));
+      fieldSources.creatives = this.places.ref(raw, "creatives", childPath(at, "creatives"));
     }
     return campaign;
   }
@@ -261,17 +163,21 @@ class Normalizer {
     const creative: DesiredCreative = {
       id: idText(raw.id),
       fields: {},
-      source: this.ref(list, i, at),
-      ...(raw.id === undefined ? {} : { idSource: this.ref(raw, "id", child(at, "id")) }),
+      source: this.places.ref(list, i, at),
+      ...(raw.id === undefined ? {} : { idSource: this.places.ref(raw, "id", childPath(at, "id")) }),
       fieldSources: {},
     };
     if (raw.category_ids !== undefined) {
       creative.fields.category_ids = sortedIds(present(raw.category_ids as unknown[]).map(idText));
-      creative.fieldSources.category_ids = this.ref(raw, "category_ids", child(at, "category_ids"));
+      creative.fieldSources.category_ids = this.places.ref(
+        raw,
+        "category_ids",
+        childPath(at, "category_ids"),
+      );
     }
     if (typeof raw.pixel_url === "string") {
       creative.fields.pixel_url = raw.pixel_url;
-      creative.fieldSources.pixel_url = this.ref(raw, "pixel_url", child(at, "pixel_url"));
+      creative.fieldSources.pixel_url = this.places.ref(raw, "pixel_url", childPath(at, "pixel_url"));
     }
     return creative;
   }
@@ -280,28 +186,30 @@ class Normalizer {
   private time(raw: Raw, key: "start_time" | "end_time", at: string): string | undefined {
     const text = raw[key];
     if (typeof text !== "string") return undefined;
-    // Configs repeat the same few instants thousands of times: parse each text once.
-    const cached = this.times.get(text);
-    if (cached !== undefined) return cached;
-    const parsed = this.parsed(raw, key, child(at, key), "TIME_INVALID", () => Time.parse(text));
-    if (parsed !== undefined) this.times.set(text, parsed);
-    return parsed;
+    // Configs repeat the same few instants thousands of times: Time.parse remembers each.
+    return this.places.parsed({ parent: raw, key, path: childPath(at, key) }, "TIME_INVALID", () =>
+      Time.parse(text),
+    );
   }
 
   /** Money as the schema lets it through; the wire rules (Money.fromWire) are stricter. */
   private money(parent: Raw, key: string, at: string): Money | undefined {
     const value = parent[key];
-    const path = child(at, key);
+    const path = childPath(at, key);
     if (typeof value === "string") {
-      return this.parsed(parent, key, path, "MONEY_INVALID", () => Money.parse(value));
+      return this.places.parsed({ parent, key, path }, "MONEY_INVALID", () => Money.parse(value));
     }
     const raw = value as { currency_code: string; units: string | number; nanos?: number };
     const problem = unitsProblem(raw.units);
     if (problem !== undefined) {
-      this.issue(value, "units", child(path, "units"), "MONEY_INVALID", problem);
+      this.places.issue(
+        { parent: value, key: "units", path: childPath(path, "units") },
+        "MONEY_INVALID",
+        problem,
+      );
       return undefined;
     }
-    return this.parsed(parent, key, path, "MONEY_INVALID", () =>
+    return this.places.parsed({ parent, key, path }, "MONEY_INVALID", () =>
       Money.fromWire({
         currency_code: raw.currency_code,
         units: String(raw.units),
@@ -309,135 +217,4 @@ class Normalizer {
       }),
     );
   }
-
-  /**
-   * Runs one of the model's parsers on a value the schema accepted. The schema and the
-   * parsers are meant to agree; where they do not, the parser's refusal becomes an issue at
-   * the value, so that loadConfig reports it instead of throwing out of the run.
-   */
-  private parsed<T>(
-    parent: unknown,
-    key: string,
-    path: string,
-    code: ConfigIssueCode,
-    parse: () => T,
-  ): T | undefined {
-    try {
-      return parse();
-    } catch (error) {
-      this.issue(parent, key, path, code, error instanceof Error ? error.message : String(error));
-      return undefined;
-    }
-  }
-
-  /**
-   * Pacing is opaque (G2) but goes into JSON: an integer beyond 2^53 would lose digits, and
-   * `.inf` or `.nan` would be sent as null, so that every plan would show the change again.
-   */
-  private pacing(raw: Raw, at: string): Record<string, unknown> {
-    const walk = (value: unknown, parent: unknown, key: string | number, path: string): unknown => {
-      if (typeof value === "number" && !Number.isFinite(value)) {
-        this.issue(
-          parent,
-          key,
-          path,
-          "INVALID_VALUE",
-          `${this.index.writtenAt(parent, key) ?? value} has no JSON form (the API would receive null): write a finite number, or null`,
-        );
-        return null;
-      }
-      if (typeof value === "bigint") {
-        this.issue(
-          parent,
-          key,
-          path,
-          "NUMBER_TOO_LARGE",
-          `${value} is too large: numbers go up to ${Number.MAX_SAFE_INTEGER}`,
-        );
-        return null;
-      }
-      if (Array.isArray(value)) return value.map((v, i) => walk(v, value, i, `${path}[${i}]`));
-      if (typeof value === "object" && value !== null) {
-        return Object.fromEntries(
-          Object.entries(value).map(([k, v]) => [k, walk(v, value, k, child(path, k))]),
-        );
-      }
-      return value;
-    };
-    return walk(raw, undefined, "", at) as Record<string, unknown>;
-  }
-
-  /**
-   * Stands in for an id or name the schema check refused, which is reported already: unique
-   * per object, so it never makes a false duplicate, and it says where the object is in the
-   * rules' messages. It never reaches a plan: the refused id fails the load.
-   */
-  private unnamed(what: "id" | "name", list: unknown, i: number, at: string): string {
-    const { file, line, column } = this.ref(list, i, at);
-    return `(no valid ${what}, at ${file}:${line}:${column})`;
-  }
-
-  /** Where `parent[key]` was written, with its path. */
-  private ref(parent: unknown, key: string | number, path: string): SourceRef {
-    const { line, column } = this.index.ofValue(parent, key);
-    return { file: this.index.file, line, column, path };
-  }
-
-  private issue(
-    parent: unknown,
-    key: string | number,
-    path: string,
-    code: ConfigIssueCode,
-    message: string,
-  ): void {
-    this.issues.push({ ...this.ref(parent, key, path), message, code });
-  }
-}
-
-/**
- * Why `text` is not a usable API origin, or undefined when it is one. A message never
- * quotes a user name or password written in the URL: messages end up in terminals and logs.
- */
-export function originProblem(text: string): string | undefined {
-  const verdict = originVerdict(text);
-  if (verdict.ok) return undefined;
-  // A message may quote the text: never with a user name or password in it.
-  const shown = withoutUserinfo(text);
-  switch (verdict.problem) {
-    case "no-scheme":
-      return `"${text}" has no scheme: write "${verdict.meant}"`;
-    case "not-a-url":
-      return `"${shown}" is not a URL: write the scheme and host, like https://dsp.example.com`;
-    case "credentials":
-      return "api_origin must not contain credentials (user:password@): put the user in DOOHCTL_EMAIL and the password in DOOHCTL_PASSWORD";
-    case "not-http":
-      return `"${shown}" is not an http(s) origin: write it like https://dsp.example.com`;
-    case "has-path":
-      return `"${shown}" has a path: write the origin only, ${verdict.origin} (the API paths are added for you)`;
-    case "plain-http":
-      // G13: the service is HTTPS only; plain http is for a local emulator.
-      return `"${shown}" uses http: the DSP is HTTPS only; plain http is allowed only for a loopback address (see docs/assumptions.md#g13): write https://${verdict.host}`;
-  }
-}
-
-/** The design's id rule: a safe YAML integer becomes its decimal string. */
-function idText(value: unknown): string {
-  return typeof value === "number" ? String(value) : (value as string);
-}
-
-function present(list: readonly unknown[]): unknown[] {
-  return list.filter((item) => item !== undefined);
-}
-
-function targetingSet(raw: Raw): TargetingOptionSet {
-  const out: Record<string, unknown> = {};
-  for (const [member, option] of Object.entries(raw)) {
-    const copy: Record<string, unknown> = {};
-    if (option === undefined) continue;
-    for (const [key, value] of Object.entries(option as Raw)) {
-      copy[key] = Array.isArray(value) ? present(value).map(idText) : value;
-    }
-    out[member] = copy;
-  }
-  return out as TargetingOptionSet;
 }

@@ -6,7 +6,7 @@
  */
 import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { millisOf } from "../model/times.js";
+import { Time } from "../model/time.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export function checkRules(
@@ -18,22 +18,19 @@ export function checkRules(
   const add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string) =>
     issues.push({ ...at, message, code, ...(hint === undefined ? {} : { hint }) });
 
-  for (const second of connections.slice(1)) {
-    add(
-      second,
-      "CONNECTION_DECLARED_TWICE",
-      `connection is declared twice: also at ${where(connections[0]!)}`,
-      "declare connection in one file only",
-    );
-  }
-  for (const second of policies.slice(1)) {
-    add(
-      second,
-      "DUPLICATE_DECLARATION",
-      `policy is declared twice: also at ${where(policies[0]!)}`,
-      "declare the top-level policy in one file only (an insertion order can override it with its own policy)",
-    );
-  }
+  /** A top-level section declared in several files: each after the first is reported. */
+  const inOneFile = (declared: readonly SourceRef[], code: ConfigIssueCode, what: string, hint: string) => {
+    for (const second of declared.slice(1)) {
+      add(second, code, `${what} is declared twice: also at ${where(declared[0]!)}`, hint);
+    }
+  };
+  inOneFile(connections, "CONNECTION_DECLARED_TWICE", "connection", "declare connection in one file only");
+  inOneFile(
+    policies,
+    "DUPLICATE_DECLARATION",
+    "policy",
+    "declare the top-level policy in one file only (an insertion order can override it with its own policy)",
+  );
   duplicates(state, add);
   for (const io of state.insertionOrders) {
     flights(io, add);
@@ -61,68 +58,57 @@ function againAt(first: SourceRef, here: SourceRef): string {
 }
 
 function duplicates(state: DesiredState, add: Add): void {
-  const once = <T>(
-    seen: Map<string, SourceRef>,
-    key: string,
-    at: SourceRef,
-    report: (first: SourceRef) => T,
-  ) => {
+  /** Remembers where `key` is first declared; reports each later declaration there. */
+  const once = (seen: Map<string, SourceRef>, key: string, at: SourceRef, twice: string, hint: string) => {
     const first = seen.get(key);
     if (first === undefined) seen.set(key, at);
-    else report(first);
+    else add(at, "DUPLICATE_DECLARATION", `${twice}: ${againAt(first, at)}`, hint);
   };
   const ios = new Map<string, SourceRef>();
   const campaignIds = new Map<string, SourceRef>();
   // Each is reported at the key that repeats the identity (`id:`, `name:`), not at its item.
   for (const io of state.insertionOrders) {
     const ioAt = io.idSource ?? io.source;
-    once(ios, io.id, ioAt, (first) =>
-      add(
-        ioAt,
-        "DUPLICATE_DECLARATION",
-        `insertion order "${io.id}" is declared twice: ${againAt(first, ioAt)}`,
-        "declare each insertion order once, with all its campaigns",
-      ),
+    once(
+      ios,
+      io.id,
+      ioAt,
+      `insertion order "${io.id}" is declared twice`,
+      "declare each insertion order once, with all its campaigns",
     );
     const names = new Map<string, SourceRef>();
     const pinned = new Set<string>();
     for (const campaign of io.campaigns) {
-      const nameAt = campaign.fieldSources.name ?? campaign.source;
-      once(names, campaign.name, nameAt, (first) =>
-        add(
-          nameAt,
-          "DUPLICATE_DECLARATION",
-          `campaign "${campaign.name}" is declared twice in insertion order "${io.id}": ${againAt(first, nameAt)}`,
-          // Two live campaigns may share a name, but the API cannot rename either (design.md,
-          // Identity): the config can manage only one of them.
-          campaign.id !== undefined && pinned.has(campaign.name)
-            ? "a campaign's name is its identity within its insertion order, and the API cannot rename a campaign: declare one of the two and leave the other unmanaged"
-            : "a campaign's name is its identity within its insertion order: give the new one another name, or remove one",
-        ),
+      once(
+        names,
+        campaign.name,
+        campaign.fieldSources.name ?? campaign.source,
+        `campaign "${campaign.name}" is declared twice in insertion order "${io.id}"`,
+        // Two live campaigns may share a name, but the API cannot rename either (design.md,
+        // Identity): the config can manage only one of them.
+        campaign.id !== undefined && pinned.has(campaign.name)
+          ? "a campaign's name is its identity within its insertion order, and the API cannot rename a campaign: declare one of the two and leave the other unmanaged"
+          : "a campaign's name is its identity within its insertion order: give the new one another name, or remove one",
       );
-      if (campaign.id !== undefined) pinned.add(campaign.name);
       if (campaign.id === undefined) continue;
-      const idAt = campaign.fieldSources.id ?? campaign.source;
-      once(campaignIds, campaign.id, idAt, (first) =>
-        add(
-          idAt,
-          "DUPLICATE_DECLARATION",
-          `campaign id "${campaign.id}" is declared twice: ${againAt(first, idAt)}`,
-          "each campaign id may be pinned once",
-        ),
+      pinned.add(campaign.name);
+      once(
+        campaignIds,
+        campaign.id,
+        campaign.fieldSources.id ?? campaign.source,
+        `campaign id "${campaign.id}" is declared twice`,
+        "each campaign id may be pinned once",
       );
     }
   }
   const creatives = new Map<string, SourceRef>();
   for (const creative of state.creatives) {
-    const creativeAt = creative.idSource ?? creative.source;
-    once(creatives, creative.id, creativeAt, (first) =>
-      add(
-        creativeAt,
-        "DUPLICATE_DECLARATION",
-        `creative "${creative.id}" is declared twice: ${againAt(first, creativeAt)}`,
-        "declare each creative once",
-      ),
+    once(
+      creatives,
+      creative.id,
+      creative.idSource ?? creative.source,
+      `creative "${creative.id}" is declared twice`,
+      "declare each creative once",
     );
   }
 }
@@ -136,7 +122,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     startAt?: SourceRef,
   ) => {
     if (start === undefined || end === undefined || endAt === undefined) return;
-    if (millisOf(start) < millisOf(end)) return;
+    if (Time.toMillis(start) < Time.toMillis(end)) return;
     add(
       endAt,
       "FLIGHT_ORDER",
@@ -149,7 +135,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
   for (const campaign of io.campaigns) {
     const { start_time: start, end_time: end } = campaign.fields;
     order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
-    if (start !== undefined && ioStart !== undefined && millisOf(start) < millisOf(ioStart)) {
+    if (start !== undefined && ioStart !== undefined && Time.toMillis(start) < Time.toMillis(ioStart)) {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
@@ -162,7 +148,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       end === undefined &&
       start !== undefined &&
       ioEnd !== undefined &&
-      millisOf(start) >= millisOf(ioEnd)
+      Time.toMillis(start) >= Time.toMillis(ioEnd)
     ) {
       add(
         campaign.fieldSources.start_time!,
@@ -174,7 +160,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       start === undefined &&
       end !== undefined &&
       ioStart !== undefined &&
-      millisOf(end) <= millisOf(ioStart)
+      Time.toMillis(end) <= Time.toMillis(ioStart)
     ) {
       add(
         campaign.fieldSources.end_time!,
@@ -182,7 +168,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
         `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
-    if (end !== undefined && ioEnd !== undefined && millisOf(end) > millisOf(ioEnd)) {
+    if (end !== undefined && ioEnd !== undefined && Time.toMillis(end) > Time.toMillis(ioEnd)) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",

@@ -2,6 +2,12 @@
  * Instants. Config and API times are ISO 8601 date-times with `Z` or an offset; inside
  * doohctl they are canonical UTC strings (`2026-12-01T00:00:00Z`, milliseconds only when
  * non-zero), so plans stay plain JSON and equal instants compare equal as strings.
+ *
+ * Every reading of a time text goes through one bounded cache: a config's or a plan's 10,000
+ * campaigns share a few flights, and parsing each of their times again (to normalize, check,
+ * compare, fingerprint) cost more than the rest of those steps. A reading is pure in its
+ * text, so a remembered one is never stale; a refused text is not remembered, and is refused
+ * again with the same TimeError.
  */
 export class TimeError extends Error {
   override readonly name = "TimeError";
@@ -23,7 +29,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /** Milliseconds since the epoch for an ISO 8601 date-time with a zone, or a TimeError. */
-function toMillis(text: string): number {
+function readMillis(text: string): number {
   const match = ISO.exec(text);
   if (!match) {
     throw new TimeError(
@@ -61,25 +67,44 @@ function fromMillis(ms: number): string {
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
 }
 
-/** Parses any accepted form and returns the canonical UTC string. */
+/** A time text read: its canonical UTC text and its milliseconds since the epoch. */
+interface Instant {
+  canonical: string;
+  millis: number;
+}
+
+const MAX_REMEMBERED = 10_000;
+const remembered = new Map<string, Instant>();
+
+function instant(text: string): Instant {
+  let known = remembered.get(text);
+  if (known === undefined) {
+    const millis = readMillis(text);
+    known = { canonical: fromMillis(millis), millis };
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(text, known);
+  }
+  return known;
+}
+
+/** Parses any accepted form and returns the canonical UTC string, or a TimeError. */
 function parse(text: string): string {
-  return fromMillis(toMillis(text));
+  return instant(text).canonical;
 }
 
-/** True when the text carries a UTC zone (`Z` or `+00:00`), as G12 requires of payloads. */
-function isUtc(text: string): boolean {
-  const match = ISO.exec(text);
-  return (
-    match !== null && (match[8] === "Z" || match[8] === "z" || match[8] === "+00:00" || match[8] === "-00:00")
-  );
+/** Milliseconds since the epoch of any accepted form, or a TimeError. */
+function toMillis(text: string): number {
+  return instant(text).millis;
 }
 
+/** The one ordering of two instants: -1, 0 or 1. */
 function compare(a: string, b: string): number {
   return Math.sign(toMillis(a) - toMillis(b));
 }
 
+/** Whether two texts name the same instant, whatever their offsets. */
 function equals(a: string, b: string): boolean {
-  return toMillis(a) === toMillis(b);
+  return parse(a) === parse(b);
 }
 
 /** `1h 05m`, `4m12s`, `45s`: durations as people read them in a plan summary. */
@@ -93,4 +118,4 @@ function formatDuration(ms: number): string {
   return `${seconds}s`;
 }
 
-export const Time = { parse, toMillis, fromMillis, isUtc, compare, equals, formatDuration };
+export const Time = { parse, toMillis, fromMillis, compare, equals, formatDuration };

@@ -8,7 +8,7 @@ import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
 import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { sortedIds } from "../model/targeting.js";
-import { sameInstant } from "../model/times.js";
+import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { FieldChange, FieldDetail, JsonValue } from "./types.js";
 
@@ -74,7 +74,7 @@ export function diffInsertionOrder(
     const have = live[field];
     const same =
       field === "start_time" || field === "end_time"
-        ? sameInstant(want as string, have as string)
+        ? Time.equals(want as string, have as string)
         : field === "budget_money"
           ? moneyOrNullEquals(want as Money | null, have as Money | null)
           : want === have;
@@ -103,7 +103,7 @@ export function diffCampaign(
     switch (field) {
       case "start_time":
       case "end_time":
-        same = sameInstant(want as string, have as string);
+        same = Time.equals(want as string, have as string);
         break;
       case "cpm":
         same = Money.equals(want as Money, have as Money);

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { Money } from "../model/money.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import { canonicalTime } from "../model/times.js";
+import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
@@ -25,8 +25,8 @@ export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly C
   return {
     advertiser_id: io.advertiser_id,
     contract_number: io.contract_number,
-    start_time: canonicalTime(io.start_time),
-    end_time: canonicalTime(io.end_time),
+    start_time: Time.parse(io.start_time),
+    end_time: Time.parse(io.end_time),
     budget_impressions: io.budget_impressions,
     budget_money: money(io.budget_money) as unknown as JsonValue,
     campaigns: campaignNames(io.id, campaigns),
@@ -48,8 +48,8 @@ export function campaignSnapshot(c: Campaign): JsonValue {
     insertion_order_id: c.insertion_order_id,
     name: c.name,
     active: c.active,
-    start_time: canonicalTime(c.start_time),
-    end_time: canonicalTime(c.end_time),
+    start_time: Time.parse(c.start_time),
+    end_time: Time.parse(c.end_time),
     budget_impressions: c.budget_impressions,
     cpm: Money.fromWire(c.cpm) as unknown as JsonValue,
     pacing: JSON.parse(canonicalJson(c.pacing ?? {})) as JsonValue,

@@ -8,7 +8,7 @@
 import type { DesiredState, SourceRef } from "../model/desired.js";
 import { printable } from "../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import { millisOf } from "../model/times.js";
+import { Time } from "../model/time.js";
 import type { Campaign, InsertionOrder } from "../model/wire.js";
 import { finding } from "./findings.js";
 import { Placeholder } from "./placeholder.js";
@@ -34,7 +34,7 @@ interface Model {
 }
 
 /** Times repeat a lot (10,000 campaigns share a few flights): parsed once, in a bounded memo. */
-const ms = millisOf;
+const ms = Time.toMillis;
 
 function model(live: LiveState, desired: DesiredState | undefined): Model {
   const m: Model = {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { ConnectionError, resolveConnection } from "../../src/config/connection.js";
-import { originProblem } from "../../src/config/normalize.js";
+import { originProblem } from "../../src/config/origin-problem.js";
 import { bufferIO } from "../helpers/io.js";
 
 const SECRET = "s3cr3t-Hunter2";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Time } from "../../src/model/time.js";
+import { Time, TimeError } from "../../src/model/time.js";
 
 describe("Time", () => {
   it("normalizes offsets to canonical UTC and compares as instants", () => {
@@ -30,10 +30,12 @@ describe("Time", () => {
     expect(Time.parse("2026-12-01T00:00:00.100000000Z")).toBe("2026-12-01T00:00:00.100Z");
   });
 
-  it("tells UTC payload times from offset ones (G12)", () => {
-    expect(Time.isUtc("2026-12-01T00:00:00Z")).toBe(true);
-    expect(Time.isUtc("2026-12-01T00:00:00+00:00")).toBe(true);
-    expect(Time.isUtc("2026-12-01T00:00:00+01:00")).toBe(false);
+  it("remembers what it read, and refuses a bad text every time it is asked", () => {
+    expect(Time.parse("2026-12-01T01:00:00+01:00")).toBe("2026-12-01T00:00:00Z");
+    expect(Time.toMillis("2026-12-01T01:00:00+01:00")).toBe(Date.UTC(2026, 11, 1));
+    expect(Time.equals("2026-12-01T01:00:00+01:00", "2026-12-01T00:00:00Z")).toBe(true);
+    expect(() => Time.parse("2026-02-30T00:00:00Z")).toThrow(TimeError);
+    expect(() => Time.toMillis("2026-02-30T00:00:00Z")).toThrow(/day 30 does not exist/);
   });
 
   it("formats durations the way a plan summary says them", () => {

@@ -8,9 +8,9 @@
  * very collection it names: checking each alias against its enclosing collections finds all.
  */
 import { type Alias, type Document, isAlias, isMap, isNode, isPair, isScalar, isSeq, type Node } from "yaml";
-import type { ConfigIssue } from "./issues.js";
-import { pathText } from "./schema-check.js";
-import type { SourceIndex } from "./source-index.js";
+import type { ConfigIssue } from "../issues.js";
+import { pathText } from "../path-text.js";
+import type { SourceIndex } from "../source-index.js";
 
 export interface ResolvedAliases {
   /** What each alias names. */

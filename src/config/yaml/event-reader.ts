@@ -1,87 +1,24 @@
 /**
- * The fast reader of stage 1: YAML text -> the same plain value and SourceIndex as the full
- * reader (yaml-source.ts), from js-yaml's event stream instead of `yaml`'s document tree.
- *
- * `yaml` builds a concrete syntax tree and a document of node objects before any value
- * exists: on a 10,000-campaign config that is most of the load time. js-yaml's parser emits
- * a flat list of events that carry source offsets, at a fraction of the cost. It covers
- * what configs are made of: block and flow collections, plain and quoted scalars, anchors,
- * aliases and `<<` merge keys, under the YAML 1.2 core schema.
- *
- * It is a fast path, never a second opinion: on anything outside that (a syntax error, a
- * tag, a directive, a block scalar, a scalar written over several lines, a duplicate key,
- * an integer beyond 2^53, a non-scalar key, an alias loop, more than one document, a merge
- * of something not a map, text that js-yaml reads on past where `yaml` stops) it returns
- * undefined and the full reader reads the file, so every message a user sees comes from
- * `yaml`, as before.
- * Where it does answer, its value and positions equal the full reader's
- * (test/config/yaml-events.test.ts checks both on generated and mutated documents).
+ * The fast reader's walk over js-yaml's events: one document's plain value, recording the
+ * same positions in a SourceIndex as the full reader. On anything outside its reach it throws
+ * HandOver (see fast-reader.ts).
  */
 import {
-  boolCoreTag,
   COLLECTION_STYLE,
   EVENT_ID,
   type Event,
-  floatCoreTag,
   getScalarValue,
-  intCoreTag,
-  NOT_RESOLVED,
-  nullCoreTag,
-  parseEvents,
   SCALAR_STYLE,
   type ScalarEvent,
-  type ScalarTagDefinition,
 } from "js-yaml";
-import { LineCounter } from "yaml";
+import type { NodeOffsets, SourceIndex } from "../source-index.js";
+import { keyText, resolveScalar } from "./core-scalar.js";
+import { HandOver } from "./hand-over.js";
 import { setOwn } from "./plain-data.js";
-import { type NodeOffsets, SourceIndex } from "./source-index.js";
-
-/** The value and its positions; undefined when the full reader must read this text. */
-export function readPlainYaml(
-  text: string,
-  file: string,
-): { value: unknown; index: SourceIndex } | undefined {
-  // YAML 1.2 reads a lone carriage return as a line break; `yaml` reads it as text. And
-  // `yaml` refuses tabs in indentation, and reads an indented `---` or `...` as text, where
-  // js-yaml lets them pass as indentation and markers. js-yaml also reads on after a `...`
-  // that starts a line (`... {}`) and skips a directive it does not know (`%YAM 1.2`), where
-  // `yaml` refuses both. Such files go to the full reader, whose reading the rest of
-  // doohctl was built and tested on.
-  if (READ_DIFFERENTLY.test(text)) return undefined;
-  try {
-    const events = parseEvents(text, {});
-    const index = new SourceIndex(file, lineCounterOf(text), text);
-    const value = new EventReader(text, events, index).document();
-    return value === undefined ? undefined : { value, index };
-  } catch {
-    // Not swallowed but handed on: a syntax error (YAMLException), a NeedsFullReader, or any
-    // other failure in here means the full reader reads the file and gives the answer, with
-    // its located messages. A failure here costs speed, never a wrong or missing message;
-    // the tests and the bench's "files read by the fast reader" show when it costs speed.
-    return undefined;
-  }
-}
-
-/**
- * A lone CR, a tab in indentation (also after a `- `, `? ` or `: ` indicator), an indented
- * `---` or `...`, a line starting with `...` or `%`: one pass over the text.
- */
-const READ_DIFFERENTLY = /\r(?!\n)|^[ ?:-]*\t|^[ \t]+(?:---|\.\.\.)|^(?:\.\.\.|%)/m;
-
-/** `yaml`'s line counter, fed what its parser would give it: 0, and one past each `\n`. */
-function lineCounterOf(text: string): LineCounter {
-  const lines = new LineCounter();
-  lines.addNewLine(0);
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines.addNewLine(at + 1);
-  return lines;
-}
-
-/** Thrown inside the reader to hand the text to the full reader; readPlainYaml catches it. */
-class NeedsFullReader extends Error {}
 
 interface Anchored {
   value: unknown;
-  /** Where an anchored scalar was written: an alias of it points there (see yaml-source.ts). */
+  /** Where an anchored scalar was written: an alias of it points there (see converter.ts). */
   scalarStart?: number;
   /** Still being built: an alias to it would loop. */
   open: boolean;
@@ -89,7 +26,7 @@ interface Anchored {
 
 type Keys = Map<string, { key: number; value: number }>;
 
-class EventReader {
+export class EventReader {
   private next = 0;
   /** Where `yaml` says the node read last begins (kept here, not returned, to spare garbage). */
   private start = 0;
@@ -139,7 +76,7 @@ class EventReader {
         return this.scalar(event, emptyAt);
       case EVENT_ID.MAPPING:
       case EVENT_ID.SEQUENCE: {
-        if (event.tagStart !== -1) throw new NeedsFullReader();
+        if (event.tagStart !== -1) throw new HandOver();
         const out = event.type === EVENT_ID.MAPPING ? {} : [];
         const anchor = this.open(event.anchorStart, event.anchorEnd, out);
         if (Array.isArray(out)) this.sequence(out, event.start);
@@ -155,20 +92,20 @@ class EventReader {
       case EVENT_ID.ALIAS: {
         const target = this.anchors.get(this.anchorName(event.anchorStart, event.anchorEnd));
         // An unknown anchor, or one whose collection encloses this alias (a loop).
-        if (target === undefined || target.open) throw new NeedsFullReader();
+        if (target === undefined || target.open) throw new HandOver();
         this.start = target.scalarStart ?? event.anchorStart - 1;
         this.end = event.anchorEnd;
         return target.value;
       }
       default:
-        throw new NeedsFullReader();
+        throw new HandOver();
     }
   }
 
   private open(anchorStart: number, anchorEnd: number, value: unknown): Anchored | undefined {
     if (anchorStart === -1) return undefined;
     // `yaml` wants white space between an anchor and its node (`&a {` not `&a{`).
-    if (!SEPARATORS.has(this.text.charCodeAt(anchorEnd))) throw new NeedsFullReader();
+    if (!SEPARATORS.has(this.text.charCodeAt(anchorEnd))) throw new HandOver();
     const anchored = { value, open: true };
     this.anchors.set(this.anchorName(anchorStart, anchorEnd), anchored);
     return anchored;
@@ -189,9 +126,9 @@ class EventReader {
         at = newline === -1 ? this.text.length : newline;
       } else at++;
     }
-    if (this.text.charCodeAt(at) !== (sequence ? CLOSE_SEQUENCE : CLOSE_MAPPING)) throw new NeedsFullReader();
+    if (this.text.charCodeAt(at) !== (sequence ? CLOSE_SEQUENCE : CLOSE_MAPPING)) throw new HandOver();
     this.end = at + 1;
-    if (this.commentLineWithin(open, at)) throw new NeedsFullReader();
+    if (this.commentLineWithin(open, at)) throw new HandOver();
   }
 
   /**
@@ -219,7 +156,7 @@ class EventReader {
 
   /** `yaml` refuses an anchor or alias name ending in `:` as ambiguous (`&a: 1`). */
   private anchorName(start: number, end: number): string {
-    if (this.text.charCodeAt(end - 1) === COLON) throw new NeedsFullReader();
+    if (this.text.charCodeAt(end - 1) === COLON) throw new HandOver();
     return this.text.slice(start, end);
   }
 
@@ -234,22 +171,22 @@ class EventReader {
         event.valueStart === -1 ||
         !readable(event)
       ) {
-        throw new NeedsFullReader(); // a list, map, alias, anchor, tag, block or empty scalar as a key
+        throw new HandOver(); // a list, map, alias, anchor, tag, block or empty scalar as a key
       }
       this.next++;
       const keyStart = scalarStart(event);
-      if (block && !this.beginsLine(keyStart)) throw new NeedsFullReader();
+      if (block && !this.beginsLine(keyStart)) throw new HandOver();
       // YAML allows an implicit key at most 1024 characters before its `:`, and `yaml` refuses
       // longer ones (in block maps and flow pairs, not flow maps) where js-yaml reads them. No
       // config key comes near that: the full reader decides.
-      if (event.valueEnd - keyStart > LONGEST_FAST_KEY) throw new NeedsFullReader();
+      if (event.valueEnd - keyStart > LONGEST_FAST_KEY) throw new HandOver();
       const name = this.scalarText(event);
       if (name === "<<" && event.style === SCALAR_STYLE.PLAIN) {
         merged = this.merge(out, keys, merged);
         continue;
       }
       const key = keyText(resolveScalar(name, event));
-      if (keys.has(key) && merged?.delete(key) !== true) throw new NeedsFullReader(); // DUPLICATE_KEY
+      if (keys.has(key) && merged?.delete(key) !== true) throw new HandOver(); // DUPLICATE_KEY
       setOwn(out, key, this.node(this.emptyValueAt(event)));
       keys.set(key, { key: keyStart, value: this.start });
     }
@@ -302,7 +239,7 @@ class EventReader {
     }
     for (const source of sources) {
       const mergedKeys = typeof source === "object" && source !== null && this.index.offsetsOf(source)?.keys;
-      if (!mergedKeys) throw new NeedsFullReader(); // not a map: the full reader says what to write
+      if (!mergedKeys) throw new HandOver(); // not a map: the full reader says what to write
       for (const [key, entry] of Object.entries(source)) {
         if (keys.has(key)) continue;
         setOwn(out, key, entry);
@@ -331,19 +268,19 @@ class EventReader {
       // js-yaml disagree on an escaped line break before an empty line): the full reader
       // reads those.
       const newline = this.text.indexOf("\n", event.valueStart);
-      if (newline !== -1 && newline < event.valueEnd) throw new NeedsFullReader();
+      if (newline !== -1 && newline < event.valueEnd) throw new HandOver();
     }
     // `yaml` wants a quoted scalar to end where a token may end (`''1'` is an error there).
     if (event.style !== SCALAR_STYLE.PLAIN && event.valueEnd + 1 < this.text.length) {
-      if (!AFTER_QUOTE.has(this.text.charCodeAt(event.valueEnd + 1))) throw new NeedsFullReader();
+      if (!AFTER_QUOTE.has(this.text.charCodeAt(event.valueEnd + 1))) throw new HandOver();
     }
     return getScalarValue(this.text, event);
   }
 
   private scalar(event: ScalarEvent, emptyAt: number | undefined): unknown {
-    if (!readable(event)) throw new NeedsFullReader();
+    if (!readable(event)) throw new HandOver();
     if (event.valueStart === -1) {
-      if (emptyAt === undefined || event.anchorStart !== -1) throw new NeedsFullReader();
+      if (emptyAt === undefined || event.anchorStart !== -1) throw new HandOver();
       this.start = emptyAt;
       this.end = emptyAt;
       return null;
@@ -394,44 +331,3 @@ const FLOW_GAP = new Set([SPACE, TAB, NEWLINE, 0x0d, 0x2c, HASH]);
 const SEPARATORS = new Set([SPACE, TAB, 0x0a, 0x0d]);
 /** What may follow a closing quote: white space, `:`, or the end of a flow item. */
 const AFTER_QUOTE = new Set([...SEPARATORS, COLON, 0x2c, 0x5d, 0x7d]);
-
-/** The core schema's integer and float forms. */
-const NUMBER_SYNTAX =
-  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F]+|0o[0-7]+)$/;
-
-/** The core schema's implicit tags, in resolution order, by the first characters they match. */
-const CORE_TAGS_BY_FIRST_CHAR = new Map<string, ScalarTagDefinition[]>();
-for (const tag of [nullCoreTag, boolCoreTag, intCoreTag, floatCoreTag] as ScalarTagDefinition[]) {
-  for (const first of tag.implicitFirstChars ?? []) {
-    CORE_TAGS_BY_FIRST_CHAR.set(first, [...(CORE_TAGS_BY_FIRST_CHAR.get(first) ?? []), tag]);
-  }
-}
-
-/**
- * The YAML 1.2 core schema's reading of a scalar, as the full reader has it: quoted and
- * block scalars are strings; a plain one may be null, a boolean or a number. An integer
- * beyond 2^53 goes to the full reader, which keeps its digits (and says "quote this id").
- */
-function resolveScalar(source: string, event: ScalarEvent): unknown {
-  if (event.style !== SCALAR_STYLE.PLAIN) return source;
-  const tags = CORE_TAGS_BY_FIRST_CHAR.get(source.charAt(0));
-  if (tags === undefined) return source;
-  for (const tag of tags) {
-    const value = tag.resolve(source, false, tag.tagName);
-    if (value === NOT_RESOLVED) continue;
-    if (tag === intCoreTag && typeof value === "number") {
-      if (!Number.isSafeInteger(value)) throw new NeedsFullReader();
-      return value === 0 ? 0 : value; // `-0` is the integer 0, not a negative zero
-    }
-    return value;
-  }
-  // js-yaml leaves a number it cannot hold (`1e999`, 400 digits) as text, where `yaml`
-  // makes it infinite or a bigint: the full reader keeps `yaml`'s reading.
-  if (NUMBER_SYNTAX.test(source)) throw new NeedsFullReader();
-  return source;
-}
-
-/** A key as the full reader names it: `String` of the scalar's value. */
-function keyText(value: unknown): string {
-  return typeof value === "string" ? value : String(value);
-}

@@ -11,9 +11,9 @@ import fc from "fast-check";
 import { dump } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { SourceIndex } from "../../src/config/source-index.js";
-import { readPlainYaml } from "../../src/config/yaml-events.js";
-import { parseYamlFully } from "../../src/config/yaml-source.js";
+import type { SourceIndex } from "../../../src/config/source-index.js";
+import { readPlainYaml } from "../../../src/config/yaml/fast-reader.js";
+import { parseYamlFully } from "../../../src/config/yaml/full-reader.js";
 
 /**
  * Every value with its type, and every recorded offset with its line and column, in

@@ -1,0 +1,56 @@
+/**
+ * Where the values of one file were written, and the issues found at them, while it is
+ * normalized. A place is passed around as its parent, its key there and its path text, not
+ * as a list of segments: a 10,000-campaign config names some 100,000 places, and each list
+ * would be garbage to collect.
+ */
+import type { SourceRef } from "../model/desired.js";
+import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
+import type { SourceIndex } from "./source-index.js";
+
+/** A value's place: `parent[key]`, at `path`. */
+export interface Place {
+  parent: unknown;
+  key: string | number;
+  path: string;
+}
+
+export class Places {
+  readonly issues: ConfigIssue[] = [];
+
+  constructor(readonly index: SourceIndex) {}
+
+  /** Where `parent[key]` was written, with its path. */
+  ref(parent: unknown, key: string | number, path: string): SourceRef {
+    const { line, column } = this.index.ofValue(parent, key);
+    return { file: this.index.file, line, column, path };
+  }
+
+  issue(at: Place, code: ConfigIssueCode, message: string): void {
+    this.issues.push({ ...this.ref(at.parent, at.key, at.path), message, code });
+  }
+
+  /**
+   * Runs one of the model's parsers on a value the schema accepted. The schema and the
+   * parsers are meant to agree; where they do not, the parser's refusal becomes an issue at
+   * the value, so that loadConfig reports it instead of throwing out of the run.
+   */
+  parsed<T>(at: Place, code: ConfigIssueCode, parse: () => T): T | undefined {
+    try {
+      return parse();
+    } catch (error) {
+      this.issue(at, code, error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  }
+
+  /**
+   * Stands in for an id or name the schema check refused, which is reported already: unique
+   * per object, so it never makes a false duplicate, and it says where the object is in the
+   * rules' messages. It never reaches a plan: the refused id fails the load.
+   */
+  unnamed(what: "id" | "name", list: unknown, i: number, at: string): string {
+    const { file, line, column } = this.ref(list, i, at);
+    return `(no valid ${what}, at ${file}:${line}:${column})`;
+  }
+}
