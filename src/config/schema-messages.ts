@@ -10,6 +10,17 @@ import type { ConfigIssueCode } from "./issues.js";
 import type { Located } from "./json-pointer.js";
 import { closest } from "./suggest.js";
 
+/**
+ * Keys that are right one level up, where people write them anyway: unknown here, but "unknown
+ * key" would hide where they belong. Keyed by the schema definition's title.
+ */
+const TOP_LEVEL_ONLY: Record<string, Record<string, string>> = {
+  "Insertion order policy": {
+    max_added_spend:
+      "max_added_spend limits what one apply adds to the maximum spend, all advertisers together, so it is a top-level rule only: move it to the top-level policy",
+  },
+};
+
 export interface SchemaMessage {
   code: ConfigIssueCode;
   message: string;
@@ -32,6 +43,10 @@ export function schemaMessage(
       if (key.toLowerCase() === "password") return undefined;
       const owned = apiOwnedKey(parentSchema.title, key);
       if (owned !== undefined) return { code: "API_OWNED_KEY", message: owned, key };
+      const elsewhere = TOP_LEVEL_ONLY[String(parentSchema.title)]?.[key];
+      if (elsewhere !== undefined) {
+        return { code: "UNKNOWN_KEY", message: `"${key}" is not allowed here`, hint: elsewhere, key };
+      }
       const known = Object.keys((parentSchema.properties ?? {}) as Record<string, unknown>);
       const guess = closest(key, known);
       return {

@@ -98,8 +98,8 @@ ${IO}    policy:
         hint: allowed keys here: action
       doohctl.yaml:8:3: policy.max_cmp: unknown key "max_cmp"
         hint: did you mean "max_cpm"?
-      doohctl.yaml:14:7: insertion_orders[0].policy.max_added_spend: unknown key "max_added_spend"
-        hint: allowed keys here: max_cpm, budget_increase_percent, cpm_increase_percent, no_deactivation_in_flight"
+      doohctl.yaml:14:7: insertion_orders[0].policy.max_added_spend: "max_added_spend" is not allowed here
+        hint: max_added_spend limits what one apply adds to the maximum spend, all advertisers together, so it is a top-level rule only: move it to the top-level policy"
     `);
   });
 
