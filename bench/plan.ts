@@ -29,7 +29,7 @@ const RUNS = 5;
  * Copies in a row that make the baseline, timed together: about as long as the plan, so that
  * a neighbour's passing load is as likely to fall on either. (The fastest of many single
  * copies, each short, found the machine's quiet moments more often than the plan could, and
- * the ratio rose with the load: 8.3 at load 17 against 3.8 to 5.8 at load 15.)
+ * the ratio rose with the load: 8.3 at load average 17.)
  */
 const BASELINE_COPIES = 3;
 
