@@ -3,7 +3,8 @@
  * config (200 insertion orders, 10,000 campaigns with targetings and creatives, in 10 files)
  * against a bare `yaml` parse of the same files, and against js-yaml's bare event parse (the
  * floor of the fast reader). Each measurement is a cold child process, as `doohctl validate`
- * is; the fastest of three is reported.
+ * is; the three take turns, and the fastest of three of each is reported. The target is on
+ * the ratio to the bare `yaml` parse, timed in the same run.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -14,7 +15,7 @@ import { parse } from "yaml";
 import { loadConfig } from "../src/config/load.js";
 import { readPlainYaml } from "../src/config/yaml/fast-reader.js";
 import type { Benchmark, Figure } from "./figures.js";
-import { fastestChild } from "./fork.js";
+import { childRunsInTurns, fastest } from "./fork.js";
 import { measurePeak } from "./memory.js";
 import { BENCH_SCENARIO, configFiles, generateScenario, type ScenarioOptions } from "./scenario.js";
 
@@ -105,9 +106,15 @@ export const configBenchmark: Benchmark = {
   async run(): Promise<Figure[]> {
     const { dir, bytes } = writeScenarioConfig(BENCH_SCENARIO);
     try {
-      const load = await fastestChild<LoadResult>("config-load", [dir], RUNS, (r) => r.ms);
-      const bare = await fastestChild<LoadResult>("yaml-parse", [dir], RUNS, (r) => r.ms);
-      const events = await fastestChild<LoadResult>("js-yaml-events", [dir], RUNS, (r) => r.ms);
+      const runs = await childRunsInTurns<LoadResult>(
+        ["config-load", "yaml-parse", "js-yaml-events"].map((task) => ({ task, args: [dir] })),
+        RUNS,
+      );
+      const [load, bare, events] = runs.map((results) => fastest(results, (r) => r.ms)) as [
+        LoadResult,
+        LoadResult,
+        LoadResult,
+      ];
       if (load.campaigns !== bare.campaigns) {
         throw new Error(
           `config bench: loaded ${load.campaigns} campaigns but the files hold ${bare.campaigns}`,
@@ -120,7 +127,6 @@ export const configBenchmark: Benchmark = {
           name: `load and validate ${load.campaigns.toLocaleString("en-US")} campaigns (${FILES} files, ${mb} MiB), cold process, fastest of ${RUNS}`,
           value: Math.round(load.ms),
           unit: "ms",
-          target: { op: "<=", value: 1000 },
         },
         {
           area: AREA,
@@ -147,6 +153,9 @@ export const configBenchmark: Benchmark = {
           name: "load and validate time / bare `yaml.parse` time",
           value: Number((load.ms / bare.ms).toFixed(2)),
           unit: "x",
+          // The issue's 1 s at a 1,860 ms bare yaml.parse (this machine, 2026-11-23 22:27 UTC):
+          // a ratio to a baseline timed in the same run moves far less with the load than ms.
+          target: { op: "<=", value: 0.54 },
         },
         {
           area: AREA,

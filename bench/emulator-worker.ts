@@ -15,6 +15,8 @@ export interface EmulatorWorker {
   origin: string;
   /** Server times of the PATCH requests served since the last call, in milliseconds. */
   patchServerTimes(): Promise<number[]>;
+  /** Path and query of every GET served so far (the emulator's request log keeps 10,000). */
+  getPaths(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,11 @@ export async function startEmulatorWorker(scenario: ScenarioOptions): Promise<Em
     patchServerTimes: async () => {
       const reply = next<number[]>();
       worker.postMessage("times");
+      return reply;
+    },
+    getPaths: async () => {
+      const reply = next<string[]>();
+      worker.postMessage("gets");
       return reply;
     },
     close: async () => {
@@ -71,6 +78,9 @@ async function serve(scenario: ScenarioOptions): Promise<void> {
     if (message === "times") {
       parentPort!.postMessage(times);
       times = [];
+    } else if (message === "gets") {
+      const gets = emulator.requestLog().filter((e) => e.method === "GET");
+      parentPort!.postMessage(gets.map((e) => (e.query ? `${e.path}?${e.query}` : e.path)));
     } else if (message === "close") {
       await emulator.close();
       parentPort!.postMessage("closed");

@@ -25,18 +25,31 @@ export function runChild<T>(task: string, args: readonly string[]): Promise<T> {
   });
 }
 
+export interface ChildRun {
+  task: string;
+  args: readonly string[];
+}
+
 /**
- * The fastest of `runs` child runs of `task`, by `key`. On a shared machine a slower run is
- * slower because of other processes, not because of the code: the fastest is the best
- * estimate of the code's own cost (the reasoning of Python's `timeit`).
+ * `runs` cold runs of each child, the children taking turns (a, b, a, b, ...). A figure
+ * compared with a baseline of the same run must see the same machine: a neighbour's load
+ * comes and goes over seconds, and running all of one child first would let it land on one
+ * side of the ratio only.
  */
-export async function fastestChild<T>(
-  task: string,
-  args: readonly string[],
-  runs: number,
-  key: (result: T) => number,
-): Promise<T> {
-  const results: T[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runChild<T>(task, args));
+export async function childRunsInTurns<T>(children: readonly ChildRun[], runs: number): Promise<T[][]> {
+  const results: T[][] = children.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, { task, args }] of children.entries()) results[i]!.push(await runChild<T>(task, args));
+  }
+  return results;
+}
+
+/**
+ * The fastest of `results` by `key`. On a shared machine a slower run is slower because of
+ * other processes, not because of the code: the fastest is the best estimate of the code's
+ * own cost (the reasoning of Python's `timeit`).
+ */
+export function fastest<T>(results: readonly T[], key: (result: T) => number): T {
+  if (results.length === 0) throw new Error("bench: no runs to choose the fastest of");
   return results.reduce((best, r) => (key(r) < key(best) ? r : best));
 }

@@ -3,7 +3,8 @@
  * benchmark scenario against an in-memory live state, no network. Then the same at twice the
  * size (every count doubled) to show that no step is quadratic. Each measurement is a cold
  * child process, as a `doohctl plan` run is; the fastest of five is reported, the two sizes
- * taking turns.
+ * taking turns. The time target is on the ratio to a bare copy of the plan's inputs timed in
+ * the same processes.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,13 +18,20 @@ import { renderMarkdown } from "../src/render/markdown.js";
 import { renderText } from "../src/render/text.js";
 import { writeScenarioConfig } from "./config.js";
 import type { Benchmark, Figure } from "./figures.js";
-import { runChild } from "./fork.js";
+import { childRunsInTurns, fastest, runChild } from "./fork.js";
 import { measurePeak } from "./memory.js";
 import { BENCH_SCENARIO, generateScenario, type Scenario, type ScenarioOptions } from "./scenario.js";
 
 const AREA = "plan";
 /** Cold runs per scenario: five, since the 20,000/10,000 ratio divides two noisy figures. */
 const RUNS = 5;
+/**
+ * Copies in a row that make the baseline, timed together: about as long as the plan, so that
+ * a neighbour's passing load is as likely to fall on either. (The fastest of many single
+ * copies, each short, found the machine's quiet moments more often than the plan could, and
+ * the ratio rose with the load: 8.3 at load average 17.)
+ */
+const BASELINE_COPIES = 3;
 
 interface PlanResult {
   ms: number;
@@ -36,6 +44,27 @@ interface PlanResult {
   errors: number;
   /** UTF-8 bytes of the three renderings, as `doohctl plan` writes them. */
   outputBytes: number;
+  /** The same process's bare copies of the plan's inputs (`inputCopyMs`), after the plan. */
+  baselineMs: number;
+}
+
+/**
+ * The plan's baseline, timed in the same process: a bare `JSON.parse(JSON.stringify(...))`
+ * of the desired and live state, a deep copy of the plan's inputs. It visits every object
+ * the planner must read at least once, so it scales with the same data (campaigns,
+ * targetings, creatives, on both sides), and it is V8's native code, none of ours: its time
+ * follows the machine's speed and load only. A render-size stringify would scale with the
+ * changes instead, a figure of our own output.
+ */
+function inputCopyMs(desired: DesiredState, live: LiveState): number {
+  let total = 0;
+  for (let i = 0; i < BASELINE_COPIES; i++) {
+    globalThis.gc?.();
+    const start = performance.now();
+    JSON.parse(JSON.stringify({ desired, live }));
+    total += performance.now() - start;
+  }
+  return total;
 }
 
 /** The live state a plan compares against, as `readLiveState` would have returned it. */
@@ -97,6 +126,8 @@ export async function planTask([optionsJson = "{}", desiredPath = ""]: string[])
     peakRssMb: measured.peakRssMb,
     campaigns: live.campaigns.length,
     ...measured.result,
+    // After the plan, so that its garbage cannot lower the plan's peak RSS figure.
+    baselineMs: inputCopyMs(desired, live),
   };
 }
 
@@ -121,25 +152,25 @@ async function prepareScenario(options: ScenarioOptions): Promise<{ dir: string;
 }
 
 /**
- * The fastest of RUNS cold runs of each scenario, the runs taking turns. A neighbour's load
- * on a shared machine comes and goes over seconds; running all of one size first would let
- * it land on one size only and skew the ratio between them, which is what this figure
- * is for (it measured 1.7x to 2.5x between runs that way, with no change in the code).
+ * The fastest of RUNS cold runs of each scenario, the runs taking turns: running all of one
+ * size first skewed the ratio between them, which is what that figure is for (it measured
+ * 1.7x to 2.5x between runs that way, with no change in the code). With each, the fastest
+ * of its runs' baselines.
  */
 async function measureScenarios(scenarios: readonly ScenarioOptions[]): Promise<PlanResult[]> {
   const prepared = [];
   try {
     for (const options of scenarios) prepared.push(await prepareScenario(options));
-    const runs: PlanResult[][] = prepared.map(() => []);
-    for (let run = 0; run < RUNS; run++) {
-      for (const [i, { args }] of prepared.entries()) runs[i]!.push(await runChild<PlanResult>("plan", args));
-    }
+    const runs = await childRunsInTurns<PlanResult>(
+      prepared.map(({ args }) => ({ task: "plan", args })),
+      RUNS,
+    );
     return runs.map((results) => {
-      const fastest = results.reduce((best, r) => (r.ms < best.ms ? r : best));
-      if (fastest.errors > 0 || fastest.changes === 0) {
-        throw new Error(`plan bench: the plan has ${fastest.errors} errors and ${fastest.changes} changes`);
+      const best = fastest(results, (r) => r.ms);
+      if (best.errors > 0 || best.changes === 0) {
+        throw new Error(`plan bench: the plan has ${best.errors} errors and ${best.changes} changes`);
       }
-      return fastest;
+      return { ...best, baselineMs: fastest(results, (r) => r.baselineMs).baselineMs };
     });
   } finally {
     for (const { dir } of prepared) rmSync(dir, { recursive: true, force: true });
@@ -160,7 +191,23 @@ export const planBenchmark: Benchmark = {
         name: `plan and render text, JSON and Markdown: ${n(base.campaigns)} campaigns, ${n(base.changes)} changes, ${n(base.requests)} requests (plan ${Math.round(base.planMs)} ms, render ${Math.round(base.renderMs)} ms), cold process, fastest of ${RUNS}`,
         value: Math.round(base.ms),
         unit: "ms",
-        target: { op: "<=", value: 1500 },
+      },
+      {
+        area: AREA,
+        name: `bare copy of the plan's inputs, JSON.parse(JSON.stringify(desired and live state)), ${BASELINE_COPIES} times in a row, in the same processes, fastest of ${RUNS}`,
+        value: Math.round(base.baselineMs),
+        unit: "ms",
+      },
+      {
+        area: AREA,
+        name: `plan and render time / ${BASELINE_COPIES} bare copies of the inputs`,
+        value: Number((base.ms / base.baselineMs).toFixed(2)),
+        unit: "x",
+        // The issue's 1.5 s at 590 ms for the copies: their CPU time (user + system) on this
+        // machine on 2026-11-23 at 23:51 UTC, what they take on an idle core. The machine was
+        // at load average 11 to 17 all evening, and their wall time then (668 ms at best) would
+        // have given a target stricter than the issue's bound by as much as it was busy.
+        target: { op: "<=", value: 2.54 },
       },
       {
         area: AREA,

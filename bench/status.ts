@@ -3,7 +3,8 @@
  * against the emulator in this process, its clock in the middle of the flights. Figures: the
  * read requests (campaigns with progress, ceil(n / 100), plus the creatives of those
  * campaigns, 100 campaign ids a request), and the time to build the report and render it in
- * each format against a bare JSON.stringify of the same reads (the floor any output costs).
+ * each format against a bare JSON.stringify of the same reads (the floor any output costs),
+ * timed in the same process: the target is on that ratio.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -145,7 +146,6 @@ export const statusBenchmark: Benchmark = {
           name: "report and text + Markdown + JSON rendering of those reads",
           value: ms(render),
           unit: "ms",
-          target: { op: "<=", value: 1000 },
         },
         {
           area: AREA,
@@ -162,6 +162,9 @@ export const statusBenchmark: Benchmark = {
           name: "report and three renderings / bare JSON.stringify",
           value: Number((render / bare).toFixed(2)),
           unit: "x",
+          // The 1 s at an 8.7 ms bare JSON.stringify (this machine, 2026-11-23 22:27 UTC):
+          // a ratio to a baseline timed in the same run moves far less with the load than ms.
+          target: { op: "<=", value: 115 },
         },
         {
           area: AREA,
