@@ -7,15 +7,9 @@
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import type { Campaign } from "../model/wire.js";
-import { increasePercent, show } from "./analyze.js";
-import { type FindingCode, finding } from "./findings.js";
+import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
-
-export const POLICY_CODES = ["DOOH901", "DOOH902", "DOOH903", "DOOH904", "DOOH905"] as const;
-
-export function isPolicyCode(code: string): boolean {
-  return (POLICY_CODES as readonly string[]).includes(code);
-}
 
 export interface PolicyInput {
   desired: DesiredState;
@@ -48,29 +42,34 @@ export function policedIncrease(desired: DesiredState, change: Change, field: st
     : rules.budget_increase_percent !== undefined;
 }
 
+/** A breach of `rule`: an error (deny, as catalogued) unless the rule warns or `--allow` names it. */
 function breach(
   input: PolicyInput,
   code: FindingCode,
   rule: PolicyRule,
   message: string,
-  extra: Parameters<typeof finding>[3] = {},
+  extra: Parameters<typeof finding>[2] = {},
 ): Finding {
   const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
-  if (rule.action === "warn") return finding(code, "warning", `${message}: policy ${where} warns`, extra);
+  if (rule.action === "warn") return lowered(finding(code, `${message}: policy ${where} warns`, extra));
   if (input.allowed.includes(code)) {
-    return finding(
-      code,
-      "warning",
-      `${message}: policy ${where} denies it, allowed by --allow ${code}`,
-      extra,
-    );
+    return lowered(finding(code, `${message}: policy ${where} denies it, allowed by --allow ${code}`, extra));
   }
   return finding(
     code,
-    "error",
     `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
     extra,
   );
+}
+
+function lowered(denial: Finding): Finding {
+  return { ...denial, severity: "warning" };
+}
+
+/** The rule's limit in `currency` when `amount` is above it; a currency it does not list is not limited. */
+function exceededLimit(rule: PolicyRule, currency: string, amount: Money): Money | undefined {
+  const limit = rule.limits?.find((m) => m.currency_code === currency);
+  return limit && Money.compare(amount, limit) > 0 ? limit : undefined;
 }
 
 function maxCpm(input: PolicyInput): Finding[] {
@@ -81,8 +80,8 @@ function maxCpm(input: PolicyInput): Finding[] {
     const after = field?.after;
     if (!rule || !after || typeof after !== "object" || !("units" in after)) return [];
     const cpm = Money.fromWire(after as unknown as Money);
-    const limit = rule.limits?.find((m) => m.currency_code === cpm.currency_code);
-    if (!limit || Money.compare(cpm, limit) <= 0) return [];
+    const limit = exceededLimit(rule, cpm.currency_code, cpm);
+    if (!limit) return [];
     return [
       breach(
         input,
@@ -109,13 +108,12 @@ function increases(input: PolicyInput): Finding[] {
         rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
       const pct = increasePercent(f);
       if (pct === undefined || pct <= limit) return [];
-      const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";
       return [
         breach(
           input,
           budget ? "DOOH902" : "DOOH903",
           rule,
-          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${what}, above the largest increase of ${limit}%)`,
+          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`,
           { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
         ),
       ];
@@ -133,8 +131,8 @@ function addedSpend(input: PolicyInput): Finding[] {
     added.set(delta.currency_code, sum ? Money.add(sum, change) : change);
   }
   return [...added].flatMap(([currency, total]) => {
-    const limit = rule.limits?.find((m) => m.currency_code === currency);
-    if (!limit || Money.compare(total, limit) <= 0) return [];
+    const limit = exceededLimit(rule, currency, total);
+    if (!limit) return [];
     return [
       breach(
         input,
@@ -169,6 +167,22 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
   });
 }
 
+/** The guardrail policy analyzers, in the order their findings are listed. */
+export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
+  { name: "max-cpm", codes: ["DOOH901"], run: maxCpm },
+  { name: "policed-increases", codes: ["DOOH902", "DOOH903"], run: increases },
+  { name: "max-added-spend", codes: ["DOOH904"], run: addedSpend },
+  { name: "no-deactivation-in-flight", codes: ["DOOH905"], run: deactivationsInFlight },
+];
+
+/** The policy codes `--allow` accepts: those the policy analyzers emit. */
+export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap((analyzer) => analyzer.codes);
+
+export function isPolicyCode(code: string): boolean {
+  return (POLICY_CODES as readonly string[]).includes(code);
+}
+
+/** Runs before scheduling: a denied policy leaves nothing to apply. */
 export function policyFindings(input: PolicyInput): Finding[] {
-  return [...maxCpm(input), ...increases(input), ...addedSpend(input), ...deactivationsInFlight(input)];
+  return runAnalyzers(POLICY_ANALYZERS, input);
 }
