@@ -4,6 +4,7 @@
  * whole request is known to succeed (G4), then return a Reply. Errors are thrown HttpErrors.
  */
 import type { Environment } from "../model/wire.js";
+import { notFound } from "./errors.js";
 import type { Store, UserRecord } from "./store.js";
 
 export interface RequestContext {
@@ -58,4 +59,11 @@ export function ok(body: unknown): Reply {
 
 export function wrote(body: unknown): Reply {
   return { status: 200, body, wrote: true };
+}
+
+/** The object the path's `:id` names, as `find` finds it; 404 when there is none. */
+export function pathObject<T>(ctx: RequestContext, find: (id: string) => T | undefined): T {
+  const found = find(ctx.params.id ?? "");
+  if (found === undefined) throw notFound();
+  return found;
 }

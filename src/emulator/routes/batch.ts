@@ -3,7 +3,7 @@
  * checks on item ids (missing, duplicated).
  */
 import { MAX_BATCH } from "../../model/wire.js";
-import { HttpError, type Issues, notFound } from "../errors.js";
+import { HttpError, type Issues } from "../errors.js";
 import { checkKeys, isPlainObject } from "../fields.js";
 
 /** The items of a batch body, or a 422 for the body's own shape (nothing else is checked then). */
@@ -53,13 +53,7 @@ export function readItemIds(
   });
 }
 
-/** A single-object write: the object must exist (404), and an `id` in the body must be its own. */
-export function requireOne<T>(map: ReadonlyMap<string, T>, id: string | undefined): T {
-  const found = id === undefined ? undefined : map.get(id);
-  if (found === undefined) throw notFound();
-  return found;
-}
-
+/** A single-object write: an `id` in the body must be its own. */
 export function checkBodyId(issues: Issues, body: Record<string, unknown>, id: string): void {
   if (body.id !== undefined && body.id !== id) issues.add("id", "is read-only");
 }

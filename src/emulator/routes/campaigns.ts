@@ -4,8 +4,8 @@
  */
 import type { Money } from "../../model/money.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import {
   checkKeys,
   fieldPath,
@@ -78,8 +78,7 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   const flags = parseFlags(ctx.query, ["include_progress"]);
-  const record = ctx.store.campaigns.get(ctx.params.id ?? "");
-  if (!record) throw notFound();
+  const record = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   return ok(ctx.store.campaignView(record, ctx.now, flags.has("include_progress")));
 }
 
@@ -215,8 +214,7 @@ function patchBatch(ctx: RequestContext): Reply {
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.campaigns.get(ctx.params.id ?? "");
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkBodyId(issues, body, current.id);

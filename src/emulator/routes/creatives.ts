@@ -6,8 +6,8 @@
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
 import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import {
   checkKeys,
   fieldPath,
@@ -102,8 +102,7 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const creative = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   return ok(ctx.store.creativeView(creative));
 }
 
@@ -206,8 +205,7 @@ function patchBatch(ctx: RequestContext): Reply {
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkBodyId(issues, body, current.id);

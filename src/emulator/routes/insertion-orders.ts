@@ -5,8 +5,8 @@
  */
 import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, fieldPath, readCount, readMoney, readObject, readString, readTime } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
@@ -42,8 +42,7 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const io = ctx.store.insertionOrders.get(ctx.params.id ?? "");
-  if (!io) throw notFound();
+  const io = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   return ok(structuredClone(io));
 }
 
@@ -138,8 +137,7 @@ function patchBatch(ctx: RequestContext): Reply {
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.insertionOrders.get(ctx.params.id ?? "");
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkBodyId(issues, body, current.id);

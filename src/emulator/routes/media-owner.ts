@@ -9,8 +9,8 @@ import {
   MEDIA_OWNER_BASE_PATH,
   type MediaOwnerCreative,
 } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, readIdList, readObject, readString } from "../fields.js";
 import { type ListSpec, parseListQuery, runList } from "../listing.js";
 import { type AuditRecord, type CreativeRecord, instant, type Store } from "../store.js";
@@ -33,8 +33,7 @@ const MARKETS_SPEC: ListSpec<MarketEntry> = {
 };
 
 function creativeCampaigns(ctx: RequestContext): Reply {
-  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creatives.get(id));
   const query = parseListQuery(ctx.query, MARKETS_SPEC);
   const entries: MarketEntry[] = creative.campaign_ids.flatMap((id) => {
     const c = ctx.store.campaigns.get(id);
@@ -95,8 +94,7 @@ export function mediaOwnerView(
 }
 
 function audit(ctx: RequestContext): Reply {
-  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creatives.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkKeys(issues, "", body, ["audit"]);

@@ -4,10 +4,11 @@
  */
 import { OPTION_MEMBERS, Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, readBoolean, readIdList, readObject } from "../fields.js";
 import { parseFlags } from "../listing.js";
+import type { CampaignRecord } from "../store.js";
 import { readBody } from "./batch.js";
 
 /** Reads one option set; shared with seed validation. Returns the normalized set or undefined. */
@@ -66,22 +67,20 @@ export function readTargetingList(
   return Targeting.normalizeList(sets as TargetingOptionSet[]);
 }
 
-function path(ctx: RequestContext) {
-  const id = ctx.params.id ?? "";
-  const campaign = ctx.store.campaigns.get(id);
-  if (!campaign) throw notFound();
-  return campaign;
+/** The campaign whose targetings the path names. */
+function targetedCampaign(ctx: RequestContext): CampaignRecord {
+  return pathObject(ctx, (id) => ctx.store.campaigns.get(id));
 }
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const campaign = path(ctx);
+  const campaign = targetedCampaign(ctx);
   return ok({ targetings: structuredClone(ctx.store.targetings.get(campaign.id) ?? []) });
 }
 
 function put(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const campaign = path(ctx);
+  const campaign = targetedCampaign(ctx);
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkKeys(issues, "", body, ["targetings"]);
