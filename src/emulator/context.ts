@@ -67,3 +67,20 @@ export function pathObject<T>(ctx: RequestContext, find: (id: string) => T | und
   if (found === undefined) throw notFound();
   return found;
 }
+
+/** A DSP collection's routes (spec): list, create where it has one, batch PATCH, get and PATCH one. */
+export function collectionRoutes(
+  base: string,
+  handlers: { list: Handler; create?: Handler; patchBatch: Handler; get: Handler; patchOne: Handler },
+): Route[] {
+  const create: Route[] = handlers.create
+    ? [{ method: "POST", pattern: base, auth: true, handle: handlers.create }]
+    : [];
+  return [
+    { method: "GET", pattern: base, auth: true, handle: handlers.list },
+    ...create,
+    { method: "PATCH", pattern: base, auth: true, handle: handlers.patchBatch },
+    { method: "GET", pattern: `${base}/:id`, auth: true, handle: handlers.get },
+    { method: "PATCH", pattern: `${base}/:id`, auth: true, handle: handlers.patchOne },
+  ];
+}

@@ -4,7 +4,7 @@
  */
 import type { Money } from "../../model/money.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import {
   checkKeys,
@@ -21,7 +21,7 @@ import {
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
 import { type CampaignRecord, instant, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
 const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
@@ -193,22 +193,18 @@ function create(ctx: RequestContext): Reply {
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "campaigns");
-  const bodies = items.map((raw, index) => readObject(issues, `campaigns[${index}]`, raw) ?? {});
-  const ids = readItemIds(issues, "campaigns", bodies, (id) => ctx.store.campaigns.has(id));
+  const items = readPatchBatch(issues, ctx.json(), "campaigns", (id) => ctx.store.campaigns.get(id));
   const pending: Pending[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `campaigns[${index}]`;
+  for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
     const changes = readChanges(issues, prefix, body);
-    const current = ids[index] === undefined ? undefined : ctx.store.campaigns.get(ids[index]);
-    if (!current) return;
+    if (!current) continue;
     pending.push({
       record: { ...current, ...changes },
       at: (f) => `${prefix}.${f}`,
       budgetTouched: changes.budget_impressions !== undefined,
     });
-  });
+  }
   commit(ctx.store, issues, pending, ctx.now);
   return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
 }
@@ -216,8 +212,7 @@ function patchBatch(ctx: RequestContext): Reply {
 function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
+  const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
   const changes = readChanges(issues, "", body);
   const record = { ...current, ...changes };
@@ -230,12 +225,10 @@ function patchOne(ctx: RequestContext): Reply {
   return wrote(ctx.store.campaignView(record, ctx.now));
 }
 
-const BASE = `${DSP_BASE_PATH}/campaigns`;
-
-export const campaignRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "POST", pattern: BASE, auth: true, handle: create },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+export const campaignRoutes = collectionRoutes(`${DSP_BASE_PATH}/campaigns`, {
+  list,
+  create,
+  patchBatch,
+  get,
+  patchOne,
+});

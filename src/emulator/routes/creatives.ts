@@ -6,7 +6,7 @@
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
 import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import {
   checkKeys,
@@ -22,7 +22,7 @@ import {
 } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
 const READ_ONLY = [
@@ -182,23 +182,14 @@ function patched(
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "creatives");
-  const bodies = items.map((raw, index) => readObject(issues, `creatives[${index}]`, raw) ?? {});
   const seat = seatOf(ctx);
   // Another seat's creative does not exist for this user (G4: `does not exist`).
-  const ids = readItemIds(
-    issues,
-    "creatives",
-    bodies,
-    (id) => ctx.store.creativeOfSeat(id, seat) !== undefined,
-  );
+  const items = readPatchBatch(issues, ctx.json(), "creatives", (id) => ctx.store.creativeOfSeat(id, seat));
   const next: CreativeRecord[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `creatives[${index}]`;
+  for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
-    const current = ids[index] === undefined ? undefined : ctx.store.creatives.get(ids[index]);
     if (current) next.push(patched(ctx.store, issues, prefix, current, body));
-  });
+  }
   issues.throwIfAny();
   ctx.store.putCreatives(next, ctx.now);
   return wrote({ creatives: next.map((c) => ctx.store.creativeView(c)) });
@@ -207,8 +198,7 @@ function patchBatch(ctx: RequestContext): Reply {
 function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
+  const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
   const next = patched(ctx.store, issues, "", current, body);
   issues.throwIfAny();
@@ -302,12 +292,10 @@ function create(ctx: RequestContext): Reply {
   return wrote({ creatives: created.map((c) => ctx.store.creativeView(c)) });
 }
 
-const BASE = `${DSP_BASE_PATH}/creatives`;
-
-export const creativeRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "POST", pattern: BASE, auth: true, handle: create },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+export const creativeRoutes = collectionRoutes(`${DSP_BASE_PATH}/creatives`, {
+  list,
+  create,
+  patchBatch,
+  get,
+  patchOne,
+});

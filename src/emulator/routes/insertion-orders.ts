@@ -5,13 +5,13 @@
  */
 import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
-import { checkKeys, fieldPath, readCount, readMoney, readObject, readString, readTime } from "../fields.js";
+import { checkKeys, fieldPath, readCount, readMoney, readString, readTime } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
 import { instant, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
 const READ_ONLY = ["name", "advertiser_id"];
@@ -117,20 +117,18 @@ function check(store: Store, issues: Issues, io: InsertionOrder, at: (field: str
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "insertion_orders");
-  const bodies = items.map((raw, index) => readObject(issues, `insertion_orders[${index}]`, raw) ?? {});
-  const ids = readItemIds(issues, "insertion_orders", bodies, (id) => ctx.store.insertionOrders.has(id));
+  const items = readPatchBatch(issues, ctx.json(), "insertion_orders", (id) =>
+    ctx.store.insertionOrders.get(id),
+  );
   const next: InsertionOrder[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `insertion_orders[${index}]`;
+  for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
     const changes = readChanges(issues, prefix, body);
-    const current = ids[index] === undefined ? undefined : ctx.store.insertionOrders.get(ids[index]);
-    if (!current) return;
+    if (!current) continue;
     const io = { ...current, ...changes };
     check(ctx.store, issues, io, (f) => `${prefix}.${f}`);
     next.push(io);
-  });
+  }
   issues.throwIfAny();
   for (const io of next) ctx.store.insertionOrders.set(io.id, io);
   return wrote({ insertion_orders: next.map((io) => structuredClone(io)) });
@@ -139,8 +137,7 @@ function patchBatch(ctx: RequestContext): Reply {
 function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
+  const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
   const io = { ...current, ...readChanges(issues, "", body) };
   check(ctx.store, issues, io, (f) => f);
@@ -149,11 +146,10 @@ function patchOne(ctx: RequestContext): Reply {
   return wrote(structuredClone(io));
 }
 
-const BASE = `${DSP_BASE_PATH}/insertion_orders`;
-
-export const insertionOrderRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+// No create (G1).
+export const insertionOrderRoutes = collectionRoutes(`${DSP_BASE_PATH}/insertion_orders`, {
+  list,
+  patchBatch,
+  get,
+  patchOne,
+});
