@@ -106,23 +106,66 @@ function get(ctx: RequestContext): Reply {
   return ok(ctx.store.creativeView(creative));
 }
 
-/** Rule 5: categories must exist. */
-function readCategories(store: Store, issues: Issues, field: string, value: unknown): string[] | undefined {
+/**
+ * An id list every id of which `problems` accepts: each problem is recorded on `field`, and
+ * the list is kept only when there is none.
+ */
+function readAcceptedIds(
+  issues: Issues,
+  field: string,
+  value: unknown,
+  problems: (ids: readonly string[]) => string[],
+): string[] | undefined {
   const ids = readIdList(issues, field, value);
   if (!ids) return undefined;
-  const missing = ids.filter((id) => !store.categories.has(id));
-  for (const id of missing) issues.add(field, `category ${id} does not exist`);
-  return missing.length > 0 ? undefined : sortedIds(ids);
+  const found = problems(ids);
+  for (const problem of found) issues.add(field, problem);
+  return found.length > 0 ? undefined : ids;
+}
+
+/** Rule 5: categories must exist. */
+function readCategories(store: Store, issues: Issues, field: string, value: unknown): string[] | undefined {
+  const ids = readAcceptedIds(issues, field, value, (list) =>
+    list.filter((id) => !store.categories.has(id)).map((id) => `category ${id} does not exist`),
+  );
+  return ids && sortedIds(ids);
+}
+
+/** Rules 1, 2 and 4 for the campaigns a creative would have. */
+function campaignProblems(store: Store, creative: CreativeRecord, ids: readonly string[]): string[] {
+  const problems = ids.flatMap((id) => {
+    const campaign = store.campaigns.get(id);
+    // Rule 1
+    if (!campaign) return [`campaign ${id} does not exist`];
+    // Rule 2
+    const advertiser = store.insertionOrders.get(campaign.insertion_order_id)?.advertiser_id;
+    return advertiser !== creative.advertiser_id ? [`advertiser does not match campaign ${id}`] : [];
+  });
+  // Rule 4: an archived creative keeps what it has but gains nothing.
+  if (creative.archived && ids.some((id) => !creative.campaign_ids.includes(id)))
+    problems.push("is archived");
+  return problems;
+}
+
+function insertionOrderProblems(store: Store, creative: CreativeRecord, ids: readonly string[]): string[] {
+  return ids.flatMap((id) => {
+    const io = store.insertionOrders.get(id);
+    if (!io) return [`insertion order ${id} does not exist`];
+    return io.advertiser_id !== creative.advertiser_id
+      ? [`advertiser does not match insertion order ${id}`]
+      : [];
+  });
+}
+
+/** One creative's patch: `prefix` names its fields in the request (`creatives[2]`, or none). */
+interface CreativePatch {
+  prefix: string;
+  current: CreativeRecord;
+  body: Record<string, unknown>;
 }
 
 /** G6 rules 1 to 5 for one creative's patch; returns the creative as it would be. */
-function patched(
-  store: Store,
-  issues: Issues,
-  prefix: string,
-  current: CreativeRecord,
-  body: Record<string, unknown>,
-): CreativeRecord {
+function patched(store: Store, issues: Issues, { prefix, current, body }: CreativePatch): CreativeRecord {
   const at = (key: string) => fieldPath(prefix, key);
   const next: CreativeRecord = { ...current };
   if (body.pixel_url !== undefined) {
@@ -134,40 +177,16 @@ function patched(
     if (ids) next.category_ids = ids;
   }
   if (body.campaign_ids !== undefined) {
-    const ids = readIdList(issues, at("campaign_ids"), body.campaign_ids);
-    if (ids) {
-      const before = issues.size;
-      for (const id of ids) {
-        const campaign = store.campaigns.get(id);
-        // Rule 1
-        if (!campaign) issues.add(at("campaign_ids"), `campaign ${id} does not exist`);
-        // Rule 2
-        else if (
-          store.insertionOrders.get(campaign.insertion_order_id)?.advertiser_id !== current.advertiser_id
-        ) {
-          issues.add(at("campaign_ids"), `advertiser does not match campaign ${id}`);
-        }
-      }
-      // Rule 4: an archived creative keeps what it has but gains nothing.
-      if (current.archived && ids.some((id) => !current.campaign_ids.includes(id))) {
-        issues.add(at("campaign_ids"), "is archived");
-      }
-      if (issues.size === before) next.campaign_ids = sortedIds(ids);
-    }
+    const ids = readAcceptedIds(issues, at("campaign_ids"), body.campaign_ids, (list) =>
+      campaignProblems(store, current, list),
+    );
+    if (ids) next.campaign_ids = sortedIds(ids);
   }
   if (body.insertion_order_ids !== undefined) {
-    const ids = readIdList(issues, at("insertion_order_ids"), body.insertion_order_ids);
-    if (ids) {
-      const before = issues.size;
-      for (const id of ids) {
-        const io = store.insertionOrders.get(id);
-        if (!io) issues.add(at("insertion_order_ids"), `insertion order ${id} does not exist`);
-        else if (io.advertiser_id !== current.advertiser_id) {
-          issues.add(at("insertion_order_ids"), `advertiser does not match insertion order ${id}`);
-        }
-      }
-      if (issues.size === before) next.insertion_order_ids = ids;
-    }
+    const ids = readAcceptedIds(issues, at("insertion_order_ids"), body.insertion_order_ids, (list) =>
+      insertionOrderProblems(store, current, list),
+    );
+    if (ids) next.insertion_order_ids = ids;
   }
   // Rule 3: every associated campaign's insertion order is associated too; removing a
   // campaign leaves the insertion orders as they are.
@@ -188,7 +207,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const next: CreativeRecord[] = [];
   for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
-    if (current) next.push(patched(ctx.store, issues, prefix, current, body));
+    if (current) next.push(patched(ctx.store, issues, { prefix, current, body }));
   }
   issues.throwIfAny();
   ctx.store.putCreatives(next, ctx.now);
@@ -200,7 +219,7 @@ function patchOne(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
-  const next = patched(ctx.store, issues, "", current, body);
+  const next = patched(ctx.store, issues, { prefix: "", current, body });
   issues.throwIfAny();
   ctx.store.putCreatives([next], ctx.now);
   return wrote(ctx.store.creativeView(next));
