@@ -67,7 +67,7 @@ export function getNamed<T>(ctx: RequestContext, map: ReadonlyMap<string, T>): R
 function create(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["name"], ["id"]);
+  checkKeys(issues, "", body, { writable: ["name"], readOnly: ["id"] });
   if (body.name === undefined) issues.add("name", "is required");
   const name =
     body.name === undefined ? undefined : readString(issues, "name", body.name, { min: 1, max: 200 });

@@ -9,7 +9,7 @@ import { checkKeys, isPlainObject, readObject } from "../fields.js";
 /** The items of a batch body, or a 422 for the body's own shape (nothing else is checked then). */
 export function readBatch(issues: Issues, body: unknown, member: string): unknown[] {
   const object = readBody(body);
-  checkKeys(issues, "", object, [member]);
+  checkKeys(issues, "", object, { writable: [member] });
   const items = object[member];
   if (items === undefined) issues.add(member, "is required");
   else if (!Array.isArray(items)) issues.add(member, "must be an array");

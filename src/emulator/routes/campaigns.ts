@@ -7,6 +7,7 @@ import { DSP_BASE_PATH } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import {
+  type BodyKeys,
   checkKeys,
   fieldPath,
   readBoolean,
@@ -25,6 +26,8 @@ import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
 const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 const CREATABLE = [
   "insertion_order_id",
   "name",
@@ -158,7 +161,10 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, CREATABLE, ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))]);
+    checkKeys(issues, prefix, body, {
+      writable: CREATABLE,
+      readOnly: ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))],
+    });
     requireKeys(issues, prefix, body, REQUIRED);
     let ioId: string | undefined;
     if (body.insertion_order_id !== undefined) {
@@ -196,7 +202,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const items = readPatchBatch(issues, ctx.json(), "campaigns", (id) => ctx.store.campaigns.get(id));
   const pending: Pending[] = [];
   for (const { prefix, body, current } of items) {
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    checkKeys(issues, prefix, body, PATCH_KEYS);
     const changes = readChanges(issues, prefix, body);
     if (!current) continue;
     pending.push({
@@ -213,7 +219,7 @@ function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  checkKeys(issues, "", body, PATCH_KEYS);
   const changes = readChanges(issues, "", body);
   const record = { ...current, ...changes };
   commit(

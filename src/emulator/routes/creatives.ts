@@ -9,6 +9,7 @@ import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } 
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import {
+  type BodyKeys,
   checkKeys,
   fieldPath,
   readBoolean,
@@ -38,6 +39,8 @@ const READ_ONLY = [
   "asset",
   "audits",
 ];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 const CREATABLE = [
   "name",
   "advertiser_id",
@@ -206,7 +209,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const items = readPatchBatch(issues, ctx.json(), "creatives", (id) => ctx.store.creativeOfSeat(id, seat));
   const next: CreativeRecord[] = [];
   for (const { prefix, body, current } of items) {
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    checkKeys(issues, prefix, body, PATCH_KEYS);
     if (current) next.push(patched(ctx.store, issues, { prefix, current, body }));
   }
   issues.throwIfAny();
@@ -218,7 +221,7 @@ function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  checkKeys(issues, "", body, PATCH_KEYS);
   const next = patched(ctx.store, issues, { prefix: "", current, body });
   issues.throwIfAny();
   ctx.store.putCreatives([next], ctx.now);
@@ -229,7 +232,7 @@ function readAsset(issues: Issues, field: string, value: unknown): CreativeAsset
   const body = readObject(issues, field, value);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
+  checkKeys(issues, field, body, { writable: ["url", "width", "height", "format", "file_size_bytes"] });
   requireKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
   if (issues.size > before) return undefined;
   const url = readUrl(issues, `${field}.url`, body.url);
@@ -252,11 +255,14 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, CREATABLE, [
-      "id",
-      ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
-      ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
-    ]);
+    checkKeys(issues, prefix, body, {
+      writable: CREATABLE,
+      readOnly: [
+        "id",
+        ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
+        ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
+      ],
+    });
     requireKeys(issues, prefix, body, ["name", "advertiser_id", "type", "asset"]);
     const at = (key: string) => `${prefix}.${key}`;
     const name =

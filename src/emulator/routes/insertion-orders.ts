@@ -7,7 +7,15 @@ import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
-import { checkKeys, fieldPath, readCount, readMoney, readString, readTime } from "../fields.js";
+import {
+  type BodyKeys,
+  checkKeys,
+  fieldPath,
+  readCount,
+  readMoney,
+  readString,
+  readTime,
+} from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
 import { instant, type Store } from "../store.js";
@@ -15,6 +23,8 @@ import { readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
 const READ_ONLY = ["name", "advertiser_id"];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 
 function listSpec(store: Store): ListSpec<InsertionOrder> {
   return {
@@ -122,7 +132,7 @@ function patchBatch(ctx: RequestContext): Reply {
   );
   const next: InsertionOrder[] = [];
   for (const { prefix, body, current } of items) {
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+    checkKeys(issues, prefix, body, PATCH_KEYS);
     const changes = readChanges(issues, prefix, body);
     if (!current) continue;
     const io = { ...current, ...changes };
@@ -138,7 +148,7 @@ function patchOne(ctx: RequestContext): Reply {
   const current = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  checkKeys(issues, "", body, PATCH_KEYS);
   const io = { ...current, ...readChanges(issues, "", body) };
   check(ctx.store, issues, io, (f) => f);
   issues.throwIfAny();

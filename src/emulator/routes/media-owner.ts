@@ -97,7 +97,7 @@ function audit(ctx: RequestContext): Reply {
   const creative = pathObject(ctx, (id) => ctx.store.creatives.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["audit"]);
+  checkKeys(issues, "", body, { writable: ["audit"] });
   if (body.audit === undefined) issues.add("audit", "is required");
   const input = body.audit === undefined ? undefined : readObject(issues, "audit", body.audit);
   let status: AuditStatus | undefined;
@@ -105,7 +105,7 @@ function audit(ctx: RequestContext): Reply {
   let categories: string[] | undefined;
   let tags: string[] | undefined;
   if (input) {
-    checkKeys(issues, "audit", input, ["status", "message", "category_ids", "tag_ids"]);
+    checkKeys(issues, "audit", input, { writable: ["status", "message", "category_ids", "tag_ids"] });
     if (input.status === undefined) issues.add("audit.status", "is required");
     else if (!AUDIT_STATUSES.includes(input.status as AuditStatus)) {
       issues.add("audit.status", `must be one of ${AUDIT_STATUSES.join(", ")}`);

@@ -16,12 +16,7 @@ export function readOptionSet(issues: Issues, prefix: string, raw: unknown): Tar
   const body = readObject(issues, prefix, raw);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(
-    issues,
-    prefix,
-    body,
-    OPTION_MEMBERS.map(([member]) => member),
-  );
+  checkKeys(issues, prefix, body, { writable: OPTION_MEMBERS.map(([member]) => member) });
   const set: Record<string, unknown> = {};
   for (const [member, idsKey] of OPTION_MEMBERS) {
     if (body[member] === undefined) continue;
@@ -30,7 +25,7 @@ export function readOptionSet(issues: Issues, prefix: string, raw: unknown): Tar
     if (!option) continue;
     const deal = member === "deal_targeting_option";
     // G5: a deal option has no exclude.
-    checkKeys(issues, at, option, deal ? [idsKey] : [idsKey, "exclude"]);
+    checkKeys(issues, at, option, { writable: deal ? [idsKey] : [idsKey, "exclude"] });
     const ids =
       option[idsKey] === undefined
         ? issues.add(`${at}.${idsKey}`, "is required")
@@ -83,7 +78,7 @@ function put(ctx: RequestContext): Reply {
   const campaign = targetedCampaign(ctx);
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["targetings"]);
+  checkKeys(issues, "", body, { writable: ["targetings"] });
   if (body.targetings === undefined) issues.add("targetings", "is required");
   const next =
     body.targetings === undefined ? undefined : readTargetingList(issues, "targetings", body.targetings);
