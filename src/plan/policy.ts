@@ -42,28 +42,27 @@ export function policedIncrease(desired: DesiredState, change: Change, field: st
     : rules.budget_increase_percent !== undefined;
 }
 
-/** A breach of `rule`: an error (deny, as catalogued) unless the rule warns or `--allow` names it. */
-function breach(
-  input: PolicyInput,
-  code: FindingCode,
-  rule: PolicyRule,
-  message: string,
-  extra: Parameters<typeof finding>[2] = {},
-): Finding {
+/**
+ * What a breach of `rule` is: the denial as catalogued (an error), or a warning when the rule
+ * warns or `--allow` names its code. The message says which rule decided.
+ */
+function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding {
   const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
-  if (rule.action === "warn") return lowered(finding(code, `${message}: policy ${where} warns`, extra));
-  if (input.allowed.includes(code)) {
-    return lowered(finding(code, `${message}: policy ${where} denies it, allowed by --allow ${code}`, extra));
+  const { code, message } = denial;
+  if (rule.action === "warn") {
+    return { ...denial, severity: "warning", message: `${message}: policy ${where} warns` };
   }
-  return finding(
-    code,
-    `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
-    extra,
-  );
-}
-
-function lowered(denial: Finding): Finding {
-  return { ...denial, severity: "warning" };
+  if (input.allowed.includes(code)) {
+    return {
+      ...denial,
+      severity: "warning",
+      message: `${message}: policy ${where} denies it, allowed by --allow ${code}`,
+    };
+  }
+  return {
+    ...denial,
+    message: `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
+  };
 }
 
 /** The rule's limit in `currency` when `amount` is above it; a currency it does not list is not limited. */
@@ -85,10 +84,12 @@ function maxCpm(input: PolicyInput): Finding[] {
     return [
       breach(
         input,
-        "DOOH901",
         rule,
-        `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
-        { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+        finding(
+          "DOOH901",
+          `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
+          { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+        ),
       ),
     ];
   });
@@ -111,10 +112,12 @@ function increases(input: PolicyInput): Finding[] {
       return [
         breach(
           input,
-          budget ? "DOOH902" : "DOOH903",
           rule,
-          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`,
-          { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+          finding(
+            budget ? "DOOH902" : "DOOH903",
+            `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`,
+            { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+          ),
         ),
       ];
     });
@@ -136,10 +139,12 @@ function addedSpend(input: PolicyInput): Finding[] {
     return [
       breach(
         input,
-        "DOOH904",
         rule,
-        `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
-        { source: rule.source },
+        finding(
+          "DOOH904",
+          `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
+          { source: rule.source },
+        ),
       ),
     ];
   });
@@ -158,10 +163,12 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
     return [
       breach(
         input,
-        "DOOH905",
         rule,
-        `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
-        { address: c.address, change_ids: [c.id], source: c.source },
+        finding(
+          "DOOH905",
+          `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
+          { address: c.address, change_ids: [c.id], source: c.source },
+        ),
       ),
     ];
   });
