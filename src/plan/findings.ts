@@ -11,93 +11,53 @@ interface CatalogueEntry {
   summary: string;
 }
 
+function error(summary: string): CatalogueEntry {
+  return { severity: "error", summary };
+}
+
+function warning(summary: string): CatalogueEntry {
+  return { severity: "warning", summary };
+}
+
 /**
  * Every code doohctl emits. A policy code (DOOH9xx) is listed with its `deny` severity; a
  * `warn` rule or `--allow` lowers its breach to a warning (policy.ts).
  */
 export const FINDING_CATALOGUE = {
-  DOOH001: {
-    severity: "error",
-    summary: "insertion order does not exist (doohctl cannot create one; see docs/assumptions.md#g1)",
-  },
-  DOOH002: { severity: "error", summary: "two live campaigns share the name: pin one with id" },
-  DOOH003: { severity: "error", summary: "pinned campaign id does not exist" },
-  DOOH004: { severity: "error", summary: "pinned campaign belongs to another insertion order" },
-  DOOH005: {
-    severity: "error",
-    summary: "pinned campaign has another name (names cannot change; see docs/assumptions.md#g2)",
-  },
-  DOOH006: {
-    severity: "error",
-    summary: "new campaign lacks a field creation requires (see docs/assumptions.md#g3)",
-  },
-  DOOH007: { severity: "error", summary: "creative does not exist" },
-  DOOH008: {
-    severity: "error",
-    summary: "archived creative cannot gain campaigns (see docs/assumptions.md#g6)",
-  },
-  DOOH009: { severity: "error", summary: "--target matches nothing in the config" },
-  DOOH010: { severity: "error", summary: "creative category does not exist (see docs/assumptions.md#g6)" },
-  DOOH011: { severity: "warning", summary: "campaign removed from the config stays live (--changed-since)" },
-  DOOH012: {
-    severity: "warning",
-    summary: "campaign renamed: the API cannot rename, a new one is created (G2)",
-  },
-  DOOH013: {
-    severity: "warning",
-    summary: "campaign to create is named like a live one but for Unicode form, case or spaces",
-  },
-  DOOH101: { severity: "warning", summary: "deactivates a live campaign" },
-  DOOH201: { severity: "warning", summary: "pauses a campaign for a targeting change" },
-  DOOH202: {
-    severity: "warning",
-    summary: "reactivates a campaign an earlier apply paused and did not reactivate",
-  },
-  DOOH203: { severity: "warning", summary: "a campaign is paused by an apply still running on this machine" },
-  DOOH204: { severity: "error", summary: "--max-pause cannot be met" },
-  DOOH301: { severity: "warning", summary: "edits a campaign whose flight has ended" },
-  DOOH302: {
-    severity: "warning",
-    summary: "ends the flight of a campaign in flight: delivery stops at apply",
-  },
-  DOOH303: {
-    severity: "warning",
-    summary: "changes the cpm of a campaign mid-flight: what it delivered was bought at the old price",
-  },
-  DOOH401: { severity: "warning", summary: "budget or cpm increase above the threshold" },
-  DOOH501: { severity: "warning", summary: "creative not ready to serve on an active campaign" },
-  DOOH601: {
-    severity: "error",
-    summary: "creative advertiser differs from the campaign's (see docs/assumptions.md#g6)",
-  },
-  DOOH701: {
-    severity: "error",
-    summary: "desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)",
-  },
-  DOOH702: { severity: "error", summary: "no safe order of requests exists (I1, I3)" },
-  DOOH801: {
-    severity: "error",
-    summary: "campaign budget_impressions below the impressions it has delivered",
-  },
-  DOOH802: {
-    severity: "error",
-    summary: "insertion order budget_money below what its campaigns have spent",
-  },
-  DOOH901: { severity: "error", summary: "policy max_cpm: cpm above the highest cpm for its currency" },
-  DOOH902: {
-    severity: "error",
-    summary: "policy budget_increase_percent: budget increase above the limit",
-  },
-  DOOH903: { severity: "error", summary: "policy cpm_increase_percent: cpm increase above the limit" },
-  DOOH904: {
-    severity: "error",
-    summary: "policy max_added_spend: the plan adds more maximum spend than the limit",
-  },
-  DOOH905: {
-    severity: "error",
-    summary: "policy no_deactivation_in_flight: deactivates a campaign in flight",
-  },
-} as const satisfies Record<string, CatalogueEntry>;
+  DOOH001: error("insertion order does not exist (doohctl cannot create one; see docs/assumptions.md#g1)"),
+  DOOH002: error("two live campaigns share the name: pin one with id"),
+  DOOH003: error("pinned campaign id does not exist"),
+  DOOH004: error("pinned campaign belongs to another insertion order"),
+  DOOH005: error("pinned campaign has another name (names cannot change; see docs/assumptions.md#g2)"),
+  DOOH006: error("new campaign lacks a field creation requires (see docs/assumptions.md#g3)"),
+  DOOH007: error("creative does not exist"),
+  DOOH008: error("archived creative cannot gain campaigns (see docs/assumptions.md#g6)"),
+  DOOH009: error("--target matches nothing in the config"),
+  DOOH010: error("creative category does not exist (see docs/assumptions.md#g6)"),
+  DOOH011: warning("campaign removed from the config stays live (--changed-since)"),
+  DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
+  DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
+  DOOH101: warning("deactivates a live campaign"),
+  DOOH201: warning("pauses a campaign for a targeting change"),
+  DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
+  DOOH203: warning("a campaign is paused by an apply still running on this machine"),
+  DOOH204: error("--max-pause cannot be met"),
+  DOOH301: warning("edits a campaign whose flight has ended"),
+  DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
+  DOOH303: warning("changes the cpm of a campaign mid-flight: what it delivered was bought at the old price"),
+  DOOH401: warning("budget or cpm increase above the threshold"),
+  DOOH501: warning("creative not ready to serve on an active campaign"),
+  DOOH601: error("creative advertiser differs from the campaign's (see docs/assumptions.md#g6)"),
+  DOOH701: error("desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)"),
+  DOOH702: error("no safe order of requests exists (I1, I3)"),
+  DOOH801: error("campaign budget_impressions below the impressions it has delivered"),
+  DOOH802: error("insertion order budget_money below what its campaigns have spent"),
+  DOOH901: error("policy max_cpm: cpm above the highest cpm for its currency"),
+  DOOH902: error("policy budget_increase_percent: budget increase above the limit"),
+  DOOH903: error("policy cpm_increase_percent: cpm increase above the limit"),
+  DOOH904: error("policy max_added_spend: the plan adds more maximum spend than the limit"),
+  DOOH905: error("policy no_deactivation_in_flight: deactivates a campaign in flight"),
+} satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;
 
