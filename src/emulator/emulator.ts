@@ -154,6 +154,8 @@ export class Emulator {
     try {
       url = new URL(req.url ?? "/", "http://emulator.invalid");
     } catch {
+      // node:http passes request targets WHATWG URL cannot parse: such a request names no
+      // route, and is answered as the root path is (404).
       url = new URL("http://emulator.invalid/");
     }
     const path = url.pathname;
