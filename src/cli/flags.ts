@@ -1,11 +1,64 @@
 /**
- * Options shared by the commands that read live state (plan, apply): how long one rate-limit
- * or retry wait may last, and the thresholds of the large-increase analyzer (DOOH401).
+ * Options more than one command takes, each defined once: the connection flags (`--ca`,
+ * `--no-session-cache`), the scope flags of plan and apply (`--target`, `--changed-since`),
+ * `--format` where its values are fixed, and the tuning options of the commands that read
+ * live state (plan, apply): how long one rate-limit or retry wait may last, and the
+ * thresholds of the large-increase analyzer (DOOH401).
  */
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { isPolicyCode, POLICY_CODES } from "../plan/policy.js";
 import type { PlanThresholds } from "../plan/types.js";
 import type { PipelineOptions } from "./pipeline.js";
+
+/** The repeatable-option accumulator: each `--flag VALUE` adds VALUE to the list. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** As `collect`, for values that may each hold several ids: `1001,1002` or `"1001 1002"`. */
+export function collectIds(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
+}
+
+/** The flags of the commands that log in to the DSP. */
+export interface ConnectionFlags {
+  ca?: string;
+  sessionCache: boolean;
+}
+
+function ca(): Option {
+  return new Option(
+    "--ca <file>",
+    "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
+  );
+}
+
+function sessionCache(): Option {
+  return new Option("--no-session-cache", "log in afresh and do not store the session");
+}
+
+/** `--target ID`, repeatable; `what` says which ids the command's plan can be narrowed to. */
+function target(what: string): Option {
+  return new Option("--target <id>", `narrow the plan to ${what} (repeatable)`)
+    .argParser(collect)
+    .default([]);
+}
+
+/** `--changed-since REF`; `example` shows a REF, if any. */
+function changedSince(example = ""): Option {
+  return new Option(
+    "--changed-since <ref>",
+    `plan only the objects whose config differs from the config at git revision REF${example}`,
+  );
+}
+
+/** `--format` with a fixed list of values, the first being the default. */
+function format(description: string, formats: readonly [string, ...string[]]): Option {
+  return new Option("--format <format>", description).choices(formats).default(formats[0]);
+}
+
+/** The options several commands take, each written once: `.addOption(Flag.ca())`. */
+export const Flag = { ca, sessionCache, target, changedSince, format };
 
 export interface TuningFlags {
   maxWait?: number;
@@ -32,7 +85,7 @@ function allowCode(value: string, previous: string[] | undefined): string[] {
       `${value} is not a policy code: write one of ${POLICY_CODES.join(", ")} (see docs/plan.md)`,
     );
   }
-  return [...(previous ?? []), code];
+  return collect(code, previous ?? []);
 }
 
 /** Adds the shared tuning options to a command. */
@@ -84,11 +137,9 @@ export function maxPauseMsOf(flags: TuningFlags): number | undefined {
 }
 
 /** The flags plan and apply share, as the pipeline takes them: written once for both. */
-export interface ReadFlags extends TuningFlags {
+export interface ReadFlags extends TuningFlags, ConnectionFlags {
   target: string[];
   changedSince?: string;
-  sessionCache: boolean;
-  ca?: string;
 }
 
 export function pipelineOptionsOf(flags: ReadFlags, paths: readonly string[]): PipelineOptions {

@@ -4,6 +4,7 @@
  * whole request is known to succeed (G4), then return a Reply. Errors are thrown HttpErrors.
  */
 import type { Environment } from "../model/wire.js";
+import { notFound } from "./errors.js";
 import type { Store, UserRecord } from "./store.js";
 
 export interface RequestContext {
@@ -58,4 +59,28 @@ export function ok(body: unknown): Reply {
 
 export function wrote(body: unknown): Reply {
   return { status: 200, body, wrote: true };
+}
+
+/** The object the path's `:id` names, as `find` finds it; 404 when there is none. */
+export function pathObject<T>(ctx: RequestContext, find: (id: string) => T | undefined): T {
+  const found = find(ctx.params.id ?? "");
+  if (found === undefined) throw notFound();
+  return found;
+}
+
+/** A DSP collection's routes (spec): list, create where it has one, batch PATCH, get and PATCH one. */
+export function collectionRoutes(
+  base: string,
+  handlers: { list: Handler; create?: Handler; patchBatch: Handler; get: Handler; patchOne: Handler },
+): Route[] {
+  const create: Route[] = handlers.create
+    ? [{ method: "POST", pattern: base, auth: true, handle: handlers.create }]
+    : [];
+  return [
+    { method: "GET", pattern: base, auth: true, handle: handlers.list },
+    ...create,
+    { method: "PATCH", pattern: base, auth: true, handle: handlers.patchBatch },
+    { method: "GET", pattern: `${base}/:id`, auth: true, handle: handlers.get },
+    { method: "PATCH", pattern: `${base}/:id`, auth: true, handle: handlers.patchOne },
+  ];
 }

@@ -49,6 +49,17 @@ export interface RequestLogEntry {
   fault?: string;
 }
 
+/** A request as `handle` has received it, for `dispatch` to answer. */
+interface ReceivedRequest {
+  req: IncomingMessage;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  raw: RawBody;
+  /** Its request log entry, which dispatch completes (the user, a write's body). */
+  entry: RequestLogEntry;
+}
+
 export type WriteListener = (entry: RequestLogEntry, state: EmulatorStateView) => void;
 
 /** The request log keeps the most recent entries only, so a long-running emulator stays small. */
@@ -143,6 +154,8 @@ export class Emulator {
     try {
       url = new URL(req.url ?? "/", "http://emulator.invalid");
     } catch {
+      // node:http passes request targets WHATWG URL cannot parse: such a request names no
+      // route, and is answered as the root path is (404).
       url = new URL("http://emulator.invalid/");
     }
     const path = url.pathname;
@@ -178,7 +191,7 @@ export class Emulator {
     let reply: Reply;
     try {
       const trace = quirkQuery(this.quirks, method, url.searchParams);
-      reply = this.dispatch(req, method, path, url.searchParams, raw, entry);
+      reply = this.dispatch({ req, method, path, query: url.searchParams, raw, entry });
       reply = quirkReply(this.quirks, { method, path, trace }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
@@ -213,14 +226,8 @@ export class Emulator {
     }
   }
 
-  private dispatch(
-    req: IncomingMessage,
-    method: string,
-    path: string,
-    query: URLSearchParams,
-    raw: RawBody,
-    entry: RequestLogEntry,
-  ): Reply {
+  private dispatch(request: ReceivedRequest): Reply {
+    const { req, method, path, query, raw, entry } = request;
     const now = this.clock.now();
     const found = this.route(method, path);
     const token = this.sessionToken(req.headers.cookie, path);

@@ -26,15 +26,21 @@ export function readObject(
 }
 
 /** G4: unknown properties and read-only ones are refused, each by name. */
+/** The keys a body may hold (`writable`), and those it is refused as `is read-only` rather than unknown. */
+export interface BodyKeys {
+  writable: readonly string[];
+  readOnly?: readonly string[];
+}
+
 export function checkKeys(
   issues: Issues,
   prefix: string,
   body: Record<string, unknown>,
-  writable: readonly string[],
-  readOnly: readonly string[] = [],
+  keys: BodyKeys,
 ): void {
+  const readOnly = keys.readOnly ?? [];
   for (const key of Object.keys(body)) {
-    if (writable.includes(key)) continue;
+    if (keys.writable.includes(key)) continue;
     issues.add(fieldPath(prefix, key), readOnly.includes(key) ? "is read-only" : "is not a known property");
   }
 }
@@ -81,7 +87,7 @@ export function readMoney(issues: Issues, field: string, value: unknown): Money 
   const body = readObject(issues, field, value);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(issues, field, body, ["currency_code", "units", "nanos"]);
+  checkKeys(issues, field, body, { writable: ["currency_code", "units", "nanos"] });
   requireKeys(issues, field, body, ["currency_code", "units"]);
   if (issues.size > before) return undefined;
   // G12: an omitted `nanos` is 0; an explicit null is not an integer and is refused.

@@ -17,6 +17,18 @@ export interface RuleViolation {
   rule: "flight_order" | "within_flight" | "budget_sum" | "currency";
 }
 
+/** A flight must start before it ends. */
+function flightOrder(
+  subject: RuleViolation["subject"],
+  id: string,
+  start: number,
+  end: number,
+): RuleViolation[] {
+  return start >= end
+    ? [{ subject, id, field: "end_time", message: "must be after start_time", rule: "flight_order" }]
+    : [];
+}
+
 export function checkInsertionOrder(
   io: InsertionOrder,
   campaigns: Iterable<CampaignRecord>,
@@ -24,30 +36,14 @@ export function checkInsertionOrder(
   const out: RuleViolation[] = [];
   const ioStart = instant(io.start_time);
   const ioEnd = instant(io.end_time);
-  if (ioStart >= ioEnd) {
-    out.push({
-      subject: "insertion_order",
-      id: io.id,
-      field: "end_time",
-      message: "must be after start_time",
-      rule: "flight_order",
-    });
-  }
+  out.push(...flightOrder("insertion_order", io.id, ioStart, ioEnd));
   let total = 0;
   const currency = io.budget_money?.currency_code;
   for (const c of campaigns) {
     total += c.budget_impressions;
     const start = instant(c.start_time);
     const end = instant(c.end_time);
-    if (start >= end) {
-      out.push({
-        subject: "campaign",
-        id: c.id,
-        field: "end_time",
-        message: "must be after start_time",
-        rule: "flight_order",
-      });
-    }
+    out.push(...flightOrder("campaign", c.id, start, end));
     if (start < ioStart) {
       out.push({
         subject: "campaign",

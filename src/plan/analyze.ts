@@ -8,8 +8,8 @@ import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
-import { deliveryWarnings } from "./delivery.js";
-import { finding } from "./findings.js";
+import { DELIVERY_ANALYZERS } from "./delivery.js";
+import { type Analyzer, finding, runAnalyzers } from "./findings.js";
 import { pauseSpans } from "./pauses.js";
 import { Placeholder } from "./placeholder.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
@@ -36,19 +36,6 @@ export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
   cpmIncreasePercent: 20,
 };
 
-/**
- * Time between two requests (1-based seqs) at the write window as it stands (`window.ts`):
- * the estimate the plan quotes. Window-bound: network and server time are not included.
- */
-export function requestSpanMs(
-  fromSeq: number,
-  toSeq: number,
-  rateLimits: RateLimits,
-  busyMs: readonly number[] = [],
-): number {
-  return spanIn(writeSendTimes(Math.max(fromSeq, toSeq), rateLimits.write, busyMs), fromSeq, toSeq);
-}
-
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
 function pauseSpan(times: readonly number[], pause: number, resume: number): string {
   const ms = spanIn(times, pause, resume);
@@ -71,7 +58,6 @@ function pauses(input: AnalyzeInput): Finding[] {
     return [
       finding(
         "DOOH201",
-        "warning",
         `pauses campaign ${c.campaign.campaign_id} "${c.campaign.name}" to change its targetings: an active campaign cannot lose an option set (see docs/assumptions.md#g5)${span}`,
         { address: c.address, change_ids: [c.id], source: c.source },
       ),
@@ -85,7 +71,6 @@ function deactivations(input: AnalyzeInput): Finding[] {
       return [
         finding(
           "DOOH101",
-          "warning",
           `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}": the config does not list it and insertion order ${c.campaign.insertion_order_id} has unmanaged_campaigns: deactivate`,
           { address: c.address, change_ids: [c.id] },
         ),
@@ -93,16 +78,11 @@ function deactivations(input: AnalyzeInput): Finding[] {
     }
     if (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false)) {
       return [
-        finding(
-          "DOOH101",
-          "warning",
-          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"`,
-          {
-            address: c.address,
-            change_ids: [c.id],
-            source: c.fields.find((f) => f.field === "active")?.source ?? c.source,
-          },
-        ),
+        finding("DOOH101", `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"`, {
+          address: c.address,
+          change_ids: [c.id],
+          source: c.fields.find((f) => f.field === "active")?.source ?? c.source,
+        }),
       ];
     }
     return [];
@@ -122,7 +102,6 @@ function endedFlights(input: AnalyzeInput): Finding[] {
     return [
       finding(
         "DOOH301",
-        "warning",
         `edits campaign ${live.id} "${live.name}", whose flight ended ${live.end_time}: check this change is meant`,
         { address: c.address, change_ids: [c.id], source: c.source },
       ),
@@ -148,6 +127,11 @@ export function increasePercent(field: FieldChange): number | undefined {
   return undefined;
 }
 
+/** An increase as the findings quote it: `+60%`, or `from zero`. */
+export function describeIncrease(percent: number): string {
+  return Number.isFinite(percent) ? `+${percent.toFixed(0)}%` : "from zero";
+}
+
 export function show(value: unknown): string {
   if (typeof value === "number") return value.toLocaleString("en-US");
   if (value && typeof value === "object" && "units" in value) return Money.format(value as Money);
@@ -167,12 +151,10 @@ function increases(input: AnalyzeInput): Finding[] {
       if (input.policed?.(c, f.field)) return [];
       const pct = increasePercent(f);
       if (limit === undefined || pct === undefined || pct <= limit) return [];
-      const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";
       return [
         finding(
           "DOOH401",
-          "warning",
-          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${what}, above the ${limit}% threshold)`,
+          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the ${limit}% threshold)`,
           { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
         ),
       ];
@@ -221,7 +203,6 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
       return [
         finding(
           "DOOH501",
-          "warning",
           `creative ${c.creative_id} ${problem}, and this plan associates it with ${campaignLabel(c.campaign)}, which will be active: it will not serve there`,
           { address: c.address, change_ids: [c.id], source: c.source },
         ),
@@ -240,7 +221,6 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
         return [
           finding(
             "DOOH501",
-            "warning",
             `creative ${creative.id} ${problem}, and is associated with ${campaignLabel(c.campaign)}, which this plan activates: it will not serve there`,
             { address: c.address, change_ids: [c.id], source: active.source ?? c.source },
           ),
@@ -249,13 +229,17 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
   });
 }
 
+/** The analyzers of a scheduled plan, in the order their findings are listed. */
+export const PLAN_ANALYZERS: readonly Analyzer<AnalyzeInput>[] = [
+  { name: "deactivations", codes: ["DOOH101"], run: deactivations },
+  { name: "targeting-pauses", codes: ["DOOH201"], run: pauses },
+  { name: "ended-flights", codes: ["DOOH301"], run: endedFlights },
+  ...DELIVERY_ANALYZERS,
+  { name: "increases", codes: ["DOOH401"], run: increases },
+  { name: "creative-readiness", codes: ["DOOH501"], run: creativeReadiness },
+];
+
+/** Runs once the requests are scheduled: these findings explain them and never block. */
 export function analyze(input: AnalyzeInput): Finding[] {
-  return [
-    ...deactivations(input),
-    ...pauses(input),
-    ...endedFlights(input),
-    ...deliveryWarnings(input),
-    ...increases(input),
-    ...creativeReadiness(input),
-  ];
+  return runAnalyzers(PLAN_ANALYZERS, input);
 }

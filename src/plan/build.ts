@@ -75,7 +75,6 @@ export function buildChanges(
     ctx.findings.push(
       finding(
         "DOOH009",
-        "error",
         `--target ${target} is no insertion order, campaign or creative of the config: check the id`,
       ),
     );
@@ -84,7 +83,6 @@ export function buildChanges(
     ctx.findings.push(
       finding(
         "DOOH009",
-        "error",
         `--target ${target.id} is campaign "${target.name}" of insertion order ${target.insertionOrderId}, which the config does not manage: declare it under that insertion order (or set unmanaged_campaigns: deactivate) to plan it`,
       ),
     );
@@ -105,7 +103,6 @@ export function buildChanges(
       ctx.findings.push(
         finding(
           "DOOH001",
-          "error",
           `insertion order ${io.id} does not exist; doohctl adopts existing insertion orders and cannot create one (see docs/assumptions.md#g1): check the id`,
           { address: `insertion_order.${io.id}`, source: io.fieldSources.contract_number ?? io.source },
         ),
@@ -230,7 +227,6 @@ function campaignCreate(
     ctx.findings.push(
       finding(
         "DOOH006",
-        "error",
         `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (see docs/assumptions.md#g3): declare them, or pin the live campaign with id`,
         { address, source: desired.source },
       ),

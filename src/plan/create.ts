@@ -105,7 +105,6 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       findings.push(
         finding(
           "DOOH204",
-          "error",
           `--max-pause ${options.maxPauseMs! / 1000} s cannot be met: the shortest layout still pauses a campaign for about ${Time.formatDuration(schedule.pauses.layout.maxDark * interval)} (its pause, its targeting PUT and its reactivation at ${RateLimit.formatWindow(options.rateLimits.write)}); raise --max-pause`,
         ),
       );

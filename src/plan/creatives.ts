@@ -78,7 +78,7 @@ export function associationChanges(
     const creative = input.liveCreatives.get(creativeId);
     if (!creative) {
       ctx.findings.push(
-        finding("DOOH007", "error", `creative ${creativeId} does not exist: check the id`, {
+        finding("DOOH007", `creative ${creativeId} does not exist: check the id`, {
           address,
           source,
         }),
@@ -89,7 +89,6 @@ export function associationChanges(
       ctx.findings.push(
         finding(
           "DOOH008",
-          "error",
           `creative ${creativeId} is archived and cannot be associated with a campaign (see docs/assumptions.md#g6): remove it from creatives`,
           { address, source },
         ),
@@ -100,7 +99,6 @@ export function associationChanges(
       ctx.findings.push(
         finding(
           "DOOH601",
-          "error",
           `creative ${creativeId} belongs to advertiser ${advertiserLabel(input.advertisers, creative.advertiser_id)} but insertion order ${io.id} to advertiser ${advertiserLabel(input.advertisers, io.advertiser_id)}; the DSP refuses the association (see docs/assumptions.md#g6)`,
           { address, source },
         ),
@@ -132,7 +130,6 @@ function unknownCategories(
     ctx.findings.push(
       finding(
         "DOOH010",
-        "error",
         `creative ${desired.id}: category ${id} in category_ids does not exist (see docs/assumptions.md#g6): use the id of an existing creative category (GET /creative_categories)`,
         { address: `creative.${desired.id}`, source: desired.fieldSources.category_ids ?? desired.source },
       ),
@@ -178,7 +175,7 @@ export function creativeWork(
     const address = `creative.${desired.id}`;
     if (!live) {
       ctx.findings.push(
-        finding("DOOH007", "error", `creative ${desired.id} does not exist: check the id`, {
+        finding("DOOH007", `creative ${desired.id} does not exist: check the id`, {
           address,
           source: desired.source,
         }),

@@ -10,7 +10,7 @@
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
-import { finding } from "./findings.js";
+import { type Analyzer, finding, runAnalyzers } from "./findings.js";
 import type { Change, FieldChange, Finding } from "./types.js";
 
 export interface DeliveryInput {
@@ -49,7 +49,7 @@ function spentByCurrency(campaigns: Iterable<Campaign>, insertionOrderId: string
  * order money budget below what its campaigns have spent (sum of progress.spend in the
  * budget's currency; spend in another currency cannot count against it).
  */
-export function overspentBudgets(input: DeliveryInput): Finding[] {
+function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind === "update_campaign") {
       const live =
@@ -61,7 +61,6 @@ export function overspentBudgets(input: DeliveryInput): Finding[] {
       return [
         finding(
           "DOOH801",
-          "error",
           `sets budget_impressions of campaign ${live.id} "${live.name}" to ${grouped(budget.after)}, below the ${grouped(delivered)} impressions it has already delivered: raise it to at least ${grouped(delivered)}, or deactivate the campaign to stop it`,
           { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
         ),
@@ -78,7 +77,6 @@ export function overspentBudgets(input: DeliveryInput): Finding[] {
       return [
         finding(
           "DOOH802",
-          "error",
           `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatGrouped(after)}, below the ${Money.formatGrouped(spent)} its campaigns have already spent: raise it to at least ${Money.formatGrouped(spent)}`,
           { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
         ),
@@ -108,7 +106,6 @@ function endedInFlight(input: DeliveryInput): Finding[] {
     return [
       finding(
         "DOOH302",
-        "warning",
         `ends the flight of campaign ${live.id} "${live.name}", in flight now: end_time ${end.after} is not after now, so delivery stops at apply${delivered}`,
         { address: c.address, change_ids: [c.id], source: end.source ?? c.source },
       ),
@@ -142,7 +139,6 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
     return [
       finding(
         "DOOH303",
-        "warning",
         `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions, ${Money.formatGrouped(Money.fromWire(progress.spend))} spent) was delivered at the old cpm; the new one applies to the remaining ${grouped(rest)}`,
         { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
       ),
@@ -150,7 +146,18 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
   });
 }
 
-/** The warnings; `analyze` runs them with the other analyzers. */
-export function deliveryWarnings(input: DeliveryInput): Finding[] {
-  return [...endedInFlight(input), ...cpmMidFlight(input)];
+/** The errors: a budget below what is delivered or spent. */
+export const BUDGET_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
+  { name: "budgets-below-delivery", codes: ["DOOH801", "DOOH802"], run: budgetsBelowDelivery },
+];
+
+/** Runs before scheduling: a budget below what is delivered or spent leaves nothing to apply. */
+export function overspentBudgets(input: DeliveryInput): Finding[] {
+  return runAnalyzers(BUDGET_ANALYZERS, input);
 }
+
+/** The warnings; `analyze` runs them with the other analyzers. */
+export const DELIVERY_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
+  { name: "ends-in-flight", codes: ["DOOH302"], run: endedInFlight },
+  { name: "cpm-mid-flight", codes: ["DOOH303"], run: cpmMidFlight },
+];

@@ -50,7 +50,7 @@ export function matchCampaigns(
       const live = campaignsById.get(desired.id);
       if (!live) {
         findings.push(
-          finding("DOOH003", "error", `campaign ${desired.id} does not exist: remove the id to create it`, {
+          finding("DOOH003", `campaign ${desired.id} does not exist: remove the id to create it`, {
             address,
             source,
           }),
@@ -61,7 +61,6 @@ export function matchCampaigns(
         findings.push(
           finding(
             "DOOH004",
-            "error",
             `campaign ${desired.id} belongs to insertion order ${live.insertion_order_id}, not ${io.id}: move it under that insertion order or fix the id`,
             { address, source },
           ),
@@ -72,7 +71,6 @@ export function matchCampaigns(
         findings.push(
           finding(
             "DOOH005",
-            "error",
             `campaign ${desired.id} is named "${live.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${live.name}"`,
             { address, source: desired.fieldSources.name ?? desired.source },
           ),
@@ -87,7 +85,6 @@ export function matchCampaigns(
       findings.push(
         finding(
           "DOOH002",
-          "error",
           `${candidates.length} live campaigns of insertion order ${io.id} are named "${desired.name}" (ids ${candidates.map((c) => c.id).join(", ")}): add id to say which one`,
           { address, source: desired.fieldSources.name ?? desired.source },
         ),

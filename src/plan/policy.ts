@@ -7,15 +7,9 @@
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import type { Campaign } from "../model/wire.js";
-import { increasePercent, show } from "./analyze.js";
-import { type FindingCode, finding } from "./findings.js";
+import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
-
-export const POLICY_CODES = ["DOOH901", "DOOH902", "DOOH903", "DOOH904", "DOOH905"] as const;
-
-export function isPolicyCode(code: string): boolean {
-  return (POLICY_CODES as readonly string[]).includes(code);
-}
 
 export interface PolicyInput {
   desired: DesiredState;
@@ -48,29 +42,33 @@ export function policedIncrease(desired: DesiredState, change: Change, field: st
     : rules.budget_increase_percent !== undefined;
 }
 
-function breach(
-  input: PolicyInput,
-  code: FindingCode,
-  rule: PolicyRule,
-  message: string,
-  extra: Parameters<typeof finding>[3] = {},
-): Finding {
+/**
+ * What a breach of `rule` is: the denial as catalogued (an error), or a warning when the rule
+ * warns or `--allow` names its code. The message says which rule decided.
+ */
+function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding {
   const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
-  if (rule.action === "warn") return finding(code, "warning", `${message}: policy ${where} warns`, extra);
-  if (input.allowed.includes(code)) {
-    return finding(
-      code,
-      "warning",
-      `${message}: policy ${where} denies it, allowed by --allow ${code}`,
-      extra,
-    );
+  const { code, message } = denial;
+  if (rule.action === "warn") {
+    return { ...denial, severity: "warning", message: `${message}: policy ${where} warns` };
   }
-  return finding(
-    code,
-    "error",
-    `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
-    extra,
-  );
+  if (input.allowed.includes(code)) {
+    return {
+      ...denial,
+      severity: "warning",
+      message: `${message}: policy ${where} denies it, allowed by --allow ${code}`,
+    };
+  }
+  return {
+    ...denial,
+    message: `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
+  };
+}
+
+/** The rule's limit in `currency` when `amount` is above it; a currency it does not list is not limited. */
+function exceededLimit(rule: PolicyRule, currency: string, amount: Money): Money | undefined {
+  const limit = rule.limits?.find((m) => m.currency_code === currency);
+  return limit && Money.compare(amount, limit) > 0 ? limit : undefined;
 }
 
 function maxCpm(input: PolicyInput): Finding[] {
@@ -81,15 +79,17 @@ function maxCpm(input: PolicyInput): Finding[] {
     const after = field?.after;
     if (!rule || !after || typeof after !== "object" || !("units" in after)) return [];
     const cpm = Money.fromWire(after as unknown as Money);
-    const limit = rule.limits?.find((m) => m.currency_code === cpm.currency_code);
-    if (!limit || Money.compare(cpm, limit) <= 0) return [];
+    const limit = exceededLimit(rule, cpm.currency_code, cpm);
+    if (!limit) return [];
     return [
       breach(
         input,
-        "DOOH901",
         rule,
-        `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
-        { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+        finding(
+          "DOOH901",
+          `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
+          { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+        ),
       ),
     ];
   });
@@ -109,14 +109,15 @@ function increases(input: PolicyInput): Finding[] {
         rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
       const pct = increasePercent(f);
       if (pct === undefined || pct <= limit) return [];
-      const what = Number.isFinite(pct) ? `+${pct.toFixed(0)}%` : "from zero";
       return [
         breach(
           input,
-          budget ? "DOOH902" : "DOOH903",
           rule,
-          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${what}, above the largest increase of ${limit}%)`,
-          { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+          finding(
+            budget ? "DOOH902" : "DOOH903",
+            `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`,
+            { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
+          ),
         ),
       ];
     });
@@ -133,15 +134,17 @@ function addedSpend(input: PolicyInput): Finding[] {
     added.set(delta.currency_code, sum ? Money.add(sum, change) : change);
   }
   return [...added].flatMap(([currency, total]) => {
-    const limit = rule.limits?.find((m) => m.currency_code === currency);
-    if (!limit || Money.compare(total, limit) <= 0) return [];
+    const limit = exceededLimit(rule, currency, total);
+    if (!limit) return [];
     return [
       breach(
         input,
-        "DOOH904",
         rule,
-        `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
-        { source: rule.source },
+        finding(
+          "DOOH904",
+          `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
+          { source: rule.source },
+        ),
       ),
     ];
   });
@@ -160,15 +163,33 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
     return [
       breach(
         input,
-        "DOOH905",
         rule,
-        `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
-        { address: c.address, change_ids: [c.id], source: c.source },
+        finding(
+          "DOOH905",
+          `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
+          { address: c.address, change_ids: [c.id], source: c.source },
+        ),
       ),
     ];
   });
 }
 
+/** The guardrail policy analyzers, in the order their findings are listed. */
+export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
+  { name: "max-cpm", codes: ["DOOH901"], run: maxCpm },
+  { name: "policed-increases", codes: ["DOOH902", "DOOH903"], run: increases },
+  { name: "max-added-spend", codes: ["DOOH904"], run: addedSpend },
+  { name: "no-deactivation-in-flight", codes: ["DOOH905"], run: deactivationsInFlight },
+];
+
+/** The policy codes `--allow` accepts: those the policy analyzers emit. */
+export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap((analyzer) => analyzer.codes);
+
+export function isPolicyCode(code: string): boolean {
+  return (POLICY_CODES as readonly string[]).includes(code);
+}
+
+/** Runs before scheduling: a denied policy leaves nothing to apply. */
 export function policyFindings(input: PolicyInput): Finding[] {
-  return [...maxCpm(input), ...increases(input), ...addedSpend(input), ...deactivationsInFlight(input)];
+  return runAnalyzers(POLICY_ANALYZERS, input);
 }

@@ -26,7 +26,6 @@ export function recoveryOf(
     ctx.findings.push(
       finding(
         "DOOH203",
-        "warning",
         `campaign ${live.id} "${live.name}" is paused by apply ${entry.apply_id}, which is still running on this machine and will reactivate it: plan again once it has finished`,
         { address },
       ),
@@ -36,7 +35,6 @@ export function recoveryOf(
   ctx.findings.push(
     finding(
       "DOOH202",
-      "warning",
       `reactivates campaign ${live.id} "${live.name}": apply ${entry.apply_id} (started ${entry.apply_started_at}) paused it at ${entry.paused_at} for a targeting change and stopped before reactivating it`,
       { address },
     ),

@@ -58,7 +58,6 @@ export function removalFindings(
       findings.push(
         finding(
           "DOOH012",
-          "warning",
           `${what} was renamed to "${successor.name}" since ${scope.since}: the API cannot rename a campaign (G2), so "${successor.name}" is created and ${fate}`,
           {
             address: campaignAddress(io.id, successor.name),
@@ -72,7 +71,6 @@ export function removalFindings(
     findings.push(
       finding(
         "DOOH011",
-        "warning",
         `${what} was removed from the config since ${scope.since} but stays live: doohctl never deletes; set unmanaged_campaigns: deactivate on the insertion order to deactivate it, or declare it with active: false`,
         { address: campaignAddress(io.id, live.name), source: io.source },
       ),
@@ -98,7 +96,6 @@ export function nearDuplicateNames(
   return [
     finding(
       "DOOH013",
-      "warning",
       `campaign "${desired.name}" would be created next to live campaign ${twin.id} "${twin.name}" of insertion order ${insertionOrderId}, whose name differs only in Unicode form, case or spaces: write the live name exactly to manage that one, or choose a clearly different name`,
       {
         address: campaignAddress(insertionOrderId, desired.name),

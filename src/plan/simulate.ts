@@ -209,7 +209,6 @@ export function simulate(
     findings.push(
       finding(
         "DOOH701",
-        "error",
         `the desired state breaks a rule the DSP enforces on every write (see docs/assumptions.md#g8): ${p}`,
         { source: m.problemSources.get(p) },
       ),
@@ -220,7 +219,6 @@ export function simulate(
     findings.push(
       finding(
         "DOOH702",
-        "error",
         `no safe order found: after request ${seq}, ${p}; split the change into two applies`,
       ),
     );

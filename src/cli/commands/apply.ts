@@ -5,7 +5,7 @@ import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 import { ApplyRefused, type PreparedApply, settleRecorded } from "./apply-prepared.js";
@@ -21,10 +21,6 @@ interface ApplyFlags extends ReadFlags {
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
 /** `doohctl apply`: plan (or load a saved plan), ask, execute, report (design.md, Commands). */
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
@@ -39,17 +35,11 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
     )
     .option("--auto-approve", "apply without asking (needed without a terminal)")
     .option("--format <format>", "result format on stdout: text or json", "text")
-    .option("--target <id>", "narrow the plan to an insertion order or campaign id (repeatable)", collect, [])
-    .option(
-      "--changed-since <ref>",
-      "plan only the objects whose config differs from the config at git revision REF",
-    )
+    .addOption(Flag.target("an insertion order or campaign id"))
+    .addOption(Flag.changedSince())
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
-    .option(
-      "--ca <file>",
-      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
-    )
-    .option("--no-session-cache", "log in afresh and do not store the session")
+    .addOption(Flag.ca())
+    .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: ApplyFlags) => {
       setExit(await applyCommand(io, paths, flags));
     });

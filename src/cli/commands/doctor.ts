@@ -17,15 +17,14 @@ import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import { observeLogin } from "../doctor/login.js";
+import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 import { describeError } from "../pipeline.js";
 
-interface DoctorFlags {
+interface DoctorFlags extends ConnectionFlags {
   format: string;
   maxReads: string;
   config?: string;
-  ca?: string;
-  sessionCache: boolean;
 }
 
 /** The published GET window is 100 a minute: 30 leaves room for a plan run beside it. */
@@ -51,11 +50,8 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     .option("--format <format>", "output on stdout: text or json", "text")
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
     .option("--config <file>", "read `connection:` (api_origin, environment, rate_limits) from this config")
-    .option(
-      "--ca <file>",
-      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
-    )
-    .option("--no-session-cache", "log in afresh and do not store the session")
+    .addOption(Flag.ca())
+    .addOption(Flag.sessionCache())
     .action(async (flags: DoctorFlags) => {
       setExit(await doctorCommand(io, flags));
     });

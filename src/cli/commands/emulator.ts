@@ -17,6 +17,7 @@ import {
 import type { Environment } from "../../model/wire.js";
 import type { CommandModule } from "../command.js";
 import { reportError } from "../errors.js";
+import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
 interface EmulatorFlags {
@@ -72,9 +73,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--fault-seed <n>", "seed for reproducible fault draws")
     .option("--control", "enable the /__emulator/ control path")
     .addOption(
-      new Option("--format <format>", "how start-up errors are printed: text on stderr, or json on stdout")
-        .choices(["text", "json"])
-        .default("text"),
+      Flag.format("how start-up errors are printed: text on stderr, or json on stdout", ["text", "json"]),
     )
     .action(async (flags: EmulatorFlags) => {
       let seed: EmulatorSeed | undefined;

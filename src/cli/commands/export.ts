@@ -1,6 +1,5 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Option } from "commander";
 import { Endpoints } from "../../api/endpoints.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
@@ -15,6 +14,7 @@ import { exportOmissions, renderExport } from "../../render/export.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
+import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
@@ -43,27 +43,19 @@ export class ExportRefused extends Error {
   }
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
-}
-
 /** `doohctl export` (design.md, Commands): live objects as YAML that plans to no changes. */
 export const registerExport: CommandModule = (program, io, setExit) => {
   program
     .command("export")
     .description("write the live insertion orders, campaigns, targetings and creatives as config YAML")
-    .option("--insertion-order <id...>", "insertion orders to export (repeatable)", collect, [])
+    .option("--insertion-order <id...>", "insertion orders to export (repeatable)", collectIds, [])
     .option("--all", "export every insertion order the API user can see")
     .option("-o, --out <file>", "write to FILE instead of stdout (never overwrites without --force)")
     .option("--force", "let -o overwrite an existing file")
     .option("-c, --config <path>", "take connection settings (api_origin, rate_limits) from this config")
     .option("--schema <url>", "schema reference for the yaml-language-server comment", DEFAULT_SCHEMA_URL)
-    .option("--no-session-cache", "log in afresh and do not store the session")
-    .addOption(
-      new Option("--format <format>", "how errors are printed: text on stderr, or json on stdout")
-        .choices(["text", "json"])
-        .default("text"),
-    )
+    .addOption(Flag.sessionCache())
+    .addOption(Flag.format("how errors are printed: text on stderr, or json on stdout", ["text", "json"]))
     .action(async (flags: ExportFlags) => {
       setExit(await exportCommand(io, flags));
     });

@@ -8,7 +8,7 @@ import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 
@@ -19,10 +19,6 @@ interface PlanFlags extends ReadFlags {
 }
 
 const FORMATS = ["text", "json", "markdown"] as const;
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 /** `doohctl plan` (design.md, Commands): reads live state, prints the plan, `-o` saves it. */
 export const registerPlan: CommandModule = (program: Command, io, setExit) => {
@@ -35,21 +31,10 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
     .option("-o, --out <file>", "also save the plan as JSON, for apply --plan FILE")
     .option("--format <format>", "output on stdout: text, json or markdown", "text")
     .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are (1 on error)")
-    .option(
-      "--target <id>",
-      "narrow the plan to an insertion order, campaign or creative id (repeatable)",
-      collect,
-      [],
-    )
-    .option(
-      "--changed-since <ref>",
-      "plan only the objects whose config differs from the config at git revision REF (e.g. origin/main)",
-    )
-    .option(
-      "--ca <file>",
-      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
-    )
-    .option("--no-session-cache", "log in afresh and do not store the session")
+    .addOption(Flag.target("an insertion order, campaign or creative id"))
+    .addOption(Flag.changedSince(" (e.g. origin/main)"))
+    .addOption(Flag.ca())
+    .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: PlanFlags) => {
       setExit(await planCommand(io, paths, flags));
     });

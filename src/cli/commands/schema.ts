@@ -1,6 +1,6 @@
-import { Option } from "commander";
 import { readConfigSchemaText } from "../../config/schema-file.js";
 import type { CommandModule } from "../command.js";
+import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
 /** `doohctl schema`: prints the config JSON Schema exactly as shipped, for editors and tools. */
@@ -9,7 +9,7 @@ export const registerSchema: CommandModule = (program, io, setExit) => {
     .command("schema")
     .description("print the JSON Schema of the config files (schemas/doohctl.schema.json)")
     // The schema is JSON already; --format json is accepted like on every other command.
-    .addOption(new Option("--format <format>", "output format").choices(["json"]).default("json"))
+    .addOption(Flag.format("output format", ["json"]))
     .action(() => {
       io.stdout.write(readConfigSchemaText());
       setExit(EXIT.ok);

@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
-import { Option } from "commander";
 import { readPlanFile } from "../../plan/file.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { reportError } from "../errors.js";
+import { Flag } from "../flags.js";
 import { EXIT, useColour } from "../io.js";
 
 interface ShowFlags {
@@ -21,11 +21,7 @@ export const registerShow: CommandModule = (program, io, setExit) => {
     .command("show")
     .description("render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)")
     .argument("<plan-file>", "a plan file written by doohctl plan -o FILE")
-    .addOption(
-      new Option("--format <format>", "output on stdout")
-        .choices(["text", "json", "markdown"])
-        .default("text"),
-    )
+    .addOption(Flag.format("output on stdout", ["text", "json", "markdown"]))
     .action((file: string, flags: ShowFlags) => {
       try {
         const plan = readPlanFile(resolve(io.cwd, file), file);

@@ -17,15 +17,14 @@ import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../
 import { buildStatusReport, DEFAULT_BEHIND_THRESHOLD_PCT } from "../../render/status-report.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
+import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { describeError, recoveryStoreFor } from "../pipeline.js";
 
-export interface StatusFlags {
+export interface StatusFlags extends ConnectionFlags {
   format: string;
   all?: boolean;
   behindThreshold: string;
-  sessionCache: boolean;
-  ca?: string;
 }
 
 const FORMATS = ["text", "json", "markdown"] as const;
@@ -44,11 +43,8 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
       "a campaign more than this percent behind a linear pace makes the exit code 2",
       String(DEFAULT_BEHIND_THRESHOLD_PCT),
     )
-    .option(
-      "--ca <file>",
-      "trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)",
-    )
-    .option("--no-session-cache", "log in afresh and do not store the session")
+    .addOption(Flag.ca())
+    .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: StatusFlags) => {
       setExit(await statusCommand(io, paths, flags));
     });

@@ -1,8 +1,8 @@
-import { Option } from "commander";
 import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { CommandModule } from "../command.js";
+import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
 /**
@@ -14,7 +14,7 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
     .command("validate")
     .description("check config files offline: YAML, schema, and the rules the config alone decides")
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
-    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(Flag.format("output format", ["text", "json"]))
     .action(async (paths: string[], options: { format: "text" | "json" }) => {
       let state: DesiredState;
       try {

@@ -4,8 +4,8 @@
  * nothing; neither names an order field ("only documented fields sort").
  */
 import { type Advertiser, type CreativeCategory, DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, readString } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { readBody } from "./batch.js";
@@ -60,15 +60,14 @@ export function listNamed<T extends { id: string; name: string }>(
 
 export function getNamed<T>(ctx: RequestContext, map: ReadonlyMap<string, T>): Reply {
   parseFlags(ctx.query);
-  const found = map.get(ctx.params.id ?? "");
-  if (found === undefined) throw notFound();
+  const found = pathObject(ctx, (id) => map.get(id));
   return ok({ ...found });
 }
 
 function create(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["name"], ["id"]);
+  checkKeys(issues, "", body, { writable: ["name"], readOnly: ["id"] });
   if (body.name === undefined) issues.add("name", "is required");
   const name =
     body.name === undefined ? undefined : readString(issues, "name", body.name, { min: 1, max: 200 });

@@ -3,13 +3,13 @@
  * checks on item ids (missing, duplicated).
  */
 import { MAX_BATCH } from "../../model/wire.js";
-import { HttpError, type Issues, notFound } from "../errors.js";
-import { checkKeys, isPlainObject } from "../fields.js";
+import { HttpError, type Issues } from "../errors.js";
+import { checkKeys, isPlainObject, readObject } from "../fields.js";
 
 /** The items of a batch body, or a 422 for the body's own shape (nothing else is checked then). */
 export function readBatch(issues: Issues, body: unknown, member: string): unknown[] {
   const object = readBody(body);
-  checkKeys(issues, "", object, [member]);
+  checkKeys(issues, "", object, { writable: [member] });
   const items = object[member];
   if (items === undefined) issues.add(member, "is required");
   else if (!Array.isArray(items)) issues.add(member, "must be an array");
@@ -30,7 +30,7 @@ export function readBody(body: unknown): Record<string, unknown> {
  * Checks the `id` of each batch item: present, existing, not repeated. Returns the ids by
  * item index; an item with a bad id is left out (its other fields are still checked).
  */
-export function readItemIds(
+function readItemIds(
   issues: Issues,
   member: string,
   items: readonly Record<string, unknown>[],
@@ -53,13 +53,37 @@ export function readItemIds(
   });
 }
 
-/** A single-object write: the object must exist (404), and an `id` in the body must be its own. */
-export function requireOne<T>(map: ReadonlyMap<string, T>, id: string | undefined): T {
-  const found = id === undefined ? undefined : map.get(id);
-  if (found === undefined) throw notFound();
-  return found;
+/** One item of a batch PATCH. */
+export interface PatchItem<T> {
+  /** Names the item's fields in the request: `campaigns[3]`. */
+  prefix: string;
+  body: Record<string, unknown>;
+  /** The object its `id` names; undefined when the id is missing, repeated or unknown. */
+  current: T | undefined;
 }
 
-export function checkBodyId(issues: Issues, body: Record<string, unknown>, id: string): void {
-  if (body.id !== undefined && body.id !== id) issues.add("id", "is read-only");
+/**
+ * The items of a batch PATCH (G4): the batch's shape, each item an object, each id present,
+ * existing (as `find` finds it) and not repeated. The caller checks each item's fields.
+ */
+export function readPatchBatch<T>(
+  issues: Issues,
+  body: unknown,
+  member: string,
+  find: (id: string) => T | undefined,
+): PatchItem<T>[] {
+  const items = readBatch(issues, body, member);
+  const bodies = items.map((raw, index) => readObject(issues, `${member}[${index}]`, raw) ?? {});
+  const ids = readItemIds(issues, member, bodies, (id) => find(id) !== undefined);
+  return bodies.map((item, index) => {
+    const id = ids[index];
+    return { prefix: `${member}[${index}]`, body: item, current: id === undefined ? undefined : find(id) };
+  });
+}
+
+/** The body of a single-object PATCH: a JSON object whose `id`, if it has one, is the object's own. */
+export function readPatchBody(issues: Issues, body: unknown, id: string): Record<string, unknown> {
+  const object = readBody(body);
+  if (object.id !== undefined && object.id !== id) issues.add("id", "is read-only");
+  return object;
 }

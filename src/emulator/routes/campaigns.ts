@@ -4,9 +4,10 @@
  */
 import type { Money } from "../../model/money.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import {
+  type BodyKeys,
   checkKeys,
   fieldPath,
   readBoolean,
@@ -21,10 +22,12 @@ import {
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
 import { type CampaignRecord, instant, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
 const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 const CREATABLE = [
   "insertion_order_id",
   "name",
@@ -78,8 +81,7 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   const flags = parseFlags(ctx.query, ["include_progress"]);
-  const record = ctx.store.campaigns.get(ctx.params.id ?? "");
-  if (!record) throw notFound();
+  const record = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   return ok(ctx.store.campaignView(record, ctx.now, flags.has("include_progress")));
 }
 
@@ -159,7 +161,10 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, CREATABLE, ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))]);
+    checkKeys(issues, prefix, body, {
+      writable: CREATABLE,
+      readOnly: ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))],
+    });
     requireKeys(issues, prefix, body, REQUIRED);
     let ioId: string | undefined;
     if (body.insertion_order_id !== undefined) {
@@ -194,33 +199,27 @@ function create(ctx: RequestContext): Reply {
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "campaigns");
-  const bodies = items.map((raw, index) => readObject(issues, `campaigns[${index}]`, raw) ?? {});
-  const ids = readItemIds(issues, "campaigns", bodies, (id) => ctx.store.campaigns.has(id));
+  const items = readPatchBatch(issues, ctx.json(), "campaigns", (id) => ctx.store.campaigns.get(id));
   const pending: Pending[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `campaigns[${index}]`;
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+  for (const { prefix, body, current } of items) {
+    checkKeys(issues, prefix, body, PATCH_KEYS);
     const changes = readChanges(issues, prefix, body);
-    const current = ids[index] === undefined ? undefined : ctx.store.campaigns.get(ids[index]);
-    if (!current) return;
+    if (!current) continue;
     pending.push({
       record: { ...current, ...changes },
       at: (f) => `${prefix}.${f}`,
       budgetTouched: changes.budget_impressions !== undefined,
     });
-  });
+  }
   commit(ctx.store, issues, pending, ctx.now);
   return wrote({ campaigns: pending.map((p) => ctx.store.campaignView(p.record, ctx.now)) });
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.campaigns.get(ctx.params.id ?? "");
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  const body = readPatchBody(issues, ctx.json(), current.id);
+  checkKeys(issues, "", body, PATCH_KEYS);
   const changes = readChanges(issues, "", body);
   const record = { ...current, ...changes };
   commit(
@@ -232,12 +231,10 @@ function patchOne(ctx: RequestContext): Reply {
   return wrote(ctx.store.campaignView(record, ctx.now));
 }
 
-const BASE = `${DSP_BASE_PATH}/campaigns`;
-
-export const campaignRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "POST", pattern: BASE, auth: true, handle: create },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+export const campaignRoutes = collectionRoutes(`${DSP_BASE_PATH}/campaigns`, {
+  list,
+  create,
+  patchBatch,
+  get,
+  patchOne,
+});

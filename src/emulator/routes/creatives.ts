@@ -6,9 +6,10 @@
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
 import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import {
+  type BodyKeys,
   checkKeys,
   fieldPath,
   readBoolean,
@@ -22,7 +23,7 @@ import {
 } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
 const READ_ONLY = [
@@ -38,6 +39,8 @@ const READ_ONLY = [
   "asset",
   "audits",
 ];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 const CREATABLE = [
   "name",
   "advertiser_id",
@@ -102,28 +105,70 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const creative = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   return ok(ctx.store.creativeView(creative));
+}
+
+/**
+ * An id list every id of which `problems` accepts: each problem is recorded on `field`, and
+ * the list is kept only when there is none.
+ */
+function readAcceptedIds(
+  issues: Issues,
+  field: string,
+  value: unknown,
+  problems: (ids: readonly string[]) => string[],
+): string[] | undefined {
+  const ids = readIdList(issues, field, value);
+  if (!ids) return undefined;
+  const found = problems(ids);
+  for (const problem of found) issues.add(field, problem);
+  return found.length > 0 ? undefined : ids;
 }
 
 /** Rule 5: categories must exist. */
 function readCategories(store: Store, issues: Issues, field: string, value: unknown): string[] | undefined {
-  const ids = readIdList(issues, field, value);
-  if (!ids) return undefined;
-  const missing = ids.filter((id) => !store.categories.has(id));
-  for (const id of missing) issues.add(field, `category ${id} does not exist`);
-  return missing.length > 0 ? undefined : sortedIds(ids);
+  const ids = readAcceptedIds(issues, field, value, (list) =>
+    list.filter((id) => !store.categories.has(id)).map((id) => `category ${id} does not exist`),
+  );
+  return ids && sortedIds(ids);
+}
+
+/** Rules 1, 2 and 4 for the campaigns a creative would have. */
+function campaignProblems(store: Store, creative: CreativeRecord, ids: readonly string[]): string[] {
+  const problems = ids.flatMap((id) => {
+    const campaign = store.campaigns.get(id);
+    // Rule 1
+    if (!campaign) return [`campaign ${id} does not exist`];
+    // Rule 2
+    const advertiser = store.insertionOrders.get(campaign.insertion_order_id)?.advertiser_id;
+    return advertiser !== creative.advertiser_id ? [`advertiser does not match campaign ${id}`] : [];
+  });
+  // Rule 4: an archived creative keeps what it has but gains nothing.
+  if (creative.archived && ids.some((id) => !creative.campaign_ids.includes(id)))
+    problems.push("is archived");
+  return problems;
+}
+
+function insertionOrderProblems(store: Store, creative: CreativeRecord, ids: readonly string[]): string[] {
+  return ids.flatMap((id) => {
+    const io = store.insertionOrders.get(id);
+    if (!io) return [`insertion order ${id} does not exist`];
+    return io.advertiser_id !== creative.advertiser_id
+      ? [`advertiser does not match insertion order ${id}`]
+      : [];
+  });
+}
+
+/** One creative's patch: `prefix` names its fields in the request (`creatives[2]`, or none). */
+interface CreativePatch {
+  prefix: string;
+  current: CreativeRecord;
+  body: Record<string, unknown>;
 }
 
 /** G6 rules 1 to 5 for one creative's patch; returns the creative as it would be. */
-function patched(
-  store: Store,
-  issues: Issues,
-  prefix: string,
-  current: CreativeRecord,
-  body: Record<string, unknown>,
-): CreativeRecord {
+function patched(store: Store, issues: Issues, { prefix, current, body }: CreativePatch): CreativeRecord {
   const at = (key: string) => fieldPath(prefix, key);
   const next: CreativeRecord = { ...current };
   if (body.pixel_url !== undefined) {
@@ -135,40 +180,16 @@ function patched(
     if (ids) next.category_ids = ids;
   }
   if (body.campaign_ids !== undefined) {
-    const ids = readIdList(issues, at("campaign_ids"), body.campaign_ids);
-    if (ids) {
-      const before = issues.size;
-      for (const id of ids) {
-        const campaign = store.campaigns.get(id);
-        // Rule 1
-        if (!campaign) issues.add(at("campaign_ids"), `campaign ${id} does not exist`);
-        // Rule 2
-        else if (
-          store.insertionOrders.get(campaign.insertion_order_id)?.advertiser_id !== current.advertiser_id
-        ) {
-          issues.add(at("campaign_ids"), `advertiser does not match campaign ${id}`);
-        }
-      }
-      // Rule 4: an archived creative keeps what it has but gains nothing.
-      if (current.archived && ids.some((id) => !current.campaign_ids.includes(id))) {
-        issues.add(at("campaign_ids"), "is archived");
-      }
-      if (issues.size === before) next.campaign_ids = sortedIds(ids);
-    }
+    const ids = readAcceptedIds(issues, at("campaign_ids"), body.campaign_ids, (list) =>
+      campaignProblems(store, current, list),
+    );
+    if (ids) next.campaign_ids = sortedIds(ids);
   }
   if (body.insertion_order_ids !== undefined) {
-    const ids = readIdList(issues, at("insertion_order_ids"), body.insertion_order_ids);
-    if (ids) {
-      const before = issues.size;
-      for (const id of ids) {
-        const io = store.insertionOrders.get(id);
-        if (!io) issues.add(at("insertion_order_ids"), `insertion order ${id} does not exist`);
-        else if (io.advertiser_id !== current.advertiser_id) {
-          issues.add(at("insertion_order_ids"), `advertiser does not match insertion order ${id}`);
-        }
-      }
-      if (issues.size === before) next.insertion_order_ids = ids;
-    }
+    const ids = readAcceptedIds(issues, at("insertion_order_ids"), body.insertion_order_ids, (list) =>
+      insertionOrderProblems(store, current, list),
+    );
+    if (ids) next.insertion_order_ids = ids;
   }
   // Rule 3: every associated campaign's insertion order is associated too; removing a
   // campaign leaves the insertion orders as they are.
@@ -183,36 +204,25 @@ function patched(
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "creatives");
-  const bodies = items.map((raw, index) => readObject(issues, `creatives[${index}]`, raw) ?? {});
   const seat = seatOf(ctx);
   // Another seat's creative does not exist for this user (G4: `does not exist`).
-  const ids = readItemIds(
-    issues,
-    "creatives",
-    bodies,
-    (id) => ctx.store.creativeOfSeat(id, seat) !== undefined,
-  );
+  const items = readPatchBatch(issues, ctx.json(), "creatives", (id) => ctx.store.creativeOfSeat(id, seat));
   const next: CreativeRecord[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `creatives[${index}]`;
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
-    const current = ids[index] === undefined ? undefined : ctx.store.creatives.get(ids[index]);
-    if (current) next.push(patched(ctx.store, issues, prefix, current, body));
-  });
+  for (const { prefix, body, current } of items) {
+    checkKeys(issues, prefix, body, PATCH_KEYS);
+    if (current) next.push(patched(ctx.store, issues, { prefix, current, body }));
+  }
   issues.throwIfAny();
   ctx.store.putCreatives(next, ctx.now);
   return wrote({ creatives: next.map((c) => ctx.store.creativeView(c)) });
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.creativeOfSeat(ctx.params.id ?? "", seatOf(ctx));
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.creativeOfSeat(id, seatOf(ctx)));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
-  const next = patched(ctx.store, issues, "", current, body);
+  const body = readPatchBody(issues, ctx.json(), current.id);
+  checkKeys(issues, "", body, PATCH_KEYS);
+  const next = patched(ctx.store, issues, { prefix: "", current, body });
   issues.throwIfAny();
   ctx.store.putCreatives([next], ctx.now);
   return wrote(ctx.store.creativeView(next));
@@ -222,7 +232,7 @@ function readAsset(issues: Issues, field: string, value: unknown): CreativeAsset
   const body = readObject(issues, field, value);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
+  checkKeys(issues, field, body, { writable: ["url", "width", "height", "format", "file_size_bytes"] });
   requireKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
   if (issues.size > before) return undefined;
   const url = readUrl(issues, `${field}.url`, body.url);
@@ -245,11 +255,14 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, CREATABLE, [
-      "id",
-      ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
-      ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
-    ]);
+    checkKeys(issues, prefix, body, {
+      writable: CREATABLE,
+      readOnly: [
+        "id",
+        ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
+        ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
+      ],
+    });
     requireKeys(issues, prefix, body, ["name", "advertiser_id", "type", "asset"]);
     const at = (key: string) => `${prefix}.${key}`;
     const name =
@@ -304,12 +317,10 @@ function create(ctx: RequestContext): Reply {
   return wrote({ creatives: created.map((c) => ctx.store.creativeView(c)) });
 }
 
-const BASE = `${DSP_BASE_PATH}/creatives`;
-
-export const creativeRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "POST", pattern: BASE, auth: true, handle: create },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+export const creativeRoutes = collectionRoutes(`${DSP_BASE_PATH}/creatives`, {
+  list,
+  create,
+  patchBatch,
+  get,
+  patchOne,
+});

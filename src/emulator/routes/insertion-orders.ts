@@ -5,16 +5,26 @@
  */
 import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
-import { checkKeys, fieldPath, readCount, readMoney, readObject, readString, readTime } from "../fields.js";
+import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
+import { Issues } from "../errors.js";
+import {
+  type BodyKeys,
+  checkKeys,
+  fieldPath,
+  readCount,
+  readMoney,
+  readString,
+  readTime,
+} from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { checkInsertionOrder } from "../rules.js";
 import { instant, type Store } from "../store.js";
-import { checkBodyId, readBatch, readBody, readItemIds } from "./batch.js";
+import { readPatchBatch, readPatchBody } from "./batch.js";
 
 const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
 const READ_ONLY = ["name", "advertiser_id"];
+/** The keys of a PATCH body (single, or each batch item). */
+const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 
 function listSpec(store: Store): ListSpec<InsertionOrder> {
   return {
@@ -42,8 +52,7 @@ function list(ctx: RequestContext): Reply {
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const io = ctx.store.insertionOrders.get(ctx.params.id ?? "");
-  if (!io) throw notFound();
+  const io = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   return ok(structuredClone(io));
 }
 
@@ -118,32 +127,28 @@ function check(store: Store, issues: Issues, io: InsertionOrder, at: (field: str
 
 function patchBatch(ctx: RequestContext): Reply {
   const issues = new Issues();
-  const items = readBatch(issues, ctx.json(), "insertion_orders");
-  const bodies = items.map((raw, index) => readObject(issues, `insertion_orders[${index}]`, raw) ?? {});
-  const ids = readItemIds(issues, "insertion_orders", bodies, (id) => ctx.store.insertionOrders.has(id));
+  const items = readPatchBatch(issues, ctx.json(), "insertion_orders", (id) =>
+    ctx.store.insertionOrders.get(id),
+  );
   const next: InsertionOrder[] = [];
-  bodies.forEach((body, index) => {
-    const prefix = `insertion_orders[${index}]`;
-    checkKeys(issues, prefix, body, ["id", ...PATCHABLE], READ_ONLY);
+  for (const { prefix, body, current } of items) {
+    checkKeys(issues, prefix, body, PATCH_KEYS);
     const changes = readChanges(issues, prefix, body);
-    const current = ids[index] === undefined ? undefined : ctx.store.insertionOrders.get(ids[index]);
-    if (!current) return;
+    if (!current) continue;
     const io = { ...current, ...changes };
     check(ctx.store, issues, io, (f) => `${prefix}.${f}`);
     next.push(io);
-  });
+  }
   issues.throwIfAny();
   for (const io of next) ctx.store.insertionOrders.set(io.id, io);
   return wrote({ insertion_orders: next.map((io) => structuredClone(io)) });
 }
 
 function patchOne(ctx: RequestContext): Reply {
-  const current = ctx.store.insertionOrders.get(ctx.params.id ?? "");
-  if (!current) throw notFound();
+  const current = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   const issues = new Issues();
-  const body = readBody(ctx.json());
-  checkBodyId(issues, body, current.id);
-  checkKeys(issues, "", body, ["id", ...PATCHABLE], READ_ONLY);
+  const body = readPatchBody(issues, ctx.json(), current.id);
+  checkKeys(issues, "", body, PATCH_KEYS);
   const io = { ...current, ...readChanges(issues, "", body) };
   check(ctx.store, issues, io, (f) => f);
   issues.throwIfAny();
@@ -151,11 +156,10 @@ function patchOne(ctx: RequestContext): Reply {
   return wrote(structuredClone(io));
 }
 
-const BASE = `${DSP_BASE_PATH}/insertion_orders`;
-
-export const insertionOrderRoutes: Route[] = [
-  { method: "GET", pattern: BASE, auth: true, handle: list },
-  { method: "PATCH", pattern: BASE, auth: true, handle: patchBatch },
-  { method: "GET", pattern: `${BASE}/:id`, auth: true, handle: get },
-  { method: "PATCH", pattern: `${BASE}/:id`, auth: true, handle: patchOne },
-];
+// No create (G1).
+export const insertionOrderRoutes = collectionRoutes(`${DSP_BASE_PATH}/insertion_orders`, {
+  list,
+  patchBatch,
+  get,
+  patchOne,
+});

@@ -9,8 +9,8 @@ import {
   MEDIA_OWNER_BASE_PATH,
   type MediaOwnerCreative,
 } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, readIdList, readObject, readString } from "../fields.js";
 import { type ListSpec, parseListQuery, runList } from "../listing.js";
 import { type AuditRecord, type CreativeRecord, instant, type Store } from "../store.js";
@@ -33,8 +33,7 @@ const MARKETS_SPEC: ListSpec<MarketEntry> = {
 };
 
 function creativeCampaigns(ctx: RequestContext): Reply {
-  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creatives.get(id));
   const query = parseListQuery(ctx.query, MARKETS_SPEC);
   const entries: MarketEntry[] = creative.campaign_ids.flatMap((id) => {
     const c = ctx.store.campaigns.get(id);
@@ -95,11 +94,10 @@ export function mediaOwnerView(
 }
 
 function audit(ctx: RequestContext): Reply {
-  const creative = ctx.store.creatives.get(ctx.params.id ?? "");
-  if (!creative) throw notFound();
+  const creative = pathObject(ctx, (id) => ctx.store.creatives.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["audit"]);
+  checkKeys(issues, "", body, { writable: ["audit"] });
   if (body.audit === undefined) issues.add("audit", "is required");
   const input = body.audit === undefined ? undefined : readObject(issues, "audit", body.audit);
   let status: AuditStatus | undefined;
@@ -107,7 +105,7 @@ function audit(ctx: RequestContext): Reply {
   let categories: string[] | undefined;
   let tags: string[] | undefined;
   if (input) {
-    checkKeys(issues, "audit", input, ["status", "message", "category_ids", "tag_ids"]);
+    checkKeys(issues, "audit", input, { writable: ["status", "message", "category_ids", "tag_ids"] });
     if (input.status === undefined) issues.add("audit.status", "is required");
     else if (!AUDIT_STATUSES.includes(input.status as AuditStatus)) {
       issues.add("audit.status", `must be one of ${AUDIT_STATUSES.join(", ")}`);

@@ -17,7 +17,7 @@ function create(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["email", "password"]);
+  checkKeys(issues, "", body, { writable: ["email", "password"] });
   for (const key of ["email", "password"] as const) {
     if (body[key] === undefined) issues.add(key, "is required");
     else if (typeof body[key] !== "string" || body[key] === "") issues.add(key, "must be a non-empty string");

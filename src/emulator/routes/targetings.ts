@@ -4,10 +4,11 @@
  */
 import { OPTION_MEMBERS, Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, type Reply, type RequestContext, type Route, wrote } from "../context.js";
-import { Issues, notFound } from "../errors.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { Issues } from "../errors.js";
 import { checkKeys, readBoolean, readIdList, readObject } from "../fields.js";
 import { parseFlags } from "../listing.js";
+import type { CampaignRecord } from "../store.js";
 import { readBody } from "./batch.js";
 
 /** Reads one option set; shared with seed validation. Returns the normalized set or undefined. */
@@ -15,12 +16,7 @@ export function readOptionSet(issues: Issues, prefix: string, raw: unknown): Tar
   const body = readObject(issues, prefix, raw);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(
-    issues,
-    prefix,
-    body,
-    OPTION_MEMBERS.map(([member]) => member),
-  );
+  checkKeys(issues, prefix, body, { writable: OPTION_MEMBERS.map(([member]) => member) });
   const set: Record<string, unknown> = {};
   for (const [member, idsKey] of OPTION_MEMBERS) {
     if (body[member] === undefined) continue;
@@ -29,7 +25,7 @@ export function readOptionSet(issues: Issues, prefix: string, raw: unknown): Tar
     if (!option) continue;
     const deal = member === "deal_targeting_option";
     // G5: a deal option has no exclude.
-    checkKeys(issues, at, option, deal ? [idsKey] : [idsKey, "exclude"]);
+    checkKeys(issues, at, option, { writable: deal ? [idsKey] : [idsKey, "exclude"] });
     const ids =
       option[idsKey] === undefined
         ? issues.add(`${at}.${idsKey}`, "is required")
@@ -66,25 +62,23 @@ export function readTargetingList(
   return Targeting.normalizeList(sets as TargetingOptionSet[]);
 }
 
-function path(ctx: RequestContext) {
-  const id = ctx.params.id ?? "";
-  const campaign = ctx.store.campaigns.get(id);
-  if (!campaign) throw notFound();
-  return campaign;
+/** The campaign whose targetings the path names. */
+function targetedCampaign(ctx: RequestContext): CampaignRecord {
+  return pathObject(ctx, (id) => ctx.store.campaigns.get(id));
 }
 
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const campaign = path(ctx);
+  const campaign = targetedCampaign(ctx);
   return ok({ targetings: structuredClone(ctx.store.targetings.get(campaign.id) ?? []) });
 }
 
 function put(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const campaign = path(ctx);
+  const campaign = targetedCampaign(ctx);
   const issues = new Issues();
   const body = readBody(ctx.json());
-  checkKeys(issues, "", body, ["targetings"]);
+  checkKeys(issues, "", body, { writable: ["targetings"] });
   if (body.targetings === undefined) issues.add("targetings", "is required");
   const next =
     body.targetings === undefined ? undefined : readTargetingList(issues, "targetings", body.targetings);

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import { bufferIO } from "../helpers/io.js";
+
+/** A command's --help, its whitespace (column padding, wrapping) collapsed to single spaces. */
+async function help(command: string): Promise<string> {
+  const io = bufferIO();
+  await run([command, "--help"], io);
+  return io.out().replace(/\s+/g, " ");
+}
+
+const CA =
+  "--ca <file> trust this PEM CA certificate in addition to Node's bundled roots (a DSP behind a private CA)";
+const SESSION_CACHE = "--no-session-cache log in afresh and do not store the session";
+
+describe("options several commands share", () => {
+  it.each(["plan", "apply", "status", "doctor"])(
+    "%s offers --ca and --no-session-cache, worded alike",
+    async (command) => {
+      const text = await help(command);
+      expect(text).toContain(CA);
+      expect(text).toContain(SESSION_CACHE);
+    },
+  );
+
+  it("export offers --no-session-cache, worded alike", async () => {
+    expect(await help("export")).toContain(SESSION_CACHE);
+  });
+
+  it("plan and apply take --target repeatedly, each saying what it narrows to", async () => {
+    expect(await help("plan")).toContain(
+      "--target <id> narrow the plan to an insertion order, campaign or creative id (repeatable) (default: [])",
+    );
+    expect(await help("apply")).toContain(
+      "--target <id> narrow the plan to an insertion order or campaign id (repeatable) (default: [])",
+    );
+  });
+});
