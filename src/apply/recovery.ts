@@ -98,23 +98,66 @@ function isRunning(file: RecordFile): boolean {
   }
 }
 
-function readFiles(dir: string): { path: string; file: RecordFile }[] {
+/**
+ * A record file this version cannot use (damaged, edited by hand, written by a newer doohctl).
+ * The campaigns it lists may still be paused, so it is reported, never passed over in silence,
+ * and left on disk for the user.
+ */
+export interface UnreadableRecord {
+  path: string;
+  reason: string;
+}
+
+interface RecordFiles {
+  records: { path: string; file: RecordFile }[];
+  unreadable: UnreadableRecord[];
+}
+
+function readFiles(dir: string): RecordFiles {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json"));
-  } catch {
-    return [];
+  } catch (error) {
+    // No directory: no apply of this account ever paused anything here.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], unreadable: [] };
+    return { records: [], unreadable: [{ path: dir, reason: (error as Error).message }] };
   }
-  return names.sort().flatMap((name) => {
+  const found: RecordFiles = { records: [], unreadable: [] };
+  for (const name of names.sort()) {
     const path = join(dir, name);
-    try {
-      const file = JSON.parse(readFileSync(path, "utf8")) as RecordFile;
-      if (file.format_version !== FORMAT_VERSION || !Array.isArray(file.paused)) return [];
-      return [{ path, file }];
-    } catch {
-      return [];
-    }
-  });
+    const file = recordFileOf(path);
+    if (typeof file === "string") found.unreadable.push({ path, reason: file });
+    else found.records.push({ path, file });
+  }
+  return found;
+}
+
+/** The file's record, or why it is not one this version can act on (trust nothing read). */
+function recordFileOf(path: string): RecordFile | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    return error instanceof SyntaxError ? "not JSON" : (error as Error).message;
+  }
+  const file = data as Partial<RecordFile> | null;
+  if (file === null || typeof file !== "object") return "not a recovery record";
+  if (file.format_version !== FORMAT_VERSION) {
+    return `format_version ${JSON.stringify(file.format_version)}, this doohctl reads ${FORMAT_VERSION}`;
+  }
+  const text = (v: unknown) => typeof v === "string" && v !== "";
+  if (!text(file.apply_id) || !text(file.host) || !text(file.started_at) || !Number.isInteger(file.pid)) {
+    return "apply_id, host, pid or started_at is missing";
+  }
+  const entry = (p: Partial<RecordedPause> | null) =>
+    p !== null &&
+    typeof p === "object" &&
+    text(p.campaign_id) &&
+    text(p.insertion_order_id) &&
+    text(p.paused_at);
+  if (!Array.isArray(file.paused) || !file.paused.every(entry))
+    return "paused is not a list of recorded campaigns";
+  return file as RecordFile;
 }
 
 /** The record of one account in one state directory. */
@@ -128,9 +171,9 @@ export class RecoveryStore {
     this.dir = accountDir(stateDir, scope);
   }
 
-  /** Every recorded pause of this account, oldest apply first. Unreadable files are skipped. */
+  /** Every recorded pause of this account, oldest apply first (see `unreadable` for the rest). */
   read(): RecordedPause[] {
-    return readFiles(this.dir).flatMap(({ file }) => {
+    return readFiles(this.dir).records.flatMap(({ file }) => {
       const running = isRunning(file);
       return file.paused.map((p) => ({
         ...p,
@@ -141,6 +184,11 @@ export class RecoveryStore {
     });
   }
 
+  /** The account's record files that `read` could not use: to be reported, never skipped. */
+  unreadable(): UnreadableRecord[] {
+    return readFiles(this.dir).unreadable;
+  }
+
   /**
    * Removes the entries of these campaigns from the records of applies that no longer run
    * (and from this process's own): their campaigns are active again, gone, or reactivated by
@@ -149,7 +197,7 @@ export class RecoveryStore {
   drop(campaignIds: Iterable<string>): void {
     const ids = new Set(campaignIds);
     if (ids.size === 0) return;
-    for (const { path, file } of readFiles(this.dir)) {
+    for (const { path, file } of readFiles(this.dir).records) {
       if (file.pid !== process.pid && isRunning(file)) continue;
       const kept = file.paused.filter((p) => !ids.has(p.campaign_id));
       if (kept.length === file.paused.length) continue;

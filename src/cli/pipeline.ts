@@ -89,7 +89,7 @@ export async function readAndPlan(
   const { desired, client, connection, changed } = options;
   const clock = options.clock ?? systemClock;
   const recovery = recoveryStoreFor(io, connection);
-  const entries = recovery.read();
+  const entries = readRecord(io, recovery);
   const display = createReadProgress({ sink: io.stderr, clock });
   const offApi = client.on((event) => display.onApi(event));
   const live = await readLiveState(client, desired, {
@@ -129,6 +129,19 @@ export function recoveryStoreFor(io: CliIO, connection: ResolvedConnection): Rec
     environment: connection.environment,
     user: io.env.DOOHCTL_EMAIL ?? "",
   });
+}
+
+/**
+ * The record's entries, warning of every record file that cannot be used: the campaigns it
+ * lists may still be paused, and only the user can tell (design.md, Recovery record).
+ */
+export function readRecord(io: CliIO, recovery: RecoveryStore): RecordedPause[] {
+  for (const { path, reason } of recovery.unreadable()) {
+    io.stderr.write(
+      `doohctl: warning: recovery record ${path} cannot be read (${reason}): campaigns an earlier apply paused may still be paused, and this run cannot reactivate them; check them with \`doohctl status --all\`, set them active in the config or the DSP, then remove the file\n`,
+    );
+  }
+  return recovery.read();
 }
 
 /**

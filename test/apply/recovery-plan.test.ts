@@ -94,6 +94,28 @@ describe("a dead apply's recovery record", () => {
     expect((await cli(["plan", "--detailed-exitcode"], w.env, w.dir)).code).toBe(0);
   });
 
+  it("a damaged record file is not skipped in silence: plan and status warn, naming the file, and keep it", async () => {
+    const w = await afterDeadApply(deadPid());
+    const account = join(
+      w.env.DOOHCTL_STATE_DIR,
+      "recovery",
+      accountKey({
+        origin: emulator!.origin,
+        environment: "production",
+        user: USER.email,
+      }),
+    );
+    const [name] = readdirSync(account);
+    const damaged = join(account, name!);
+    writeFileSync(damaged, readFileSync(damaged, "utf8").slice(0, 40));
+    for (const args of [["plan"], ["status", "--all"]]) {
+      const { err } = await cli(args, w.env, w.dir);
+      expect(err).toContain(`doohctl: warning: recovery record ${damaged} cannot be read (not JSON)`);
+      expect(err).toContain("may still be paused");
+    }
+    expect(readdirSync(account)).toEqual([name]);
+  });
+
   it("is left to a running owner (DOOH203): nothing is planned and the entry stays", async () => {
     // The parent process stands for an apply still running on this machine.
     const w = await afterDeadApply(process.ppid);

@@ -173,4 +173,34 @@ describe("the recovery record", () => {
     expect(defaultStateDir({ XDG_STATE_HOME: "/x", HOME: "/h" })).toBe(join("/x", "doohctl"));
     expect(defaultStateDir({ HOME: "/h" })).toBe(join("/h", ".local", "state", "doohctl"));
   });
+
+  it("reports every record file it cannot use, says why, and never reads, drops or deletes it", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    const account = join(dir, "recovery", accountKey(SCOPE));
+    const good = JSON.parse(readFileSync(join(account, `${apply.applyId}.json`), "utf8"));
+    writeFileSync(join(account, "a-cut.json"), '{"format_version": 1, "paus');
+    writeFileSync(join(account, "b-newer.json"), JSON.stringify({ ...good, format_version: 2 }));
+    writeFileSync(
+      join(account, "c-edited.json"),
+      JSON.stringify({ ...good, paused: [{ insertion_order_id: "1001", paused_at: STARTED }] }),
+    );
+    writeFileSync(join(account, "d-list.json"), "[]");
+    const store = new RecoveryStore(dir, SCOPE);
+    expect(store.unreadable()).toEqual([
+      { path: join(account, "a-cut.json"), reason: "not JSON" },
+      { path: join(account, "b-newer.json"), reason: "format_version 2, this doohctl reads 1" },
+      { path: join(account, "c-edited.json"), reason: "paused is not a list of recorded campaigns" },
+      { path: join(account, "d-list.json"), reason: "format_version undefined, this doohctl reads 1" },
+    ]);
+    expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+    store.drop(["5001"]);
+    apply.remove(["5001"]);
+    expect(filesOf(dir)).toEqual(["a-cut.json", "b-newer.json", "c-edited.json", "d-list.json"]);
+  });
+
+  it("has nothing unreadable when no apply of the account ever paused anything", () => {
+    expect(new RecoveryStore(stateDir(), SCOPE).unreadable()).toEqual([]);
+  });
 });

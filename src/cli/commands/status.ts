@@ -19,7 +19,7 @@ import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
-import { describeError, recoveryStoreFor } from "../pipeline.js";
+import { describeError, readRecord, recoveryStoreFor } from "../pipeline.js";
 
 export interface StatusFlags extends ConnectionFlags {
   format: string;
@@ -99,7 +99,7 @@ export async function statusCommand(
       const report = buildStatusReport({
         campaigns,
         creatives,
-        recorded: recoveryStoreFor(io, connection).read(),
+        recorded: readRecord(io, recoveryStoreFor(io, connection)),
         now: clock.now(),
         behindThresholdPct: threshold,
         scope: flags.all ? "all" : "declared",
