@@ -6,13 +6,14 @@
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
+import type { Campaign, CampaignCreate, InsertionOrder } from "../model/wire.js";
 import { campaignKey } from "./changed.js";
 import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
-import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
+import { associationChanges, type CreativeLedger, creativeWork } from "./creatives.js";
 import { finding } from "./findings.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
+import type { LiveIndex } from "./live-index.js";
 import { Placeholder } from "./placeholder.js";
 import { reactivation, recoveryOf } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
@@ -34,41 +35,35 @@ export interface Built {
   insertionOrders: InsertionOrderWork[];
   campaigns: CampaignWork[];
   creatives: CreativeWork[];
-  liveInsertionOrders: Map<string, InsertionOrder>;
-  liveCampaigns: Map<string, Campaign>;
-  liveCreatives: Map<string, Creative>;
+  /** The live state the changes were built from, indexed (the scheduler sizes budgets with it). */
+  index: LiveIndex;
   /** Live campaign id -> its targetings normalized, for those compared: fingerprints reuse them. */
   normalizedLiveTargetings: Map<string, TargetingOptionSet[]>;
 }
 
 const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
 
-function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-  return new Map(items.map((item) => [item.id, item]));
+export interface BuildInput {
+  desired: DesiredState;
+  live: LiveState;
+  /** `live`, indexed once for the whole plan. */
+  index: LiveIndex;
+  /** `--target` ids. */
+  targets?: readonly string[] | undefined;
+  /** `--changed-since`. */
+  changed?: ChangedScope | undefined;
+  /** The recovery record. */
+  recordedPauses?: readonly RecordedPause[] | undefined;
 }
 
-export function buildChanges(
-  desired: DesiredState,
-  live: LiveState,
-  targets?: readonly string[],
-  changed?: ChangedScope,
-  recordedPauses: readonly RecordedPause[] = [],
-): Built {
+export function buildChanges(input: BuildInput): Built {
+  const { desired, live, index } = input;
   let counter = 0;
   const ctx: Context = { changes: [], findings: [], nextId: () => `c${++counter}` };
-  const liveInsertionOrders = index(live.insertionOrders);
-  const liveCampaigns = index(live.campaigns);
-  const liveCreatives = index(live.creatives);
-  const campaignsByIo = new Map<string, Campaign[]>();
-  for (const campaign of live.campaigns) {
-    const list = campaignsByIo.get(campaign.insertion_order_id);
-    if (list) list.push(campaign);
-    else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
-  }
-  const scope = resolveScope(desired, targets, liveCampaigns, changed);
+  const scope = resolveScope(desired, input.targets, index.campaigns, input.changed);
   // Recovery record: the oldest entry of a campaign says best since when it is dark.
   const recorded = new Map<string, RecordedPause>();
-  for (const entry of recordedPauses)
+  for (const entry of input.recordedPauses ?? [])
     if (!recorded.has(entry.campaign_id)) recorded.set(entry.campaign_id, entry);
   const declared = new Set<string>();
   for (const target of scope.unknown) {
@@ -90,14 +85,13 @@ export function buildChanges(
     );
   }
   const ledger: CreativeLedger = new Map();
-  const liveByCampaign = liveAssociations(live.creatives);
   const ioWorks: InsertionOrderWork[] = [];
   const campaignWorks: CampaignWork[] = [];
   const normalizedLiveTargetings = new Map<string, TargetingOptionSet[]>();
 
   for (const io of desired.insertionOrders) {
-    const liveIo = liveInsertionOrders.get(io.id);
-    const ioCampaigns = campaignsByIo.get(io.id) ?? [];
+    const liveIo = index.insertionOrders.get(io.id);
+    const ioCampaigns = index.campaignsOf(io.id);
     const whole = scope.all || scope.insertionOrders.has(io.id);
     const touched = scope.changed?.touched.has(io.id) ?? false;
     if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
@@ -116,7 +110,7 @@ export function buildChanges(
       const work = insertionOrderChange(ctx, io, liveIo);
       if (work) ioWorks.push(work);
     }
-    const identity = matchCampaigns(io, ioCampaigns, liveCampaigns);
+    const identity = matchCampaigns(io, index);
     ctx.findings.push(...identity.findings);
     for (const match of identity.matches) {
       if (match.live) declared.add(match.live.id);
@@ -153,8 +147,7 @@ export function buildChanges(
           desired: match.desired,
           ref: refOf(io.id, match.desired.name, work),
           campaignKey: work.key,
-          liveByCampaign,
-          liveCreatives,
+          live: index,
           advertisers: live.advertisers,
         });
       }
@@ -171,7 +164,7 @@ export function buildChanges(
   }
   for (const entry of recorded.values()) {
     if (declared.has(entry.campaign_id)) continue;
-    const campaign = liveCampaigns.get(entry.campaign_id);
+    const campaign = index.campaigns.get(entry.campaign_id);
     const io = desired.insertionOrders.find((d) => d.id === campaign?.insertion_order_id);
     // `unmanaged_campaigns: deactivate` declares every campaign it does not list inactive.
     if (!campaign || campaign.active || io?.unmanagedCampaigns === "deactivate") continue;
@@ -179,16 +172,14 @@ export function buildChanges(
     if (work) campaignWorks.push(work);
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
-  const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives, categories });
+  const creatives = creativeWork(ctx, { desired, scope, ledger, live: index, categories });
   return {
     changes: ctx.changes,
     findings: ctx.findings,
     insertionOrders: ioWorks,
     campaigns: campaignWorks,
     creatives,
-    liveInsertionOrders,
-    liveCampaigns,
-    liveCreatives,
+    index,
     normalizedLiveTargetings,
   };
 }
