@@ -278,44 +278,6 @@ function campaignCreate(
   return work;
 }
 
-/**
- * A targeting list normalized once, with each set's key (its JSON, as Targeting's own
- * `key` gives for a normalized set), so that comparing and diffing a campaign's lists does
- * not normalize both again for each question (Targeting.listEquals, .difference).
- */
-interface KeyedTargetings {
-  sets: TargetingOptionSet[];
-  keys: string[];
-}
-
-/** Targeting.normalizeList, step for step, keeping the keys it sorts by. */
-function keyedTargetings(list: readonly TargetingOptionSet[]): KeyedTargetings {
-  const byKey = new Map<string, TargetingOptionSet>();
-  for (const set of list) {
-    const normalized = Targeting.normalizeSet(set);
-    byKey.set(JSON.stringify(normalized), normalized);
-  }
-  const entries = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { sets: entries.map(([, set]) => set), keys: entries.map(([key]) => key) };
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((k, i) => k === b[i]);
-}
-
-/** Targeting.difference on lists already normalized. */
-function targetingDifference(
-  before: KeyedTargetings,
-  after: KeyedTargetings,
-): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
-  const beforeKeys = new Set(before.keys);
-  const afterKeys = new Set(after.keys);
-  return {
-    added: after.sets.filter((_, i) => !beforeKeys.has(after.keys[i] as string)),
-    removed: before.sets.filter((_, i) => !afterKeys.has(before.keys[i] as string)),
-  };
-}
-
 function campaignUpdate(
   ctx: Context,
   input: {
@@ -362,11 +324,11 @@ function campaignUpdate(
     if (before === undefined) {
       throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
     }
-    const was = keyedTargetings(before);
+    const was = Targeting.keyed(before);
     normalizedLive.set(live.id, was.sets);
-    const want = keyedTargetings(desired.targetings);
-    if (!sameKeys(was.keys, want.keys)) {
-      const { added, removed } = targetingDifference(was, want);
+    const want = Targeting.keyed(desired.targetings);
+    if (!Targeting.keyedEquals(was, want)) {
+      const { added, removed } = Targeting.keyedDifference(was, want);
       // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
       const pause = live.active && work.finalActive && removed.length > 0;
       const id = ctx.nextId();
