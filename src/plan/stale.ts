@@ -35,15 +35,7 @@ const LABEL: Record<ObjectKind, string> = {
 };
 
 function show(value: JsonValue): string {
-  if (
-    value &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    "units" in value &&
-    "currency_code" in value
-  ) {
-    return Money.format(value as unknown as Money);
-  }
+  if (Money.isWire(value)) return Money.format(value as Money);
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
