@@ -114,7 +114,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
   return [...lines.entries()].map(([insertion_order_id, l]) => ({ insertion_order_id, lines: l }));
 }
 
-export function summarize(input: {
+export function planSummary(input: {
   changes: readonly Change[];
   requests: readonly PlannedRequest[];
   readRequests: number;

@@ -21,7 +21,7 @@ import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../../src/model/limits.j
 import { Money } from "../../src/model/money.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
 import type { Campaign, InsertionOrder } from "../../src/model/wire.js";
-import { createPlan } from "../../src/plan/create.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
 

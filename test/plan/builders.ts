@@ -12,7 +12,7 @@ import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../../src/model/wire.js";
-import { createPlan } from "../../src/plan/create.js";
+import { createPlan } from "../../src/plan/planner.js";
 import type { LiveState, Plan, PlanOptions } from "../../src/plan/types.js";
 
 export const usd = (text: string) => Money.parse(`${text} USD`);

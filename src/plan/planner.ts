@@ -19,7 +19,7 @@ import { policedIncrease, policyFindings } from "./policy.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { spendSummary } from "./spend.js";
-import { summarize } from "./summary.js";
+import { planSummary } from "./summary.js";
 import {
   type Finding,
   type LiveState,
@@ -156,7 +156,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     requests,
     findings: orderFindings(findings),
     summary: {
-      ...summarize({
+      ...planSummary({
         changes: built.changes,
         requests,
         readRequests: live.readRequests,
