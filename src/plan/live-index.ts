@@ -5,7 +5,6 @@
  * plan, so 10,000 campaigns plan in linear time and no module groups the live state again.
  */
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
-import { campaignKey } from "./changed.js";
 import type { LiveState } from "./types.js";
 
 /** The parts of a live state the index covers; the reader indexes what it has read so far. */
@@ -35,12 +34,22 @@ function push<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else groups.set(key, [item]);
 }
 
+/** One insertion order's live campaigns, in the order read, and by name. */
+interface OrderCampaigns {
+  all: Campaign[];
+  byName: Map<string, Campaign[]>;
+}
+
 function of(live: IndexedState): LiveIndex {
-  const byInsertionOrder = new Map<string, Campaign[]>();
-  const byIdentity = new Map<string, Campaign[]>();
+  const byInsertionOrder = new Map<string, OrderCampaigns>();
   for (const campaign of live.campaigns) {
-    push(byInsertionOrder, campaign.insertion_order_id, campaign);
-    push(byIdentity, campaignKey(campaign.insertion_order_id, campaign.name), campaign);
+    let order = byInsertionOrder.get(campaign.insertion_order_id);
+    if (!order) {
+      order = { all: [], byName: new Map() };
+      byInsertionOrder.set(campaign.insertion_order_id, order);
+    }
+    order.all.push(campaign);
+    push(order.byName, campaign.name, campaign);
   }
   const byCampaign = new Map<string, Creative[]>();
   for (const creative of live.creatives) {
@@ -50,8 +59,9 @@ function of(live: IndexedState): LiveIndex {
     insertionOrders: byId(live.insertionOrders),
     campaigns: byId(live.campaigns),
     creatives: byId(live.creatives),
-    campaignsOf: (insertionOrderId) => byInsertionOrder.get(insertionOrderId) ?? NONE,
-    campaignsNamed: (insertionOrderId, name) => byIdentity.get(campaignKey(insertionOrderId, name)) ?? NONE,
+    campaignsOf: (insertionOrderId) => byInsertionOrder.get(insertionOrderId)?.all ?? NONE,
+    campaignsNamed: (insertionOrderId, name) =>
+      byInsertionOrder.get(insertionOrderId)?.byName.get(name) ?? NONE,
     creativesOf: (campaignId) => byCampaign.get(campaignId) ?? NONE,
   };
 }
