@@ -13,7 +13,7 @@ import type { EmulatorStateView } from "../src/emulator/index.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
 import { MAX_BATCH } from "../src/model/wire.js";
-import { createPlan } from "../src/plan/create.js";
+import { createPlan } from "../src/plan/planner.js";
 import type { LiveState, Plan } from "../src/plan/types.js";
 import { windowBoundMs } from "./client.js";
 import { writeScenarioConfig } from "./config.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config/load.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
-import { createPlan } from "../src/plan/create.js";
+import { createPlan } from "../src/plan/planner.js";
 import type { LiveState } from "../src/plan/types.js";
 import { renderJson } from "../src/render/json.js";
 import { renderMarkdown } from "../src/render/markdown.js";

@@ -21,7 +21,7 @@ import { VirtualClock } from "../src/model/clock.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
 import { changedSince } from "../src/plan/changed.js";
-import { createPlan } from "../src/plan/create.js";
+import { createPlan } from "../src/plan/planner.js";
 import { readLiveState } from "../src/plan/read.js";
 import type { ChangedScope } from "../src/plan/types.js";
 import { BENCH_USER } from "./emulator.js";

@@ -16,7 +16,7 @@ import type { RateWindow } from "../model/limits.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import { changedSince } from "../plan/changed.js";
-import { createPlan } from "../plan/create.js";
+import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";

@@ -56,8 +56,30 @@ function validate(value: Money): string | undefined {
   return undefined;
 }
 
+/** Money as the API may send it: `nanos` may be omitted (G12). */
+export interface WireMoney {
+  currency_code: string;
+  units: string;
+  nanos?: number;
+}
+
+/**
+ * Whether a value has the wire shape of money (spec, "Money"; `nanos` optional, G12): how a
+ * field value, snapshot or answer tells money from a number, a string or an opaque object.
+ * The shape only: `validate` and `fromWire` check the rules.
+ */
+function isWire(value: unknown): value is WireMoney {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const money = value as Record<string, unknown>;
+  return (
+    typeof money.currency_code === "string" &&
+    typeof money.units === "string" &&
+    (money.nanos === undefined || Number.isInteger(money.nanos))
+  );
+}
+
 /** Accepts the wire form with `nanos` optional (G12) and returns the canonical form. */
-function fromWire(value: { currency_code: string; units: string; nanos?: number }): Money {
+function fromWire(value: WireMoney): Money {
   const money = { currency_code: value.currency_code, units: value.units, nanos: value.nanos ?? 0 };
   const problem = validate(money);
   if (problem) throw new MoneyError(problem);
@@ -136,6 +158,7 @@ function isNegative(value: Money): boolean {
 export const Money = {
   parse,
   validate,
+  isWire,
   fromWire,
   toNanos,
   fromNanos,

@@ -73,24 +73,54 @@ function key(set: TargetingOptionSet): string {
   return JSON.stringify(normalizeSet(set));
 }
 
-/** Normalizes each set, drops duplicates and sorts by key: a canonical list. Idempotent. */
-function normalizeList(list: readonly TargetingOptionSet[]): TargetingOptionSet[] {
+/**
+ * A canonical targeting list with each set's key (its JSON, as `key` gives for a normalized
+ * set), so that comparing and diffing lists already keyed normalizes nothing again.
+ */
+export interface KeyedTargetings {
+  sets: TargetingOptionSet[];
+  keys: string[];
+}
+
+/** Normalizes each set, drops duplicates and sorts by key, keeping the keys. */
+function keyed(list: readonly TargetingOptionSet[]): KeyedTargetings {
   const byKey = new Map<string, TargetingOptionSet>();
   for (const set of list) {
     const normalized = normalizeSet(set);
     byKey.set(JSON.stringify(normalized), normalized);
   }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, set]) => set);
+  const entries = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { sets: entries.map(([, set]) => set), keys: entries.map(([k]) => k) };
+}
+
+/** Normalizes each set, drops duplicates and sorts by key: a canonical list. Idempotent. */
+function normalizeList(list: readonly TargetingOptionSet[]): TargetingOptionSet[] {
+  return keyed(list).sets;
 }
 
 function setEquals(a: TargetingOptionSet, b: TargetingOptionSet): boolean {
   return key(a) === key(b);
 }
 
+function keyedEquals(a: KeyedTargetings, b: KeyedTargetings): boolean {
+  return a.keys.length === b.keys.length && a.keys.every((k, i) => k === b.keys[i]);
+}
+
 function listEquals(a: readonly TargetingOptionSet[], b: readonly TargetingOptionSet[]): boolean {
-  const ka = normalizeList(a).map(key);
-  const kb = normalizeList(b).map(key);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+  return keyedEquals(keyed(a), keyed(b));
+}
+
+/** `difference` on lists already keyed. */
+function keyedDifference(
+  before: KeyedTargetings,
+  after: KeyedTargetings,
+): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
+  const beforeKeys = new Set(before.keys);
+  const afterKeys = new Set(after.keys);
+  return {
+    added: after.sets.filter((_, i) => !beforeKeys.has(after.keys[i] as string)),
+    removed: before.sets.filter((_, i) => !afterKeys.has(before.keys[i] as string)),
+  };
 }
 
 /**
@@ -101,14 +131,17 @@ function difference(
   before: readonly TargetingOptionSet[],
   after: readonly TargetingOptionSet[],
 ): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
-  const b = normalizeList(before);
-  const a = normalizeList(after);
-  const bKeys = new Set(b.map(key));
-  const aKeys = new Set(a.map(key));
-  return {
-    added: a.filter((set) => !bKeys.has(key(set))),
-    removed: b.filter((set) => !aKeys.has(key(set))),
-  };
+  return keyedDifference(keyed(before), keyed(after));
 }
 
-export const Targeting = { normalizeSet, normalizeList, key, setEquals, listEquals, difference };
+export const Targeting = {
+  normalizeSet,
+  normalizeList,
+  key,
+  keyed,
+  setEquals,
+  listEquals,
+  keyedEquals,
+  difference,
+  keyedDifference,
+};

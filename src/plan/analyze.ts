@@ -7,9 +7,11 @@ import type { RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import type { Campaign, Creative } from "../model/wire.js";
+import type { Creative } from "../model/wire.js";
+import { deactivates } from "./changes.js";
 import { DELIVERY_ANALYZERS } from "./delivery.js";
 import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+import type { LiveIndex } from "./live-index.js";
 import { pauseSpans } from "./pauses.js";
 import { Placeholder } from "./placeholder.js";
 import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "./types.js";
@@ -18,8 +20,8 @@ import { writeSendTimes } from "./window.js";
 export interface AnalyzeInput {
   changes: readonly Change[];
   requests: readonly PlannedRequest[];
-  liveCampaigns: ReadonlyMap<string, Campaign>;
-  liveCreatives: ReadonlyMap<string, Creative>;
+  /** The live state, indexed once per plan. */
+  live: LiveIndex;
   /** Campaign key (id or placeholder) -> whether it ends active. */
   finalActive: ReadonlyMap<string, boolean>;
   now: string;
@@ -76,7 +78,7 @@ function deactivations(input: AnalyzeInput): Finding[] {
         ),
       ];
     }
-    if (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false)) {
+    if (c.kind === "update_campaign" && deactivates(c)) {
       return [
         finding("DOOH101", `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"`, {
           address: c.address,
@@ -96,7 +98,7 @@ function endedFlights(input: AnalyzeInput): Finding[] {
     if (c.kind === "update_insertion_order" || c.kind === "update_creative" || c.kind === "create_campaign")
       return [];
     const id = c.campaign.campaign_id;
-    const live = id === undefined ? undefined : input.liveCampaigns.get(id);
+    const live = id === undefined ? undefined : input.live.campaigns.get(id);
     if (!live || seen.has(live.id) || Time.toMillis(live.end_time) > now) return [];
     seen.add(live.id);
     return [
@@ -185,19 +187,11 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
   for (const c of input.changes) {
     if (c.kind === "dissociate_creative") dissociated.add(`${c.creative_id}/${c.campaign.campaign_id}`);
   }
-  const byCampaign = new Map<string, Creative[]>();
-  for (const creative of input.liveCreatives.values()) {
-    for (const id of creative.campaign_ids) {
-      const list = byCampaign.get(id);
-      if (list) list.push(creative);
-      else byCampaign.set(id, [creative]);
-    }
-  }
   return input.changes.flatMap((c) => {
     if (c.kind === "associate_creative") {
       const key = c.campaign.campaign_id ?? Placeholder.make(c.campaign.create_change_id ?? "");
       if (input.finalActive.get(key) !== true) return [];
-      const creative = input.liveCreatives.get(c.creative_id);
+      const creative = input.live.creatives.get(c.creative_id);
       const problem = creative && notReady(creative);
       if (!problem) return [];
       return [
@@ -212,7 +206,8 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
     const active = c.fields.find((f) => f.field === "active");
     if (active?.before !== false || active.after !== true) return [];
     const campaignId = c.campaign.campaign_id;
-    return (byCampaign.get(campaignId) ?? [])
+    return input.live
+      .creativesOf(campaignId)
       .filter((creative) => !dissociated.has(`${creative.id}/${campaignId}`))
       .sort((a, b) => compareIds(a.id, b.id))
       .flatMap((creative) => {

@@ -1,32 +1,28 @@
 /**
  * Desired + live -> the closed union of changes (in plan order, ids c1, c2, ...) and the
- * per-object work the scheduler turns into requests. Pure; indexes everything by id in Maps
- * so that 10,000 campaigns plan in linear time.
+ * per-object work the scheduler turns into requests. Pure; every lookup goes through the live
+ * index (live-index.ts), so that 10,000 campaigns plan in linear time. Walks the config in
+ * order and hands each object to its noun: campaign-creation.ts, campaign-update.ts,
+ * creatives.ts, recovered.ts.
  */
-import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
+import type { DesiredInsertionOrder, DesiredState } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
-import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import type { Campaign, CampaignCreate, Creative, InsertionOrder } from "../model/wire.js";
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type { InsertionOrder } from "../model/wire.js";
+import { campaignCreation } from "./campaign-creation.js";
+import { campaignUpdate, unmanagedDeactivation } from "./campaign-update.js";
 import { campaignKey } from "./changed.js";
-import { createFields, diffCampaign, diffInsertionOrder } from "./compare.js";
-import { associationChanges, type CreativeLedger, creativeWork, liveAssociations } from "./creatives.js";
+import { diffInsertionOrder } from "./compare.js";
+import { associationChanges, type CreativeLedger, creativeWork } from "./creatives.js";
 import { finding } from "./findings.js";
-import { campaignAddress, matchCampaigns } from "./identity.js";
+import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
-import { Placeholder } from "./placeholder.js";
-import { reactivation, recoveryOf } from "./recovered.js";
+import type { LiveIndex } from "./live-index.js";
+import { reactivation } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
-import { resolveScope } from "./scope.js";
+import { resolveScope, targetFindings } from "./scope.js";
 import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "./types.js";
-import {
-  type CampaignWork,
-  type Context,
-  type CreativeWork,
-  emptyWork,
-  type InsertionOrderWork,
-  liveRef,
-  liveWork,
-} from "./work.js";
+import type { CampaignWork, Context, CreativeWork, InsertionOrderWork } from "./work.js";
 
 export interface Built {
   changes: Change[];
@@ -34,68 +30,44 @@ export interface Built {
   insertionOrders: InsertionOrderWork[];
   campaigns: CampaignWork[];
   creatives: CreativeWork[];
-  liveInsertionOrders: Map<string, InsertionOrder>;
-  liveCampaigns: Map<string, Campaign>;
-  liveCreatives: Map<string, Creative>;
+  /** The live state the changes were built from, indexed (the scheduler sizes budgets with it). */
+  index: LiveIndex;
   /** Live campaign id -> its targetings normalized, for those compared: fingerprints reuse them. */
   normalizedLiveTargetings: Map<string, TargetingOptionSet[]>;
 }
 
-const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
-
-function index<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-  return new Map(items.map((item) => [item.id, item]));
+export interface BuildInput {
+  desired: DesiredState;
+  live: LiveState;
+  /** `live`, indexed once for the whole plan. */
+  index: LiveIndex;
+  /** `--target` ids. */
+  targets?: readonly string[] | undefined;
+  /** `--changed-since`. */
+  changed?: ChangedScope | undefined;
+  /** The recovery record. */
+  recordedPauses?: readonly RecordedPause[] | undefined;
 }
 
-export function buildChanges(
-  desired: DesiredState,
-  live: LiveState,
-  targets?: readonly string[],
-  changed?: ChangedScope,
-  recordedPauses: readonly RecordedPause[] = [],
-): Built {
+export function buildChanges(input: BuildInput): Built {
+  const { desired, live, index } = input;
   let counter = 0;
   const ctx: Context = { changes: [], findings: [], nextId: () => `c${++counter}` };
-  const liveInsertionOrders = index(live.insertionOrders);
-  const liveCampaigns = index(live.campaigns);
-  const liveCreatives = index(live.creatives);
-  const campaignsByIo = new Map<string, Campaign[]>();
-  for (const campaign of live.campaigns) {
-    const list = campaignsByIo.get(campaign.insertion_order_id);
-    if (list) list.push(campaign);
-    else campaignsByIo.set(campaign.insertion_order_id, [campaign]);
-  }
-  const scope = resolveScope(desired, targets, liveCampaigns, changed);
+  const scope = resolveScope(desired, input.targets, index.campaigns, input.changed);
   // Recovery record: the oldest entry of a campaign says best since when it is dark.
   const recorded = new Map<string, RecordedPause>();
-  for (const entry of recordedPauses)
+  for (const entry of input.recordedPauses ?? [])
     if (!recorded.has(entry.campaign_id)) recorded.set(entry.campaign_id, entry);
   const declared = new Set<string>();
-  for (const target of scope.unknown) {
-    ctx.findings.push(
-      finding(
-        "DOOH009",
-        `--target ${target} is no insertion order, campaign or creative of the config: check the id`,
-      ),
-    );
-  }
-  for (const target of scope.unmanaged) {
-    ctx.findings.push(
-      finding(
-        "DOOH009",
-        `--target ${target.id} is campaign "${target.name}" of insertion order ${target.insertionOrderId}, which the config does not manage: declare it under that insertion order (or set unmanaged_campaigns: deactivate) to plan it`,
-      ),
-    );
-  }
+  ctx.findings.push(...targetFindings(scope));
   const ledger: CreativeLedger = new Map();
-  const liveByCampaign = liveAssociations(live.creatives);
   const ioWorks: InsertionOrderWork[] = [];
   const campaignWorks: CampaignWork[] = [];
   const normalizedLiveTargetings = new Map<string, TargetingOptionSet[]>();
 
   for (const io of desired.insertionOrders) {
-    const liveIo = liveInsertionOrders.get(io.id);
-    const ioCampaigns = campaignsByIo.get(io.id) ?? [];
+    const liveIo = index.insertionOrders.get(io.id);
+    const ioCampaigns = index.campaignsOf(io.id);
     const whole = scope.all || scope.insertionOrders.has(io.id);
     const touched = scope.changed?.touched.has(io.id) ?? false;
     if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
@@ -113,7 +85,7 @@ export function buildChanges(
       const work = insertionOrderChange(ctx, io, liveIo);
       if (work) ioWorks.push(work);
     }
-    const identity = matchCampaigns(io, ioCampaigns, liveCampaigns);
+    const identity = matchCampaigns(io, index);
     ctx.findings.push(...identity.findings);
     for (const match of identity.matches) {
       if (match.live) declared.add(match.live.id);
@@ -140,7 +112,7 @@ export function buildChanges(
             normalizedLive: normalizedLiveTargetings,
             recorded: entry,
           })
-        : campaignCreate(ctx, io, match.desired);
+        : campaignCreation(ctx, io, match.desired);
       if (!work) continue;
       campaignWorks.push(work);
       if (match.desired.creatives !== undefined) {
@@ -150,8 +122,7 @@ export function buildChanges(
           desired: match.desired,
           ref: refOf(io.id, match.desired.name, work),
           campaignKey: work.key,
-          liveByCampaign,
-          liveCreatives,
+          live: index,
           advertisers: live.advertisers,
         });
       }
@@ -168,7 +139,7 @@ export function buildChanges(
   }
   for (const entry of recorded.values()) {
     if (declared.has(entry.campaign_id)) continue;
-    const campaign = liveCampaigns.get(entry.campaign_id);
+    const campaign = index.campaigns.get(entry.campaign_id);
     const io = desired.insertionOrders.find((d) => d.id === campaign?.insertion_order_id);
     // `unmanaged_campaigns: deactivate` declares every campaign it does not list inactive.
     if (!campaign || campaign.active || io?.unmanagedCampaigns === "deactivate") continue;
@@ -176,16 +147,14 @@ export function buildChanges(
     if (work) campaignWorks.push(work);
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
-  const creatives = creativeWork(ctx, { desired, scope, ledger, liveCreatives, categories });
+  const creatives = creativeWork(ctx, { desired, scope, ledger, live: index, categories });
   return {
     changes: ctx.changes,
     findings: ctx.findings,
     insertionOrders: ioWorks,
     campaigns: campaignWorks,
     creatives,
-    liveInsertionOrders,
-    liveCampaigns,
-    liveCreatives,
+    index,
     normalizedLiveTargetings,
   };
 }
@@ -214,205 +183,4 @@ function insertionOrderChange(
     fields,
   });
   return { id: io.id, changeId: id, ...splitInsertionOrderPatch(io.fields, live) };
-}
-
-function campaignCreate(
-  ctx: Context,
-  io: DesiredInsertionOrder,
-  desired: DesiredCampaign,
-): CampaignWork | undefined {
-  const address = campaignAddress(io.id, desired.name);
-  const missing = CREATE_REQUIRED.filter((field) => desired.fields[field] === undefined);
-  if (missing.length > 0) {
-    ctx.findings.push(
-      finding(
-        "DOOH006",
-        `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (see docs/assumptions.md#g3): declare them, or pin the live campaign with id`,
-        { address, source: desired.source },
-      ),
-    );
-    return undefined;
-  }
-  const f = desired.fields;
-  const changeId = ctx.nextId();
-  const item: CampaignCreate = {
-    insertion_order_id: io.id,
-    name: desired.name,
-    start_time: f.start_time!,
-    end_time: f.end_time!,
-    budget_impressions: f.budget_impressions!,
-    cpm: f.cpm!,
-    ...(f.pacing !== undefined ? { pacing: f.pacing } : {}),
-    // I2: a new campaign is created inactive and activated in phase 6, once its
-    // targetings and creatives are in place.
-    active: false,
-  };
-  const key = Placeholder.make(changeId);
-  const work = emptyWork(key, io.id, desired.name);
-  work.create = { changeId, item };
-  work.finalActive = f.active === true;
-  work.activate = work.finalActive;
-  if (work.activate) work.activateChangeIds.push(changeId);
-  work.budgetAfter = item.budget_impressions;
-  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, create_change_id: changeId };
-  ctx.changes.push({
-    kind: "create_campaign",
-    id: changeId,
-    address,
-    source: desired.source,
-    campaign,
-    fields: createFields(desired.fields, desired.fieldSources),
-  });
-  if (desired.targetings !== undefined && desired.targetings.length > 0) {
-    const targetingsId = ctx.nextId();
-    const after = Targeting.normalizeList(desired.targetings);
-    ctx.changes.push({
-      kind: "replace_targetings",
-      id: targetingsId,
-      address,
-      source: desired.fieldSources.targetings ?? desired.source,
-      campaign,
-      before: [],
-      after,
-      added: after,
-      removed: [],
-      pause: false,
-    });
-    work.targetings = { changeId: targetingsId, body: after };
-  }
-  return work;
-}
-
-/**
- * A targeting list normalized once, with each set's key (its JSON, as Targeting's own
- * `key` gives for a normalized set), so that comparing and diffing a campaign's lists does
- * not normalize both again for each question (Targeting.listEquals, .difference).
- */
-interface KeyedTargetings {
-  sets: TargetingOptionSet[];
-  keys: string[];
-}
-
-/** Targeting.normalizeList, step for step, keeping the keys it sorts by. */
-function keyedTargetings(list: readonly TargetingOptionSet[]): KeyedTargetings {
-  const byKey = new Map<string, TargetingOptionSet>();
-  for (const set of list) {
-    const normalized = Targeting.normalizeSet(set);
-    byKey.set(JSON.stringify(normalized), normalized);
-  }
-  const entries = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { sets: entries.map(([, set]) => set), keys: entries.map(([key]) => key) };
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((k, i) => k === b[i]);
-}
-
-/** Targeting.difference on lists already normalized. */
-function targetingDifference(
-  before: KeyedTargetings,
-  after: KeyedTargetings,
-): { added: TargetingOptionSet[]; removed: TargetingOptionSet[] } {
-  const beforeKeys = new Set(before.keys);
-  const afterKeys = new Set(after.keys);
-  return {
-    added: after.sets.filter((_, i) => !beforeKeys.has(after.keys[i] as string)),
-    removed: before.sets.filter((_, i) => !afterKeys.has(before.keys[i] as string)),
-  };
-}
-
-function campaignUpdate(
-  ctx: Context,
-  input: {
-    io: DesiredInsertionOrder;
-    desired: DesiredCampaign;
-    live: Campaign;
-    state: LiveState;
-    normalizedLive: Map<string, TargetingOptionSet[]>;
-    recorded: RecordedPause | undefined;
-  },
-): CampaignWork {
-  const { io, desired, live, state, normalizedLive } = input;
-  const address = campaignAddress(io.id, desired.name);
-  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, campaign_id: live.id };
-  const work = emptyWork(live.id, io.id, desired.name);
-  const reactivate = recoveryOf(ctx, input.recorded, live, desired.fields.active);
-  work.liveActive = live.active;
-  work.finalActive = desired.fields.active ?? (live.active || reactivate);
-  work.budgetBefore = live.budget_impressions;
-  work.budgetAfter = desired.fields.budget_impressions ?? live.budget_impressions;
-  const fields = diffCampaign(desired.fields, live, desired.fieldSources);
-  if (reactivate && !fields.some((f) => f.field === "active")) {
-    fields.push({ field: "active", before: false, after: true });
-  }
-  if (fields.length > 0) {
-    const id = ctx.nextId();
-    ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });
-    for (const field of fields) {
-      if (field.field === "active") continue;
-      (work.patch as Record<string, unknown>)[field.field] = desired.fields[field.field as "cpm"];
-    }
-    if (Object.keys(work.patch).length > 0) work.patchChangeIds.push(id);
-    if (live.active && !work.finalActive) {
-      work.deactivate = true;
-      if (!work.patchChangeIds.includes(id)) work.patchChangeIds.push(id);
-    }
-    if (!live.active && work.finalActive) {
-      work.activate = true;
-      work.activateChangeIds.push(id);
-    }
-  }
-  if (desired.targetings !== undefined) {
-    const before = state.targetings[live.id];
-    if (before === undefined) {
-      throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
-    }
-    const was = keyedTargetings(before);
-    normalizedLive.set(live.id, was.sets);
-    const want = keyedTargetings(desired.targetings);
-    if (!sameKeys(was.keys, want.keys)) {
-      const { added, removed } = targetingDifference(was, want);
-      // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
-      const pause = live.active && work.finalActive && removed.length > 0;
-      const id = ctx.nextId();
-      const after = want.sets;
-      ctx.changes.push({
-        kind: "replace_targetings",
-        id,
-        address,
-        source: desired.fieldSources.targetings ?? desired.source,
-        campaign,
-        before: was.sets,
-        after,
-        added,
-        removed,
-        pause,
-      });
-      work.targetings = { changeId: id, body: after };
-      if (pause) {
-        work.pause = true;
-        work.deactivate = true;
-        work.activate = true;
-        work.patchChangeIds.push(id);
-        work.activateChangeIds.unshift(id);
-      }
-    }
-  }
-  return work;
-}
-
-function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {
-  const id = ctx.nextId();
-  ctx.changes.push({
-    kind: "deactivate_campaign",
-    id,
-    address: campaignAddress(live.insertion_order_id, live.name),
-    campaign: liveRef(live),
-    reason: "unmanaged",
-  });
-  const work = liveWork(live);
-  work.liveActive = true;
-  work.deactivate = true;
-  work.patchChangeIds.push(id);
-  return work;
 }

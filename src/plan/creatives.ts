@@ -10,6 +10,7 @@ import type { Advertiser, Creative, InsertionOrder } from "../model/wire.js";
 import { diffCreative } from "./compare.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
+import type { LiveIndex } from "./live-index.js";
 import type { Scope } from "./scope.js";
 import type { CampaignRef } from "./types.js";
 import type { Context, CreativeWork } from "./work.js";
@@ -30,18 +31,6 @@ function entry(ledger: CreativeLedger, creativeId: string): LedgerEntry {
   return found;
 }
 
-export function liveAssociations(creatives: readonly Creative[]): Map<string, string[]> {
-  const byCampaign = new Map<string, string[]>();
-  for (const creative of creatives) {
-    for (const campaignId of creative.campaign_ids) {
-      const list = byCampaign.get(campaignId);
-      if (list) list.push(creative.id);
-      else byCampaign.set(campaignId, [creative.id]);
-    }
-  }
-  return byCampaign;
-}
-
 function advertiserLabel(advertisers: readonly Advertiser[], id: string): string {
   const advertiser = advertisers.find((a) => a.id === id);
   return advertiser ? `${id} (${advertiser.name})` : id;
@@ -55,14 +44,13 @@ export function associationChanges(
     desired: DesiredCampaign;
     ref: CampaignRef;
     campaignKey: string;
-    liveByCampaign: ReadonlyMap<string, string[]>;
-    liveCreatives: ReadonlyMap<string, Creative>;
+    live: LiveIndex;
     advertisers: readonly Advertiser[];
   },
 ): void {
   const { desired, io, ref, campaignKey } = input;
   const want = new Set(desired.creatives ?? []);
-  const have = new Set(ref.campaign_id ? (input.liveByCampaign.get(ref.campaign_id) ?? []) : []);
+  const have = new Set(ref.campaign_id ? input.live.creativesOf(ref.campaign_id).map((c) => c.id) : []);
   const address = campaignAddress(io.id, desired.name);
   const source = desired.fieldSources.creatives ?? desired.source;
   /** Plans one association change and notes it in the creative's ledger entry, returned for its side. */
@@ -75,7 +63,7 @@ export function associationChanges(
   };
   for (const creativeId of sortedIds([...want])) {
     if (have.has(creativeId)) continue;
-    const creative = input.liveCreatives.get(creativeId);
+    const creative = input.live.creatives.get(creativeId);
     if (!creative) {
       ctx.findings.push(
         finding("DOOH007", `creative ${creativeId} does not exist: check the id`, {
@@ -153,14 +141,14 @@ export function creativeWork(
     desired: DesiredState;
     scope: Scope;
     ledger: CreativeLedger;
-    liveCreatives: ReadonlyMap<string, Creative>;
+    live: LiveIndex;
     /** Existing categories among those a creative would gain; undefined when none were read. */
     categories: ReadonlySet<string> | undefined;
   },
 ): CreativeWork[] {
   const work = new Map<string, CreativeWork>();
   for (const [creativeId, e] of input.ledger) {
-    const live = input.liveCreatives.get(creativeId)!;
+    const live = input.live.creatives.get(creativeId)!;
     const ids = live.campaign_ids.filter((id) => !e.remove.has(id));
     const campaignIds = [...new Set([...ids, ...e.add])].sort(campaignIdOrder);
     work.set(creativeId, {
@@ -171,7 +159,7 @@ export function creativeWork(
   }
   for (const desired of input.desired.creatives) {
     if (!input.scope.all && !input.scope.creatives.has(desired.id)) continue;
-    const live = input.liveCreatives.get(desired.id);
+    const live = input.live.creatives.get(desired.id);
     const address = `creative.${desired.id}`;
     if (!live) {
       ctx.findings.push(

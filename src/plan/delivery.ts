@@ -11,11 +11,13 @@ import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
 import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+import type { LiveIndex } from "./live-index.js";
 import type { Change, FieldChange, Finding } from "./types.js";
 
 export interface DeliveryInput {
   changes: readonly Change[];
-  liveCampaigns: ReadonlyMap<string, Campaign>;
+  /** The live state, indexed once per plan. */
+  live: LiveIndex;
   now: string;
 }
 
@@ -53,7 +55,7 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind === "update_campaign") {
       const live =
-        c.campaign.campaign_id === undefined ? undefined : input.liveCampaigns.get(c.campaign.campaign_id);
+        c.campaign.campaign_id === undefined ? undefined : input.live.campaigns.get(c.campaign.campaign_id);
       const budget = field(c.fields, "budget_impressions");
       const delivered = live?.progress?.impressions_delivered;
       if (!live || !budget || typeof budget.after !== "number" || delivered === undefined) return [];
@@ -70,7 +72,7 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
       const budget = field(c.fields, "budget_money");
       const after = asMoney(budget?.after);
       if (!budget || !after) return [];
-      const spent = spentByCurrency(input.liveCampaigns.values(), c.insertion_order_id).get(
+      const spent = spentByCurrency(input.live.campaigns.values(), c.insertion_order_id).get(
         after.currency_code,
       );
       if (!spent || Money.compare(after, spent) >= 0) return [];
@@ -95,7 +97,7 @@ function endedInFlight(input: DeliveryInput): Finding[] {
   const now = Time.toMillis(input.now);
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
-    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
     const end = field(c.fields, "end_time");
     // An inactive campaign delivers nothing, in flight or not: its end stops nothing.
     if (!live?.in_flight || !live.active || !end || typeof end.after !== "string") return [];
@@ -125,7 +127,7 @@ function percent(part: number, whole: number): string {
 function cpmMidFlight(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
-    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
     const cpm = field(c.fields, "cpm");
     const before = asMoney(cpm?.before);
     const after = asMoney(cpm?.after);

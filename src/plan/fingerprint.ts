@@ -9,6 +9,7 @@ import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../mo
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
+import type { LiveIndex } from "./live-index.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 
 // Callers (stale.ts, tests) have long found canonical JSON here.
@@ -82,20 +83,18 @@ function byId<T extends { id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareIds(a.id, b.id));
 }
 
-/** `normalized`: targetings the planner already normalized, by campaign id (not re-done). */
+/**
+ * `index`: the same live state, indexed (live-index.ts). `normalized`: targetings the planner
+ * already normalized, by campaign id (not re-done).
+ */
 export function fingerprints(
   live: LiveState,
+  index: LiveIndex,
   normalized: ReadonlyMap<string, TargetingOptionSet[]> = new Map(),
 ): Fingerprint[] {
-  const byIo = new Map<string, Campaign[]>();
-  for (const c of live.campaigns) {
-    const list = byIo.get(c.insertion_order_id);
-    if (list) list.push(c);
-    else byIo.set(c.insertion_order_id, [c]);
-  }
   return [
     ...byId(live.insertionOrders).map((io) =>
-      fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io, byIo.get(io.id) ?? [])),
+      fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io, index.campaignsOf(io.id))),
     ),
     ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
     ...Object.keys(live.targetings)

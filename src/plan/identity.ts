@@ -3,9 +3,10 @@
  * else its `name` within its insertion order. The reader uses it too, to know which live
  * campaigns the config manages before reading their targetings and creatives.
  */
-import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
+import type { DesiredCampaign, DesiredInsertionOrder, SourceRef } from "../model/desired.js";
 import type { Campaign } from "../model/wire.js";
-import { finding } from "./findings.js";
+import { type FindingCode, finding } from "./findings.js";
+import type { LiveIndex } from "./live-index.js";
 import type { Finding } from "./types.js";
 
 export interface CampaignMatch {
@@ -26,80 +27,61 @@ export function campaignAddress(insertionOrderId: string, name: string): string 
   return `campaign.${insertionOrderId}/${name}`;
 }
 
-/**
- * @param ioCampaigns live campaigns of this insertion order, in id order
- * @param campaignsById every live campaign read, to say where a misplaced pinned id lives
- */
-export function matchCampaigns(
-  io: DesiredInsertionOrder,
-  ioCampaigns: readonly Campaign[],
-  campaignsById: ReadonlyMap<string, Campaign>,
-): IdentityResult {
-  const byName = new Map<string, Campaign[]>();
-  for (const campaign of ioCampaigns) {
-    const list = byName.get(campaign.name);
-    if (list) list.push(campaign);
-    else byName.set(campaign.name, [campaign]);
-  }
+/** `live` holds every live campaign read, to say where a misplaced pinned id lives. */
+export function matchCampaigns(io: DesiredInsertionOrder, live: LiveIndex): IdentityResult {
   const findings: Finding[] = [];
   const claimed = new Set<string>();
   const matches = io.campaigns.map((desired): CampaignMatch => {
     const address = campaignAddress(io.id, desired.name);
-    const source = desired.fieldSources.id ?? desired.source;
-    if (desired.id !== undefined) {
-      const live = campaignsById.get(desired.id);
-      if (!live) {
-        findings.push(
-          finding("DOOH003", `campaign ${desired.id} does not exist: remove the id to create it`, {
-            address,
-            source,
-          }),
-        );
-        return { desired, status: "error" };
-      }
-      if (live.insertion_order_id !== io.id) {
-        findings.push(
-          finding(
-            "DOOH004",
-            `campaign ${desired.id} belongs to insertion order ${live.insertion_order_id}, not ${io.id}: move it under that insertion order or fix the id`,
-            { address, source },
-          ),
-        );
-        return { desired, status: "error" };
-      }
-      if (live.name !== desired.name) {
-        findings.push(
-          finding(
-            "DOOH005",
-            `campaign ${desired.id} is named "${live.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${live.name}"`,
-            { address, source: desired.fieldSources.name ?? desired.source },
-          ),
-        );
-        return { desired, status: "error" };
-      }
-      claimed.add(live.id);
-      return { desired, status: "matched", live };
-    }
-    const candidates = byName.get(desired.name) ?? [];
-    if (candidates.length > 1) {
-      findings.push(
-        finding(
-          "DOOH002",
-          `${candidates.length} live campaigns of insertion order ${io.id} are named "${desired.name}" (ids ${candidates.map((c) => c.id).join(", ")}): add id to say which one`,
-          { address, source: desired.fieldSources.name ?? desired.source },
-        ),
-      );
+    const refuse = (code: FindingCode, message: string, source: SourceRef): CampaignMatch => {
+      findings.push(finding(code, message, { address, source }));
       return { desired, status: "error" };
+    };
+    const idSource = desired.fieldSources.id ?? desired.source;
+    const nameSource = desired.fieldSources.name ?? desired.source;
+    if (desired.id !== undefined) {
+      const campaign = live.campaigns.get(desired.id);
+      if (!campaign) {
+        return refuse(
+          "DOOH003",
+          `campaign ${desired.id} does not exist: remove the id to create it`,
+          idSource,
+        );
+      }
+      if (campaign.insertion_order_id !== io.id) {
+        return refuse(
+          "DOOH004",
+          `campaign ${desired.id} belongs to insertion order ${campaign.insertion_order_id}, not ${io.id}: move it under that insertion order or fix the id`,
+          idSource,
+        );
+      }
+      if (campaign.name !== desired.name) {
+        return refuse(
+          "DOOH005",
+          `campaign ${desired.id} is named "${campaign.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${campaign.name}"`,
+          nameSource,
+        );
+      }
+      claimed.add(campaign.id);
+      return { desired, status: "matched", live: campaign };
     }
-    const live = candidates[0];
-    if (live) {
-      claimed.add(live.id);
-      return { desired, status: "matched", live };
+    const candidates = live.campaignsNamed(io.id, desired.name);
+    if (candidates.length > 1) {
+      return refuse(
+        "DOOH002",
+        `${candidates.length} live campaigns of insertion order ${io.id} are named "${desired.name}" (ids ${candidates.map((c) => c.id).join(", ")}): add id to say which one`,
+        nameSource,
+      );
+    }
+    const campaign = candidates[0];
+    if (campaign) {
+      claimed.add(campaign.id);
+      return { desired, status: "matched", live: campaign };
     }
     return { desired, status: "new" };
   });
   // A campaign whose match failed is not "unmanaged": the config does mean to manage it.
   const erroredNames = new Set(matches.filter((m) => m.status === "error").map((m) => m.desired.name));
-  const unmanaged = ioCampaigns.filter((c) => !claimed.has(c.id) && !erroredNames.has(c.name));
+  const unmanaged = live.campaignsOf(io.id).filter((c) => !claimed.has(c.id) && !erroredNames.has(c.name));
   return { matches, unmanaged, findings };
 }

@@ -6,15 +6,17 @@
  */
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import type { Campaign } from "../model/wire.js";
 import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { deactivates } from "./changes.js";
 import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
+import type { LiveIndex } from "./live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
 
 export interface PolicyInput {
   desired: DesiredState;
   changes: readonly Change[];
-  liveCampaigns: ReadonlyMap<string, Campaign>;
+  /** The live state, indexed once per plan. */
+  live: LiveIndex;
   spend: readonly SpendDelta[];
   thresholds: Required<PlanThresholds>;
   /** `--allow`: policy codes whose deny becomes a warning. */
@@ -152,12 +154,9 @@ function addedSpend(input: PolicyInput): Finding[] {
 
 function deactivationsInFlight(input: PolicyInput): Finding[] {
   return input.changes.flatMap((c) => {
-    const deactivates =
-      c.kind === "deactivate_campaign" ||
-      (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false));
-    if (!deactivates || c.campaign.campaign_id === undefined) return [];
+    if (!deactivates(c) || c.campaign.campaign_id === undefined) return [];
     const rule = rulesFor(input.desired, c.campaign.insertion_order_id).no_deactivation_in_flight;
-    const live = input.liveCampaigns.get(c.campaign.campaign_id);
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
     // In flight is the DSP's own `in_flight` (G2), as DOOH302 and DOOH303 read it.
     if (!rule || !live?.active || !live.in_flight) return [];
     return [

@@ -12,6 +12,7 @@ import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
 import { campaignKey, touchedInsertionOrders } from "./changed.js";
 import { matchCampaigns } from "./identity.js";
+import { LiveIndex } from "./live-index.js";
 import type { ChangedScope, LiveState } from "./types.js";
 
 export interface ReadProgress {
@@ -100,20 +101,14 @@ export async function readLiveState(
   const unread = [...recorded].filter((id) => !listed.has(id));
   if (unread.length > 0) campaigns.push(...(await client.getCampaigns(unread, send)));
 
-  const byId = new Map(campaigns.map((c) => [c.id, c]));
-  const byIo = new Map<string, Campaign[]>();
-  for (const c of campaigns) {
-    const list = byIo.get(c.insertion_order_id);
-    if (list) list.push(c);
-    else byIo.set(c.insertion_order_id, [c]);
-  }
+  const live = LiveIndex.of({ insertionOrders, campaigns, creatives: [] });
   const withTargetings: string[] = [];
   const withCreatives: string[] = [];
   const referenced = new Set<string>();
   for (const id of foundIos) {
     const io = configIos.get(id)!;
     const whole = all || targets.includes(id);
-    for (const match of matchCampaigns(io, byIo.get(id) ?? [], byId).matches) {
+    for (const match of matchCampaigns(io, live).matches) {
       const inScope =
         whole ||
         (match.live !== undefined && targetCampaigns.has(match.live.id)) ||

@@ -69,13 +69,13 @@ function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
 function fitCreatedBudgets(built: Built): void {
   const room = new Map<string, number>();
   const works = new Map(built.insertionOrders.map((w) => [w.id, w]));
-  for (const io of built.liveInsertionOrders.values()) {
+  for (const io of built.index.insertionOrders.values()) {
     const work = works.get(io.id);
     const budget =
       work?.widen.budget_impressions !== undefined ? work.widen.budget_impressions : io.budget_impressions;
     room.set(io.id, budget === null ? Number.POSITIVE_INFINITY : budget);
   }
-  for (const campaign of built.liveCampaigns.values()) {
+  for (const campaign of built.index.campaigns.values()) {
     const left = room.get(campaign.insertion_order_id);
     if (left !== undefined) room.set(campaign.insertion_order_id, left - campaign.budget_impressions);
   }

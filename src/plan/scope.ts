@@ -6,7 +6,8 @@
 import type { DesiredState } from "../model/desired.js";
 import type { Campaign } from "../model/wire.js";
 import { campaignKey, touchedInsertionOrders } from "./changed.js";
-import type { ChangedScope } from "./types.js";
+import { finding } from "./findings.js";
+import type { ChangedScope, Finding } from "./types.js";
 
 export interface Scope {
   /** True without `--target`: everything the config declares. */
@@ -99,4 +100,22 @@ function changedScope(changed: ChangedScope): Scope {
       campaigns: new Set(changed.campaigns.map((c) => campaignKey(c.insertion_order_id, c.name))),
     },
   };
+}
+
+/** DOOH009: a `--target` that names nothing the config manages. */
+export function targetFindings(scope: Scope): Finding[] {
+  return [
+    ...scope.unknown.map((target) =>
+      finding(
+        "DOOH009",
+        `--target ${target} is no insertion order, campaign or creative of the config: check the id`,
+      ),
+    ),
+    ...scope.unmanaged.map((target) =>
+      finding(
+        "DOOH009",
+        `--target ${target.id} is campaign "${target.name}" of insertion order ${target.insertionOrderId}, which the config does not manage: declare it under that insertion order (or set unmanaged_campaigns: deactivate) to plan it`,
+      ),
+    ),
+  ];
 }

@@ -130,7 +130,8 @@ interface Step {
   violations: string[];
 }
 
-function apply(m: Model, request: PlannedRequest): Step {
+/** Carries one planned request out on the model; says what it touched and what it broke (G5). */
+function replayRequest(m: Model, request: PlannedRequest): Step {
   const step: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const body = request.body as Record<string, unknown>;
   if (request.path.endsWith("/insertion_orders")) {
@@ -197,7 +198,7 @@ export function simulate(
   const everTouched: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const onTheWay = new Map<string, number>();
   for (const request of requests) {
-    const step = apply(m, request);
+    const step = replayRequest(m, request);
     for (const v of step.violations) if (!onTheWay.has(v)) onTheWay.set(v, request.seq);
     for (const p of stepProblems(m, step)) if (!onTheWay.has(p)) onTheWay.set(p, request.seq);
     for (const id of step.ios) everTouched.ios.add(id);

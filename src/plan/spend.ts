@@ -22,7 +22,7 @@ interface Budgeted {
 
 /** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
 function asMoney(value: unknown): Money | undefined {
-  return value && typeof value === "object" && "units" in value ? Money.fromWire(value as Money) : undefined;
+  return Money.isWire(value) ? Money.fromWire(value) : undefined;
 }
 
 function budgeted(input: {

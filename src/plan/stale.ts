@@ -7,7 +7,6 @@
 import type { DspClient, SendOptions } from "../api/types.js";
 import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
-import type { Campaign } from "../model/wire.js";
 import {
   campaignSnapshot,
   canonicalJson,
@@ -16,6 +15,7 @@ import {
   insertionOrderSnapshot,
   targetingsSnapshot,
 } from "./fingerprint.js";
+import { LiveIndex } from "./live-index.js";
 import type { Fingerprint, JsonValue, ObjectKind, Plan } from "./types.js";
 
 export interface StaleObject {
@@ -35,15 +35,7 @@ const LABEL: Record<ObjectKind, string> = {
 };
 
 function show(value: JsonValue): string {
-  if (
-    value &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    "units" in value &&
-    "currency_code" in value
-  ) {
-    return Money.format(value as unknown as Money);
-  }
+  if (Money.isWire(value)) return Money.format(value as Money);
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
@@ -153,14 +145,10 @@ export async function checkStaleness(
   const living = new Set(campaigns.map((c) => c.id));
   const readable = targetingIds.filter((id) => living.has(id));
   const targetings = readable.length > 0 ? await client.getTargetings(readable, options) : new Map();
-  const byIo = new Map<string, Campaign[]>();
-  for (const c of ioCampaigns) {
-    const list = byIo.get(c.insertion_order_id);
-    if (list) list.push(c);
-    else byIo.set(c.insertion_order_id, [c]);
-  }
+  // Only the listed campaigns: a campaign read by id is not one of a listed insertion order.
+  const listedNow = LiveIndex.of({ insertionOrders: ios, campaigns: ioCampaigns, creatives });
   for (const io of ios) {
-    current.set(key("insertion_order", io.id), insertionOrderSnapshot(io, byIo.get(io.id) ?? []));
+    current.set(key("insertion_order", io.id), insertionOrderSnapshot(io, listedNow.campaignsOf(io.id)));
   }
   for (const c of campaigns) current.set(key("campaign", c.id), campaignSnapshot(c));
   for (const [id, sets] of targetings) current.set(key("targetings", id), targetingsSnapshot(sets));

@@ -4,6 +4,7 @@
  */
 import { RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
+import { deactivates } from "./changes.js";
 import type { Change, ChangeKind, InsertionOrderDelta, PlannedRequest, PlanSummary } from "./types.js";
 import { writeSendTimes } from "./window.js";
 
@@ -29,7 +30,7 @@ function amount(m: Money): string {
 }
 
 function asMoney(value: unknown): Money | null {
-  return value && typeof value === "object" && "units" in value ? (value as Money) : null;
+  return Money.isWire(value) ? (value as Money) : null;
 }
 
 function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] {
@@ -91,14 +92,8 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
           impressions.set(io, entry);
         }
       }
-      if (
-        change.kind === "update_campaign" &&
-        change.fields.some((f) => f.field === "active" && f.after === false)
-      ) {
-        count(io).deactivated++;
-      }
     }
-    if (change.kind === "deactivate_campaign") count(io).deactivated++;
+    if (deactivates(change)) count(io).deactivated++;
     if (change.kind === "replace_targetings" && change.pause) count(io).paused++;
   }
   for (const [io, perIo] of cpm) {
@@ -119,7 +114,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
   return [...lines.entries()].map(([insertion_order_id, l]) => ({ insertion_order_id, lines: l }));
 }
 
-export function summarize(input: {
+export function planSummary(input: {
   changes: readonly Change[];
   requests: readonly PlannedRequest[];
   readRequests: number;

@@ -26,10 +26,6 @@ export function paint(colour: boolean): Paint {
     : { add: plain, change: plain, remove: plain, bold: plain, dim: plain };
 }
 
-function isMoney(value: JsonValue): value is { currency_code: string; units: string; nanos: number } {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && "currency_code" in value;
-}
-
 /**
  * What `toLocaleString("en-US")` uses, made once: that call builds a new formatter for every
  * number, and a large plan shows tens of thousands of them.
@@ -43,7 +39,7 @@ export function showValue(value: JsonValue): string {
   // An empty text would read as nothing at all (`pixel_url:  -> ...`): show it as quotes.
   if (typeof value === "string") return value === "" ? '""' : printable(value);
   if (typeof value === "boolean") return String(value);
-  if (isMoney(value)) return Money.format(value as unknown as Money);
+  if (Money.isWire(value)) return Money.format(value as Money);
   if (Array.isArray(value) && value.every((v) => typeof v === "string"))
     return printable(`[${value.join(", ")}]`);
   return JSON.stringify(value);

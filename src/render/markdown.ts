@@ -5,6 +5,7 @@
  * comment limit): the details are cut with a note pointing at the JSON artifact.
  */
 import { printable } from "../model/printable.js";
+import { deactivates } from "../plan/changes.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
@@ -53,7 +54,7 @@ function insertionOrderTable(plan: Plan): string[] {
   ];
   for (const { title, changes } of rows) {
     out.push(
-      `| ${cell(title)} | ${count(changes, (c) => c.kind === "create_campaign")} | ${count(changes, (c) => c.kind === "update_campaign" || c.kind === "update_insertion_order" || c.kind === "update_creative")} | ${count(changes, (c) => c.kind === "deactivate_campaign" || (c.kind === "update_campaign" && c.fields.some((f) => f.field === "active" && f.after === false)))} | ${count(changes, (c) => c.kind === "replace_targetings" && c.pause)} | ${count(changes, (c) => c.kind === "replace_targetings")} | ${count(changes, (c) => c.kind === "associate_creative" || c.kind === "dissociate_creative")} | ${cell((deltas.get(title) ?? []).join("; "))} |`,
+      `| ${cell(title)} | ${count(changes, (c) => c.kind === "create_campaign")} | ${count(changes, (c) => c.kind === "update_campaign" || c.kind === "update_insertion_order" || c.kind === "update_creative")} | ${count(changes, deactivates)} | ${count(changes, (c) => c.kind === "replace_targetings" && c.pause)} | ${count(changes, (c) => c.kind === "replace_targetings")} | ${count(changes, (c) => c.kind === "associate_creative" || c.kind === "dissociate_creative")} | ${cell((deltas.get(title) ?? []).join("; "))} |`,
     );
   }
   return out;

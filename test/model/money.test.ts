@@ -56,6 +56,16 @@ describe("Money arithmetic and formatting", () => {
     expect(Money.formatGrouped(usd("-1234567", -10_000_000))).toBe("-1,234,567.01 USD");
   });
 
+  it("tells wire money from numbers, strings and other objects, nanos optional (G12)", () => {
+    expect(Money.isWire(usd("12", 500_000_000))).toBe(true);
+    expect(Money.isWire({ currency_code: "USD", units: "12" })).toBe(true);
+    expect(Money.isWire(12.5)).toBe(false);
+    expect(Money.isWire("12.50 USD")).toBe(false);
+    expect(Money.isWire(null)).toBe(false);
+    expect(Money.isWire({ strategy: "even" })).toBe(false);
+    expect(Money.isWire({ currency_code: "USD", units: 12 })).toBe(false);
+  });
+
   it("validates the wire shape with G8's sign rule", () => {
     expect(Money.validate(usd("1", -5))).toMatch(/same sign/);
     expect(Money.validate({ currency_code: "usd", units: "1", nanos: 0 })).toMatch(/three upper-case/);

@@ -83,4 +83,17 @@ describe("Targeting properties", () => {
       }),
     );
   });
+
+  it("keyed lists compare and diff as the plain lists do", () => {
+    fc.assert(
+      fc.property(fc.array(optionSet, { maxLength: 6 }), fc.array(optionSet, { maxLength: 6 }), (a, b) => {
+        const ka = Targeting.keyed(a);
+        const kb = Targeting.keyed(b);
+        expect(ka.sets).toEqual(Targeting.normalizeList(a));
+        expect(ka.keys).toEqual(ka.sets.map(Targeting.key));
+        expect(Targeting.keyedEquals(ka, kb)).toBe(Targeting.listEquals(a, b));
+        expect(Targeting.keyedDifference(ka, kb)).toEqual(Targeting.difference(a, b));
+      }),
+    );
+  });
 });

@@ -13,7 +13,7 @@ import { VirtualClock } from "../../src/model/clock.js";
 import type { DesiredCampaign, InsertionOrderFields } from "../../src/model/desired.js";
 import { Money } from "../../src/model/money.js";
 import type { Campaign } from "../../src/model/wire.js";
-import { createPlan } from "../../src/plan/create.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";

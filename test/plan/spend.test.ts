@@ -7,7 +7,7 @@ import { createDspClient } from "../../src/api/client.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { Money } from "../../src/model/money.js";
-import { createPlan } from "../../src/plan/create.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
 import { seed, USER } from "../emulator/helpers.js";

@@ -14,7 +14,7 @@ import { type Clock, VirtualClock } from "../../src/model/clock.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
-import { createPlan } from "../../src/plan/create.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
 import { duplicateNames, invariantViolations, LONG, loadText, proofScenario } from "./world.js";

@@ -3,6 +3,7 @@
  * independently of the client's own types: the doctor reports what it sees, so every value
  * is `unknown` until tested here. Text taken from an answer is made printable and short.
  */
+import { Money } from "../../model/money.js";
 import { printable } from "../../model/printable.js";
 
 export type Obj = Record<string, unknown>;
@@ -13,11 +14,7 @@ const str = (v: unknown) => typeof v === "string";
 const strOrNull = (v: unknown) => v === null || typeof v === "string";
 const bool = (v: unknown) => typeof v === "boolean";
 /** Spec, Money; `nanos` may be omitted (G12). */
-export const isMoney = (v: unknown) =>
-  isObj(v) &&
-  typeof v.currency_code === "string" &&
-  typeof v.units === "string" &&
-  (v.nanos === undefined || isInt(v.nanos));
+export const isMoney = Money.isWire;
 
 /** A value as compact JSON, printable, at most 200 characters. */
 export const show = (value: unknown): string =>

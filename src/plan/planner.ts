@@ -12,13 +12,14 @@ import { buildChanges } from "./build.js";
 import { overspentBudgets } from "./delivery.js";
 import { finding, hasErrors } from "./findings.js";
 import { fingerprints } from "./fingerprint.js";
+import { LiveIndex } from "./live-index.js";
 import type { Choice } from "./pause-groups.js";
 import { pauseSpans } from "./pauses.js";
 import { policedIncrease, policyFindings } from "./policy.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { spendSummary } from "./spend.js";
-import { summarize } from "./summary.js";
+import { planSummary } from "./summary.js";
 import {
   type Finding,
   type LiveState,
@@ -69,7 +70,15 @@ function orderFindings(findings: Finding[]): Finding[] {
 }
 
 export function createPlan(desired: DesiredState, live: LiveState, options: PlanOptions): Plan {
-  const built = buildChanges(desired, live, options.targets, options.changed, options.recorded);
+  const index = LiveIndex.of(live);
+  const built = buildChanges({
+    desired,
+    live,
+    index,
+    targets: options.targets,
+    changed: options.changed,
+    recordedPauses: options.recorded,
+  });
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
   const spend = spendSummary({
     changes: built.changes,
@@ -81,12 +90,12 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const findings: Finding[] = [
     ...built.findings,
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
-    ...overspentBudgets({ changes: built.changes, liveCampaigns: built.liveCampaigns, now: options.now }),
+    ...overspentBudgets({ changes: built.changes, live: index, now: options.now }),
     // Before scheduling too: a denied policy leaves nothing to apply.
     ...policyFindings({
       desired,
       changes: built.changes,
-      liveCampaigns: built.liveCampaigns,
+      live: index,
       spend,
       thresholds,
       allowed,
@@ -116,8 +125,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     ...analyze({
       changes: built.changes,
       requests,
-      liveCampaigns: built.liveCampaigns,
-      liveCreatives: built.liveCreatives,
+      live: index,
       finalActive: new Map(built.campaigns.map((w) => [w.key, w.finalActive])),
       now: options.now,
       thresholds,
@@ -141,12 +149,12 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     ...(options.maxPauseMs !== undefined ? { max_pause_ms: options.maxPauseMs } : {}),
     ...(allowed.length > 0 ? { allowed } : {}),
     ...(options.changed ? { scope: options.changed } : {}),
-    fingerprints: fingerprints(live, built.normalizedLiveTargetings),
+    fingerprints: fingerprints(live, index, built.normalizedLiveTargetings),
     changes: built.changes,
     requests,
     findings: orderFindings(findings),
     summary: {
-      ...summarize({
+      ...planSummary({
         changes: built.changes,
         requests,
         readRequests: live.readRequests,

@@ -1,0 +1,84 @@
+/**
+ * A campaign the config declares and the live state lacks (design.md, Identity): its
+ * `create_campaign` change, and its targetings as a `replace_targetings` from nothing. I2: it
+ * is created inactive and activated in phase 6, once its targetings and creatives are in place.
+ */
+import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
+import { Targeting } from "../model/targeting.js";
+import type { CampaignCreate } from "../model/wire.js";
+import { createFields } from "./compare.js";
+import { finding } from "./findings.js";
+import { campaignAddress } from "./identity.js";
+import { Placeholder } from "./placeholder.js";
+import type { CampaignRef } from "./types.js";
+import { type CampaignWork, type Context, emptyWork } from "./work.js";
+
+/** G3: what creating a campaign needs. */
+const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
+
+export function campaignCreation(
+  ctx: Context,
+  io: DesiredInsertionOrder,
+  desired: DesiredCampaign,
+): CampaignWork | undefined {
+  const address = campaignAddress(io.id, desired.name);
+  const missing = CREATE_REQUIRED.filter((field) => desired.fields[field] === undefined);
+  if (missing.length > 0) {
+    ctx.findings.push(
+      finding(
+        "DOOH006",
+        `campaign "${desired.name}" does not exist in insertion order ${io.id}, so it would be created, and creation needs ${missing.join(", ")} (see docs/assumptions.md#g3): declare them, or pin the live campaign with id`,
+        { address, source: desired.source },
+      ),
+    );
+    return undefined;
+  }
+  const f = desired.fields;
+  const changeId = ctx.nextId();
+  const item: CampaignCreate = {
+    insertion_order_id: io.id,
+    name: desired.name,
+    start_time: f.start_time!,
+    end_time: f.end_time!,
+    budget_impressions: f.budget_impressions!,
+    cpm: f.cpm!,
+    ...(f.pacing !== undefined ? { pacing: f.pacing } : {}),
+    // I2: a new campaign is created inactive and activated in phase 6, once its
+    // targetings and creatives are in place.
+    active: false,
+  };
+  const key = Placeholder.make(changeId);
+  const work = emptyWork(key, io.id, desired.name);
+  work.create = { changeId, item };
+  work.finalActive = f.active === true;
+  work.activate = work.finalActive;
+  if (work.activate) work.activateChangeIds.push(changeId);
+  work.budgetAfter = item.budget_impressions;
+  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, create_change_id: changeId };
+  ctx.changes.push({
+    kind: "create_campaign",
+    id: changeId,
+    address,
+    source: desired.source,
+    campaign,
+    fields: createFields(desired.fields, desired.fieldSources),
+  });
+  if (desired.targetings !== undefined && desired.targetings.length > 0) {
+    const targetingsId = ctx.nextId();
+    const after = Targeting.normalizeList(desired.targetings);
+    ctx.changes.push({
+      kind: "replace_targetings",
+      id: targetingsId,
+      address,
+      source: desired.fieldSources.targetings ?? desired.source,
+      campaign,
+      before: [],
+      after,
+      added: after,
+      removed: [],
+      pause: false,
+    });
+    work.targetings = { changeId: targetingsId, body: after };
+  }
+  return work;
+}

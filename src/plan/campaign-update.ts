@@ -1,0 +1,110 @@
+/**
+ * Changes to a live campaign: its declared fields (a recovered pause reactivated with them),
+ * its targetings (paused around the PUT when an active campaign loses a set, G5/I1), and the
+ * deactivation of one `unmanaged_campaigns: deactivate` does not list.
+ */
+import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
+import type { RecordedPause } from "../model/recovery.js";
+import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import type { Campaign } from "../model/wire.js";
+import { diffCampaign } from "./compare.js";
+import { campaignAddress } from "./identity.js";
+import { recoveryOf } from "./recovered.js";
+import type { CampaignRef, LiveState } from "./types.js";
+import { type CampaignWork, type Context, emptyWork, liveRef, liveWork } from "./work.js";
+
+export function campaignUpdate(
+  ctx: Context,
+  input: {
+    io: DesiredInsertionOrder;
+    desired: DesiredCampaign;
+    live: Campaign;
+    state: LiveState;
+    normalizedLive: Map<string, TargetingOptionSet[]>;
+    recorded: RecordedPause | undefined;
+  },
+): CampaignWork {
+  const { io, desired, live, state, normalizedLive } = input;
+  const address = campaignAddress(io.id, desired.name);
+  const campaign: CampaignRef = { insertion_order_id: io.id, name: desired.name, campaign_id: live.id };
+  const work = emptyWork(live.id, io.id, desired.name);
+  const reactivate = recoveryOf(ctx, input.recorded, live, desired.fields.active);
+  work.liveActive = live.active;
+  work.finalActive = desired.fields.active ?? (live.active || reactivate);
+  work.budgetBefore = live.budget_impressions;
+  work.budgetAfter = desired.fields.budget_impressions ?? live.budget_impressions;
+  const fields = diffCampaign(desired.fields, live, desired.fieldSources);
+  if (reactivate && !fields.some((f) => f.field === "active")) {
+    fields.push({ field: "active", before: false, after: true });
+  }
+  if (fields.length > 0) {
+    const id = ctx.nextId();
+    ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });
+    for (const field of fields) {
+      if (field.field === "active") continue;
+      (work.patch as Record<string, unknown>)[field.field] = desired.fields[field.field as "cpm"];
+    }
+    if (Object.keys(work.patch).length > 0) work.patchChangeIds.push(id);
+    if (live.active && !work.finalActive) {
+      work.deactivate = true;
+      if (!work.patchChangeIds.includes(id)) work.patchChangeIds.push(id);
+    }
+    if (!live.active && work.finalActive) {
+      work.activate = true;
+      work.activateChangeIds.push(id);
+    }
+  }
+  if (desired.targetings !== undefined) {
+    const before = state.targetings[live.id];
+    if (before === undefined) {
+      throw new Error(`internal: targetings of campaign ${live.id} were not read; the reader must read them`);
+    }
+    const was = Targeting.keyed(before);
+    normalizedLive.set(live.id, was.sets);
+    const want = Targeting.keyed(desired.targetings);
+    if (!Targeting.keyedEquals(was, want)) {
+      const { added, removed } = Targeting.keyedDifference(was, want);
+      // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
+      const pause = live.active && work.finalActive && removed.length > 0;
+      const id = ctx.nextId();
+      const after = want.sets;
+      ctx.changes.push({
+        kind: "replace_targetings",
+        id,
+        address,
+        source: desired.fieldSources.targetings ?? desired.source,
+        campaign,
+        before: was.sets,
+        after,
+        added,
+        removed,
+        pause,
+      });
+      work.targetings = { changeId: id, body: after };
+      if (pause) {
+        work.pause = true;
+        work.deactivate = true;
+        work.activate = true;
+        work.patchChangeIds.push(id);
+        work.activateChangeIds.unshift(id);
+      }
+    }
+  }
+  return work;
+}
+
+export function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {
+  const id = ctx.nextId();
+  ctx.changes.push({
+    kind: "deactivate_campaign",
+    id,
+    address: campaignAddress(live.insertion_order_id, live.name),
+    campaign: liveRef(live),
+    reason: "unmanaged",
+  });
+  const work = liveWork(live);
+  work.liveActive = true;
+  work.deactivate = true;
+  work.patchChangeIds.push(id);
+  return work;
+}
