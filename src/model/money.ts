@@ -86,6 +86,11 @@ function fromWire(value: WireMoney): Money {
   return fromNanos(toNanos(money), money.currency_code);
 }
 
+/** A field value, snapshot or answer as Money when it is wire money (normalized), else undefined. */
+function fromValue(value: unknown): Money | undefined {
+  return isWire(value) ? fromWire(value) : undefined;
+}
+
 function toNanos(value: Money): bigint {
   return BigInt(value.units) * NANOS_PER_UNIT + BigInt(value.nanos);
 }
@@ -160,6 +165,7 @@ export const Money = {
   validate,
   isWire,
   fromWire,
+  fromValue,
   toNanos,
   fromNanos,
   add,

@@ -21,11 +21,6 @@ export interface DeliveryInput {
   now: string;
 }
 
-/** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
-function asMoney(value: unknown): Money | undefined {
-  return value && typeof value === "object" && "units" in value ? Money.fromWire(value as Money) : undefined;
-}
-
 function grouped(n: number): string {
   return n.toLocaleString("en-US");
 }
@@ -70,7 +65,7 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
     }
     if (c.kind === "update_insertion_order") {
       const budget = field(c.fields, "budget_money");
-      const after = asMoney(budget?.after);
+      const after = Money.fromValue(budget?.after);
       if (!budget || !after) return [];
       const spent = spentByCurrency(input.live.campaigns.values(), c.insertion_order_id).get(
         after.currency_code,
@@ -129,8 +124,8 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
     const live = input.live.campaigns.get(c.campaign.campaign_id);
     const cpm = field(c.fields, "cpm");
-    const before = asMoney(cpm?.before);
-    const after = asMoney(cpm?.after);
+    const before = Money.fromValue(cpm?.before);
+    const after = Money.fromValue(cpm?.after);
     const progress = live?.progress;
     if (!live?.in_flight || !cpm || !before || !after || !progress || progress.impressions_delivered === 0)
       return [];

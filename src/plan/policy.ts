@@ -78,9 +78,8 @@ function maxCpm(input: PolicyInput): Finding[] {
     if (c.kind !== "create_campaign" && c.kind !== "update_campaign") return [];
     const rule = rulesFor(input.desired, c.campaign.insertion_order_id).max_cpm;
     const field = c.fields.find((f) => f.field === "cpm");
-    const after = field?.after;
-    if (!rule || !after || typeof after !== "object" || !("units" in after)) return [];
-    const cpm = Money.fromWire(after as unknown as Money);
+    const cpm = Money.fromValue(field?.after);
+    if (!rule || !cpm) return [];
     const limit = exceededLimit(rule, cpm.currency_code, cpm);
     if (!limit) return [];
     return [

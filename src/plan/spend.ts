@@ -20,11 +20,6 @@ interface Budgeted {
   spent: Money | undefined;
 }
 
-/** A Money value of a change or live object, normalized: the wire may omit `nanos` (G12). */
-function asMoney(value: unknown): Money | undefined {
-  return Money.isWire(value) ? Money.fromWire(value) : undefined;
-}
-
 function budgeted(input: {
   changes: readonly Change[];
   campaigns: readonly Campaign[];
@@ -55,7 +50,7 @@ function budgeted(input: {
       const advertiserId = advertiser.get(change.campaign.insertion_order_id);
       const get = (name: string) => change.fields.find((f) => f.field === name)?.after;
       const impressions = get("budget_impressions");
-      const cpm = asMoney(get("cpm"));
+      const cpm = Money.fromValue(get("cpm"));
       const end = get("end_time");
       if (advertiserId === undefined || typeof impressions !== "number" || !cpm || typeof end !== "string")
         continue;
@@ -76,7 +71,7 @@ function budgeted(input: {
     }
     for (const f of change.fields) {
       if (f.field === "budget_impressions" && typeof f.after === "number") entry.after.impressions = f.after;
-      if (f.field === "cpm" && asMoney(f.after)) entry.after.cpm = asMoney(f.after)!;
+      if (f.field === "cpm" && Money.fromValue(f.after)) entry.after.cpm = Money.fromValue(f.after)!;
       if (f.field === "active" && typeof f.after === "boolean") entry.after.active = f.after;
       if (f.field === "end_time" && typeof f.after === "string") entry.after.end_time = f.after;
     }

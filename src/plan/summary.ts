@@ -29,10 +29,6 @@ function amount(m: Money): string {
   return Money.formatGrouped(m).split(" ")[0] ?? "";
 }
 
-function asMoney(value: unknown): Money | null {
-  return Money.isWire(value) ? (value as Money) : null;
-}
-
 function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] {
   const lines = new Map<string, string[]>();
   const cpm = new Map<string, Map<string, number>>();
@@ -55,8 +51,8 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
           const show = (v: unknown) => (typeof v === "number" ? grouped(v) : "none");
           add(change.insertion_order_id, `budget_impressions ${show(f.before)} -> ${show(f.after)}${delta}`);
         } else if (f.field === "budget_money") {
-          const b = asMoney(f.before);
-          const a = asMoney(f.after);
+          const b = Money.fromValue(f.before) ?? null;
+          const a = Money.fromValue(f.after) ?? null;
           add(
             change.insertion_order_id,
             a && b && a.currency_code === b.currency_code
@@ -74,8 +70,8 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
     if (change.kind === "update_campaign" || change.kind === "create_campaign") {
       for (const f of change.fields) {
         if (f.field === "cpm" && change.kind === "update_campaign") {
-          const b = asMoney(f.before);
-          const a = asMoney(f.after);
+          const b = Money.fromValue(f.before) ?? null;
+          const a = Money.fromValue(f.after) ?? null;
           if (!a || !b) continue;
           const key =
             a.currency_code === b.currency_code

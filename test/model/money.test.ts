@@ -66,6 +66,13 @@ describe("Money arithmetic and formatting", () => {
     expect(Money.isWire({ currency_code: "USD", units: 12 })).toBe(false);
   });
 
+  it("reads a field value as normalized money only when it is wire money", () => {
+    expect(Money.fromValue({ currency_code: "USD", units: "12" })).toEqual(usd("12", 0));
+    expect(Money.fromValue(12.5)).toBeUndefined();
+    expect(Money.fromValue({ strategy: "even" })).toBeUndefined();
+    expect(() => Money.fromValue({ currency_code: "USD", units: "1", nanos: -5 })).toThrow(/same sign/);
+  });
+
   it("validates the wire shape with G8's sign rule", () => {
     expect(Money.validate(usd("1", -5))).toMatch(/same sign/);
     expect(Money.validate({ currency_code: "usd", units: "1", nanos: 0 })).toMatch(/three upper-case/);
