@@ -35,6 +35,7 @@ const TOP_LEVEL: (keyof Plan)[] = [
   "targets",
   "max_pause_ms",
   "allowed",
+  "thresholds",
   "scope",
   "summary",
   "findings",

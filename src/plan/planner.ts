@@ -20,6 +20,7 @@ import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { spendSummary } from "./spend.js";
 import { planSummary } from "./summary.js";
+import { savedThresholds } from "./thresholds.js";
 import {
   type Finding,
   type LiveState,
@@ -87,6 +88,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     now: options.now,
   });
   const allowed = [...new Set(options.allowed ?? [])].sort();
+  const saved = savedThresholds(options.thresholds);
   const findings: Finding[] = [
     ...built.findings,
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
@@ -148,6 +150,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     targets: [...(options.targets ?? [])],
     ...(options.maxPauseMs !== undefined ? { max_pause_ms: options.maxPauseMs } : {}),
     ...(allowed.length > 0 ? { allowed } : {}),
+    ...(saved !== undefined ? { thresholds: saved } : {}),
     ...(options.changed ? { scope: options.changed } : {}),
     fingerprints: fingerprints(live, index, built.normalizedLiveTargetings),
     changes: built.changes,

@@ -249,6 +249,8 @@ export interface Plan {
   max_pause_ms?: number;
   /** `--allow` policy codes: their denials are warnings in this plan. Absent when none. */
   allowed?: string[];
+  /** The threshold flags the plan was made with; absent when it used the defaults. */
+  thresholds?: SavedThresholds;
   /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
   scope?: ChangedScope;
   fingerprints: Fingerprint[];
@@ -298,6 +300,12 @@ export interface LiveState {
 }
 
 /** Thresholds of analyzer DOOH401, in percent of the live value. */
+/** `--budget-increase-threshold` and `--cpm-increase-threshold` as a saved plan records them. */
+export interface SavedThresholds {
+  budget_increase_percent?: number;
+  cpm_increase_percent?: number;
+}
+
 export interface PlanThresholds {
   /** @default 50 */
   budgetIncreasePercent?: number;

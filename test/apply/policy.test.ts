@@ -19,12 +19,14 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function account(): Promise<{ dir: string; env: Record<string, string> }> {
+async function account(
+  policy = 'policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n',
+): Promise<{ dir: string; env: Record<string, string> }> {
   const started = await startCliAccount({
     users: [USER],
     campaigns: [seedCampaign("5001", "1001", "Malls")],
     configOrders: ['  - id: "1001"', "    campaigns:", "      - name: Malls", "        cpm: 30 USD"],
-    extraConfig: 'policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n',
+    extraConfig: policy,
     prefix: "doohctl-policy-",
   });
   emulator = started.emulator;
@@ -73,6 +75,34 @@ describe("guardrail policies against the emulator", () => {
       1,
     );
     expect(again.err()).toContain("drop --allow");
+    expect(cpmOf()).toMatchObject({ units: "12" });
+
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--plan", "plan.json", "--auto-approve"], io), io.err()).toBe(0);
+    expect(cpmOf()).toMatchObject({ currency_code: "USD", units: "30" });
+  });
+
+  it("a plan saved with threshold flags records them, and apply --plan reviews with the same limits", async () => {
+    // cpm 12 -> 30 USD is +150%: denied by cpm_increase_percent at the default 20, not at 200.
+    const { dir, env } = await account("policy:\n  cpm_increase_percent: {}\n");
+    const denied = bufferIO({ env, cwd: dir });
+    expect(await run(["plan"], denied)).toBe(1);
+    expect(denied.err()).toContain("DOOH903");
+
+    const saved = bufferIO({ env, cwd: dir });
+    expect(
+      await run(["plan", "--cpm-increase-threshold", "200", "-o", "plan.json"], saved),
+      saved.err(),
+    ).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")).thresholds).toEqual({
+      cpm_increase_percent: 200,
+    });
+
+    const again = bufferIO({ env, cwd: dir });
+    expect(
+      await run(["apply", "--plan", "plan.json", "--cpm-increase-threshold", "300", "--auto-approve"], again),
+    ).toBe(1);
+    expect(again.err()).toContain("drop --budget-increase-threshold and --cpm-increase-threshold");
     expect(cpmOf()).toMatchObject({ units: "12" });
 
     const io = bufferIO({ env, cwd: dir });

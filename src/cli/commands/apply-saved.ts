@@ -7,6 +7,7 @@ import { resolveConnection } from "../../config/connection.js";
 import { loadConfig } from "../../config/load.js";
 import { readPlanFile } from "../../plan/file.js";
 import { checkProposal } from "../../plan/proposal.js";
+import { thresholdsOfSaved } from "../../plan/thresholds.js";
 import type { Plan } from "../../plan/types.js";
 import { connect } from "../connection.js";
 import type { CliIO } from "../io.js";
@@ -74,7 +75,8 @@ export async function prepareSavedPlan(
       ...(saved.max_pause_ms !== undefined ? { maxPauseMs: saved.max_pause_ms } : {}),
       // The saved plan's --allow codes: an allowed policy denial still applies as planned.
       ...(saved.allowed ? { allowed: saved.allowed } : {}),
-      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+      // The saved plan's threshold flags: the limits it was reviewed with.
+      ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
     });
     // An apply that stopped since the file was made left campaigns paused: the plan made
     // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".

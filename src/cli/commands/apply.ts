@@ -5,7 +5,7 @@ import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 import { ApplyRefused, type PreparedApply, settleRecorded } from "./apply-prepared.js";
@@ -61,6 +61,11 @@ function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
   if (flags.plan !== undefined && (flags.allow ?? []).length > 0) {
     throw new ApplyRefused(
       "--plan applies the saved plan with the --allow codes it records: drop --allow (or make a new plan with plan --allow CODE -o FILE)",
+    );
+  }
+  if (flags.plan !== undefined && thresholdsOf(flags) !== undefined) {
+    throw new ApplyRefused(
+      "--plan applies the saved plan with the threshold flags it records: drop --budget-increase-threshold and --cpm-increase-threshold (or make a new plan with them)",
     );
   }
   // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).
