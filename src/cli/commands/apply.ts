@@ -35,7 +35,7 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
     )
     .option("--auto-approve", "apply without asking (needed without a terminal)")
     .option("--format <format>", "result format on stdout: text or json", "text")
-    .addOption(Flag.target("an insertion order or campaign id"))
+    .addOption(Flag.target("an insertion order, campaign or creative id"))
     .addOption(Flag.changedSince())
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
     .addOption(Flag.ca())
