@@ -2,49 +2,31 @@
  * examples/policy against the example seed, through `run()` and the real emulator: the plan
  * shows exactly what the example's comment promises, and the deny rule it describes denies.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { bufferIO } from "../helpers/io.js";
+import { type ExampleAccount, ROOT, startExample } from "../helpers/example-seed.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const EXAMPLE = join(ROOT, "examples/policy/doohctl.yaml");
-const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
 
+let example: ExampleAccount;
 let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")),
+  example = await startExample("doohctl-policy-example-", {
+    "doohctl.yaml": { copy: "examples/policy/doohctl.yaml" },
   });
-  dir = mkdtempSync(join(tmpdir(), "doohctl-policy-example-"));
-  copyFileSync(EXAMPLE, join(dir, "doohctl.yaml"));
+  ({ emulator, dir } = example);
 });
 afterAll(async () => {
-  await emulator.close();
-  rmSync(dir, { recursive: true, force: true });
+  await example.close();
 });
 
-function cli() {
-  return bufferIO({
-    cwd: dir,
-    env: {
-      DOOHCTL_API_ORIGIN: emulator.origin,
-      DOOHCTL_EMAIL: DEMO_USER.email,
-      DOOHCTL_PASSWORD: DEMO_USER.password,
-      DOOHCTL_SESSION_CACHE: "off",
-      DOOHCTL_STATE_DIR: join(dir, "state"),
-      HOME: dir,
-    },
-  });
-}
+const cli = () => example.cli();
 
 describe("examples/policy against examples/emulator-seed.json", () => {
   it("warns DOOH902 for the budget increase and denies nothing", async () => {
@@ -72,7 +54,7 @@ describe("examples/policy against examples/emulator-seed.json", () => {
       const airports = emulator.state().campaigns.find((c) => c.id === "5001");
       expect(airports?.cpm).toMatchObject({ currency_code: "USD", units: "12" });
     } finally {
-      copyFileSync(EXAMPLE, join(dir, "doohctl.yaml"));
+      writeFileSync(join(dir, "doohctl.yaml"), readFileSync(EXAMPLE, "utf8"));
     }
   });
 });

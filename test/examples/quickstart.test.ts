@@ -2,52 +2,30 @@
  * The quick start against the example seed, through `run()` and the real emulator: the plan
  * holds every kind of change the demo tells about, apply carries it out and converges.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER, type ExampleAccount, startExample } from "../helpers/example-seed.js";
 
-const ROOT = join(import.meta.dirname, "../..");
-const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
-
+let example: ExampleAccount;
 let emulator: RunningEmulator;
-let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")),
-  });
-  dir = mkdtempSync(join(tmpdir(), "doohctl-quickstart-"));
-  copyFileSync(join(ROOT, "examples/quickstart/doohctl.yaml"), join(dir, "doohctl.yaml"));
-  // The emulator runs without limits; the client need not pace itself either.
-  writeFileSync(
-    join(dir, "connection.yaml"),
-    "version: 1\nconnection:\n  rate_limits: { get: 1000/60s, write: 1000/60s, session: 1000/60s }\n",
-  );
-});
-afterAll(async () => {
-  await emulator.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function cli() {
-  return bufferIO({
-    cwd: dir,
-    env: {
-      DOOHCTL_API_ORIGIN: emulator.origin,
-      DOOHCTL_EMAIL: DEMO_USER.email,
-      DOOHCTL_PASSWORD: DEMO_USER.password,
-      DOOHCTL_SESSION_CACHE: "off",
-      HOME: dir,
+  example = await startExample("doohctl-quickstart-", {
+    "doohctl.yaml": { copy: "examples/quickstart/doohctl.yaml" },
+    // The emulator runs without limits; the client need not pace itself either.
+    "connection.yaml": {
+      text: "version: 1\nconnection:\n  rate_limits: { get: 1000/60s, write: 1000/60s, session: 1000/60s }\n",
     },
   });
-}
+  emulator = example.emulator;
+});
+afterAll(async () => {
+  await example.close();
+});
+
+const cli = () => example.cli();
 
 describe("examples/quickstart against examples/emulator-seed.json", () => {
   it("plans every kind of change the demo shows, and the pause for the targeting removal", async () => {
