@@ -113,8 +113,6 @@ export class TimeoutError extends RequestError {
 export class OutcomeUnknownError extends RequestError {
   override readonly name = "OutcomeUnknownError";
   readonly code = "OUTCOME_UNKNOWN";
-  /** For a chunked batch: index of this chunk's first item in the caller's list. */
-  readonly batchOffset: number;
   /**
    * True when the DSP answered (a 5xx): it has finished with the request, so what it did can
    * be read at once. False when no answer came (timeout, connection lost): it may still run.
@@ -124,7 +122,7 @@ export class OutcomeUnknownError extends RequestError {
     method: HttpMethod,
     path: string,
     readonly reason: string,
-    options?: { cause?: unknown; batchOffset?: number; answered?: boolean },
+    options?: { cause?: unknown; answered?: boolean },
   ) {
     super(
       method,
@@ -133,7 +131,6 @@ export class OutcomeUnknownError extends RequestError {
         "Read the live state (doohctl plan) before sending it again",
       options,
     );
-    this.batchOffset = options?.batchOffset ?? 0;
     this.answered = options?.answered ?? false;
   }
 }

@@ -127,17 +127,22 @@ function readFiles(dir: string): RecordFiles {
     const path = join(dir, name);
     const file = recordFileOf(path);
     if (typeof file === "string") found.unreadable.push({ path, reason: file });
-    else found.records.push({ path, file });
+    else if (file !== undefined) found.records.push({ path, file });
   }
   return found;
 }
 
-/** The file's record, or why it is not one this version can act on (trust nothing read). */
-function recordFileOf(path: string): RecordFile | string {
+/**
+ * The file's record, or why it is not one this version can act on (trust nothing read), or
+ * undefined when it is gone: its apply removed it, every campaign in it active again, after
+ * the directory was listed.
+ */
+function recordFileOf(path: string): RecordFile | string | undefined {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return error instanceof SyntaxError ? "not JSON" : (error as Error).message;
   }
   const file = data as Partial<RecordFile> | null;

@@ -25,13 +25,13 @@ export function readObject(
   return undefined;
 }
 
-/** G4: unknown properties and read-only ones are refused, each by name. */
 /** The keys a body may hold (`writable`), and those it is refused as `is read-only` rather than unknown. */
 export interface BodyKeys {
   writable: readonly string[];
   readOnly?: readonly string[];
 }
 
+/** G4: unknown properties and read-only ones are refused, each by name. */
 export function checkKeys(
   issues: Issues,
   prefix: string,

@@ -299,13 +299,13 @@ export interface LiveState {
   readRequests: number;
 }
 
-/** Thresholds of analyzer DOOH401, in percent of the live value. */
 /** `--budget-increase-threshold` and `--cpm-increase-threshold` as a saved plan records them. */
 export interface SavedThresholds {
   budget_increase_percent?: number;
   cpm_increase_percent?: number;
 }
 
+/** Thresholds of analyzer DOOH401, in percent of the live value. */
 export interface PlanThresholds {
   /** @default 50 */
   budgetIncreasePercent?: number;
