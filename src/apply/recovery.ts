@@ -151,7 +151,9 @@ function recordFileOf(path: string): RecordFile | string | undefined {
     return `format_version ${JSON.stringify(file.format_version)}, this doohctl reads ${FORMAT_VERSION}`;
   }
   const text = (v: unknown) => typeof v === "string" && v !== "";
-  if (!text(file.apply_id) || !text(file.host) || !text(file.started_at) || !Number.isInteger(file.pid)) {
+  // The host may be empty: some machines report no hostname, and their records are still theirs.
+  const host = typeof file.host === "string";
+  if (!text(file.apply_id) || !host || !text(file.started_at) || !Number.isInteger(file.pid)) {
     return "apply_id, host, pid or started_at is missing";
   }
   const entry = (p: Partial<RecordedPause> | null) =>
