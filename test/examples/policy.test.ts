@@ -57,4 +57,29 @@ describe("examples/policy against examples/emulator-seed.json", () => {
       writeFileSync(join(dir, "doohctl.yaml"), readFileSync(EXAMPLE, "utf8"));
     }
   });
+
+  it("names every denial of that cpm, and the --allow command the comment gives applies it", async () => {
+    const comment = readFileSync(EXAMPLE, "utf8");
+    const allow = /`doohctl apply (--allow DOOH\d{3}(?: --allow DOOH\d{3})*)`/.exec(
+      comment.replaceAll("\n# ", " "),
+    );
+    expect(allow, "the comment gives the --allow command").not.toBeNull();
+    const raised = comment.replace("cpm: 12.00 USD", "cpm: 30 USD");
+    writeFileSync(join(dir, "doohctl.yaml"), raised);
+    try {
+      const planned = cli();
+      expect(await run(["plan", ".", "--format", "json"], planned)).toBe(1);
+      const denied = (JSON.parse(planned.out()) as { errors: { code: string }[] }).errors.map((e) => e.code);
+      const allowed = allow![1]!.split(" ").filter((word) => word.startsWith("DOOH"));
+      expect([...new Set(denied)].sort()).toEqual(allowed);
+      for (const code of allowed) expect(comment).toContain(code);
+
+      const io = cli();
+      expect(await run(["apply", ".", "--auto-approve", ...allow![1]!.split(" ")], io), io.err()).toBe(0);
+      const airports = emulator.state().campaigns.find((c) => c.id === "5001");
+      expect(airports?.cpm).toMatchObject({ currency_code: "USD", units: "30" });
+    } finally {
+      writeFileSync(join(dir, "doohctl.yaml"), readFileSync(EXAMPLE, "utf8"));
+    }
+  });
 });
