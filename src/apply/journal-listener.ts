@@ -52,7 +52,7 @@ export function journalListener(
 ): JournalListener {
   const { plan, clock } = context;
   let error: string | undefined;
-  /** The plan request the client's write attempts belong to: the last one started. */
+  /** The plan request the client's write attempts belong to: the last one started (0: the restore). */
   let seq = 0;
   const record = (entry: JournalEntry) => {
     if (error !== undefined) return;
@@ -95,6 +95,8 @@ export function journalListener(
         return;
       }
       case "check":
+        // A check belongs to its request; the restore's (seq 0) starts writes no request owns.
+        seq = event.seq;
         record({ event: "check", time: iso(clock.now()), seq: event.seq, message: event.message });
         return;
       case "applied":

@@ -108,6 +108,40 @@ describe("a campaign paused for a targeting change", () => {
     });
   });
 
+  it("journals the reactivation's attempts as the restore's (seq 0), not as the request that failed", async () => {
+    const { w, plan } = await pausingWorld();
+    const { path, journal } = journalAt();
+    let restoring = false;
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      journal,
+      // The PUT of phase 4 fails on 500s; on the way out, the restore's read passes and its
+      // reactivation is answered 429 once before it lands.
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+        if (event.type === "check" && event.message.startsWith("reactivating")) {
+          restoring = true;
+          w.emulator.setFaults("", 1);
+        }
+        if (!restoring || event.type !== "api" || event.event.type !== "response") return;
+        if (event.event.method === "GET" && event.event.status === 200) w.emulator.setFaults("429:1", 1);
+        if (event.event.method === "PATCH" && event.event.status === 429) w.emulator.setFaults("", 1);
+      },
+    });
+    journal.close();
+    expect(result.failure?.request).toMatchObject({ phase: 4, method: "PUT" });
+    expect(result.restored).toEqual(["5001"]);
+    const attempts = lines(path).filter((l) => l.event === "attempt");
+    const reactivations = attempts.filter((l) => l.method === "PATCH");
+    expect(reactivations.length).toBeGreaterThan(0);
+    for (const line of reactivations) expect(line).toMatchObject({ seq: 0 });
+    for (const line of attempts.filter((l) => l.seq !== 0)) {
+      expect(line).toMatchObject({ method: plan.requests[line.seq - 1]?.method });
+    }
+  });
+
   it("is reactivated before the apply returns when it is interrupted after the pause", async () => {
     const { w, plan } = await pausingWorld();
     const controller = new AbortController();
