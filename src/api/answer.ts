@@ -37,8 +37,16 @@ function errorBody(text: string, status: number): ApiErrorBody {
   return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
 }
 
-/** The server's words, scrubbed of every secret before they become an error (issue 13, item 8). */
-export function apiError(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): ApiError {
+/**
+ * The server's words, scrubbed of every secret before they become an error (issue 13, item 8).
+ * `attempts`: how many attempts were answered with a 5xx before the client gave up.
+ */
+export function apiError(
+  request: ApiRequest,
+  response: HttpResponse,
+  scrubber: Scrubber,
+  attempts = 1,
+): ApiError {
   const body = isHtmlAnswer(response) ? { message: HTML_ANSWER } : errorBody(response.text, response.status);
   return new ApiError({
     status: response.status,
@@ -46,6 +54,7 @@ export function apiError(request: ApiRequest, response: HttpResponse, scrubber: 
     ...(body.data ? { data: scrubber.fields(body.data) } : {}),
     method: request.method,
     path: request.path,
+    attempts,
   });
 }
 

@@ -40,6 +40,8 @@ export class ApiError extends DspClientError {
    * caller's list, so `campaigns[3]` of the chunk starting at 200 is the caller's item 203.
    */
   readonly batchOffset: number;
+  /** Attempts answered this way: a 5xx the client retried until it gave up. */
+  readonly attempts: number;
 
   constructor(init: {
     status: number;
@@ -48,11 +50,17 @@ export class ApiError extends DspClientError {
     method: HttpMethod;
     path: string;
     batchOffset?: number;
+    attempts?: number;
   }) {
     const fields = (init.data ?? []).map((d) => `${d.field} ${d.messages.join(", ")}`);
+    const attempts = init.attempts ?? 1;
     super(
       `${init.method} ${init.path} failed with ${init.status} ${init.apiMessage}` +
-        (fields.length > 0 ? `: ${fields.join("; ")}` : ""),
+        (fields.length > 0 ? `: ${fields.join("; ")}` : "") +
+        (attempts > 1 && init.status >= 500
+          ? `, ${attempts} times in a row: the DSP is failing, not the request; run again later, ` +
+            "and tell the DSP's operator if it persists"
+          : ""),
     );
     this.status = init.status;
     this.apiMessage = init.apiMessage;
@@ -60,6 +68,7 @@ export class ApiError extends DspClientError {
     this.method = init.method;
     this.path = init.path;
     this.batchOffset = init.batchOffset ?? 0;
+    this.attempts = attempts;
   }
 
   /** The same error, told the offset of its chunk in the caller's batch. */
@@ -72,6 +81,7 @@ export class ApiError extends DspClientError {
       method: this.method,
       path: this.path,
       batchOffset: offset,
+      attempts: this.attempts,
     });
   }
 }

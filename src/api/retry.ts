@@ -79,7 +79,12 @@ export function decideRetry(input: {
   const { policy, outcome } = input;
   if (outcome.kind === "status" && outcome.status === 429) {
     if (input.rateLimited > policy.maxRateLimited) {
-      return { action: "give-up", detail: `rate limited ${input.rateLimited} times in a row` };
+      return {
+        action: "give-up",
+        detail:
+          `rate limited ${input.rateLimited} times in a row: other runs or tools use this API user's ` +
+          "rate windows; lower connection.rate_limits to leave them room, or run again later",
+      };
     }
     const waitMs = outcome.retryAfterMs ?? backoffMs(policy, input.rateLimited - 1);
     const reason = outcome.retryAfterMs !== undefined ? "retry-after" : "backoff";

@@ -120,6 +120,23 @@ describe("faults the client survives (emulator --faults)", () => {
     const attempts = h.events.filter((e) => e.type === "response" && e.path === `${CAMPAIGNS_PATH}/5001`);
     expect(attempts).toHaveLength(1 + 3);
   });
+
+  it("says, when it gives up, how many attempts failed and what to do", async () => {
+    h = await harness({ client: { retry: { maxAttempts: 3, maxRateLimited: 2 } } });
+    await h.client.send(Endpoints.getCampaign("5001"));
+    h.emulator.setFaults("500:1");
+    const failing = await h.client.send(Endpoints.getCampaign("5001")).catch((e: unknown) => e);
+    expect((failing as ApiError).message).toBe(
+      `GET ${CAMPAIGNS_PATH}/5001 failed with 500 Internal Server Error, 3 times in a row: the DSP is ` +
+        "failing, not the request; run again later, and tell the DSP's operator if it persists",
+    );
+    h.emulator.setFaults("429:1");
+    const limited = await h.client.send(Endpoints.getCampaign("5001")).catch((e: unknown) => e);
+    expect((limited as Error).message).toBe(
+      `GET ${CAMPAIGNS_PATH}/5001: gave up (rate limited 3 times in a row: other runs or tools use ` +
+        "this API user's rate windows; lower connection.rate_limits to leave them room, or run again later)",
+    );
+  });
 });
 
 /** A minimal DSP stand-in for what the emulator does not do: a 429 without Retry-After. */

@@ -76,7 +76,7 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "give-up":
           if (failure) throw failure;
-          if (response && response.status !== 429) throw apiError(request, response, scrubber);
+          if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
           throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
