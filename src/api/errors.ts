@@ -42,6 +42,8 @@ export class ApiError extends DspClientError {
   readonly batchOffset: number;
   /** Attempts answered this way: a 5xx the client retried until it gave up. */
   readonly attempts: number;
+  /** After `apiMessage` and the fields: what to do, when there is more to say ("" otherwise). */
+  readonly advice: string;
 
   constructor(init: {
     status: number;
@@ -54,14 +56,17 @@ export class ApiError extends DspClientError {
   }) {
     const fields = (init.data ?? []).map((d) => `${d.field} ${d.messages.join(", ")}`);
     const attempts = init.attempts ?? 1;
+    const advice =
+      attempts > 1 && init.status >= 500
+        ? `, ${attempts} times in a row: the DSP is failing, not the request; run again later, ` +
+          "and tell the DSP's operator if it persists"
+        : "";
     super(
       `${init.method} ${init.path} failed with ${init.status} ${init.apiMessage}` +
         (fields.length > 0 ? `: ${fields.join("; ")}` : "") +
-        (attempts > 1 && init.status >= 500
-          ? `, ${attempts} times in a row: the DSP is failing, not the request; run again later, ` +
-            "and tell the DSP's operator if it persists"
-          : ""),
+        advice,
     );
+    this.advice = advice;
     this.status = init.status;
     this.apiMessage = init.apiMessage;
     this.data = init.data ?? [];

@@ -84,9 +84,13 @@ export function describeFailure(
   return {
     request: record,
     code: typeof code === "string" ? code : "APPLY_ERROR",
-    // The API's own short text; its fields are listed one by one below.
+    // The API's own short text (and what to do); its fields are listed one by one below.
     message:
-      error instanceof ApiError ? error.apiMessage : error instanceof Error ? error.message : String(error),
+      error instanceof ApiError
+        ? `${error.apiMessage}${error.advice}`
+        : error instanceof Error
+          ? error.message
+          : String(error),
     ...(error instanceof ApiError ? { http_status: error.status } : {}),
     fields: error instanceof ApiError ? traceFieldErrors(planned, error.data, changesById) : [],
   };

@@ -142,6 +142,24 @@ describe("a campaign paused for a targeting change", () => {
     }
   });
 
+  it("says in the report what to do when the DSP answered 5xx until the client gave up", async () => {
+    const { w, plan } = await pausingWorld();
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+      },
+    });
+    expect(result.failure).toMatchObject({ http_status: 500, code: "API_ERROR" });
+    expect(result.failure?.message).toBe(
+      "Internal Server Error, 4 times in a row: the DSP is failing, not the request; run again later, " +
+        "and tell the DSP's operator if it persists",
+    );
+    expect(renderApplyReport(result)).toContain("500 Internal Server Error, 4 times in a row");
+  });
+
   it("is reactivated before the apply returns when it is interrupted after the pause", async () => {
     const { w, plan } = await pausingWorld();
     const controller = new AbortController();
