@@ -112,6 +112,8 @@ interface Held {
 
 interface Waiter {
   resolve: (settle: (outcome: Outcome) => void) => void;
+  /** Its wait was announced (onWait) while it headed the queue. */
+  announced?: boolean;
 }
 
 /** The held-slot accounting of one window; entered in p-queue's order, so FIFO too. */
@@ -177,7 +179,7 @@ class WindowGate {
       ...this.held.map((h) => h.freeAt).filter((t): t is number => t !== undefined),
       ...others,
     ];
-    if (cooling.length > 0) this.wakeAt(Math.min(...cooling), clock.now());
+    if (cooling.length > 0) this.wakeAt(Math.min(...cooling), clock.now(), this.waiters[0]!);
   }
 
   private grant(waiter: Waiter): void {
@@ -197,10 +199,19 @@ class WindowGate {
     });
   }
 
-  private wakeAt(at: number, now: number): void {
-    if (this.timerAt !== undefined && this.timerAt <= at) return;
+  /**
+   * Wakes the gate at `at`, and announces the wait of the queue's head: once per head, and
+   * again when the wake moves earlier. A head whose predecessor was aborted while waiting
+   * (a write abandoned on Ctrl-C, then the reactivation) is announced although the timer runs.
+   */
+  private wakeAt(at: number, now: number, head: Waiter): void {
+    const timerSet = this.timerAt !== undefined && this.timerAt <= at;
+    if (!timerSet || !head.announced) {
+      head.announced = true;
+      this.options.onWait?.(at, at - now);
+    }
+    if (timerSet) return;
     this.timerAt = at;
-    this.options.onWait?.(at, at - now);
     void this.options.clock.sleep(at - now).then(() => {
       if (this.timerAt === at) this.timerAt = undefined;
       this.pump();

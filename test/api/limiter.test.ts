@@ -147,6 +147,27 @@ describe("WindowLimiter", () => {
     expect(aborted.isSent()).toBe(false);
   });
 
+  it("announces the wait of a request that comes after an aborted one waiting for the same slot", async () => {
+    // Apply's reactivation after Ctrl-C: the abandoned write waited for the slot it now needs.
+    const clock = new VirtualClock();
+    const { instance, waits } = limiter(clock, { limit: 1, concurrency: 1 });
+    const first = request(instance);
+    await first.sent;
+    first.answer(200);
+    await first.done;
+    const controller = new AbortController();
+    const aborted = request(instance, controller.signal);
+    await flush();
+    expect(waits).toEqual([clock.now() + 60_001]);
+    controller.abort(new Error("stop"));
+    await expect(aborted.done).rejects.toThrow("stop");
+    clock.advance(20_000);
+    const next = request(instance);
+    await flush();
+    expect(next.isSent()).toBe(false);
+    expect(waits).toEqual([clock.now() + 40_001, clock.now() + 40_001]);
+  });
+
   it("rejects a request queued behind the concurrency cap when its signal aborts, and serves the next one", async () => {
     const clock = new VirtualClock();
     const { instance } = limiter(clock, { concurrency: 1, limit: 10 });
