@@ -5,9 +5,12 @@
  * second waits, then its re-reads before each write (guard.ts) see the first one's changes
  * and stop it before it writes anything stale. Across machines the re-reads are the guard.
  *
- * The lock file holds host, pid and start time; a lock whose process is gone (or that was
- * carried over from another machine with the state directory) is taken over.
+ * The lock file holds host, pid, start time and a token; a lock whose process is gone (or that
+ * was carried over from another machine with the state directory) is taken over. A lock with
+ * this process's own host and pid is its own only by its token: in a CI container, the killed
+ * job that left it had the same host name and often the same pid.
  */
+import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -19,7 +22,12 @@ interface LockFile {
   host: string;
   pid: number;
   started_at: string;
+  /** Tells this process's locks from those of an earlier process with the same host and pid. */
+  token?: string;
 }
+
+/** Tokens of the locks this process holds. */
+const heldHere = new Set<string>();
 
 export class ApplyLockError extends Error {
   override readonly name = "ApplyLockError";
@@ -47,6 +55,7 @@ function holderOf(path: string): LockFile | undefined {
 
 function alive(holder: LockFile): boolean {
   if (holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return holder.token !== undefined && heldHere.has(holder.token);
   try {
     process.kill(holder.pid, 0);
     return true;
@@ -118,12 +127,15 @@ export async function acquireApplyLock(input: {
         host: hostname(),
         pid: process.pid,
         started_at: new Date(input.clock.now()).toISOString(),
+        token: randomBytes(8).toString("hex"),
       };
+      heldHere.add(mine.token!);
       writeSync(fd, JSON.stringify(mine));
       closeSync(fd);
       return {
         release: () => {
-          if (holderOf(path)?.pid === process.pid) rmSync(path, { force: true });
+          heldHere.delete(mine.token!);
+          if (holderOf(path)?.token === mine.token) rmSync(path, { force: true });
         },
       };
     } catch (error) {

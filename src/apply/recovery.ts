@@ -86,9 +86,13 @@ function writeDurably(path: string, dir: string, text: string): void {
   }
 }
 
+/** Applies begun by this process: a record with its host and pid is its own only if listed. */
+const begunHere = new Set<string>();
+
 function isRunning(file: RecordFile): boolean {
   if (file.host !== hostname()) return false;
-  if (file.pid === process.pid) return true;
+  // In a CI container the killed job that wrote it had the same host name and often this pid.
+  if (file.pid === process.pid) return begunHere.has(file.apply_id);
   try {
     process.kill(file.pid, 0);
     return true;
@@ -232,6 +236,7 @@ export class ApplyRecovery {
   ) {
     const stamp = startedAt.replace(/[-:.]/g, "");
     this.applyId = `${stamp}-${process.pid}-${randomBytes(3).toString("hex")}`;
+    begunHere.add(this.applyId);
     this.path = join(dir, `${this.applyId}.json`);
   }
 

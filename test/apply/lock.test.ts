@@ -60,6 +60,22 @@ describe("acquireApplyLock", () => {
     lock.release();
   });
 
+  it("takes over a lock left by an earlier process with this host name and this pid", async () => {
+    // A CI job in a container: the same host name and often the same pid as the killed job.
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
+    holdLock(dir, process.pid);
+    const waits: unknown[] = [];
+    const lock = await acquireApplyLock({
+      stateDir: dir,
+      scope: SCOPE,
+      clock: new VirtualClock({ autoAdvance: true }),
+      onWait: (holder) => waits.push(holder),
+    });
+    expect(waits).toEqual([]);
+    lock.release();
+    expect(existsSync(lockPath(dir))).toBe(false);
+  });
+
   it("waits while a running process holds it, and takes it once released", async () => {
     const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
     holdLock(dir, process.ppid);

@@ -98,6 +98,21 @@ describe("the recovery record", () => {
     expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(false);
   });
 
+  it("takes a record of an earlier process with this host name and this pid for a dead owner's", () => {
+    // A CI job in a container: the same host name and often the same pid as the killed job.
+    const dir = stateDir();
+    new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
+    const account = join(dir, "recovery", accountKey(SCOPE));
+    for (const name of readdirSync(account)) {
+      const file = JSON.parse(readFileSync(join(account, name), "utf8"));
+      writeFileSync(
+        join(account, name),
+        JSON.stringify({ ...file, apply_id: "20261123T100000000Z-1-abcdef" }),
+      );
+    }
+    expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(false);
+  });
+
   it("drops only the named campaigns of dead owners, never a running apply's entries", () => {
     const dir = stateDir();
     const store = new RecoveryStore(dir, SCOPE);
