@@ -2,7 +2,7 @@
  * `doohctl apply` end to end through `run()`: config on disk, the emulator on the system
  * clock with rate limits off (the config raises the client's windows so nothing waits).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
@@ -209,6 +209,19 @@ describe("doohctl apply --plan", () => {
       `${readFileSync(join(dir, "doohctl.yaml"), "utf8")}\n# edited\n`,
     );
     expect(await refused(path)).toMatch(/made from other config files .*doohctl\.yaml differs/);
+  });
+
+  it("run from another directory, says the config paths are the plan's directory's and how to name them", async () => {
+    const { path } = await savePlan();
+    const elsewhere = join(dir, "elsewhere");
+    mkdirSync(elsewhere);
+    const io = bufferIO({ env, cwd: elsewhere });
+    expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
+    expect(io.err()).toBe(
+      `doohctl apply: ${path} was made from doohctl.yaml, which is not in ${elsewhere}: run apply in the ` +
+        `directory the plan was made in, or name the files: doohctl apply --plan ${path} PATHS. Nothing was sent\n`,
+    );
+    expect(dspWrites()).toEqual([]);
   });
 
   it("never sends the password to an origin read from the plan file, nor logs in anywhere for another DSP", async () => {

@@ -2,6 +2,7 @@
  * `apply --plan FILE`: the saved plan checked against the config, the connection and the
  * live state of now, and made again from them (design.md, Plan).
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { resolveConnection } from "../../config/connection.js";
 import { loadConfig } from "../../config/load.js";
@@ -13,6 +14,20 @@ import { connect } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
+
+/**
+ * The plan names its config files relative to the directory it was made in: run from
+ * another, they are missing, and "no such file: create it" would be the wrong advice.
+ */
+function refuseIfConfigElsewhere(io: CliIO, file: string, configPaths: string[]): void {
+  const missing = configPaths.filter((path) => !existsSync(resolve(io.cwd, path)));
+  if (missing.length === 0) return;
+  throw new ApplyRefused(
+    `${file} was made from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not in ${io.cwd}: ` +
+      `run apply in the directory the plan was made in, or name the files: doohctl apply --plan ${file} PATHS. ` +
+      "Nothing was sent",
+  );
+}
 
 /**
  * A saved plan is a proposal (design.md, Plan): the connection comes from the config and the
@@ -32,6 +47,7 @@ export async function prepareSavedPlan(
   if (configPaths.length === 0) {
     throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`);
   }
+  if (paths.length === 0) refuseIfConfigElsewhere(io, file, configPaths);
   const desired = await loadConfig(configPaths, { cwd: io.cwd });
   const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
   const differing = desired.files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
