@@ -98,7 +98,7 @@ describe("doohctl export of the example seed", () => {
     const first = cli(emulator, DEMO_USER);
     expect(await run(["export", "--insertion-order", "1002", "-o", "out.yaml"], first), first.err()).toBe(0);
     expect(first.out()).toBe("");
-    expect(first.err()).toContain("wrote out.yaml");
+    expect(first.err()).toContain("wrote out.yaml (1 insertion order, 1 campaign)");
     const written = readFileSync(join(dir, "out.yaml"), "utf8");
     expect(written).toContain('- id: "1002"');
 

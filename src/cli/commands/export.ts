@@ -11,6 +11,7 @@ import { sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
 import { exportOmissions, renderExport } from "../../render/export.js";
+import { count } from "../../render/format.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
@@ -96,7 +97,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     } else {
       writeFileSync(target, text, { flag: flags.force ? "w" : "wx" });
       io.stderr.write(
-        `doohctl export: wrote ${flags.out} (${live.insertionOrders.length} insertion orders, ${live.campaigns.length} campaigns)\n`,
+        `doohctl export: wrote ${flags.out} (${count(live.insertionOrders.length, "insertion order")}, ${count(live.campaigns.length, "campaign")})\n`,
       );
     }
     return EXIT.ok;
