@@ -61,8 +61,10 @@ export class ApiError extends DspClientError {
         ? `, ${attempts} times in a row: the DSP is failing, not the request; run again later, ` +
           "and tell the DSP's operator if it persists"
         : "";
+    // A 2xx that is still unusable (no session cookie, an HTML page) did not "fail with 200".
+    const outcome = init.status >= 200 && init.status < 300 ? "answered" : "failed with";
     super(
-      `${init.method} ${init.path} failed with ${init.status} ${init.apiMessage}` +
+      `${init.method} ${init.path} ${outcome} ${init.status} ${init.apiMessage}` +
         (fields.length > 0 ? `: ${fields.join("; ")}` : "") +
         advice,
     );

@@ -39,7 +39,7 @@ export async function login(options: LoginOptions, signal?: AbortSignal): Promis
       status: response.status,
       apiMessage: isHtmlAnswer(response)
         ? HTML_ANSWER
-        : `login answered without a ${cookieName} cookie: check connection.environment (${options.environment})`,
+        : `but set no ${cookieName} session cookie: check connection.environment (${options.environment}), the user may belong to the other environment`,
       method: request.method,
       path: request.path,
     });

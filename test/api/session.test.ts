@@ -30,6 +30,14 @@ describe("sessions (spec, Authentication; G9)", () => {
     ]);
   });
 
+  it("says the login answered 200 without this environment's cookie, not that it 'failed with 200'", async () => {
+    h = await harness({ client: { environment: "staging" } });
+    const error = await h.client.send(Endpoints.getCampaign("5001")).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      "POST /api/session answered 200 but set no tr-staging session cookie: check connection.environment (staging), the user may belong to the other environment",
+    );
+  });
+
   it("logs in again, transparently, when the 8-hour session runs out mid-run", async () => {
     h = await harness({ autoAdvance: false });
     await h.client.send(Endpoints.getCampaign("5001"));
