@@ -5,49 +5,37 @@
  * and never creates the campaign twice. A proxy in front of the emulator turns the emulator's
  * success into a 500 after the write happened.
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { Clock } from "../../src/model/clock.js";
 import { desiredCampaign, desiredIo, desiredState, seedIo, usd, VENUES_A } from "../helpers/builders.js";
+import { relay } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
-let proxy: Server | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
-  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  proxy = undefined;
 });
 
 /** Forwards everything; the first POST /campaigns is carried out, and answered 500. */
 async function behindApplyThen500(w: World): Promise<{ world: World; faked: () => number }> {
-  const target = new URL(w.emulator.origin);
   let faked = 0;
-  proxy = createServer((req, res) => {
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        if (req.method === "POST" && req.url?.endsWith("/campaigns") && faked === 0) {
-          faked++;
-          answer.resume();
-          answer.on("end", () => {
-            res.writeHead(500, { "content-type": "application/json" });
-            res.end(JSON.stringify({ code: 500, message: "Internal Server Error" }));
-          });
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
   await w.client.close();
-  const behind = await w.behind(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  const behind = await w.behind((req, res, forward) => {
+    void forward().then((answer) => {
+      if (req.method === "POST" && req.url?.endsWith("/campaigns") && faked === 0) {
+        faked++;
+        answer.resume();
+        answer.on("end", () => {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ code: 500, message: "Internal Server Error" }));
+        });
+        return;
+      }
+      relay(answer, res);
+    });
+  });
   return { world: behind, faked: () => faked };
 }
 

@@ -4,8 +4,6 @@
  * unknown POST outcome never creates a campaign twice; an interruption starts nothing new.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,15 +22,13 @@ import {
   usd,
   VENUES_A,
 } from "../helpers/builders.js";
+import { readBody, relay } from "../helpers/proxy.js";
 import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
-let proxy: Server | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
-  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  proxy = undefined;
 });
 
 const newCampaign = (name: string) =>
@@ -170,28 +166,19 @@ describe("resilience", () => {
   it("takes the ids of campaigns a lost POST did create and never creates them twice", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
     // A proxy that forwards the first POST, lets the emulator create, then drops the answer.
-    const target = new URL(world.emulator.origin);
     let dropped = false;
-    proxy = createServer((req, res) => {
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          if (req.method === "POST" && req.url?.endsWith("/campaigns") && !dropped) {
-            dropped = true;
-            answer.resume();
-            answer.on("end", () => req.socket.destroy());
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
-    const port = (proxy.address() as AddressInfo).port;
     await world.client.close();
-    world = await world.behind(`http://127.0.0.1:${port}`);
+    world = await world.behind((req, res, forward) => {
+      void forward().then((answer) => {
+        if (req.method === "POST" && req.url?.endsWith("/campaigns") && !dropped) {
+          dropped = true;
+          answer.resume();
+          answer.on("end", () => req.socket.destroy());
+          return;
+        }
+        relay(answer, res);
+      });
+    });
 
     const desired = desiredState([
       desiredIo("1001", { campaigns: [newCampaign("One"), newCampaign("Two")], line: "next" }),
@@ -210,43 +197,22 @@ describe("resilience", () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
     // A slow server: the proxy holds the first POST past the client's timeout and lets the
     // emulator commit it only later, while the apply waits for the outcome to settle.
-    const target = new URL(world.emulator.origin);
-    const forward = (req: IncomingMessage, body: Buffer) =>
-      new Promise<IncomingMessage>((resolve) => {
-        const upstream = httpRequest(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: req.url,
-            headers: req.headers,
-          },
-          resolve,
-        );
-        upstream.end(body);
-      });
     let commitLate: (() => Promise<void>) | undefined;
-    proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        const body = Buffer.concat(chunks);
-        if (req.method === "POST" && req.url?.endsWith("/campaigns") && commitLate === undefined) {
-          commitLate = async () => {
-            (await forward(req, body)).resume();
-          };
-          return; // no answer: the client times out
-        }
-        void forward(req, body).then((answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-      });
-    });
-    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
-    const port = (proxy.address() as AddressInfo).port;
     await world.client.close();
-    world = await world.behind(`http://127.0.0.1:${port}`, { timeouts: { requestMs: 300 } });
+    world = await world.behind(
+      (req, res, forward) => {
+        void readBody(req).then((body) => {
+          if (req.method === "POST" && req.url?.endsWith("/campaigns") && commitLate === undefined) {
+            commitLate = async () => {
+              (await forward(body)).resume();
+            };
+            return; // no answer: the client times out
+          }
+          void forward(body).then((answer) => relay(answer, res));
+        });
+      },
+      { timeouts: { requestMs: 300 } },
+    );
 
     const desired = desiredState([desiredIo("1001", { campaigns: [newCampaign("Late")], line: "next" })]);
     const plan = await world.plan(desired);

@@ -3,8 +3,6 @@
  * and its reactivation (I1/I7), when a request was recovered, and when the journal breaks.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,15 +19,13 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { relay } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
-let proxy: Server | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
-  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  proxy = undefined;
 });
 
 function journalAt(): { path: string; journal: ApplyJournal } {
@@ -208,30 +204,22 @@ describe("the status of a recovered request", () => {
   it("is 200 for a POST answered 500 after the emulator created its campaigns", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
     // Forwards the first POST /campaigns (the emulator creates) and answers it 500.
-    const target = new URL(world.emulator.origin);
     let faked = false;
-    proxy = createServer((req, res) => {
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          if (req.method === "POST" && req.url?.endsWith("/campaigns") && !faked) {
-            faked = true;
-            answer.resume();
-            answer.on("end", () => {
-              res.writeHead(500, { "content-type": "application/json" });
-              res.end(JSON.stringify({ message: "Internal Server Error" }));
-            });
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => proxy!.listen(0, "127.0.0.1", resolve));
     await world.client.close();
-    world = await world.behind(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+    world = await world.behind((req, res, forward) => {
+      void forward().then((answer) => {
+        if (req.method === "POST" && req.url?.endsWith("/campaigns") && !faked) {
+          faked = true;
+          answer.resume();
+          answer.on("end", () => {
+            res.writeHead(500, { "content-type": "application/json" });
+            res.end(JSON.stringify({ message: "Internal Server Error" }));
+          });
+          return;
+        }
+        relay(answer, res);
+      });
+    });
     const fresh = desiredCampaign("Fresh", {
       fields: {
         active: false,

@@ -17,6 +17,7 @@ import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
+import { interceptingProxy, type OnRequest } from "./proxy.js";
 
 export interface EmulatorWorld {
   clock: VirtualClock;
@@ -31,10 +32,11 @@ export interface EmulatorWorld {
   /** Requests the emulator saw on `path` (exact) with `method`. */
   seen(method: string, path: string): number;
   /**
-   * The same emulator and clock, reached through another origin (a proxy) by a new client;
-   * its `close()` ends that client and the emulator, not this world's client.
+   * The same emulator and clock, reached by a new client through a forwarding proxy that
+   * `onRequest` drives (test/helpers/proxy.ts); its `close()` ends that client, the proxy and
+   * the emulator, not this world's client.
    */
-  behind(origin: string, client?: Partial<DspClientOptions>): Promise<EmulatorWorld>;
+  behind(onRequest: OnRequest, client?: Partial<DspClientOptions>): Promise<EmulatorWorld>;
   close(): Promise<void>;
 }
 
@@ -69,10 +71,12 @@ export async function emulatorWorld(options: EmulatorWorldOptions): Promise<Emul
   return worldOf(emulator, clock, clientOptions);
 }
 
+/** `proxy`, when given, is the one the client reaches the emulator through; close() ends it. */
 function worldOf(
   emulator: RunningEmulator,
   clock: VirtualClock,
   clientOptions: DspClientOptions,
+  proxy?: { close(): Promise<void> },
 ): EmulatorWorld {
   const client = createDspClient(clientOptions);
   const events: ApiEvent[] = [];
@@ -100,10 +104,13 @@ function worldOf(
         .map((e) => ({ method: e.method, path: e.path, status: e.status })),
     seen: (method, path) =>
       emulator.requestLog().filter((e) => e.method === method && e.path === path).length,
-    behind: async (origin, options = {}) =>
-      worldOf(emulator, clock, { ...clientOptions, apiOrigin: origin, ...options }),
+    async behind(onRequest, options = {}) {
+      const proxy = await interceptingProxy(emulator.origin, { onRequest });
+      return worldOf(emulator, clock, { ...clientOptions, apiOrigin: proxy.origin, ...options }, proxy);
+    },
     async close() {
       await client.close();
+      await proxy?.close();
       await emulator.close();
     },
   };

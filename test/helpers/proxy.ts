@@ -1,0 +1,84 @@
+/**
+ * A forwarding proxy on port 0 in front of the emulator, for tests that put a fault between
+ * the client and the DSP. Each request goes to `onRequest`, which may answer it itself, hold
+ * it, or send it on with `forward` and then relay, replace or drop the emulator's answer.
+ * Requests and answers go through as bytes, piped with their headers untouched; the fake DSP
+ * of test/api/proxy.ts instead reads each exchange whole, logs it and may rewrite it.
+ * With `tls`, TLS terminates here: an HTTPS front for the plain-HTTP emulator.
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer, type ServerOptions } from "node:https";
+import type { AddressInfo } from "node:net";
+
+/**
+ * Sends the request on to the target: its body piped as it arrives, or `body` when the proxy
+ * has read it already. Resolves with the target's answer, not yet read.
+ */
+export type Forward = (body?: Buffer) => Promise<IncomingMessage>;
+
+export type OnRequest = (request: IncomingMessage, response: ServerResponse, forward: Forward) => void;
+
+export interface InterceptingProxyOptions {
+  /** @default relays every request's answer unchanged */
+  onRequest?: OnRequest;
+  /** The HTTPS server's options (key, cert, protocol limits); plain HTTP without. */
+  tls?: ServerOptions;
+}
+
+export interface InterceptingProxy {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Writes the target's answer to the client as it arrives. */
+export function relay(answer: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(answer.statusCode ?? 502, answer.headers);
+  answer.pipe(response);
+}
+
+export function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+const relayAll: OnRequest = (_request, response, forward) => {
+  void forward().then((answer) => relay(answer, response));
+};
+
+export async function interceptingProxy(
+  target: string,
+  options: InterceptingProxyOptions = {},
+): Promise<InterceptingProxy> {
+  const { hostname, port } = new URL(target);
+  const onRequest = options.onRequest ?? relayAll;
+  const listener: RequestListener = (request, response) => {
+    const forward: Forward = (body) =>
+      new Promise((resolve) => {
+        const { method, url: path, headers } = request;
+        const upstream = httpRequest({ host: hostname, port, method, path, headers }, resolve);
+        if (body === undefined) request.pipe(upstream);
+        else upstream.end(body);
+      });
+    onRequest(request, response, forward);
+  };
+  const server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const scheme = options.tls ? "https" : "http";
+  return {
+    origin: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
