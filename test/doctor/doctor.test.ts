@@ -3,13 +3,12 @@
  * test-only quirk makes its own check differ; and whatever it finds, it only ever sent GETs
  * and its session POSTs (the emulator's request log proves it).
  */
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type Quirk, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { seed, USER } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
+import { interceptingProxy, relay } from "../helpers/proxy.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -171,27 +170,20 @@ describe("doohctl doctor", () => {
 
   it("reports an answer the client itself refuses (not JSON) as differs, not a crash", async () => {
     emulator = await startEmulator({ port: 0, control: true, rateLimits: "off", seed: seed() });
-    const target = new URL(emulator.origin);
     // A front that answers the targetings read with an HTML page and passes the rest on.
-    const front = createServer((req, res) => {
-      if (req.url?.endsWith("/targetings")) {
-        res.writeHead(200, { "content-type": "text/html" }).end("<html>maintenance</html>");
-        return;
-      }
-      const forward = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(forward);
+    const front = await interceptingProxy(emulator.origin, {
+      onRequest: (req, res, forward) => {
+        if (req.url?.endsWith("/targetings")) {
+          res.writeHead(200, { "content-type": "text/html" }).end("<html>maintenance</html>");
+          return;
+        }
+        void forward().then((answer) => relay(answer, res));
+      },
     });
-    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
     try {
       const io = bufferIO({
         env: {
-          DOOHCTL_API_ORIGIN: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+          DOOHCTL_API_ORIGIN: front.origin,
           DOOHCTL_EMAIL: USER.email,
           DOOHCTL_PASSWORD: USER.password,
           DOOHCTL_SESSION_CACHE: "off",
@@ -205,7 +197,7 @@ describe("doohctl doctor", () => {
       });
       expect(checks.filter((c) => c.status === "differs").map((c) => c.id)).toEqual(["targetings"]);
     } finally {
-      front.close();
+      await front.close();
     }
   });
 

@@ -8,8 +8,6 @@
  * the API has no idempotency key or unique name (G3), so that case is not claimed here.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +17,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js
 import { startWorld, USER, type World } from "../apply/harness.js";
 import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo, usd } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { colleagueClient } from "../helpers/world.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames } from "./world.js";
@@ -55,37 +54,24 @@ const CONFIG_LINES = [
 async function holdingPosts(
   origin: string,
 ): Promise<{ origin: string; release(): void; close(): Promise<void> }> {
-  const target = new URL(origin);
   const held: (() => void)[] = [];
   let released = false;
   const release = () => {
     released = true;
     for (const go of held.splice(0)) go();
   };
-  const server = createServer((req, res) => {
-    const forward = () => {
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(upstream);
-    };
-    if (req.method === "POST" && req.url?.endsWith("/campaigns") && !released) {
-      held.push(forward);
-      if (held.length >= 2) release();
-      return;
-    }
-    forward();
+  const proxy = await interceptingProxy(origin, {
+    onRequest: (req, res, forward) => {
+      const pass = () => void forward().then((answer) => relay(answer, res));
+      if (req.method === "POST" && req.url?.endsWith("/campaigns") && !released) {
+        held.push(pass);
+        if (held.length >= 2) release();
+        return;
+      }
+      pass();
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    release,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...proxy, release };
 }
 
 describe("two applies of one new campaign on one machine", () => {
