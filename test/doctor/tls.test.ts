@@ -1,34 +1,24 @@
 /** `doohctl doctor`'s G13 check over real TLS: an HTTPS front with a test certificate before the emulator. */
-import { request as httpRequest } from "node:http";
-import { createServer as createHttpsServer, type Server, type ServerOptions } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { ServerOptions } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { seed, USER } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
+import { type InterceptingProxy, interceptingProxy } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
 
 let certs: TestCertificate;
 let emulator: RunningEmulator;
-const servers: Server[] = [];
+const fronts: InterceptingProxy[] = [];
 
 /** TLS terminates here; requests go on to the emulator unchanged. */
 async function httpsFront(options: ServerOptions = {}): Promise<string> {
-  const server = createHttpsServer({ key: certs.key, cert: certs.cert, ...options }, (req, res) => {
-    const target = new URL(emulator.origin);
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(forward);
+  const front = await interceptingProxy(emulator.origin, {
+    tls: { key: certs.key, cert: certs.cert, ...options },
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fronts.push(front);
+  return front.origin;
 }
 
 async function doctorAt(origin: string) {
@@ -52,7 +42,7 @@ describe.skipIf(!hasOpenssl())("doohctl doctor over TLS (G13)", () => {
     emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
   });
   afterAll(async () => {
-    for (const server of servers) server.close();
+    for (const front of fronts.splice(0)) await front.close();
     await emulator.close();
   });
 

@@ -1,7 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
-import { createServer as createHttpsServer, type Server, type ServerOptions } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { ServerOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
@@ -12,6 +10,7 @@ import { TLS_CIPHER_SUITES } from "../../src/api/transport.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedIo } from "../helpers/builders.js";
+import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
@@ -29,27 +28,21 @@ const ALLOWED_STANDARD_NAMES = [
 let _dir: string;
 let certs: TestCertificate;
 let emulator: RunningEmulator;
-const servers: Server[] = [];
+const fronts: InterceptingProxy[] = [];
 const negotiated: { protocol: string | null; cipher: string }[] = [];
 
 /** An HTTPS front for the emulator: TLS terminates here, requests go on to it unchanged. */
 async function httpsFront(options: ServerOptions = {}): Promise<string> {
-  const server = createHttpsServer({ key: certs.key, cert: certs.cert, ...options }, (req, res) => {
-    const socket = req.socket as TLSSocket;
-    negotiated.push({ protocol: socket.getProtocol(), cipher: socket.getCipher().standardName });
-    const target = new URL(emulator.origin);
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    req.pipe(forward);
+  const front = await interceptingProxy(emulator.origin, {
+    tls: { key: certs.key, cert: certs.cert, ...options },
+    onRequest: (req, res, forward) => {
+      const socket = req.socket as TLSSocket;
+      negotiated.push({ protocol: socket.getProtocol(), cipher: socket.getCipher().standardName });
+      void forward().then((answer) => relay(answer, res));
+    },
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fronts.push(front);
+  return front.origin;
 }
 
 function client(apiOrigin: string, ca?: string) {
@@ -75,7 +68,7 @@ describe.skipIf(!hasOpenssl())("TLS against an HTTPS DSP with a test certificate
     });
   });
   afterAll(async () => {
-    for (const server of servers) server.close();
+    for (const front of fronts.splice(0)) await front.close();
     await emulator.close();
   });
 
