@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { Clock } from "../../src/model/clock.js";
 import { desiredCampaign, desiredIo, desiredState, seedIo, usd, VENUES_A } from "../helpers/builders.js";
-import { relay } from "../helpers/proxy.js";
+import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -22,20 +22,13 @@ afterEach(async () => {
 async function behindApplyThen500(w: World): Promise<{ world: World; faked: () => number }> {
   let faked = 0;
   await w.client.close();
-  const behind = await w.behind((req, res, forward) => {
-    void forward().then((answer) => {
-      if (req.method === "POST" && req.url?.endsWith("/campaigns") && faked === 0) {
-        faked++;
-        answer.resume();
-        answer.on("end", () => {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(JSON.stringify({ code: 500, message: "Internal Server Error" }));
-        });
-        return;
-      }
-      relay(answer, res);
-    });
-  });
+  const behind = await w.behind(
+    firstCampaignPostCarriedOutThen((_req, res) => {
+      faked++;
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: 500, message: "Internal Server Error" }));
+    }),
+  );
   return { world: behind, faked: () => faked };
 }
 

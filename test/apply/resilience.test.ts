@@ -22,7 +22,7 @@ import {
   usd,
   VENUES_A,
 } from "../helpers/builders.js";
-import { readBody, relay } from "../helpers/proxy.js";
+import { firstCampaignPostCarriedOutThen, readBody, relay } from "../helpers/proxy.js";
 import { startWorld, USER, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -168,17 +168,12 @@ describe("resilience", () => {
     // A proxy that forwards the first POST, lets the emulator create, then drops the answer.
     let dropped = false;
     await world.client.close();
-    world = await world.behind((req, res, forward) => {
-      void forward().then((answer) => {
-        if (req.method === "POST" && req.url?.endsWith("/campaigns") && !dropped) {
-          dropped = true;
-          answer.resume();
-          answer.on("end", () => req.socket.destroy());
-          return;
-        }
-        relay(answer, res);
-      });
-    });
+    world = await world.behind(
+      firstCampaignPostCarriedOutThen((req) => {
+        dropped = true;
+        req.socket.destroy();
+      }),
+    );
 
     const desired = desiredState([
       desiredIo("1001", { campaigns: [newCampaign("One"), newCampaign("Two")], line: "next" }),

@@ -19,7 +19,7 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
-import { relay } from "../helpers/proxy.js";
+import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -206,20 +206,13 @@ describe("the status of a recovered request", () => {
     // Forwards the first POST /campaigns (the emulator creates) and answers it 500.
     let faked = false;
     await world.client.close();
-    world = await world.behind((req, res, forward) => {
-      void forward().then((answer) => {
-        if (req.method === "POST" && req.url?.endsWith("/campaigns") && !faked) {
-          faked = true;
-          answer.resume();
-          answer.on("end", () => {
-            res.writeHead(500, { "content-type": "application/json" });
-            res.end(JSON.stringify({ message: "Internal Server Error" }));
-          });
-          return;
-        }
-        relay(answer, res);
-      });
-    });
+    world = await world.behind(
+      firstCampaignPostCarriedOutThen((_req, res) => {
+        faked = true;
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ message: "Internal Server Error" }));
+      }),
+    );
     const fresh = desiredCampaign("Fresh", {
       fields: {
         active: false,

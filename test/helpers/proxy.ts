@@ -54,6 +54,28 @@ const relayAll: OnRequest = (_request, response, forward) => {
   void forward().then((answer) => relay(answer, response));
 };
 
+/**
+ * Relays every request but the first POST .../campaigns: the target carries that one out, and
+ * once its answer is read, `fault` has the client's request and response in its place (to
+ * answer 500, drop the socket...): the write happened, the client does not learn it.
+ */
+export function firstCampaignPostCarriedOutThen(
+  fault: (request: IncomingMessage, response: ServerResponse) => void,
+): OnRequest {
+  let faulted = false;
+  return (request, response, forward) => {
+    void forward().then((answer) => {
+      if (request.method === "POST" && request.url?.endsWith("/campaigns") && !faulted) {
+        faulted = true;
+        answer.resume();
+        answer.on("end", () => fault(request, response));
+        return;
+      }
+      relay(answer, response);
+    });
+  };
+}
+
 export async function interceptingProxy(
   target: string,
   options: InterceptingProxyOptions = {},
