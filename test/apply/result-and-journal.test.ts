@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ApplyEvent } from "../../src/apply/events.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { type ApplyJournal, type JournalEntry, openFileJournal } from "../../src/apply/journal.js";
 import { renderApplyReport } from "../../src/render/report.js";
@@ -163,16 +164,20 @@ describe("a campaign paused for a targeting change", () => {
   it("is reactivated before the apply returns when it is interrupted after the pause", async () => {
     const { w, plan } = await pausingWorld();
     const controller = new AbortController();
+    const events: ApplyEvent[] = [];
     const result = await applyPlan({
       plan,
       client: w.client,
       clock: w.clock,
       signal: controller.signal,
       onEvent: (event) => {
+        events.push(event);
         if (event.type === "applied" && event.record.phase === 3) controller.abort(new Error("SIGINT"));
       },
     });
     expect(result.status).toBe("interrupted");
+    // The progress display follows this: from here on it waits for the reactivation.
+    expect(events.filter((e) => e.type === "restore")).toEqual([{ type: "restore", campaigns: 1 }]);
     expect(result.restored).toEqual(["5001"]);
     expect(result.left_paused).toEqual([]);
     expect(w.emulator.state().campaigns.find((c) => c.id === "5001")?.active).toBe(true);
