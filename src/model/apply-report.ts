@@ -84,6 +84,12 @@ export interface LeftPausedCampaign {
   insertion_order_id: string;
   campaign_id: string;
   name: string;
+  /**
+   * The DSP answered the pausing request: the campaign is paused. False when the pause was
+   * sent without a confirmed answer (it failed, or was abandoned): it may never have been
+   * paused. Either way it is in the recovery record, which reactivates only if inactive.
+   */
+  pause_confirmed: boolean;
 }
 
 export interface ApplyResult {

@@ -3,7 +3,13 @@
  * applied, what failed and why (each refused field traced to the config's `file:line`),
  * and what was not sent. Pure: `(result) => string`.
  */
-import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
+import type {
+  ApplyRequestRecord,
+  ApplyResult,
+  FieldFailure,
+  LeftPausedCampaign,
+  UnsentRequest,
+} from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
 import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
@@ -74,10 +80,24 @@ function leftPausedLines(result: ApplyResult): string[] {
     );
   }
   if (paused.length === 0) return lines;
+  const label = (p: LeftPausedCampaign) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`;
+  const confirmed = paused.filter((p) => p.pause_confirmed);
+  const unconfirmed = paused.filter((p) => !p.pause_confirmed);
   return [
     ...lines,
-    `LEFT PAUSED by this apply (${paused.length}): paused to change their targetings, not reactivated:`,
-    ...paused.map((p) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`),
+    ...(confirmed.length > 0
+      ? [
+          `LEFT PAUSED by this apply (${confirmed.length}): paused to change their targetings, not reactivated:`,
+          ...confirmed.map(label),
+        ]
+      : []),
+    ...(unconfirmed.length > 0
+      ? [
+          `POSSIBLY LEFT PAUSED by this apply (${unconfirmed.length}): their pause was sent without a confirmed answer, and they were not reactivated:`,
+          ...unconfirmed.map(label),
+          "  The pausing request failed or was abandoned: doohctl plan shows whether they are active.",
+        ]
+      : []),
     ...(result.restore_error !== undefined ? [`  Reactivating them failed: ${result.restore_error}`] : []),
     "  The recovery record keeps them: the next doohctl plan or apply of this account plans their",
     "  reactivation (DOOH202), also where the config leaves `active` undeclared.",

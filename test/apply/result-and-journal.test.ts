@@ -91,10 +91,12 @@ describe("a campaign paused for a targeting change", () => {
         insertion_order_id: "1001",
         campaign_id: "5001",
         name: "Malls",
+        pause_confirmed: true,
       },
     ]);
     const text = renderApplyReport(result);
     expect(text).toContain("LEFT PAUSED by this apply (1)");
+    expect(text).not.toContain("POSSIBLY");
     expect(text).toContain('campaign 5001 "Malls"');
     // The DSP still answers 500, so restoring on the way out failed too: the record keeps it.
     expect(result.restore_error).toBeDefined();
@@ -107,6 +109,41 @@ describe("a campaign paused for a targeting change", () => {
       status: "failed",
       left_paused: [{ campaign_id: "5001", name: "Malls" }],
     });
+  });
+
+  it("is reported possibly paused, not paused, when the pausing request itself failed", async () => {
+    const { w, plan } = await pausingWorld();
+    let pausing = false;
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      // Once the pause's guard has read the campaign, the DSP answers only 500: the pause
+      // fails without a confirmed answer, and so does the restore's read.
+      onEvent: (event) => {
+        if (event.type === "request") pausing = event.phase === 3;
+        if (
+          pausing &&
+          event.type === "api" &&
+          event.event.type === "response" &&
+          event.event.method === "GET"
+        )
+          w.emulator.setFaults("500:1", 1);
+      },
+    });
+    expect(result.failure?.request.phase).toBe(3);
+    expect(result.restore_error).toBeDefined();
+    expect(result.left_paused).toEqual([
+      expect.objectContaining({ campaign_id: "5001", pause_confirmed: false }),
+    ]);
+    const text = renderApplyReport(result);
+    expect(text).not.toMatch(/^LEFT PAUSED/m);
+    expect(text).toContain(
+      "POSSIBLY LEFT PAUSED by this apply (1): their pause was sent without a confirmed answer, and they were not reactivated:\n" +
+        '  campaign 5001 "Malls" (insertion order 1001)\n',
+    );
+    expect(text).toContain("doohctl plan shows whether they are active");
+    expect(text).toContain("reactivation (DOOH202)");
   });
 
   it("journals the reactivation's attempts as the restore's (seq 0), not as the request that failed", async () => {
