@@ -61,6 +61,11 @@ export type UnsentRequest = PlannedRequestRef;
 export interface ApplySummary {
   /** Changes fully applied, per change kind (`update_campaign`: 3, ...). */
   actions: Record<string, number>;
+  /**
+   * After a stop: changes some of whose requests landed and some not, per change kind
+   * (`create_campaign`: a campaign created, its activation not sent). Absent when none.
+   */
+  partly_applied?: Record<string, number>;
   /** Requests of the plan applied, of the plan's total. */
   planned_requests: number;
   applied_requests: number;

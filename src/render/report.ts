@@ -28,6 +28,18 @@ const ACTION_LABELS: Record<string, [string, string]> = {
   update_creative: ["creative updated", "creatives updated"],
 };
 
+/**
+ * Per action, stopped part-way (some of its requests landed): what landed, so a reader
+ * after a failure knows what exists on the DSP now.
+ */
+const PARTLY_LABELS: Record<string, [string, string]> = {
+  create_campaign: ["campaign created (not yet activated)", "campaigns created (not yet activated)"],
+  replace_targetings: [
+    "targeting list replacement partly applied",
+    "targeting list replacements partly applied",
+  ],
+};
+
 function place(source: SourceRef): string {
   return `${source.file}:${source.line}`;
 }
@@ -57,9 +69,16 @@ function fieldLines(field: FieldFailure): string[] {
 
 export function summaryLines(result: ApplyResult): string[] {
   const s = result.summary;
-  const actions = Object.entries(s.actions)
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind])));
+  const actions = [
+    ...Object.entries(s.actions)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind]))),
+    ...Object.entries(s.partly_applied ?? {})
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) =>
+        count(n, ...(PARTLY_LABELS[kind] ?? [`${kind} partly applied`, `${kind} partly applied`])),
+      ),
+  ];
   return [
     `Applied ${s.applied_requests} of ${count(s.planned_requests, "request")} in ${Time.formatDuration(s.elapsed_ms)}.`,
     ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
@@ -105,6 +124,11 @@ function leftPausedLines(result: ApplyResult): string[] {
   ];
 }
 
+function newIdLines(result: ApplyResult): string[] {
+  const ids = Object.values(result.created);
+  return ids.length > 0 ? [`  new campaign ids: ${ids.join(", ")}`] : [];
+}
+
 function journalLines(result: ApplyResult): string[] {
   if (result.journal_error === undefined) return [];
   return [
@@ -118,9 +142,7 @@ export function renderApplyReport(result: ApplyResult): string {
   const total = result.summary.planned_requests;
   if (result.status === "applied") {
     lines.push("Apply complete.", ...summaryLines(result));
-    const created = Object.entries(result.created);
-    if (created.length > 0) lines.push(`  new campaign ids: ${created.map(([, id]) => id).join(", ")}`);
-    lines.push(...journalLines(result));
+    lines.push(...newIdLines(result), ...journalLines(result));
     return `${lines.join("\n")}\n`;
   }
 
@@ -154,6 +176,7 @@ export function renderApplyReport(result: ApplyResult): string {
   lines.push(
     "",
     ...summaryLines(result),
+    ...newIdLines(result),
     ...journalLines(result),
     "",
     "Run doohctl plan to see exactly what remains.",

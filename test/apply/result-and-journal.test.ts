@@ -246,6 +246,42 @@ describe("a campaign paused for a targeting change", () => {
   });
 });
 
+describe("the summary of a stopped apply", () => {
+  it("counts a campaign created but not yet activated as created, not yet activated", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    const fresh = desiredCampaign("Fresh", {
+      fields: {
+        active: true,
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-01-01T00:00:00Z",
+        budget_impressions: 10_000,
+        cpm: usd("10"),
+      },
+      line: "next",
+    });
+    const plan = await world.plan(desiredState([desiredIo("1001", { campaigns: [fresh], line: "next" })]));
+    expect(plan.requests.map((r) => r.method)).toEqual(["POST", "PATCH"]);
+    const controller = new AbortController();
+    const result = await applyPlan({
+      plan,
+      client: world.client,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.method === "POST") controller.abort(new Error("SIGINT"));
+      },
+    });
+    expect(result.status).toBe("interrupted");
+    const id = Object.values(result.created)[0]!;
+    expect(world.emulator.state().campaigns.find((c) => c.id === id)?.active).toBe(false);
+    expect(result.summary.actions).toEqual({});
+    expect(result.summary.partly_applied).toEqual({ create_campaign: 1 });
+    const text = renderApplyReport(result);
+    expect(text).toContain(`Applied 1 of 2 requests in 0s.\n  1 campaign created (not yet activated)\n`);
+    expect(text).toContain(`  new campaign ids: ${id}\n`);
+  });
+});
+
 describe("the status of a recovered request", () => {
   it("is 200 for a POST answered 500 after the emulator created its campaigns", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
