@@ -98,12 +98,12 @@ export function progressLine(view: ProgressView, now: number, columns = Number.P
   const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
   const count = `${view.done}/${view.total}`;
   if (view.restoring !== undefined) {
-    const waiting = view.wait && view.wait.until > now ? view.wait : undefined;
+    const restoring = restoringText(view.restoring, wait.length > 0 ? view.wait : undefined, now);
     return fitted(
       [
-        [`${bar(view.done, view.total, 20)} ${count}`, restoringText(view.restoring, waiting, now), eta],
-        [`${bar(view.done, view.total, 10)} ${count}`, restoringText(view.restoring, waiting, now), eta],
-        [count, restoringText(view.restoring, waiting, now), eta],
+        [`${bar(view.done, view.total, 20)} ${count}`, restoring, eta],
+        [`${bar(view.done, view.total, 10)} ${count}`, restoring, eta],
+        [count, restoring, eta],
         [count, `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`, eta],
         [count, eta],
       ],
