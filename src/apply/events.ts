@@ -34,6 +34,11 @@ export type ApplyEvent =
   | { type: "failed"; failure: ApplyFailure; item_ids: string[] }
   /** An interruption came while the request waited or was in flight: its answer is abandoned. */
   | { type: "abandoned"; record: ApplyRequestRecord; item_ids: string[] }
+  /**
+   * After a stop: the campaigns this apply paused are being reactivated. The request that
+   * stopped the apply is behind it; every wait and write from here on is the reactivation's.
+   */
+  | { type: "restore"; campaigns: number }
   /** A client event (rate-limit waits with their `until`, retries, logins), passed through. */
   | { type: "api"; event: ApiEvent }
   /** The result; applyPlan returns it with `journal_error` once the journal heard this too. */

@@ -94,6 +94,9 @@ export function journalListener(
         });
         return;
       }
+      case "restore":
+        // Its "check" line says so, with the campaigns' ids.
+        return;
       case "check":
         // A check belongs to its request; the restore's (seq 0) starts writes no request owns.
         seq = event.seq;

@@ -23,6 +23,7 @@ export function leftPaused(
         insertion_order_id: span.insertion_order_id,
         campaign_id: span.campaign_id,
         name: span.name,
+        pause_confirmed: appliedSeqs.has(span.pause_seq),
       },
     ];
   });

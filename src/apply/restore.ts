@@ -43,6 +43,7 @@ export async function restoreDelivery(input: {
   const restored: string[] = [];
   const say = (message: string) => input.emit({ type: "check", seq: 0, message });
   try {
+    input.emit({ type: "restore", campaigns: input.campaignIds.length });
     say(
       `reactivating ${input.campaignIds.length} campaign(s) this apply paused: ${input.campaignIds.join(", ")}`,
     );

@@ -2,28 +2,39 @@
 import type { ApplyRequestRecord, ApplySummary } from "../model/apply-report.js";
 import type { Plan } from "../plan/types.js";
 
-/** A change counts as applied once every request that carries it was applied. */
+/**
+ * A change counts as applied once every request that carries it was applied, and as partly
+ * applied once some were: after a stop, what landed is on the DSP (a campaign created but not
+ * yet activated exists there), so the summary says so rather than leave it out.
+ */
 export function applySummaryOf(
   plan: Plan,
   applied: readonly ApplyRequestRecord[],
   stats: { reads: number; writes: number; retries: number; rateLimited: number },
   elapsedMs: number,
 ): ApplySummary {
-  const remaining = new Map<string, number>();
-  for (const request of plan.requests) {
-    for (const id of request.change_ids) remaining.set(id, (remaining.get(id) ?? 0) + 1);
-  }
   const appliedSeqs = new Set(applied.map((r) => r.seq));
+  /** Per change: how many requests carry it, and how many of those were applied. */
+  const carried = new Map<string, { planned: number; applied: number }>();
   for (const request of plan.requests) {
-    if (!appliedSeqs.has(request.seq)) continue;
-    for (const id of request.change_ids) remaining.set(id, (remaining.get(id) ?? 1) - 1);
+    for (const id of request.change_ids) {
+      const tally = carried.get(id) ?? { planned: 0, applied: 0 };
+      tally.planned++;
+      if (appliedSeqs.has(request.seq)) tally.applied++;
+      carried.set(id, tally);
+    }
   }
   const actions: Record<string, number> = {};
+  const partly: Record<string, number> = {};
   for (const change of plan.changes) {
-    if ((remaining.get(change.id) ?? 1) === 0) actions[change.kind] = (actions[change.kind] ?? 0) + 1;
+    const tally = carried.get(change.id);
+    if (tally === undefined || tally.applied === 0) continue;
+    const into = tally.applied === tally.planned ? actions : partly;
+    into[change.kind] = (into[change.kind] ?? 0) + 1;
   }
   return {
     actions,
+    ...(Object.keys(partly).length > 0 ? { partly_applied: partly } : {}),
     planned_requests: plan.requests.length,
     applied_requests: applied.length,
     write_requests: stats.writes,

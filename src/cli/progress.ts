@@ -113,6 +113,17 @@ export function createProgressDisplay(options: {
         case "check":
           say(`  ${event.message}`);
           return;
+        case "abandoned":
+          delete view.wait;
+          draw();
+          return;
+        case "restore":
+          // From here on the waits are the reactivation's, not the stopped request's.
+          delete view.current;
+          delete view.wait;
+          view.restoring = event.campaigns;
+          draw();
+          return;
         case "failed":
           delete view.wait;
           say(requestLine(event.failure.request, view.total));

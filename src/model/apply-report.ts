@@ -61,6 +61,11 @@ export type UnsentRequest = PlannedRequestRef;
 export interface ApplySummary {
   /** Changes fully applied, per change kind (`update_campaign`: 3, ...). */
   actions: Record<string, number>;
+  /**
+   * After a stop: changes some of whose requests landed and some not, per change kind
+   * (`create_campaign`: a campaign created, its activation not sent). Absent when none.
+   */
+  partly_applied?: Record<string, number>;
   /** Requests of the plan applied, of the plan's total. */
   planned_requests: number;
   applied_requests: number;
@@ -84,6 +89,12 @@ export interface LeftPausedCampaign {
   insertion_order_id: string;
   campaign_id: string;
   name: string;
+  /**
+   * The DSP answered the pausing request: the campaign is paused. False when the pause was
+   * sent without a confirmed answer (it failed, or was abandoned): it may never have been
+   * paused. Either way it is in the recovery record, which reactivates only if inactive.
+   */
+  pause_confirmed: boolean;
 }
 
 export interface ApplyResult {

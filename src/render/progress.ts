@@ -5,6 +5,7 @@
  */
 import type { ApplyRequestRecord } from "../model/apply-report.js";
 import { Time } from "../model/time.js";
+import { MAX_BATCH } from "../model/wire.js";
 import { PHASES, type Phase } from "../plan/types.js";
 
 export type WaitReason = "rate-limit" | "retry-after" | "backoff";
@@ -14,6 +15,11 @@ export interface ProgressView {
   total: number;
   /** The request being sent (or waiting for its slot). */
   current?: { seq: number; phase: number; method: string; path: string; items: number };
+  /**
+   * After a stop: how many paused campaigns are being reactivated. It replaces `current`:
+   * the request that stopped the apply is no longer what anything waits for.
+   */
+  restoring?: number;
   /** A wait in progress: clock time it ends, and why. */
   wait?: { until: number; reason: WaitReason };
   /** Time between two writes at the configured window (window / limit). */
@@ -35,10 +41,16 @@ export function itemsText(items: number): string {
   return items === 1 ? "1 item" : `${items} items`;
 }
 
-/** Time left: the wait in progress, then one write interval per request after the current. */
+/**
+ * Time left: the wait in progress, then one write interval per request after the current
+ * (after a stop: per reactivation PATCH after the current, one per 100 campaigns).
+ */
 export function etaMs(view: ProgressView, now: number): number {
   const waiting = view.wait ? Math.max(0, view.wait.until - now) : 0;
-  const after = Math.max(0, view.total - view.done - 1);
+  const after =
+    view.restoring !== undefined
+      ? Math.max(0, Math.ceil(view.restoring / MAX_BATCH) - 1)
+      : Math.max(0, view.total - view.done - 1);
   return waiting + after * view.writeIntervalMs;
 }
 
@@ -52,6 +64,21 @@ function waitText(wait: { until: number; reason: WaitReason }, now: number): str
     case "backoff":
       return `retrying in ${left}`;
   }
+}
+
+/** After a stop: `reactivating 2 paused campaigns: waiting 12s for a write slot`. */
+function restoringText(
+  campaigns: number,
+  wait: { until: number; reason: WaitReason } | undefined,
+  now: number,
+) {
+  const what = `reactivating ${campaigns === 1 ? "1 paused campaign" : `${campaigns} paused campaigns`}`;
+  if (wait === undefined) return what;
+  const text =
+    wait.reason === "rate-limit"
+      ? `waiting ${Time.formatDuration(Math.max(0, wait.until - now))} for a write slot`
+      : waitText(wait, now);
+  return `${what}: ${text}`;
 }
 
 function bar(done: number, total: number, width: number): string {
@@ -70,6 +97,19 @@ export function progressLine(view: ProgressView, now: number, columns = Number.P
   const wait = view.wait && view.wait.until > now ? [waitText(view.wait, now)] : [];
   const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
   const count = `${view.done}/${view.total}`;
+  if (view.restoring !== undefined) {
+    const restoring = restoringText(view.restoring, wait.length > 0 ? view.wait : undefined, now);
+    return fitted(
+      [
+        [`${bar(view.done, view.total, 20)} ${count}`, restoring, eta],
+        [`${bar(view.done, view.total, 10)} ${count}`, restoring, eta],
+        [count, restoring, eta],
+        [count, `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`, eta],
+        [count, eta],
+      ],
+      max,
+    );
+  }
   const current = view.current;
   const request = current ? [`${current.method} ${current.path} (${itemsText(current.items)})`] : [];
   const variants = [
@@ -95,9 +135,15 @@ export function progressLine(view: ProgressView, now: number, columns = Number.P
     ],
     [count, ...wait, eta],
     [count, eta],
-  ].map((parts) => parts.join("  "));
-  const fits = variants.find((line) => line.length <= max);
-  return fits ?? `${variants.at(-1)!.slice(0, Math.max(0, max - 1))}…`;
+  ];
+  return fitted(variants, max);
+}
+
+/** The first variant that fits in `max` columns, else the last one cut short. */
+function fitted(variants: string[][], max: number): string {
+  const lines = variants.map((parts) => parts.join("  "));
+  const fits = lines.find((line) => line.length <= max);
+  return fits ?? `${lines.at(-1)!.slice(0, Math.max(0, max - 1))}…`;
 }
 
 /** One line per finished request, for logs and CI (no TTY). */

@@ -3,7 +3,13 @@
  * applied, what failed and why (each refused field traced to the config's `file:line`),
  * and what was not sent. Pure: `(result) => string`.
  */
-import type { ApplyRequestRecord, ApplyResult, FieldFailure, UnsentRequest } from "../model/apply-report.js";
+import type {
+  ApplyRequestRecord,
+  ApplyResult,
+  FieldFailure,
+  LeftPausedCampaign,
+  UnsentRequest,
+} from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
 import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
@@ -20,6 +26,18 @@ const ACTION_LABELS: Record<string, [string, string]> = {
   associate_creative: ["creative association added", "creative associations added"],
   dissociate_creative: ["creative association removed", "creative associations removed"],
   update_creative: ["creative updated", "creatives updated"],
+};
+
+/**
+ * Per action, stopped part-way (some of its requests landed): what landed, so a reader
+ * after a failure knows what exists on the DSP now.
+ */
+const PARTLY_LABELS: Record<string, [string, string]> = {
+  create_campaign: ["campaign created (not yet activated)", "campaigns created (not yet activated)"],
+  replace_targetings: [
+    "targeting list replacement partly applied",
+    "targeting list replacements partly applied",
+  ],
 };
 
 function place(source: SourceRef): string {
@@ -51,9 +69,16 @@ function fieldLines(field: FieldFailure): string[] {
 
 export function summaryLines(result: ApplyResult): string[] {
   const s = result.summary;
-  const actions = Object.entries(s.actions)
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind])));
+  const actions = [
+    ...Object.entries(s.actions)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => count(n, ...(ACTION_LABELS[kind] ?? [kind, kind]))),
+    ...Object.entries(s.partly_applied ?? {})
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) =>
+        count(n, ...(PARTLY_LABELS[kind] ?? [`${kind} partly applied`, `${kind} partly applied`])),
+      ),
+  ];
   return [
     `Applied ${s.applied_requests} of ${count(s.planned_requests, "request")} in ${Time.formatDuration(s.elapsed_ms)}.`,
     ...(actions.length > 0 ? [`  ${actions.join(", ")}`] : []),
@@ -74,15 +99,34 @@ function leftPausedLines(result: ApplyResult): string[] {
     );
   }
   if (paused.length === 0) return lines;
+  const label = (p: LeftPausedCampaign) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`;
+  const confirmed = paused.filter((p) => p.pause_confirmed);
+  const unconfirmed = paused.filter((p) => !p.pause_confirmed);
   return [
     ...lines,
-    `LEFT PAUSED by this apply (${paused.length}): paused to change their targetings, not reactivated:`,
-    ...paused.map((p) => `  ${campaignLabel(p)} (insertion order ${p.insertion_order_id})`),
+    ...(confirmed.length > 0
+      ? [
+          `LEFT PAUSED by this apply (${confirmed.length}): paused to change their targetings, not reactivated:`,
+          ...confirmed.map(label),
+        ]
+      : []),
+    ...(unconfirmed.length > 0
+      ? [
+          `POSSIBLY LEFT PAUSED by this apply (${unconfirmed.length}): their pause was sent without a confirmed answer, and they were not reactivated:`,
+          ...unconfirmed.map(label),
+          "  The pausing request failed or was abandoned: doohctl plan shows whether they are active.",
+        ]
+      : []),
     ...(result.restore_error !== undefined ? [`  Reactivating them failed: ${result.restore_error}`] : []),
     "  The recovery record keeps them: the next doohctl plan or apply of this account plans their",
     "  reactivation (DOOH202), also where the config leaves `active` undeclared.",
     "",
   ];
+}
+
+function newIdLines(result: ApplyResult): string[] {
+  const ids = Object.values(result.created);
+  return ids.length > 0 ? [`  new campaign ids: ${ids.join(", ")}`] : [];
 }
 
 function journalLines(result: ApplyResult): string[] {
@@ -98,9 +142,7 @@ export function renderApplyReport(result: ApplyResult): string {
   const total = result.summary.planned_requests;
   if (result.status === "applied") {
     lines.push("Apply complete.", ...summaryLines(result));
-    const created = Object.entries(result.created);
-    if (created.length > 0) lines.push(`  new campaign ids: ${created.map(([, id]) => id).join(", ")}`);
-    lines.push(...journalLines(result));
+    lines.push(...newIdLines(result), ...journalLines(result));
     return `${lines.join("\n")}\n`;
   }
 
@@ -134,6 +176,7 @@ export function renderApplyReport(result: ApplyResult): string {
   lines.push(
     "",
     ...summaryLines(result),
+    ...newIdLines(result),
     ...journalLines(result),
     "",
     "Run doohctl plan to see exactly what remains.",

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ApplyEvent } from "../../src/apply/events.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import { type ApplyJournal, type JournalEntry, openFileJournal } from "../../src/apply/journal.js";
 import { renderApplyReport } from "../../src/render/report.js";
@@ -86,10 +87,12 @@ describe("a campaign paused for a targeting change", () => {
         insertion_order_id: "1001",
         campaign_id: "5001",
         name: "Malls",
+        pause_confirmed: true,
       },
     ]);
     const text = renderApplyReport(result);
     expect(text).toContain("LEFT PAUSED by this apply (1)");
+    expect(text).not.toContain("POSSIBLY");
     expect(text).toContain('campaign 5001 "Malls"');
     // The DSP still answers 500, so restoring on the way out failed too: the record keeps it.
     expect(result.restore_error).toBeDefined();
@@ -102,6 +105,41 @@ describe("a campaign paused for a targeting change", () => {
       status: "failed",
       left_paused: [{ campaign_id: "5001", name: "Malls" }],
     });
+  });
+
+  it("is reported possibly paused, not paused, when the pausing request itself failed", async () => {
+    const { w, plan } = await pausingWorld();
+    let pausing = false;
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      // Once the pause's guard has read the campaign, the DSP answers only 500: the pause
+      // fails without a confirmed answer, and so does the restore's read.
+      onEvent: (event) => {
+        if (event.type === "request") pausing = event.phase === 3;
+        if (
+          pausing &&
+          event.type === "api" &&
+          event.event.type === "response" &&
+          event.event.method === "GET"
+        )
+          w.emulator.setFaults("500:1", 1);
+      },
+    });
+    expect(result.failure?.request.phase).toBe(3);
+    expect(result.restore_error).toBeDefined();
+    expect(result.left_paused).toEqual([
+      expect.objectContaining({ campaign_id: "5001", pause_confirmed: false }),
+    ]);
+    const text = renderApplyReport(result);
+    expect(text).not.toMatch(/^LEFT PAUSED/m);
+    expect(text).toContain(
+      "POSSIBLY LEFT PAUSED by this apply (1): their pause was sent without a confirmed answer, and they were not reactivated:\n" +
+        '  campaign 5001 "Malls" (insertion order 1001)\n',
+    );
+    expect(text).toContain("doohctl plan shows whether they are active");
+    expect(text).toContain("reactivation (DOOH202)");
   });
 
   it("journals the reactivation's attempts as the restore's (seq 0), not as the request that failed", async () => {
@@ -159,16 +197,20 @@ describe("a campaign paused for a targeting change", () => {
   it("is reactivated before the apply returns when it is interrupted after the pause", async () => {
     const { w, plan } = await pausingWorld();
     const controller = new AbortController();
+    const events: ApplyEvent[] = [];
     const result = await applyPlan({
       plan,
       client: w.client,
       clock: w.clock,
       signal: controller.signal,
       onEvent: (event) => {
+        events.push(event);
         if (event.type === "applied" && event.record.phase === 3) controller.abort(new Error("SIGINT"));
       },
     });
     expect(result.status).toBe("interrupted");
+    // The progress display follows this: from here on it waits for the reactivation.
+    expect(events.filter((e) => e.type === "restore")).toEqual([{ type: "restore", campaigns: 1 }]);
     expect(result.restored).toEqual(["5001"]);
     expect(result.left_paused).toEqual([]);
     expect(w.emulator.state().campaigns.find((c) => c.id === "5001")?.active).toBe(true);
@@ -197,6 +239,42 @@ describe("a campaign paused for a targeting change", () => {
     });
     expect(stopped.status).toBe("interrupted");
     expect(stopped.left_paused).toEqual([]);
+  });
+});
+
+describe("the summary of a stopped apply", () => {
+  it("counts a campaign created but not yet activated as created, not yet activated", async () => {
+    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    const fresh = desiredCampaign("Fresh", {
+      fields: {
+        active: true,
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-01-01T00:00:00Z",
+        budget_impressions: 10_000,
+        cpm: usd("10"),
+      },
+      line: "next",
+    });
+    const plan = await world.plan(desiredState([desiredIo("1001", { campaigns: [fresh], line: "next" })]));
+    expect(plan.requests.map((r) => r.method)).toEqual(["POST", "PATCH"]);
+    const controller = new AbortController();
+    const result = await applyPlan({
+      plan,
+      client: world.client,
+      clock: world.clock,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.method === "POST") controller.abort(new Error("SIGINT"));
+      },
+    });
+    expect(result.status).toBe("interrupted");
+    const id = Object.values(result.created)[0]!;
+    expect(world.emulator.state().campaigns.find((c) => c.id === id)?.active).toBe(false);
+    expect(result.summary.actions).toEqual({});
+    expect(result.summary.partly_applied).toEqual({ create_campaign: 1 });
+    const text = renderApplyReport(result);
+    expect(text).toContain(`Applied 1 of 2 requests in 0s.\n  1 campaign created (not yet activated)\n`);
+    expect(text).toContain(`  new campaign ids: ${id}\n`);
   });
 });
 

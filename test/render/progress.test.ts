@@ -98,3 +98,53 @@ describe("the progress line fits the terminal", () => {
     },
   );
 });
+
+describe("the progress line after a stop", () => {
+  /** A TTY display after request 2 (a pause) was abandoned and the restore began. */
+  function restoring() {
+    let text = "";
+    const sink: TextSink = {
+      write: (t) => {
+        text += t;
+      },
+      isTTY: true,
+      columns: 200,
+    };
+    const clock = new VirtualClock({ start: 0 });
+    const display = createProgressDisplay({ sink, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
+    display.onEvent({ type: "start", total: 4, at: 0 });
+    const abandoned = requestRecord({ seq: 2, path: "/api/dsp/v1/campaigns/5001/targetings", method: "PUT" });
+    display.onEvent({ type: "request", ...abandoned, done: 1, total: 4, at: 0 });
+    display.onEvent({ type: "abandoned", record: { ...abandoned, status: "abandoned" }, item_ids: [] });
+    display.onEvent({ type: "restore", campaigns: 2 });
+    display.onEvent({
+      type: "api",
+      event: { type: "wait", class: "write", reason: "rate-limit", until: 12_000, waitMs: 12_000 },
+    });
+    const drawn = text.split("\r").filter(Boolean);
+    return { last: drawn.at(-1)?.replace("\u001b[K", "") ?? "", display };
+  }
+
+  it("names the reactivation it waits for, not the abandoned request", () => {
+    const { last, display } = restoring();
+    display.stop();
+    expect(last).not.toContain("/targetings");
+    expect(last).not.toContain("phase");
+    expect(last).toBe(
+      "[--------------------] 0/4  reactivating 2 paused campaigns: waiting 12s for a write slot  ETA 12s",
+    );
+  });
+
+  it("keeps the reactivation's count and countdown on a narrow terminal", () => {
+    const view: ProgressView = {
+      done: 1,
+      total: 4,
+      writeIntervalMs: 6_000,
+      restoring: 1,
+      wait: { until: 12_000, reason: "rate-limit" },
+    };
+    const line = progressLine(view, 0, 60);
+    expect(line).toBe("1/4  reactivating: next write slot in 12s  ETA 12s");
+    expect(line.length).toBeLessThan(60);
+  });
+});
