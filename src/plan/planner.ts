@@ -170,8 +170,3 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     },
   };
 }
-
-/** True when applying the plan would write something. */
-export function hasChanges(plan: Plan): boolean {
-  return plan.changes.length > 0;
-}
