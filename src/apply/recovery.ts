@@ -240,6 +240,15 @@ export class ApplyRecovery {
     this.path = join(dir, `${this.applyId}.json`);
   }
 
+  /**
+   * The apply is over (returned or threw): what its record still holds is left to the next
+   * plan, also in this process (a long-lived caller, a test run), which would otherwise take
+   * it for a running apply's and leave the campaigns paused (DOOH203).
+   */
+  end(): void {
+    begunHere.delete(this.applyId);
+  }
+
   /** Campaigns currently recorded by this apply. */
   pending(): string[] {
     return this.paused.map((p) => p.campaign_id);

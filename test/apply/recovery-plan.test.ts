@@ -13,8 +13,9 @@ import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { startCliAccount } from "../helpers/cli-account.js";
+import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
@@ -309,5 +310,55 @@ describe("an apply that cannot write its recovery record", () => {
     expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
       [],
     );
+  });
+});
+
+describe("an apply of this process that stopped and could not reactivate a campaign", () => {
+  it("is over: the next plan in the same process reactivates the campaign (DOOH202), not leaves it to a running apply", async () => {
+    // A long-lived caller (or a test run) makes several runs in one process.
+    const stations = [
+      '  - id: "1001"',
+      "    campaigns:",
+      "      - name: Stations",
+      "        targetings:",
+      '          - venue_targeting_option: { venue_targeting_ids: ["101", "102"] }',
+    ];
+    const account = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5002", "1001", "Stations", { active: true })],
+      seed: { targetings: { "5002": [VENUES_A, PUBLISHERS] } },
+      configOrders: stations,
+      prefix: "doohctl-recovery-own-",
+    });
+    emulator = account.emulator;
+    // The pause lands; the targetings PUT and every later PATCH (the reactivation) are refused.
+    let refusing = true;
+    let patches = 0;
+    const proxy = await interceptingProxy(emulator.origin, {
+      onRequest: (request, response, forward) => {
+        const write = request.method === "PUT" || (request.method === "PATCH" && ++patches > 1);
+        if (refusing && write && request.url?.includes("/campaigns")) {
+          request.resume();
+          response.writeHead(422, { "content-type": "application/json" });
+          response.end(JSON.stringify({ message: "Invalid Request", data: [] }));
+          return;
+        }
+        void forward().then((answer) => relay(answer, response));
+      },
+    });
+    try {
+      writeFileSync(join(account.dir, "doohctl.yaml"), accountConfig(proxy.origin, stations));
+      const env = { ...account.env, DOOHCTL_STATE_DIR: join(account.dir, "state") };
+      const apply = await cli(["apply", "--auto-approve"], env, account.dir);
+      expect(apply.code, apply.err).toBe(1);
+      expect(apply.out + apply.err).toMatch(/LEFT PAUSED by this apply \(1\)/);
+      expect(emulator.state().campaigns.find((c) => c.id === "5002")?.active).toBe(false);
+      refusing = false;
+      const plan = await cli(["plan"], env, account.dir);
+      expect(plan.out + plan.err).not.toContain("DOOH203");
+      expect(plan.out).toMatch(/DOOH202.*campaign 5002 "Stations"/);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -116,6 +116,7 @@ export async function runApply(
     });
     return { result, signal };
   } finally {
+    record.end();
     lock?.release();
     display.stop();
     offInterrupt?.();
