@@ -1,11 +1,14 @@
 /** The result summary: what an apply achieved, counted per change kind and per request. */
 import type { ApplyRequestRecord, ApplySummary } from "../model/apply-report.js";
+import { pauseSpans } from "../plan/pauses.js";
 import type { Plan } from "../plan/types.js";
 
 /**
  * A change counts as applied once every request that carries it was applied, and as partly
  * applied once some were: after a stop, what landed is on the DSP (a campaign created but not
- * yet activated exists there), so the summary says so rather than leave it out.
+ * yet activated exists there), so the summary says so rather than leave it out. A targeting
+ * change stands or not by its PUT: the pause and reactivation around it are delivery, which the
+ * result reports apart (`left_paused`, `restored`), and a pause the restore undid left nothing.
  */
 export function applySummaryOf(
   plan: Plan,
@@ -14,10 +17,14 @@ export function applySummaryOf(
   elapsedMs: number,
 ): ApplySummary {
   const appliedSeqs = new Set(applied.map((r) => r.seq));
+  const delivery = new Set(
+    pauseSpans(plan).flatMap((s) => [`${s.change_id}@${s.pause_seq}`, `${s.change_id}@${s.resume_seq}`]),
+  );
   /** Per change: how many requests carry it, and how many of those were applied. */
   const carried = new Map<string, { planned: number; applied: number }>();
   for (const request of plan.requests) {
     for (const id of request.change_ids) {
+      if (delivery.has(`${id}@${request.seq}`)) continue;
       const tally = carried.get(id) ?? { planned: 0, applied: 0 };
       tally.planned++;
       if (appliedSeqs.has(request.seq)) tally.applied++;

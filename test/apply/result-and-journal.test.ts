@@ -278,6 +278,45 @@ describe("the summary of a stopped apply", () => {
   });
 });
 
+describe("the summary of a stopped apply, for a targeting change", () => {
+  it("counts nothing of it when only its pause landed and the restore undid that", async () => {
+    const { w, plan } = await pausingWorld();
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      // The PUT of phase 4 fails on 500s; the restore on the way out succeeds.
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+        if (event.type === "failed") w.emulator.setFaults("", 1);
+      },
+    });
+    expect(result.failure?.request).toMatchObject({ phase: 4, method: "PUT" });
+    expect(result.restored).toEqual(["5001"]);
+    expect(w.emulator.state().targetings["5001"]).toMatchObject([VENUES_A]);
+    expect(result.summary.partly_applied).toBeUndefined();
+    expect(renderApplyReport(result)).not.toContain("targeting list replacement partly applied");
+  });
+
+  it("counts it replaced when its PUT landed, though its reactivation was left to the restore", async () => {
+    const { w, plan } = await pausingWorld();
+    const result = await applyPlan({
+      plan,
+      client: w.client,
+      clock: w.clock,
+      // The reactivation of phase 6 fails on 500s; the restore on the way out succeeds.
+      onEvent: (event) => {
+        if (event.type === "applied" && event.record.phase === 4) w.emulator.setFaults("500:1", 1);
+        if (event.type === "failed") w.emulator.setFaults("", 1);
+      },
+    });
+    expect(result.failure?.request).toMatchObject({ phase: 6 });
+    expect(result.restored).toEqual(["5001"]);
+    expect(result.summary.actions).toMatchObject({ replace_targetings: 1 });
+    expect(result.summary.partly_applied).toBeUndefined();
+  });
+});
+
 describe("the status of a recovered request", () => {
   it("is 200 for a POST answered 500 after the emulator created its campaigns", async () => {
     world = await startWorld({ insertion_orders: [seedIo("1001")] });
