@@ -279,18 +279,27 @@ describe("the summary of a stopped apply", () => {
 });
 
 describe("the summary of a stopped apply, for a targeting change", () => {
-  it("counts nothing of it when only its pause landed and the restore undid that", async () => {
+  /**
+   * Applies the pausing plan with the DSP answering 500 from the request after the one of
+   * `phase` until the apply fails; the restore on the way out then succeeds.
+   */
+  async function failingAfterPhase(phase: number) {
     const { w, plan } = await pausingWorld();
     const result = await applyPlan({
       plan,
       client: w.client,
       clock: w.clock,
-      // The PUT of phase 4 fails on 500s; the restore on the way out succeeds.
       onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+        if (event.type === "applied" && event.record.phase === phase) w.emulator.setFaults("500:1", 1);
         if (event.type === "failed") w.emulator.setFaults("", 1);
       },
     });
+    return { w, result };
+  }
+
+  it("counts nothing of it when only its pause landed and the restore undid that", async () => {
+    // The PUT of phase 4 fails.
+    const { w, result } = await failingAfterPhase(3);
     expect(result.failure?.request).toMatchObject({ phase: 4, method: "PUT" });
     expect(result.restored).toEqual(["5001"]);
     expect(w.emulator.state().targetings["5001"]).toMatchObject([VENUES_A]);
@@ -299,17 +308,8 @@ describe("the summary of a stopped apply, for a targeting change", () => {
   });
 
   it("counts it replaced when its PUT landed, though its reactivation was left to the restore", async () => {
-    const { w, plan } = await pausingWorld();
-    const result = await applyPlan({
-      plan,
-      client: w.client,
-      clock: w.clock,
-      // The reactivation of phase 6 fails on 500s; the restore on the way out succeeds.
-      onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 4) w.emulator.setFaults("500:1", 1);
-        if (event.type === "failed") w.emulator.setFaults("", 1);
-      },
-    });
+    // The reactivation of phase 6 fails.
+    const { result } = await failingAfterPhase(4);
     expect(result.failure?.request).toMatchObject({ phase: 6 });
     expect(result.restored).toEqual(["5001"]);
     expect(result.summary.actions).toMatchObject({ replace_targetings: 1 });
