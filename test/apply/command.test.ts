@@ -11,8 +11,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
 import { MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
-import { bufferIO } from "../helpers/io.js";
-import { colleagueClient } from "../helpers/world.js";
+import { bufferIO, interruptibleIO } from "../helpers/io.js";
+import { colleagueClient, dspWrites } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 let emulator: RunningEmulator;
@@ -31,8 +31,7 @@ afterEach(async () => {
   await emulator.close();
 });
 
-const dspWrites = () =>
-  emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+const writes = () => dspWrites(emulator);
 
 describe("doohctl apply", () => {
   it("refuses at once without a terminal and without --auto-approve, sending nothing", async () => {
@@ -48,7 +47,7 @@ describe("doohctl apply", () => {
     expect(await run(["apply", "--no-session-cache"], io)).toBe(1);
     expect(io.out()).toContain("Malls");
     expect(io.err()).toContain("Apply cancelled");
-    expect(dspWrites()).toEqual([]);
+    expect(writes()).toEqual([]);
   });
 
   it("applies after yes and prints the result summary", async () => {
@@ -97,29 +96,12 @@ describe("doohctl apply", () => {
         '  - id: "1001"\n    contract_number: PO-9\n',
       ),
     );
-    let interrupt: ((signal: "SIGINT") => void) | undefined;
-    const base = bufferIO({ env, cwd: dir });
-    const io = {
-      ...base,
-      stderr: {
-        isTTY: false,
-        write: (text: string) => {
-          base.stderr.write(text);
-          // The first request line: the user presses Ctrl-C now.
-          if (text.startsWith("[1/2]")) interrupt?.("SIGINT");
-        },
-      },
-      onInterrupt: (listener: (signal: "SIGINT") => void) => {
-        interrupt = listener;
-        return () => {
-          interrupt = undefined;
-        };
-      },
-    };
+    // The first request line: the user presses Ctrl-C now.
+    const { io } = interruptibleIO({ env, cwd: dir, pressWhen: (text) => text.startsWith("[1/2]") });
     expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(130);
-    expect(base.out()).toMatch(/^Apply interrupted after 1 of 2 requests\./m);
-    expect(base.out()).toMatch(/Not sent \(1\):\n {2}2\. PATCH \/api\/dsp\/v1\/campaigns/);
-    expect(dspWrites()).toHaveLength(1);
+    expect(io.out()).toMatch(/^Apply interrupted after 1 of 2 requests\./m);
+    expect(io.out()).toMatch(/Not sent \(1\):\n {2}2\. PATCH \/api\/dsp\/v1\/campaigns/);
+    expect(writes()).toHaveLength(1);
     expect(emulator.state().insertion_orders[0]?.contract_number).toBe("PO-9");
   });
 
@@ -160,10 +142,10 @@ describe("doohctl apply --plan", () => {
   }
 
   async function refused(path: string): Promise<string> {
-    const writesBefore = dspWrites().length;
+    const writesBefore = writes().length;
     const io = bufferIO({ env, cwd: dir });
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
-    expect(dspWrites().length).toBe(writesBefore);
+    expect(writes().length).toBe(writesBefore);
     return io.err();
   }
 
@@ -221,7 +203,7 @@ describe("doohctl apply --plan", () => {
       `doohctl apply: ${path} was made from doohctl.yaml, which is not in ${elsewhere}: run apply in the ` +
         `directory the plan was made in, or name the files: doohctl apply --plan ${path} PATHS. Nothing was sent\n`,
     );
-    expect(dspWrites()).toEqual([]);
+    expect(writes()).toEqual([]);
   });
 
   it("never sends the password to an origin read from the plan file, nor logs in anywhere for another DSP", async () => {
@@ -265,7 +247,7 @@ describe("doohctl apply --plan", () => {
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io), io.err()).toBe(
       0,
     );
-    expect(dspWrites()).toHaveLength(requests);
+    expect(writes()).toHaveLength(requests);
   });
 
   it("refuses a stale plan with the per-object explanation and sends no write", async () => {
@@ -273,19 +255,19 @@ describe("doohctl apply --plan", () => {
     const other = colleagueClient(emulator.origin, USER);
     await other.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("13") }]));
     await other.close();
-    const writesBefore = dspWrites().length;
+    const writesBefore = writes().length;
     const io = bufferIO({ env, cwd: dir });
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
     expect(io.err()).toMatch(/plan is stale, nothing was applied/);
     expect(io.err()).toMatch(/campaign 5001/);
-    expect(dspWrites().length).toBe(writesBefore);
+    expect(writes().length).toBe(writesBefore);
   });
 
   it("executes exactly the requests of a fresh saved plan", async () => {
     const { path, requests } = await savePlan();
     const io = bufferIO({ env, cwd: dir });
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(0);
-    expect(dspWrites()).toHaveLength(requests);
+    expect(writes()).toHaveLength(requests);
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
   });
 

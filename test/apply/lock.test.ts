@@ -3,6 +3,7 @@
  * process is waited for, a crashed apply's lock is taken over, and Ctrl-C while waiting for
  * the lock ends `doohctl apply` with 130 and nothing sent.
  */
+
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
@@ -15,7 +16,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
-import { bufferIO } from "../helpers/io.js";
+import { interruptibleIO } from "../helpers/io.js";
+import { dspWrites } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
@@ -140,28 +142,13 @@ describe("doohctl apply waiting for the lock", () => {
     const { dir, env } = account;
     const state = join(dir, "state");
     holdLock(state, process.ppid, { origin: emulator.origin, environment: "production", user: USER.email });
-    let interrupt: ((signal: "SIGINT") => void) | undefined;
-    const base = bufferIO({ env: { ...env, DOOHCTL_STATE_DIR: state }, cwd: dir });
-    const io = {
-      ...base,
-      stderr: {
-        isTTY: false,
-        write: (text: string) => {
-          base.stderr.write(text);
-          if (text.includes("waiting for another apply")) interrupt?.("SIGINT");
-        },
-      },
-      onInterrupt: (listener: (signal: "SIGINT") => void) => {
-        interrupt = listener;
-        return () => {
-          interrupt = undefined;
-        };
-      },
-    };
-    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io), base.err()).toBe(130);
-    expect(base.err()).toMatch(/nothing was sent/);
-    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
-      [],
-    );
+    const { io } = interruptibleIO({
+      env: { ...env, DOOHCTL_STATE_DIR: state },
+      cwd: dir,
+      pressWhen: (text) => text.includes("waiting for another apply"),
+    });
+    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io), io.err()).toBe(130);
+    expect(io.err()).toMatch(/nothing was sent/);
+    expect(dspWrites(emulator)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * needs (its group's PUTs and the reactivation), and the apply costs no write more than
  * pausing in phase 3 and reactivating in phase 6 would.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApplyEvent } from "../../src/apply/events.js";
 import { applyPlan } from "../../src/apply/execute.js";
@@ -19,6 +20,7 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { dspWrites } from "../helpers/world.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
@@ -50,9 +52,7 @@ describe("grouped pauses, as the DSP sees them", () => {
     const result = await applyPlan({ plan, client: world.client, clock: world.clock });
     expect(result.status).toBe("applied");
 
-    const writes = world.emulator
-      .requestLog()
-      .filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/") && e.status === 200);
+    const writes = dspWrites(world.emulator).filter((e) => e.status === 200);
     // Pausing in phase 3 and reactivating in phase 6: 2 + 150 PUTs + 2.
     expect(writes).toHaveLength(2 * Math.ceil(COUNT / 100) + COUNT);
     const pausedAt = new Map<string, number>();

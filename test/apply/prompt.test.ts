@@ -6,6 +6,7 @@ import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/pro
 import { seedCampaign } from "../helpers/builders.js";
 import { type CliAccount, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { dspWrites } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 /** A terminal stand-in: a stream that records raw-mode switches, as process.stdin on a TTY. */
@@ -104,9 +105,7 @@ describe("doohctl apply at the prompt", () => {
     expect(await run(["apply", "--no-session-cache"], io)).toBe(130);
     expect(base.out()).toContain("Malls");
     expect(base.err()).toContain("Apply cancelled at the prompt: nothing was sent.");
-    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
-      [],
-    );
+    expect(dspWrites(emulator)).toEqual([]);
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(100_000);
   });
 
@@ -125,8 +124,6 @@ describe("doohctl apply at the prompt", () => {
     };
     expect(await run(["apply", "--no-session-cache"], io)).toBe(1);
     expect(base.err()).toContain("Apply cancelled: nothing was sent.");
-    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
-      [],
-    );
+    expect(dspWrites(emulator)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * record), through `run()` against the emulator: the record is written as the dead apply
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */
+
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { dspWrites } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
@@ -223,9 +225,7 @@ describe("an apply that waits for the apply that paused a campaign", () => {
       expect(code, io.err()).toBe(1);
       expect(io.err()).toMatch(/campaign 5001 "Malls"/);
       expect(io.err()).toMatch(/apply again/);
-      expect(
-        emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")),
-      ).toEqual([]);
+      expect(dspWrites(emulator!)).toEqual([]);
       // The next apply reactivates it.
       const again = await cli(["apply", "--auto-approve"], w.env, w.dir);
       expect(again.code, again.err).toBe(0);
@@ -244,8 +244,7 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
     const plan = await cli(["plan", "--target", "1002", "-o", "p.json"], w.env, w.dir);
     expect(plan.code, plan.err).toBe(0);
     renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
-    const writes = () =>
-      emulator!.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+    const writes = () => dspWrites(emulator!);
     const before = writes().length;
     const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
     expect(apply.code).toBe(1);
@@ -282,9 +281,7 @@ describe("an apply that cannot write its recovery record", () => {
     expect(apply.err).toMatch(/cannot write the recovery record in .*, so no campaign was paused/);
     expect(apply.err).toContain("DOOHCTL_STATE_DIR");
     expect(emulator.state().campaigns[0]?.active).toBe(true);
-    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
-      [],
-    );
+    expect(dspWrites(emulator)).toEqual([]);
   });
 
   it("says clearly when the state directory itself cannot be used, before sending anything", async () => {
@@ -307,9 +304,7 @@ describe("an apply that cannot write its recovery record", () => {
     expect(apply.code).toBe(1);
     expect(apply.err).toContain(state);
     expect(apply.err).toMatch(/DOOHCTL_STATE_DIR/);
-    expect(emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"))).toEqual(
-      [],
-    );
+    expect(dspWrites(emulator)).toEqual([]);
   });
 });
 

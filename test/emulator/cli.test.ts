@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { loadSeedFile, SEED_SCHEMA } from "../../src/emulator/index.js";
-import { bufferIO } from "../helpers/io.js";
+import { bufferIO, interruptibleIO } from "../helpers/io.js";
 import { login, request } from "./helpers.js";
 
 const EXAMPLE = "examples/emulator-seed.json";
@@ -13,14 +13,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe("doohctl emulator", () => {
   it("serves the example seed, prints its URL, limits and demo user, and stops on interrupt", async () => {
-    let interrupt = (_signal: "SIGINT") => {};
-    const io = {
-      ...bufferIO(),
-      onInterrupt: (listener: (signal: "SIGINT") => void) => {
-        interrupt = listener;
-        return () => {};
-      },
-    };
+    const { io, interrupt } = interruptibleIO();
     const exit = run(
       ["emulator", "--port", "0", "--seed", EXAMPLE, "--rate-limits", "write=20/60s", "--control"],
       io,

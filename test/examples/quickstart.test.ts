@@ -2,11 +2,13 @@
  * The quick start against the example seed, through `run()` and the real emulator: the plan
  * holds every kind of change the demo tells about, apply carries it out and converges.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { DEMO_USER, type ExampleAccount, startExample } from "../helpers/example-seed.js";
+import { dspWrites } from "../helpers/world.js";
 
 let example: ExampleAccount;
 let emulator: RunningEmulator;
@@ -61,7 +63,7 @@ describe("examples/quickstart against examples/emulator-seed.json", () => {
   it("applies cleanly, activates the new campaign last, and a new plan shows no changes", async () => {
     const apply = cli();
     expect(await run(["apply", ".", "--auto-approve"], apply), apply.err()).toBe(0);
-    const writes = emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+    const writes = dspWrites(emulator);
     const created = emulator.state().campaigns.find((c) => c.name === "January clearance");
     expect(created?.active).toBe(true);
     // The last write is the activation batch (phase 6), after targetings and creatives.

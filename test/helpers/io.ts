@@ -27,3 +27,35 @@ export function bufferIO(
     err: () => err,
   };
 }
+
+type Interrupt = (signal: "SIGINT") => void;
+
+/**
+ * A bufferIO whose run can be interrupted as a terminal user would: `interrupt()` presses
+ * Ctrl-C, and `pressWhen` presses it as soon as stderr shows a line it accepts (a request
+ * line, "waiting for another apply").
+ */
+export function interruptibleIO(
+  options: Parameters<typeof bufferIO>[0] & { pressWhen?: (stderr: string) => boolean } = {},
+): { io: CliIO & { out(): string; err(): string }; interrupt: Interrupt } {
+  const base = bufferIO(options);
+  let listener: Interrupt | undefined;
+  const interrupt: Interrupt = (signal) => listener?.(signal);
+  const io = {
+    ...base,
+    stderr: {
+      isTTY: base.stderr.isTTY,
+      write: (text: string) => {
+        base.stderr.write(text);
+        if (options.pressWhen?.(text)) interrupt("SIGINT");
+      },
+    },
+    onInterrupt: (on: Interrupt) => {
+      listener = on;
+      return () => {
+        listener = undefined;
+      };
+    },
+  };
+  return { io, interrupt };
+}

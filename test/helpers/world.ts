@@ -19,6 +19,11 @@ import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
 import { interceptingProxy, type OnRequest } from "./proxy.js";
 
+/** Every write request the emulator received on the DSP API, answered or not, in order. */
+export function dspWrites(emulator: RunningEmulator) {
+  return emulator.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/"));
+}
+
 export interface EmulatorWorld {
   clock: VirtualClock;
   emulator: RunningEmulator;
@@ -96,11 +101,8 @@ function worldOf(
       });
     },
     writes: () =>
-      emulator
-        .requestLog()
-        .filter(
-          (e) => e.method !== "GET" && e.path.startsWith("/api/dsp/") && e.status >= 200 && e.status < 300,
-        )
+      dspWrites(emulator)
+        .filter((e) => e.status >= 200 && e.status < 300)
         .map((e) => ({ method: e.method, path: e.path, status: e.status })),
     seen: (method, path) =>
       emulator.requestLog().filter((e) => e.method === method && e.path === path).length,

@@ -18,7 +18,7 @@ import {
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { colleagueClient } from "../helpers/world.js";
+import { colleagueClient, dspWrites } from "../helpers/world.js";
 
 const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
 
@@ -173,9 +173,8 @@ describe("a stale saved plan", () => {
       Endpoints.putTargetings("5002", [{ publisher_targeting_option: { publisher_ids: ["9"] } }]),
     );
     const running = emulator;
-    const dspWrites = () =>
-      running.requestLog().filter((e) => e.method !== "GET" && e.path.startsWith("/api/dsp/")).length;
-    const writesBefore = dspWrites();
+    const writeCount = () => dspWrites(running).length;
+    const writesBefore = writeCount();
 
     const io = bufferIO({ env, cwd: dir });
     // An absolute path: apply --plan resolves a relative one against process.cwd(), not io.cwd
@@ -185,7 +184,7 @@ describe("a stale saved plan", () => {
     expect(io.err()).toMatch(/campaign 5001: cpm 12(\.00)? USD -> 16(\.00)? USD since the plan was made/);
     expect(io.err()).toMatch(/targetings of campaign 5002: changed since the plan was made/);
     expect(io.err()).toContain("Make a new plan.");
-    expect(dspWrites()).toBe(writesBefore);
+    expect(writeCount()).toBe(writesBefore);
     // The colleague's edits stand.
     expect(Money.format(emulator.state().campaigns.find((c) => c.id === "5001")!.cpm)).toBe(
       Money.format(usd("16")),
