@@ -29,6 +29,13 @@ afterEach(async () => {
   world = undefined;
 });
 
+/** An apply listener that makes the DSP answer 500 to every request once one of `phase` landed. */
+function answer500sAfterPhase(w: World, phase: number): (event: ApplyEvent) => void {
+  return (event) => {
+    if (event.type === "applied" && event.record.phase === phase) w.emulator.setFaults("500:1", 1);
+  };
+}
+
 function journalAt(): { path: string; journal: ApplyJournal } {
   const path = join(mkdtempSync(join(tmpdir(), "doohctl-records-")), "apply.jsonl");
   return { path, journal: openFileJournal(path) };
@@ -72,9 +79,7 @@ describe("a campaign paused for a targeting change", () => {
       clock: w.clock,
       journal,
       // Every write after the pause fails: the PUT of phase 4 is refused with 500s.
-      onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
-      },
+      onEvent: answer500sAfterPhase(w, 3),
     });
     journal.close();
     expect(result.status).toBe("failed");
@@ -154,7 +159,7 @@ describe("a campaign paused for a targeting change", () => {
       // The PUT of phase 4 fails on 500s; on the way out, the restore's read passes and its
       // reactivation is answered 429 once before it lands.
       onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
+        answer500sAfterPhase(w, 3)(event);
         if (event.type === "check" && event.message.startsWith("reactivating")) {
           restoring = true;
           w.emulator.setFaults("", 1);
@@ -182,9 +187,7 @@ describe("a campaign paused for a targeting change", () => {
       plan,
       client: w.client,
       clock: w.clock,
-      onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
-      },
+      onEvent: answer500sAfterPhase(w, 3),
     });
     expect(result.failure).toMatchObject({ http_status: 500, code: "API_ERROR" });
     expect(result.failure?.message).toBe(
@@ -290,7 +293,7 @@ describe("the summary of a stopped apply, for a targeting change", () => {
       client: w.client,
       clock: w.clock,
       onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === phase) w.emulator.setFaults("500:1", 1);
+        answer500sAfterPhase(w, phase)(event);
         if (event.type === "failed") w.emulator.setFaults("", 1);
       },
     });
@@ -400,9 +403,7 @@ describe("a journal whose write fails", () => {
       client: w.client,
       clock: w.clock,
       journal,
-      onEvent: (event) => {
-        if (event.type === "applied" && event.record.phase === 3) w.emulator.setFaults("500:1", 1);
-      },
+      onEvent: answer500sAfterPhase(w, 3),
     });
     expect(result.status).toBe("failed");
     expect(result.applied.map((r) => r.phase)).toEqual([1, 3]);
