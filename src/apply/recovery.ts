@@ -184,7 +184,18 @@ export class RecoveryStore {
 
   /** Every recorded pause of this account, oldest apply first (see `unreadable` for the rest). */
   read(): RecordedPause[] {
-    return readFiles(this.dir).records.flatMap(({ file }) => {
+    return this.readAll().pauses;
+  }
+
+  /** The account's record files that `read` could not use: to be reported, never skipped. */
+  unreadable(): UnreadableRecord[] {
+    return this.readAll().unreadable;
+  }
+
+  /** `read` and `unreadable` from one reading of the directory. */
+  readAll(): { pauses: RecordedPause[]; unreadable: UnreadableRecord[] } {
+    const { records, unreadable } = readFiles(this.dir);
+    const pauses = records.flatMap(({ file }) => {
       const running = isRunning(file);
       return file.paused.map((p) => ({
         ...p,
@@ -193,11 +204,7 @@ export class RecoveryStore {
         owner_running: running,
       }));
     });
-  }
-
-  /** The account's record files that `read` could not use: to be reported, never skipped. */
-  unreadable(): UnreadableRecord[] {
-    return readFiles(this.dir).unreadable;
+    return { pauses, unreadable };
   }
 
   /**

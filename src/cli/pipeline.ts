@@ -136,12 +136,13 @@ export function recoveryStoreFor(io: CliIO, connection: ResolvedConnection): Rec
  * lists may still be paused, and only the user can tell (design.md, Recovery record).
  */
 export function readRecord(io: CliIO, recovery: RecoveryStore): RecordedPause[] {
-  for (const { path, reason } of recovery.unreadable()) {
+  const { pauses, unreadable } = recovery.readAll();
+  for (const { path, reason } of unreadable) {
     io.stderr.write(
       `doohctl: warning: recovery record ${path} cannot be read (${reason}): campaigns an earlier apply paused may still be paused, and this run cannot reactivate them; check them with \`doohctl status --all\`, set them active in the config or the DSP, then remove the file\n`,
     );
   }
-  return recovery.read();
+  return pauses;
 }
 
 /**
