@@ -28,7 +28,7 @@ export interface ApplyOptions {
    * and the campaigns this apply paused are reactivated before it returns.
    */
   signal?: AbortSignal;
-  /** Aborting it gives up restoring delivery too (a second Ctrl-C); the record keeps the truth. */
+  /** Aborting it gives up restoring delivery too; the record keeps the truth. The CLI never does: see cli/commands/apply-interrupt.ts. */
   restoreSignal?: AbortSignal;
   recovery?: RecoveryPort;
   onEvent?: ApplyListener;

@@ -21,10 +21,20 @@ export interface CliIO {
    */
   prompt?: (question: string) => Promise<string>;
   /**
-   * Called on the first SIGINT/SIGTERM: long-running commands subscribe to stop cleanly. A
-   * second signal while subscribed ends the process at once (main.ts).
+   * Called on every SIGINT/SIGTERM while subscribed: long-running commands subscribe to stop
+   * cleanly, and decide what a later signal does (apply: docs/apply.md, Interrupting).
    */
   onInterrupt?: (listener: (signal: InterruptSignal) => void) => () => void;
+  /** Ends the process now with `code`: a second Ctrl-C on a terminal (main.ts calls process.exit). */
+  exitNow?: (code: number) => void;
+}
+
+/**
+ * A person at a terminal: stdin (`prompt` exists only then, main.ts) and stderr are TTYs.
+ * Without one (CI, a pipe, a service manager) nobody can press a key to choose.
+ */
+export function onTerminal(io: CliIO): boolean {
+  return io.prompt !== undefined && io.stderr.isTTY;
 }
 
 export type InterruptSignal = "SIGINT" | "SIGTERM";

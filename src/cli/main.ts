@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-import type { CliIO, InterruptSignal } from "./io.js";
+import type { CliIO } from "./io.js";
 import { run } from "./program.js";
 import { askLine } from "./prompt.js";
-
-const EXIT_ON_SIGNAL: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
 function processIO(): CliIO {
   return {
@@ -22,20 +20,9 @@ function processIO(): CliIO {
       ? { prompt: (question: string) => askLine(process.stdin, process.stderr, question) }
       : {}),
     onInterrupt: (listener) => {
-      let signalled = false;
-      const on = (signal: InterruptSignal) => () => {
-        if (signalled) {
-          // The second signal: stop now. Whatever is still paused is in the recovery record.
-          process.stderr.write(
-            `\ndoohctl: ${signal} again: exiting at once; campaigns still paused are in the recovery record and the next plan reactivates them\n`,
-          );
-          process.exit(EXIT_ON_SIGNAL[signal]);
-        }
-        signalled = true;
-        listener(signal);
-      };
-      const onInt = on("SIGINT");
-      const onTerm = on("SIGTERM");
+      // Every signal goes to the command: apply decides what a second one does (apply-run.ts).
+      const onInt = () => listener("SIGINT");
+      const onTerm = () => listener("SIGTERM");
       process.on("SIGINT", onInt);
       process.on("SIGTERM", onTerm);
       return () => {
@@ -43,6 +30,7 @@ function processIO(): CliIO {
         process.off("SIGTERM", onTerm);
       };
     },
+    exitNow: (code) => process.exit(code),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import type { Plan } from "../../plan/types.js";
 import type { CliIO, InterruptSignal } from "../io.js";
 import { createProgressDisplay } from "../progress.js";
+import { applyInterrupts, type PausedCampaign } from "./apply-interrupt.js";
 import { type PreparedApply, refuseIfOwnerDied } from "./apply-prepared.js";
 
 /** Stopped by a signal before any request was sent (while waiting for the apply lock). */
@@ -52,7 +53,7 @@ function writeWindowOf(plan: Plan): RateWindow {
 /**
  * Applies the prepared plan: under the account's apply lock, with progress on stderr, the
  * recovery record told of every pause, the `--log` journal listening, and the first SIGINT or
- * SIGTERM stopping it (delivery restored before it returns).
+ * SIGTERM stopping it (delivery restored before it returns; later signals: apply-interrupt.ts).
  */
 export async function runApply(
   io: CliIO,
@@ -61,14 +62,14 @@ export async function runApply(
 ): Promise<{ result: ApplyResult; signal: InterruptSignal | undefined }> {
   const { plan, client } = prepared;
   const controller = new AbortController();
-  let signal: InterruptSignal | undefined;
-  const offInterrupt = io.onInterrupt?.((received) => {
-    signal = received;
-    io.stderr.write(
-      `\ndoohctl apply: ${received}: no further change is sent; reactivating what this apply paused (${received} again exits at once)\n`,
-    );
-    controller.abort(new Error("interrupted"));
+  // Paused (or about to be) and not yet seen active again: what a second Ctrl-C leaves dark.
+  const paused = new Map<string, PausedCampaign>();
+  const interrupts = applyInterrupts({
+    io,
+    stop: () => controller.abort(new Error("interrupted")),
+    stillPaused: () => [...paused.values()],
   });
+  const offInterrupt = io.onInterrupt?.((received) => interrupts.onSignal(received));
   const journal: ApplyJournal | undefined =
     options.log !== undefined ? openFileJournal(resolve(io.cwd, options.log)) : undefined;
   const display = createProgressDisplay({
@@ -78,8 +79,12 @@ export async function runApply(
   });
   const record = prepared.recovery.begin(new Date(systemClock.now()).toISOString());
   const recovery: RecoveryPort = {
-    pausing: (entries) => record.add(entries),
+    pausing: (entries) => {
+      record.add(entries);
+      for (const e of entries) paused.set(e.campaign_id, { campaign_id: e.campaign_id, name: e.name });
+    },
     reactivated: (ids) => {
+      for (const id of ids) paused.delete(id);
       try {
         record.remove(ids);
         prepared.recovery.drop(ids);
@@ -103,7 +108,7 @@ export async function runApply(
         ),
     }).catch((error: unknown) => {
       // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
-      throw signal !== undefined ? new InterruptedBeforeSending(signal) : error;
+      throw interrupts.first !== undefined ? new InterruptedBeforeSending(interrupts.first) : error;
     });
     refuseIfOwnerDied(prepared);
     const result = await applyPlan({
@@ -114,7 +119,7 @@ export async function runApply(
       onEvent: (event) => display.onEvent(event),
       ...(journal ? { journal } : {}),
     });
-    return { result, signal };
+    return { result, signal: interrupts.first };
   } finally {
     record.end();
     lock?.release();

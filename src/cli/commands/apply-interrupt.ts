@@ -1,0 +1,74 @@
+/**
+ * What SIGINT and SIGTERM do to a running apply (docs/apply.md, Interrupting; docs/safety.md).
+ * The first one stops it: no further change is sent and what it paused is reactivated before
+ * it reports. After that:
+ * - without a terminal (CI, a pipe, a service manager) no signal aborts the reactivation:
+ *   each is acknowledged on stderr and ignored until delivery is restored. A GitHub runner
+ *   sends SIGINT, SIGTERM 7.5 s later and SIGKILL 2.5 s after that; only SIGKILL, which
+ *   nothing can catch, stops the reactivation, and the recovery record keeps what is left;
+ * - on a terminal a second Ctrl-C exits at once, after naming the campaigns that stay paused
+ *   (the record keeps them). A SIGTERM there comes from a program, not from the person, and
+ *   is ignored like without a terminal.
+ */
+import { type CliIO, EXIT, type InterruptSignal, onTerminal } from "../io.js";
+
+export interface PausedCampaign {
+  campaign_id: string;
+  name: string;
+}
+
+export interface ApplyInterrupts {
+  /** The signal that stopped the apply, once one came. */
+  readonly first: InterruptSignal | undefined;
+  /** The listener for `io.onInterrupt`. */
+  onSignal(signal: InterruptSignal): void;
+}
+
+export function applyInterrupts(input: {
+  io: CliIO;
+  /** Stops the apply: no further change is sent, delivery is restored. */
+  stop: () => void;
+  /** The campaigns this apply paused and has not seen active again. */
+  stillPaused: () => PausedCampaign[];
+}): ApplyInterrupts {
+  const { io } = input;
+  const terminal = onTerminal(io);
+  let first: InterruptSignal | undefined;
+  const onSignal = (signal: InterruptSignal) => {
+    if (first === undefined) {
+      first = signal;
+      const later = terminal
+        ? "Ctrl-C again exits at once and leaves them paused"
+        : "further signals are ignored until delivery is restored";
+      io.stderr.write(
+        `\ndoohctl apply: ${signal}: no further change is sent; reactivating what this apply paused (${later})\n`,
+      );
+      input.stop();
+      return;
+    }
+    const paused = input.stillPaused();
+    if (terminal && signal === "SIGINT") {
+      io.stderr.write(`\ndoohctl apply: SIGINT again: exiting at once; ${stayPaused(paused)}\n`);
+      io.exitNow?.(EXIT.SIGINT);
+      return;
+    }
+    io.stderr.write(
+      `\ndoohctl apply: ${signal} ignored: reactivating the campaigns this apply paused first (${paused.length} left)${terminal ? "; Ctrl-C exits at once" : ""}\n`,
+    );
+  };
+  return {
+    get first() {
+      return first;
+    },
+    onSignal,
+  };
+}
+
+function stayPaused(paused: PausedCampaign[]): string {
+  if (paused.length === 0) return "no campaign this apply paused is left paused";
+  const names = paused.map((p) => `${p.name} (${p.campaign_id})`).join(", ");
+  return (
+    `${paused.length} campaign(s) stay paused: ${names}. The recovery record keeps them: ` +
+    "the next `doohctl plan` or `doohctl apply` of this account reactivates them (DOOH202)"
+  );
+}
