@@ -101,7 +101,7 @@ describe("on a terminal", () => {
     expect(err()).toContain("(Ctrl-C again exits at once and leaves them paused)");
     expect(exits).toEqual([130]);
     expect(err()).toContain(
-      "SIGINT again: exiting at once; 3 campaign(s) stay paused: Malls (5001), Stations (5002), Airports (5003). " +
+      "SIGINT again: exiting at once; 3 campaigns stay paused: Malls (5001), Stations (5002), Airports (5003). " +
         "The recovery record keeps them: the next `doohctl plan` or `doohctl apply` of this account reactivates them (DOOH202)",
     );
   });

@@ -68,7 +68,7 @@ function stayPaused(paused: PausedCampaign[]): string {
   if (paused.length === 0) return "no campaign this apply paused is left paused";
   const names = paused.map((p) => `${p.name} (${p.campaign_id})`).join(", ");
   return (
-    `${paused.length} campaign(s) stay paused: ${names}. The recovery record keeps them: ` +
+    `${paused.length === 1 ? "1 campaign stays" : `${paused.length} campaigns stay`} paused: ${names}. The recovery record keeps them: ` +
     "the next `doohctl plan` or `doohctl apply` of this account reactivates them (DOOH202)"
   );
 }
