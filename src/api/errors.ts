@@ -189,6 +189,34 @@ export class PagingLimitError extends DspClientError {
 }
 
 /**
+ * One read of a list whose pages do not add up (issue 22, docs/api-client.md "Paging"): an id
+ * came on two pages, or the distinct ids fall short of `total_size`. The list shifted while
+ * it was read (an item created or deleted between two pages), so an item is missing from
+ * what was read; a plan or a check by name built on it could create that item a second time.
+ * The run stops before any write.
+ */
+export class IncompleteReadError extends RequestError {
+  override readonly name = "IncompleteReadError";
+  readonly code = "INCOMPLETE_READ";
+  constructor(
+    method: HttpMethod,
+    path: string,
+    /** The list read (`campaigns`, `creatives`...) and what it was filtered on, for the message. */
+    readonly list: string,
+    /** What went wrong: the id that repeated, or the count that fell short. */
+    readonly detail: string,
+  ) {
+    super(
+      method,
+      path,
+      `the read of ${list} is incomplete: ${detail}. The DSP's list shifted while it was read ` +
+        "(an item created or deleted meanwhile), so an item may be missing; doohctl stopped before " +
+        "any write. Run again later, once no other tool is changing this account",
+    );
+  }
+}
+
+/**
  * An answer the contract (schemas/dsp-api.openapi.json) does not allow: a missing member, a
  * wrong shape or type, pages that disagree with `total_size`. The client reads nothing it
  * cannot trust (a `{"option_sets": []}` is not "no targetings"), so the run stops here.
