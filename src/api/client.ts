@@ -63,6 +63,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       pacingLog: options.pacingLog,
       emit,
       stats,
+      requestTimeoutMs: timeouts.requestMs,
     })(overTransport),
   );
   const session = new Session({

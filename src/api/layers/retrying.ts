@@ -32,8 +32,10 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
     let failures = 0;
     let rateLimited = 0;
     let waitedMs = 0;
+    const of = idempotent ? policy.maxAttempts : 1;
     for (let attemptNo = 1; ; attemptNo++) {
-      const { response, failure } = await attempt(next, { ...exchange, attempt: attemptNo, waitedMs });
+      const tries = { attempt: Math.min(failures + 1, of), of };
+      const { response, failure } = await attempt(next, { ...exchange, attempt: attemptNo, waitedMs, tries });
       const outcome: AttemptOutcome = response
         ? {
             kind: "status",
@@ -49,6 +51,8 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       }
       // A trickled answer is no blip: another attempt would hold the run for another deadline.
       if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
+      // Issue 22: an unanswered request's last error says which attempt of how many it was.
+      const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
       const decision = decideRetry({
         policy,
         method: request.method,
@@ -75,12 +79,12 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
         case "over-budget":
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "give-up":
-          if (failure) throw failure;
+          if (failed) throw failed;
           if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
           throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
-            cause: failure,
+            cause: failed,
             answered: response !== undefined,
           });
       }
