@@ -5,6 +5,7 @@
  * applied is an OutcomeUnknownError, never sent again.
  */
 import type { Clock } from "../../model/clock.js";
+import { noAnswerText } from "../../model/silence.js";
 import { apiError } from "../answer.js";
 import { OutcomeUnknownError, RetryBudgetError, TimeoutError } from "../errors.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "../retry.js";
@@ -24,6 +25,10 @@ export interface RetryingOptions {
 function header(response: HttpResponse, name: string): string | undefined {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function unknownDetail(failed: Error | undefined, detail: string): string {
+  return failed instanceof TimeoutError && failed.noAnswer ? noAnswerText(failed.noAnswer.afterMs) : detail;
 }
 
 export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptions): Layer {
@@ -83,10 +88,16 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
           if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
-          throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
-            cause: failed,
-            answered: response !== undefined,
-          });
+          // A POST that got no answer says so, and for how long (issue 22), not just "timeout".
+          throw new OutcomeUnknownError(
+            request.method,
+            request.path,
+            unknownDetail(failed, decision.detail),
+            {
+              cause: failed,
+              answered: response !== undefined,
+            },
+          );
       }
     }
   };
