@@ -148,13 +148,18 @@ export function createProgressDisplay(options: {
           say(`  ${event.message}`);
           return;
         case "abandoned":
+          // An attempt stopped by the signal never gets its response event.
           delete view.wait;
+          inFlight.clear();
+          awaitOldest();
           draw();
           return;
         case "restore":
           // From here on the waits are the reactivation's, not the stopped request's.
           delete view.current;
           delete view.wait;
+          inFlight.clear();
+          awaitOldest();
           view.restoring = event.campaigns;
           draw();
           return;

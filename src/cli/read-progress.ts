@@ -153,7 +153,7 @@ export function createReadProgress(options: {
         }
         case "wait":
           // A wait under a second is no hang, and would count down from "0s".
-          if (secondsLeft(event.waitMs) === 0 || event.waitMs < 1000) return;
+          if (event.waitMs < 1000) return;
           if (!tty) {
             if (event.reason !== "rate-limit" || event.waitMs >= QUIET_WAIT_MS)
               say(waitText(event, clock.now()));
