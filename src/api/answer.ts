@@ -22,7 +22,7 @@ function isFieldError(value: unknown): value is ApiFieldError {
   );
 }
 
-function errorBody(text: string, status: number): ApiErrorBody {
+function errorBody(text: string, status: number, scrubber: Scrubber): ApiErrorBody {
   try {
     const parsed = JSON.parse(text) as Partial<ApiErrorBody>;
     if (typeof parsed.message === "string") {
@@ -34,7 +34,8 @@ function errorBody(text: string, status: number): ApiErrorBody {
   } catch {
     // Not the spec's JSON error shape (a proxy's HTML page, say): keep a short excerpt.
   }
-  return { message: text.trim().slice(0, 200) || `HTTP ${status}` };
+  // Scrubbed before the cut: a cut first could leave half a secret (issue 22, item 7).
+  return { message: scrubber.excerpt(text.trim(), 200) || `HTTP ${status}` };
 }
 
 /**
@@ -47,7 +48,9 @@ export function apiError(
   scrubber: Scrubber,
   attempts = 1,
 ): ApiError {
-  const body = isHtmlAnswer(response) ? { message: HTML_ANSWER } : errorBody(response.text, response.status);
+  const body = isHtmlAnswer(response)
+    ? { message: HTML_ANSWER }
+    : errorBody(response.text, response.status, scrubber);
   return new ApiError({
     status: response.status,
     apiMessage: scrubber.text(body.message),

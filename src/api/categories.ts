@@ -14,7 +14,7 @@ import type { CreativeCategory } from "../model/wire.js";
 import { MAX_PAGE_SIZE } from "../model/wire.js";
 import { Endpoints } from "./endpoints.js";
 import { ApiError } from "./errors.js";
-import { firstPage, restPages, type Sender } from "./paging.js";
+import { firstPage, restPages, type Sender, wholeRead } from "./paging.js";
 import type { SendOptions } from "./types.js";
 
 async function byId(send: Sender, ids: readonly string[], options: SendOptions): Promise<CreativeCategory[]> {
@@ -46,7 +46,11 @@ export async function readCreativeCategories(
   if (missing.length > 0 && pagesLeft > 0) {
     if (pagesLeft <= missing.length) {
       const rest = await restPages(send, Endpoints.creativeCategories, { options, total: first.total });
-      found = [...found, ...rest.filter((c) => want.has(c.id))];
+      const all = wholeRead(first.request, [...first.items, ...rest], {
+        list: Endpoints.creativeCategories.key,
+        total: first.total,
+      });
+      found = all.filter((c) => want.has(c.id));
     } else {
       found = [...found, ...(await byId(send, missing, options))];
     }

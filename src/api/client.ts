@@ -31,7 +31,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
   const { credentials, environment } = options;
   const cookieName = sessionCookieName(environment);
   // Knows the password now and every token once it is sent or received.
-  const scrubber = new Scrubber([credentials.password]);
+  const scrubber = new Scrubber([credentials.password], { email: credentials.email });
   const transport = new Transport({
     scrub: (text) => scrubber.text(text),
     origin,
@@ -63,6 +63,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       pacingLog: options.pacingLog,
       emit,
       stats,
+      requestTimeoutMs: timeouts.requestMs,
     })(overTransport),
   );
   const session = new Session({

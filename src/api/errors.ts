@@ -3,6 +3,7 @@
  * on the class (or `code`), never on message text. No error ever holds the password or the
  * session token: only the user's email, the method and the path.
  */
+import { noAnswerText, type Tries } from "../model/silence.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { HttpMethod } from "./types.js";
 
@@ -112,14 +113,44 @@ export class TimeoutError extends RequestError {
    * deadline, so the client gives up at once.
    */
   readonly trickling: boolean;
+  /**
+   * Nothing came back within the deadline (issue 22): how long it waited, and, once the
+   * retry layer gives up, which attempt of how many this was. Its message then says
+   * `no answer after 60s (attempt 4 of 4)`.
+   */
+  readonly noAnswer: { afterMs: number; tries?: Tries | undefined } | undefined;
   constructor(
     method: HttpMethod,
     path: string,
-    detail: string,
-    options?: { cause?: unknown; trickling?: boolean },
+    readonly detail: string,
+    options?: {
+      cause?: unknown;
+      trickling?: boolean;
+      noAnswer?: { afterMs: number; tries?: Tries | undefined } | undefined;
+    },
   ) {
-    super(method, path, `timed out (${detail}); the DSP may be slow, retry later`, options);
+    const noAnswer = options?.noAnswer;
+    super(
+      method,
+      path,
+      noAnswer
+        ? `${noAnswerText(noAnswer.afterMs, noAnswer.tries)}; the DSP is slow or unreachable: run again ` +
+            "later (DOOHCTL_REQUEST_TIMEOUT sets how long each attempt waits)"
+        : `timed out (${detail}); the DSP may be slow, retry later`,
+      options,
+    );
     this.trickling = options?.trickling ?? false;
+    this.noAnswer = noAnswer;
+  }
+
+  /** The same timeout, told which attempt of how many it ended (the retry layer gives up). */
+  withTries(tries: Tries): TimeoutError {
+    if (!this.noAnswer) return this;
+    return new TimeoutError(this.method, this.path, this.detail, {
+      cause: this.cause,
+      trickling: this.trickling,
+      noAnswer: { ...this.noAnswer, tries },
+    });
   }
 }
 
@@ -186,6 +217,34 @@ export class RetryBudgetError extends RequestError {
 export class PagingLimitError extends DspClientError {
   override readonly name = "PagingLimitError";
   readonly code = "PAGING_LIMIT";
+}
+
+/**
+ * One read of a list whose pages do not add up (issue 22, docs/api-client.md "Paging"): an id
+ * came on two pages, or the distinct ids fall short of `total_size`. The list shifted while
+ * it was read (an item created or deleted between two pages), so an item is missing from
+ * what was read; a plan or a check by name built on it could create that item a second time.
+ * The run stops before any write.
+ */
+export class IncompleteReadError extends RequestError {
+  override readonly name = "IncompleteReadError";
+  readonly code = "INCOMPLETE_READ";
+  constructor(
+    method: HttpMethod,
+    path: string,
+    /** The list read (`campaigns`, `creatives`...) and what it was filtered on, for the message. */
+    readonly list: string,
+    /** What went wrong: the id that repeated, or the count that fell short. */
+    readonly detail: string,
+  ) {
+    super(
+      method,
+      path,
+      `the read of ${list} is incomplete: ${detail}. The DSP's list shifted while it was read ` +
+        "(an item created or deleted meanwhile), so an item may be missing; doohctl stopped before " +
+        "any write. Run again later, once no other tool is changing this account",
+    );
+  }
 }
 
 /**

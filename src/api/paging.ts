@@ -4,11 +4,17 @@
  * entries, 100 values a request. G12 bounds `page` to 0..100, so one query reaches at most
  * 101 pages (10,100 items); a batch read that would need more narrows itself by splitting
  * its filter values.
+ *
+ * Each query's items are checked whole (issue 22): page counts that agree with `total_size`
+ * still miss an item when the list shifts between two pages (one item repeated, one never
+ * seen), so an id that repeats within one query, or distinct ids that fall short of
+ * `total_size`, is an IncompleteReadError. Across the queries of a batch read an item may
+ * legitimately come twice (a creative matching two `campaign_ids` chunks): there it is merged.
  */
 import { compareIds } from "../model/targeting.js";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
 import type { ListEndpoint, ListQuery, ListResponse } from "./endpoints.js";
-import { ContractError, PagingLimitError } from "./errors.js";
+import { ContractError, IncompleteReadError, PagingLimitError } from "./errors.js";
 import type { ApiRequest, SendOptions } from "./types.js";
 
 export type Sender = <T>(
@@ -58,6 +64,52 @@ function pageItems<Key extends string, T>(
   return items;
 }
 
+/** Names a read for its error: the list and, when filtered, on what (a few values shown). */
+function listName(key: string, filter?: { field: string; values: readonly string[] }): string {
+  if (filter === undefined) return key;
+  const shown = filter.values.slice(0, 3).join(", ");
+  const more = filter.values.length > 3 ? ` and ${filter.values.length - 3} more` : "";
+  return `${key} (filter ${filter.field}: ${shown}${more})`;
+}
+
+/** The first id among `items` already in `seen`, adding the others to it as it goes. */
+function repeatedId(items: readonly unknown[], seen: Set<string>): string | undefined {
+  for (const item of items) {
+    const id = (item as { id?: unknown } | null)?.id;
+    if (typeof id !== "string") continue;
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+const twice = (id: string, total: number) => `id ${id} came twice among its ${total} items (total_size)`;
+
+/**
+ * The items of one query, once each id is seen once and the distinct ids add up to `total`;
+ * otherwise an IncompleteReadError naming the list (and the id that repeated).
+ */
+export function wholeRead<T>(
+  request: ApiRequest,
+  items: readonly T[],
+  { list, total }: { list: string; total: number },
+): T[] {
+  const seen = new Set<string>();
+  const repeated = repeatedId(items, seen);
+  if (repeated !== undefined) {
+    throw new IncompleteReadError(request.method, request.path, list, twice(repeated, total));
+  }
+  if (seen.size !== total) {
+    throw new IncompleteReadError(
+      request.method,
+      request.path,
+      list,
+      `${seen.size} distinct ids where total_size says ${total}`,
+    );
+  }
+  return [...items];
+}
+
 function tooMany(path: string, total: number): PagingLimitError {
   return new PagingLimitError(
     `${path} matches ${total} items, more than the ${MAX_QUERY_ITEMS} one query can page through ` +
@@ -80,12 +132,19 @@ export async function* paginate<Key extends string, T, Field extends string>(
   { query = {}, options = {} }: PageRead<Field> = {},
 ): AsyncGenerator<T> {
   let firstTotal: number | undefined;
+  const seen = new Set<string>();
   for (let page = 0; ; page++) {
     const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
     const body = await send(request, options);
     if (page === 0 && body.total_size > MAX_QUERY_ITEMS) throw tooMany(request.path, body.total_size);
     firstTotal ??= body.total_size;
-    yield* pageItems(request, body, { key: endpoint.key, page, firstTotal });
+    const items = pageItems(request, body, { key: endpoint.key, page, firstTotal });
+    // An item already yielded cannot be taken back: the repeat stops the iteration here.
+    const repeated = repeatedId(items, seen);
+    if (repeated !== undefined) {
+      throw new IncompleteReadError(request.method, request.path, endpoint.key, twice(repeated, firstTotal));
+    }
+    yield* items;
     if (page + 1 >= pagesFor(body.total_size)) return;
   }
 }
@@ -101,20 +160,22 @@ export async function listAll<Key extends string, T, Field extends string>(
 ): Promise<T[]> {
   const first = await firstPage(send, endpoint, read);
   if (first.total > MAX_QUERY_ITEMS) throw tooMany(first.path, first.total);
-  return [...first.items, ...(await restPages(send, endpoint, { ...read, total: first.total }))];
+  const rest = await restPages(send, endpoint, { ...read, total: first.total });
+  return wholeRead(first.request, [...first.items, ...rest], { list: endpoint.key, total: first.total });
 }
 
 export async function firstPage<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
   { query = {}, options = {} }: PageRead<Field>,
-): Promise<{ items: T[]; total: number; path: string }> {
+): Promise<{ items: T[]; total: number; path: string; request: ApiRequest }> {
   const request = endpoint.request({ ...query, page: 0, pageSize: MAX_PAGE_SIZE });
   const body = await send(request, options);
   return {
     items: pageItems(request, body, { key: endpoint.key, page: 0 }),
     total: body.total_size,
     path: request.path,
+    request,
   };
 }
 
@@ -168,8 +229,10 @@ export async function readByValues<Key extends string, T extends { id: string },
       return (await Promise.all([read(chunk.slice(0, half)), read(chunk.slice(half))])).flat();
     }
     const rest = await restPages(send, endpoint, { query: chunkQuery, options, total: first.total });
-    return [...first.items, ...rest];
+    const list = listName(endpoint.key, { field, values: chunk });
+    return wholeRead(first.request, [...first.items, ...rest], { list, total: first.total });
   };
+  // Across queries an item may come twice (a creative matching two chunks of campaign_ids).
   const byId = new Map<string, T>();
   for (const item of (await Promise.all(chunks.map(read))).flat()) byId.set(item.id, item);
   return [...byId.values()].sort((a, b) => compareIds(a.id, b.id));

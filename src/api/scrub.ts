@@ -2,29 +2,35 @@
  * Secrets the client knows (the password, every session token it sent) scrubbed out of text
  * the server wrote, before that text becomes part of an error or an event. A server may echo
  * the request body of a failed login (the password) or the Cookie header (the token) in an
- * error `message` or in `data`; scrubbing here, at the client's boundary, means nothing
- * downstream (terminal, journal, plan file, JSON result) can print it.
+ * error `message` or in `data`, raw or escaped (echo-forms.ts: JSON, `\u`, HTML, URL, any
+ * case, base64 of the password and of `email:password`); scrubbing here, at the client's
+ * boundary, means nothing downstream (terminal, journal, plan file, JSON result) can print
+ * it. Text is scrubbed whole before any cut (`excerpt`): a cut first could leave half a
+ * secret that no longer matches (issue 22, item 7).
  */
 import type { ApiFieldError } from "../model/wire.js";
+import { base64Forms, echoPattern } from "./echo-forms.js";
 
 export const REDACTED = "[redacted]";
 
-const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+interface Pattern {
+  /** The length of what it stands for: longer ones are replaced first. */
+  length: number;
+  regex: RegExp;
+}
 
-/**
- * The forms a secret takes when echoed: as sent, JSON-escaped once or twice (a body quoted
- * inside a JSON string), URL-encoded.
- */
-function forms(secret: string): string[] {
-  const url = encodeURIComponent(secret);
-  return [secret, jsonEscaped(secret), jsonEscaped(jsonEscaped(secret)), url, url.replaceAll("%20", "+")];
+export interface ScrubberOptions {
+  /** The login email: base64 of `email:password` (an HTTP Basic credential) is scrubbed too. */
+  email?: string | undefined;
 }
 
 export class Scrubber {
   private readonly secrets = new Set<string>();
-  private patterns: string[] = [];
+  private patterns: Pattern[] = [];
+  private readonly email: string | undefined;
 
-  constructor(secrets: readonly string[] = []) {
+  constructor(secrets: readonly string[] = [], options: ScrubberOptions = {}) {
+    this.email = options.email;
     for (const secret of secrets) this.add(secret);
   }
 
@@ -32,14 +38,26 @@ export class Scrubber {
   add(secret: string): void {
     if (secret === "" || this.secrets.has(secret)) return;
     this.secrets.add(secret);
+    const encoded = [secret, ...(this.email !== undefined ? [`${this.email}:${secret}`] : [])].flatMap(
+      base64Forms,
+    );
+    const added: Pattern[] = [
+      { length: secret.length, regex: echoPattern(secret, { caseless: true }) },
+      ...encoded.map((text) => ({ length: text.length, regex: echoPattern(text, { caseless: false }) })),
+    ];
     // Longest first, so a secret containing another is replaced whole.
-    this.patterns = [...new Set([...this.secrets].flatMap(forms))].sort((a, b) => b.length - a.length);
+    this.patterns = [...this.patterns, ...added].sort((a, b) => b.length - a.length);
   }
 
   text(text: string): string {
     let out = text;
-    for (const pattern of this.patterns) out = out.replaceAll(pattern, REDACTED);
+    for (const { regex } of this.patterns) out = out.replace(regex, REDACTED);
     return out;
+  }
+
+  /** At most `max` characters of `text`, scrubbed whole first (a cut never halves a secret). */
+  excerpt(text: string, max: number): string {
+    return this.text(text).slice(0, max);
   }
 
   fields(data: readonly ApiFieldError[]): ApiFieldError[] {

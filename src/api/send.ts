@@ -4,6 +4,7 @@
  * `Layer`, a function from the next `Send` to its own, as undici composes interceptors.
  */
 import type { RequestClass } from "../model/limits.js";
+import type { Tries } from "../model/silence.js";
 import { SESSION_PATH } from "../model/wire.js";
 import { NetworkError, TimeoutError } from "./errors.js";
 import type { HttpResponse } from "./transport.js";
@@ -27,6 +28,11 @@ export interface Exchange {
   attempt: number;
   /** The retry wait just before this attempt, for its event. */
   waitedMs: number;
+  /**
+   * Attempt k of n as `retry.maxAttempts` counts them (network errors, timeouts and 5xx; a
+   * 429 is not one): progress says "attempt 2 of 4". `retrying` sets it.
+   */
+  tries: Tries;
 }
 
 /** Sends one exchange; resolves to the answer, whatever its status. */
@@ -84,5 +90,6 @@ export function exchangeOf(
     signal,
     attempt: 1,
     waitedMs: 0,
+    tries: { attempt: 1, of: 1 },
   };
 }

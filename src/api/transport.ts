@@ -162,11 +162,18 @@ export class Transport {
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal?.aborted) throw request.signal.reason;
-      if (deadline.aborted) {
-        const detail = answering
-          ? `the answer was still arriving after ${this.requestTimeoutMs} ms (DOOHCTL_REQUEST_TIMEOUT)`
-          : `no complete answer within ${this.requestTimeoutMs} ms`;
-        throw new TimeoutError(request.method, request.path, detail, { cause: error, trickling: answering });
+      const code = (error as { code?: unknown } | null)?.code;
+      if (answering && deadline.aborted) {
+        const detail = `the answer was still arriving after ${this.requestTimeoutMs} ms (DOOHCTL_REQUEST_TIMEOUT)`;
+        throw new TimeoutError(request.method, request.path, detail, { cause: error, trickling: true });
+      }
+      // Nothing came back: the deadline, or undici's header timeout (the same length), ran out.
+      if (!answering && (deadline.aborted || code === "UND_ERR_HEADERS_TIMEOUT")) {
+        const detail = `no answer within ${this.requestTimeoutMs} ms`;
+        throw new TimeoutError(request.method, request.path, detail, {
+          cause: error,
+          noAnswer: { afterMs: this.requestTimeoutMs },
+        });
       }
       throw classify(error, request, this.scrub);
     }

@@ -101,7 +101,26 @@ export interface DspClientOptions {
 /** What the client reports, for progress display and the apply journal. Never a secret. */
 export type ApiEvent =
   | {
+      /**
+       * An attempt went out (its rate-limit slot granted) and has no answer yet: progress
+       * counts down to `deadline` and matches the `response` of the same `id`.
+       */
+      type: "sent";
+      /** Unique per attempt within one client. */
+      id: number;
+      class: RequestClass;
+      method: HttpMethod;
+      path: string;
+      /** Attempt k of n, as `retry.maxAttempts` counts them (a 429 is not one). */
+      tries: { attempt: number; of: number };
+      /** Clock time at which the whole-request deadline (`timeouts.requestMs`) runs out. */
+      deadline: number;
+      timeoutMs: number;
+    }
+  | {
       type: "response";
+      /** The `id` of the attempt's `sent` event. */
+      id: number;
       class: RequestClass;
       method: HttpMethod;
       path: string;

@@ -2,11 +2,16 @@
  * Drives the apply's progress display on stderr. On a TTY: one line redrawn in place, every
  * event and every second (the countdown to the next write slot moves even while nothing
  * happens). Elsewhere: one line per request, and a line for every wait that is long enough
- * to look like a hang, so a Retry-After is never silence.
+ * to look like a hang, so a Retry-After is never silence. A request without an answer shows
+ * a countdown to its deadline on the TTY line, and one that times out or cannot connect says
+ * so with its attempt count (issue 22); a wait under a second is not shown (never "0s").
  */
+
+import type { ApiEvent } from "../api/types.js";
 import type { ApplyEvent } from "../apply/events.js";
 import type { Clock } from "../model/clock.js";
 import type { RateWindow } from "../model/limits.js";
+import { noAnswerText, triesText } from "../model/silence.js";
 import {
   type ProgressView,
   phaseName,
@@ -46,6 +51,14 @@ export function createProgressDisplay(options: {
   let drawn = false;
   let phase: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
+  /** Attempts out without an answer, by the id of their `sent` event. */
+  const inFlight = new Map<number, Extract<ApiEvent, { type: "sent" }> & { sentAt: number }>();
+  const awaitOldest = () => {
+    let oldest: { sentAt: number; deadline: number; tries: { attempt: number; of: number } } | undefined;
+    for (const s of inFlight.values()) if (!oldest || s.sentAt < oldest.sentAt) oldest = s;
+    if (oldest) view.awaiting = { sentAt: oldest.sentAt, deadline: oldest.deadline, tries: oldest.tries };
+    else delete view.awaiting;
+  };
 
   const draw = () => {
     if (!tty) return;
@@ -58,6 +71,8 @@ export function createProgressDisplay(options: {
     draw();
   };
   const setWait = (until: number, reason: WaitReason, waitMs: number) => {
+    // A wait under a second is no hang, and would count down from "0s".
+    if (waitMs < 1000) return;
     view.wait = { until, reason };
     if (tty) draw();
     else if (reason !== "rate-limit" || waitMs >= QUIET_WAIT_MS) say(waitLine(view.wait, clock.now()));
@@ -94,6 +109,25 @@ export function createProgressDisplay(options: {
           draw();
           return;
         case "api":
+          if (event.event.type === "sent") {
+            inFlight.set(event.event.id, { ...event.event, sentAt: clock.now() });
+            awaitOldest();
+            return;
+          }
+          if (event.event.type === "response") {
+            const sent = inFlight.get(event.event.id);
+            inFlight.delete(event.event.id);
+            awaitOldest();
+            const { method, path, status } = event.event;
+            if (sent && (status === "timeout" || status === "network-error")) {
+              const what =
+                status === "timeout"
+                  ? noAnswerText(sent.timeoutMs, sent.tries)
+                  : `no connection (${triesText(sent.tries)})`;
+              say(`  ... ${method} ${path}: ${what}`);
+              return;
+            }
+          }
           if (event.event.type === "wait") setWait(event.event.until, event.event.reason, event.event.waitMs);
           else if (
             event.event.type === "response" &&
@@ -114,13 +148,18 @@ export function createProgressDisplay(options: {
           say(`  ${event.message}`);
           return;
         case "abandoned":
+          // An attempt stopped by the signal never gets its response event.
           delete view.wait;
+          inFlight.clear();
+          awaitOldest();
           draw();
           return;
         case "restore":
           // From here on the waits are the reactivation's, not the stopped request's.
           delete view.current;
           delete view.wait;
+          inFlight.clear();
+          awaitOldest();
           view.restoring = event.campaigns;
           draw();
           return;

@@ -4,6 +4,7 @@
  * request elsewhere); these functions only say what the line reads.
  */
 import type { ApplyRequestRecord } from "../model/apply-report.js";
+import { secondsLeft, type Tries, triesText } from "../model/silence.js";
 import { Time } from "../model/time.js";
 import { MAX_BATCH } from "../model/wire.js";
 import { PHASES, type Phase } from "../plan/types.js";
@@ -22,6 +23,12 @@ export interface ProgressView {
   restoring?: number;
   /** A wait in progress: clock time it ends, and why. */
   wait?: { until: number; reason: WaitReason };
+  /**
+   * The request out the longest without an answer (issue 22): when it went, which attempt of
+   * how many, and the clock time its deadline runs out. Shown once it has been silent for
+   * `SILENT_MS`, as a countdown to the deadline.
+   */
+  awaiting?: { sentAt: number; deadline: number; tries: Tries };
   /** Time between two writes at the configured window (window / limit). */
   writeIntervalMs: number;
 }
@@ -54,8 +61,21 @@ export function etaMs(view: ProgressView, now: number): number {
   return waiting + after * view.writeIntervalMs;
 }
 
+/** A request silent this long shows the countdown to its deadline on the TTY line. */
+export const SILENT_MS = 2_000;
+
+/** A countdown, rounded up: a wait that has not ended never reads "0s". */
+const countdown = (ms: number) => Time.formatDuration(secondsLeft(ms) * 1000);
+
+/** `no answer yet (attempt 1 of 4), deadline in 42s`, once the request has been silent a while. */
+function awaitingText(view: ProgressView, now: number): string[] {
+  const a = view.awaiting;
+  if (!a || now - a.sentAt < SILENT_MS || secondsLeft(a.deadline - now) === 0) return [];
+  return [`no answer yet (${triesText(a.tries)}), deadline in ${countdown(a.deadline - now)}`];
+}
+
 function waitText(wait: { until: number; reason: WaitReason }, now: number): string {
-  const left = Time.formatDuration(Math.max(0, wait.until - now));
+  const left = countdown(wait.until - now);
   switch (wait.reason) {
     case "rate-limit":
       return `next write slot in ${left}`;
@@ -76,7 +96,7 @@ function restoringText(
   if (wait === undefined) return what;
   const text =
     wait.reason === "rate-limit"
-      ? `waiting ${Time.formatDuration(Math.max(0, wait.until - now))} for a write slot`
+      ? `waiting ${countdown(wait.until - now)} for a write slot`
       : waitText(wait, now);
   return `${what}: ${text}`;
 }
@@ -94,11 +114,14 @@ function bar(done: number, total: number, width: number): string {
  */
 export function progressLine(view: ProgressView, now: number, columns = Number.POSITIVE_INFINITY): string {
   const max = Math.max(1, columns - 1);
-  const wait = view.wait && view.wait.until > now ? [waitText(view.wait, now)] : [];
+  const activeWait = view.wait && secondsLeft(view.wait.until - now) > 0 ? view.wait : undefined;
+  const wait = activeWait ? [waitText(activeWait, now)] : awaitingText(view, now);
   const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
   const count = `${view.done}/${view.total}`;
   if (view.restoring !== undefined) {
-    const restoring = restoringText(view.restoring, wait.length > 0 ? view.wait : undefined, now);
+    const restoring = [restoringText(view.restoring, activeWait, now), ...(activeWait ? [] : wait)].join(
+      "  ",
+    );
     return fitted(
       [
         [`${bar(view.done, view.total, 20)} ${count}`, restoring, eta],

@@ -12,6 +12,7 @@ import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { echoForms, leaks } from "../helpers/echoes.js";
 import { bufferIO } from "../helpers/io.js";
 import { type Answer, type FakeDsp, type Seen, send, startProxy } from "./proxy.js";
 
@@ -77,7 +78,13 @@ function expectClean(text: string, what: string): void {
   expect(text, what).not.toContain(JSON.stringify(JSON.stringify(PASSWORD)).slice(3, -3));
   expect(text, what).not.toContain(encodeURIComponent(PASSWORD));
   for (const token of tokens) expect(text, what).not.toContain(token);
+  for (const [name, form] of Object.entries(FORMS)) expect(text, `${what}: ${name}`).not.toContain(form);
+  expect(leaks(text, PASSWORD), what).toEqual([]);
 }
+
+/** Issue 22, item 7: every form a server may echo the password in (test/helpers/echoes.ts). */
+const FORMS = echoForms(PASSWORD, USER.email);
+const EVERY_FORM = Object.entries(FORMS).map(([name, form]) => `${name}: ${form}`);
 
 beforeAll(async () => {
   emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
@@ -145,6 +152,65 @@ describe("a DSP that echoes secrets in its errors", () => {
           expect(out + err).toContain("[redacted]");
           expectClean(out + err, `apply --format ${format}`);
           expectClean(readFileSync(log, "utf8"), "the --log journal");
+        }
+      },
+    );
+  });
+
+  it("a write refused with a 422 that quotes the password in every escaped form: output, JSON and journal hold none", async () => {
+    await withProxy(
+      async (seen, response) => {
+        if (seen.method !== "PATCH") return false;
+        send(response, {
+          status: 422,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            message: `Invalid Request: ${EVERY_FORM.join("; ")}`,
+            data: EVERY_FORM.map((form) => ({ field: form, messages: [`got ${form}`] })),
+          }),
+        });
+        return true;
+      },
+      async (proxy) => {
+        const log = join(dir, "apply-forms.jsonl");
+        for (const format of ["text", "json"]) {
+          const { code, out, err } = await doohctl(proxy.origin, [
+            "apply",
+            "--auto-approve",
+            "--format",
+            format,
+            "--log",
+            log,
+          ]);
+          expect(code).toBe(1);
+          expect(out + err).toContain("[redacted]");
+          expect(out + err).toContain("HTML-escaped (named)");
+          expectClean(out + err, `apply --format ${format}`);
+          expectClean(readFileSync(log, "utf8"), "the --log journal");
+        }
+      },
+    );
+  });
+
+  it("a login refused with a page that is not JSON: the excerpt is scrubbed before it is cut to 200 characters", async () => {
+    await withProxy(
+      async (seen, response) => {
+        if (seen.path !== "/api/session") return false;
+        send(response, {
+          status: 400,
+          headers: { "content-type": "text/plain" },
+          body: `${"x".repeat(190)}${PASSWORD} ${EVERY_FORM.join(" ")}`,
+        });
+        return true;
+      },
+      async (proxy) => {
+        for (const format of ["text", "json"]) {
+          const { code, out, err } = await doohctl(proxy.origin, ["plan", "--format", format]);
+          expect(code).toBe(1);
+          expect(out + err).toContain(`${"x".repeat(190)}[redacted]`);
+          expectClean(out + err, `plan --format ${format}`);
+          // Not even the first characters of the password, cut in half.
+          expect(out + err).not.toContain(`x${PASSWORD.slice(0, 6)}`);
         }
       },
     );

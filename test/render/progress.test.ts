@@ -148,3 +148,90 @@ describe("the progress line after a stop", () => {
     expect(line.length).toBeLessThan(60);
   });
 });
+
+/** Issue 22, finding 8: a request without an answer, on apply's progress. */
+describe("a request that gets no answer", () => {
+  const silent: ProgressView = {
+    done: 1,
+    total: 4,
+    writeIntervalMs: 6_000,
+    current: { seq: 2, phase: 4, method: "PATCH", path: "/api/dsp/v1/campaigns", items: 3 },
+    awaiting: { sentAt: 0, deadline: 60_000, tries: { attempt: 2, of: 4 } },
+  };
+
+  it("counts down to the deadline once the request has been silent a while", () => {
+    expect(progressLine(silent, 1_000, 200)).not.toContain("no answer");
+    expect(progressLine(silent, 18_000, 200)).toBe(
+      "[#####---------------] 1/4  phase 4 replace targetings  PATCH /api/dsp/v1/campaigns (3 items)  no answer yet (attempt 2 of 4), deadline in 42s  ETA 12s",
+    );
+  });
+
+  it("rounds a countdown up: a wait that has not ended never reads 0s, one that has is not shown", () => {
+    const waiting: ProgressView = { ...silent, wait: { until: 18_300, reason: "backoff" } };
+    expect(progressLine(waiting, 18_000, 200)).toContain("retrying in 1s");
+    expect(progressLine(waiting, 18_300, 200)).not.toContain("retrying");
+  });
+
+  it("without a TTY, says no answer or no connection with the attempt count, and hides sub-second waits", () => {
+    let text = "";
+    const sink: TextSink = {
+      write: (t) => {
+        text += t;
+      },
+      isTTY: false,
+    };
+    const clock = new VirtualClock({ start: 0 });
+    const display = createProgressDisplay({ sink, clock, writeWindow: { limit: 10, windowMs: 60_000 } });
+    const sent = (id: number, attempt: number) =>
+      display.onEvent({
+        type: "api",
+        event: {
+          type: "sent",
+          id,
+          class: "write",
+          method: "PATCH",
+          path: "/api/dsp/v1/campaigns",
+          tries: { attempt, of: 4 },
+          deadline: clock.now() + 60_000,
+          timeoutMs: 60_000,
+        },
+      });
+    const failed = (id: number, status: "timeout" | "network-error") =>
+      display.onEvent({
+        type: "api",
+        event: {
+          type: "response",
+          id,
+          class: "write",
+          method: "PATCH",
+          path: "/api/dsp/v1/campaigns",
+          items: 3,
+          status,
+          durationMs: 60_000,
+          attempt: id,
+          waitedMs: 0,
+        },
+      });
+    const backoff = (ms: number) =>
+      display.onEvent({
+        type: "api",
+        event: { type: "wait", class: "write", reason: "backoff", until: clock.now() + ms, waitMs: ms },
+      });
+    sent(1, 1);
+    clock.advance(60_000);
+    failed(1, "timeout");
+    backoff(0);
+    sent(2, 2);
+    failed(2, "network-error");
+    backoff(2_500);
+    display.stop();
+    expect(text).toBe(
+      [
+        "  ... PATCH /api/dsp/v1/campaigns: no answer after 60s (attempt 1 of 4)",
+        "  ... PATCH /api/dsp/v1/campaigns: no connection (attempt 2 of 4)",
+        "  ... retrying in 3s",
+        "",
+      ].join("\n"),
+    );
+  });
+});

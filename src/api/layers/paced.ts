@@ -20,6 +20,8 @@ export interface PacedOptions {
   pacingLog: PacingLog | undefined;
   emit: (event: ApiEvent) => void;
   stats: ClientStats;
+  /** The transport's whole-request deadline: each `sent` event says when it runs out. */
+  requestTimeoutMs: number;
 }
 
 function limiterFor(cls: RequestClass, options: PacedOptions): WindowLimiter {
@@ -48,19 +50,32 @@ export function paced(options: PacedOptions): Layer {
     write: limiterFor("write", options),
     session: limiterFor("session", options),
   };
+  let lastId = 0;
   return (next) => async (exchange) => {
     const { request, cls } = exchange;
+    const id = ++lastId;
     const { grant, response, failure } = await limiters[cls].run<Attempt & { grant: Grant }>(
       async (grant) => {
         if (exchange.attempt > 1) stats.retries++;
         if (cls === "get") stats.reads++;
         else if (cls === "write") stats.writes++;
+        emit({
+          type: "sent",
+          id,
+          class: cls,
+          method: request.method,
+          path: request.path,
+          tries: exchange.tries,
+          deadline: clock.now() + options.requestTimeoutMs,
+          timeoutMs: options.requestTimeoutMs,
+        });
         return { grant, ...(await attempt(next, exchange)) };
       },
       { signal: exchange.signal, refused: ({ response }) => response?.status === 429 },
     );
     emit({
       type: "response",
+      id,
       class: cls,
       method: request.method,
       path: request.path,

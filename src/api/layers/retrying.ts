@@ -5,6 +5,7 @@
  * applied is an OutcomeUnknownError, never sent again.
  */
 import type { Clock } from "../../model/clock.js";
+import { noAnswerText } from "../../model/silence.js";
 import { apiError } from "../answer.js";
 import { OutcomeUnknownError, RetryBudgetError, TimeoutError } from "../errors.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "../retry.js";
@@ -26,14 +27,20 @@ function header(response: HttpResponse, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function unknownDetail(failed: Error | undefined, detail: string): string {
+  return failed instanceof TimeoutError && failed.noAnswer ? noAnswerText(failed.noAnswer.afterMs) : detail;
+}
+
 export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptions): Layer {
   return (next) => async (exchange) => {
     const { request, cls, signal, idempotent } = exchange;
     let failures = 0;
     let rateLimited = 0;
     let waitedMs = 0;
+    const of = idempotent ? policy.maxAttempts : 1;
     for (let attemptNo = 1; ; attemptNo++) {
-      const { response, failure } = await attempt(next, { ...exchange, attempt: attemptNo, waitedMs });
+      const tries = { attempt: Math.min(failures + 1, of), of };
+      const { response, failure } = await attempt(next, { ...exchange, attempt: attemptNo, waitedMs, tries });
       const outcome: AttemptOutcome = response
         ? {
             kind: "status",
@@ -49,6 +56,8 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       }
       // A trickled answer is no blip: another attempt would hold the run for another deadline.
       if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
+      // Issue 22: an unanswered request's last error says which attempt of how many it was.
+      const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
       const decision = decideRetry({
         policy,
         method: request.method,
@@ -75,14 +84,20 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
         case "over-budget":
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "give-up":
-          if (failure) throw failure;
+          if (failed) throw failed;
           if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
-          throw new OutcomeUnknownError(request.method, request.path, decision.detail, {
-            cause: failure,
-            answered: response !== undefined,
-          });
+          // A POST that got no answer says so, and for how long (issue 22), not just "timeout".
+          throw new OutcomeUnknownError(
+            request.method,
+            request.path,
+            unknownDetail(failed, decision.detail),
+            {
+              cause: failed,
+              answered: response !== undefined,
+            },
+          );
       }
     }
   };
