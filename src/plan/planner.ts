@@ -11,6 +11,7 @@ import { analyze, DEFAULT_THRESHOLDS } from "./analyze.js";
 import { buildChanges } from "./build.js";
 import { overspentBudgets } from "./delivery.js";
 import { finding, hasErrors } from "./findings.js";
+import { recordFindings } from "./recovered.js";
 import { fingerprints } from "./fingerprint.js";
 import { LiveIndex } from "./live-index.js";
 import type { Choice } from "./pause-groups.js";
@@ -91,6 +92,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const saved = savedThresholds(options.thresholds);
   const findings: Finding[] = [
     ...built.findings,
+    ...recordFindings(options.recordIssues ?? []),
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
     ...overspentBudgets({ changes: built.changes, live: index, now: options.now }),
     // Before scheduling too: a denied policy leaves nothing to apply.
