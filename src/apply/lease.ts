@@ -66,7 +66,8 @@ export function ownLease(clock: Clock): Lease {
 export function leaseOf(value: unknown): Lease | undefined {
   const v = value as Partial<Lease> | null;
   if (v === null || typeof v !== "object") return undefined;
-  if (typeof v.host !== "string" || !Number.isInteger(v.pid) || typeof v.renewed_at !== "string") return undefined;
+  if (typeof v.host !== "string" || !Number.isInteger(v.pid) || typeof v.renewed_at !== "string")
+    return undefined;
   if (Number.isNaN(Date.parse(v.renewed_at))) return undefined;
   if (v.pid_start !== undefined && typeof v.pid_start !== "string") return undefined;
   return v as Lease;

@@ -18,7 +18,13 @@ import { isAbsolute, join } from "node:path";
 import type { Clock } from "../model/clock.js";
 import type { RecoveryScope } from "../model/recovery.js";
 import { type Lease, leaseExpiry, leaseFresh, leaseOf, ownLease, renewEvery } from "./lease.js";
-import { createExclusive, privateDir, readPrivateFile, StateDirError, writeDurably } from "./private-files.js";
+import {
+  createExclusive,
+  privateDir,
+  readPrivateFile,
+  StateDirError,
+  writeDurably,
+} from "./private-files.js";
 import { accountKey } from "./recovery.js";
 
 interface LockFile {

@@ -34,13 +34,17 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * `create` is false.
  */
 export function privateDir(path: string, options: { create: boolean }): boolean {
-  if (options.create) mkdirSync(path, { recursive: true, mode: 0o700 });
   let stat: ReturnType<typeof lstatSync>;
   try {
+    if (options.create) mkdirSync(path, { recursive: true, mode: 0o700 });
     stat = lstatSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !options.create) return false;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !options.create) return false;
+    throw new StateDirError(
+      `cannot use ${path} (${code ?? String(error)}): make the state directory usable, or set DOOHCTL_STATE_DIR to another absolute path`,
+      { cause: error },
+    );
   }
   if (!stat.isDirectory()) {
     throw new StateDirError(

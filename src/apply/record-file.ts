@@ -33,7 +33,12 @@ export function entryOf(value: unknown): PauseEntry | string {
   for (const key of ["campaign_id", "insertion_order_id", "name", "paused_at"] as const) {
     if (!text(p[key])) return `${key} is missing`;
   }
-  return { campaign_id: p.campaign_id!, insertion_order_id: p.insertion_order_id!, name: p.name!, paused_at: p.paused_at! };
+  return {
+    campaign_id: p.campaign_id!,
+    insertion_order_id: p.insertion_order_id!,
+    name: p.name!,
+    paused_at: p.paused_at!,
+  };
 }
 
 /**

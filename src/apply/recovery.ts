@@ -145,7 +145,13 @@ export class RecoveryStore {
 
   /** A record for one apply run: entries are added before pauses and removed after reactivations. */
   begin(startedAt: string): ApplyRecovery {
-    return new ApplyRecovery({ root: this.root, dir: this.dir, scope: this.scope, startedAt, clock: this.clock });
+    return new ApplyRecovery({
+      root: this.root,
+      dir: this.dir,
+      scope: this.scope,
+      startedAt,
+      clock: this.clock,
+    });
   }
 
   private running(file: RecordFile): boolean {
@@ -241,7 +247,9 @@ export class ApplyRecovery {
       this.write();
     } catch (error) {
       this.paused = this.paused.slice(0, this.paused.length - fresh.length);
-      if (error instanceof StateDirError) throw error;
+      if (error instanceof StateDirError) {
+        throw new RecoveryRecordError(`no campaign was paused: ${error.message}`, { cause: error });
+      }
       throw new RecoveryRecordError(
         `cannot write the recovery record in ${this.at.dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so no campaign was paused: make the state directory writable or set DOOHCTL_STATE_DIR`,
         { cause: error },

@@ -42,7 +42,9 @@ export const FINDING_CATALOGUE = {
   DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
   DOOH203: warning("a campaign is paused by an apply still running (its lease is fresh)"),
   DOOH204: error("--max-pause cannot be met"),
-  DOOH205: warning("recovery record entry not obeyed: another account, or outside the declared insertion orders"),
+  DOOH205: warning(
+    "recovery record entry not obeyed: another account, or outside the declared insertion orders",
+  ),
   DOOH206: error("recovery record cannot be read: campaigns it lists may still be paused"),
   DOOH207: warning("pause for a targeting change protected only by the recovery record: declare active"),
   DOOH301: warning("edits a campaign whose flight has ended"),

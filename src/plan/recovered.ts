@@ -7,8 +7,8 @@ import type { DesiredState } from "../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../model/recovery.js";
 import type { Campaign } from "../model/wire.js";
 import { finding } from "./findings.js";
-import type { Finding } from "./types.js";
 import { campaignAddress } from "./identity.js";
+import type { Finding } from "./types.js";
 import { type CampaignWork, type Context, liveRef, liveWork } from "./work.js";
 
 /**

@@ -173,5 +173,7 @@ function compose(plan: Plan, max: number): string {
 /** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
 function noChanges(plan: Plan): string {
   const held = plan.findings.filter((f) => f.code === "DOOH203").length;
-  return held === 0 ? "no changes" : `no changes to send now; ${held} campaign(s) paused by a running apply (DOOH203)`;
+  return held === 0
+    ? "no changes"
+    : `no changes to send now; ${held} campaign(s) paused by a running apply (DOOH203)`;
 }

@@ -86,7 +86,11 @@ export async function waitForHolders(
     if (now - toldAt >= COUNTDOWN_EVERY_MS) {
       toldAt = now;
       const expiry = Math.max(...still.map((e) => Date.parse(e.holder?.lease_expires_at ?? "") || now));
-      const holders = [...new Set(still.map((e) => `${e.apply_id} (host ${e.holder?.host || "unnamed"}, pid ${e.holder?.pid})`))];
+      const holders = [
+        ...new Set(
+          still.map((e) => `${e.apply_id} (host ${e.holder?.host || "unnamed"}, pid ${e.holder?.pid})`),
+        ),
+      ];
       io.stderr.write(
         `doohctl apply: ${still.length} campaign(s) paused by running apply ${holders.join(", ")}: waiting for it to finish, or for its lease to lapse in ${Math.max(0, Math.ceil((expiry - now) / 1000))} s unless renewed\n`,
       );

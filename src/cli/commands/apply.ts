@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { systemClock } from "../../model/clock.js";
 import { hasErrors } from "../../plan/findings.js";
 import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
@@ -8,7 +9,6 @@ import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags, thresholdsOf } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
-import { systemClock } from "../../model/clock.js";
 import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
 import { InterruptedBeforeSending, runApply } from "./apply-run.js";
 import { prepareSavedPlan } from "./apply-saved.js";
@@ -101,7 +101,9 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (plan.requests.length === 0) {
       const held = plan.findings.some((f) => f.code === "DOOH203");
       // A campaign paused by a running apply is not "no changes" (docs/apply.md).
-      planSink.write(held ? "Nothing to send now; campaigns are paused by a running apply (below).\n" : "No changes.\n");
+      planSink.write(
+        held ? "Nothing to send now; campaigns are paused by a running apply (below).\n" : "No changes.\n",
+      );
       // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
       for (const f of plan.findings)
         io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
