@@ -47,6 +47,9 @@ export const FINDING_CATALOGUE = {
   ),
   DOOH206: error("recovery record cannot be read: campaigns it lists may still be paused"),
   DOOH207: warning("pause for a targeting change protected only by the recovery record: declare active"),
+  DOOH208: warning(
+    "reactivates an inactive campaign in flight that the config declares active, outside the scope",
+  ),
   DOOH301: warning("edits a campaign whose flight has ended"),
   DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
   DOOH303: warning("changes the cpm of a campaign mid-flight: what it delivered was bought at the old price"),

@@ -55,6 +55,11 @@ export function reactivation(
   declaredActive: boolean | undefined,
 ): CampaignWork | undefined {
   if (!recoveryOf(ctx, entry, live, declaredActive)) return undefined;
+  return activationOnly(ctx, live);
+}
+
+/** Only the campaign's activation: one `active: true` change and the work that carries it. */
+function activationOnly(ctx: Context, live: Campaign): CampaignWork {
   const id = ctx.nextId();
   ctx.changes.push({
     kind: "update_campaign",
@@ -68,6 +73,31 @@ export function reactivation(
   work.activate = true;
   work.activateChangeIds.push(id);
   return work;
+}
+
+/**
+ * State-free restoration (docs/safety.md, Recovery record): a campaign the config declares
+ * `active: true` that is inactive and in flight is reactivated by every plan, whatever its
+ * scope, with or without a record. Outside the scope nothing else of it changes. A recorded
+ * entry, when there is one, says more (DOOH202); without one, DOOH208 says why.
+ */
+export function restoration(
+  ctx: Context,
+  live: Campaign,
+  entry: RecordedPause | undefined,
+  declaredActive: boolean | undefined,
+): CampaignWork | undefined {
+  if (entry) return reactivation(ctx, live, entry, declaredActive);
+  if (declaredActive !== true || live.active || !live.in_flight) return undefined;
+  const address = campaignAddress(live.insertion_order_id, live.name);
+  ctx.findings.push(
+    finding(
+      "DOOH208",
+      `reactivates campaign ${live.id} "${live.name}": the config declares it active, it is in flight and inactive (outside the plan's scope, only its activation is planned)`,
+      { address },
+    ),
+  );
+  return activationOnly(ctx, live);
 }
 
 /**
