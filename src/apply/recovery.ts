@@ -85,14 +85,30 @@ export class RecoveryStore {
   private readonly dir: string;
   private readonly clock: Clock;
 
+  private readonly legacyDir: string | undefined;
+
+  /**
+   * `legacyUser`: the API user logging in, whose records an earlier doohctl kept (format 1,
+   * keyed by user): they are reported, never skipped in silence.
+   */
   constructor(
     stateDir: string,
     readonly scope: RecoveryScope,
-    options: { clock?: Clock } = {},
+    options: { clock?: Clock; legacyUser?: string | undefined } = {},
   ) {
     this.root = join(stateDir, "recovery");
     this.dir = join(this.root, accountKey(scope));
     this.clock = options.clock ?? systemClock;
+    this.legacyDir =
+      options.legacyUser === undefined
+        ? undefined
+        : join(
+            this.root,
+            createHash("sha256")
+              .update(`${scope.origin}\n${scope.environment}\n${options.legacyUser}`)
+              .digest("hex")
+              .slice(0, 24),
+          );
   }
 
   /** Every recorded pause of this account, oldest apply first (see `readAll` for the rest). */
@@ -160,11 +176,10 @@ export class RecoveryStore {
 
   private files(): { files: ReadFile[]; issues: RecordIssue[] } {
     // No directory: no apply of this account ever paused anything here.
-    if (!privateDir(this.root, { create: false }) || !privateDir(this.dir, { create: false })) {
-      return { files: [], issues: [] };
-    }
+    if (!privateDir(this.root, { create: false })) return { files: [], issues: [] };
+    const issues = this.legacyIssues();
+    if (!privateDir(this.dir, { create: false })) return { files: [], issues };
     const files: ReadFile[] = [];
-    const issues: RecordIssue[] = [];
     const names = readdirSync(this.dir)
       .filter((n) => n.endsWith(".json"))
       .sort();
@@ -194,6 +209,21 @@ export class RecoveryStore {
       files.push({ path, file, entries });
     }
     return { files, issues };
+  }
+  /** Record files an earlier doohctl kept for this API user (format 1): reported, never read. */
+  private legacyIssues(): RecordIssue[] {
+    if (this.legacyDir === undefined) return [];
+    let names: string[];
+    try {
+      names = readdirSync(this.legacyDir).filter((n) => n.endsWith(".json"));
+    } catch {
+      return [];
+    }
+    return names.sort().map((name) => ({
+      path: join(this.legacyDir!, name),
+      kind: "unreadable" as const,
+      reason: "written by an earlier doohctl, whose record format 1 this one does not read",
+    }));
   }
 }
 

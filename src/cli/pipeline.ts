@@ -141,11 +141,15 @@ export async function recoveryStoreFor(
   client: DspClient,
 ): Promise<RecoveryStore> {
   const stateDir = defaultStateDir(io.env);
-  return new RecoveryStore(stateDir, {
-    origin: connection.apiOrigin,
-    environment: connection.environment,
-    account_id: await client.accountId(),
-  });
+  return new RecoveryStore(
+    stateDir,
+    {
+      origin: connection.apiOrigin,
+      environment: connection.environment,
+      account_id: await client.accountId(),
+    },
+    { legacyUser: io.env.DOOHCTL_EMAIL },
+  );
 }
 
 /**

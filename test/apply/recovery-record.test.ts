@@ -5,6 +5,7 @@
  * for the campaigns named, nothing secret in it, and nothing another account wrote obeyed.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
@@ -323,6 +324,26 @@ describe("what the recovery record does not obey", () => {
       "d-list.json",
       "e-link.json",
     ]);
+  });
+
+  it("reports the files an earlier doohctl kept for this API user (format 1), never skips them", () => {
+    const dir = stateDir();
+    const legacyKey = createHash("sha256")
+      .update(`${SCOPE.origin}\n${SCOPE.environment}\nops@example.com`)
+      .digest("hex")
+      .slice(0, 24);
+    mkdirSync(join(dir, "recovery", legacyKey), { recursive: true, mode: 0o700 });
+    const old = join(dir, "recovery", legacyKey, "20261123T100000000Z-42-abcdef.json");
+    writeFileSync(old, JSON.stringify({ format_version: 1, user: "ops@example.com", paused: [] }));
+    const store = new RecoveryStore(dir, SCOPE, { legacyUser: "ops@example.com" });
+    expect(store.readAll().issues).toEqual([
+      {
+        path: old,
+        kind: "unreadable",
+        reason: "written by an earlier doohctl, whose record format 1 this one does not read",
+      },
+    ]);
+    expect(new RecoveryStore(dir, SCOPE, { legacyUser: "other@example.com" }).readAll().issues).toEqual([]);
   });
 
   it("has nothing to report when no apply of the account ever paused anything", () => {
