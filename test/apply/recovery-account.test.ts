@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processStart } from "../../src/apply/lease.js";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
@@ -147,6 +148,41 @@ describe("the recovery record of a killed apply", () => {
     expect(w.active("5003")).toBe(false);
     expect(dspWrites(emulator!)).toEqual([]);
     expect(JSON.parse(readFileSync(path, "utf8")).paused).toHaveLength(2);
+  });
+});
+
+describe("a killed apply's record whose pid now belongs to an unrelated live process", () => {
+  it.each([
+    ["a stale lease", { pid_start: "real", renewed_at: -31_000 }],
+    ["a fresh lease but another start time", { pid_start: "1", renewed_at: 0 }],
+  ])("with %s is taken for stopped: apply reactivates the campaign", async (_, lease) => {
+    if (lease.pid_start === "1" && processStart(process.ppid) === undefined) return; // no /proc here
+    const w = await account();
+    const path = killedApplyRecord(w.state, w.scope, [
+      { campaign_id: "5001", insertion_order_id: "1001", name: "Malls" },
+    ]);
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    const start = lease.pid_start === "real" ? processStart(process.ppid) : lease.pid_start;
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...file,
+        lease: {
+          host: hostname(),
+          // The test runner's parent: alive, and not the apply that took the lease.
+          pid: process.ppid,
+          ...(typeof start === "string" ? { pid_start: start } : {}),
+          renewed_at: new Date(Date.now() + lease.renewed_at).toISOString(),
+        },
+      }),
+    );
+    const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+    expect(plan.code, plan.err).toBe(2);
+    expect(plan.out).not.toContain("DOOH203");
+    expect(plan.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(w.active("5001")).toBe(true);
   });
 });
 
