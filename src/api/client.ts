@@ -103,6 +103,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    accountId: (signal) => session.accountId(signal),
     stats: () => ({ ...stats }),
     close: () => transport.close(),
   };

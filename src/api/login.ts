@@ -44,8 +44,18 @@ export async function login(options: LoginOptions, signal?: AbortSignal): Promis
       path: request.path,
     });
   }
-  trustedBody(request, response, scrubber); // G9: the login answer is checked like any other.
+  // G9: the login answer is checked like any other; its account_id keys the recovery record.
+  const body = trustedBody(request, response, scrubber) as { account_id?: unknown } | undefined;
+  const accountId = body?.account_id;
+  if (typeof accountId !== "string" || accountId === "") {
+    throw new ApiError({
+      status: response.status,
+      apiMessage: "but named no account_id (G9): doohctl cannot tell which account's recovery record to read",
+      method: request.method,
+      path: request.path,
+    });
+  }
   options.stats.logins++;
   // Counted from the send: the server's 8 hours start no earlier (spec, Authentication 5).
-  return { token, expiresAt: sentAt + SESSION_LIFETIME_MS };
+  return { token, expiresAt: sentAt + SESSION_LIFETIME_MS, accountId };
 }

@@ -24,6 +24,8 @@ export interface SessionToken {
   token: string;
   /** Clock time at which the session ends. */
   expiresAt: number;
+  /** G9: the account the user belongs to, from the login answer (the recovery record's key). */
+  accountId: string;
 }
 
 export interface SessionOptions {
@@ -47,6 +49,7 @@ interface CacheFile {
   email: string;
   token: string;
   expiresAt: number;
+  accountId: string;
 }
 
 export class Session {
@@ -72,6 +75,12 @@ export class Session {
     await this.cacheRead;
     if (this.current && this.usable(this.current)) return this.current.token;
     return (await this.refresh(signal)).token;
+  }
+
+  /** G9: the session's account id (logging in, or reading the cache, when there is no session yet). */
+  async accountId(signal?: AbortSignal): Promise<string> {
+    await this.token(signal);
+    return this.current?.accountId ?? (await this.refresh(signal)).accountId;
   }
 
   /**
@@ -133,11 +142,14 @@ export class Session {
         file.environment !== environment ||
         file.email !== email ||
         typeof file.token !== "string" ||
-        typeof file.expiresAt !== "number"
+        typeof file.expiresAt !== "number" ||
+        // A cache file of an earlier doohctl holds no account id: a fresh login replaces it.
+        typeof file.accountId !== "string" ||
+        file.accountId === ""
       ) {
         return undefined;
       }
-      return { token: file.token, expiresAt: file.expiresAt };
+      return { token: file.token, expiresAt: file.expiresAt, accountId: file.accountId };
     } catch {
       // No file, or an unreadable one: a fresh login replaces it.
       return undefined;

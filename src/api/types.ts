@@ -162,6 +162,9 @@ export interface DspClient extends DspReaders {
   /** One request through session, retry and pacing; resolves to the parsed JSON body. */
   send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
 
+  /** G9: the account of the session (logs in when there is none yet); keys the recovery record. */
+  accountId(signal?: AbortSignal): Promise<string>;
+
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: ApiEvent) => void): () => void;
   stats(): ClientStats;

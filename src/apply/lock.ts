@@ -1,29 +1,37 @@
 /**
- * One apply at a time per account on a machine. Two applies started together both plan
- * against the same live state; without a lock both would pass their checks and both send
- * (two people at once created one campaign twice). The lock serializes their writes: the
- * second waits, then its re-reads before each write (guard.ts) see the first one's changes
- * and stop it before it writes anything stale. Across machines the re-reads are the guard.
+ * One apply at a time per account on a machine and OS user (docs/safety.md, Two applies at
+ * once). Two applies started together both plan against the same live state; without a lock
+ * both would pass their checks and both send (two people at once created one campaign twice).
+ * The lock serializes their writes: the second waits, then its re-reads before each write
+ * (guard.ts) see the first one's changes and stop it before it writes anything stale.
  *
- * The lock file holds host, pid, start time and a token; a lock whose process is gone (or that
- * was carried over from another machine with the state directory) is taken over. A lock with
- * this process's own host and pid is its own only by its token: in a CI container, the killed
- * job that left it had the same host name and often the same pid.
+ * The lock lives in a per-user place that does not move with DOOHCTL_STATE_DIR
+ * (`$XDG_RUNTIME_DIR/doohctl`, else `<tmp>/doohctl-<uid>`, 0700 and the user's own), so two
+ * applies with two state directories still meet. Its holder renews a lease in it (lease.ts);
+ * a lock whose lease is stale, or whose process (pid and start time) is gone, is taken over.
+ * Across OS users and machines the re-reads are the guard (docs/safety.md).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
-import { join } from "node:path";
+import { closeSync, mkdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import type { Clock } from "../model/clock.js";
 import type { RecoveryScope } from "../model/recovery.js";
+import { type Lease, leaseExpiry, leaseFresh, leaseOf, ownLease, renewEvery } from "./lease.js";
+import {
+  createExclusive,
+  privateDir,
+  readPrivateFile,
+  StateDirError,
+  writeDurably,
+} from "./private-files.js";
 import { accountKey } from "./recovery.js";
 
 interface LockFile {
-  host: string;
-  pid: number;
   started_at: string;
   /** Tells this process's locks from those of an earlier process with the same host and pid. */
-  token?: string;
+  token: string;
+  lease: Lease;
 }
 
 /** Tokens of the locks this process holds. */
@@ -34,33 +42,48 @@ export class ApplyLockError extends Error {
   readonly code = "APPLY_LOCK_UNAVAILABLE";
 }
 
-function unusable(dir: string, error: unknown): ApplyLockError {
+function unusable(dir: string, error: unknown): Error {
+  if (error instanceof StateDirError) return error;
   return new ApplyLockError(
-    `cannot take the apply lock in ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so nothing was sent: make the state directory writable or set DOOHCTL_STATE_DIR`,
+    `cannot take the apply lock in ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}), so nothing was sent: make it writable (or set XDG_RUNTIME_DIR to a directory of your own)`,
     { cause: error },
   );
+}
+
+/**
+ * Where this OS user's apply locks live: `$XDG_RUNTIME_DIR/doohctl` when set (absolute),
+ * else `<tmp>/doohctl-<uid>`; never under DOOHCTL_STATE_DIR.
+ */
+export function applyLockDir(env: Readonly<Record<string, string | undefined>>): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime)) return join(runtime, "doohctl");
+  const tmp = env.TMPDIR && isAbsolute(env.TMPDIR) ? env.TMPDIR : tmpdir();
+  return join(tmp, `doohctl-${process.getuid?.() ?? "user"}`);
 }
 
 export interface ApplyLock {
   release(): void;
 }
 
-function holderOf(path: string): LockFile | undefined {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as LockFile;
-  } catch {
-    return undefined;
-  }
+/** Who holds a lock, as a waiting apply tells it. */
+export interface LockHolder {
+  host: string;
+  pid: number;
+  started_at: string;
+  /** When the holder's lease goes stale unless renewed. */
+  lease_expires_at: string;
 }
 
-function alive(holder: LockFile): boolean {
-  if (holder.host !== hostname()) return false;
-  if (holder.pid === process.pid) return holder.token !== undefined && heldHere.has(holder.token);
+function holderOf(path: string): LockFile | undefined {
   try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    const text = readPrivateFile(path);
+    if (text === undefined) return undefined;
+    const file = JSON.parse(text) as Partial<LockFile>;
+    const lease = leaseOf(file.lease);
+    if (!lease || typeof file.token !== "string" || typeof file.started_at !== "string") return undefined;
+    return { token: file.token, started_at: file.started_at, lease };
+  } catch {
+    return undefined;
   }
 }
 
@@ -75,7 +98,7 @@ const STALE_TAKEOVER_MS = 10_000;
  * reading the holder again; only its owner's release() removes a live lock otherwise.
  * Returns false when another process is taking over right now.
  */
-function takeOver(path: string, unreadable: boolean): boolean {
+function takeOver(path: string, unreadable: boolean, alive: (holder: LockFile) => boolean): boolean {
   const guard = `${path}.takeover`;
   try {
     mkdirSync(guard);
@@ -101,40 +124,49 @@ function takeOver(path: string, unreadable: boolean): boolean {
 
 /**
  * Takes the account's apply lock, waiting (polling every second, `onWait` told once) while a
- * running apply on this machine holds it.
+ * running apply of this OS user holds it; renews its lease until released.
  */
 export async function acquireApplyLock(input: {
-  stateDir: string;
+  /** `applyLockDir(env)`. */
+  dir: string;
   scope: RecoveryScope;
   clock: Clock;
   signal?: AbortSignal | undefined;
-  onWait?: (holder: { pid: number; started_at: string }) => void;
+  onWait?: (holder: LockHolder) => void;
 }): Promise<ApplyLock> {
-  const key = accountKey(input.scope);
-  const dir = join(input.stateDir, "locks");
-  const path = join(dir, `${key}.lock`);
+  const { dir, clock } = input;
+  const path = join(dir, `${accountKey(input.scope)}.lock`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    privateDir(dir, { create: true });
   } catch (error) {
     throw unusable(dir, error);
   }
+  const alive = (holder: LockFile) => leaseFresh(holder.lease, clock.now(), () => heldHere.has(holder.token));
   let told = false;
   let unreadable = 0;
   for (;;) {
     try {
-      const fd = openSync(path, "wx", 0o600);
+      const fd = createExclusive(path);
       const mine: LockFile = {
-        host: hostname(),
-        pid: process.pid,
-        started_at: new Date(input.clock.now()).toISOString(),
+        started_at: new Date(clock.now()).toISOString(),
         token: randomBytes(8).toString("hex"),
+        lease: ownLease(clock),
       };
-      heldHere.add(mine.token!);
-      writeSync(fd, JSON.stringify(mine));
-      closeSync(fd);
+      heldHere.add(mine.token);
+      try {
+        writeSync(fd, JSON.stringify(mine));
+      } finally {
+        closeSync(fd);
+      }
+      const renewal = renewEvery(clock, () => {
+        // Renewed only while still ours: a lock taken over after a long stall is the new holder's.
+        if (holderOf(path)?.token === mine.token)
+          writeDurably(path, dir, JSON.stringify({ ...mine, lease: ownLease(clock) }));
+      });
       return {
         release: () => {
-          heldHere.delete(mine.token!);
+          renewal.stop();
+          heldHere.delete(mine.token);
           if (holderOf(path)?.token === mine.token) rmSync(path, { force: true });
         },
       };
@@ -144,18 +176,23 @@ export async function acquireApplyLock(input: {
     const holder = holderOf(path);
     if (!holder && ++unreadable < 5) {
       // Its owner may be between creating the file and writing it.
-      await input.clock.sleep(200, input.signal);
+      await clock.sleep(200, input.signal);
       continue;
     }
     if (!holder || !alive(holder)) {
       // A crashed apply's lock: nobody will release it.
-      if (!takeOver(path, !holder)) await input.clock.sleep(50, input.signal);
+      if (!takeOver(path, !holder, alive)) await clock.sleep(50, input.signal);
       continue;
     }
     if (!told) {
-      input.onWait?.(holder);
+      input.onWait?.({
+        host: holder.lease.host,
+        pid: holder.lease.pid,
+        started_at: holder.started_at,
+        lease_expires_at: new Date(leaseExpiry(holder.lease)).toISOString(),
+      });
       told = true;
     }
-    await input.clock.sleep(1000, input.signal);
+    await clock.sleep(1000, input.signal);
   }
 }

@@ -15,9 +15,11 @@ import type { DesiredState } from "../model/desired.js";
 import type { RateWindow } from "../model/limits.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
+import type { Campaign } from "../model/wire.js";
 import { changedSince } from "../plan/changed.js";
 import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
+import { obeyedEntries, recordFindings } from "../plan/recovered.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";
 import type { CliIO } from "./io.js";
@@ -88,20 +90,25 @@ export async function readAndPlan(
 ): Promise<PlanRun> {
   const { desired, client, connection, changed } = options;
   const clock = options.clock ?? systemClock;
-  const recovery = recoveryStoreFor(io, connection);
-  const entries = readRecord(io, recovery);
+  const recovery = await recoveryStoreFor(io, connection, client);
+  const record = recovery.readAll();
+  const declaredIos = new Set(desired.insertionOrders.map((o) => o.id));
   const display = createReadProgress({ sink: io.stderr, clock });
   const offApi = client.on((event) => display.onApi(event));
   const live = await readLiveState(client, desired, {
     targets: options.targets,
     ...(changed ? { changed } : {}),
-    recordedCampaigns: entries.map((e) => e.campaign_id),
+    // Entries of undeclared insertion orders are never obeyed: nothing to read for them.
+    recordedCampaigns: record.pauses
+      .filter((e) => declaredIos.has(e.insertion_order_id))
+      .map((e) => e.campaign_id),
     onProgress: (p) => display.onStep(p),
   }).finally(() => {
     display.stop();
     offApi();
   });
-  const recorded = settleRecord(io, recovery, entries, live);
+  const { obeyed, issues } = obeyedEntries(desired, live.campaigns, record.pauses);
+  const recorded = settleRecord(io, recovery, obeyed, live);
   const plan = createPlan(desired, live, {
     now: Time.fromMillis(clock.now()),
     toolVersion: TOOL_VERSION,
@@ -115,6 +122,7 @@ export async function readAndPlan(
     writeWindowBusyMs: writeSlotsHeld(options.pacing, connection.rateLimits.write, clock.now()),
     rateLimits: connection.rateLimits,
     recorded,
+    recordIssues: [...record.issues, ...issues],
     ...(options.thresholds ? { thresholds: options.thresholds } : {}),
     ...(options.allowed && options.allowed.length > 0 ? { allowed: options.allowed } : {}),
     ...(options.maxPauseMs !== undefined ? { maxPauseMs: options.maxPauseMs } : {}),
@@ -122,27 +130,44 @@ export async function readAndPlan(
   return { plan, client, desired, live, connection, recovery, recorded };
 }
 
-/** The recovery record of the account this run logs in to (design.md, Recovery record). */
-export function recoveryStoreFor(io: CliIO, connection: ResolvedConnection): RecoveryStore {
-  return new RecoveryStore(defaultStateDir(io.env), {
-    origin: connection.apiOrigin,
-    environment: connection.environment,
-    user: io.env.DOOHCTL_EMAIL ?? "",
-  });
+/**
+ * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
+ * keyed by origin, environment and the G9 `account_id` of the session, so every write user of
+ * the account who carries the state directory sees it. Logs in when there is no session yet.
+ */
+export async function recoveryStoreFor(
+  io: CliIO,
+  connection: ResolvedConnection,
+  client: DspClient,
+): Promise<RecoveryStore> {
+  const stateDir = defaultStateDir(io.env);
+  return new RecoveryStore(
+    stateDir,
+    {
+      origin: connection.apiOrigin,
+      environment: connection.environment,
+      account_id: await client.accountId(),
+    },
+    { legacyUser: io.env.DOOHCTL_EMAIL },
+  );
 }
 
 /**
- * The record's entries, warning of every record file that cannot be used: the campaigns it
- * lists may still be paused, and only the user can tell (design.md, Recovery record).
+ * The record's entries this config may obey, with a warning on stderr for every file or entry
+ * that is not acted on (status; plan and apply turn them into DOOH205 and DOOH206 findings).
+ * `unreadable` counts what cannot be read: campaigns it lists may still be paused.
  */
-export function readRecord(io: CliIO, recovery: RecoveryStore): RecordedPause[] {
-  const { pauses, unreadable } = recovery.readAll();
-  for (const { path, reason } of unreadable) {
-    io.stderr.write(
-      `doohctl: warning: recovery record ${path} cannot be read (${reason}): campaigns an earlier apply paused may still be paused, and this run cannot reactivate them; check them with \`doohctl status --all\`, set them active in the config or the DSP, then remove the file\n`,
-    );
-  }
-  return pauses;
+export function readRecord(
+  io: CliIO,
+  recovery: RecoveryStore,
+  desired: DesiredState,
+  campaigns: readonly Campaign[],
+): { pauses: RecordedPause[]; unreadable: number } {
+  const record = recovery.readAll();
+  const { obeyed, issues } = obeyedEntries(desired, campaigns, record.pauses);
+  const all = [...record.issues, ...issues];
+  for (const f of recordFindings(all)) io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${f.message}\n`);
+  return { pauses: obeyed, unreadable: all.filter((i) => i.kind === "unreadable").length };
 }
 
 /**

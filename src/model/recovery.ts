@@ -1,16 +1,27 @@
 /**
- * The recovery record's entries (design.md, Recovery record): campaigns an apply paused for a
- * targeting change and meant to reactivate. Plain data shared by apply (which writes the
- * record) and plan (which plans the reactivation of what a dead apply left paused). Holds no
- * secret: ids, names, times and the API user's name (which, with the origin and environment,
- * names the account: a user belongs to one account, spec Authentication 1).
+ * The recovery record's entries (docs/safety.md, Recovery record): campaigns an apply paused
+ * for a targeting change and meant to reactivate. Plain data shared by apply (which writes the
+ * record) and plan (which plans the reactivation of what a stopped apply left paused). Holds
+ * no secret: ids, names, times, and the account they belong to.
  */
 
-/** Which DSP account a record belongs to. */
+/**
+ * Which DSP account a record belongs to: the origin, the environment and the `account_id`
+ * of the login answer (G9), never the API user or the process, so that every write user of
+ * the account who carries the state sees it.
+ */
 export interface RecoveryScope {
   origin: string;
   environment: string;
-  user: string;
+  account_id: string;
+}
+
+/** The running apply that holds an entry: it will reactivate the campaign itself. */
+export interface RecordHolder {
+  host: string;
+  pid: number;
+  /** When its lease goes stale unless renewed (ISO 8601). */
+  lease_expires_at: string;
 }
 
 /** One campaign paused by an apply that has not (yet) confirmed its reactivation. */
@@ -24,8 +35,24 @@ export interface RecordedPause {
   apply_id: string;
   apply_started_at: string;
   /**
-   * True while the apply that paused it still runs on this machine: that apply will
-   * reactivate it itself, so a plan made meanwhile must leave it alone.
+   * True while the apply that paused it still runs (its lease is fresh, docs/safety.md): that
+   * apply will reactivate it itself, so a plan made meanwhile must leave it alone.
    */
   owner_running: boolean;
+  /** The running apply, when `owner_running`. */
+  holder?: RecordHolder;
+  /** The record file that holds the entry. */
+  path?: string;
+}
+
+/** A record file, or an entry of one, that a plan does not act on: reported, left on disk. */
+export interface RecordIssue {
+  path: string;
+  /**
+   * `unreadable`: damaged, edited, or of a newer doohctl (its campaigns may be paused: an
+   * error until the user settles it); `foreign`: it names another origin, environment or
+   * account, and is never obeyed.
+   */
+  kind: "unreadable" | "foreign";
+  reason: string;
 }

@@ -18,7 +18,7 @@ import { finding } from "./findings.js";
 import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
 import type { LiveIndex } from "./live-index.js";
-import { reactivation } from "./recovered.js";
+import { reactivation, restoration } from "./recovered.js";
 import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope, targetFindings } from "./scope.js";
 import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "./types.js";
@@ -70,7 +70,17 @@ export function buildChanges(input: BuildInput): Built {
     const ioCampaigns = index.campaignsOf(io.id);
     const whole = scope.all || scope.insertionOrders.has(io.id);
     const touched = scope.changed?.touched.has(io.id) ?? false;
-    if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) continue;
+    if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) {
+      // Outside the scope: only the restoration of campaigns declared active (read.ts reads
+      // the inactive ones in flight of such an order), reactivated whatever the scope.
+      for (const match of matchCampaigns(io, index).matches) {
+        if (!match.live) continue;
+        declared.add(match.live.id);
+        const work = restoration(ctx, match.live, recorded.get(match.live.id), match.desired.fields.active);
+        if (work) campaignWorks.push(work);
+      }
+      continue;
+    }
     if (!liveIo) {
       ctx.findings.push(
         finding(
@@ -98,7 +108,7 @@ export function buildChanges(input: BuildInput): Built {
       if (!inScope) {
         // A campaign an earlier apply left dark is reactivated whatever the scope (delivery
         // first), but nothing else of it changes: its other edits are outside --target.
-        const work = entry && match.live && reactivation(ctx, match.live, entry, match.desired.fields.active);
+        const work = match.live && restoration(ctx, match.live, entry, match.desired.fields.active);
         if (work) campaignWorks.push(work);
         continue;
       }

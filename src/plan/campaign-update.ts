@@ -8,6 +8,7 @@ import type { RecordedPause } from "../model/recovery.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign } from "../model/wire.js";
 import { diffCampaign } from "./compare.js";
+import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
 import { recoveryOf } from "./recovered.js";
 import type { CampaignRef, LiveState } from "./types.js";
@@ -87,6 +88,17 @@ export function campaignUpdate(
         work.activate = true;
         work.patchChangeIds.push(id);
         work.activateChangeIds.unshift(id);
+        if (desired.fields.active === undefined) {
+          // Without `active` declared, a kill during the pause leaves only the recovery record
+          // to say the campaign was active (docs/safety.md, Recovery record).
+          ctx.findings.push(
+            finding(
+              "DOOH207",
+              `campaign ${live.id} "${desired.name}" is paused for its targeting change and its config leaves active out: if apply is killed during the pause, only the recovery record in the state directory brings it back; declare \`active: true\` on it so that any plan, with or without that record, reactivates it`,
+              { address, change_ids: [id], source: desired.source },
+            ),
+          );
+        }
       }
     }
   }

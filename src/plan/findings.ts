@@ -40,8 +40,16 @@ export const FINDING_CATALOGUE = {
   DOOH101: warning("deactivates a live campaign"),
   DOOH201: warning("pauses a campaign for a targeting change"),
   DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
-  DOOH203: warning("a campaign is paused by an apply still running on this machine"),
+  DOOH203: warning("a campaign is paused by an apply still running (its lease is fresh)"),
   DOOH204: error("--max-pause cannot be met"),
+  DOOH205: warning(
+    "recovery record entry not obeyed: another account, or outside the declared insertion orders",
+  ),
+  DOOH206: error("recovery record cannot be read: campaigns it lists may still be paused"),
+  DOOH207: warning("pause for a targeting change protected only by the recovery record: declare active"),
+  DOOH208: warning(
+    "reactivates an inactive campaign in flight that the config declares active, outside the scope",
+  ),
   DOOH301: warning("edits a campaign whose flight has ended"),
   DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
   DOOH303: warning("changes the cpm of a campaign mid-flight: what it delivered was bought at the old price"),

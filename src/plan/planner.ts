@@ -16,6 +16,7 @@ import { LiveIndex } from "./live-index.js";
 import type { Choice } from "./pause-groups.js";
 import { pauseSpans } from "./pauses.js";
 import { policedIncrease, policyFindings } from "./policy.js";
+import { recordFindings } from "./recovered.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
 import { spendSummary } from "./spend.js";
@@ -91,6 +92,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const saved = savedThresholds(options.thresholds);
   const findings: Finding[] = [
     ...built.findings,
+    ...recordFindings(options.recordIssues ?? []),
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
     ...overspentBudgets({ changes: built.changes, live: index, now: options.now }),
     // Before scheduling too: a denied policy leaves nothing to apply.

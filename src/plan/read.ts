@@ -6,6 +6,8 @@
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
  * advertisers only to name them in an advertiser mismatch (G6).
  */
+import { Endpoints } from "../api/endpoints.js";
+import { readByValues } from "../api/paging.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
@@ -100,6 +102,24 @@ export async function readLiveState(
   const listed = new Set(campaigns.map((c) => c.id));
   const unread = [...recorded].filter((id) => !listed.has(id));
   if (unread.length > 0) campaigns.push(...(await client.getCampaigns(unread, send)));
+
+  // State-free restoration (docs/safety.md, Recovery record): a narrowed plan also reads the
+  // inactive campaigns in flight of the other declared orders that declare a campaign
+  // `active: true` (one request per 100 orders), and reactivates those declared so.
+  const restorable = desired.insertionOrders
+    .filter((io) => !ioIds.has(io.id) && io.campaigns.some((c) => c.fields.active === true))
+    .map((io) => io.id);
+  if (restorable.length > 0) {
+    progress("campaigns", restorable.length);
+    const have = new Set(campaigns.map((c) => c.id));
+    const inactive = await readByValues((r, o) => client.send(r, o), Endpoints.campaigns, {
+      field: "insertion_order_id",
+      values: restorable,
+      query: { filter: { active: [false], in_flight: [true] } },
+      options: send,
+    });
+    for (const c of inactive) if (!have.has(c.id)) campaigns.push(c);
+  }
 
   const live = LiveIndex.of({ insertionOrders, campaigns, creatives: [] });
   const withTargetings: string[] = [];

@@ -3,10 +3,12 @@
  * paused for a targeting change and did not reactivate is planned for reactivation, unless
  * the config declares it inactive or the apply that paused it still runs.
  */
-import type { RecordedPause } from "../model/recovery.js";
+import type { DesiredState } from "../model/desired.js";
+import type { RecordedPause, RecordIssue } from "../model/recovery.js";
 import type { Campaign } from "../model/wire.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
+import type { Finding } from "./types.js";
 import { type CampaignWork, type Context, liveRef, liveWork } from "./work.js";
 
 /**
@@ -26,7 +28,7 @@ export function recoveryOf(
     ctx.findings.push(
       finding(
         "DOOH203",
-        `campaign ${live.id} "${live.name}" is paused by apply ${entry.apply_id}, which is still running on this machine and will reactivate it: plan again once it has finished`,
+        `campaign ${live.id} "${live.name}" is paused by apply ${entry.apply_id}, which is still running${entry.holder ? ` (host ${entry.holder.host || "unnamed"}, pid ${entry.holder.pid}; its lease expires at ${entry.holder.lease_expires_at} unless renewed)` : ""} and will reactivate it: plan again once it has finished (apply waits for it)`,
         { address },
       ),
     );
@@ -53,6 +55,11 @@ export function reactivation(
   declaredActive: boolean | undefined,
 ): CampaignWork | undefined {
   if (!recoveryOf(ctx, entry, live, declaredActive)) return undefined;
+  return activationOnly(ctx, live);
+}
+
+/** Only the campaign's activation: one `active: true` change and the work that carries it. */
+function activationOnly(ctx: Context, live: Campaign): CampaignWork {
   const id = ctx.nextId();
   ctx.changes.push({
     kind: "update_campaign",
@@ -66,4 +73,70 @@ export function reactivation(
   work.activate = true;
   work.activateChangeIds.push(id);
   return work;
+}
+
+/**
+ * State-free restoration (docs/safety.md, Recovery record): a campaign the config declares
+ * `active: true` that is inactive and in flight is reactivated by every plan, whatever its
+ * scope, with or without a record. Outside the scope nothing else of it changes. A recorded
+ * entry, when there is one, says more (DOOH202); without one, DOOH208 says why.
+ */
+export function restoration(
+  ctx: Context,
+  live: Campaign,
+  entry: RecordedPause | undefined,
+  declaredActive: boolean | undefined,
+): CampaignWork | undefined {
+  if (entry) return reactivation(ctx, live, entry, declaredActive);
+  if (declaredActive !== true || live.active || !live.in_flight) return undefined;
+  const address = campaignAddress(live.insertion_order_id, live.name);
+  ctx.findings.push(
+    finding(
+      "DOOH208",
+      `reactivates campaign ${live.id} "${live.name}": the config declares it active, it is in flight and inactive (outside the plan's scope, only its activation is planned)`,
+      { address },
+    ),
+  );
+  return activationOnly(ctx, live);
+}
+
+/**
+ * The record's entries a plan may obey: those naming a campaign of an insertion order the
+ * config declares, and found (if found) under that order. Any other entry is reported and
+ * left alone (docs/safety.md, Recovery record): a planted or stale record must not reactivate
+ * a campaign its owner paused on purpose.
+ */
+export function obeyedEntries(
+  desired: DesiredState,
+  campaigns: readonly Campaign[],
+  entries: readonly RecordedPause[],
+): { obeyed: RecordedPause[]; issues: RecordIssue[] } {
+  const declared = new Set(desired.insertionOrders.map((io) => io.id));
+  const live = new Map(campaigns.map((c) => [c.id, c]));
+  const obeyed: RecordedPause[] = [];
+  const issues: RecordIssue[] = [];
+  for (const e of entries) {
+    const where = live.get(e.campaign_id)?.insertion_order_id ?? e.insertion_order_id;
+    if (declared.has(e.insertion_order_id) && where === e.insertion_order_id) obeyed.push(e);
+    else {
+      issues.push({
+        path: e.path ?? "the recovery record",
+        kind: "foreign",
+        reason: `its campaign ${e.campaign_id} "${e.name}" is ${where === e.insertion_order_id ? "" : `under insertion order ${where}, not ${e.insertion_order_id}, and `}not of an insertion order this config declares: never obeyed, left on disk`,
+      });
+    }
+  }
+  return { obeyed, issues };
+}
+
+/** Record files and entries the plan does not act on, as findings (DOOH205, DOOH206). */
+export function recordFindings(issues: readonly RecordIssue[]): Finding[] {
+  return issues.map((issue) =>
+    issue.kind === "unreadable"
+      ? finding(
+          "DOOH206",
+          `recovery record ${issue.path} cannot be read (${issue.reason}): campaigns an earlier apply paused may still be paused, and no plan can tell which; check them with \`doohctl status --all\`, set them active in the config or the DSP, then remove the file (or its bad entry)`,
+        )
+      : finding("DOOH205", `recovery record ${issue.path}: ${issue.reason}`),
+  );
 }

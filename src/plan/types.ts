@@ -6,7 +6,7 @@
 import type { SourceRef } from "../model/desired.js";
 import type { RateLimits } from "../model/limits.js";
 import type { Money } from "../model/money.js";
-import type { RecordedPause } from "../model/recovery.js";
+import type { RecordedPause, RecordIssue } from "../model/recovery.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
@@ -335,6 +335,8 @@ export interface PlanOptions {
    * inactive and not declared `active: false` is planned for reactivation (DOOH202).
    */
   recorded?: readonly RecordedPause[];
+  /** Record files and entries not acted on: DOOH206 (error) when unreadable, else DOOH205. */
+  recordIssues?: readonly RecordIssue[];
   /** `--max-pause`: no campaign is estimated dark longer than this, at the price of extra writes. */
   maxPauseMs?: number;
 }

@@ -123,7 +123,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
 function compose(plan: Plan, max: number): string {
   const errors = plan.findings.filter((f) => f.severity === "error");
   const head: string[] = [
-    `### doohctl plan: ${plan.changes.length === 0 ? "no changes" : actionCounts(plan)}`,
+    `### doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}`,
     "",
     errors.length > 0
       ? `**${errors.length} error${errors.length === 1 ? "" : "s"}: this plan cannot be applied.**`
@@ -168,4 +168,12 @@ function compose(plan: Plan, max: number): string {
     text += `${line}\n`;
   }
   return text;
+}
+
+/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
+function noChanges(plan: Plan): string {
+  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
+  return held === 0
+    ? "no changes"
+    : `no changes to send now; ${held} campaign(s) paused by a running apply (DOOH203)`;
 }

@@ -37,7 +37,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const errors = plan.findings.filter((f) => f.severity === "error").length;
   out.push(
     p.bold(
-      `doohctl plan: ${plan.changes.length === 0 ? "no changes" : actionCounts(plan)}${errors > 0 ? `; ${errors} error${errors === 1 ? "" : "s"}, nothing can be applied` : ""}`,
+      `doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}${errors > 0 ? `; ${errors} error${errors === 1 ? "" : "s"}, nothing can be applied` : ""}`,
     ),
   );
   out.push(p.dim(`${plan.connection.api_origin} (${plan.connection.environment}), ${plan.created_at}`));
@@ -96,4 +96,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
   }
   return `${out.join("\n")}\n`;
+}
+
+/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
+function noChanges(plan: Plan): string {
+  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
+  return held === 0
+    ? "no changes"
+    : `no changes to send now; ${held} campaign(s) paused by a running apply (DOOH203)`;
 }

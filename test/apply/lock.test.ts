@@ -5,32 +5,53 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireApplyLock } from "../../src/apply/lock.js";
+import { processStart } from "../../src/apply/lease.js";
+import { acquireApplyLock, applyLockDir } from "../../src/apply/lock.js";
 import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { VirtualClock } from "../../src/model/clock.js";
+import { type Clock, VirtualClock } from "../../src/model/clock.js";
+import type { RecoveryScope } from "../../src/model/recovery.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { interruptibleIO } from "../helpers/io.js";
 import { dspWrites } from "../helpers/world.js";
 import { USER } from "./harness.js";
 
-const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
+const SCOPE: RecoveryScope = {
+  origin: "https://dsp.example.com",
+  environment: "production",
+  account_id: "7",
+};
 
-function lockPath(stateDir: string, scope = SCOPE): string {
-  return join(stateDir, "locks", `${accountKey(scope)}.lock`);
+function lockDir(): string {
+  return join(mkdtempSync(join(tmpdir(), "doohctl-lock-")), "locks");
 }
 
-function holdLock(stateDir: string, pid: number, scope = SCOPE): void {
-  mkdirSync(join(stateDir, "locks"), { recursive: true });
+function lockPath(dir: string, scope = SCOPE): string {
+  return join(dir, `${accountKey(scope)}.lock`);
+}
+
+/** A lock file as a holder writes it: `pid` with its real start time, renewed `renewedAt`. */
+function holdLock(dir: string, pid: number, renewedAt: number, scope = SCOPE): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const start = processStart(pid);
   writeFileSync(
-    lockPath(stateDir, scope),
-    JSON.stringify({ host: hostname(), pid, started_at: "2026-11-23T10:00:00.000Z" }),
+    lockPath(dir, scope),
+    JSON.stringify({
+      started_at: "2026-11-23T10:00:00.000Z",
+      token: "0123456789abcdef",
+      lease: {
+        host: hostname(),
+        pid,
+        ...(typeof start === "string" ? { pid_start: start } : {}),
+        renewed_at: new Date(renewedAt).toISOString(),
+      },
+    }),
   );
 }
 
@@ -38,86 +59,137 @@ function deadPid(): number {
   return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
 }
 
+const now = () => new VirtualClock({ start: Date.now(), autoAdvance: true });
+
 describe("acquireApplyLock", () => {
-  it("takes a free lock and releases it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    const lock = await acquireApplyLock({ stateDir: dir, scope: SCOPE, clock: new VirtualClock() });
-    expect(JSON.parse(readFileSync(lockPath(dir), "utf8")).pid).toBe(process.pid);
+  it("takes a free lock, 0600 in a 0700 directory, and releases it", async () => {
+    const dir = lockDir();
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock: now() });
+    expect(JSON.parse(readFileSync(lockPath(dir), "utf8")).lease.pid).toBe(process.pid);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(lockPath(dir)).mode & 0o777).toBe(0o600);
     lock.release();
     expect(existsSync(lockPath(dir))).toBe(false);
   });
 
-  it("takes over the lock of a crashed apply", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    holdLock(dir, deadPid());
+  it("lives in a per-user place that does not move with DOOHCTL_STATE_DIR", () => {
+    const uid = process.getuid?.() ?? "user";
+    expect(applyLockDir({ XDG_RUNTIME_DIR: "/run/user/1000", DOOHCTL_STATE_DIR: "/s" })).toBe(
+      join("/run/user/1000", "doohctl"),
+    );
+    expect(applyLockDir({ TMPDIR: "/t", DOOHCTL_STATE_DIR: "/s" })).toBe(join("/t", `doohctl-${uid}`));
+    expect(applyLockDir({ TMPDIR: "/t", DOOHCTL_STATE_DIR: "/elsewhere" })).toBe(
+      join("/t", `doohctl-${uid}`),
+    );
+  });
+
+  it("refuses a lock directory open to others, naming the chmod to run", async () => {
+    const dir = lockDir();
+    mkdirSync(dir, { mode: 0o777 });
+    const { chmodSync } = await import("node:fs");
+    chmodSync(dir, 0o777);
+    await expect(acquireApplyLock({ dir, scope: SCOPE, clock: now() })).rejects.toThrow(`chmod 700 ${dir}`);
+  });
+
+  it("takes over the lock of a crashed apply at once, its lease still fresh", async () => {
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, deadPid(), clock.now());
     const waits: unknown[] = [];
-    const lock = await acquireApplyLock({
-      stateDir: dir,
-      scope: SCOPE,
-      clock: new VirtualClock({ autoAdvance: true }),
-      onWait: (holder) => waits.push(holder),
-    });
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock, onWait: (holder) => waits.push(holder) });
     expect(waits).toEqual([]);
-    expect(JSON.parse(readFileSync(lockPath(dir), "utf8")).pid).toBe(process.pid);
+    expect(JSON.parse(readFileSync(lockPath(dir), "utf8")).lease.pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it("takes over a stale lease whose pid belongs to a live, unrelated process", async () => {
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, process.ppid, clock.now() - 31_000);
+    const waits: unknown[] = [];
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock, onWait: (holder) => waits.push(holder) });
+    expect(waits).toEqual([]);
     lock.release();
   });
 
   it("takes over a lock left by an earlier process with this host name and this pid", async () => {
     // A CI job in a container: the same host name and often the same pid as the killed job.
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    holdLock(dir, process.pid);
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, process.pid, clock.now());
     const waits: unknown[] = [];
-    const lock = await acquireApplyLock({
-      stateDir: dir,
-      scope: SCOPE,
-      clock: new VirtualClock({ autoAdvance: true }),
-      onWait: (holder) => waits.push(holder),
-    });
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock, onWait: (holder) => waits.push(holder) });
     expect(waits).toEqual([]);
     lock.release();
     expect(existsSync(lockPath(dir))).toBe(false);
   });
 
   it("waits while a running process holds it, and takes it once released", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    holdLock(dir, process.ppid);
-    const clock = new VirtualClock({ autoAdvance: true });
-    const waits: { pid: number }[] = [];
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, process.ppid, clock.now());
+    const waits: { pid: number; lease_expires_at: string }[] = [];
     let polls = 0;
-    const sleepy = {
+    const sleepy: Clock = {
       now: () => clock.now(),
-      sleep: async (ms: number, signal?: AbortSignal) => {
-        // The holder finishes after three polls.
-        if (++polls === 3) holdLock(dir, deadPid());
+      sleep: async (ms, signal) => {
+        // The holder finishes after three polls (the renewal of the taken lock sleeps 5 s).
+        if (ms === 1000 && ++polls === 3) holdLock(dir, deadPid(), clock.now());
         await clock.sleep(ms, signal);
       },
     };
-    const lock = await acquireApplyLock({
-      stateDir: dir,
-      scope: SCOPE,
-      clock: sleepy,
-      onWait: (holder) => waits.push(holder),
-    });
+    const start = clock.now();
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock: sleepy, onWait: (h) => waits.push(h) });
     expect(waits.map((w) => w.pid)).toEqual([process.ppid]);
+    expect(waits[0]?.lease_expires_at).toBe(new Date(start + 30_000).toISOString());
     expect(polls).toBe(3);
     lock.release();
   });
 
+  it("waits for a holder on another host until its lease, no longer renewed, is stale", async () => {
+    const dir = lockDir();
+    const clock = now();
+    const start = clock.now();
+    holdLock(dir, process.ppid, start);
+    const file = JSON.parse(readFileSync(lockPath(dir), "utf8"));
+    writeFileSync(lockPath(dir), JSON.stringify({ ...file, lease: { ...file.lease, host: "ci-7.example" } }));
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock });
+    expect(clock.now() - start).toBeGreaterThanOrEqual(30_000);
+    expect(clock.now() - start).toBeLessThan(32_000);
+    lock.release();
+  });
+
+  it("renews its lease every 5 s while held", async () => {
+    const dir = lockDir();
+    const clock = new VirtualClock({ start: Date.now() });
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock });
+    const renewed = () => Date.parse(JSON.parse(readFileSync(lockPath(dir), "utf8")).lease.renewed_at);
+    const first = renewed();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(5_000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(renewed() - first).toBe(15_000);
+    lock.release();
+  });
+
   it("keeps accounts apart: another account's held lock does not block", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    holdLock(dir, process.ppid, { ...SCOPE, user: "other@example.com" });
-    const lock = await acquireApplyLock({ stateDir: dir, scope: SCOPE, clock: new VirtualClock() });
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, process.ppid, clock.now(), { ...SCOPE, account_id: "8" });
+    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock });
     lock.release();
   });
 
   it("stops waiting when aborted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-"));
-    holdLock(dir, process.ppid);
+    const dir = lockDir();
+    const clock = now();
+    holdLock(dir, process.ppid, clock.now());
     const controller = new AbortController();
     const waiting = acquireApplyLock({
-      stateDir: dir,
+      dir,
       scope: SCOPE,
-      clock: new VirtualClock({ autoAdvance: true }),
+      clock,
       signal: controller.signal,
       onWait: () => controller.abort(new Error("interrupted")),
     });
@@ -141,7 +213,11 @@ describe("doohctl apply waiting for the lock", () => {
     emulator = account.emulator;
     const { dir, env } = account;
     const state = join(dir, "state");
-    holdLock(state, process.ppid, { origin: emulator.origin, environment: "production", user: USER.email });
+    holdLock(applyLockDir(env), process.ppid, Date.now(), {
+      origin: emulator.origin,
+      environment: "production",
+      account_id: USER.account_id,
+    });
     const { io } = interruptibleIO({
       env: { ...env, DOOHCTL_STATE_DIR: state },
       cwd: dir,

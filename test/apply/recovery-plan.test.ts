@@ -10,6 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processStart } from "../../src/apply/lease.js";
+import { applyLockDir } from "../../src/apply/lock.js";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
@@ -58,9 +60,10 @@ async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = 
   const { emulator: running, dir } = started;
   emulator = running;
   const env = { ...started.env, DOOHCTL_STATE_DIR: join(dir, "state") };
-  const scope = { origin: emulator.origin, environment: "production", user: USER.email };
+  const scope = { origin: emulator.origin, environment: "production", account_id: USER.account_id };
   const store = new RecoveryStore(env.DOOHCTL_STATE_DIR, scope);
-  store.begin("2026-11-23T10:00:00.000Z").add([
+  const apply = store.begin("2026-11-23T10:00:00.000Z");
+  apply.add([
     {
       campaign_id: "5001",
       insertion_order_id: "1001",
@@ -68,14 +71,24 @@ async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = 
       paused_at: "2026-11-23T10:00:01.000Z",
     },
   ]);
+  apply.end();
   const account = join(env.DOOHCTL_STATE_DIR, "recovery", accountKey(scope));
+  // The owner's lease, just renewed: `owner` with its real start time (none when it is gone).
+  const start = processStart(owner);
   for (const name of readdirSync(account)) {
     const file = JSON.parse(readFileSync(join(account, name), "utf8"));
-    writeFileSync(join(account, name), JSON.stringify({ ...file, pid: owner }));
+    const lease = { host: hostname(), pid: owner, renewed_at: new Date().toISOString() };
+    writeFileSync(
+      join(account, name),
+      JSON.stringify({
+        ...file,
+        lease: { ...lease, ...(typeof start === "string" ? { pid_start: start } : {}) },
+      }),
+    );
   }
   const emulatorCampaign = (id: string) => emulator!.state().campaigns.find((c) => c.id === id);
   const active = (id: string) => emulatorCampaign(id)?.active;
-  return { dir, env, store, active, emulatorCampaign };
+  return { dir, env, store, account, active, emulatorCampaign };
 }
 
 async function cli(args: string[], env: Record<string, string>, dir: string) {
@@ -97,44 +110,73 @@ describe("a dead apply's recovery record", () => {
     expect((await cli(["plan", "--detailed-exitcode"], w.env, w.dir)).code).toBe(0);
   });
 
-  it("a damaged record file is not skipped in silence: plan and status warn, naming the file, and keep it", async () => {
+  it("a damaged record file is not skipped in silence: plan fails naming the file (DOOH206), status exits 2, and the file stays", async () => {
     const w = await afterDeadApply(deadPid());
-    const account = join(
-      w.env.DOOHCTL_STATE_DIR,
-      "recovery",
-      accountKey({
-        origin: emulator!.origin,
-        environment: "production",
-        user: USER.email,
-      }),
-    );
-    const [name] = readdirSync(account);
-    const damaged = join(account, name!);
+    const [name] = readdirSync(w.account);
+    const damaged = join(w.account, name!);
     writeFileSync(damaged, readFileSync(damaged, "utf8").slice(0, 40));
-    for (const args of [["plan"], ["status", "--all"]]) {
-      const { err } = await cli(args, w.env, w.dir);
-      expect(err).toContain(`doohctl: warning: recovery record ${damaged} cannot be read (not JSON)`);
-      expect(err).toContain("may still be paused");
-    }
-    expect(readdirSync(account)).toEqual([name]);
+    const plan = await cli(["plan"], w.env, w.dir);
+    expect(plan.code).toBe(1);
+    expect(plan.err).toContain(`DOOH206`);
+    expect(plan.err).toContain(`recovery record ${damaged} cannot be read (not JSON)`);
+    expect(plan.err).toMatch(/may still be paused.*doohctl status --all.*remove the file/);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(dspWrites(emulator!)).toEqual([]);
+    const status = await cli(["status", "--all"], w.env, w.dir);
+    expect(status.code, status.err).toBe(2);
+    expect(status.err).toContain(`recovery record ${damaged} cannot be read (not JSON)`);
+    expect(readdirSync(w.account)).toEqual([name]);
   });
 
-  it("is left to a running owner (DOOH203): nothing is planned and the entry stays", async () => {
+  it("keeps the good entries of a damaged file: plan reactivates them and still fails on the bad one", async () => {
+    const w = await afterDeadApply(deadPid());
+    const [name] = readdirSync(w.account);
+    const path = join(w.account, name!);
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ ...file, paused: [{ campaign_id: "5999" }, ...file.paused] }));
+    const plan = await cli(["plan", "--format", "json"], w.env, w.dir);
+    expect(plan.code).toBe(1);
+    expect(plan.out).toContain('entry 1 of \\"paused\\": insertion_order_id is missing');
+    // Once the bad entry is settled by hand, the good one is still there and obeyed.
+    writeFileSync(path, JSON.stringify(file));
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code, apply.err).toBe(0);
+    expect(w.active("5001")).toBe(true);
+  });
+
+  it("is left to a running owner (DOOH203), named with its lease, never as no changes", async () => {
     // The parent process stands for an apply still running on this machine.
     const w = await afterDeadApply(process.ppid);
     const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
-    expect(plan.code, plan.err).toBe(0);
-    expect(plan.out + plan.err).toContain("DOOH203");
+    expect(plan.code, plan.err).toBe(2);
+    expect(plan.out).toMatch(
+      new RegExp(
+        `DOOH203.*campaign 5001 "Malls".*still running \\(host .*, pid ${process.ppid}; its lease expires at \\d{4}-`,
+      ),
+    );
+    expect(plan.out).not.toMatch(/plan: no changes\n/);
     expect(w.active("5001")).toBe(false);
     expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });
 
-  it("says so when apply has nothing to send while a running apply still holds a campaign paused", async () => {
+  it("makes apply wait for the running owner's lease, with a countdown, then reactivate what it left", async () => {
     const w = await afterDeadApply(process.ppid);
-    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
-    expect(apply.code, apply.err).toBe(0);
-    expect(apply.out).toBe("No changes.\n");
-    expect(apply.err).toMatch(/DOOH203.*campaign 5001 "Malls"/);
+    const io = bufferIO({ env: w.env, cwd: w.dir });
+    const applying = run(["apply", "--auto-approve"], io);
+    while (!io.err().includes("waiting for it to finish")) await new Promise((r) => setTimeout(r, 20));
+    expect(io.err()).toMatch(/paused by running apply .*pid \d+\).*lease to lapse in (29|30) s/);
+    expect(dspWrites(emulator!)).toEqual([]);
+    // The owner stops renewing: its lease is 31 s old.
+    for (const name of readdirSync(w.account)) {
+      const file = JSON.parse(readFileSync(join(w.account, name), "utf8"));
+      const renewed_at = new Date(Date.now() - 31_000).toISOString();
+      writeFileSync(join(w.account, name), JSON.stringify({ ...file, lease: { ...file.lease, renewed_at } }));
+    }
+    expect(await applying, io.err()).toBe(0);
+    expect(io.out()).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+    expect(io.out()).not.toContain("No changes.");
+    expect(w.active("5001")).toBe(true);
   });
 
   it("gives way to a config that declares the campaign inactive", async () => {
@@ -205,31 +247,38 @@ describe("a plan narrowed with --target and a recorded campaign outside it", () 
 });
 
 describe("an apply that waits for the apply that paused a campaign", () => {
-  it("sends nothing when that apply dies meanwhile, leaving the campaign paused, and says to apply again", async () => {
+  it("reactivates the campaign once that apply dies meanwhile, and applies the rest", async () => {
     // The other apply: a live process holding the lock and recorded as pausing Malls.
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
       const w = await afterDeadApply(other.pid!, ["        budget_impressions: 150000"]);
-      const scope = { origin: emulator!.origin, environment: "production", user: USER.email };
-      mkdirSync(join(w.env.DOOHCTL_STATE_DIR, "locks"), { recursive: true });
+      const scope = { origin: emulator!.origin, environment: "production", account_id: USER.account_id };
+      const locks = applyLockDir(w.env);
+      mkdirSync(locks, { recursive: true, mode: 0o700 });
       writeFileSync(
-        join(w.env.DOOHCTL_STATE_DIR, "locks", `${accountKey(scope)}.lock`),
-        JSON.stringify({ host: hostname(), pid: other.pid, started_at: "2026-11-23T10:00:00.000Z" }),
+        join(locks, `${accountKey(scope)}.lock`),
+        JSON.stringify({
+          started_at: "2026-11-23T10:00:00.000Z",
+          token: "0123456789abcdef",
+          lease: {
+            host: hostname(),
+            pid: other.pid,
+            pid_start: processStart(other.pid!) ?? undefined,
+            renewed_at: new Date().toISOString(),
+          },
+        }),
       );
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
-      while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
+      while (!io.err().includes("waiting for it to finish")) await new Promise((r) => setTimeout(r, 20));
+      expect(dspWrites(emulator!)).toEqual([]);
       other.kill("SIGKILL");
       await once(other, "exit");
       const code = await applying;
-      expect(code, io.err()).toBe(1);
-      expect(io.err()).toMatch(/campaign 5001 "Malls"/);
-      expect(io.err()).toMatch(/apply again/);
-      expect(dspWrites(emulator!)).toEqual([]);
-      // The next apply reactivates it.
-      const again = await cli(["apply", "--auto-approve"], w.env, w.dir);
-      expect(again.code, again.err).toBe(0);
+      expect(code, io.err()).toBe(0);
+      expect(io.out()).toMatch(/DOOH202.*campaign 5001 "Malls"/);
       expect(w.active("5001")).toBe(true);
+      expect(w.emulatorCampaign("5001")?.budget_impressions).toBe(150_000);
     } finally {
       other.kill("SIGKILL");
     }
@@ -252,59 +301,6 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
     expect(apply.err).toMatch(/make a new plan/i);
     expect(apply.err).not.toMatch(/altered/);
     expect(writes().length).toBe(before);
-  });
-});
-
-describe("an apply that cannot write its recovery record", () => {
-  it("refuses to pause: no campaign is paused unrecorded, and the error says what to do", async () => {
-    const account = await startCliAccount({
-      users: [USER],
-      campaigns: [seedCampaign("5002", "1001", "Stations", { active: true })],
-      seed: { targetings: { "5002": [VENUES_A, PUBLISHERS] } },
-      configOrders: [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Stations",
-        '        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["101", "102"] } }]',
-      ],
-      prefix: "doohctl-recovery-ro-",
-    });
-    emulator = account.emulator;
-    const { dir } = account;
-    // The lock can be taken, the record cannot be written: a file where its directory goes.
-    const state = join(dir, "state");
-    mkdirSync(state);
-    writeFileSync(join(state, "recovery"), "");
-    const env = { ...account.env, DOOHCTL_STATE_DIR: state };
-    const apply = await cli(["apply", "--auto-approve"], env, dir);
-    expect(apply.code).toBe(1);
-    expect(apply.err).toMatch(/cannot write the recovery record in .*, so no campaign was paused/);
-    expect(apply.err).toContain("DOOHCTL_STATE_DIR");
-    expect(emulator.state().campaigns[0]?.active).toBe(true);
-    expect(dspWrites(emulator)).toEqual([]);
-  });
-
-  it("says clearly when the state directory itself cannot be used, before sending anything", async () => {
-    const account = await startCliAccount({
-      users: [USER],
-      campaigns: [seedCampaign("5002", "1001", "Stations")],
-      configOrders: [
-        '  - id: "1001"',
-        "    campaigns:",
-        "      - name: Stations",
-        "        budget_impressions: 150000",
-      ],
-      prefix: "doohctl-recovery-ro-",
-    });
-    emulator = account.emulator;
-    const { dir } = account;
-    const state = join(dir, "state-file");
-    writeFileSync(state, "");
-    const apply = await cli(["apply", "--auto-approve"], { ...account.env, DOOHCTL_STATE_DIR: state }, dir);
-    expect(apply.code).toBe(1);
-    expect(apply.err).toContain(state);
-    expect(apply.err).toMatch(/DOOHCTL_STATE_DIR/);
-    expect(dspWrites(emulator)).toEqual([]);
   });
 });
 

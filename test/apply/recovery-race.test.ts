@@ -26,7 +26,7 @@ vi.mock("node:fs", async (importOriginal) => {
   };
 });
 
-const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
+const SCOPE = { origin: "https://dsp.example.com", environment: "production", account_id: "7" };
 const STARTED = "2026-11-23T10:00:00.000Z";
 
 afterEach(() => {
@@ -42,7 +42,7 @@ describe("the recovery record beside a running apply", () => {
     expect(fs.readdirSync(join(dir, "recovery", accountKey(SCOPE)))).toHaveLength(1);
     race.gone = "20261123T100000000Z-4242-abcdef.json";
     const store = new RecoveryStore(dir, SCOPE);
-    expect(store.unreadable()).toEqual([]);
+    expect(store.readAll().issues).toEqual([]);
     expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });
 });

@@ -1,48 +1,19 @@
-/**
- * The recovery record on disk (src/apply/recovery.ts, design.md Recovery record): written
- * before a pause is sent, one file per apply, a running owner's entries left alone, a dead
- * owner's dropped only for the campaigns named, and nothing secret in it.
- */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { StateDirError } from "../../src/apply/private-files.js";
 import { accountKey, defaultStateDir, RecoveryRecordError, RecoveryStore } from "../../src/apply/recovery.js";
-
-const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
-const STARTED = "2026-11-23T10:00:00.000Z";
-
-function entry(id: string) {
-  return { campaign_id: id, insertion_order_id: "1001", name: `Campaign ${id}`, paused_at: STARTED };
-}
-
-function stateDir(): string {
-  return mkdtempSync(join(tmpdir(), "doohctl-recovery-"));
-}
-
-function filesOf(dir: string): string[] {
-  try {
-    return readdirSync(join(dir, "recovery", accountKey(SCOPE))).sort();
-  } catch {
-    return [];
-  }
-}
-
-/** A pid that surely ran and is surely gone: a child that has exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(child.stdout.toString());
-}
-
-/** Rewrites the owner of every record file of the account (a crashed apply of this host). */
-function ownedBy(dir: string, pid: number, host?: string): void {
-  const account = join(dir, "recovery", accountKey(SCOPE));
-  for (const name of readdirSync(account)) {
-    const file = JSON.parse(readFileSync(join(account, name), "utf8"));
-    writeFileSync(join(account, name), JSON.stringify({ ...file, pid, ...(host ? { host } : {}) }));
-  }
-}
+import { accountDir, entry, filesOf, rewrite, SCOPE, STARTED, stateDir } from "./record-files.js";
 
 describe("the recovery record", () => {
   it("is on disk once add returns, and a new store reads the entries back", () => {
@@ -56,9 +27,21 @@ describe("the recovery record", () => {
       apply_id: apply.applyId,
       apply_started_at: STARTED,
       owner_running: true,
+      holder: { host: hostname(), pid: process.pid },
     });
-    // No temp file is left beside it.
-    expect(filesOf(dir).every((n) => n.endsWith(".json"))).toBe(true);
+    apply.end();
+  });
+
+  it("creates its directories 0700 and its files 0600, with no temp file left beside them", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    apply.add([entry("5002")]);
+    apply.end();
+    expect(statSync(join(dir, "recovery")).mode & 0o777).toBe(0o700);
+    expect(statSync(accountDir(dir)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(accountDir(dir), `${apply.applyId}.json`)).mode & 0o777).toBe(0o600);
+    expect(filesOf(dir)).toEqual([`${apply.applyId}.json`]);
   });
 
   it("keeps one file per apply, so two applies of one account never write the same file", () => {
@@ -73,6 +56,8 @@ describe("the recovery record", () => {
     first.remove(["5001"]);
     expect(filesOf(dir)).toEqual([`${second.applyId}.json`]);
     expect(store.read().map((e) => e.campaign_id)).toEqual(["5002"]);
+    first.end();
+    second.end();
   });
 
   it("removes a reactivated campaign, and the file with its last one", () => {
@@ -85,91 +70,189 @@ describe("the recovery record", () => {
     expect(new RecoveryStore(dir, SCOPE).read().map((e) => e.campaign_id)).toEqual(["5002"]);
     apply.remove(["5002"]);
     expect(filesOf(dir)).toEqual([]);
+    apply.end();
   });
 
-  it("tells a running owner from a dead one, and from one on another host", () => {
+  it("belongs to the account, not to the API user: another user of the account reads it", () => {
     const dir = stateDir();
     new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
-    expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(true);
-    ownedBy(dir, deadPid());
-    expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(false);
-    // A live pid on another host is not this host's process: that apply is not known to run.
-    ownedBy(dir, process.ppid, "another-host.example");
-    expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(false);
-  });
-
-  it("takes a record of an earlier process with this host name and this pid for a dead owner's", () => {
-    // A CI job in a container: the same host name and often the same pid as the killed job.
-    const dir = stateDir();
-    new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
-    const account = join(dir, "recovery", accountKey(SCOPE));
-    for (const name of readdirSync(account)) {
-      const file = JSON.parse(readFileSync(join(account, name), "utf8"));
-      writeFileSync(
-        join(account, name),
-        JSON.stringify({ ...file, apply_id: "20261123T100000000Z-1-abcdef" }),
-      );
-    }
-    expect(new RecoveryStore(dir, SCOPE).read()[0]?.owner_running).toBe(false);
-  });
-
-  it("drops only the named campaigns of dead owners, never a running apply's entries", () => {
-    const dir = stateDir();
-    const store = new RecoveryStore(dir, SCOPE);
-    store.begin(STARTED).add([entry("5001"), entry("5002")]);
-    ownedBy(dir, deadPid());
-    // A running apply (the parent process stands for it) that paused 5003 and 5001.
-    const running = store.begin(STARTED);
-    running.add([entry("5003"), entry("5001")]);
-    const runningPath = join(dir, "recovery", accountKey(SCOPE), `${running.applyId}.json`);
-    const file = JSON.parse(readFileSync(runningPath, "utf8"));
-    writeFileSync(runningPath, JSON.stringify({ ...file, pid: process.ppid }));
-
-    store.drop(["5001", "5003"]);
-    const left = store
-      .read()
-      .map((e) => `${e.campaign_id}:${e.owner_running}`)
-      .sort();
-    expect(left).toEqual(["5001:true", "5002:false", "5003:true"]);
-    store.drop(["5002"]);
-    expect(filesOf(dir)).toEqual([`${running.applyId}.json`]);
-  });
-
-  it("keeps other accounts' records apart", () => {
-    const dir = stateDir();
-    new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
-    expect(new RecoveryStore(dir, { ...SCOPE, user: "other@example.com" }).read()).toEqual([]);
+    // The scope names no user at all: any write user whose session answers account 7 sees it.
+    expect(new RecoveryStore(dir, { ...SCOPE }).read().map((e) => e.campaign_id)).toEqual(["5001"]);
+    expect(new RecoveryStore(dir, { ...SCOPE, account_id: "8" }).read()).toEqual([]);
     expect(new RecoveryStore(dir, { ...SCOPE, environment: "staging" }).read()).toEqual([]);
     expect(new RecoveryStore(dir, { ...SCOPE, origin: "https://other.example.com" }).read()).toEqual([]);
   });
+});
 
-  it("skips an unreadable or foreign file rather than failing the plan", () => {
+describe("what the recovery record does not obey", () => {
+  it("reports a forged file naming another origin, environment or account, and leaves it alone", () => {
     const dir = stateDir();
-    const account = join(dir, "recovery", accountKey(SCOPE));
-    mkdirSync(account, { recursive: true });
-    writeFileSync(join(account, "torn.json"), '{"format_version": 1, "paus');
-    writeFileSync(join(account, "future.json"), JSON.stringify({ format_version: 99, paused: [] }));
-    new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
-    expect(new RecoveryStore(dir, SCOPE).read().map((e) => e.campaign_id)).toEqual(["5001"]);
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    apply.end();
+    const good = JSON.parse(readFileSync(join(accountDir(dir), `${apply.applyId}.json`), "utf8"));
+    const forged = {
+      "f-origin.json": { ...good, origin: "https://evil.example" },
+      "f-env.json": { ...good, environment: "staging" },
+      "f-account.json": { ...good, account_id: "8", paused: [entry("6001")] },
+    };
+    for (const [name, file] of Object.entries(forged))
+      writeFileSync(join(accountDir(dir), name), JSON.stringify(file));
+    const store = new RecoveryStore(dir, SCOPE);
+    const { pauses, issues } = store.readAll();
+    expect(pauses.map((e) => e.campaign_id)).toEqual(["5001"]);
+    expect(issues.map((i) => [i.path.split("/").pop(), i.kind])).toEqual([
+      ["f-account.json", "foreign"],
+      ["f-env.json", "foreign"],
+      ["f-origin.json", "foreign"],
+    ]);
+    expect(issues[0]?.reason).toMatch(/names account 8, not this run's .*never obeyed/);
+    store.drop(["5001", "6001"]);
+    expect(filesOf(dir)).toEqual(["f-account.json", "f-env.json", "f-origin.json"]);
+  });
+
+  it("keeps the good entries of a damaged file, reports each bad one, and drops neither", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001"), entry("5002"), entry("5003")]);
+    apply.end();
+    rewrite(dir, (file) => {
+      const paused = file.paused as Record<string, unknown>[];
+      return { ...file, paused: [paused[0], { insertion_order_id: "1001" }, paused[2], 42] };
+    });
+    const store = new RecoveryStore(dir, SCOPE);
+    const { pauses, issues } = store.readAll();
+    expect(pauses.map((e) => e.campaign_id)).toEqual(["5001", "5003"]);
+    expect(issues.map((i) => i.reason)).toEqual([
+      'entry 2 of "paused": campaign_id is missing',
+      'entry 4 of "paused": not an object',
+    ]);
+    store.drop(["5001", "5003"]);
+    const [name] = filesOf(dir);
+    expect(JSON.parse(readFileSync(join(accountDir(dir), name!), "utf8")).paused).toEqual([
+      { insertion_order_id: "1001" },
+      42,
+    ]);
+  });
+
+  it("reports every record file it cannot use, says why, and never reads, drops or deletes it", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    apply.end();
+    const account = accountDir(dir);
+    const good = JSON.parse(readFileSync(join(account, `${apply.applyId}.json`), "utf8"));
+    writeFileSync(join(account, "a-cut.json"), '{"format_version": 2, "paus');
+    writeFileSync(join(account, "b-newer.json"), JSON.stringify({ ...good, format_version: 3 }));
+    writeFileSync(join(account, "c-edited.json"), JSON.stringify({ ...good, paused: {} }));
+    writeFileSync(join(account, "d-list.json"), "[]");
+    symlinkSync("/proc/self/environ", join(account, "e-link.json"));
+    const store = new RecoveryStore(dir, SCOPE);
+    expect(store.readAll().issues).toEqual([
+      { path: join(account, "a-cut.json"), kind: "unreadable", reason: "not JSON" },
+      {
+        path: join(account, "b-newer.json"),
+        kind: "unreadable",
+        reason: "format_version 3, this doohctl reads 2",
+      },
+      { path: join(account, "c-edited.json"), kind: "unreadable", reason: "paused is not a list" },
+      { path: join(account, "d-list.json"), kind: "unreadable", reason: "not a recovery record" },
+      { path: join(account, "e-link.json"), kind: "unreadable", reason: "a symbolic link, never followed" },
+    ]);
+    expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+    store.drop(["5001"]);
+    expect(filesOf(dir)).toEqual([
+      "a-cut.json",
+      "b-newer.json",
+      "c-edited.json",
+      "d-list.json",
+      "e-link.json",
+    ]);
+  });
+
+  it("reports the files an earlier doohctl kept for this API user (format 1), never skips them", () => {
+    const dir = stateDir();
+    const legacyKey = createHash("sha256")
+      .update(`${SCOPE.origin}\n${SCOPE.environment}\nops@example.com`)
+      .digest("hex")
+      .slice(0, 24);
+    mkdirSync(join(dir, "recovery", legacyKey), { recursive: true, mode: 0o700 });
+    const old = join(dir, "recovery", legacyKey, "20261123T100000000Z-42-abcdef.json");
+    writeFileSync(old, JSON.stringify({ format_version: 1, user: "ops@example.com", paused: [] }));
+    const store = new RecoveryStore(dir, SCOPE, { legacyUser: "ops@example.com" });
+    expect(store.readAll().issues).toEqual([
+      {
+        path: old,
+        kind: "unreadable",
+        reason: "written by an earlier doohctl, whose record format 1 this one does not read",
+      },
+    ]);
+    expect(new RecoveryStore(dir, SCOPE, { legacyUser: "other@example.com" }).readAll().issues).toEqual([]);
+  });
+
+  it("has nothing to report when no apply of the account ever paused anything", () => {
+    expect(new RecoveryStore(stateDir(), SCOPE).readAll()).toEqual({ pauses: [], issues: [] });
+  });
+});
+
+describe("the recovery record's files", () => {
+  it("never writes through a link planted at its temporary file", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    const victim = join(stateDir(), "unrelated.txt");
+    writeFileSync(victim, "untouched\n");
+    const temp = join(accountDir(dir), `${apply.applyId}.json.${process.pid}.tmp`);
+    symlinkSync(victim, temp);
+    apply.add([entry("5002")]);
+    apply.end();
+    expect(readFileSync(victim, "utf8")).toBe("untouched\n");
+    expect(new RecoveryStore(dir, SCOPE).read().map((e) => e.campaign_id)).toEqual(["5001", "5002"]);
+    expect(filesOf(dir)).toEqual([`${apply.applyId}.json`]);
+  });
+
+  it("refuses an account directory open to others, naming it and the chmod to run", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    chmodSync(accountDir(dir), 0o755);
+    const store = new RecoveryStore(dir, SCOPE);
+    expect(() => store.readAll()).toThrow(StateDirError);
+    expect(() => store.readAll()).toThrow(`run: chmod 700 ${accountDir(dir)}`);
+    expect(() => apply.add([entry("5002")])).toThrow(`chmod 700 ${accountDir(dir)}`);
+    apply.end();
+  });
+
+  it("refuses a link in place of its directory", () => {
+    const dir = stateDir();
+    const elsewhere = stateDir();
+    mkdirSync(join(dir, "recovery"), { mode: 0o700 });
+    symlinkSync(elsewhere, accountDir(dir));
+    expect(() => new RecoveryStore(dir, SCOPE).readAll()).toThrow(/is a symbolic link/);
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    expect(() => apply.add([entry("5001")])).toThrow(/no campaign was paused: .* is a symbolic link/);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    apply.end();
   });
 
   it("holds no secret: no password, cookie or token, and the directory name hides the account", () => {
     const dir = stateDir();
-    new RecoveryStore(dir, SCOPE).begin(STARTED).add([entry("5001")]);
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    apply.end();
     const [name] = filesOf(dir);
-    const text = readFileSync(join(dir, "recovery", accountKey(SCOPE), name!), "utf8");
+    const text = readFileSync(join(accountDir(dir), name!), "utf8");
     expect(Object.keys(JSON.parse(text)).sort()).toEqual([
+      "account_id",
       "apply_id",
       "environment",
       "format_version",
-      "host",
+      "lease",
       "origin",
       "paused",
-      "pid",
       "started_at",
-      "user",
     ]);
-    expect(text).not.toMatch(/password|cookie|token|tr-production|session/i);
+    expect(text).not.toMatch(/password|cookie|token|tr-production|session|@/i);
     expect(accountKey(SCOPE)).not.toContain("example");
   });
 
@@ -179,43 +262,26 @@ describe("the recovery record", () => {
     writeFileSync(dir, "");
     const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
     expect(() => apply.add([entry("5001")])).toThrow(RecoveryRecordError);
-    expect(() => apply.add([entry("5001")])).toThrow(/ENOTDIR.*no campaign was paused.*DOOHCTL_STATE_DIR/);
+    expect(() => apply.add([entry("5001")])).toThrow(
+      /no campaign was paused: cannot use .* \(ENOTDIR\).*DOOHCTL_STATE_DIR/,
+    );
     expect(apply.pending()).toEqual([]);
+    apply.end();
   });
 
   it("lives in DOOHCTL_STATE_DIR, else XDG_STATE_HOME/doohctl, else ~/.local/state/doohctl", () => {
     expect(defaultStateDir({ DOOHCTL_STATE_DIR: "/s", XDG_STATE_HOME: "/x", HOME: "/h" })).toBe("/s");
     expect(defaultStateDir({ XDG_STATE_HOME: "/x", HOME: "/h" })).toBe(join("/x", "doohctl"));
     expect(defaultStateDir({ HOME: "/h" })).toBe(join("/h", ".local", "state", "doohctl"));
-  });
-
-  it("reports every record file it cannot use, says why, and never reads, drops or deletes it", () => {
-    const dir = stateDir();
-    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
-    apply.add([entry("5001")]);
-    const account = join(dir, "recovery", accountKey(SCOPE));
-    const good = JSON.parse(readFileSync(join(account, `${apply.applyId}.json`), "utf8"));
-    writeFileSync(join(account, "a-cut.json"), '{"format_version": 1, "paus');
-    writeFileSync(join(account, "b-newer.json"), JSON.stringify({ ...good, format_version: 2 }));
-    writeFileSync(
-      join(account, "c-edited.json"),
-      JSON.stringify({ ...good, paused: [{ insertion_order_id: "1001", paused_at: STARTED }] }),
+    // The XDG specification: a relative XDG_STATE_HOME is ignored.
+    expect(defaultStateDir({ XDG_STATE_HOME: "x", HOME: "/h" })).toBe(
+      join("/h", ".local", "state", "doohctl"),
     );
-    writeFileSync(join(account, "d-list.json"), "[]");
-    const store = new RecoveryStore(dir, SCOPE);
-    expect(store.unreadable()).toEqual([
-      { path: join(account, "a-cut.json"), reason: "not JSON" },
-      { path: join(account, "b-newer.json"), reason: "format_version 2, this doohctl reads 1" },
-      { path: join(account, "c-edited.json"), reason: "paused is not a list of recorded campaigns" },
-      { path: join(account, "d-list.json"), reason: "format_version undefined, this doohctl reads 1" },
-    ]);
-    expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
-    store.drop(["5001"]);
-    apply.remove(["5001"]);
-    expect(filesOf(dir)).toEqual(["a-cut.json", "b-newer.json", "c-edited.json", "d-list.json"]);
   });
 
-  it("has nothing unreadable when no apply of the account ever paused anything", () => {
-    expect(new RecoveryStore(stateDir(), SCOPE).unreadable()).toEqual([]);
+  it("refuses a relative DOOHCTL_STATE_DIR, which would name another directory from each working directory", () => {
+    expect(() => defaultStateDir({ DOOHCTL_STATE_DIR: ".doohctl-state", HOME: "/h" })).toThrow(
+      'DOOHCTL_STATE_DIR=.doohctl-state is a relative path: runs from another working directory would not see this run\'s recovery record; set an absolute path, e.g. DOOHCTL_STATE_DIR="$PWD/.doohctl-state"',
+    );
   });
 });

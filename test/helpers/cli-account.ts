@@ -52,9 +52,17 @@ export function accountConfig(origin: string, insertionOrders: readonly string[]
   ].join("\n");
 }
 
-/** Credentials from the environment, as users give them; HOME in the test's own directory keeps the session cache there. */
+/**
+ * Credentials from the environment, as users give them; HOME in the test's own directory keeps
+ * the session cache there, and XDG_RUNTIME_DIR the apply lock (src/apply/lock.ts).
+ */
 export function loginEnv(user: { email: string; password: string }, home: string): Record<string, string> {
-  return { DOOHCTL_EMAIL: user.email, DOOHCTL_PASSWORD: user.password, HOME: home };
+  return {
+    DOOHCTL_EMAIL: user.email,
+    DOOHCTL_PASSWORD: user.password,
+    HOME: home,
+    XDG_RUNTIME_DIR: join(home, "run"),
+  };
 }
 
 export interface CliAccount {

@@ -110,8 +110,9 @@ describe("plan against the emulator", () => {
       await run(["plan", CONFIG, "--target", "1002", "--format", "json", "--no-session-cache"], io),
     ).toBe(0);
     const plan = parsePlan(io.out(), "stdout");
-    // 1 insertion order + 1 campaigns + 1 targetings (5101) + 1 creatives by campaign
-    expect(gets() - before).toBe(4);
+    // 1 insertion order + 1 campaigns + 1 targetings (5101) + 1 creatives by campaign, and
+    // 1 for the inactive campaigns in flight of the other declared orders (state-free restoration)
+    expect(gets() - before).toBe(5);
     expect(plan.changes.every((c) => c.address.includes("1002"))).toBe(true);
     expect(plan.targets).toEqual(["1002"]);
   });

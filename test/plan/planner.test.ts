@@ -267,10 +267,27 @@ describe("createPlan: targetings and pauses (I1, I5)", () => {
     expect(change.pause).toBe(true);
     expect(change.removed).toHaveLength(2);
     expect(change.added).toHaveLength(1);
-    expect(p.findings.map((f) => f.code)).toEqual(["DOOH201"]);
-    expect(p.findings[0]!.message).toContain(
+    // `active` left out: only the recovery record would bring it back after a kill (DOOH207).
+    expect(p.findings.map((f) => f.code)).toEqual(["DOOH207", "DOOH201"]);
+    expect(p.findings[0]!.message).toMatch(/only the recovery record .*declare `active: true` on it/);
+    expect(p.findings[1]!.message).toContain(
       "for as long as requests 1 to 3 take (the write window adds no wait)",
     );
+  });
+
+  it("says nothing of the record when the paused campaign declares active: true", () => {
+    const live = liveState({
+      campaigns: [liveCampaign()],
+      targetings: { "5001": [venue("v1"), publisher("p9")] },
+    });
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Airports", { fields: { active: true }, targetings: [venue("v1", "v2")] }),
+        ],
+      }),
+    ]);
+    expect(plan(d, live).findings.map((f) => f.code)).toEqual(["DOOH201"]);
   });
 
   it("does not reactivate a campaign the config switches off while changing its targetings", () => {

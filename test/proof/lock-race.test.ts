@@ -16,7 +16,7 @@ import { LONG } from "./world.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
-const SCOPE = { origin: "https://dsp.example.com", environment: "production", user: "ops@example.com" };
+const SCOPE = { origin: "https://dsp.example.com", environment: "production", account_id: "7" };
 
 /** Holds the lock for 150 ms and prints when; spins until `go` so all start together. */
 const WORKER = `
@@ -24,7 +24,7 @@ const { acquireApplyLock } = await import(${JSON.stringify(join(ROOT, "dist", "s
 const { systemClock } = await import(${JSON.stringify(join(ROOT, "dist", "src", "model", "clock.js"))});
 const [dir, go] = process.argv.slice(1);
 while (Date.now() < Number(go)) {}
-const lock = await acquireApplyLock({ stateDir: dir, scope: ${JSON.stringify(SCOPE)}, clock: systemClock });
+const lock = await acquireApplyLock({ dir: \`\${dir}/locks\`, scope: ${JSON.stringify(SCOPE)}, clock: systemClock });
 const start = Date.now();
 await new Promise((resolve) => setTimeout(resolve, 150));
 const end = Date.now();
@@ -53,11 +53,15 @@ function worker(dir: string, go: number): Promise<{ start: number; end: number }
 
 async function round(processes: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "doohctl-lock-race-"));
-  mkdirSync(join(dir, "locks"));
-  // A crashed apply's lock: a pid no process has.
+  mkdirSync(join(dir, "locks"), { mode: 0o700 });
+  // A crashed apply's lock: a pid no process has, its lease still fresh.
   writeFileSync(
     join(dir, "locks", `${accountKey(SCOPE)}.lock`),
-    JSON.stringify({ host: hostname(), pid: 2 ** 22 + 1, started_at: "2026-11-23T10:00:00.000Z" }),
+    JSON.stringify({
+      started_at: "2026-11-23T10:00:00.000Z",
+      token: "0123456789abcdef",
+      lease: { host: hostname(), pid: 2 ** 22 + 1, renewed_at: new Date().toISOString() },
+    }),
   );
   const go = Date.now() + 700;
   const held = (await Promise.all(Array.from({ length: processes }, () => worker(dir, go)))).sort(

@@ -259,7 +259,7 @@ describe("doohctl status", () => {
     const store = new RecoveryStore(join(dir, "state"), {
       origin: running().origin,
       environment: "production",
-      user: USER.email,
+      account_id: USER.account_id,
     });
     const apply = store.begin("2026-12-16T11:00:00Z");
     apply.add([
@@ -292,20 +292,21 @@ describe("doohctl status", () => {
     expect(io.out()).toContain(`paused by a running apply (${apply.applyId}) at 2026-12-16T11:00:01Z`);
     expect(io.out()).toContain("! paused by an unfinished apply");
     apply.remove(["5001"]);
+    apply.end();
   });
 
   it("names a campaign a dead apply left paused, says the next plan reactivates it, and leaves the record alone", async () => {
     await start();
-    const scope = { origin: running().origin, environment: "production", user: USER.email };
+    const scope = { origin: running().origin, environment: "production", account_id: USER.account_id };
     const records = join(dir, "state", "recovery", accountKey(scope));
-    mkdirSync(records, { recursive: true });
+    mkdirSync(records, { recursive: true, mode: 0o700 });
     const file = join(records, "dead-apply.json");
     const record = {
-      format_version: 1,
+      format_version: 2,
       apply_id: "20261216T110000Z-1-dead",
       ...scope,
-      host: "another-machine", // not this host: its apply is not running here
-      pid: 1,
+      // Another machine's apply whose lease nobody renewed for an hour: it no longer runs.
+      lease: { host: "another-machine", pid: 1, renewed_at: "2026-12-16T11:00:00Z" },
       started_at: "2026-12-16T11:00:00Z",
       paused: [
         { campaign_id: "5002", insertion_order_id: "1001", name: "Malls", paused_at: "2026-12-16T11:00:01Z" },

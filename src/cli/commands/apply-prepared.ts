@@ -4,6 +4,7 @@
  */
 import type { DspClient } from "../../api/types.js";
 import type { RecoveryStore } from "../../apply/recovery.js";
+import type { Clock } from "../../model/clock.js";
 import type { RecordedPause } from "../../model/recovery.js";
 import type { Plan } from "../../plan/types.js";
 import type { CliIO } from "../io.js";
@@ -59,4 +60,41 @@ export function refuseIfOwnerDied(prepared: PreparedApply): void {
         ", ",
       )} paused, which this plan left to it (DOOH203): nothing was sent. Run apply again: its plan reactivates them`,
   );
+}
+
+/** How often the wait for a running apply's lease says how long is left. */
+const COUNTDOWN_EVERY_MS = 5_000;
+
+/**
+ * The plan left campaigns to applies still running (DOOH203): waits, with a countdown to
+ * their lease's expiry, until each has finished or its lease is stale (docs/apply.md). The
+ * caller then plans again: the campaigns are active, or the new plan reactivates them.
+ * Returns false when nothing was held; throws InterruptedWaiting on a signal.
+ */
+export async function waitForHolders(
+  io: CliIO,
+  prepared: PreparedApply,
+  options: { clock: Clock; signal: AbortSignal },
+): Promise<boolean> {
+  const held = new Set(prepared.recorded.filter((e) => e.owner_running).map((e) => e.campaign_id));
+  if (held.size === 0) return false;
+  let toldAt = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    const still = prepared.recovery.read().filter((e) => e.owner_running && held.has(e.campaign_id));
+    if (still.length === 0) return true;
+    const now = options.clock.now();
+    if (now - toldAt >= COUNTDOWN_EVERY_MS) {
+      toldAt = now;
+      const expiry = Math.max(...still.map((e) => Date.parse(e.holder?.lease_expires_at ?? "") || now));
+      const holders = [
+        ...new Set(
+          still.map((e) => `${e.apply_id} (host ${e.holder?.host || "unnamed"}, pid ${e.holder?.pid})`),
+        ),
+      ];
+      io.stderr.write(
+        `doohctl apply: ${still.length} campaign(s) paused by running apply ${holders.join(", ")}: waiting for it to finish, or for its lease to lapse in ${Math.max(0, Math.ceil((expiry - now) / 1000))} s unless renewed\n`,
+      );
+    }
+    await options.clock.sleep(1_000, options.signal);
+  }
 }

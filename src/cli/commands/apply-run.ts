@@ -5,8 +5,7 @@
 import { resolve } from "node:path";
 import { applyPlan } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
-import { type ApplyLock, acquireApplyLock } from "../../apply/lock.js";
-import { defaultStateDir } from "../../apply/recovery.js";
+import { type ApplyLock, acquireApplyLock, applyLockDir } from "../../apply/lock.js";
 import type { RecoveryPort } from "../../apply/restore.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import { systemClock } from "../../model/clock.js";
@@ -98,13 +97,13 @@ export async function runApply(
   let lock: ApplyLock | undefined;
   try {
     lock = await acquireApplyLock({
-      stateDir: defaultStateDir(io.env),
-      scope: { origin: prepared.origin, environment: prepared.environment, user: io.env.DOOHCTL_EMAIL ?? "" },
+      dir: applyLockDir(io.env),
+      scope: prepared.recovery.scope,
       clock: systemClock,
       signal: controller.signal,
       onWait: (holder) =>
         io.stderr.write(
-          `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}) to finish\n`,
+          `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}; its lease expires at ${holder.lease_expires_at} unless renewed) to finish\n`,
         ),
     }).catch((error: unknown) => {
       // Ctrl-C while waiting: no request was sent, so there is nothing to restore.

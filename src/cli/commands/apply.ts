@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { systemClock } from "../../model/clock.js";
 import { hasErrors } from "../../plan/findings.js";
 import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
@@ -6,9 +7,9 @@ import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags, thresholdsOf } from "../flags.js";
-import { type CliIO, EXIT, PromptInterrupted, useColour } from "../io.js";
+import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
-import { ApplyRefused, type PreparedApply, settleRecorded } from "./apply-prepared.js";
+import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
 import { InterruptedBeforeSending, runApply } from "./apply-run.js";
 import { prepareSavedPlan } from "./apply-saved.js";
 
@@ -84,6 +85,12 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     // With --format json stdout carries only the result document.
     const planSink = flags.format === "json" ? io.stderr : io.stdout;
     prepared = await preparePlan(io, paths, flags);
+    // Campaigns a running apply paused are its own to reactivate: wait for it, then plan again.
+    while (await waitForRunningApply(io, prepared)) {
+      await prepared.client.close();
+      prepared = undefined;
+      prepared = await preparePlan(io, paths, flags);
+    }
     const { plan } = prepared;
     if (hasErrors(plan.findings)) {
       if (flags.format === "json") io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
@@ -92,7 +99,11 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       return EXIT.error;
     }
     if (plan.requests.length === 0) {
-      planSink.write("No changes.\n");
+      const held = plan.findings.some((f) => f.code === "DOOH203");
+      // A campaign paused by a running apply is not "no changes" (docs/apply.md).
+      planSink.write(
+        held ? "Nothing to send now; campaigns are paused by a running apply (below).\n" : "No changes.\n",
+      );
       // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
       for (const f of plan.findings)
         io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
@@ -139,6 +150,24 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     return EXIT.error;
   } finally {
     await prepared?.client.close();
+  }
+}
+
+/** Waits for the running applies that hold the plan's campaigns; Ctrl-C ends the wait, nothing sent. */
+async function waitForRunningApply(io: CliIO, prepared: PreparedApply): Promise<boolean> {
+  const controller = new AbortController();
+  let received: InterruptSignal | undefined;
+  const off = io.onInterrupt?.((signal) => {
+    received = signal;
+    controller.abort(new Error("interrupted"));
+  });
+  try {
+    return await waitForHolders(io, prepared, { clock: systemClock, signal: controller.signal });
+  } catch (error) {
+    if (received !== undefined) throw new InterruptedBeforeSending(received);
+    throw error;
+  } finally {
+    off?.();
   }
 }
 

@@ -69,7 +69,8 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), renderJson(plan));
     io.stdout.write(render(plan, format, io));
     if (flags.out !== undefined) io.stderr.write(`doohctl plan: saved to ${flags.out}\n`);
-    const changes = plan.changes.length > 0;
+    // A campaign a running apply keeps paused (DOOH203) is not "no changes" (docs/apply.md).
+    const changes = plan.changes.length > 0 || plan.findings.some((f) => f.code === "DOOH203");
     return flags.detailedExitcode && changes ? EXIT.changes : EXIT.ok;
   } catch (error) {
     reportError(io, "plan", error, format);

@@ -89,17 +89,15 @@ export async function statusCommand(
       clock,
     });
     try {
-      const campaigns = selectCampaigns(
-        io,
-        desired,
-        await readCampaigns(client, desired),
-        flags.all === true,
-      );
+      const recovery = await recoveryStoreFor(io, connection, client);
+      const live = await readCampaigns(client, desired);
+      const campaigns = selectCampaigns(io, desired, live, flags.all === true);
       const creatives = await client.listCreativesByCampaign(campaigns.map((c) => c.id));
+      const record = readRecord(io, recovery, desired, live);
       const report = buildStatusReport({
         campaigns,
         creatives,
-        recorded: readRecord(io, recoveryStoreFor(io, connection)),
+        recorded: record.pauses,
         now: clock.now(),
         behindThresholdPct: threshold,
         scope: flags.all ? "all" : "declared",
@@ -111,7 +109,9 @@ export async function statusCommand(
             ? renderStatusMarkdown(report)
             : renderStatusText(report, { colour: useColour(io) }),
       );
-      return report.campaigns.some((c) => c.alerts.length > 0) ? EXIT.changes : EXIT.ok;
+      // A record that cannot be read may hide paused campaigns: alert until it is settled.
+      const alert = record.unreadable > 0 || report.campaigns.some((c) => c.alerts.length > 0);
+      return alert ? EXIT.changes : EXIT.ok;
     } finally {
       await client.close();
     }
