@@ -90,20 +90,25 @@ export async function readAndPlan(
 ): Promise<PlanRun> {
   const { desired, client, connection, changed } = options;
   const clock = options.clock ?? systemClock;
-  const recovery = await recoveryStoreFor(io, connection, client);
-  const record = recovery.readAll();
-  const declaredIos = new Set(desired.insertionOrders.map((o) => o.id));
+  // The display listens from the first request: the login the record's account id needs is
+  // one too, and an origin that does not answer must say so attempt by attempt.
   const display = createReadProgress({ sink: io.stderr, clock });
   const offApi = client.on((event) => display.onApi(event));
-  const live = await readLiveState(client, desired, {
-    targets: options.targets,
-    ...(changed ? { changed } : {}),
-    // Entries of undeclared insertion orders are never obeyed: nothing to read for them.
-    recordedCampaigns: record.pauses
-      .filter((e) => declaredIos.has(e.insertion_order_id))
-      .map((e) => e.campaign_id),
-    onProgress: (p) => display.onStep(p),
-  }).finally(() => {
+  const { recovery, record, live } = await (async () => {
+    const recovery = await recoveryStoreFor(io, connection, client);
+    const record = recovery.readAll();
+    const declaredIos = new Set(desired.insertionOrders.map((o) => o.id));
+    const live = await readLiveState(client, desired, {
+      targets: options.targets,
+      ...(changed ? { changed } : {}),
+      // Entries of undeclared insertion orders are never obeyed: nothing to read for them.
+      recordedCampaigns: record.pauses
+        .filter((e) => declaredIos.has(e.insertion_order_id))
+        .map((e) => e.campaign_id),
+      onProgress: (p) => display.onStep(p),
+    });
+    return { recovery, record, live };
+  })().finally(() => {
     display.stop();
     offApi();
   });
