@@ -4,11 +4,15 @@
  * run shows every error at once, in file order, like a compiler.
  */
 import { printable } from "../model/printable.js";
+import { guardIssue } from "./guard-text.js";
 
 /** Stable codes: tools match on these, so they never change meaning. */
 export type ConfigIssueCode =
   | "FILE_NOT_FOUND"
   | "FILE_UNREADABLE"
+  | "FILE_NOT_REGULAR"
+  | "FILE_TOO_LARGE"
+  | "FILE_OUTSIDE_TREE"
   | "NO_YAML_FILES"
   | "YAML_IN_SUBDIRECTORY"
   | "JSON_NOT_READ"
@@ -59,7 +63,9 @@ export class ConfigError extends Error {
   readonly code = "CONFIG_INVALID";
   readonly issues: readonly ConfigIssue[];
 
-  constructor(issues: readonly ConfigIssue[]) {
+  constructor(found: readonly ConfigIssue[]) {
+    // No message quotes more than the token at fault, nor anything like a credential.
+    const issues = found.map(guardIssue);
     const first = issues[0];
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
     super(first ? `${formatIssue(first)}${more}` : "invalid configuration");

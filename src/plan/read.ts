@@ -6,7 +6,9 @@
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
  * advertisers only to name them in an advertiser mismatch (G6).
  */
+
 import type { DspClient, SendOptions } from "../api/types.js";
+import { append } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
@@ -94,12 +96,12 @@ export async function readLiveState(
   const seen = new Set(campaigns.map((c) => c.id));
   const found = new Set(foundIos);
   const misplaced = [...pinnedIo].filter(([id, ioId]) => found.has(ioId) && !seen.has(id)).map(([id]) => id);
-  if (misplaced.length > 0) campaigns.push(...(await client.getCampaigns(misplaced, send)));
+  if (misplaced.length > 0) append(campaigns, await client.getCampaigns(misplaced, send));
 
   const recorded = new Set(options.recordedCampaigns ?? []);
   const listed = new Set(campaigns.map((c) => c.id));
   const unread = [...recorded].filter((id) => !listed.has(id));
-  if (unread.length > 0) campaigns.push(...(await client.getCampaigns(unread, send)));
+  if (unread.length > 0) append(campaigns, await client.getCampaigns(unread, send));
 
   const live = LiveIndex.of({ insertionOrders, campaigns, creatives: [] });
   const withTargetings: string[] = [];
@@ -131,11 +133,10 @@ export async function readLiveState(
 
   const creatives: Creative[] = [];
   progress("creatives", withCreatives.length + referenced.size);
-  if (withCreatives.length > 0)
-    creatives.push(...(await client.listCreativesByCampaign(withCreatives, send)));
+  if (withCreatives.length > 0) append(creatives, await client.listCreativesByCampaign(withCreatives, send));
   const haveCreatives = new Set(creatives.map((c) => c.id));
   const missing = sortedIds([...referenced].filter((id) => !haveCreatives.has(id)));
-  if (missing.length > 0) creatives.push(...(await client.getCreatives(missing, send)));
+  if (missing.length > 0) append(creatives, await client.getCreatives(missing, send));
 
   const creativeCategories = await readGainedCategories({
     client,

@@ -1,0 +1,79 @@
+/**
+ * What a config message may quote of a file (docs/safety.md, Files and the tree): the token
+ * at fault, cut short, and never a value that looks like a credential. A message ends up in a
+ * terminal, a CI log and, in the documented pull-request workflow, a public comment; the
+ * file may be anything a link pointed at (`/proc/self/environ` holds DOOHCTL_PASSWORD).
+ * Every ConfigError passes its issues through `guardIssue` (issues.ts), whatever stage wrote
+ * them, so no message can slip past.
+ */
+import type { ConfigIssue } from "./issues.js";
+
+export const NOT_SHOWN = "[credential not shown]";
+
+/** The longest quoted token kept whole; a longer one is cut, saying how long it was. */
+const QUOTE_MAX = 80;
+const QUOTE_KEEP = 48;
+const QUOTED_RUN = new RegExp(`"((?:[^"\\\\\\n]|\\\\.){${QUOTE_MAX + 1},})"`, "g");
+
+const SECRET_NAME =
+  "[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth(?:orization)?|cookie|session[_-]?id)[A-Za-z0-9_.-]*";
+
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+  // NAME=value, NAME: value, "NAME":"value", where NAME names a secret (an environment dump).
+  new RegExp(`(${SECRET_NAME}\\\\?"?\\s*(?:=|:\\s?)\\s*\\\\?"?)[^\\s"\\\\,;&\\p{Cc}]+`, "giu"),
+  // A PEM private key, from its header on.
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*/g,
+  // An Authorization header's value.
+  /\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Tokens whose form gives them away: GitHub, GitLab, AWS, Slack, JWT.
+  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)/g,
+  // URL user information (user:password@host).
+  /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\*+@)[^\s/@"]+(?=@)/gi,
+];
+
+/** A run of 24 or more token characters with upper case, lower case and digits: a key. */
+const RANDOM_LOOKING = /[A-Za-z0-9+/_=-]{24,}/g;
+
+function randomLooking(run: string): boolean {
+  return /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run);
+}
+
+/** `text` with every part that looks like a credential replaced by NOT_SHOWN. */
+export function withoutCredentials(text: string): string {
+  let out = text;
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    out = out.replace(
+      pattern,
+      (_match, kept: unknown) => `${typeof kept === "string" ? kept : ""}${NOT_SHOWN}`,
+    );
+  }
+  return out.replace(RANDOM_LOOKING, (run) => (randomLooking(run) ? NOT_SHOWN : run));
+}
+
+/** Whether a value from a file looks like a credential, so that no message may quote it. */
+export function looksLikeCredential(value: string): boolean {
+  return withoutCredentials(value) !== value;
+}
+
+/**
+ * Quoted runs (`"…"`) cut to their start, saying how long they were: a message names the
+ * token at fault, never a page of the file. Runs of text without white space are cut alike.
+ */
+export function cutQuotes(text: string): string {
+  const cut = (run: string, quote: string) =>
+    `${run.slice(0, QUOTE_KEEP)}…${quote} (${run.length} characters)`;
+  return text
+    .replace(QUOTED_RUN, (_m, run: string) => `"${cut(run, '"')}`)
+    .replace(/[^\s"]{121,}/g, (run) => cut(run, ""));
+}
+
+function guardText(text: string): string {
+  return cutQuotes(withoutCredentials(text));
+}
+
+export function guardIssue(issue: ConfigIssue): ConfigIssue {
+  const message = guardText(issue.message);
+  const hint = issue.hint === undefined ? undefined : guardText(issue.hint);
+  if (message === issue.message && hint === issue.hint) return issue;
+  return { ...issue, message, ...(hint === undefined ? {} : { hint }) };
+}
