@@ -59,7 +59,7 @@ function refuseKernelFile(resolved: string): void {
   if (/^\/(proc|sys)(\/|$)/.test(resolved)) {
     throw new FileRefused(
       "FILE_NOT_REGULAR",
-      `resolves to ${resolved}, a kernel file, not a config file: name a config file`,
+      `resolves to ${resolved}, a kernel file, not a regular file: nothing was read from it; name a config file`,
     );
   }
 }

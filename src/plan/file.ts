@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { describeBytes, FileRefused, MAX_FILE_BYTES, readRegularFileSync } from "../config/file-guard.js";
 import { canonicalDocument } from "./canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
@@ -16,6 +17,8 @@ export class PlanFileError extends Error {
     readonly code:
       | "PLAN_FILE_NOT_FOUND"
       | "PLAN_FILE_UNREADABLE"
+      | "PLAN_FILE_NOT_REGULAR"
+      | "PLAN_FILE_TOO_LARGE"
       | "PLAN_FILE_NOT_JSON"
       | "PLAN_FORMAT_VERSION"
       | "PLAN_FILE_INVALID",
@@ -79,9 +82,11 @@ export function parsePlan(text: string, file: string): Plan {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // Where, never what: the parser's message quotes the file's text, which may be anything.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new PlanFileError(
       "PLAN_FILE_NOT_JSON",
-      `${file} is not a plan file (not JSON: ${(error as Error).message}): write one with doohctl plan -o ${file}`,
+      `${file} is not a plan file (not JSON${at === undefined ? "" : ` at byte ${at}`}): write one with doohctl plan -o ${file}`,
     );
   }
   const version = (value as { format_version?: unknown } | null)?.format_version;
@@ -104,8 +109,18 @@ export function parsePlan(text: string, file: string): Plan {
 export function readPlanFile(path: string, shown: string = path): Plan {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A regular file of at most MAX_FILE_BYTES, counted while reading: never a pipe or a
+    // device, whose read waits or never ends (docs/plan.md, Saved plans).
+    text = Buffer.from(readRegularFileSync(path)).toString("utf8");
   } catch (error) {
+    if (error instanceof FileRefused) {
+      throw new PlanFileError(
+        error.code === "FILE_TOO_LARGE" ? "PLAN_FILE_TOO_LARGE" : "PLAN_FILE_NOT_REGULAR",
+        error.code === "FILE_TOO_LARGE"
+          ? `${shown} is larger than ${describeBytes(MAX_FILE_BYTES)}, the most doohctl reads from a plan file: give the path of a plan file written by doohctl plan -o`
+          : `${shown} ${error.message.replace(/;.*$/, "")}: give the path of a plan file written by doohctl plan -o`,
+      );
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
       throw new PlanFileError(
