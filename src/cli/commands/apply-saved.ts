@@ -8,13 +8,13 @@ import { resolveConnection } from "../../config/connection.js";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
-import { readPlanFile } from "../../plan/file.js";
 import { checkProposal } from "../../plan/proposal.js";
 import { thresholdsOfSaved } from "../../plan/thresholds.js";
 import type { Plan } from "../../plan/types.js";
 import { connect } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
+import { readPlanFile } from "../plan-file.js";
 import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
 
 /**
