@@ -31,11 +31,21 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\*+@)[^\s/@"]+(?=@)/gi,
 ];
 
-/** A run of 24 or more token characters with upper case, lower case and digits: a key. */
-const RANDOM_LOOKING = /[A-Za-z0-9+/_=-]{24,}/g;
+/**
+ * A run of 24 or more letters and digits (and `+/=`, as in base64) that mixes upper case,
+ * lower case and digits and changes between them at nearly every other character, as random
+ * keys do (about 6 changes in 10); a name in camel case (`Q4HolidayCampaignMalls2026`, 3 in
+ * 10) or with hyphens stays.
+ */
+const RANDOM_LOOKING = /[A-Za-z0-9+/=]{24,}/g;
 
 function randomLooking(run: string): boolean {
-  return /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run);
+  if (!/[A-Z]/.test(run) || !/[a-z]/.test(run) || !/[0-9]/.test(run)) return false;
+  const kind = (c: string) =>
+    c >= "a" && c <= "z" ? 0 : c >= "A" && c <= "Z" ? 1 : c >= "0" && c <= "9" ? 2 : 3;
+  let changes = 0;
+  for (let i = 1; i < run.length; i++) if (kind(run[i]!) !== kind(run[i - 1]!)) changes++;
+  return changes / (run.length - 1) >= 0.45;
 }
 
 /** `text` with every part that looks like a credential replaced by NOT_SHOWN. */
@@ -67,13 +77,30 @@ export function cutQuotes(text: string): string {
     .replace(/[^\s"]{121,}/g, (run) => cut(run, ""));
 }
 
-function guardText(text: string): string {
-  return cutQuotes(withoutCredentials(text));
+export const REDACTED = "[redacted]";
+
+/**
+ * Each secret replaced, in the forms a message may hold it (as is, JSON-escaped, URL-encoded),
+ * longest first. Done before anything is cut, so that no part of a secret survives a cut.
+ */
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  const forms = secrets
+    .filter((secret) => secret !== "")
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const form of forms) out = out.replaceAll(form, REDACTED);
+  return out;
 }
 
-export function guardIssue(issue: ConfigIssue): ConfigIssue {
-  const message = guardText(issue.message);
-  const hint = issue.hint === undefined ? undefined : guardText(issue.hint);
+function guardText(text: string, secrets: readonly string[]): string {
+  return cutQuotes(withoutCredentials(withoutSecrets(text, secrets)));
+}
+
+/** The issue as a message may show it: `secrets` (the run's password) first, then the guard. */
+export function guardIssue(issue: ConfigIssue, secrets: readonly string[] = []): ConfigIssue {
+  const message = guardText(issue.message, secrets);
+  const hint = issue.hint === undefined ? undefined : guardText(issue.hint, secrets);
   if (message === issue.message && hint === issue.hint) return issue;
   return { ...issue, message, ...(hint === undefined ? {} : { hint }) };
 }

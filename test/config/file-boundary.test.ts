@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { FileRefused, findTree, readRegularFile, readRegularFileSync } from "../../src/config/file-guard.js";
@@ -79,6 +80,30 @@ describe("what a config message quotes", () => {
     expect(io.out() + io.err()).not.toContain(SECRET);
   });
 
+  it("no part of the password where a long token is cut: the password goes first", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ minLength: 8, maxLength: 40 }).filter((p) => p.trim().length >= 8 && !/["\\§¤]/.test(p)),
+        fc.nat({ max: 120 }),
+        async (password, offset) => {
+          const dir = tree("doohctl-cut-");
+          const before = "§".repeat(offset);
+          writeFileSync(
+            join(dir, "campaigns", "b.yaml"),
+            JSON.stringify(`${before}${password}${"¤".repeat(200)}`),
+          );
+          const io = bufferIO({ cwd: dir, env: { DOOHCTL_PASSWORD: password } });
+          expect(await run(["validate", "campaigns", "--format", "json"], io)).toBe(1);
+          const shown = (JSON.parse(io.out()) as ConfigIssue[]).map((i) => i.message).join("\n");
+          // Neither the password nor any 8 characters of it.
+          for (let i = 0; i + 8 <= password.length; i++)
+            expect(shown).not.toContain(password.slice(i, i + 8));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("nothing that looks like a credential: NAME=value of a secret, keys, tokens, user:password@", () => {
     for (const text of [
       `found the string "DOOHCTL_PASSWORD=${SECRET}\u0000HOME=/root"`,
@@ -101,6 +126,9 @@ describe("what a config message quotes", () => {
       'expected a map (key: value), found the string "hello"',
       'missing required key "version"',
       '"https://***@dsp.example.com" is not a valid uri',
+      'campaign "Q4HolidayCampaignMalls2026Edition" is declared twice',
+      'campaign "Q4-2026-Holiday-Campaign-Malls-Airports" is declared twice',
+      `"${"ab12".repeat(16)}" is not money`,
     ]) {
       expect(withoutCredentials(text)).toBe(text);
     }
