@@ -6,7 +6,16 @@
  * of /dev/zero never ends), and the cap is counted while reading, since `stat` says 0 bytes
  * for a /proc file.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
@@ -76,7 +85,11 @@ const CHUNK = 1024 * 1024;
 /** A regular file's bytes, at most `maxBytes`; FileRefused otherwise (ENOENT and the like thrown as is). */
 export async function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): Promise<Uint8Array> {
   refuseKernelFile(await realpath(path).catch(() => path));
-  const handle = await open(path, OPEN_FLAGS);
+  // A socket cannot be opened at all (ENXIO): say what it is, like any other non-file.
+  const handle = await open(path, OPEN_FLAGS).catch(async (error: unknown) => {
+    const stats = await stat(path).catch(() => undefined);
+    throw stats !== undefined && !stats.isFile() ? notRegular(stats) : error;
+  });
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw notRegular(stats);
@@ -105,7 +118,18 @@ export function readRegularFileSync(path: string, maxBytes = MAX_FILE_BYTES): Ui
     // opening it reports the real problem
   }
   refuseKernelFile(resolved);
-  const fd = openSync(path, OPEN_FLAGS);
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(path);
+    } catch {
+      // the open's error says it better
+    }
+    throw stats !== undefined && !stats.isFile() ? notRegular(stats) : error;
+  }
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(stats);

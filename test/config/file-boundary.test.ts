@@ -5,6 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -196,14 +197,18 @@ describe("the files a config directory holds", () => {
     expect(await findTree(tmpdir())).not.toBe(repo);
   });
 
-  it("refuses a FIFO or a device named on the command line at once, without waiting", async () => {
+  it("refuses a FIFO, a device or a socket named on the command line at once, without waiting", async () => {
     const dir = tree();
     execFileSync("mkfifo", [join(dir, "fifo.yaml")]);
+    const server = createServer().listen(join(dir, "socket.yaml"));
+    await new Promise((done) => server.once("listening", done));
     const started = Date.now();
-    const issues = await issuesOf(["fifo.yaml", "/dev/zero", "campaigns"], dir);
+    const issues = await issuesOf(["fifo.yaml", "/dev/zero", "socket.yaml", "campaigns"], dir);
+    server.close();
     expect(issues.map((i) => [i.file, i.code, i.message.split(",")[0]])).toEqual([
       ["fifo.yaml", "FILE_NOT_REGULAR", "is a named pipe (FIFO)"],
       ["/dev/zero", "FILE_NOT_REGULAR", "is a device"],
+      ["socket.yaml", "FILE_NOT_REGULAR", "is a socket"],
     ]);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
