@@ -3,7 +3,9 @@
  * files directly inside are read in name order. A file named twice (`conf conf/a.yaml`,
  * `a.yaml ./a.yaml`, a link beside its target) is read once, under the first name: read
  * twice, each of its declarations would be "declared twice" at one and the same place.
- * The file system is injected, so tests and tools can load configs that are not on disk.
+ * A directory's entries must resolve inside the tree or the directory, and every file read
+ * must be a regular file under the size cap (file-guard.ts; docs/safety.md, Files and the
+ * tree). The file system is injected, so tests and tools can load configs that are not on disk.
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
