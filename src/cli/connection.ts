@@ -5,13 +5,13 @@
  * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off, DOOHCTL_REQUEST_TIMEOUT
  * and DOOHCTL_MAX_RESPONSE_BYTES (the client's whole-request deadline and answer size cap).
  */
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDspClient } from "../api/client.js";
 import { filePacingLog, type PacingLog, pacingLogPath } from "../api/pacing-log.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
 import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
+import { FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { ConnectionSettings } from "../model/desired.js";
 import type { CliIO } from "./io.js";
@@ -61,10 +61,12 @@ export class CaFileError extends Error {
 function readCa(path: string, cwd: string): string {
   let text: string;
   try {
-    text = readFileSync(resolve(cwd, path), "utf8");
+    // A regular file under the cap: a pipe or a device named here would hang or never end.
+    text = Buffer.from(readRegularFileSync(resolve(cwd, path))).toString("utf8");
   } catch (error) {
+    const why = error instanceof FileRefused ? error.message.replace(/;.*$/, "") : undefined;
     throw new CaFileError(
-      `--ca ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}): pass a PEM certificate file`,
+      `--ca ${path}: cannot read it (${why ?? (error as NodeJS.ErrnoException).code ?? String(error)}): pass a PEM certificate file`,
     );
   }
   if (!text.includes("-----BEGIN CERTIFICATE-----")) {

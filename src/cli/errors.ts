@@ -7,6 +7,7 @@
 import { NetworkError } from "../api/errors.js";
 import { ConfigError } from "../config/issues.js";
 import type { Finding } from "../plan/types.js";
+import { withoutEnvSecrets } from "./config-secrets.js";
 import type { CliIO } from "./io.js";
 import { describeError } from "./pipeline.js";
 
@@ -120,7 +121,8 @@ export function renderJsonErrors(errors: readonly JsonError[]): string {
 }
 
 /** Reports a command's error in the format the user asked for; the caller sets the exit code. */
-export function reportError(io: CliIO, command: string, error: unknown, format: string | undefined): void {
+export function reportError(io: CliIO, command: string, thrown: unknown, format: string | undefined): void {
+  const error = thrown instanceof ConfigError ? withoutEnvSecrets(thrown, io.env) : thrown;
   if (format === "json") io.stdout.write(renderJsonErrors(jsonErrorsOf(error)));
   else if (error instanceof ConfigError) io.stderr.write(describeError(command, error));
   else io.stderr.write(`doohctl ${command}: ${plainMessage(error)}\n`);

@@ -16,7 +16,7 @@ export interface ResolvedConnection {
 export class ConnectionError extends Error {
   override readonly name = "ConnectionError";
   constructor(
-    readonly code: "CONNECTION_NO_ORIGIN" | "CONNECTION_INVALID",
+    readonly code: "CONNECTION_NO_ORIGIN" | "CONNECTION_INVALID" | "CONNECTION_ORIGIN_MISMATCH",
     message: string,
   ) {
     super(message);
@@ -28,6 +28,15 @@ export function resolveConnection(
   env: Readonly<Record<string, string | undefined>>,
 ): ResolvedConnection {
   const envOrigin = nonEmpty(env.DOOHCTL_API_ORIGIN);
+  // The credentials come from the environment, so the environment says where they go
+  // (docs/safety.md, Credentials): in CI a pull request may edit the config, never the
+  // environment, so the origin must come from the environment there.
+  if (envOrigin === undefined && isCi(env)) {
+    throw new ConnectionError(
+      "CONNECTION_NO_ORIGIN",
+      "CI=true and DOOHCTL_API_ORIGIN is not set: in CI the credentials go only to the origin the environment names, never to one read from the config (a pull request may edit it). Set DOOHCTL_API_ORIGIN in the workflow (like DOOHCTL_API_ORIGIN: https://dsp.example.com). Nothing was sent",
+    );
+  }
   const apiOrigin = envOrigin ?? settings.apiOrigin;
   if (apiOrigin === undefined) {
     throw new ConnectionError(
@@ -41,6 +50,15 @@ export function resolveConnection(
     if (problem !== undefined)
       throw new ConnectionError("CONNECTION_INVALID", `DOOHCTL_API_ORIGIN: ${problem}`);
   }
+  if (envOrigin !== undefined && settings.apiOrigin !== undefined) {
+    const configured = originOf(settings.apiOrigin);
+    if (configured !== new URL(envOrigin).origin) {
+      throw new ConnectionError(
+        "CONNECTION_ORIGIN_MISMATCH",
+        `the config's connection.api_origin (${configured ?? "not a URL"}) is not DOOHCTL_API_ORIGIN (${new URL(envOrigin).origin}): the credentials in the environment go only where the environment says, and a config naming another DSP is refused; nothing was sent and no login was made. Make them the same, or remove connection.api_origin from the config`,
+      );
+    }
+  }
   const envEnvironment = nonEmpty(env.DOOHCTL_ENVIRONMENT);
   if (envEnvironment !== undefined && envEnvironment !== "production" && envEnvironment !== "staging") {
     throw new ConnectionError(
@@ -53,6 +71,20 @@ export function resolveConnection(
     environment: envEnvironment ?? settings.environment ?? "production",
     rateLimits: settings.rateLimits ?? PUBLISHED_RATE_LIMITS,
   };
+}
+
+/** `CI=true` (GitHub Actions, GitLab CI and most runners set it), or `CI=1`. */
+function isCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci === "true" || ci === "1";
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

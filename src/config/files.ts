@@ -3,11 +3,13 @@
  * files directly inside are read in name order. A file named twice (`conf conf/a.yaml`,
  * `a.yaml ./a.yaml`, a link beside its target) is read once, under the first name: read
  * twice, each of its declarations would be "declared twice" at one and the same place.
- * The file system is injected, so tests and tools can load configs that are not on disk.
+ * A directory's entries must resolve inside the tree or the directory, and every file read
+ * must be a regular file under the size cap (file-guard.ts; docs/safety.md, Files and the
+ * tree). The file system is injected, so tests and tools can load configs that are not on disk.
  */
-import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { FileRefused, isInside, readRegularFile, treeRelative } from "./file-guard.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export interface ConfigFileSystem {
@@ -21,20 +23,18 @@ export interface ConfigFileSystem {
 }
 
 export const nodeFileSystem: ConfigFileSystem = {
-  readFile: (path) => readFile(path),
+  // Regular files only, at most MAX_FILE_BYTES, counted while reading (file-guard.ts).
+  readFile: (path) => readRegularFile(path),
   listDirectory: async (path) => {
     try {
       if (!(await stat(path)).isDirectory()) return undefined;
     } catch {
       return undefined; // reading it reports the real problem
     }
-    // Throws when the directory cannot be listed: resolveConfigFiles reports it.
-    const entries = await readdir(path, { withFileTypes: true });
-    const names: string[] = [];
-    for (const entry of entries) {
-      if (await isConfigFile(join(path, entry.name), entry)) names.push(entry.name);
-    }
-    return names;
+    // Throws when the directory cannot be listed: resolveConfigFiles reports it. Every entry
+    // is listed, whatever it is: a `*.yaml` that is a pipe, a device, a directory or a link
+    // out of the tree is refused by name when read, never skipped in silence.
+    return readdir(path);
   },
   realPath: (path) => realpath(path),
   listSubdirectories: async (path) => {
@@ -43,23 +43,12 @@ export const nodeFileSystem: ConfigFileSystem = {
   },
 };
 
-/**
- * Files, and links to files, inside a config directory: not a subdirectory named like
- * `old.yaml` (or a link to one), and not a pipe or socket, whose read would wait forever. A
- * broken link is kept, so that reading it says what is wrong. A path named on the command
- * line is read whatever it is (`doohctl validate <(generate)` reads a pipe).
- */
-async function isConfigFile(path: string, entry: Dirent): Promise<boolean> {
-  if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  const target = await stat(path).catch(() => undefined);
-  return target === undefined || target.isFile();
-}
-
 export interface ConfigFileRef {
   /** As shown in messages: relative to the working directory when inside it. */
   display: string;
   absolute: string;
+  /** Relative to the tree (with `/`), when the file lies inside it: how a saved plan names it. */
+  inTree?: string;
 }
 
 /**
@@ -69,10 +58,18 @@ export interface ConfigFileRef {
  */
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
+/**
+ * `tree` (links resolved; see file-guard.ts findTree): a file found in a directory must
+ * resolve inside it, or inside the directory named; without it (an injected file system),
+ * nothing is checked.
+ */
 export async function resolveConfigFiles(
   paths: readonly string[],
   cwd: string,
   fs: ConfigFileSystem,
+  tree?: string,
+  /** Every path, named ones too, must resolve inside the tree (a saved plan's config files). */
+  confine = false,
 ): Promise<{ files: ConfigFileRef[]; issues: ConfigIssue[]; warnings: ConfigIssue[]; order: string[] }> {
   const files: ConfigFileRef[] = [];
   const issues: ConfigIssue[] = [];
@@ -80,13 +77,28 @@ export async function resolveConfigFiles(
   const read = new Set<string>();
   // Files, and directories with no YAML, in the order the paths name them: file order for messages.
   const order: string[] = [];
-  const add = async (absolute: string) => {
+  const add = async (absolute: string, directory?: string) => {
     // A path that cannot be resolved is kept as it is: reading it reports the real problem.
     const identity = fs.realPath ? await fs.realPath(absolute).catch(() => absolute) : absolute;
     if (read.has(identity)) return;
     read.add(identity);
-    files.push({ display: displayPath(absolute, cwd), absolute });
-    order.push(displayPath(absolute, cwd));
+    const display = displayPath(absolute, cwd);
+    // An entry of a directory is trusted as far as the tree (or that directory) reaches: a
+    // link to /proc/self/environ or ~/.netrc beside the config is refused, never read.
+    if ((directory !== undefined || confine) && tree !== undefined && fs.realPath) {
+      const within = directory === undefined ? tree : await fs.realPath(directory).catch(() => directory);
+      if (!isInside(tree, identity) && !isInside(within, identity)) {
+        refuse(
+          display,
+          "FILE_OUTSIDE_TREE",
+          `is a link to a file outside ${tree}, the tree this run trusts: nothing was read from it; copy the file into the tree, or name it on the command line`,
+        );
+        return;
+      }
+    }
+    const inTree = tree === undefined ? undefined : treeRelative(tree, identity);
+    files.push({ display, absolute, ...(inTree !== undefined ? { inTree } : {}) });
+    order.push(display);
   };
   const refuse = (file: string, code: ConfigIssueCode, message: string) => {
     order.push(file);
@@ -135,7 +147,7 @@ export async function resolveConfigFiles(
         );
       }
     }
-    for (const name of yaml) await add(join(absolute, name));
+    for (const name of yaml) await add(join(absolute, name), absolute);
   }
   return { files, issues, warnings, order };
 }
@@ -182,7 +194,8 @@ export async function readConfigFile(
   try {
     return { bytes: await fs.readFile(file.absolute) };
   } catch (error) {
-    const [code, message] = cannotRead(error, "file");
+    const [code, message] =
+      error instanceof FileRefused ? [error.code, error.message] : cannotRead(error, "file");
     return { issue: { file: file.display, line: 0, column: 0, path: "", message, code } };
   }
 }
@@ -207,6 +220,7 @@ function cannotRead(error: unknown, what: "file" | "directory"): [ConfigIssueCod
     case "EISDIR":
       return ["FILE_UNREADABLE", "is a directory: name the directory itself, or a file in it"];
     default:
-      return ["FILE_UNREADABLE", `cannot read this ${what}: ${(error as Error).message}`];
+      // The system's code, not its message: a message may quote more than the path.
+      return ["FILE_UNREADABLE", `cannot read this ${what} (${typeof code === "string" ? code : "error"})`];
   }
 }

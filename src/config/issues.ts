@@ -4,11 +4,15 @@
  * run shows every error at once, in file order, like a compiler.
  */
 import { printable } from "../model/printable.js";
+import { guardIssue } from "./guard-text.js";
 
 /** Stable codes: tools match on these, so they never change meaning. */
 export type ConfigIssueCode =
   | "FILE_NOT_FOUND"
   | "FILE_UNREADABLE"
+  | "FILE_NOT_REGULAR"
+  | "FILE_TOO_LARGE"
+  | "FILE_OUTSIDE_TREE"
   | "NO_YAML_FILES"
   | "YAML_IN_SUBDIRECTORY"
   | "JSON_NOT_READ"
@@ -58,12 +62,28 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
   readonly code = "CONFIG_INVALID";
   readonly issues: readonly ConfigIssue[];
+  /** As the stages wrote them, to guard again with the run's secrets (`withSecrets`). */
+  readonly #found: readonly ConfigIssue[];
 
-  constructor(issues: readonly ConfigIssue[]) {
+  /**
+   * No message quotes more than the token at fault, nor anything like a credential, nor one
+   * of `secrets` (guard-text.ts): the issues are guarded here, whatever stage wrote them.
+   */
+  constructor(found: readonly ConfigIssue[], secrets: readonly string[] = []) {
+    const issues = found.map((issue) => guardIssue(issue, secrets));
     const first = issues[0];
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
     super(first ? `${formatIssue(first)}${more}` : "invalid configuration");
     this.issues = issues;
+    this.#found = found;
+  }
+
+  /**
+   * The same error with `secrets` scrubbed from the issues as the stages wrote them, before
+   * any cut: the CLI passes DOOHCTL_PASSWORD, which the config module never reads.
+   */
+  withSecrets(secrets: readonly string[]): ConfigError {
+    return new ConfigError(this.#found, secrets);
   }
 }
 

@@ -4,8 +4,16 @@
  * any, a ConfigError carries them all, in file order.
  */
 import { createHash } from "node:crypto";
+import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
-import { type ConfigFileSystem, nodeFileSystem, readConfigFile, resolveConfigFiles } from "./files.js";
+import { findTree } from "./file-guard.js";
+import {
+  type ConfigFileRef,
+  type ConfigFileSystem,
+  nodeFileSystem,
+  readConfigFile,
+  resolveConfigFiles,
+} from "./files.js";
 import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
@@ -29,6 +37,18 @@ export interface LoadConfigOptions {
   realPath?: ConfigFileSystem["realPath"];
   /** Told of what a named directory holds that is not read (subdirectories with YAML, `*.json`). */
   onWarning?: (warning: ConfigIssue) => void;
+  /**
+   * The tree a file found in a directory must resolve inside (file-guard.ts findTree); found
+   * from `cwd` by default, unless the file system is injected.
+   */
+  tree?: string;
+  /** Named paths too must resolve inside the tree: a saved plan's config files. */
+  confine?: boolean;
+  /**
+   * Called with every file's digest once all are read and before any is parsed: `apply
+   * --plan` throws here when one differs from the plan's, so no byte of it is parsed.
+   */
+  beforeParse?: (files: readonly ConfigFileDigest[]) => void;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -46,42 +66,58 @@ export async function loadConfig(
     ...(realPath ? { realPath } : {}),
     ...(listSubdirectories ? { listSubdirectories } : {}),
   };
+  const tree = options.tree ?? (injected ? undefined : await findTree(options.cwd));
   const resolved = await resolveConfigFiles(
     paths.length > 0 ? paths : [DEFAULT_CONFIG_PATH],
     options.cwd,
     fs,
+    tree,
+    options.confine ?? false,
   );
   for (const warning of resolved.warnings) options.onWarning?.(warning);
-  const issues: ConfigIssue[] = [...resolved.issues];
+  // Never `push(...array)`: a file of 200,000 creatives or errors overflows the stack.
+  const issues: ConfigIssue[] = resolved.issues.slice();
   const state: DesiredState = { connection: {}, insertionOrders: [], creatives: [], files: [] };
   const connections: SourceRef[] = [];
   const policies: SourceRef[] = [];
 
+  // Every file is read before any is parsed, so that a saved plan's digests are checked first.
+  const contents: { file: ConfigFileRef; bytes: Uint8Array }[] = [];
   for (const file of resolved.files) {
     const read = await readConfigFile(file, fs);
     if ("issue" in read) {
       issues.push(read.issue);
       continue;
     }
-    state.files.push(digest(file.display, read.bytes));
-    const decoded = decodeUtf8(read.bytes, file.display);
+    // A saved plan names a file relative to the tree (docs/plan.md), else as shown.
+    state.files.push(digest(file.inTree ?? file.display, read.bytes));
+    contents.push({ file, bytes: read.bytes });
+  }
+  if (issues.length > 0 && options.beforeParse !== undefined) {
+    throw new ConfigError(sortIssues(issues, resolved.order));
+  }
+  options.beforeParse?.(state.files);
+
+  for (const { file, bytes } of contents) {
+    const decoded = decodeUtf8(bytes, file.display);
     if ("issue" in decoded) {
       issues.push(decoded.issue);
       continue;
     }
     const parsed = parseYaml(decoded.text, file.display);
-    issues.push(...parsed.issues);
+    append(issues, parsed.issues);
     if (!parsed.usable) continue;
-    const passwords = findPasswords(parsed.value, parsed.index);
+    append(issues, findPasswords(parsed.value, parsed.index));
     const schema = checkSchema(parsed.value, parsed.index);
-    issues.push(...passwords, ...schema.issues, ...idsNotWrittenAsRead(parsed.value, parsed.index));
+    append(issues, schema.issues);
+    append(issues, idsNotWrittenAsRead(parsed.value, parsed.index));
     // Values that broke the schema are reported; the rest goes on to be checked in this run.
     if (!pruneInvalid(parsed.value, schema.invalid)) continue;
     const { result, issues: normalizeIssues } = normalizeFile(
       parsed.value as Record<string, unknown>,
       parsed.index,
     );
-    issues.push(...normalizeIssues);
+    append(issues, normalizeIssues);
     if (result.connection) {
       connections.push(result.connection.source);
       if (connections.length === 1) state.connection = result.connection.settings;
@@ -90,10 +126,10 @@ export async function loadConfig(
       policies.push(result.policy.source);
       if (policies.length === 1) state.policy = result.policy.rules;
     }
-    state.insertionOrders.push(...result.insertionOrders);
-    state.creatives.push(...result.creatives);
+    append(state.insertionOrders, result.insertionOrders);
+    append(state.creatives, result.creatives);
   }
-  issues.push(...checkRules(state, connections, policies));
+  append(issues, checkRules(state, connections, policies));
   if (issues.length > 0) {
     throw new ConfigError(sortIssues(dedupe(issues), resolved.order));
   }

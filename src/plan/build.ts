@@ -5,6 +5,7 @@
  * order and hands each object to its noun: campaign-creation.ts, campaign-update.ts,
  * creatives.ts, recovered.ts.
  */
+import { append } from "../model/append.js";
 import type { DesiredInsertionOrder, DesiredState } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
@@ -59,7 +60,7 @@ export function buildChanges(input: BuildInput): Built {
   for (const entry of input.recordedPauses ?? [])
     if (!recorded.has(entry.campaign_id)) recorded.set(entry.campaign_id, entry);
   const declared = new Set<string>();
-  ctx.findings.push(...targetFindings(scope));
+  append(ctx.findings, targetFindings(scope));
   const ledger: CreativeLedger = new Map();
   const ioWorks: InsertionOrderWork[] = [];
   const campaignWorks: CampaignWork[] = [];
@@ -96,7 +97,7 @@ export function buildChanges(input: BuildInput): Built {
       if (work) ioWorks.push(work);
     }
     const identity = matchCampaigns(io, index);
-    ctx.findings.push(...identity.findings);
+    append(ctx.findings, identity.findings);
     for (const match of identity.matches) {
       if (match.live) declared.add(match.live.id);
       if (match.status === "error") continue;
@@ -112,7 +113,7 @@ export function buildChanges(input: BuildInput): Built {
         if (work) campaignWorks.push(work);
         continue;
       }
-      if (match.status === "new") ctx.findings.push(...nearDuplicateNames(io.id, match.desired, ioCampaigns));
+      if (match.status === "new") append(ctx.findings, nearDuplicateNames(io.id, match.desired, ioCampaigns));
       const work = match.live
         ? campaignUpdate(ctx, {
             io,
@@ -145,7 +146,7 @@ export function buildChanges(input: BuildInput): Built {
         if (inScope && campaign.active) campaignWorks.push(unmanagedDeactivation(ctx, campaign));
       }
     }
-    if (scope.changed) ctx.findings.push(...removalFindings(scope.changed.scope, io, identity.unmanaged));
+    if (scope.changed) append(ctx.findings, removalFindings(scope.changed.scope, io, identity.unmanaged));
   }
   for (const entry of recorded.values()) {
     if (declared.has(entry.campaign_id)) continue;

@@ -16,6 +16,8 @@ export class PlanFileError extends Error {
     readonly code:
       | "PLAN_FILE_NOT_FOUND"
       | "PLAN_FILE_UNREADABLE"
+      | "PLAN_FILE_NOT_REGULAR"
+      | "PLAN_FILE_TOO_LARGE"
       | "PLAN_FILE_NOT_JSON"
       | "PLAN_FORMAT_VERSION"
       | "PLAN_FILE_INVALID",
@@ -79,9 +81,11 @@ export function parsePlan(text: string, file: string): Plan {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // Where, never what: the parser's message quotes the file's text, which may be anything.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new PlanFileError(
       "PLAN_FILE_NOT_JSON",
-      `${file} is not a plan file (not JSON: ${(error as Error).message}): write one with doohctl plan -o ${file}`,
+      `${file} is not a plan file (not JSON${at === undefined ? "" : ` at byte ${at}`}): write one with doohctl plan -o ${file}`,
     );
   }
   const version = (value as { format_version?: unknown } | null)?.format_version;
@@ -98,26 +102,4 @@ export function parsePlan(text: string, file: string): Plan {
     throw new PlanFileError("PLAN_FILE_INVALID", `${file} is not a valid plan: ${problems.join("; ")}`);
   }
   return value as Plan;
-}
-
-/** Reads and checks a saved plan; `shown` names it in messages (the path as the user wrote it). */
-export function readPlanFile(path: string, shown: string = path): Plan {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") {
-      throw new PlanFileError(
-        "PLAN_FILE_NOT_FOUND",
-        `${shown} does not exist: save a plan first with doohctl plan -o ${shown}, or check the path`,
-      );
-    }
-    const why = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : code;
-    throw new PlanFileError(
-      "PLAN_FILE_UNREADABLE",
-      `${shown} cannot be read (${why ?? (error as Error).message}): give the path of a plan file written by doohctl plan -o`,
-    );
-  }
-  return parsePlan(text, shown);
 }

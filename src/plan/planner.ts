@@ -4,6 +4,7 @@
  * A plan with an error finding carries no requests: there is nothing safe to apply.
  */
 
+import { append, largest } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";
 import { Time } from "../model/time.js";
@@ -56,7 +57,7 @@ function pauseSummary(input: {
   return {
     campaigns: spans.length,
     mean_dark_ms: Math.round(dark.reduce((a, b) => a + b, 0) / dark.length),
-    max_dark_ms: Math.max(...dark),
+    max_dark_ms: largest(dark),
     extra_writes: input.choice.layout.writes - input.choice.minimumWrites,
     ...(maxPauseMs !== undefined ? { max_pause_ms: maxPauseMs } : {}),
   };
@@ -122,7 +123,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         ),
       );
     }
-    findings.push(...simulate(live, requests, desired));
+    append(findings, simulate(live, requests, desired));
     if (hasErrors(findings)) requests = [];
   }
   findings.push(

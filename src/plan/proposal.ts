@@ -75,8 +75,23 @@ export function checkProposal(file: Plan, fresh: Plan): ProposalCheck {
       altered.push(`${requestLabel(a)} differs from the recomputed ${requestLabel(b)}`);
     }
   }
-  if (canonicalJson(file.changes) !== canonicalJson(fresh.changes) && altered.length === 0) {
+  if (
+    canonicalJson(placeless(file.changes)) !== canonicalJson(placeless(fresh.changes)) &&
+    altered.length === 0
+  ) {
     altered.push("the file's changes differ from those its config and the live state give");
   }
   return { stale, altered };
+}
+
+/**
+ * The changes without the name of the file each `source` is in: the file is named relative
+ * to the working directory, which may differ between plan and apply (a saved plan names its
+ * config files relative to the tree; docs/plan.md), while the digests have already proved the
+ * files the same. Line, column and path still count.
+ */
+function placeless(changes: Plan["changes"]): unknown {
+  return JSON.parse(JSON.stringify(changes), (key, value: unknown) =>
+    key === "source" && typeof value === "object" && value !== null ? { ...value, file: "" } : value,
+  );
 }

@@ -9,6 +9,7 @@
 import { Endpoints } from "../api/endpoints.js";
 import { readByValues } from "../api/paging.js";
 import type { DspClient, SendOptions } from "../api/types.js";
+import { append } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
@@ -96,12 +97,12 @@ export async function readLiveState(
   const seen = new Set(campaigns.map((c) => c.id));
   const found = new Set(foundIos);
   const misplaced = [...pinnedIo].filter(([id, ioId]) => found.has(ioId) && !seen.has(id)).map(([id]) => id);
-  if (misplaced.length > 0) campaigns.push(...(await client.getCampaigns(misplaced, send)));
+  if (misplaced.length > 0) append(campaigns, await client.getCampaigns(misplaced, send));
 
   const recorded = new Set(options.recordedCampaigns ?? []);
   const listed = new Set(campaigns.map((c) => c.id));
   const unread = [...recorded].filter((id) => !listed.has(id));
-  if (unread.length > 0) campaigns.push(...(await client.getCampaigns(unread, send)));
+  if (unread.length > 0) append(campaigns, await client.getCampaigns(unread, send));
 
   // State-free restoration (docs/safety.md, Recovery record): a narrowed plan also reads the
   // inactive campaigns in flight of the other declared orders that declare a campaign
@@ -118,7 +119,10 @@ export async function readLiveState(
       query: { filter: { active: [false], in_flight: [true] } },
       options: send,
     });
-    for (const c of inactive) if (!have.has(c.id)) campaigns.push(c);
+    append(
+      campaigns,
+      inactive.filter((c) => !have.has(c.id)),
+    );
   }
 
   const live = LiveIndex.of({ insertionOrders, campaigns, creatives: [] });
@@ -151,11 +155,10 @@ export async function readLiveState(
 
   const creatives: Creative[] = [];
   progress("creatives", withCreatives.length + referenced.size);
-  if (withCreatives.length > 0)
-    creatives.push(...(await client.listCreativesByCampaign(withCreatives, send)));
+  if (withCreatives.length > 0) append(creatives, await client.listCreativesByCampaign(withCreatives, send));
   const haveCreatives = new Set(creatives.map((c) => c.id));
   const missing = sortedIds([...referenced].filter((id) => !haveCreatives.has(id)));
-  if (missing.length > 0) creatives.push(...(await client.getCreatives(missing, send)));
+  if (missing.length > 0) append(creatives, await client.getCreatives(missing, send));
 
   const creativeCategories = await readGainedCategories({
     client,

@@ -5,6 +5,7 @@
  * no safe order was found (DOOH702). Either way the plan is refused before any write.
  */
 
+import { append } from "../model/append.js";
 import type { DesiredState, SourceRef } from "../model/desired.js";
 import { printable } from "../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
@@ -180,12 +181,12 @@ function stepProblems(m: Model, step: Step): string[] {
   for (const id of step.campaigns) {
     const c = m.campaigns.get(id)!;
     ios.add(c.insertion_order_id);
-    if (!step.ios.has(c.insertion_order_id)) out.push(...campaignProblems(m, c));
+    if (!step.ios.has(c.insertion_order_id)) append(out, campaignProblems(m, c));
   }
   for (const ioId of step.ios) {
-    for (const id of m.byIo.get(ioId) ?? []) out.push(...campaignProblems(m, m.campaigns.get(id)!));
+    for (const id of m.byIo.get(ioId) ?? []) append(out, campaignProblems(m, m.campaigns.get(id)!));
   }
-  for (const ioId of ios) out.push(...insertionOrderProblems(m, ioId));
+  for (const ioId of ios) append(out, insertionOrderProblems(m, ioId));
   return out;
 }
 

@@ -193,7 +193,7 @@ describe("doohctl apply --plan", () => {
     expect(await refused(path)).toMatch(/made from other config files .*doohctl\.yaml differs/);
   });
 
-  it("run from another directory, says the config paths are the plan's directory's and how to name them", async () => {
+  it("run from another tree, says the config paths are the plan's tree's and how to name them", async () => {
     const { path } = await savePlan();
     const elsewhere = join(dir, "elsewhere");
     mkdirSync(elsewhere);
@@ -201,7 +201,7 @@ describe("doohctl apply --plan", () => {
     expect(await run(["apply", "--plan", path, "--auto-approve", "--no-session-cache"], io)).toBe(1);
     expect(io.err()).toBe(
       `doohctl apply: ${path} was made from doohctl.yaml, which is not in ${elsewhere}: run apply in the ` +
-        `directory the plan was made in, or name the files: doohctl apply --plan ${path} PATHS. Nothing was sent\n`,
+        `tree the plan was made in (its git work tree, or its directory outside git), or name the files: doohctl apply --plan ${path} PATHS. Nothing was sent\n`,
     );
     expect(writes()).toEqual([]);
   });

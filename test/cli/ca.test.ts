@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +33,18 @@ describe("--ca", () => {
       expect(io.err()).not.toContain("s3cret-never-shown");
     });
   }
+
+  it("refuses a pipe or a device at once, instead of waiting on it", async () => {
+    execFileSync("mkfifo", [join(dir, "ca.pem")]);
+    for (const [path, kind] of [
+      ["ca.pem", "a named pipe (FIFO)"],
+      ["/dev/zero", "a device"],
+    ]) {
+      const io = bufferIO({ env, cwd: dir });
+      expect(await run(["plan", "--ca", path!], io)).toBe(1);
+      expect(io.err()).toContain(`--ca ${path}: cannot read it (is ${kind}, not a regular file`);
+    }
+  });
 
   it("refuses a file that is not a PEM certificate", async () => {
     const io = bufferIO({ env, cwd: dir });

@@ -11,12 +11,55 @@ describe("resolveConnection", () => {
     });
   });
 
-  it("lets DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override the config", () => {
+  it("takes DOOHCTL_API_ORIGIN where the config names no origin, and lets DOOHCTL_ENVIRONMENT override", () => {
     const resolved = resolveConnection(
-      { apiOrigin: "https://dsp.example.com", environment: "production" },
+      { environment: "production" },
       { DOOHCTL_API_ORIGIN: "http://127.0.0.1:8787", DOOHCTL_ENVIRONMENT: "staging" },
     );
     expect(resolved).toMatchObject({ apiOrigin: "http://127.0.0.1:8787", environment: "staging" });
+    // The same origin in both, written differently, is the same origin.
+    expect(
+      resolveConnection(
+        { apiOrigin: "HTTPS://dsp.example.com:443" },
+        { DOOHCTL_API_ORIGIN: "https://dsp.example.com" },
+      ).apiOrigin,
+    ).toBe("https://dsp.example.com");
+  });
+
+  it("refuses a config api_origin that is not DOOHCTL_API_ORIGIN: the credentials go where the environment says", () => {
+    const run = () =>
+      resolveConnection(
+        { apiOrigin: "https://attacker.example.net" },
+        { DOOHCTL_API_ORIGIN: "https://dsp.example.com" },
+      );
+    expect(run).toThrow(ConnectionError);
+    expect(run).toThrow(
+      expect.objectContaining({
+        code: "CONNECTION_ORIGIN_MISMATCH",
+        message: expect.stringMatching(
+          /connection\.api_origin \(https:\/\/attacker\.example\.net\) is not DOOHCTL_API_ORIGIN \(https:\/\/dsp\.example\.com\).*no login was made/,
+        ),
+      }),
+    );
+  });
+
+  it.each(["true", "TRUE", "1"])("with CI=%s needs DOOHCTL_API_ORIGIN, whatever the config says", (ci) => {
+    const run = () => resolveConnection({ apiOrigin: "https://dsp.example.com" }, { CI: ci });
+    expect(run).toThrow(
+      expect.objectContaining({
+        code: "CONNECTION_NO_ORIGIN",
+        message: expect.stringMatching(/CI=true and DOOHCTL_API_ORIGIN is not set: .*Set DOOHCTL_API_ORIGIN/),
+      }),
+    );
+    expect(
+      resolveConnection(
+        { apiOrigin: "https://dsp.example.com" },
+        { CI: ci, DOOHCTL_API_ORIGIN: "https://dsp.example.com" },
+      ).apiOrigin,
+    ).toBe("https://dsp.example.com");
+    expect(resolveConnection({ apiOrigin: "https://dsp.example.com" }, { CI: "false" }).apiOrigin).toBe(
+      "https://dsp.example.com",
+    );
   });
 
   it("says where to set the origin when neither the config nor the environment has one", () => {

@@ -147,11 +147,12 @@ insertion_orders:
 
   it("loads the multi-file example: connection, two insertion orders, creatives, in name order", async () => {
     const state = await loadConfig(["multi-file"], { cwd: EXAMPLES });
+    // Named relative to the tree, the git work tree holding the working directory.
     expect(state.files.map((f) => f.path)).toEqual([
-      "multi-file/connection.yaml",
-      "multi-file/creatives.yaml",
-      "multi-file/io-1001.yaml",
-      "multi-file/io-1002.yaml",
+      "examples/multi-file/connection.yaml",
+      "examples/multi-file/creatives.yaml",
+      "examples/multi-file/io-1001.yaml",
+      "examples/multi-file/io-1002.yaml",
     ]);
     expect(state.insertionOrders.map((io) => io.id)).toEqual(["1001", "1002"]);
     expect(state.creatives.map((c) => c.id)).toEqual(["9001", "9002", "9003"]);
@@ -196,7 +197,8 @@ insertion_orders:
     writeFileSync(join(dir, ".a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
     writeFileSync(join(dir, "._a.yaml"), new Uint8Array([0xb0, 0x00]));
     symlinkSync("nowhere", join(dir, ".#a.yaml"));
-    mkdirSync(join(dir, "old.yaml"));
+    mkdirSync(join(dir, "old"));
+    writeFileSync(join(dir, "old", "a.yaml"), "version: 1\ninsertion_orders: [{ id: '2' }]\n");
     const state = await loadConfig([dir], { cwd: dir });
     expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
   });
@@ -270,17 +272,24 @@ insertion_orders:
     ]);
   });
 
-  it("reads only files and links to files in a directory, never waiting on a pipe", async () => {
+  it("reads files and links to files in a directory, and refuses at once, by name, a pipe, a directory or a device", async () => {
     const dir = mkdtempSync(join(tmpdir(), "doohctl-kinds-"));
     writeFileSync(join(dir, "a.yaml"), "version: 1\ninsertion_orders: [{ id: '1' }]\n");
     symlinkSync("a.yaml", join(dir, "linked.yaml"));
     mkdirSync(join(dir, "archive"));
     writeFileSync(join(dir, "archive", "old.yaml"), "version: 1\ninsertion_orders: [{ id: '2' }]\n");
     symlinkSync("archive", join(dir, "archive.yaml"));
+    mkdirSync(join(dir, "old.yaml"));
     execFileSync("mkfifo", [join(dir, "fifo.yaml")]);
-    const state = await loadConfig([dir], { cwd: dir });
-    expect(state.files.map((f) => f.path)).toEqual(["a.yaml"]);
-    expect(state.insertionOrders.map((io) => io.id)).toEqual(["1"]);
+    const issues = await loadConfig([dir], { cwd: dir }).then(
+      () => [],
+      (error: ConfigError) => error.issues,
+    );
+    expect(issues.map((i) => [i.file, i.code, i.message.split(",")[0]])).toEqual([
+      ["archive.yaml", "FILE_NOT_REGULAR", "is a directory"],
+      ["fifo.yaml", "FILE_NOT_REGULAR", "is a named pipe (FIFO)"],
+      ["old.yaml", "FILE_NOT_REGULAR", "is a directory"],
+    ]);
   });
 
   it("reports an error inside a reused anchor once, where the anchor is written", async () => {

@@ -3,13 +3,15 @@
  * tries it: the real emulator with the seed's demo user, the example's files copied to a
  * fresh directory, and `run()` with the environment a user would set.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "./io.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
+/** Where the examples' configs say the emulator listens (`doohctl emulator`'s default). */
+export const EXAMPLE_ORIGIN = "http://127.0.0.1:8787";
 export const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 export interface ExampleAccount {
@@ -33,8 +35,10 @@ export async function startExample(
   });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [name, from] of Object.entries(files)) {
-    if ("copy" in from) copyFileSync(join(ROOT, from.copy), join(dir, name));
-    else writeFileSync(join(dir, name), from.text);
+    // The examples name the emulator's documented origin; this one listens on a free port,
+    // and a config origin other than DOOHCTL_API_ORIGIN is refused (docs/safety.md).
+    const text = "copy" in from ? readFileSync(join(ROOT, from.copy), "utf8") : from.text;
+    writeFileSync(join(dir, name), text.replaceAll(EXAMPLE_ORIGIN, emulator.origin));
   }
   return {
     emulator,

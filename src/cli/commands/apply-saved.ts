@@ -3,37 +3,75 @@
  * live state of now, and made again from them (design.md, Plan).
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { resolveConnection } from "../../config/connection.js";
+import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
-import { readPlanFile } from "../../plan/file.js";
+import type { ConfigFileDigest } from "../../model/desired.js";
 import { checkProposal } from "../../plan/proposal.js";
 import { thresholdsOfSaved } from "../../plan/thresholds.js";
 import type { Plan } from "../../plan/types.js";
 import { connect } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
+import { readPlanFile } from "../plan-file.js";
 import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
 
 /**
- * The plan names its config files relative to the directory it was made in: run from
- * another, they are missing, and "no such file: create it" would be the wrong advice.
+ * A saved plan names its config files relative to the tree (the git work tree holding the
+ * working directory; docs/plan.md): a path that is absolute or climbs out (`..`) is refused
+ * before anything is read, whatever wrote it (an older doohctl wrote absolute paths for files
+ * outside the working directory).
  */
-function refuseIfConfigElsewhere(io: CliIO, file: string, configPaths: string[]): void {
-  const missing = configPaths.filter((path) => !existsSync(resolve(io.cwd, path)));
-  if (missing.length === 0) return;
-  throw new ApplyRefused(
-    `${file} was made from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not in ${io.cwd}: ` +
-      `run apply in the directory the plan was made in, or name the files: doohctl apply --plan ${file} PATHS. ` +
-      "Nothing was sent",
-  );
+function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
+  const outside = saved.config_files
+    .map((f) => f.path)
+    .filter(
+      (path) =>
+        path === "" || isAbsolute(path) || /^[A-Za-z]:/.test(path) || path.split(/[/\\]/).includes(".."),
+    );
+  if (outside.length > 0) {
+    throw new ApplyRefused(
+      `${file} names config files outside the tree ${tree} (${outside.join(", ")}): apply --plan reads config files only inside the tree, relative to it. Nothing was read or sent. Make a new plan from config files inside the repository (doohctl plan -o ${file})`,
+    );
+  }
+  const paths = saved.config_files.map((f) => join(tree, f.path));
+  const missing = saved.config_files.filter((_, i) => !existsSync(paths[i]!)).map((f) => f.path);
+  if (missing.length > 0) {
+    throw new ApplyRefused(
+      `${file} was made from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not in ${tree}: ` +
+        `run apply in the tree the plan was made in (its git work tree, or its directory outside git), or name the files: doohctl apply --plan ${file} PATHS. ` +
+        "Nothing was sent",
+    );
+  }
+  return paths;
+}
+
+/**
+ * Every config file's digest against the plan's, before any byte is parsed (loadConfig's
+ * beforeParse): a file that differs is never read further, let alone quoted.
+ */
+function sameDigests(file: string, saved: Plan, shown: string): (files: readonly ConfigFileDigest[]) => void {
+  return (files) => {
+    const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
+    const differing = files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
+    const missing = saved.config_files.filter((f) => !files.some((d) => d.path === f.path));
+    if (differing.length > 0 || missing.length > 0) {
+      throw new ApplyRefused(
+        `${file} was made from other config files than ${shown} are now (${[
+          ...differing.map((p) => `${p} differs`),
+          ...missing.map((f) => `${f.path} not read`),
+        ].join(", ")}): nothing was sent. Apply from the commit the plan was made at, or make a new plan`,
+      );
+    }
+  };
 }
 
 /**
  * A saved plan is a proposal (design.md, Plan): the connection comes from the config and the
  * environment now, never from the file; the config must be the one the plan was made from
- * (same digests); the plan is made again from it and the live state, and applied only when
- * its requests are exactly the file's.
+ * (same digests, checked before any of it is parsed); the plan is made again from it and the
+ * live state, and applied only when its requests are exactly the file's.
  */
 export async function prepareSavedPlan(
   io: CliIO,
@@ -43,23 +81,20 @@ export async function prepareSavedPlan(
 ): Promise<PreparedApply> {
   // Relative to the command's working directory, like every other path argument.
   const saved = readPlanFile(resolve(io.cwd, file));
-  const configPaths = paths.length > 0 ? paths : saved.config_files.map((f) => f.path);
-  if (configPaths.length === 0) {
+  if (paths.length === 0 && saved.config_files.length === 0) {
     throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`);
   }
-  if (paths.length === 0) refuseIfConfigElsewhere(io, file, configPaths);
-  const desired = await loadConfig(configPaths, { cwd: io.cwd });
-  const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
-  const differing = desired.files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
-  const missing = saved.config_files.filter((f) => !desired.files.some((d) => d.path === f.path));
-  if (differing.length > 0 || missing.length > 0) {
-    throw new ApplyRefused(
-      `${file} was made from other config files than ${configPaths.join(", ")} are now (${[
-        ...differing.map((p) => `${p} differs`),
-        ...missing.map((f) => `${f.path} not read`),
-      ].join(", ")}): nothing was sent. Apply from the commit the plan was made at, or make a new plan`,
-    );
-  }
+  const tree = await findTree(io.cwd);
+  // Named on the command line, the files are the user's choice; named by the plan, they are
+  // confined to the tree, links and all.
+  const configPaths = paths.length > 0 ? paths : planPathsInTree(file, tree, saved);
+  const shown = paths.length > 0 ? paths.join(", ") : saved.config_files.map((f) => f.path).join(", ");
+  const desired = await loadConfig(configPaths, {
+    cwd: io.cwd,
+    tree,
+    confine: paths.length === 0,
+    beforeParse: sameDigests(file, saved, shown),
+  });
   // Credentials go only where the config and the environment say now (design.md, Plan).
   const now = resolveConnection(desired.connection, io.env);
   const user = io.env.DOOHCTL_EMAIL ?? "";

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { readPlanFile } from "../../plan/file.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
@@ -7,6 +6,7 @@ import type { CommandModule } from "../command.js";
 import { reportError } from "../errors.js";
 import { Flag } from "../flags.js";
 import { EXIT, useColour } from "../io.js";
+import { readPlanFile } from "../plan-file.js";
 
 interface ShowFlags {
   format: "text" | "json" | "markdown";

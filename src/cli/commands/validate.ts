@@ -2,6 +2,7 @@ import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { CommandModule } from "../command.js";
+import { withoutEnvSecrets } from "../config-secrets.js";
 import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
@@ -23,8 +24,9 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
           // Nothing skipped in silence: a subdirectory's YAML, a `*.json` beside the config.
           onWarning: (warning) => io.stderr.write(`warning: ${formatIssue(warning)}\n`),
         });
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
+      } catch (thrown) {
+        if (!(thrown instanceof ConfigError)) throw thrown;
+        const error = withoutEnvSecrets(thrown, io.env);
         if (options.format === "json") {
           io.stdout.write(issuesToJson(error.issues));
         } else {

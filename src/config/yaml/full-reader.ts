@@ -2,7 +2,9 @@
  * The full reader of stage 1: `yaml`, the reference, which reads every file the fast reader
  * hands over and explains every error at its position.
  */
+
 import { isScalar, LineCounter, parseDocument } from "yaml";
+import { append } from "../../model/append.js";
 import type { ConfigIssue } from "../issues.js";
 import { SourceIndex } from "../source-index.js";
 import { resolveAliases } from "./aliases.js";
@@ -84,7 +86,7 @@ function readDocument(
   }
   // A looping alias would make the converter recurse into a collection it is still building.
   const aliases = resolveAliases(doc, index);
-  issues.push(...aliases.loops);
+  append(issues, aliases.loops);
   if (aliases.loops.length > 0) return { value: undefined, index, issues, usable: false };
   const converter = new Converter(doc, aliases.targets, index, issues);
   const value = converter.convert(doc.contents);

@@ -1,0 +1,106 @@
+/**
+ * What a config message may quote of a file (docs/safety.md, Files and the tree): the token
+ * at fault, cut short, and never a value that looks like a credential. A message ends up in a
+ * terminal, a CI log and, in the documented pull-request workflow, a public comment; the
+ * file may be anything a link pointed at (`/proc/self/environ` holds DOOHCTL_PASSWORD).
+ * Every ConfigError passes its issues through `guardIssue` (issues.ts), whatever stage wrote
+ * them, so no message can slip past.
+ */
+import type { ConfigIssue } from "./issues.js";
+
+export const NOT_SHOWN = "[credential not shown]";
+
+/** The longest quoted token kept whole; a longer one is cut, saying how long it was. */
+const QUOTE_MAX = 80;
+const QUOTE_KEEP = 48;
+const QUOTED_RUN = new RegExp(`"((?:[^"\\\\\\n]|\\\\.){${QUOTE_MAX + 1},})"`, "g");
+
+const SECRET_NAME =
+  "[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth(?:orization)?|cookie|session[_-]?id)[A-Za-z0-9_.-]*";
+
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+  // NAME=value, NAME: value, "NAME":"value", where NAME names a secret (an environment dump).
+  new RegExp(`(${SECRET_NAME}\\\\?"?\\s*(?:=|:\\s?)\\s*\\\\?"?)[^\\s"\\\\,;&\\p{Cc}]+`, "giu"),
+  // A PEM private key, from its header on.
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*/g,
+  // An Authorization header's value.
+  /\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Tokens whose form gives them away: GitHub, GitLab, AWS, Slack, JWT.
+  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|glpat-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)/g,
+  // URL user information (user:password@host).
+  /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\*+@)[^\s/@"]+(?=@)/gi,
+];
+
+/**
+ * A run of 24 or more letters and digits (and `+/=`, as in base64) that mixes upper case,
+ * lower case and digits and changes between them at nearly every other character, as random
+ * keys do (about 6 changes in 10); a name in camel case (`Q4HolidayCampaignMalls2026`, 3 in
+ * 10) or with hyphens stays.
+ */
+const RANDOM_LOOKING = /[A-Za-z0-9+/=]{24,}/g;
+
+function randomLooking(run: string): boolean {
+  if (!/[A-Z]/.test(run) || !/[a-z]/.test(run) || !/[0-9]/.test(run)) return false;
+  const kind = (c: string) =>
+    c >= "a" && c <= "z" ? 0 : c >= "A" && c <= "Z" ? 1 : c >= "0" && c <= "9" ? 2 : 3;
+  let changes = 0;
+  for (let i = 1; i < run.length; i++) if (kind(run[i]!) !== kind(run[i - 1]!)) changes++;
+  return changes / (run.length - 1) >= 0.45;
+}
+
+/** `text` with every part that looks like a credential replaced by NOT_SHOWN. */
+export function withoutCredentials(text: string): string {
+  let out = text;
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    out = out.replace(
+      pattern,
+      (_match, kept: unknown) => `${typeof kept === "string" ? kept : ""}${NOT_SHOWN}`,
+    );
+  }
+  return out.replace(RANDOM_LOOKING, (run) => (randomLooking(run) ? NOT_SHOWN : run));
+}
+
+/** Whether a value from a file looks like a credential, so that no message may quote it. */
+export function looksLikeCredential(value: string): boolean {
+  return withoutCredentials(value) !== value;
+}
+
+/**
+ * Quoted runs (`"…"`) cut to their start, saying how long they were: a message names the
+ * token at fault, never a page of the file. Runs of text without white space are cut alike.
+ */
+export function cutQuotes(text: string): string {
+  const cut = (run: string, quote: string) =>
+    `${run.slice(0, QUOTE_KEEP)}…${quote} (${run.length} characters)`;
+  return text
+    .replace(QUOTED_RUN, (_m, run: string) => `"${cut(run, '"')}`)
+    .replace(/[^\s"]{121,}/g, (run) => cut(run, ""));
+}
+
+export const REDACTED = "[redacted]";
+
+/**
+ * Each secret replaced, in the forms a message may hold it (as is, JSON-escaped, URL-encoded),
+ * longest first. Done before anything is cut, so that no part of a secret survives a cut.
+ */
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  const forms = secrets
+    .filter((secret) => secret !== "")
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const form of forms) out = out.replaceAll(form, REDACTED);
+  return out;
+}
+
+function guardText(text: string, secrets: readonly string[]): string {
+  return cutQuotes(withoutCredentials(withoutSecrets(text, secrets)));
+}
+
+/** The issue as a message may show it: `secrets` (the run's password) first, then the guard. */
+export function guardIssue(issue: ConfigIssue, secrets: readonly string[] = []): ConfigIssue {
+  const message = guardText(issue.message, secrets);
+  const hint = issue.hint === undefined ? undefined : guardText(issue.hint, secrets);
+  if (message === issue.message && hint === issue.hint) return issue;
+  return { ...issue, message, ...(hint === undefined ? {} : { hint }) };
+}
