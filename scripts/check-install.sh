@@ -94,7 +94,7 @@ smoke() {
   local name=$1 package=$2 bin=$3
   shift 3
   local doohctl=("$@")
-  echo "== $name: ${doohctl[*]}"
+  echo "== $name"
   cd "$work/campaigns"
   for shipped in LICENSE docs/assumptions.md schemas/doohctl.schema.json examples/emulator-seed.json; do
     if [ ! -f "$package/$shipped" ]; then
