@@ -31,7 +31,7 @@ if [ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]; then
   echo "note: uncommitted changes are not checked: the installs take commit $commit"
 fi
 
-# Quiet, and no global state of the machine: npm's own config and cache stay as they are.
+# Quiet installs; npm keeps its own config and cache (the installs reuse what it has cached).
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
 # Each install runs in the background with its own log; a failure prints that log.
