@@ -1,13 +1,14 @@
 /**
  * The README's install lines are true: `npm pack` makes a tarball that installs a working
- * `doohctl` (the bin, the compiled code and the schemas it reads at run time), with nothing
- * of the sources or tests in it. The tarball is packed from the built dist/ (`.ci/run` builds
+ * `doohctl` (the bin, the compiled code and the schemas it reads at run time, the docs its
+ * messages cite and the LICENSE), with nothing of the sources or tests in it. `.ci/run` also
+ * installs it from git and from the tarball for real (scripts/check-install.sh). The tarball is packed from the built dist/ (`.ci/run` builds
  * before testing; `npm pack` alone runs `prepare`, which builds too).
  */
 import { type ExecFileSyncOptionsWithStringEncoding, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../proof/binary.js";
 
@@ -51,6 +52,31 @@ describe("npm pack", () => {
     expect(files).toContain("examples/gitlab/.gitlab-ci.yml");
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("ships the LICENSE and every file the messages and the shipped documents cite", () => {
+    expect(files).toContain("LICENSE");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} the doohctl authors\n/,
+    );
+    const cited = new Set<string>();
+    for (const file of files.filter((f) => f.startsWith("dist/src/") && f.endsWith(".js"))) {
+      for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(/\bdocs\/[a-z-]+\.md/g))
+        cited.add(m[0]);
+    }
+    expect(cited.size).toBeGreaterThan(0);
+    for (const doc of files.filter((f) => f.endsWith(".md"))) {
+      const text = readFileSync(join(ROOT, doc), "utf8");
+      for (const [, target] of text.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)/g)) {
+        cited.add(posix.normalize(posix.join(dirname(doc), target ?? "")));
+      }
+    }
+    expect([...cited].filter((path) => !files.includes(path))).toEqual([]);
+    expect(
+      readdirSync(join(ROOT, "docs"))
+        .map((f) => `docs/${f}`)
+        .filter((f) => !files.includes(f)),
+    ).toEqual([]);
   });
 
   it("installs globally from the tarball and runs offline commands", () => {

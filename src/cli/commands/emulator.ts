@@ -7,6 +7,7 @@ import {
   SeedError,
   startEmulator,
 } from "../../emulator/index.js";
+import { SEED_NAMES, SeedNameError, seedPath } from "../../emulator/seed-names.js";
 import { OffsetClock } from "../../model/clock.js";
 import {
   PUBLISHED_RATE_LIMITS,
@@ -60,7 +61,10 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .description("run the local DSP emulator (in memory; for demos, tests and rehearsals)")
     .option("--port <port>", "port to listen on (0 picks a free one)", "4010")
     .option("--host <host>", "address to bind", "127.0.0.1")
-    .option("--seed <file>", "JSON seed: users and the initial state (schemas/emulator-seed.schema.json)")
+    .option(
+      "--seed <file|name>",
+      `JSON seed: users and the initial state (schemas/emulator-seed.schema.json), or a packaged seed: ${Object.keys(SEED_NAMES).join(", ")}`,
+    )
     .option("--state <file>", "persist the state in FILE across restarts (loaded when present)")
     .addOption(
       new Option("--environment <name>", "production, or staging (answers 404 on every DSP path)")
@@ -83,7 +87,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
         if (flags.rateLimits !== undefined) {
           rateLimits = flags.rateLimits.trim() === "off" ? "off" : RateLimit.parseList(flags.rateLimits);
         }
-        if (flags.seed !== undefined) seed = await loadSeedFile(resolve(io.cwd, flags.seed));
+        if (flags.seed !== undefined) seed = await loadSeedFile(seedPath(flags.seed, io.cwd));
         running = await startEmulator({
           port: integer("--port", flags.port, 65535),
           host: flags.host,
@@ -101,6 +105,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       } catch (error) {
         const known =
           error instanceof SeedError ||
+          error instanceof SeedNameError ||
           error instanceof FaultSpecError ||
           error instanceof RateLimitSyntaxError ||
           error instanceof FlagError ||

@@ -1,0 +1,56 @@
+/**
+ * The seeds that ship with doohctl, by name: `doohctl emulator --seed demo` finds the
+ * package's own examples/emulator-seed.json wherever doohctl is installed (globally, as a
+ * dependency, or in a checkout), so no one has to know the install prefix (docs/emulator.md).
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Each name and its file, relative to the package root. */
+export const SEED_NAMES: Readonly<Record<string, string>> = {
+  demo: "examples/emulator-seed.json",
+};
+
+/** The package root from this module: `src/emulator` (sources) or `dist/src/emulator` (built). */
+const ROOTS = ["../../", "../../../"];
+
+/** The shipped file of a seed name, or undefined when the package lacks it. */
+function packagedSeed(file: string): string | undefined {
+  for (const root of ROOTS) {
+    const path = fileURLToPath(new URL(root + file, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** A value naming no file and no seed: the message says both ways to write it. */
+export class SeedNameError extends Error {
+  override readonly name = "SeedNameError";
+  readonly code = "EMULATOR_SEED_INVALID";
+}
+
+/**
+ * What `--seed VALUE` reads. A name of `SEED_NAMES` is the packaged seed; anything else is a
+ * path from `cwd`. A file named like a seed is read as `./demo`. A bare word that is neither
+ * is refused with the names, rather than read as a missing file.
+ */
+export function seedPath(value: string, cwd: string): string {
+  const file = Object.hasOwn(SEED_NAMES, value) ? SEED_NAMES[value] : undefined;
+  if (file !== undefined) {
+    const path = packagedSeed(file);
+    if (path === undefined) {
+      throw new SeedNameError(
+        `--seed ${value}: the packaged ${file} is missing next to ${fileURLToPath(import.meta.url)}: the installation is incomplete; reinstall doohctl or give the seed's path`,
+      );
+    }
+    return path;
+  }
+  const path = isAbsolute(value) ? value : resolve(cwd, value);
+  if (/^[\w-]+$/.test(value) && !existsSync(path)) {
+    throw new SeedNameError(
+      `--seed ${value}: no file "${value}" in ${cwd} and no packaged seed of that name: give a seed file's path, or one of: ${Object.keys(SEED_NAMES).join(", ")}`,
+    );
+  }
+  return path;
+}
