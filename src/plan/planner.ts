@@ -18,7 +18,7 @@ import { pauseSpans } from "./pauses.js";
 import { policedIncrease, policyFindings } from "./policy.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
-import { spendSummary } from "./spend.js";
+import { budgetMoneyChanges, spendSummary } from "./spend.js";
 import { planSummary } from "./summary.js";
 import { savedThresholds } from "./thresholds.js";
 import {
@@ -85,7 +85,13 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     changes: built.changes,
     campaigns: live.campaigns,
     insertionOrders: live.insertionOrders,
+    advertisers: live.advertisers,
     now: options.now,
+  });
+  const budgetMoney = budgetMoneyChanges({
+    changes: built.changes,
+    insertionOrders: live.insertionOrders,
+    advertisers: live.advertisers,
   });
   const allowed = [...new Set(options.allowed ?? [])].sort();
   const saved = savedThresholds(options.thresholds);
@@ -166,6 +172,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
       spend,
+      ...(budgetMoney.length > 0 ? { budget_money: budgetMoney } : {}),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },
   };

@@ -202,16 +202,35 @@ export interface PauseSummary {
 export interface SpendDelta {
   /** The campaigns' insertion order's advertiser (live). */
   advertiser_id: string;
+  /** The advertiser's name, when the plan read it. */
+  advertiser_name?: string;
   currency_code: string;
+  /**
+   * Maximum spend, summed over the campaigns of the insertion orders read, active or not: per
+   * campaign, progress.spend (G2) + max(0, budget_impressions - delivered) x cpm / 1000 while
+   * its flight has not ended, progress.spend once it has (docs/plan.md, "Money").
+   */
   max_spend_before: Money;
   max_spend_after: Money;
   /** after - before; negative when the plan lowers it. */
   max_spend_change: Money;
-  /**
-   * What the campaigns that end active and still in flight or ahead can spend yet: their
-   * maximum after the plan less progress.spend (G2), at least zero. Absent without progress.
-   */
+  /** What the row's campaigns have spent (progress.spend). Absent when `without_progress` is present. */
+  spent?: Money;
+  /** What they can still spend after the plan: max_spend_after - spent. Absent likewise. */
   remaining?: Money;
+  /** Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound). */
+  without_progress?: string[];
+}
+
+/** An insertion order whose `budget_money` the plan changes: its own row of the money table. */
+export interface BudgetMoneyDelta {
+  insertion_order_id: string;
+  insertion_order_name: string;
+  contract_number: string | null;
+  advertiser_id: string;
+  advertiser_name?: string;
+  budget_before: Money | null;
+  budget_after: Money | null;
 }
 
 export interface PlanSummary {
@@ -229,6 +248,8 @@ export interface PlanSummary {
   insertion_orders: InsertionOrderDelta[];
   /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */
   spend?: SpendDelta[];
+  /** Insertion orders whose `budget_money` the plan changes; absent when none. */
+  budget_money?: BudgetMoneyDelta[];
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
 }

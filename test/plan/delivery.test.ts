@@ -237,9 +237,16 @@ describe("delivery-aware findings", () => {
       const repriced = await plan("cpm: 10 USD");
       expect(repriced.code).toBe(0);
       const out = repriced.out;
-      // The cost diff is the first table: 5001 300,000 x 12.50 -> 10.00, 5002 200,000 x 12.50.
+      // The cost diff is the first table. On the seeded clock 5001 (300,000 at 12.50) has
+      // delivered 81,522 for 81,522 x 12.50 / 1000 = 1,019.025 USD; 5002 (200,000 at 12.50,
+      // inactive) nothing. before = 300,000 x 12.50 / 1000 + 200,000 x 12.50 / 1000 = 6,250;
+      // after = 1,019.025 + 218,478 x 10 / 1000 (= 2,184.78) + 2,500 = 5,703.805, shown
+      // 5,703.80 (half-even); change -546.195 -> -546.20, -546.195 / 6,250 = -8.7%; left to
+      // spend 5,703.805 - 1,019.025 = 4,684.78.
       expect(out.indexOf("| maximum spend |")).toBe(out.indexOf("|"));
-      expect(out).toContain("| advertiser 1 | 6,250.00 USD | 5,500.00 USD | **-750.00 USD (-12.0%)** |");
+      expect(out).toContain(
+        "| advertiser 1 | 6,250.00 USD | 5,703.80 USD | **-546.20 USD (-8.7%)** | 4,684.78 USD |",
+      );
       expect(out).toMatch(
         /\| warning \| DOOH303 \| doohctl\.yaml:8 \| changes the cpm of campaign 5001 "Airports" mid-flight/,
       );
