@@ -116,7 +116,7 @@ describe("delivery-aware findings", () => {
     const error = plan.findings.find((f) => f.code === "DOOH802");
     expect(error?.severity).toBe("error");
     expect(error?.message).toContain(
-      `below the ${Money.formatGrouped(spent)} its campaigns have already spent`,
+      `below the ${Money.formatAmount(spent)} its campaigns have already spent: raise it to at least `,
     );
     expect(plan.requests).toEqual([]);
 
@@ -167,8 +167,9 @@ describe("delivery-aware findings", () => {
     const warning = plan.findings.find((f) => f.code === "DOOH303");
     expect(warning?.severity).toBe("warning");
     const share = ((delivered / 300_000) * 100).toFixed(1);
+    // The emulator delivers 5001 at its cpm: spend x 1000 / delivered = 12.50, the old cpm.
     expect(warning?.message).toBe(
-      `changes the cpm of campaign 5001 "Airports" mid-flight, 12.50 USD -> 15.00 USD: ${share}% of its budget (${delivered.toLocaleString("en-US")} of 300,000 impressions, ${Money.formatGrouped(Money.fromWire(progress.spend))} spent) was delivered at the old cpm; the new one applies to the remaining ${(300_000 - delivered).toLocaleString("en-US")}`,
+      `changes the cpm of campaign 5001 "Airports" mid-flight, 12.50 USD -> 15.00 USD: ${share}% of its budget (${delivered.toLocaleString("en-US")} of 300,000 impressions) was bought for ${Money.formatAmount(Money.fromWire(progress.spend))} at the old cpm, 12.50 USD; the new cpm applies to the remaining ${(300_000 - delivered).toLocaleString("en-US")}`,
     );
   });
 
