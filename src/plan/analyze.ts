@@ -3,6 +3,7 @@
  * to live delivery. They read the plan's changes and requests and never change them.
  */
 
+import { creativeServing } from "../model/creative-serving.js";
 import type { RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
@@ -164,12 +165,10 @@ function increases(input: AnalyzeInput): Finding[] {
   });
 }
 
+/** Why a creative cannot serve (src/model/creative-serving.ts, the rule status uses too), or undefined. */
 function notReady(creative: Creative): string | undefined {
-  if (creative.processing_status !== "PROCESSED") return `is ${creative.processing_status}, not PROCESSED`;
-  if (creative.archived) return "is archived";
-  const denied = creative.audits.filter((a) => a.status === "DENIED").map((a) => a.network_id);
-  if (denied.length > 0) return `was DENIED by network ${denied.join(", ")}`;
-  return undefined;
+  const serving = creativeServing(creative);
+  return serving.state === "can serve" ? undefined : `${serving.state}: ${serving.reason}`;
 }
 
 function campaignLabel(ref: { campaign_id?: string; name: string; insertion_order_id: string }): string {
