@@ -65,6 +65,7 @@ export interface TuningFlags {
   maxPause?: number;
   budgetIncreaseThreshold?: number;
   cpmIncreaseThreshold?: number;
+  minBudgetDays?: number;
   /** `--allow CODE`, repeatable: policy denials to apply anyway. */
   allow?: string[];
 }
@@ -112,6 +113,11 @@ export function addTuningOptions(command: Command): Command {
       nonNegative,
     )
     .option(
+      "--min-budget-days <days>",
+      "warn (DOOH304) when a budget cut leaves a campaign in flight fewer days than this of delivery at its current pace (default 2)",
+      nonNegative,
+    )
+    .option(
       "--allow <code>",
       "apply although the config's policy denies it: the policy code (DOOH901..DOOH905) becomes a warning; repeatable, recorded in the plan",
       allowCode,
@@ -124,6 +130,7 @@ export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
       ? { budgetIncreasePercent: flags.budgetIncreaseThreshold }
       : {}),
     ...(flags.cpmIncreaseThreshold !== undefined ? { cpmIncreasePercent: flags.cpmIncreaseThreshold } : {}),
+    ...(flags.minBudgetDays !== undefined ? { minBudgetDays: flags.minBudgetDays } : {}),
   };
   return Object.keys(thresholds).length > 0 ? thresholds : undefined;
 }

@@ -9,7 +9,9 @@ import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Creative } from "../model/wire.js";
+import { shortBudgets } from "./budget-cut.js";
 import { deactivates } from "./changes.js";
+import { silentDarkPaths } from "./dark-paths.js";
 import { DELIVERY_ANALYZERS } from "./delivery.js";
 import { type Analyzer, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
@@ -37,6 +39,7 @@ export interface AnalyzeInput {
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
   budgetIncreasePercent: 50,
   cpmIncreasePercent: 20,
+  minBudgetDays: 2,
 };
 
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
@@ -226,9 +229,11 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
 /** The analyzers of a scheduled plan, in the order their findings are listed. */
 export const PLAN_ANALYZERS: readonly Analyzer<AnalyzeInput>[] = [
   { name: "deactivations", codes: ["DOOH101"], run: deactivations },
+  { name: "silent-dark-paths", codes: ["DOOH102"], run: silentDarkPaths },
   { name: "targeting-pauses", codes: ["DOOH201"], run: pauses },
   { name: "ended-flights", codes: ["DOOH301"], run: endedFlights },
   ...DELIVERY_ANALYZERS,
+  { name: "short-budgets", codes: ["DOOH304"], run: shortBudgets },
   { name: "increases", codes: ["DOOH401"], run: increases },
   { name: "creative-readiness", codes: ["DOOH501"], run: creativeReadiness },
 ];

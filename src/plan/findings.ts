@@ -38,13 +38,21 @@ export const FINDING_CATALOGUE = {
   DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
   DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
   DOOH101: warning("deactivates a live campaign"),
+  DOOH102: warning(
+    "stops delivery of a campaign in flight without deactivating it: no creative left that can serve, or a budget at what it has delivered",
+  ),
   DOOH201: warning("pauses a campaign for a targeting change"),
   DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
   DOOH203: warning("a campaign is paused by an apply still running on this machine"),
   DOOH204: error("--max-pause cannot be met"),
   DOOH301: warning("edits a campaign whose flight has ended"),
   DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
-  DOOH303: warning("changes the cpm of a campaign mid-flight: what it delivered was bought at the old price"),
+  DOOH303: warning(
+    "changes the cpm of a campaign mid-flight: what it delivered was bought at the price it cost (spend x 1000 / delivered)",
+  ),
+  DOOH304: warning(
+    "cuts the budget of a campaign in flight to less than --min-budget-days of delivery at its pace",
+  ),
   DOOH401: warning("budget or cpm increase above the threshold"),
   DOOH501: warning("creative not ready to serve on an active campaign"),
   DOOH601: error("creative advertiser differs from the campaign's (see docs/assumptions.md#g6)"),
@@ -56,7 +64,9 @@ export const FINDING_CATALOGUE = {
   DOOH902: error("policy budget_increase_percent: budget increase above the limit"),
   DOOH903: error("policy cpm_increase_percent: cpm increase above the limit"),
   DOOH904: error("policy max_added_spend: the plan adds more maximum spend than the limit"),
-  DOOH905: error("policy no_deactivation_in_flight: deactivates a campaign in flight"),
+  DOOH905: error(
+    "policy no_deactivation_in_flight: stops delivery of a campaign in flight (deactivation, end_time at or before now, no creative that can serve, budget at or below delivered)",
+  ),
 } satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;

@@ -107,6 +107,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       spend,
       thresholds,
       allowed,
+      now: options.now,
     }),
   ];
   let requests: PlannedRequest[] = [];

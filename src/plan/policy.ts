@@ -7,7 +7,7 @@
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { describeIncrease, increasePercent, show } from "./analyze.js";
-import { deactivates } from "./changes.js";
+import { darkPaths } from "./dark-paths.js";
 import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
@@ -21,6 +21,8 @@ export interface PolicyInput {
   thresholds: Required<PlanThresholds>;
   /** `--allow`: policy codes whose deny becomes a warning. */
   allowed: readonly string[];
+  /** The plan's clock: an end_time at or before it stops delivery (dark-paths.ts). */
+  now: string;
 }
 
 /** The insertion order a change belongs to, for its override; undefined for a creative. */
@@ -151,21 +153,24 @@ function addedSpend(input: PolicyInput): Finding[] {
   });
 }
 
+/** Every dark path of a campaign in flight (dark-paths.ts), not only a deactivation. */
 function deactivationsInFlight(input: PolicyInput): Finding[] {
-  return input.changes.flatMap((c) => {
-    if (!deactivates(c) || c.campaign.campaign_id === undefined) return [];
-    const rule = rulesFor(input.desired, c.campaign.insertion_order_id).no_deactivation_in_flight;
-    const live = input.live.campaigns.get(c.campaign.campaign_id);
-    // In flight is the DSP's own `in_flight` (G2), as DOOH302 and DOOH303 read it.
-    if (!rule || !live?.active || !live.in_flight) return [];
+  return darkPaths(input).flatMap((path) => {
+    const live = path.campaign;
+    const rule = rulesFor(input.desired, live.insertion_order_id).no_deactivation_in_flight;
+    if (!rule) return [];
     return [
       breach(
         input,
         rule,
         finding(
           "DOOH905",
-          `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
-          { address: c.address, change_ids: [c.id], source: c.source },
+          `${path.address ?? `campaign ${live.id}`}: stops delivery of campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time}): ${path.reason}`,
+          {
+            ...(path.address !== undefined ? { address: path.address } : {}),
+            change_ids: path.change_ids,
+            source: path.source,
+          },
         ),
       ),
     ];

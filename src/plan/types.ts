@@ -324,6 +324,7 @@ export interface LiveState {
 export interface SavedThresholds {
   budget_increase_percent?: number;
   cpm_increase_percent?: number;
+  min_budget_days?: number;
 }
 
 /** Thresholds of analyzer DOOH401, in percent of the live value. */
@@ -332,6 +333,8 @@ export interface PlanThresholds {
   budgetIncreasePercent?: number;
   /** @default 20 */
   cpmIncreasePercent?: number;
+  /** DOOH304: a budget cut in flight leaving fewer days than this at the current pace. @default 2 */
+  minBudgetDays?: number;
 }
 
 /** Everything `createPlan` needs besides desired and live state; it reads no clock itself. */
