@@ -78,7 +78,7 @@ function nonNegative(value: string): number {
   return number;
 }
 
-/** One `--allow CODE`: a policy code (DOOH901..DOOH905), collected into a list. */
+/** One `--allow CODE`: a policy code (DOOH901..DOOH906), collected into a list. */
 function allowCode(value: string, previous: string[] | undefined): string[] {
   const code = value.trim().toUpperCase();
   if (!isPolicyCode(code)) {
@@ -119,7 +119,7 @@ export function addTuningOptions(command: Command): Command {
     )
     .option(
       "--allow <code>",
-      "apply although the config's policy denies it: the policy code (DOOH901..DOOH905) becomes a warning; repeatable, recorded in the plan",
+      "apply although the config's policy denies it: the policy code (DOOH901..DOOH906) becomes a warning; repeatable, recorded in the plan",
       allowCode,
     );
 }

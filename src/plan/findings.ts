@@ -60,12 +60,16 @@ export const FINDING_CATALOGUE = {
   DOOH702: error("no safe order of requests exists (I1, I3)"),
   DOOH801: error("campaign budget_impressions below the impressions it has delivered"),
   DOOH802: error("insertion order budget_money below what its campaigns have spent"),
+  DOOH803: warning("the campaigns of an insertion order can spend more than its budget_money"),
   DOOH901: error("policy max_cpm: cpm above the highest cpm for its currency"),
   DOOH902: error("policy budget_increase_percent: budget increase above the limit"),
   DOOH903: error("policy cpm_increase_percent: cpm increase above the limit"),
   DOOH904: error("policy max_added_spend: the plan adds more maximum spend than the limit"),
   DOOH905: error(
     "policy no_deactivation_in_flight: stops delivery of a campaign in flight (deactivation, end_time at or before now, no creative that can serve, budget at or below delivered)",
+  ),
+  DOOH906: error(
+    "policy commitments_within_budget: the campaigns of an insertion order can spend more than its budget_money",
   ),
 } satisfies Record<string, CatalogueEntry>;
 

@@ -7,6 +7,7 @@
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { commitmentFindings } from "./commitments.js";
 import { darkPaths } from "./dark-paths.js";
 import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
@@ -177,16 +178,32 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
   });
 }
 
+/** DOOH803, or DOOH906 where `commitments_within_budget` is in force for the insertion order. */
+function commitments(input: PolicyInput): Finding[] {
+  return commitmentFindings({
+    changes: input.changes,
+    live: input.live,
+    desired: input.desired,
+    now: input.now,
+    ruleFor: (id) => rulesFor(input.desired, id).commitments_within_budget,
+    breach: (rule, denial) => breach(input, rule, denial),
+  });
+}
+
 /** The guardrail policy analyzers, in the order their findings are listed. */
 export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
   { name: "max-cpm", codes: ["DOOH901"], run: maxCpm },
   { name: "policed-increases", codes: ["DOOH902", "DOOH903"], run: increases },
   { name: "max-added-spend", codes: ["DOOH904"], run: addedSpend },
   { name: "no-deactivation-in-flight", codes: ["DOOH905"], run: deactivationsInFlight },
+  // DOOH803 is the warning without the rule: not a policy code.
+  { name: "commitments", codes: ["DOOH906", "DOOH803"], run: commitments },
 ];
 
 /** The policy codes `--allow` accepts: those the policy analyzers emit. */
-export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap((analyzer) => analyzer.codes);
+export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap(
+  (analyzer) => analyzer.codes,
+).filter((code) => code.startsWith("DOOH9"));
 
 export function isPolicyCode(code: string): boolean {
   return (POLICY_CODES as readonly string[]).includes(code);

@@ -350,7 +350,7 @@ export interface PlanOptions {
   /** Write slots other runs hold now (ms until each frees), for the apply estimate. */
   writeWindowBusyMs?: readonly number[];
   thresholds?: PlanThresholds;
-  /** `--allow CODE`: policy codes (DOOH901..DOOH905) whose deny becomes a warning. */
+  /** `--allow CODE`: policy codes (DOOH901..DOOH906) whose deny becomes a warning. */
   allowed?: readonly string[];
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;
