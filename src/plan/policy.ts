@@ -128,25 +128,28 @@ function increases(input: PolicyInput): Finding[] {
   });
 }
 
+/**
+ * Per advertiser and currency (the money table's rows), never netted across advertisers: a
+ * raise for one advertiser is not offset by a cut for another (issue 25).
+ */
 function addedSpend(input: PolicyInput): Finding[] {
   const rule = input.desired.policy?.max_added_spend;
   if (!rule) return [];
-  const added = new Map<string, Money>();
-  for (const delta of input.spend) {
-    const change = Money.fromWire(delta.max_spend_change);
-    const sum = added.get(delta.currency_code);
-    added.set(delta.currency_code, sum ? Money.add(sum, change) : change);
-  }
-  return [...added].flatMap(([currency, total]) => {
-    const limit = exceededLimit(rule, currency, total);
+  return input.spend.flatMap((delta) => {
+    const added = Money.fromWire(delta.max_spend_change);
+    const limit = exceededLimit(rule, delta.currency_code, added);
     if (!limit) return [];
+    const advertiser =
+      delta.advertiser_name !== undefined
+        ? `advertiser ${delta.advertiser_id} "${delta.advertiser_name}"`
+        : `advertiser ${delta.advertiser_id}`;
     return [
       breach(
         input,
         rule,
         finding(
           "DOOH904",
-          `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
+          `this plan adds ${Money.formatAmount(added)} of maximum spend for ${advertiser} (money table, docs/plan.md), above the largest added spend ${Money.formatAmount(limit)} per apply and advertiser`,
           { source: rule.source },
         ),
       ),
