@@ -140,7 +140,7 @@ export function describeIncrease(percent: number): string {
 
 export function show(value: unknown): string {
   if (typeof value === "number") return value.toLocaleString("en-US");
-  if (value && typeof value === "object" && "units" in value) return Money.format(value as Money);
+  if (value && typeof value === "object" && "units" in value) return Money.formatGrouped(value as Money);
   return String(value);
 }
 

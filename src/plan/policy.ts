@@ -91,7 +91,7 @@ function maxCpm(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH901",
-          `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
+          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above the highest cpm ${Money.formatGrouped(limit)}`,
           { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
         ),
       ),

@@ -39,7 +39,7 @@ export function showValue(value: JsonValue): string {
   // An empty text would read as nothing at all (`pixel_url:  -> ...`): show it as quotes.
   if (typeof value === "string") return value === "" ? '""' : printable(value);
   if (typeof value === "boolean") return String(value);
-  if (Money.isWire(value)) return Money.format(value as Money);
+  if (Money.isWire(value)) return Money.formatGrouped(value as Money);
   if (Array.isArray(value) && value.every((v) => typeof v === "string"))
     return printable(`[${value.join(", ")}]`);
   return JSON.stringify(value);
