@@ -71,6 +71,7 @@ export const FINDING_CATALOGUE = {
   DOOH906: error(
     "policy commitments_within_budget: the campaigns of an insertion order can spend more than its budget_money",
   ),
+  DOOH907: warning("the change loosens the guardrail policy against the config at --changed-since REF"),
 } satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;

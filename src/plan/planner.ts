@@ -22,6 +22,7 @@ import { budgetMoneyChanges, spendSummary } from "./spend.js";
 import { planSummary } from "./summary.js";
 import { savedThresholds } from "./thresholds.js";
 import {
+  type ChangedScope,
   type Finding,
   type LiveState,
   type PauseSummary,
@@ -59,6 +60,18 @@ function pauseSummary(input: {
     extra_writes: input.choice.layout.writes - input.choice.minimumWrites,
     ...(maxPauseMs !== undefined ? { max_pause_ms: maxPauseMs } : {}),
   };
+}
+
+/** Whether the policy was compared with a base, and what loosened; undefined without a policy. */
+function policySummary(
+  desired: DesiredState,
+  changed: ChangedScope | undefined,
+): { compared_with?: string; loosened: string[] } | undefined {
+  const declared =
+    desired.policy !== undefined || desired.insertionOrders.some((io) => io.policy !== undefined);
+  if (!declared && !changed?.loosened_policy) return undefined;
+  if (!changed) return { loosened: [] };
+  return { compared_with: `${changed.since} (${changed.commit})`, loosened: changed.loosened_policy ?? [] };
 }
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -110,6 +123,15 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       now: options.now,
     }),
   ];
+  const policy = policySummary(desired, options.changed);
+  if (policy && policy.loosened.length > 0) {
+    findings.unshift(
+      finding(
+        "DOOH907",
+        `this change loosens the guardrail policy since ${options.changed?.since} (${options.changed?.commit.slice(0, 12)}): ${policy.loosened.join("; ")}`,
+      ),
+    );
+  }
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
   if (!hasErrors(findings)) {
@@ -174,6 +196,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       }),
       spend,
       ...(budgetMoney.length > 0 ? { budget_money: budgetMoney } : {}),
+      ...(policy ? { policy } : {}),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },
   };

@@ -250,6 +250,12 @@ export interface PlanSummary {
   spend?: SpendDelta[];
   /** Insertion orders whose `budget_money` the plan changes; absent when none. */
   budget_money?: BudgetMoneyDelta[];
+  /**
+   * Present when the config declares a `policy:`: the revision it was compared with
+   * (`--changed-since`; absent when there was none, so the plan could not compare) and the
+   * rules loosened since (DOOH907).
+   */
+  policy?: { compared_with?: string; loosened: string[] };
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
 }
@@ -301,6 +307,8 @@ export interface ChangedScope {
   creatives: string[];
   /** Declared insertion orders, campaigns and creatives the plan did not compare with live state. */
   not_refreshed: number;
+  /** Guardrail rules the change loosens against the config at REF (DOOH907); absent when none. */
+  loosened_policy?: string[];
 }
 
 /** Live objects the planner compares against; read by `plan/read.ts` through the client. */
