@@ -5,10 +5,16 @@
  * ones no other finding names are DOOH102. A budget cut that leaves less than
  * --min-budget-days at the current pace is DOOH304.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDspClient } from "../../src/api/client.js";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { VirtualClock } from "../../src/model/clock.js";
 import type { CampaignFields, PolicyRule, PolicyRules } from "../../src/model/desired.js";
 import type { AuditStatus } from "../../src/model/wire.js";
+import { createPlan } from "../../src/plan/planner.js";
+import { readLiveState } from "../../src/plan/read.js";
 import type { LiveState } from "../../src/plan/types.js";
+import { seed, USER } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -158,5 +164,53 @@ describe("a budget cut that leaves less than --min-budget-days at the current pa
         plan(desired({ budget_impressions: 275_000 }), live, { now, thresholds: { minBudgetDays: 0.2 } }),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("dark paths against the emulator", () => {
+  let emulator: RunningEmulator | undefined;
+  afterEach(async () => {
+    await emulator?.close();
+    emulator = undefined;
+  });
+
+  it("reads the creatives of a campaign declaring creatives: [] and names the dark path (DOOH102)", async () => {
+    const clock = new VirtualClock({ start: Date.parse("2026-12-10T00:00:00Z") });
+    const approvedAudit = {
+      network_id: "1",
+      status: "APPROVED" as const,
+      message: "",
+      last_reviewed: "2026-11-20T00:00:00Z",
+    };
+    const base = seed();
+    emulator = await startEmulator({
+      port: 0,
+      rateLimits: "off",
+      clock,
+      seed: {
+        ...base,
+        // 9001 serves on 5001 (Airports, active, in flight since Dec 1): approved by network 1.
+        creatives: (base.creatives ?? []).map((c) =>
+          c.id === "9001" ? { ...c, audits: [approvedAudit] } : c,
+        ),
+      },
+    });
+    const client = createDspClient({
+      apiOrigin: emulator.origin,
+      environment: "production",
+      credentials: USER,
+    });
+    try {
+      const d = desiredState([
+        desiredIo("1001", { campaigns: [desiredCampaign("Airports", { id: "5001", creatives: [] })] }),
+      ]);
+      const live = await readLiveState(client, d);
+      const p = createPlan(d, live, { ...PLAN_OPTIONS, now: new Date(clock.now()).toISOString() });
+      expect(p.findings.map((f) => f.message)).toEqual([
+        'stops delivery of campaign 5001 "Airports", in flight now, without deactivating it: removes its last creative',
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyRule, PolicyRules } from "../../src/model/desired.js";
 import { changedSince } from "../../src/plan/changed.js";
+import { parsePlan } from "../../src/plan/file.js";
+import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import {
   desiredCampaign,
@@ -93,6 +95,9 @@ describe("a change that loosens the policy (DOOH907)", () => {
       "> **Policy denials allowed by --allow: `DOOH903`.**",
       "",
     ]);
+    // The saved plan keeps both, and loads back through the schema.
+    const json = renderJson(p);
+    expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
     expect(comment[9]).toBe(
       "> **Threshold flags in use: `--budget-increase-threshold 80`, `--min-budget-days 1`.**",
     );
