@@ -65,6 +65,7 @@ export interface TuningFlags {
   maxPause?: number;
   budgetIncreaseThreshold?: number;
   cpmIncreaseThreshold?: number;
+  minBudgetDays?: number;
   /** `--allow CODE`, repeatable: policy denials to apply anyway. */
   allow?: string[];
 }
@@ -77,7 +78,7 @@ function nonNegative(value: string): number {
   return number;
 }
 
-/** One `--allow CODE`: a policy code (DOOH901..DOOH905), collected into a list. */
+/** One `--allow CODE`: a policy code (DOOH901..DOOH906), collected into a list. */
 function allowCode(value: string, previous: string[] | undefined): string[] {
   const code = value.trim().toUpperCase();
   if (!isPolicyCode(code)) {
@@ -112,8 +113,13 @@ export function addTuningOptions(command: Command): Command {
       nonNegative,
     )
     .option(
+      "--min-budget-days <days>",
+      "warn (DOOH304) when a budget cut leaves a campaign in flight fewer days than this of delivery at its current pace (default 2)",
+      nonNegative,
+    )
+    .option(
       "--allow <code>",
-      "apply although the config's policy denies it: the policy code (DOOH901..DOOH905) becomes a warning; repeatable, recorded in the plan",
+      "apply although the config's policy denies it: the policy code (DOOH901..DOOH906) becomes a warning; repeatable, recorded in the plan",
       allowCode,
     );
 }
@@ -124,6 +130,7 @@ export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
       ? { budgetIncreasePercent: flags.budgetIncreaseThreshold }
       : {}),
     ...(flags.cpmIncreaseThreshold !== undefined ? { cpmIncreasePercent: flags.cpmIncreaseThreshold } : {}),
+    ...(flags.minBudgetDays !== undefined ? { minBudgetDays: flags.minBudgetDays } : {}),
   };
   return Object.keys(thresholds).length > 0 ? thresholds : undefined;
 }

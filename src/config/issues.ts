@@ -40,7 +40,8 @@ export type ConfigIssueCode =
   | "BUDGET_OVER_INSERTION_ORDER"
   | "CURRENCY_MISMATCH"
   | "DUPLICATE_DECLARATION"
-  | "CONNECTION_DECLARED_TWICE";
+  | "CONNECTION_DECLARED_TWICE"
+  | "POLICY_LOOSENED";
 
 export interface ConfigIssue {
   /** The file as the user named it (relative to the working directory when inside it). */

@@ -12,6 +12,7 @@ const RULES = [
   "cpm_increase_percent",
   "max_added_spend",
   "no_deactivation_in_flight",
+  "commitments_within_budget",
 ] as const;
 
 /** The schema has checked the rules' shapes. Action default: deny. */

@@ -6,6 +6,7 @@
  */
 import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import { loosenings } from "../model/policy-strictness.js";
 import { Time } from "../model/time.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
@@ -33,6 +34,7 @@ export function checkRules(
   );
   duplicates(state, add);
   for (const io of state.insertionOrders) {
+    onlyTightens(state, io, add);
     flights(io, add);
     budgets(io, add);
     currencies(io, add);
@@ -41,6 +43,23 @@ export function checkRules(
 }
 
 type Add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string) => void;
+
+/**
+ * An insertion order's `policy` may only tighten the top-level rules (docs/plan.md, "Guardrail
+ * policies"): the top level is what the policy's owners review (examples/policy/CODEOWNERS),
+ * so a campaign file must not loosen it for one insertion order.
+ */
+function onlyTightens(state: DesiredState, io: DesiredInsertionOrder, add: Add): void {
+  if (!io.policy) return;
+  for (const l of loosenings(state.policy, { ...state.policy, ...io.policy })) {
+    add(
+      l.source ?? io.source,
+      "POLICY_LOOSENED",
+      `insertion order ${io.id}'s policy loosens the top-level rule, ${l.what}: an insertion order's policy may only tighten the top-level rules`,
+      "keep the top-level action and a limit at or below it here, or change the top-level policy (reviewed by its owners)",
+    );
+  }
+}
 
 export function where(ref: SourceRef): string {
   return `${ref.file}:${ref.line}:${ref.column}`;

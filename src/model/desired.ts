@@ -55,6 +55,8 @@ export interface PolicyRules {
   /** Top level only: it is per apply. */
   max_added_spend?: PolicyRule;
   no_deactivation_in_flight?: PolicyRule;
+  /** DOOH906: an insertion order's campaigns may not be able to spend more than its budget_money. */
+  commitments_within_budget?: PolicyRule;
 }
 
 export interface DesiredInsertionOrder {

@@ -152,6 +152,77 @@ function formatGrouped(value: Money, options: { signed?: boolean } = {}): string
   return `${sign}${grouped}.${fraction} ${currency}`;
 }
 
+/**
+ * ISO 4217 minor units (decimal places of the currency's smallest unit) where they are not 2;
+ * a currency not listed has 2, as most do.
+ */
+const MINOR_UNITS: Readonly<Record<string, number>> = {
+  // none
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  // thousandths
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  // ten-thousandths
+  CLF: 4,
+  UYW: 4,
+};
+
+/** The decimal places of `currency`'s minor unit (ISO 4217): 2 for USD, 0 for JPY, 3 for KWD. */
+function minorUnits(currency: string): number {
+  return MINOR_UNITS[currency] ?? 2;
+}
+
+/**
+ * Rounds to the currency's minor unit, half to even (banker's rounding, so that rounding many
+ * amounts does not drift one way): 1,646.69895 USD is 1,646.70; 0.125 USD is 0.12; 2.5 JPY is 2.
+ */
+function roundToMinor(value: Money): Money {
+  const step = 10n ** BigInt(9 - minorUnits(value.currency_code));
+  const total = toNanos(value);
+  const abs = total < 0n ? -total : total;
+  let q = abs / step;
+  const r = abs % step;
+  if (r * 2n > step || (r * 2n === step && q % 2n === 1n)) q += 1n;
+  return fromNanos((total < 0n ? -q : q) * step, value.currency_code);
+}
+
+/**
+ * An amount for people (text and Markdown): in the currency's minor units, rounded half to
+ * even, with thousands separators: "11,504.71 USD", "1,235 JPY", "+9,858.01 USD" when signed.
+ * JSON keeps the exact value; this is display only.
+ */
+function formatAmount(value: Money, options: { signed?: boolean } = {}): string {
+  const digits = minorUnits(value.currency_code);
+  const total = toNanos(roundToMinor(value));
+  const negative = total < 0n;
+  const abs = negative ? -total : total;
+  const whole = (abs / NANOS_PER_UNIT).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const fraction = (abs % NANOS_PER_UNIT).toString().padStart(9, "0").slice(0, digits);
+  const sign = negative ? "-" : options.signed && total !== 0n ? "+" : "";
+  return `${sign}${whole}${digits > 0 ? `.${fraction}` : ""} ${value.currency_code}`;
+}
+
 function zero(currency: string): Money {
   return { currency_code: currency, units: "0", nanos: 0 };
 }
@@ -174,6 +245,9 @@ export const Money = {
   equals,
   format,
   formatGrouped,
+  formatAmount,
+  minorUnits,
+  roundToMinor,
   zero,
   isNegative,
 };

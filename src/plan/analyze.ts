@@ -3,12 +3,15 @@
  * to live delivery. They read the plan's changes and requests and never change them.
  */
 
+import { creativeServing } from "../model/creative-serving.js";
 import type { RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Creative } from "../model/wire.js";
+import { shortBudgets } from "./budget-cut.js";
 import { deactivates } from "./changes.js";
+import { silentDarkPaths } from "./dark-paths.js";
 import { DELIVERY_ANALYZERS } from "./delivery.js";
 import { type Analyzer, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
@@ -36,6 +39,7 @@ export interface AnalyzeInput {
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
   budgetIncreasePercent: 50,
   cpmIncreasePercent: 20,
+  minBudgetDays: 2,
 };
 
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
@@ -136,7 +140,7 @@ export function describeIncrease(percent: number): string {
 
 export function show(value: unknown): string {
   if (typeof value === "number") return value.toLocaleString("en-US");
-  if (value && typeof value === "object" && "units" in value) return Money.format(value as Money);
+  if (value && typeof value === "object" && "units" in value) return Money.formatGrouped(value as Money);
   return String(value);
 }
 
@@ -164,12 +168,10 @@ function increases(input: AnalyzeInput): Finding[] {
   });
 }
 
+/** Why a creative cannot serve (src/model/creative-serving.ts, the rule status uses too), or undefined. */
 function notReady(creative: Creative): string | undefined {
-  if (creative.processing_status !== "PROCESSED") return `is ${creative.processing_status}, not PROCESSED`;
-  if (creative.archived) return "is archived";
-  const denied = creative.audits.filter((a) => a.status === "DENIED").map((a) => a.network_id);
-  if (denied.length > 0) return `was DENIED by network ${denied.join(", ")}`;
-  return undefined;
+  const serving = creativeServing(creative);
+  return serving.state === "can serve" ? undefined : `${serving.state}: ${serving.reason}`;
 }
 
 function campaignLabel(ref: { campaign_id?: string; name: string; insertion_order_id: string }): string {
@@ -227,9 +229,11 @@ function creativeReadiness(input: AnalyzeInput): Finding[] {
 /** The analyzers of a scheduled plan, in the order their findings are listed. */
 export const PLAN_ANALYZERS: readonly Analyzer<AnalyzeInput>[] = [
   { name: "deactivations", codes: ["DOOH101"], run: deactivations },
+  { name: "silent-dark-paths", codes: ["DOOH102"], run: silentDarkPaths },
   { name: "targeting-pauses", codes: ["DOOH201"], run: pauses },
   { name: "ended-flights", codes: ["DOOH301"], run: endedFlights },
   ...DELIVERY_ANALYZERS,
+  { name: "short-budgets", codes: ["DOOH304"], run: shortBudgets },
   { name: "increases", codes: ["DOOH401"], run: increases },
   { name: "creative-readiness", codes: ["DOOH501"], run: creativeReadiness },
 ];

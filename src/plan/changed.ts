@@ -4,7 +4,9 @@
  * compared by what they declare, never by where they are written, so moving a block to
  * another file or line changes nothing.
  */
-import type { DesiredCampaign, DesiredInsertionOrder, DesiredState } from "../model/desired.js";
+
+import type { DesiredCampaign, DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
+import { loosenings } from "../model/policy-strictness.js";
 import { canonicalJson } from "./canonical.js";
 import type { ChangedScope } from "./types.js";
 
@@ -62,6 +64,7 @@ export function changedSince(
     head.insertionOrders.length +
     head.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0) +
     head.creatives.length;
+  const loosened = loosenedPolicy(base, head);
   return {
     since: ref.since,
     commit: ref.commit,
@@ -70,7 +73,27 @@ export function changedSince(
     removed_campaigns: removed,
     creatives,
     not_refreshed: declared - insertionOrders.length - campaigns.length - creatives.length,
+    ...(loosened.length > 0 ? { loosened_policy: loosened } : {}),
   };
+}
+
+/**
+ * Each guardrail rule the head loosens against the base (src/model/policy-strictness.ts): the
+ * top-level rules, then each insertion order's own, where it names the rule (a top-level change
+ * is listed once, not once per insertion order). `policy.max_cpm: 25.00 USD -> 100.00 USD`.
+ */
+export function loosenedPolicy(base: DesiredState, head: DesiredState): string[] {
+  const at = (source: SourceRef | undefined) => (source ? ` (${source.file}:${source.line})` : "");
+  const top = loosenings(base.policy, head.policy).map((l) => `policy.${l.what}${at(l.source)}`);
+  const baseIos = new Map(base.insertionOrders.map((io) => [io.id, io]));
+  const own = head.insertionOrders.flatMap((io) => {
+    const was = baseIos.get(io.id);
+    const named = new Set([...Object.keys(was?.policy ?? {}), ...Object.keys(io.policy ?? {})]);
+    return loosenings({ ...base.policy, ...was?.policy }, { ...head.policy, ...io.policy })
+      .filter((l) => named.has(l.rule))
+      .map((l) => `insertion order ${io.id} policy.${l.what}${at(l.source)}`);
+  });
+  return [...top, ...own];
 }
 
 /** Insertion orders whose live campaigns a scoped plan reads: G8's budget sum needs all of them. */

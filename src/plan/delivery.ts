@@ -41,6 +41,14 @@ function spentByCurrency(campaigns: Iterable<Campaign>, insertionOrderId: string
   return spent;
 }
 
+/** `spent` rounded up to the currency's minor unit: the least budget a person can type that covers it. */
+function atLeast(spent: Money): Money {
+  const rounded = Money.roundToMinor(spent);
+  if (Money.compare(rounded, spent) >= 0) return rounded;
+  const unit = 10n ** BigInt(9 - Money.minorUnits(spent.currency_code));
+  return Money.fromNanos(Money.toNanos(rounded) + unit, spent.currency_code);
+}
+
 /**
  * DOOH801: a campaign budget below the impressions it has delivered. DOOH802: an insertion
  * order money budget below what its campaigns have spent (sum of progress.spend in the
@@ -74,7 +82,7 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
       return [
         finding(
           "DOOH802",
-          `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatGrouped(after)}, below the ${Money.formatGrouped(spent)} its campaigns have already spent: raise it to at least ${Money.formatGrouped(spent)}`,
+          `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatAmount(after)}, below the ${Money.formatAmount(spent)} its campaigns have already spent: raise it to at least ${Money.formatAmount(atLeast(spent))}`,
           { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
         ),
       ];
@@ -116,8 +124,24 @@ function percent(part: number, whole: number): string {
 }
 
 /**
+ * The cpm delivered impressions were bought at: spend x 1000 / delivered, rounded half to
+ * even to the nano; undefined when nothing was delivered. It can differ from the cpm in the
+ * config: the cpm may have been changed outside doohctl, or mid-flight before.
+ */
+export function boughtCpm(spend: Money, delivered: number): Money | undefined {
+  if (delivered <= 0) return undefined;
+  const numerator = Money.toNanos(spend) * 1000n;
+  const d = BigInt(delivered);
+  let q = numerator / d;
+  const r = numerator % d;
+  if (r * 2n > d || (r * 2n === d && q % 2n === 1n)) q += 1n;
+  return Money.fromNanos(q, spend.currency_code);
+}
+
+/**
  * DOOH303: a cpm change on a campaign in flight that has delivered: the impressions already
- * delivered were bought at the old price, only the rest at the new one.
+ * delivered were bought at the price they cost (spend x 1000 / delivered), only the rest is
+ * bought at the new one.
  */
 function cpmMidFlight(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
@@ -133,10 +157,16 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
     const total = typeof budget?.after === "number" ? budget.after : live.budget_impressions;
     const delivered = progress.impressions_delivered;
     const rest = Math.max(0, total - delivered);
+    const spend = Money.fromWire(progress.spend);
+    const paid = boughtCpm(spend, delivered);
+    const price =
+      paid && !Money.equals(paid, before)
+        ? `an average cpm of ${Money.formatGrouped(paid)}, not the ${Money.formatGrouped(before)} the campaign has now`
+        : `the old cpm, ${Money.formatGrouped(before)}`;
     return [
       finding(
         "DOOH303",
-        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions, ${Money.formatGrouped(Money.fromWire(progress.spend))} spent) was delivered at the old cpm; the new one applies to the remaining ${grouped(rest)}`,
+        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions) was bought for ${Money.formatAmount(spend)} at ${price}; the new cpm applies to the remaining ${grouped(rest)}`,
         { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
       ),
     ];

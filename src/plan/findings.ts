@@ -38,6 +38,9 @@ export const FINDING_CATALOGUE = {
   DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
   DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
   DOOH101: warning("deactivates a live campaign"),
+  DOOH102: warning(
+    "stops delivery of a campaign in flight without deactivating it: no creative left that can serve, or a budget at what it has delivered",
+  ),
   DOOH201: warning("pauses a campaign for a targeting change"),
   DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
   DOOH203: warning("a campaign is paused by an apply still running (its lease is fresh)"),
@@ -52,7 +55,12 @@ export const FINDING_CATALOGUE = {
   ),
   DOOH301: warning("edits a campaign whose flight has ended"),
   DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
-  DOOH303: warning("changes the cpm of a campaign mid-flight: what it delivered was bought at the old price"),
+  DOOH303: warning(
+    "changes the cpm of a campaign mid-flight: what it delivered was bought at the price it cost (spend x 1000 / delivered)",
+  ),
+  DOOH304: warning(
+    "cuts the budget of a campaign in flight to less than --min-budget-days of delivery at its pace",
+  ),
   DOOH401: warning("budget or cpm increase above the threshold"),
   DOOH501: warning("creative not ready to serve on an active campaign"),
   DOOH601: error("creative advertiser differs from the campaign's (see docs/assumptions.md#g6)"),
@@ -60,11 +68,18 @@ export const FINDING_CATALOGUE = {
   DOOH702: error("no safe order of requests exists (I1, I3)"),
   DOOH801: error("campaign budget_impressions below the impressions it has delivered"),
   DOOH802: error("insertion order budget_money below what its campaigns have spent"),
+  DOOH803: warning("the campaigns of an insertion order can spend more than its budget_money"),
   DOOH901: error("policy max_cpm: cpm above the highest cpm for its currency"),
   DOOH902: error("policy budget_increase_percent: budget increase above the limit"),
   DOOH903: error("policy cpm_increase_percent: cpm increase above the limit"),
   DOOH904: error("policy max_added_spend: the plan adds more maximum spend than the limit"),
-  DOOH905: error("policy no_deactivation_in_flight: deactivates a campaign in flight"),
+  DOOH905: error(
+    "policy no_deactivation_in_flight: stops delivery of a campaign in flight (deactivation, end_time at or before now, no creative that can serve, budget at or below delivered)",
+  ),
+  DOOH906: error(
+    "policy commitments_within_budget: the campaigns of an insertion order can spend more than its budget_money",
+  ),
+  DOOH907: warning("the change loosens the guardrail policy against the config at --changed-since REF"),
 } satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;

@@ -20,10 +20,11 @@ import { policedIncrease, policyFindings } from "./policy.js";
 import { recordFindings } from "./recovered.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
-import { spendSummary } from "./spend.js";
+import { budgetMoneyChanges, spendSummary } from "./spend.js";
 import { planSummary } from "./summary.js";
 import { savedThresholds } from "./thresholds.js";
 import {
+  type ChangedScope,
   type Finding,
   type LiveState,
   type PauseSummary,
@@ -63,6 +64,18 @@ function pauseSummary(input: {
   };
 }
 
+/** Whether the policy was compared with a base, and what loosened; undefined without a policy. */
+function policySummary(
+  desired: DesiredState,
+  changed: ChangedScope | undefined,
+): { compared_with?: string; loosened: string[] } | undefined {
+  const declared =
+    desired.policy !== undefined || desired.insertionOrders.some((io) => io.policy !== undefined);
+  if (!declared && !changed?.loosened_policy) return undefined;
+  if (!changed) return { loosened: [] };
+  return { compared_with: `${changed.since} (${changed.commit})`, loosened: changed.loosened_policy ?? [] };
+}
+
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 function orderFindings(findings: Finding[]): Finding[] {
@@ -87,7 +100,13 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     changes: built.changes,
     campaigns: live.campaigns,
     insertionOrders: live.insertionOrders,
+    advertisers: live.advertisers,
     now: options.now,
+  });
+  const budgetMoney = budgetMoneyChanges({
+    changes: built.changes,
+    insertionOrders: live.insertionOrders,
+    advertisers: live.advertisers,
   });
   const allowed = [...new Set(options.allowed ?? [])].sort();
   const saved = savedThresholds(options.thresholds);
@@ -104,8 +123,18 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
       spend,
       thresholds,
       allowed,
+      now: options.now,
     }),
   ];
+  const policy = policySummary(desired, options.changed);
+  if (policy && policy.loosened.length > 0) {
+    findings.unshift(
+      finding(
+        "DOOH907",
+        `this change loosens the guardrail policy since ${options.changed?.since} (${options.changed?.commit.slice(0, 12)}): ${policy.loosened.join("; ")}`,
+      ),
+    );
+  }
   let requests: PlannedRequest[] = [];
   let pauses: PauseSummary | undefined;
   if (!hasErrors(findings)) {
@@ -169,6 +198,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
       spend,
+      ...(budgetMoney.length > 0 ? { budget_money: budgetMoney } : {}),
+      ...(policy ? { policy } : {}),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
     },
   };

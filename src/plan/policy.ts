@@ -7,7 +7,8 @@
 import type { DesiredState, PolicyRule, PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { describeIncrease, increasePercent, show } from "./analyze.js";
-import { deactivates } from "./changes.js";
+import { commitmentFindings } from "./commitments.js";
+import { darkPaths } from "./dark-paths.js";
 import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
@@ -21,6 +22,8 @@ export interface PolicyInput {
   thresholds: Required<PlanThresholds>;
   /** `--allow`: policy codes whose deny becomes a warning. */
   allowed: readonly string[];
+  /** The plan's clock: an end_time at or before it stops delivery (dark-paths.ts). */
+  now: string;
 }
 
 /** The insertion order a change belongs to, for its override; undefined for a creative. */
@@ -88,7 +91,7 @@ function maxCpm(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH901",
-          `${c.address}: cpm ${Money.format(cpm)} is above the highest cpm ${Money.format(limit)}`,
+          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above the highest cpm ${Money.formatGrouped(limit)}`,
           { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
         ),
       ),
@@ -125,25 +128,28 @@ function increases(input: PolicyInput): Finding[] {
   });
 }
 
+/**
+ * Per advertiser and currency (the money table's rows), never netted across advertisers: a
+ * raise for one advertiser is not offset by a cut for another (issue 25).
+ */
 function addedSpend(input: PolicyInput): Finding[] {
   const rule = input.desired.policy?.max_added_spend;
   if (!rule) return [];
-  const added = new Map<string, Money>();
-  for (const delta of input.spend) {
-    const change = Money.fromWire(delta.max_spend_change);
-    const sum = added.get(delta.currency_code);
-    added.set(delta.currency_code, sum ? Money.add(sum, change) : change);
-  }
-  return [...added].flatMap(([currency, total]) => {
-    const limit = exceededLimit(rule, currency, total);
+  return input.spend.flatMap((delta) => {
+    const added = Money.fromWire(delta.max_spend_change);
+    const limit = exceededLimit(rule, delta.currency_code, added);
     if (!limit) return [];
+    const advertiser =
+      delta.advertiser_name !== undefined
+        ? `advertiser ${delta.advertiser_id} "${delta.advertiser_name}"`
+        : `advertiser ${delta.advertiser_id}`;
     return [
       breach(
         input,
         rule,
         finding(
           "DOOH904",
-          `this plan adds ${Money.format(total)} of maximum spend (budget_impressions x cpm / 1000, all advertisers), above the largest added spend ${Money.format(limit)} per apply`,
+          `this plan adds ${Money.formatAmount(added)} of maximum spend for ${advertiser} (money table, docs/plan.md), above the largest added spend ${Money.formatAmount(limit)} per apply and advertiser`,
           { source: rule.source },
         ),
       ),
@@ -151,24 +157,39 @@ function addedSpend(input: PolicyInput): Finding[] {
   });
 }
 
+/** Every dark path of a campaign in flight (dark-paths.ts), not only a deactivation. */
 function deactivationsInFlight(input: PolicyInput): Finding[] {
-  return input.changes.flatMap((c) => {
-    if (!deactivates(c) || c.campaign.campaign_id === undefined) return [];
-    const rule = rulesFor(input.desired, c.campaign.insertion_order_id).no_deactivation_in_flight;
-    const live = input.live.campaigns.get(c.campaign.campaign_id);
-    // In flight is the DSP's own `in_flight` (G2), as DOOH302 and DOOH303 read it.
-    if (!rule || !live?.active || !live.in_flight) return [];
+  return darkPaths(input).flatMap((path) => {
+    const live = path.campaign;
+    const rule = rulesFor(input.desired, live.insertion_order_id).no_deactivation_in_flight;
+    if (!rule) return [];
     return [
       breach(
         input,
         rule,
         finding(
           "DOOH905",
-          `${c.address}: deactivates campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time})`,
-          { address: c.address, change_ids: [c.id], source: c.source },
+          `${path.address ?? `campaign ${live.id}`}: stops delivery of campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time}): ${path.reason}`,
+          {
+            ...(path.address !== undefined ? { address: path.address } : {}),
+            change_ids: path.change_ids,
+            source: path.source,
+          },
         ),
       ),
     ];
+  });
+}
+
+/** DOOH803, or DOOH906 where `commitments_within_budget` is in force for the insertion order. */
+function commitments(input: PolicyInput): Finding[] {
+  return commitmentFindings({
+    changes: input.changes,
+    live: input.live,
+    desired: input.desired,
+    now: input.now,
+    ruleFor: (id) => rulesFor(input.desired, id).commitments_within_budget,
+    breach: (rule, denial) => breach(input, rule, denial),
   });
 }
 
@@ -178,10 +199,14 @@ export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
   { name: "policed-increases", codes: ["DOOH902", "DOOH903"], run: increases },
   { name: "max-added-spend", codes: ["DOOH904"], run: addedSpend },
   { name: "no-deactivation-in-flight", codes: ["DOOH905"], run: deactivationsInFlight },
+  // DOOH803 is the warning without the rule: not a policy code.
+  { name: "commitments", codes: ["DOOH906", "DOOH803"], run: commitments },
 ];
 
 /** The policy codes `--allow` accepts: those the policy analyzers emit. */
-export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap((analyzer) => analyzer.codes);
+export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap(
+  (analyzer) => analyzer.codes,
+).filter((code) => code.startsWith("DOOH9"));
 
 export function isPolicyCode(code: string): boolean {
   return (POLICY_CODES as readonly string[]).includes(code);

@@ -56,8 +56,8 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
           add(
             change.insertion_order_id,
             a && b && a.currency_code === b.currency_code
-              ? `budget ${Money.formatGrouped(Money.subtract(a, b), { signed: true })}`
-              : `budget ${b ? Money.formatGrouped(b) : "none"} -> ${a ? Money.formatGrouped(a) : "none"}`,
+              ? `budget_money ${Money.formatAmount(b)} -> ${Money.formatAmount(a)} (${Money.formatAmount(Money.subtract(a, b), { signed: true })})`
+              : `budget_money ${b ? Money.formatAmount(b) : "none"} -> ${a ? Money.formatAmount(a) : "none"}`,
           );
         } else if (f.field === "start_time" || f.field === "end_time") {
           add(change.insertion_order_id, `${f.field} ${f.before} -> ${f.after}`);

@@ -14,6 +14,7 @@ export function savedThresholds(thresholds: PlanThresholds | undefined): SavedTh
     ...(thresholds.cpmIncreasePercent !== undefined
       ? { cpm_increase_percent: thresholds.cpmIncreasePercent }
       : {}),
+    ...(thresholds.minBudgetDays !== undefined ? { min_budget_days: thresholds.minBudgetDays } : {}),
   };
   return Object.keys(saved).length > 0 ? saved : undefined;
 }
@@ -25,5 +26,6 @@ export function thresholdsOfSaved(saved: SavedThresholds | undefined): PlanThres
       ? { budgetIncreasePercent: saved.budget_increase_percent }
       : {}),
     ...(saved.cpm_increase_percent !== undefined ? { cpmIncreasePercent: saved.cpm_increase_percent } : {}),
+    ...(saved.min_budget_days !== undefined ? { minBudgetDays: saved.min_budget_days } : {}),
   };
 }

@@ -202,16 +202,35 @@ export interface PauseSummary {
 export interface SpendDelta {
   /** The campaigns' insertion order's advertiser (live). */
   advertiser_id: string;
+  /** The advertiser's name, when the plan read it. */
+  advertiser_name?: string;
   currency_code: string;
+  /**
+   * Maximum spend, summed over the campaigns of the insertion orders read, active or not: per
+   * campaign, progress.spend (G2) + max(0, budget_impressions - delivered) x cpm / 1000 while
+   * its flight has not ended, progress.spend once it has (docs/plan.md, "Money").
+   */
   max_spend_before: Money;
   max_spend_after: Money;
   /** after - before; negative when the plan lowers it. */
   max_spend_change: Money;
-  /**
-   * What the campaigns that end active and still in flight or ahead can spend yet: their
-   * maximum after the plan less progress.spend (G2), at least zero. Absent without progress.
-   */
+  /** What the row's campaigns have spent (progress.spend). Absent when `without_progress` is present. */
+  spent?: Money;
+  /** What they can still spend after the plan: max_spend_after - spent. Absent likewise. */
   remaining?: Money;
+  /** Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound). */
+  without_progress?: string[];
+}
+
+/** An insertion order whose `budget_money` the plan changes: its own row of the money table. */
+export interface BudgetMoneyDelta {
+  insertion_order_id: string;
+  insertion_order_name: string;
+  contract_number: string | null;
+  advertiser_id: string;
+  advertiser_name?: string;
+  budget_before: Money | null;
+  budget_after: Money | null;
 }
 
 export interface PlanSummary {
@@ -229,6 +248,14 @@ export interface PlanSummary {
   insertion_orders: InsertionOrderDelta[];
   /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */
   spend?: SpendDelta[];
+  /** Insertion orders whose `budget_money` the plan changes; absent when none. */
+  budget_money?: BudgetMoneyDelta[];
+  /**
+   * Present when the config declares a `policy:`: the revision it was compared with
+   * (`--changed-since`; absent when there was none, so the plan could not compare) and the
+   * rules loosened since (DOOH907).
+   */
+  policy?: { compared_with?: string; loosened: string[] };
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
 }
@@ -280,6 +307,8 @@ export interface ChangedScope {
   creatives: string[];
   /** Declared insertion orders, campaigns and creatives the plan did not compare with live state. */
   not_refreshed: number;
+  /** Guardrail rules the change loosens against the config at REF (DOOH907); absent when none. */
+  loosened_policy?: string[];
 }
 
 /** Live objects the planner compares against; read by `plan/read.ts` through the client. */
@@ -303,6 +332,7 @@ export interface LiveState {
 export interface SavedThresholds {
   budget_increase_percent?: number;
   cpm_increase_percent?: number;
+  min_budget_days?: number;
 }
 
 /** Thresholds of analyzer DOOH401, in percent of the live value. */
@@ -311,6 +341,8 @@ export interface PlanThresholds {
   budgetIncreasePercent?: number;
   /** @default 20 */
   cpmIncreasePercent?: number;
+  /** DOOH304: a budget cut in flight leaving fewer days than this at the current pace. @default 2 */
+  minBudgetDays?: number;
 }
 
 /** Everything `createPlan` needs besides desired and live state; it reads no clock itself. */
@@ -326,7 +358,7 @@ export interface PlanOptions {
   /** Write slots other runs hold now (ms until each frees), for the apply estimate. */
   writeWindowBusyMs?: readonly number[];
   thresholds?: PlanThresholds;
-  /** `--allow CODE`: policy codes (DOOH901..DOOH905) whose deny becomes a warning. */
+  /** `--allow CODE`: policy codes (DOOH901..DOOH906) whose deny becomes a warning. */
   allowed?: readonly string[];
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;

@@ -7,7 +7,7 @@ import { Money } from "../model/money.js";
 import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import type { Change, JsonValue, Plan } from "../plan/types.js";
+import type { BudgetMoneyDelta, Change, JsonValue, Plan } from "../plan/types.js";
 
 export interface Paint {
   add(text: string): string;
@@ -39,7 +39,7 @@ export function showValue(value: JsonValue): string {
   // An empty text would read as nothing at all (`pixel_url:  -> ...`): show it as quotes.
   if (typeof value === "string") return value === "" ? '""' : printable(value);
   if (typeof value === "boolean") return String(value);
-  if (Money.isWire(value)) return Money.format(value as Money);
+  if (Money.isWire(value)) return Money.formatGrouped(value as Money);
   if (Array.isArray(value) && value.every((v) => typeof v === "string"))
     return printable(`[${value.join(", ")}]`);
   return JSON.stringify(value);
@@ -216,14 +216,15 @@ export function groups(plan: Plan): { title: string; changes: Change[] }[] {
   return out;
 }
 
-/** One row of the money summary, formatted: amounts with their currency, the change signed. */
+/** One row of the money table, formatted: amounts in minor units with their currency, the change signed. */
 export interface SpendRow {
+  /** `Acme Outdoor USD` (advertiser 1 where its name was not read), or an insertion order's budget. */
   advertiser: string;
   before: string;
   after: string;
   /** `+750.00 USD (+20.0%)`; `+750.00 USD (new)` from zero; `0.00 USD` unchanged. */
   change: string;
-  /** Empty when the plan read no progress for the row. */
+  /** Empty when the plan read no progress for the row, and on a budget row. */
   remaining: string;
 }
 
@@ -238,16 +239,46 @@ function percentOf(change: Money, before: Money): string {
   return ` (${c < 0n ? "-" : "+"}${abs / 10n}.${abs % 10n}%)`;
 }
 
-/** The money summary (Infracost-like cost diff), per advertiser and currency; empty for plans without it. */
+function changeText(before: Money, after: Money): string {
+  const change = Money.subtract(after, before);
+  return `${Money.formatAmount(change, { signed: true })}${percentOf(change, before)}`;
+}
+
+function advertiserName(row: { advertiser_id: string; advertiser_name?: string }): string {
+  return row.advertiser_name !== undefined
+    ? printable(row.advertiser_name)
+    : `advertiser ${row.advertiser_id}`;
+}
+
+/** `insertion order 1001 "Holiday" (contract C-17) budget_money`: whose budget a budget row is. */
+function budgetTitle(b: BudgetMoneyDelta): string {
+  const contract = b.contract_number ? ` (contract ${printable(b.contract_number)})` : "";
+  return `${advertiserName(b)}: insertion order ${b.insertion_order_id} "${printable(b.insertion_order_name)}"${contract} budget_money`;
+}
+
+function budgetRow(b: BudgetMoneyDelta): SpendRow {
+  const { budget_before: before, budget_after: after } = b;
+  const same = before && after && before.currency_code === after.currency_code;
+  return {
+    advertiser: budgetTitle(b),
+    before: before ? Money.formatAmount(before) : "none",
+    after: after ? Money.formatAmount(after) : "none",
+    change: same ? changeText(before, after) : before ? "removed" : "new",
+    remaining: "",
+  };
+}
+
+/**
+ * The money table (Infracost-like cost diff): maximum spend per advertiser and currency, then
+ * each insertion order whose `budget_money` changes; empty for plans without either.
+ */
 export function spendRows(plan: Plan): SpendRow[] {
-  return (plan.summary.spend ?? []).map((s) => {
-    const zero = Money.toNanos(s.max_spend_change) === 0n;
-    return {
-      advertiser: `advertiser ${s.advertiser_id}`,
-      before: Money.formatGrouped(s.max_spend_before),
-      after: Money.formatGrouped(s.max_spend_after),
-      change: `${Money.formatGrouped(s.max_spend_change, { signed: !zero })}${percentOf(s.max_spend_change, s.max_spend_before)}`,
-      remaining: s.remaining ? Money.formatGrouped(s.remaining) : "",
-    };
-  });
+  const spend = (plan.summary.spend ?? []).map((s) => ({
+    advertiser: `${advertiserName(s)}${s.without_progress ? ` (without progress: ${s.without_progress.join(", ")} at budget x cpm)` : ""}`,
+    before: Money.formatAmount(s.max_spend_before),
+    after: Money.formatAmount(s.max_spend_after),
+    change: changeText(s.max_spend_before, s.max_spend_after),
+    remaining: s.remaining ? Money.formatAmount(s.remaining) : "",
+  }));
+  return [...spend, ...(plan.summary.budget_money ?? []).map(budgetRow)];
 }

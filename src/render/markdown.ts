@@ -38,6 +38,43 @@ function scopedNote(plan: Plan): string[] {
   return banner === undefined ? [] : [`> **${cell(banner)}**`, ""];
 }
 
+const THRESHOLD_FLAGS = {
+  budget_increase_percent: "--budget-increase-threshold",
+  cpm_increase_percent: "--cpm-increase-threshold",
+  min_budget_days: "--min-budget-days",
+} as const;
+
+/**
+ * What a reviewer of the guardrails must see first: rules loosened since the base revision
+ * (DOOH907), or that the plan could not compare them, and the --allow codes and threshold
+ * flags in use.
+ */
+function guardrailNotes(plan: Plan): string[] {
+  const out: string[] = [];
+  const policy = plan.summary.policy;
+  if (policy && policy.loosened.length > 0) {
+    out.push(`> **Guardrail policy loosened since ${cell(policy.compared_with ?? "the base")} (DOOH907):**`);
+    for (const rule of policy.loosened) out.push(`> - ${cell(rule)}`);
+    out.push("");
+  } else if (policy && policy.compared_with === undefined) {
+    out.push(
+      "> Policy not compared with a base revision: run the plan with `--changed-since REF` to list the rules a change loosens.",
+      "",
+    );
+  }
+  if (plan.allowed) {
+    out.push(
+      `> **Policy denials allowed by --allow: ${plan.allowed.map((c) => `\`${c}\``).join(", ")}.**`,
+      "",
+    );
+  }
+  const flags = Object.entries(plan.thresholds ?? {}).map(
+    ([key, value]) => `\`${THRESHOLD_FLAGS[key as keyof typeof THRESHOLD_FLAGS] ?? key} ${value}\``,
+  );
+  if (flags.length > 0) out.push(`> **Threshold flags in use: ${flags.join(", ")}.**`, "");
+  return out;
+}
+
 function count(changes: readonly Change[], test: (c: Change) => boolean): number {
   return changes.filter(test).length;
 }
@@ -125,15 +162,13 @@ function compose(plan: Plan, max: number): string {
   const head: string[] = [
     `### doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}`,
     "",
+    ...guardrailNotes(plan),
     errors.length > 0
       ? `**${errors.length} error${errors.length === 1 ? "" : "s"}: this plan cannot be applied.**`
       : `**${eta(plan)}**; ${countOf(plan.summary.read_requests, "read request")}. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
     ...scopedNote(plan),
-    ...(plan.allowed
-      ? [`> **Policy denials allowed by --allow: ${plan.allowed.map((c) => `\`${c}\``).join(", ")}.**`, ""]
-      : []),
     ...spendTable(plan),
     ...insertionOrderTable(plan),
   ];

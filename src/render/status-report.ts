@@ -4,6 +4,7 @@
  * campaign. Pure: the reads and the clock are the caller's. The renderers (status.ts) and
  * `--format json` show this value.
  */
+import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
@@ -129,7 +130,8 @@ function campaignStatus(
   );
   const spend = campaign.progress?.spend ?? Money.zero(campaign.cpm.currency_code);
   const problems = creatives.flatMap(creativeProblems);
-  const canServe = creatives.filter(servable).length;
+  // One rule with plan (src/model/creative-serving.ts; docs/status.md).
+  const canServe = creatives.filter(creativeCanServe).length;
   const alerts: string[] = [];
   if (verdict === "behind") alerts.push(BEHIND);
   if (!ended && campaign.active && canServe === 0) {
@@ -166,16 +168,6 @@ function campaignStatus(
   };
 }
 
-/**
- * A creative serves once processed, unarchived, and approved by a network when any network has
- * reviewed it. The DSP shows no audit before a network reviews (G6), and the spec does not
- * make a review a condition of serving, so a creative with no audit counts as serving.
- */
-function servable(creative: Creative): boolean {
-  if (creative.processing_status !== "PROCESSED" || creative.archived) return false;
-  return creative.audits.length === 0 || creative.audits.some((a) => a.status === "APPROVED");
-}
-
 function creativeProblems(creative: Creative): CreativeProblem[] {
   const problem = (reason: string) => ({ creative_id: creative.id, name: creative.name, reason });
   const out: CreativeProblem[] = [];
@@ -188,6 +180,7 @@ function creativeProblems(creative: Creative): CreativeProblem[] {
     const what = audit.status === "DENIED" ? "denied" : "pending";
     out.push(problem(`audit ${what} at network ${audit.network_id}${message}`));
   }
+  if (out.length === 0 && !creativeCanServe(creative)) out.push(problem("not reviewed by any network yet"));
   return out;
 }
 

@@ -89,7 +89,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   const spend = spendRows(plan);
   if (spend.length > 0) {
-    out.push("", p.bold("Maximum spend (budget impressions x cpm / 1000)"));
+    out.push("", p.bold("Maximum spend (spent + undelivered impressions x cpm / 1000; see docs/plan.md)"));
     for (const r of spend) {
       const left = r.remaining ? `; ${r.remaining} left to spend` : "";
       out.push(`  ${r.advertiser}: ${r.before} -> ${r.after}, ${r.change}${left}`);

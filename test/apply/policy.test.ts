@@ -102,7 +102,9 @@ describe("guardrail policies against the emulator", () => {
     expect(
       await run(["apply", "--plan", "plan.json", "--cpm-increase-threshold", "300", "--auto-approve"], again),
     ).toBe(1);
-    expect(again.err()).toContain("drop --budget-increase-threshold and --cpm-increase-threshold");
+    expect(again.err()).toContain(
+      "drop --budget-increase-threshold, --cpm-increase-threshold and --min-budget-days",
+    );
     expect(cpmOf()).toMatchObject({ units: "12" });
 
     const io = bufferIO({ env, cwd: dir });

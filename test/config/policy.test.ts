@@ -51,7 +51,7 @@ policy:
 insertion_orders:
   - id: "1001"
     policy:
-      max_cpm: { limits: ["40 USD"], action: warn }
+      max_cpm: { limits: ["20 USD", "22 EUR"] }
 `,
       }),
     );
@@ -69,10 +69,35 @@ insertion_orders:
     });
     expect(state.policy?.no_deactivation_in_flight).toMatchObject({ action: "deny" });
     expect(state.insertionOrders[0]!.policy?.max_cpm).toMatchObject({
-      action: "warn",
-      limits: [Money.parse("40 USD")],
+      action: "deny",
+      limits: [Money.parse("20 USD"), Money.parse("22 EUR")],
       source: { path: "insertion_orders[0].policy.max_cpm", line: 11 },
     });
+  });
+
+  it("refuses an insertion order's policy that loosens a top-level rule, naming each loosening", async () => {
+    const found = await problems({
+      "doohctl.yaml": `version: 1
+policy:
+  max_cpm: { limits: ["25 USD", "22 EUR"] }
+  cpm_increase_percent: { limit: 20 }
+  no_deactivation_in_flight: {}
+insertion_orders:
+  - id: "1001"
+    policy:
+      max_cpm: { limits: ["40 USD"], action: warn }
+      cpm_increase_percent: { limit: 10 }
+      no_deactivation_in_flight: { action: warn }
+`,
+    });
+    const hint =
+      "\n  hint: keep the top-level action and a limit at or below it here, or change the top-level policy (reviewed by its owners)";
+    expect(found).toEqual([
+      `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: deny -> warn: an insertion order's policy may only tighten the top-level rules${hint}`,
+      `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: 25.00 USD -> 40.00 USD: an insertion order's policy may only tighten the top-level rules${hint}`,
+      `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: no EUR limit (was 22.00 EUR): an insertion order's policy may only tighten the top-level rules${hint}`,
+      `doohctl.yaml:11:34: insertion_orders[0].policy.no_deactivation_in_flight: insertion order 1001's policy loosens the top-level rule, no_deactivation_in_flight: deny -> warn: an insertion order's policy may only tighten the top-level rules${hint}`,
+    ]);
   });
 
   it("refuses bad policy values with file:line and what to write", async () => {

@@ -19,6 +19,7 @@ let dir: string;
 beforeAll(async () => {
   example = await startExample("doohctl-policy-example-", {
     "doohctl.yaml": { copy: "examples/policy/doohctl.yaml" },
+    "policy.yaml": { copy: "examples/policy/policy.yaml" },
   });
   ({ emulator, dir } = example);
 });

@@ -129,3 +129,52 @@ describe("Money properties", () => {
     );
   });
 });
+
+describe("Money.formatAmount (text and Markdown amounts)", () => {
+  const m = (text: string) => Money.parse(text);
+
+  it("shows the currency's minor units (ISO 4217): cents for USD, none for JPY, thousandths for KWD", () => {
+    // 1,646.69895 USD -> 1,646.70 (the 0.00895 rounds up to the cent)
+    expect(Money.formatAmount(m("1646.69895 USD"))).toBe("1,646.70 USD");
+    // 26,325 USD shows its cents, grouped: never "26325.00 USD"
+    expect(Money.formatAmount(m("26325 USD"))).toBe("26,325.00 USD");
+    // 1,234.6 JPY -> 1,235 (yen has no minor unit)
+    expect(Money.formatAmount(m("1234.6 JPY"))).toBe("1,235 JPY");
+    // 1.23456 KWD -> 1.235 (three decimals; the 6 rounds the 4 up)
+    expect(Money.formatAmount(m("1.23456 KWD"))).toBe("1.235 KWD");
+    // an unlisted currency has 2
+    expect(Money.formatAmount(m("5093.55075 XYZ"))).toBe("5,093.55 XYZ");
+  });
+
+  it("rounds half to even, exactly at the half, on both signs", () => {
+    // 0.125 -> 0.12 (2 is even); 0.135 -> 0.14 (3 is odd, rounds to 4)
+    expect(Money.formatAmount(m("0.125 USD"))).toBe("0.12 USD");
+    expect(Money.formatAmount(m("0.135 USD"))).toBe("0.14 USD");
+    // 0.1250000001 is above the half: 0.13
+    expect(Money.formatAmount(m("0.125000001 USD"))).toBe("0.13 USD");
+    expect(Money.formatAmount(m("-0.125 USD"))).toBe("-0.12 USD");
+    expect(Money.formatAmount(m("-0.135 USD"))).toBe("-0.14 USD");
+    // 2.5 JPY -> 2, 3.5 JPY -> 4
+    expect(Money.formatAmount(m("2.5 JPY"))).toBe("2 JPY");
+    expect(Money.formatAmount(m("3.5 JPY"))).toBe("4 JPY");
+  });
+
+  it("signs a change when asked, and never signs zero", () => {
+    // 9,858.0105 -> +9,858.01
+    expect(Money.formatAmount(m("9858.0105 USD"), { signed: true })).toBe("+9,858.01 USD");
+    expect(Money.formatAmount(m("-4500 USD"), { signed: true })).toBe("-4,500.00 USD");
+    // 0.004 rounds to zero: no sign
+    expect(Money.formatAmount(m("0.004 USD"), { signed: true })).toBe("0.00 USD");
+  });
+
+  it("rounds within half a minor unit, to a multiple of it", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), (nanos) => {
+        const value = Money.fromNanos(nanos, "USD");
+        const rounded = Money.toNanos(Money.roundToMinor(value));
+        const diff = rounded - nanos;
+        return rounded % 10_000_000n === 0n && diff <= 5_000_000n && diff >= -5_000_000n;
+      }),
+    );
+  });
+});

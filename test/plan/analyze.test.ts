@@ -53,7 +53,11 @@ describe("analyzers", () => {
     expect(p.summary.insertion_orders).toEqual([
       {
         insertion_order_id: "1001",
-        lines: ["budget +2,500.00 USD", "cpm 12.00 -> 12.50 USD on 3 campaigns"],
+        // 27,500 - 25,000 = +2,500
+        lines: [
+          "budget_money 25,000.00 USD -> 27,500.00 USD (+2,500.00 USD)",
+          "cpm 12.00 -> 12.50 USD on 3 campaigns",
+        ],
       },
     ]);
     expect(p.summary.actions).toEqual({ update_insertion_order: 1, update_campaign: 3 });

@@ -109,7 +109,7 @@ describe("createPlan: creatives (G6)", () => {
       live,
     );
     expect(warnings.findings.map((f) => f.code)).toEqual(["DOOH501", "DOOH501"]);
-    expect(warnings.findings[1]!.message).toContain("DENIED by network 7");
+    expect(warnings.findings[1]!.message).toContain("DENIED by every network that reviewed it (network 7)");
     expect(warnings.requests).toHaveLength(1);
   });
 

@@ -116,7 +116,7 @@ describe("delivery-aware findings", () => {
     const error = plan.findings.find((f) => f.code === "DOOH802");
     expect(error?.severity).toBe("error");
     expect(error?.message).toContain(
-      `below the ${Money.formatGrouped(spent)} its campaigns have already spent`,
+      `below the ${Money.formatAmount(spent)} its campaigns have already spent: raise it to at least `,
     );
     expect(plan.requests).toEqual([]);
 
@@ -167,8 +167,9 @@ describe("delivery-aware findings", () => {
     const warning = plan.findings.find((f) => f.code === "DOOH303");
     expect(warning?.severity).toBe("warning");
     const share = ((delivered / 300_000) * 100).toFixed(1);
+    // The emulator delivers 5001 at its cpm: spend x 1000 / delivered = 12.50, the old cpm.
     expect(warning?.message).toBe(
-      `changes the cpm of campaign 5001 "Airports" mid-flight, 12.50 USD -> 15.00 USD: ${share}% of its budget (${delivered.toLocaleString("en-US")} of 300,000 impressions, ${Money.formatGrouped(Money.fromWire(progress.spend))} spent) was delivered at the old cpm; the new one applies to the remaining ${(300_000 - delivered).toLocaleString("en-US")}`,
+      `changes the cpm of campaign 5001 "Airports" mid-flight, 12.50 USD -> 15.00 USD: ${share}% of its budget (${delivered.toLocaleString("en-US")} of 300,000 impressions) was bought for ${Money.formatAmount(Money.fromWire(progress.spend))} at the old cpm, 12.50 USD; the new cpm applies to the remaining ${(300_000 - delivered).toLocaleString("en-US")}`,
     );
   });
 
@@ -237,9 +238,16 @@ describe("delivery-aware findings", () => {
       const repriced = await plan("cpm: 10 USD");
       expect(repriced.code).toBe(0);
       const out = repriced.out;
-      // The cost diff is the first table: 5001 300,000 x 12.50 -> 10.00, 5002 200,000 x 12.50.
+      // The cost diff is the first table. On the seeded clock 5001 (300,000 at 12.50) has
+      // delivered 81,522 for 81,522 x 12.50 / 1000 = 1,019.025 USD; 5002 (200,000 at 12.50,
+      // inactive) nothing. before = 300,000 x 12.50 / 1000 + 200,000 x 12.50 / 1000 = 6,250;
+      // after = 1,019.025 + 218,478 x 10 / 1000 (= 2,184.78) + 2,500 = 5,703.805, shown
+      // 5,703.80 (half-even); change -546.195 -> -546.20, -546.195 / 6,250 = -8.7%; left to
+      // spend 5,703.805 - 1,019.025 = 4,684.78.
       expect(out.indexOf("| maximum spend |")).toBe(out.indexOf("|"));
-      expect(out).toContain("| advertiser 1 | 6,250.00 USD | 5,500.00 USD | **-750.00 USD (-12.0%)** |");
+      expect(out).toContain(
+        "| advertiser 1 | 6,250.00 USD | 5,703.80 USD | **-546.20 USD (-8.7%)** | 4,684.78 USD |",
+      );
       expect(out).toMatch(
         /\| warning \| DOOH303 \| doohctl\.yaml:8 \| changes the cpm of campaign 5001 "Airports" mid-flight/,
       );

@@ -53,10 +53,15 @@ async function planOf(name: string, yaml: string) {
 
 describe("reading what the plan's checks need", () => {
   it("reads the creatives of a campaign the plan activates and warns about one that will not serve (DOOH501)", async () => {
-    // 9201 was DENIED by network 2; associate it with the inactive campaign 5203 first.
+    // 9201 was DENIED by network 2 but APPROVED by network 1: it can serve (one rule with
+    // status, src/model/creative-serving.ts). 9202's processing FAILED: it cannot. Associate
+    // both with the inactive campaign 5203 first.
     const [creative] = await client.getCreatives(["9201"]);
     await client.send(
-      Endpoints.patchCreatives([{ id: "9201", campaign_ids: [...creative!.campaign_ids, "5203"] }]),
+      Endpoints.patchCreatives([
+        { id: "9201", campaign_ids: [...creative!.campaign_ids, "5203"] },
+        { id: "9202", campaign_ids: ["5203"] },
+      ]),
     );
     const { plan, reads } = await planOf(
       "activate.yaml",
@@ -65,7 +70,7 @@ describe("reading what the plan's checks need", () => {
     // 1 insertion order + 1 campaigns + 1 creatives of campaign 5203
     expect(reads).toBe(3);
     expect(plan.findings.filter((f) => f.code === "DOOH501").map((f) => f.message)).toEqual([
-      'creative 9201 was DENIED by network 2, and is associated with campaign 5203 "City transit" of insertion order 1003, which this plan activates: it will not serve there',
+      'creative 9202 cannot serve: its processing FAILED, and is associated with campaign 5203 "City transit" of insertion order 1003, which this plan activates: it will not serve there',
     ]);
   });
 

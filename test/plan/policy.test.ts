@@ -6,6 +6,7 @@ import {
   desiredIo,
   desiredState,
   liveCampaign,
+  liveIo,
   liveState,
   source,
   usd,
@@ -106,7 +107,9 @@ describe("guardrail policies", () => {
       live,
     );
     expect(codes(deny)).toEqual(["error DOOH904"]);
-    expect(deny.findings[0]!.message).toContain("this plan adds 1200.00 USD of maximum spend");
+    expect(deny.findings[0]!.message).toContain(
+      'this plan adds 1,200.00 USD of maximum spend for advertiser 1 "Northwind" (money table, docs/plan.md), above the largest added spend 1,000.00 USD per apply and advertiser',
+    );
     const within = plan(
       withPolicy(fields, { ...base, max_added_spend: rule("deny", { limits: [usd("1200")] }) }),
       live,
@@ -186,5 +189,52 @@ describe("guardrail policies", () => {
     // Already inactive: nothing to guard.
     const inactive = liveState({ campaigns: [liveCampaign({ active: false, in_flight: true })] });
     expect(codes(plan(unmanaged, inactive))).toEqual([]);
+  });
+});
+
+describe("max_added_spend per advertiser and currency (issue 25, finding 4)", () => {
+  it("never nets one advertiser's raise against another's cut", () => {
+    // Advertiser 1: 5001 100,000 x 12 / 1000 = 1,200 -> 600,000 x 12 / 1000 = 7,200: +6,000.
+    // Advertiser 2: 5002 500,000 x 12 / 1000 = 6,000 -> 125,000 x 12 / 1000 = 1,500: -4,500.
+    // Net +1,500 would pass a 5,000 limit; per advertiser, +6,000 does not.
+    const live = liveState({
+      insertionOrders: [
+        liveIo({ budget_impressions: null, budget_money: null }),
+        liveIo({ id: "1002", advertiser_id: "2", budget_impressions: null, budget_money: null }),
+      ],
+      advertisers: [
+        { id: "1", name: "Northwind" },
+        { id: "2", name: "Contoso" },
+      ],
+      campaigns: [
+        liveCampaign({ progress: { impressions_delivered: 0, spend: usd("0") } }),
+        liveCampaign({
+          id: "5002",
+          insertion_order_id: "1002",
+          name: "Rail",
+          budget_impressions: 500_000,
+          progress: { impressions_delivered: 0, spend: usd("0") },
+        }),
+      ],
+    });
+    const d = {
+      ...desiredState([
+        desiredIo("1001", {
+          campaigns: [desiredCampaign("Airports", { fields: { budget_impressions: 600_000 } })],
+        }),
+        desiredIo("1002", {
+          campaigns: [desiredCampaign("Rail", { fields: { budget_impressions: 125_000 } })],
+        }),
+      ]),
+      policy: {
+        max_added_spend: rule("deny", { limits: [usd("5000")] }),
+        budget_increase_percent: rule("warn", { limit: 10_000 }),
+      },
+    };
+    const p = plan(d, live);
+    expect(codes(p)).toEqual(["error DOOH904"]);
+    expect(p.findings[0]!.message).toContain(
+      'this plan adds 6,000.00 USD of maximum spend for advertiser 1 "Northwind" (money table, docs/plan.md), above the largest added spend 5,000.00 USD per apply and advertiser',
+    );
   });
 });

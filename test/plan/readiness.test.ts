@@ -34,9 +34,9 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
       live,
     );
     expect(p.findings.map((f) => f.message)).toEqual([
-      'creative 9002 is PROCESSING, not PROCESSED, and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
-      'creative 9003 was DENIED by network 7, and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
-      'creative 9004 is archived, and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
+      'creative 9002 cannot serve yet: it is PROCESSING, not PROCESSED, and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
+      'creative 9003 cannot serve: it was DENIED by every network that reviewed it (network 7), and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
+      'creative 9004 cannot serve: it is archived, and is associated with campaign 5001 "Airports" of insertion order 1001, which this plan activates: it will not serve there',
     ]);
     expect(p.findings[0]).toMatchObject({
       code: "DOOH501",
@@ -94,7 +94,7 @@ describe("DOOH501: creatives not ready on campaigns the plan activates", () => {
       live,
     );
     expect(p.findings.map((f) => f.message)).toEqual([
-      'creative 9002 is PROCESSING, not PROCESSED, and this plan associates it with new campaign "Stations" of insertion order 1001, which will be active: it will not serve there',
+      'creative 9002 cannot serve yet: it is PROCESSING, not PROCESSED, and this plan associates it with new campaign "Stations" of insertion order 1001, which will be active: it will not serve there',
     ]);
   });
 });

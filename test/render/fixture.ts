@@ -63,7 +63,15 @@ export function richPlan(): Plan {
 
 /**
  * A plan moving money for two advertisers in two currencies, read with progress (G2): a
- * budget raise, a cpm cut, a new campaign and a deactivation.
+ * budget raise, a cpm cut, a new campaign, a deactivation and an insertion order's
+ * budget_money raise. Hand calculation of the money table (docs/plan.md, "Money"):
+ *   Northwind USD: Airports 300 + (100,000 - 25,000) x 12 / 1000 = 1,200; Malls 120 +
+ *   (80,000 - 10,000) x 12 / 1000 = 960; before 2,160. After: Airports 300 + (160,000 -
+ *   25,000) x 12 / 1000 = 1,920, Malls (deactivated) 960, Stations 50,000 x 9 / 1000 = 450:
+ *   3,330 (+1,170, +54.2%); spent 420, left 3,330 - 420 = 2,910.
+ *   advertiser 2 EUR: Rail 825 + 300,000 x 8.25 / 1000 = 3,300; after 825 + 300,000 x 7.9 /
+ *   1000 = 3,195 (-105, -3.2%); left 3,195 - 825 = 2,370.
+ *   insertion order 1002 budget_money 40,000 -> 45,000 EUR: +5,000 (+12.5%).
  */
 export function spendPlan(): Plan {
   const eur = (text: string) => Money.parse(`${text} EUR`);
@@ -105,7 +113,10 @@ export function spendPlan(): Plan {
         }),
       ],
     }),
-    desiredIo("1002", { campaigns: [desiredCampaign("Rail", { fields: { cpm: eur("7.9") } })] }),
+    desiredIo("1002", {
+      fields: { budget_money: eur("45000") },
+      campaigns: [desiredCampaign("Rail", { fields: { cpm: eur("7.9") } })],
+    }),
   ]);
   return plan(d, live);
 }

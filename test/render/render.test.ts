@@ -71,9 +71,25 @@ describe("renderers", () => {
     golden("spend.summary.json.golden", `${JSON.stringify(JSON.parse(json).summary.spend, null, 2)}\n`);
   });
 
+  it("shows an insertion order's budget_money change as its own row (issue 25, finding 2)", () => {
+    // IO 1001 budget_money 25,000 -> 250,000 USD: +225,000.00 (+900.0%), where the money
+    // table showed 0.00 USD. Its campaign 5001 is unchanged: 100,000 x 12 / 1000 = 1,200.
+    const p = plan(
+      desiredState([desiredIo("1001", { fields: { budget_money: usd("250000") } })]),
+      liveState({ campaigns: [liveCampaign()] }),
+    );
+    expect(renderText(p, { colour: false })).toContain(
+      '  Northwind: insertion order 1001 "Winter" (contract PO-1) budget_money: 25,000.00 USD -> 250,000.00 USD, +225,000.00 USD (+900.0%)',
+    );
+    expect(renderMarkdown(p)).toContain(
+      '| Northwind: insertion order 1001 "Winter" (contract PO-1) budget_money | 25,000.00 USD | 250,000.00 USD | **+225,000.00 USD (+900.0%)** |',
+    );
+  });
+
   it("loads and shows a plan saved before the money summary existed, with no spend table", () => {
     const saved = JSON.parse(renderJson(spendPlan()));
     delete saved.summary.spend;
+    delete saved.summary.budget_money;
     const old = parsePlan(JSON.stringify(saved), "plan.json");
     expect(renderText(old, { colour: false })).not.toContain("Maximum spend");
     expect(renderMarkdown(old)).not.toContain("| maximum spend |");

@@ -65,7 +65,14 @@ function account(): EmulatorSeed {
           { network_id: "2", status: "PENDING", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
         ],
       }),
-      creative({ id: "9002", name: "Mall spot", campaign_ids: ["5002"], insertion_order_ids: ["1001"] }),
+      // Approved by one network: it can serve (src/model/creative-serving.ts).
+      creative({
+        id: "9002",
+        name: "Mall spot",
+        campaign_ids: ["5002"],
+        insertion_order_ids: ["1001"],
+        audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
+      }),
       creative({
         id: "9003",
         name: "Fireworks",

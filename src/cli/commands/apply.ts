@@ -66,7 +66,7 @@ function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
   }
   if (flags.plan !== undefined && thresholdsOf(flags) !== undefined) {
     throw new ApplyRefused(
-      "--plan applies the saved plan with the threshold flags it records: drop --budget-increase-threshold and --cpm-increase-threshold (or make a new plan with them)",
+      "--plan applies the saved plan with the threshold flags it records: drop --budget-increase-threshold, --cpm-increase-threshold and --min-budget-days (or make a new plan with them)",
     );
   }
   // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).

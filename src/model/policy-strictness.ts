@@ -1,0 +1,66 @@
+/**
+ * Whether one set of guardrail rules is looser than another (docs/plan.md, "Guardrail
+ * policies"): what an insertion order's own `policy` may not do to the top-level rules, and
+ * what a change to `policy:` since `--changed-since REF` must show its reviewer. A rule is
+ * looser when it is removed, turns `deny` into `warn`, raises a limit, or drops a currency's
+ * limit (a currency without one is not limited). Adding a rule, or lowering a limit, tightens.
+ */
+import type { PolicyRule, PolicyRules } from "./desired.js";
+import { Money } from "./money.js";
+
+const NAMES = [
+  "max_cpm",
+  "budget_increase_percent",
+  "cpm_increase_percent",
+  "max_added_spend",
+  "no_deactivation_in_flight",
+  "commitments_within_budget",
+] as const satisfies readonly (keyof PolicyRules)[];
+
+export interface Loosening {
+  rule: keyof PolicyRules;
+  /** `max_cpm: 25.00 USD -> 100.00 USD`, `no_deactivation_in_flight: removed`, `...: deny -> warn`. */
+  what: string;
+  /** Where the looser rule is written; absent when it was removed. */
+  source?: PolicyRule["source"];
+}
+
+function percentLimit(rule: PolicyRule, flagDefault: string): string {
+  return rule.limit !== undefined ? `${rule.limit}%` : `the ${flagDefault} default`;
+}
+
+function ruleLoosenings(
+  name: keyof PolicyRules,
+  before: PolicyRule,
+  after: PolicyRule | undefined,
+): string[] {
+  if (!after) return ["removed"];
+  const out: string[] = [];
+  if (before.action === "deny" && after.action === "warn") out.push("deny -> warn");
+  if (before.limit !== undefined && (after.limit === undefined || after.limit > before.limit)) {
+    const flag = name === "cpm_increase_percent" ? "--cpm-increase-threshold" : "--budget-increase-threshold";
+    out.push(`limit ${before.limit}% -> ${percentLimit(after, flag)}`);
+  }
+  for (const limit of before.limits ?? []) {
+    const now = after.limits?.find((m) => m.currency_code === limit.currency_code);
+    if (!now) out.push(`no ${limit.currency_code} limit (was ${Money.formatGrouped(limit)})`);
+    else if (Money.compare(now, limit) > 0)
+      out.push(`${Money.formatGrouped(limit)} -> ${Money.formatGrouped(now)}`);
+  }
+  return out;
+}
+
+/** Each way `after` is looser than `before`, rule by rule. */
+export function loosenings(before: PolicyRules | undefined, after: PolicyRules | undefined): Loosening[] {
+  if (!before) return [];
+  return NAMES.flatMap((name) => {
+    const was = before[name];
+    if (!was) return [];
+    const now = after?.[name];
+    return ruleLoosenings(name, was, now).map((what) => ({
+      rule: name,
+      what: `${name}: ${what}`,
+      ...(now ? { source: now.source } : {}),
+    }));
+  });
+}
