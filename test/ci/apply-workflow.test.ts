@@ -31,7 +31,8 @@ async function planned(r: GitHubRepo, pr: number, budgets: Record<string, number
 
 describe("the GitHub apply workflow never loses a merge", () => {
   it("B's run cancelled, C's run applies nothing and names B; the manual run applies both; D's reviewed plan applies", async () => {
-    const r = (repo = await githubRepo());
+    repo = await githubRepo();
+    const r = repo;
     // Before the first merge: one manual run records the applied commit.
     const first = await r.run("apply", { name: "workflow_dispatch", sha: r.main() });
     expect(first.status, first.log).toBe("success");

@@ -41,6 +41,8 @@ export interface GitHubRepo {
   run(
     name: "plan" | "apply",
     event: { name: "push" | "pull_request" | "workflow_dispatch"; sha: string; pr?: number },
+    /** Repository variables replacing the defaults (the API origin, the plan user). */
+    vars?: Record<string, string>,
   ): ReturnType<typeof runWorkflowJob>;
   close(): Promise<void>;
 }
@@ -140,7 +142,7 @@ export async function githubRepo(): Promise<GitHubRepo> {
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
     writes: () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
-    async run(name, event) {
+    async run(name, event, vars) {
       const id = ++runs;
       const workspace = join(dir, "runs", String(id), "ws");
       const temp = join(dir, "runs", String(id), "temp");
@@ -166,7 +168,7 @@ export async function githubRepo(): Promise<GitHubRepo> {
           DOOHCTL_PLAN_EMAIL: READER.email,
           DOOHCTL_PLAN_PASSWORD: READER.password,
         },
-        vars: { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_PLAN_USER: READER.email },
+        vars: vars ?? { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_PLAN_USER: READER.email },
         machineEnv: {
           PATH: `${github.bin}:${bin}:${process.env.PATH ?? ""}`,
           HOME: join(dir, "runs", String(id)),
