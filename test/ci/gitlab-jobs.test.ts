@@ -1,0 +1,129 @@
+/**
+ * examples/gitlab/.gitlab-ci.yml's jobs run as a GitLab runner's bash runs them (issue 24,
+ * findings 1, 2 and 4): before_script and script joined after `set -eo pipefail`,
+ * after_script apart with CI_JOB_STATUS, variables resolved with GitLab's precedence and
+ * scoping, doohctl-gitlab.mjs against a recording GitLab API, doohctl against the emulator.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../proof/binary.js";
+import { type GitLabProject, gitlabProject } from "./gitlab-project.js";
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+let project: GitLabProject | undefined;
+afterEach(async () => {
+  await project?.close();
+  project = undefined;
+});
+
+async function start() {
+  project = await gitlabProject();
+  return project;
+}
+
+const noteOf = (p: GitLabProject, iid: number, key: string) =>
+  p.gitlab.notes.get(iid)?.find((n) => n.body.startsWith(`<!-- doohctl:${key} -->`))?.body;
+
+/** A state archive holding one file `marker` with `text`, as an apply job's after_script makes it. */
+function stateArchive(text: string): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-state-"));
+  mkdirSync(join(dir, "state"));
+  writeFileSync(join(dir, "state", "marker"), text);
+  execFileSync("tar", ["-czf", join(dir, "s.tgz"), "-C", join(dir, "state"), "."]);
+  return readFileSync(join(dir, "s.tgz"));
+}
+
+describe("the GitLab plan job", () => {
+  it("an exit 2 of plan --detailed-exitcode does not end the job: the plan is noted on the MR", async () => {
+    const p = await start();
+    p.openMergeRequest(1, { Malls: 150000 });
+    const job = await p.run("plan", { source: "merge_request_event", iid: 1 });
+    expect(job.status, job.log).toBe("success");
+    expect(noteOf(p, 1, "plan")).toContain("Malls");
+    expect(Object.keys(job.job.artifacts).sort()).toEqual([
+      "base-commit.txt",
+      "config-tree.txt",
+      "plan.json",
+      "plan.md",
+    ]);
+    expect(job.afterLog).not.toContain("doohctl-gitlab");
+  }, 60_000);
+
+  it("a failing plan is noted on the MR before the job fails", async () => {
+    const p = await start();
+    p.openMergeRequest(2, {}, "version: 1\ninsertion_orders: [\n");
+    const job = await p.run("plan", { source: "merge_request_event", iid: 2 });
+    expect(job.status).toBe("failed");
+    expect(noteOf(p, 2, "plan")).toContain("doohctl plan failed (exit 1)");
+  }, 60_000);
+
+  it("an unscoped write user fails the job before any login, and the failure is noted on the MR", async () => {
+    const p = await start();
+    for (const v of p.variables)
+      if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.environment_scope = "*";
+    for (const v of p.variables)
+      if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.protected = false;
+    p.openMergeRequest(3, { Malls: 150000 });
+    const job = await p.run("plan", { source: "merge_request_event", iid: 3 });
+    expect(job.status).toBe("failed");
+    expect(job.log).toContain("a project variable DOOHCTL_EMAIL or DOOHCTL_PASSWORD overrides the job's");
+    expect(job.log).toContain("`production` environment");
+    expect(p.emulator.requestLog()).toEqual([]);
+    expect(noteOf(p, 3, "plan")).toContain("failed** before it reported a result");
+  }, 60_000);
+});
+
+describe("the GitLab drift job", () => {
+  it("on the protected branch, a write user protected but not scoped to production is refused; scoped, drift runs as the plan user", async () => {
+    const p = await start();
+    const scope = (s: string) => {
+      for (const v of p.variables)
+        if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.environment_scope = s;
+    };
+    scope("*");
+    const refused = await p.run("drift", { source: "schedule" });
+    expect(refused.status).toBe("failed");
+    expect(refused.log).toContain("job drift would log in as another user than the plan user");
+    expect(p.emulator.requestLog()).toEqual([]);
+    scope("production");
+    p.gitlab.variables = p.variables.map((v) => ({
+      key: v.key,
+      protected: v.protected ?? false,
+      environment_scope: v.environment_scope ?? "*",
+    }));
+    // main declares a Malls budget the DSP does not have (merged, never applied): drift.
+    p.openMergeRequest(4, { Malls: 150000 });
+    p.merge(4);
+    const drift = await p.run("drift", { source: "schedule" });
+    expect(drift.status, drift.log).toBe("success");
+    expect(p.gitlab.issues[0]?.description).toContain("Malls");
+  }, 60_000);
+});
+
+describe("the GitLab apply recovery state", () => {
+  it("every job restores the state of the newest apply job that left one, cancelled or not", async () => {
+    const p = await start();
+    const apply = (status: "success" | "canceled", artifacts: Record<string, Buffer>) =>
+      p.gitlab.jobs.push({
+        id: p.gitlab.nextJobId(),
+        name: "apply",
+        ref: "main",
+        status,
+        commit: { id: p.main() },
+        pipeline: { id: 1 },
+        artifacts,
+      });
+    apply("success", { "doohctl-state.tar.gz": stateArchive("older, successful apply") });
+    apply("canceled", { "doohctl-state.tar.gz": stateArchive("cancelled while running") });
+    // Cancelled before it started: it ran nothing and left nothing.
+    apply("canceled", {});
+    const job = await p.run("drift", { source: "schedule" });
+    expect(job.log).toMatch(/apply job \d+ \(canceled\) left no recovery state; looking at the one before/);
+    expect(job.log).toMatch(/recovery state of apply job \d+ \(canceled\) restored/);
+    expect(readFileSync(join(job.dir, ".doohctl-state", "marker"), "utf8")).toBe("cancelled while running");
+  }, 60_000);
+});
