@@ -204,7 +204,8 @@ async function reviewedPlan() {
   let unapplied = [];
   if (!applied) reason = "no apply job succeeded yet: nothing tells which merges were applied";
   else if (tree(applied) !== tree(`${sha}^1`)) {
-    const log = git("log", "--first-parent", "--format=%h %s", `${applied}..${sha}^1`, "--", "campaigns/");
+    // Full hashes: the API finds a merge request by its merge commit's full SHA.
+    const log = git("log", "--first-parent", "--format=%H %s", `${applied}..${sha}^1`, "--", "campaigns/");
     unapplied = log ? log.split("\n") : [];
     reason = `merges before this one were not applied (their job failed or was cancelled); the last applied commit is ${applied.slice(0, 12)}`;
   } else if (!mr) reason = `no merge request merged ${sha} (a direct push): it has no reviewed plan`;
@@ -220,7 +221,7 @@ async function reviewedPlan() {
           "",
           "Merges not applied (they are not in this merge's reviewed plan):",
           "",
-          ...unapplied.map((l) => `- ${l}`),
+          ...unapplied.map((l) => `- ${l.slice(0, 12)}${l.slice(40)}`),
         ]
       : []),
     "",

@@ -127,3 +127,40 @@ describe("the GitLab apply recovery state", () => {
     expect(readFileSync(join(job.dir, ".doohctl-state", "marker"), "utf8")).toBe("cancelled while running");
   }, 60_000);
 });
+
+describe("the GitLab apply job never loses a merge", () => {
+  it("!1's apply cancelled before it started, !2's apply applies nothing and names !1; by hand both apply; !3's reviewed plan applies", async () => {
+    const p = await start();
+    const first = await p.run("apply", { source: "web" });
+    expect(first.status, first.log).toBe("success");
+
+    p.openMergeRequest(1, { Malls: 150000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
+    p.merge(1);
+    p.openMergeRequest(2, { Stations: 120000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 2 })).status).toBe("success");
+    const two = p.merge(2);
+    const writes = p.writes();
+    const push = await p.run("apply", { source: "push", sha: two });
+    expect(push.status).toBe("failed");
+    expect(push.log).toContain("merges before this one were not applied");
+    expect(push.log).toMatch(/- [0-9a-f]{7,} Merge branch 'mr-1' into 'main'/);
+    expect(p.writes()).toBe(writes);
+    for (const iid of [1, 2]) {
+      expect(noteOf(p, iid, "apply"), `the note on !${iid}`).toContain("glab ci run --branch main");
+      expect(noteOf(p, iid, "apply")).toContain("Merge branch 'mr-1'");
+    }
+
+    const web = await p.run("apply", { source: "web", sha: two });
+    expect(web.status, web.log).toBe("success");
+    expect(p.budgets()).toMatchObject({ Malls: 150000, Stations: 120000 });
+
+    p.openMergeRequest(3, { Airports: 90000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 3 })).status).toBe("success");
+    const three = await p.run("apply", { source: "push", sha: p.merge(3) });
+    expect(three.status, three.log).toBe("success");
+    expect(three.log).toContain("Applying the reviewed plan of !3");
+    expect(p.budgets()).toMatchObject({ Airports: 90000 });
+    expect(noteOf(p, 3, "apply")).toContain("doohctl apply exited 0");
+  }, 120_000);
+});
