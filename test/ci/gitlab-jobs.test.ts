@@ -164,3 +164,29 @@ describe("the GitLab apply job never loses a merge", () => {
     expect(noteOf(p, 3, "apply")).toContain("doohctl apply exited 0");
   }, 120_000);
 });
+
+describe("a GitLab apply job cancelled while it runs", () => {
+  it("keeps its recovery state through after_script and `when: always` artifacts; the next job restores it", async () => {
+    const p = await start();
+    p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
+    const sha = p.merge(5);
+    let cancelled = false;
+    const run = await p.run(
+      "apply",
+      { source: "web", sha },
+      {
+        onSpawn: (_child, cancel) => {
+          p.emulator.onWrite(() => {
+            if (cancelled) return;
+            cancelled = true;
+            cancel();
+          });
+        },
+      },
+    );
+    expect(run.status, run.log).toBe("canceled");
+    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    const next = await p.run("drift", { source: "schedule" });
+    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
+  }, 60_000);
+});

@@ -56,10 +56,12 @@ function bash(
   env: Record<string, string>,
   onSpawn?: (child: ChildProcess) => void,
 ) {
+  // Its own process group, so that a cancel reaches the script's commands too.
   const child = spawn("bash", ["--noprofile", "--norc", file], {
     cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -138,7 +140,9 @@ export async function runGitLabJob(input: {
     input.onSpawn?.(child, () => {
       cancelled = true;
       job.status = "canceling";
-      child.kill("SIGTERM");
+      // The runner ends the script: SIGTERM to its processes, then after_script and the
+      // `when: always` artifacts (GitLab's `canceling` state).
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
     }),
   );
   const status: FakeJob["status"] = cancelled ? "canceled" : ran.code === 0 ? "success" : "failed";
