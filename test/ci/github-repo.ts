@@ -39,8 +39,8 @@ export interface GitHubRepo {
   budgets(): Record<string, number>;
   writes(): number;
   run(
-    name: "plan" | "apply",
-    event: { name: "push" | "pull_request" | "workflow_dispatch"; sha: string; pr?: number },
+    name: "plan" | "apply" | "drift",
+    event: { name: "push" | "pull_request" | "workflow_dispatch" | "schedule"; sha: string; pr?: number },
     /** Repository variables replacing the defaults (the API origin, the plan user). */
     vars?: Record<string, string>,
   ): ReturnType<typeof runWorkflowJob>;

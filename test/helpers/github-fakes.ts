@@ -1,7 +1,7 @@
 /**
  * The GitHub side of a workflow job, for tests: a local recording server for the GitHub API
  * the example workflows call through `gh` (a fake `gh` on PATH forwards `gh api`,
- * `gh run download` and `gh pr comment` to it, `--jq` through the real jq, as gh does), and
+ * `gh run download`, `gh pr comment`, `gh issue list|create|edit` and `gh label create` to it, `--jq` through the real jq, as gh does), and
  * named fakes for the `uses:` steps that keep their file contract: actions/checkout (a git
  * fetch of the local origin at the requested depth), actions/cache (a directory store keyed
  * as GitHub keys it), actions/upload-artifact (files kept by run id) and the doohctl Action
@@ -37,6 +37,8 @@ export interface GitHubFake {
   artifacts: Artifact[];
   /** Comments on pull requests, from `gh pr comment` and from the Action's github-script. */
   comments: { issue: number; body: string }[];
+  /** Issues opened (the drift workflow's), with their labels and body. */
+  issues: { number: number; title: string; labels: string[]; body: string }[];
   /** A directory holding the fake `gh`: put it first on PATH, with GH_FAKE_URL = origin. */
   bin: string;
   close(): Promise<void>;
@@ -68,6 +70,19 @@ const die = (m) => { process.stderr.write("gh: " + m + "\\n"); process.exit(1); 
     const body = fs.readFileSync(flag("--body-file"), "utf8");
     const res = await fetch(base + "/repos/o/r/issues/" + args[2] + "/comments", { method: "POST", body: JSON.stringify({ body }) });
     if (!res.ok) die("HTTP " + res.status);
+  } else if (args[0] === "issue" && args[1] === "list") {
+    const res = await fetch(base + "/repos/o/r/issues?state=" + flag("--state") + "&labels=" + flag("--label"));
+    const text = await res.text();
+    const jq = flag("--jq");
+    process.stdout.write(jq ? execFileSync("jq", ["-r", jq], { input: text, encoding: "utf8" }) : text);
+  } else if (args[0] === "issue" && (args[1] === "create" || args[1] === "edit")) {
+    const body = fs.readFileSync(flag("--body-file"), "utf8");
+    const url = base + "/repos/o/r/issues" + (args[1] === "edit" ? "/" + args[2] : "");
+    const res = await fetch(url, { method: args[1] === "edit" ? "PATCH" : "POST", body: JSON.stringify({ title: flag("--title"), labels: [flag("--label")], body }) });
+    if (!res.ok) die("HTTP " + res.status);
+  } else if (args[0] === "label" && args[1] === "create") {
+    const res = await fetch(base + "/repos/o/r/labels", { method: "POST", body: JSON.stringify({ name: args[2] }) });
+    if (!res.ok) die("HTTP " + res.status);
   } else die("the fake gh does not know: " + args.join(" "));
 })();
 `;
@@ -77,6 +92,7 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
   const pulls = new Map<string, number>();
   const artifacts: Artifact[] = [];
   const comments: { issue: number; body: string }[] = [];
+  const issues: GitHubFake["issues"] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => {
@@ -108,6 +124,25 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
         comments.push({ issue: Number(m[1]), body: (JSON.parse(body) as { body: string }).body });
         return json(201, {});
       }
+      if (url.pathname === "/repos/o/r/issues" && request.method === "GET") {
+        const label = url.searchParams.get("labels");
+        return json(
+          200,
+          issues.filter((i) => i.labels.includes(label ?? "")).map((i) => ({ number: i.number })),
+        );
+      }
+      if (url.pathname === "/repos/o/r/issues" && request.method === "POST") {
+        const given = JSON.parse(body) as { title: string; labels: string[]; body: string };
+        issues.push({ number: 900 + issues.length, ...given });
+        return json(201, issues.at(-1));
+      }
+      m = /^\/repos\/o\/r\/issues\/(\d+)$/.exec(url.pathname);
+      if (m && request.method === "PATCH") {
+        const issue = issues.find((i) => i.number === Number(m![1]));
+        if (issue) issue.body = (JSON.parse(body) as { body: string }).body;
+        return json(issue ? 200 : 404, issue ?? {});
+      }
+      if (url.pathname === "/repos/o/r/labels") return json(201, {});
       json(404, { message: `the fake GitHub API does not serve ${request.method} ${url.pathname}` });
     });
   });
@@ -122,6 +157,7 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
     pulls,
     artifacts,
     comments,
+    issues,
     bin,
     close: () => new Promise((done) => server.close(() => done())),
   };
