@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../proof/binary.js";
+import { joinScript } from "../helpers/gitlab-job.js";
+import { ensureBuilt, ROOT } from "../proof/binary.js";
 import { type GitLabProject, gitlabProject } from "./gitlab-project.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -36,6 +37,27 @@ function stateArchive(text: string): Buffer {
   execFileSync("tar", ["-czf", join(dir, "s.tgz"), "-C", join(dir, "state"), "."]);
   return readFileSync(join(dir, "s.tgz"));
 }
+
+describe("the GitLab script lines", () => {
+  it("read an exit code only as `|| code=$?`: under the runner's set -eo pipefail, `cmd; code=$?` ends the job at cmd", () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-joined-"));
+    const run = (lines: string[]) => {
+      writeFileSync(join(dir, "s.sh"), joinScript(lines));
+      try {
+        return execFileSync("bash", ["--noprofile", "--norc", join(dir, "s.sh")], { encoding: "utf8" });
+      } catch (error) {
+        return `exit ${(error as { status: number }).status}`;
+      }
+    };
+    expect(run(["sh -c 'exit 2' > out.txt; code=$?", 'echo "code $code"'])).toBe("exit 2");
+    expect(run(["code=0; sh -c 'exit 2' > out.txt || code=$?", 'echo "code $code"'])).toBe("code 2\n");
+    const ci = readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8");
+    const reads = ci.split("\n").filter((line) => line.includes("$?") && !line.trimStart().startsWith("#"));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const line of reads) expect(line).toMatch(/code=0; .* \|\| code=\$\?$/);
+    expect(ci).not.toMatch(/^\s*- set \+e/m);
+  });
+});
 
 describe("the GitLab plan job", () => {
   it("an exit 2 of plan --detailed-exitcode does not end the job: the plan is noted on the MR", async () => {
