@@ -29,6 +29,15 @@ if (!api || !env.CI_PROJECT_ID) fail("run this inside a GitLab CI job (CI_API_V4
 if (!env.GITLAB_API_TOKEN)
   fail("GITLAB_API_TOKEN is not set: add a project access token (api scope) as a CI/CD variable");
 
+/** A file this step was given, or a clear failure naming it. */
+function readText(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    fail(`cannot read ${file} (${error.code ?? error.message}): the step before did not write it`);
+  }
+}
+
 async function send(url, init = {}) {
   try {
     return await fetch(url, {
@@ -118,7 +127,7 @@ async function checkCredentials() {
 async function note(key, file, title) {
   const iid = env.CI_MERGE_REQUEST_IID;
   if (!iid) return;
-  await noteOn(iid, key, readFileSync(file, "utf8"), title);
+  await noteOn(iid, key, readText(file), title);
   writeFileSync(`.doohctl-noted-${key}`, "");
 }
 
@@ -264,7 +273,7 @@ async function reviewedPlanOf(mr, applied) {
 }
 
 async function driftIssue(file) {
-  const description = readFileSync(file, "utf8");
+  const description = readText(file);
   const open = await find("/issues", "&labels=doohctl-drift&state=opened", () => true);
   const body = JSON.stringify({
     title: "doohctl: live campaigns drifted from git",

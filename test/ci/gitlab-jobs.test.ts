@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -211,4 +212,40 @@ describe("a GitLab apply job cancelled while it runs", () => {
     const next = await p.run("drift", { source: "schedule" });
     expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
   }, 60_000);
+});
+
+describe("doohctl-gitlab.mjs", () => {
+  const helper = (args: string[], cwd: string, port: number) => {
+    try {
+      execFileSync(process.execPath, [join(ROOT, "examples", "gitlab", "doohctl-gitlab.mjs"), ...args], {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? "",
+          CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4`,
+          CI_PROJECT_ID: "42",
+          GITLAB_API_TOKEN: "glpat-test",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      return "";
+    } catch (error) {
+      return String((error as { stderr: Buffer }).stderr);
+    }
+  };
+
+  it("names the call and the cause when GitLab cannot be reached, or the file it was given is missing: no stack trace", async () => {
+    // A port nothing listens on any more.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((done) => server.close(done));
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-helper-"));
+    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
+      "doohctl-gitlab: cannot read drift.md (ENOENT): the step before did not write it\n",
+    );
+    writeFileSync(join(dir, "drift.md"), "drift");
+    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
+      "doohctl-gitlab: GET /projects/42/issues?per_page=100&page=1&labels=doohctl-drift&state=opened could not reach GitLab (ECONNREFUSED)\n",
+    );
+  });
 });
