@@ -209,15 +209,16 @@ async function reviewedPlan() {
   }
   const mr = await mergeRequestOf(sha);
   if (mr) out(`CI_MERGE_REQUEST_IID=${mr.iid}`);
-  let reason;
   let unapplied = [];
-  if (!applied) reason = "no apply job succeeded yet: nothing tells which merges were applied";
-  else if (tree(applied) !== tree(`${sha}^1`)) {
+  if (applied && tree(applied) !== tree(`${sha}^1`)) {
+    // The commits since the last applied one, before this push, that changed the config.
     // Full hashes: the API finds a merge request by its merge commit's full SHA.
     const log = git("log", "--first-parent", "--format=%H %s", `${applied}..${sha}^1`, "--", "campaigns/");
     unapplied = log ? log.split("\n") : [];
-    reason = `merges before this one were not applied (their job failed or was cancelled); the last applied commit is ${applied.slice(0, 12)}`;
-  } else if (!mr) reason = `no merge request merged ${sha} (a direct push): it has no reviewed plan`;
+  }
+  let reason;
+  if (!applied) reason = "no apply job succeeded yet: nothing tells which merges were applied";
+  else if (!mr) reason = `no merge request merged ${sha} (a direct push): it has no reviewed plan`;
   else reason = await reviewedPlanOf(mr, applied);
   if (!reason) {
     out("DOOHCTL_MODE=reviewed");
@@ -266,8 +267,9 @@ async function reviewedPlanOf(mr, applied) {
   const read = (file) => readFileSync(`reviewed-${file}`, "utf8").trim();
   if (read("config-tree.txt") !== tree(env.CI_COMMIT_SHA))
     return `the default branch's config changed after !${mr.iid} was planned (another merge landed; no current plan was reviewed)`;
+  // Squash, merge and fast-forward merges alike: the plan must start from what was applied.
   if (tree(read("base-commit.txt")) !== tree(applied))
-    return `!${mr.iid} was planned from a config that is not the one last applied`;
+    return `merges before this one were not applied (their job failed or was cancelled): !${mr.iid} was planned from a config that is not the one last applied (${applied.slice(0, 12)})`;
   writeFileSync("plan.json", readFileSync("reviewed-plan.json"));
   return undefined;
 }

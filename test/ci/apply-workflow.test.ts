@@ -75,4 +75,19 @@ describe("the GitHub apply workflow never loses a merge", () => {
     ).toContain("the reviewed plan");
     expect(r.applied()).toBe(d);
   }, 180_000);
+
+  it("applies the reviewed plan of a rebase merge of several commits: the plan starts from the last applied config", async () => {
+    repo = await githubRepo();
+    const r = repo;
+    expect((await r.run("apply", { name: "workflow_dispatch", sha: r.main() })).status).toBe("success");
+    r.openPullRequest(4, { Stations: 80000 }, { Malls: 110000 });
+    const job = await r.run("plan", { name: "pull_request", sha: r.mergeRef(4), pr: 4 });
+    expect(job.status, job.log).toBe("success");
+    const sha = r.merge(4, "rebase");
+    const run = await r.run("apply", { name: "push", sha });
+    expect(run.status, run.log).toBe("success");
+    expect(run.step("reviewed").outputs.mode).toBe("reviewed");
+    expect(r.budgets()).toMatchObject({ Malls: 110000, Stations: 80000 });
+    expect(r.applied()).toBe(sha);
+  }, 120_000);
 });

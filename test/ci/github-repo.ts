@@ -27,12 +27,15 @@ export interface GitHubRepo {
   emulator: RunningEmulator;
   github: GitHubFake;
   origin: string;
-  /** Commits budgets (impressions by campaign name) on a new branch off main and opens pull request `pr`. */
-  openPullRequest(pr: number, budgets: Record<string, number>): string;
+  /**
+   * Commits budgets (impressions by campaign name) on a new branch off main and opens pull
+   * request `pr`; `first`, when given, is an earlier commit of the branch.
+   */
+  openPullRequest(pr: number, budgets: Record<string, number>, first?: Record<string, number>): string;
   /** GitHub's merge commit of the pull request into main as it is now: what `pull_request` runs check out. */
   mergeRef(pr: number): string;
-  /** The merge button: a merge commit on main. */
-  merge(pr: number): string;
+  /** The merge button: a merge commit on main, or the branch's commits rebased onto it. */
+  merge(pr: number, how?: "merge" | "rebase"): string;
   applied(): string | undefined;
   /** main's HEAD in origin. */
   main(): string;
@@ -102,30 +105,42 @@ export async function githubRepo(): Promise<GitHubRepo> {
     return git(dev, "rev-parse", "HEAD");
   };
 
+  /** Commits `budgets` over the branch's config. */
+  const commitBudgets = (pr: number, budgets: Record<string, number>) => {
+    const live = parse(git(dev, "show", "HEAD:campaigns/doohctl.yaml")) as {
+      insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
+    };
+    const now = Object.fromEntries(
+      live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
+    );
+    writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({ ...now, ...budgets }));
+    git(dev, "commit", "-q", "-am", `pull request #${pr}: ${Object.keys(budgets).join(", ")}`);
+    return git(dev, "rev-parse", "HEAD");
+  };
+
   return {
     emulator,
     github,
     origin,
-    openPullRequest(pr, budgets) {
+    openPullRequest(pr, budgets, first) {
       git(dev, "fetch", "-q", "origin", "main");
       git(dev, "checkout", "-q", "-B", `pr-${pr}`, "origin/main");
-      const live = parse(git(dev, "show", "HEAD:campaigns/doohctl.yaml")) as {
-        insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
-      };
-      const now = Object.fromEntries(
-        live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
-      );
-      writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({ ...now, ...budgets }));
-      git(dev, "commit", "-q", "-am", `pull request #${pr}`);
-      return git(dev, "rev-parse", "HEAD");
+      if (first) commitBudgets(pr, first);
+      return commitBudgets(pr, budgets);
     },
     mergeRef(pr) {
       const sha = mergeInto(pr, `Merge ${pr} into main (GitHub's merge ref)`);
       git(dev, "push", "-q", "-f", "origin", `${sha}:refs/pull/${pr}/merge`);
       return sha;
     },
-    merge(pr) {
-      const sha = mergeInto(pr, `Merge pull request #${pr}`);
+    merge(pr, how = "merge") {
+      let sha: string;
+      if (how === "rebase") {
+        git(dev, "fetch", "-q", "origin", "main");
+        git(dev, "checkout", "-q", `pr-${pr}`);
+        git(dev, "rebase", "-q", "origin/main");
+        sha = git(dev, "rev-parse", "HEAD");
+      } else sha = mergeInto(pr, `Merge pull request #${pr}`);
       git(dev, "push", "-q", "origin", `${sha}:refs/heads/main`);
       github.pulls.set(sha, pr);
       return sha;
