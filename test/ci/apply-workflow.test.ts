@@ -8,6 +8,7 @@
  * applies B and C and records the applied commit; the next merge's reviewed plan applies.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { StepFailed } from "../helpers/composite-action.js";
 import { ensureBuilt } from "../proof/binary.js";
 import { type GitHubRepo, githubRepo } from "./github-repo.js";
 
@@ -89,5 +90,35 @@ describe("the GitHub apply workflow never loses a merge", () => {
     expect(run.step("reviewed").outputs.mode).toBe("reviewed");
     expect(r.budgets()).toMatchObject({ Malls: 110000, Stations: 80000 });
     expect(r.applied()).toBe(sha);
+  }, 120_000);
+
+  it("a cancelled apply records nothing, still saves the recovery state, and the next merge's run names it", async () => {
+    repo = await githubRepo();
+    const r = repo;
+    const start = r.main();
+    expect((await r.run("apply", { name: "workflow_dispatch", sha: start })).status).toBe("success");
+    await planned(r, 1, { Malls: 150000 });
+    const one = r.merge(1);
+    const saved = r.cacheKeys().length;
+    // The run is cancelled during the Action's apply (the Action relays the cancel to doohctl:
+    // action.test.ts); here, what the workflow does after it.
+    const cancelled = await r.run("apply", { name: "push", sha: one }, undefined, (given) => ({
+      ...given,
+      "doohctl/doohctl@v0.1.0": async (step) => {
+        if (step.with.command?.startsWith("apply "))
+          throw new StepFailed("cancelled", { "exit-code": "130" }, "cancelled");
+        return given["doohctl/doohctl@v0.1.0"]!(step);
+      },
+    }));
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.step("record").outcome).toBe("skipped");
+    expect(cancelled.step("step-8").outcome).toBe("success");
+    expect(r.applied()).toBe(start);
+    expect(r.cacheKeys().length).toBe(saved + 1);
+
+    await planned(r, 2, { Stations: 120000 });
+    const next = await r.run("apply", { name: "push", sha: r.merge(2) });
+    expect(next.status).toBe("failure");
+    expect(next.step("reviewed").log).toContain(`${one.slice(0, 7)} Merge pull request #1`);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js
 import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
 import { accountConfig } from "../helpers/cli-account.js";
+import type { UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";
@@ -39,6 +40,8 @@ export interface GitHubRepo {
   applied(): string | undefined;
   /** main's HEAD in origin. */
   main(): string;
+  /** The cache entries saved so far, oldest first (actions/cache/save's keys). */
+  cacheKeys(): string[];
   budgets(): Record<string, number>;
   writes(): number;
   run(
@@ -46,6 +49,8 @@ export interface GitHubRepo {
     event: { name: "push" | "pull_request" | "workflow_dispatch" | "schedule"; sha: string; pr?: number },
     /** Repository variables replacing the defaults (the API origin, the plan user). */
     vars?: Record<string, string>,
+    /** Given the `uses:` fakes, the ones this run uses (to stand in for a step's outcome). */
+    fakes?: (given: Record<string, UsesFake>) => Record<string, UsesFake>,
   ): ReturnType<typeof runWorkflowJob>;
   close(): Promise<void>;
 }
@@ -146,6 +151,7 @@ export async function githubRepo(): Promise<GitHubRepo> {
       return sha;
     },
     main: () => git(origin, "rev-parse", "main"),
+    cacheKeys: () => [...cache.keys()],
     applied() {
       try {
         return git(origin, "rev-parse", "--verify", "-q", "refs/doohctl/applied/default");
@@ -157,7 +163,7 @@ export async function githubRepo(): Promise<GitHubRepo> {
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
     writes: () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
-    async run(name, event, vars) {
+    async run(name, event, vars, fakes = (given) => given) {
       const id = ++runs;
       const workspace = join(dir, "runs", String(id), "ws");
       const temp = join(dir, "runs", String(id), "temp");
@@ -192,7 +198,9 @@ export async function githubRepo(): Promise<GitHubRepo> {
         },
         workspace,
         temp,
-        fakes: workflowFakes({ github, origin, sha: event.sha, runId: 1000 + id, workspace, temp, cache }),
+        fakes: fakes(
+          workflowFakes({ github, origin, sha: event.sha, runId: 1000 + id, workspace, temp, cache }),
+        ),
       });
     },
     async close() {

@@ -101,11 +101,12 @@ export function runBash(
   return exited;
 }
 
-/** A `uses:` fake that fails its step (with outputs) throws this. */
+/** A `uses:` fake that fails its step (with outputs) throws this; `cancelled` when the runner cancelled it. */
 export class StepFailed extends Error {
   constructor(
     message: string,
     readonly outputs: Record<string, string> = {},
+    readonly outcome: "failure" | "cancelled" = "failure",
   ) {
     super(message);
   }
@@ -167,7 +168,7 @@ export async function runSteps(input: StepsInput): Promise<{ steps: StepOutcome[
         outcome = { id, outcome: "success", outputs: await fake({ with: given, env }) };
       } catch (error) {
         if (!(error instanceof StepFailed)) throw error;
-        outcome = { id, outcome: "failure", outputs: error.outputs, log: error.message };
+        outcome = { id, outcome: error.outcome, outputs: error.outputs, log: error.message };
       }
     } else {
       // An explicit `shell: bash` runs as `bash --noprofile --norc -eo pipefail {0}`; a workflow

@@ -243,7 +243,7 @@ export function workflowFakes(options: {
       for (const c of [...script.created, ...script.updated])
         options.github.comments.push({ issue: c.issue_number ?? c.comment_id ?? 0, body: c.body });
       const log = result.steps.map((s) => s.log ?? "").join("\n");
-      if (result.status !== "success") throw new StepFailed(log, result.outputs);
+      if (result.status !== "success") throw new StepFailed(log, result.outputs, result.status);
       return result.outputs;
     },
   };
