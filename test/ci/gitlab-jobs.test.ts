@@ -100,6 +100,27 @@ describe("the GitLab plan job", () => {
   }, 60_000);
 });
 
+describe("a GitLab merged-results pipeline", () => {
+  it("plans only the MR's change from the target's HEAD, and that reviewed plan applies once merged", async () => {
+    const p = await start();
+    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    p.openMergeRequest(1, { Malls: 150000 });
+    // !2 is merged and applied after !1 was opened: !1's merge base is older than main.
+    p.openMergeRequest(2, { Stations: 50000 });
+    const two = p.merge(2);
+    expect((await p.run("apply", { source: "web", sha: two })).status).toBe("success");
+    const plan = await p.run("plan", { source: "merge_request_event", iid: 1 }, { mergedResult: true });
+    expect(plan.status, plan.log).toBe("success");
+    const saved = JSON.parse(String(plan.job.artifacts["plan.json"])) as { changes: { address: string }[] };
+    expect(saved.changes.map((c) => c.address)).toEqual(["campaign.1001/Malls"]);
+    expect(String(plan.job.artifacts["base-commit.txt"]).trim()).toBe(two);
+    const apply = await p.run("apply", { source: "push", sha: p.merge(1) });
+    expect(apply.status, apply.log).toBe("success");
+    expect(apply.log).toContain("Applying the reviewed plan of !1");
+    expect(p.budgets()).toMatchObject({ Malls: 150000, Stations: 50000 });
+  }, 120_000);
+});
+
 describe("the GitLab drift job", () => {
   it("on the protected branch, a write user protected but not scoped to production is refused; scoped, drift runs as the plan user", async () => {
     const p = await start();

@@ -36,7 +36,11 @@ export interface GitLabProject {
   run(
     name: "plan" | "apply" | "drift",
     pipeline: { source: "merge_request_event" | "push" | "web" | "schedule"; iid?: number; sha?: string },
-    options?: { onSpawn?: Parameters<typeof runGitLabJob>[0]["onSpawn"] },
+    options?: {
+      onSpawn?: Parameters<typeof runGitLabJob>[0]["onSpawn"];
+      /** A merged-results pipeline: the merged result is made, and checked out, from main's HEAD. */
+      mergedResult?: boolean;
+    },
   ): ReturnType<typeof runGitLabJob>;
   close(): Promise<void>;
 }
@@ -139,7 +143,14 @@ export async function gitlabProject(): Promise<GitLabProject> {
       const checkout = join(dir, "jobs", String(id), "build");
       mkdirSync(join(dir, "jobs", String(id)), { recursive: true });
       const mr = pipeline.source === "merge_request_event";
-      const sha = pipeline.sha ?? (mr ? git("rev-parse", `mr-${pipeline.iid}`) : git("rev-parse", "main"));
+      let sha = pipeline.sha ?? (mr ? git("rev-parse", `mr-${pipeline.iid}`) : git("rev-parse", "main"));
+      const target = git("rev-parse", "main");
+      if (options.mergedResult) {
+        git("checkout", "-q", "--detach", "main");
+        git("merge", "-q", "--no-ff", "-m", `Merged result of !${pipeline.iid}`, `mr-${pipeline.iid}`);
+        sha = git("rev-parse", "HEAD");
+        git("checkout", "-q", "main");
+      }
       execFileSync("git", ["clone", "-q", "--no-checkout", repo, checkout]);
       execFileSync("git", ["checkout", "-q", "--detach", sha], { cwd: checkout });
       if (mr) gitlab.mergeRequests.find((m) => m.iid === pipeline.iid)?.pipelines.unshift(pipelineId);
@@ -158,6 +169,12 @@ export async function gitlabProject(): Promise<GitLabProject> {
             ? {
                 CI_MERGE_REQUEST_IID: String(pipeline.iid),
                 CI_MERGE_REQUEST_DIFF_BASE_SHA: diffBase.get(pipeline.iid ?? 0) ?? "",
+                ...(options.mergedResult
+                  ? {
+                      CI_MERGE_REQUEST_EVENT_TYPE: "merged_result",
+                      CI_MERGE_REQUEST_TARGET_BRANCH_SHA: target,
+                    }
+                  : {}),
               }
             : { CI_COMMIT_BRANCH: "main" }),
         },
