@@ -45,7 +45,10 @@ describe("the GitLab script lines", () => {
     const run = (lines: string[]) => {
       writeFileSync(join(dir, "s.sh"), joinScript(lines));
       try {
-        return execFileSync("bash", ["--noprofile", "--norc", join(dir, "s.sh")], { encoding: "utf8" });
+        return execFileSync("bash", ["--noprofile", "--norc", join(dir, "s.sh")], {
+          cwd: dir,
+          encoding: "utf8",
+        });
       } catch (error) {
         return `exit ${(error as { status: number }).status}`;
       }
