@@ -127,7 +127,7 @@ describe("GitLab pipeline example", () => {
     expect(pipeline.apply.resource_group).toBe("doohctl-apply");
     expect(pipeline.apply.environment).toBe("production");
     expect(pipeline.plan.script.join("\n")).toContain(
-      'base="${CI_MERGE_REQUEST_TARGET_BRANCH_SHA:-$CI_MERGE_REQUEST_DIFF_BASE_SHA}"',
+      `base="\${CI_MERGE_REQUEST_TARGET_BRANCH_SHA:-$CI_MERGE_REQUEST_DIFF_BASE_SHA}"`,
     );
     expect(pipeline.plan.script.join("\n")).toContain('--changed-since "$base"');
   });
