@@ -1,16 +1,20 @@
 // GitLab API steps of examples/gitlab/.gitlab-ci.yml, shipped with doohctl so that the
-// pipeline runs the version it installed: node "$(npm root --global)/doohctl/examples/gitlab/doohctl-gitlab.mjs" STEP
+// pipeline runs the version it installed: node "$HOME/.doohctl/node_modules/doohctl/examples/gitlab/doohctl-gitlab.mjs" STEP
 //
+//   check-credentials       fail when the write user is visible where it must not be (or absent from apply)
 //   note KEY FILE [TITLE]   create or update the merge request's one note for KEY with FILE
+//   job-failed KEY          (after_script) when the job failed before its note for KEY, say so on the MR
 //   fetch-state             restore DOOHCTL_STATE_DIR from the newest apply job of the default branch
-//   reviewed-plan           on the default branch: the merged MR's newest plan, if still current
+//                           that left one, whatever its status (success, failed, canceled)
+//   reviewed-plan           on the default branch: the merged MR's reviewed plan, when it is current
+//                           and every merge before it was applied; else fail naming what was not
 //   drift-issue FILE        open or update the one drift issue with FILE
 //
 // Every list is paged to its end (GitLab answers at most 100 items a page), and the merge
 // request is found through the API from the commit, so squash merges, merge commits and
 // merged-results pipelines are all found (never by HEAD^2). Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const env = process.env;
 const api = env.CI_API_V4_URL;
@@ -25,11 +29,30 @@ if (!api || !env.CI_PROJECT_ID) fail("run this inside a GitLab CI job (CI_API_V4
 if (!env.GITLAB_API_TOKEN)
   fail("GITLAB_API_TOKEN is not set: add a project access token (api scope) as a CI/CD variable");
 
+/** A file this step was given, or a clear failure naming it. */
+function readText(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    fail(`cannot read ${file} (${error.code ?? error.message}): the step before did not write it`);
+  }
+}
+
+async function send(url, init = {}) {
+  try {
+    return await fetch(url, {
+      ...init,
+      headers: { "PRIVATE-TOKEN": env.GITLAB_API_TOKEN, "Content-Type": "application/json", ...init.headers },
+    });
+  } catch (error) {
+    fail(
+      `${init.method ?? "GET"} ${url.replace(api, "")} could not reach GitLab (${error.cause?.code ?? error.message})`,
+    );
+  }
+}
+
 async function request(url, init = {}) {
-  const response = await fetch(url, {
-    ...init,
-    headers: { "PRIVATE-TOKEN": env.GITLAB_API_TOKEN, "Content-Type": "application/json", ...init.headers },
-  });
+  const response = await send(url, init);
   if (!response.ok) fail(`${init.method ?? "GET"} ${url.replace(api, "")} answered ${response.status}`);
   return response;
 }
@@ -49,11 +72,67 @@ async function find(path, query, predicate) {
   return undefined;
 }
 
+const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).trim();
+const tree = (commit) => {
+  try {
+    return git("rev-parse", `${commit}:campaigns`);
+  } catch {
+    return "none";
+  }
+};
+const isAncestor = (a, b) => {
+  try {
+    execFileSync("git", ["merge-base", "--is-ancestor", a, b], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Project CI/CD variables override a job's `variables:`: an unscoped DOOHCTL_EMAIL would make
+ * the plan and drift jobs run as the write user. Values are compared, never printed.
+ */
+async function checkCredentials() {
+  const scoping =
+    "scope the write user's CI/CD variables DOOHCTL_EMAIL and DOOHCTL_PASSWORD to the `production` environment and protect them (examples/gitlab/.gitlab-ci.yml, CI/CD variables)";
+  if (env.CI_JOB_NAME === "apply") {
+    if (!env.DOOHCTL_EMAIL || !env.DOOHCTL_PASSWORD)
+      fail(
+        `the apply job has no write user (DOOHCTL_EMAIL, DOOHCTL_PASSWORD): protect the default branch and ${scoping}`,
+      );
+  } else {
+    if (!env.DOOHCTL_PLAN_EMAIL || !env.DOOHCTL_PLAN_PASSWORD)
+      fail(
+        "DOOHCTL_PLAN_EMAIL or DOOHCTL_PLAN_PASSWORD is not given to this job: add them as CI/CD variables, NOT protected",
+      );
+    if (env.DOOHCTL_EMAIL !== env.DOOHCTL_PLAN_EMAIL || env.DOOHCTL_PASSWORD !== env.DOOHCTL_PLAN_PASSWORD)
+      fail(
+        `job ${env.CI_JOB_NAME} would log in as another user than the plan user: a project variable DOOHCTL_EMAIL or DOOHCTL_PASSWORD overrides the job's; ${scoping}`,
+      );
+  }
+  // What the job cannot see: the variables' settings, readable by a Maintainer token only.
+  const response = await send(`${project}/variables?per_page=100`);
+  if (!response.ok)
+    return console.log(
+      `variable scoping checked from this job's variables (the token cannot read the project's: ${response.status})`,
+    );
+  const wrong = (await response.json())
+    .filter((v) => v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD")
+    .filter((v) => !v.protected || v.environment_scope !== "production")
+    .map((v) => v.key);
+  if (wrong.length > 0) fail(`${wrong.join(", ")} not protected and scoped to production: ${scoping}`);
+}
+
 async function note(key, file, title) {
   const iid = env.CI_MERGE_REQUEST_IID;
   if (!iid) return;
+  await noteOn(iid, key, readText(file), title);
+  writeFileSync(`.doohctl-noted-${key}`, "");
+}
+
+async function noteOn(iid, key, text, title) {
   const marker = `<!-- doohctl:${key} -->`;
-  const text = readFileSync(file, "utf8");
   const body = `${marker}\n${title ? `### ${title}\n\n` : ""}${text}\n\n[pipeline](${env.CI_PIPELINE_URL})`;
   const notes = `/merge_requests/${iid}/notes`;
   const mine = await find(notes, "", (n) => n.body?.startsWith(marker));
@@ -61,63 +140,142 @@ async function note(key, file, title) {
   await request(url, { method: mine ? "PUT" : "POST", body: JSON.stringify({ body }) });
 }
 
+async function jobFailed(key) {
+  if (env.CI_JOB_STATUS === "success" || existsSync(`.doohctl-noted-${key}`)) return;
+  let iid = env.CI_MERGE_REQUEST_IID;
+  if (!iid && existsSync("doohctl.env"))
+    iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(readFileSync("doohctl.env", "utf8"))?.[1];
+  if (!iid) return;
+  const text = `**doohctl ${key}: job [${env.CI_JOB_NAME}](${env.CI_JOB_URL}) ${env.CI_JOB_STATUS}** before it reported a result: nothing here is current. Read the job's log.`;
+  await noteOn(iid, key, text);
+}
+
 async function fetchState() {
   const dir = env.DOOHCTL_STATE_DIR;
   if (!dir) fail("DOOHCTL_STATE_DIR is not set");
   mkdirSync(dir, { recursive: true });
-  // Failed applies count most: an interrupted one is what leaves campaigns paused.
-  const job = await find("/jobs", "&scope[]=success&scope[]=failed", (j) => {
-    return j.name === "apply" && j.ref === env.CI_DEFAULT_BRANCH && j.artifacts_file;
-  });
-  if (!job) return console.log("no apply job with a recovery state yet");
-  const response = await fetch(`${project}/jobs/${job.id}/artifacts/doohctl-state.tar.gz`, {
-    headers: { "PRIVATE-TOKEN": env.GITLAB_API_TOKEN },
-  });
-  if (response.status === 404) return console.log(`apply job ${job.id} kept no recovery state`);
-  if (!response.ok) fail(`the recovery state of apply job ${job.id} answered ${response.status}`);
-  writeFileSync("doohctl-state.tar.gz", Buffer.from(await response.arrayBuffer()));
-  execFileSync("tar", ["-xzf", "doohctl-state.tar.gz", "-C", dir]);
-  console.log(`recovery state of apply job ${job.id} restored`);
+  // Every status: a failed or cancelled apply is the one most likely to have left campaigns
+  // paused. Newest first; a job cancelled before it started left no state, and the one before
+  // it is then the last that ran.
+  for await (const job of pages("/jobs")) {
+    if (job.name !== "apply" || job.ref !== env.CI_DEFAULT_BRANCH || String(job.id) === env.CI_JOB_ID)
+      continue;
+    const response = await send(`${project}/jobs/${job.id}/artifacts/doohctl-state.tar.gz`);
+    if (response.status === 404) {
+      console.log(`apply job ${job.id} (${job.status}) left no recovery state; looking at the one before`);
+      continue;
+    }
+    if (!response.ok) fail(`the recovery state of apply job ${job.id} answered ${response.status}`);
+    writeFileSync("doohctl-state.tar.gz", Buffer.from(await response.arrayBuffer()));
+    execFileSync("tar", ["-xzf", "doohctl-state.tar.gz", "-C", dir]);
+    return console.log(`recovery state of apply job ${job.id} (${job.status}) restored`);
+  }
+  console.log("no apply job with a recovery state yet");
 }
 
-/** Single-quoted for the shell that sources doohctl.env. */
-const quoted = (value) => `'${String(value).replaceAll("'", "'\\''")}'`;
+/** The commit the newest successful apply applied: of those, the one every other is an ancestor of. */
+async function lastApplied() {
+  let best;
+  let seen = 0;
+  for await (const job of pages("/jobs", "&scope[]=success")) {
+    if (job.name !== "apply" || job.ref !== env.CI_DEFAULT_BRANCH || !job.commit?.id) continue;
+    if (!best || isAncestor(best, job.commit.id)) best = job.commit.id;
+    if (++seen >= 20) break;
+  }
+  return best;
+}
 
-/** Writes doohctl.env (DOOHCTL_MODE=reviewed|head, DOOHCTL_REASON, CI_MERGE_REQUEST_IID). */
+async function mergeRequestOf(commit) {
+  const mrs = [];
+  for await (const mr of pages(`/repository/commits/${commit}/merge_requests`)) mrs.push(mr);
+  return mrs.find((m) => m.state === "merged") ?? mrs[0];
+}
+
+/** Writes doohctl.env (DOOHCTL_MODE=reviewed|head|done, CI_MERGE_REQUEST_IID), or fails naming what was not applied. */
 async function reviewedPlan() {
   const out = (line) => appendFileSync("doohctl.env", `${line}\n`);
-  const head = (reason) => {
-    out("DOOHCTL_MODE=head");
-    out(`DOOHCTL_REASON=${quoted(reason)}`);
-    console.log(`Not the reviewed plan: ${reason}. Planning the default branch's HEAD.`);
-  };
   writeFileSync("doohctl.env", "");
-  const mrs = [];
-  for await (const mr of pages(`/repository/commits/${env.CI_COMMIT_SHA}/merge_requests`)) mrs.push(mr);
-  const mr = mrs.find((m) => m.state === "merged") ?? mrs[0];
-  if (!mr) return head("no merge request merged this commit (a direct push or a manual run)");
-  out(`CI_MERGE_REQUEST_IID=${mr.iid}`);
-  // The MR's pipelines, newest first: branch and merged-results pipelines alike.
+  const sha = env.CI_COMMIT_SHA;
+  if (env.CI_PIPELINE_SOURCE === "web") {
+    out("DOOHCTL_MODE=head");
+    return console.log(
+      `A pipeline run by hand: planning and applying ${env.CI_DEFAULT_BRANCH}'s HEAD (${sha}) in full.`,
+    );
+  }
+  const applied = await lastApplied();
+  if (applied && isAncestor(sha, applied)) {
+    out("DOOHCTL_MODE=done");
+    return console.log(`${sha} was applied already (apply of ${applied}).`);
+  }
+  const mr = await mergeRequestOf(sha);
+  if (mr) out(`CI_MERGE_REQUEST_IID=${mr.iid}`);
+  let unapplied = [];
+  if (applied && tree(applied) !== tree(`${sha}^1`)) {
+    // The commits since the last applied one, before this push, that changed the config.
+    // Full hashes: the API finds a merge request by its merge commit's full SHA.
+    const log = git("log", "--first-parent", "--format=%H %s", `${applied}..${sha}^1`, "--", "campaigns/");
+    unapplied = log ? log.split("\n") : [];
+  }
+  let reason;
+  if (!applied) reason = "no apply job succeeded yet: nothing tells which merges were applied";
+  else if (!mr) reason = `no merge request merged ${sha} (a direct push): it has no reviewed plan`;
+  else reason = await reviewedPlanOf(mr, applied);
+  if (!reason) {
+    out("DOOHCTL_MODE=reviewed");
+    return console.log(`Applying the reviewed plan of !${mr.iid}.`);
+  }
+  const text = [
+    `**doohctl apply did not run for ${sha}**: ${reason}.`,
+    ...(unapplied.length
+      ? [
+          "",
+          "Merges not applied (they are not in this merge's reviewed plan):",
+          "",
+          ...unapplied.map((l) => `- ${l.slice(0, 12)}${l.slice(40)}`),
+        ]
+      : []),
+    "",
+    `Nothing was applied. See what ${env.CI_DEFAULT_BRANCH}'s HEAD would change (\`doohctl plan campaigns/\`), then run a pipeline by hand on ${env.CI_DEFAULT_BRANCH} (Build > Pipelines > Run pipeline), which plans and applies it in full, every merge since the last applied commit:`,
+    "",
+    "```sh",
+    `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`,
+    "```",
+  ].join("\n");
+  const iids = new Set(mr ? [mr.iid] : []);
+  for (const line of unapplied) {
+    const other = await mergeRequestOf(line.split(" ")[0]);
+    if (other) iids.add(other.iid);
+  }
+  for (const iid of iids) await noteOn(iid, "apply", text);
+  if (mr) writeFileSync(".doohctl-noted-apply", "");
+  process.stdout.write(`${text}\n`);
+  fail(`not applied: ${reason}`);
+}
+
+/** Why the MR's newest successful plan cannot be applied, or undefined (and plan.json written). */
+async function reviewedPlanOf(mr, applied) {
   let plan;
   for await (const pipeline of pages(`/merge_requests/${mr.iid}/pipelines`)) {
     plan = await find(`/pipelines/${pipeline.id}/jobs`, "&scope[]=success", (j) => j.name === "plan");
     if (plan) break;
   }
-  if (!plan) return head(`merge request !${mr.iid} has no successful plan`);
-  for (const file of ["plan.json", "config-tree.txt"]) {
+  if (!plan) return `merge request !${mr.iid} has no successful plan`;
+  for (const file of ["plan.json", "config-tree.txt", "base-commit.txt"]) {
     const response = await request(`${project}/jobs/${plan.id}/artifacts/${file}`);
     writeFileSync(`reviewed-${file}`, Buffer.from(await response.arrayBuffer()));
   }
-  const tree = execFileSync("git", ["rev-parse", "HEAD:campaigns"], { encoding: "utf8" }).trim();
-  if (readFileSync("reviewed-config-tree.txt", "utf8").trim() !== tree) {
-    return head(`the default branch's config changed after !${mr.iid} was planned (another merge)`);
-  }
+  const read = (file) => readFileSync(`reviewed-${file}`, "utf8").trim();
+  if (read("config-tree.txt") !== tree(env.CI_COMMIT_SHA))
+    return `the default branch's config changed after !${mr.iid} was planned (another merge landed; no current plan was reviewed)`;
+  // Squash, merge and fast-forward merges alike: the plan must start from what was applied.
+  if (tree(read("base-commit.txt")) !== tree(applied))
+    return `merges before this one were not applied (their job failed or was cancelled): !${mr.iid} was planned from a config that is not the one last applied (${applied.slice(0, 12)})`;
   writeFileSync("plan.json", readFileSync("reviewed-plan.json"));
-  out("DOOHCTL_MODE=reviewed");
+  return undefined;
 }
 
 async function driftIssue(file) {
-  const description = readFileSync(file, "utf8");
+  const description = readText(file);
   const open = await find("/issues", "&labels=doohctl-drift&state=opened", () => true);
   const body = JSON.stringify({
     title: "doohctl: live campaigns drifted from git",
@@ -129,8 +287,13 @@ async function driftIssue(file) {
 }
 
 const [step, ...args] = process.argv.slice(2);
-if (step === "note") await note(args[0], args[1], args[2]);
+if (step === "check-credentials") await checkCredentials();
+else if (step === "note") await note(args[0], args[1], args[2]);
+else if (step === "job-failed") await jobFailed(args[0]);
 else if (step === "fetch-state") await fetchState();
 else if (step === "reviewed-plan") await reviewedPlan();
 else if (step === "drift-issue") await driftIssue(args[0]);
-else fail(`unknown step ${step}: use note, fetch-state, reviewed-plan or drift-issue`);
+else
+  fail(
+    `unknown step ${step}: use check-credentials, note, job-failed, fetch-state, reviewed-plan or drift-issue`,
+  );

@@ -1,7 +1,8 @@
 /**
  * examples/gitlab/doohctl-gitlab.mjs against a small fake of the GitLab API on port 0: the
- * reviewed plan is found through the merge request (no HEAD^2), every list is paged past its
- * first 100 items, and the one MR note is updated, not duplicated.
+ * reviewed plan is found through the merge request (no HEAD^2) and applied only while current
+ * and based on the last applied commit, every list is paged past its first 100 items, and the
+ * one MR note is updated, not duplicated.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,27 +40,34 @@ describe("doohctl-gitlab.mjs", () => {
   const notes = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, body: `comment ${i}` }));
   notes[110] = { id: 111, body: "<!-- doohctl:plan -->\nold plan" };
   let tree = "";
+  /** The commit the last successful apply job applied, and the merge of MR !7 after it. */
+  let applied = "";
+  let merged = "";
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: repo,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t",
+      },
+    }).trim();
 
   beforeAll(async () => {
     repo = mkdtempSync(join(tmpdir(), "doohctl-gitlab-"));
     mkdirSync(join(repo, "campaigns"));
     writeFileSync(join(repo, "campaigns", "io.yaml"), "version: 1\n");
-    const git = (...args: string[]) =>
-      execFileSync("git", args, {
-        cwd: repo,
-        encoding: "utf8",
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: "t",
-          GIT_AUTHOR_EMAIL: "t@t",
-          GIT_COMMITTER_NAME: "t",
-          GIT_COMMITTER_EMAIL: "t@t",
-        },
-      });
     git("init", "--quiet");
     git("add", ".");
     git("commit", "--quiet", "-m", "config");
-    tree = git("rev-parse", "HEAD:campaigns").trim();
+    applied = git("rev-parse", "HEAD");
+    writeFileSync(join(repo, "campaigns", "io.yaml"), "version: 1\n# !7\n");
+    git("commit", "--quiet", "-am", "Merge branch 'mr-7'");
+    merged = git("rev-parse", "HEAD");
+    tree = git("rev-parse", "HEAD:campaigns");
     server = createServer((req: IncomingMessage, res) => {
       let body = "";
       req.on("data", (chunk) => {
@@ -74,8 +82,12 @@ describe("doohctl-gitlab.mjs", () => {
         };
         const path = url.pathname.replace("/api/v4/projects/42", "");
         if (req.headers["private-token"] !== "glpat-test") return send(401, { message: "401" });
-        if (path === "/repository/commits/abc123/merge_requests")
+        if (/^\/repository\/commits\/[0-9a-f]{40}\/merge_requests$/.test(path))
           return send(200, [{ iid: 7, state: "merged" }]);
+        if (path === "/jobs")
+          return send(200, [
+            { id: 9, name: "apply", ref: "main", status: "success", commit: { id: applied } },
+          ]);
         if (path === "/merge_requests/7/pipelines") {
           const { body: page, next } = paged(pipelines, url);
           return send(200, page, next);
@@ -84,11 +96,13 @@ describe("doohctl-gitlab.mjs", () => {
         if (jobs) return send(200, Number(jobs[1]) === 871 ? [{ id: 5, name: "plan" }] : []);
         if (path === "/jobs/5/artifacts/plan.json") return send(200, '{"format_version": 1}');
         if (path === "/jobs/5/artifacts/config-tree.txt") return send(200, `${tree}\n`);
+        if (path === "/jobs/5/artifacts/base-commit.txt") return send(200, `${applied}\n`);
         if (path === "/merge_requests/7/notes" && req.method === "GET") {
           const { body: page, next } = paged(notes, url);
           return send(200, page, next);
         }
         if (path === "/merge_requests/7/notes/111" && req.method === "PUT") return send(200, {});
+        if (path === "/merge_requests/7/notes" && req.method === "POST") return send(201, {});
         return send(404, { message: "404 Not Found" });
       });
     });
@@ -101,7 +115,8 @@ describe("doohctl-gitlab.mjs", () => {
     PATH: process.env.PATH ?? "",
     CI_API_V4_URL: `${origin}/api/v4`,
     CI_PROJECT_ID: "42",
-    CI_COMMIT_SHA: "abc123",
+    CI_COMMIT_SHA: merged,
+    CI_DEFAULT_BRANCH: "main",
     CI_PIPELINE_URL: "https://gitlab.example/p/1",
     GITLAB_API_TOKEN: "glpat-test",
     ...extra,
@@ -116,21 +131,22 @@ describe("doohctl-gitlab.mjs", () => {
     expect(pages).toHaveLength(2);
   });
 
-  it("plans HEAD, and says why, when the config changed after the plan", async () => {
+  it("applies nothing, notes the MR and fails when the config changed after the plan", async () => {
     writeFileSync(join(repo, "campaigns", "io.yaml"), "version: 1\n# changed\n");
-    execFileSync("git", ["add", "."], { cwd: repo });
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "x"], {
+    git("commit", "--quiet", "-am", "x");
+    const failed = await run("node", [HELPER, "reviewed-plan"], {
       cwd: repo,
-    });
-    await run("node", [HELPER, "reviewed-plan"], { cwd: repo, env: env() });
-    expect(readFileSync(join(repo, "doohctl.env"), "utf8")).toBe(
-      "CI_MERGE_REQUEST_IID=7\nDOOHCTL_MODE=head\nDOOHCTL_REASON='the default branch'\\''s config changed after !7 was planned (another merge)'\n",
+      env: env({ CI_COMMIT_SHA: git("rev-parse", "HEAD") }),
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain(
+      "not applied: the default branch's config changed after !7 was planned",
     );
-    const sourced = execFileSync("bash", ["-c", 'set -a; . ./doohctl.env; echo "$DOOHCTL_REASON"'], {
-      cwd: repo,
-      encoding: "utf8",
-    });
-    expect(sourced).toBe("the default branch's config changed after !7 was planned (another merge)\n");
+    expect(readFileSync(join(repo, "doohctl.env"), "utf8")).toBe("CI_MERGE_REQUEST_IID=7\n");
+    const note = calls.find((c) => c.method === "POST" && c.path.endsWith("/merge_requests/7/notes"));
+    expect(JSON.parse(note?.body ?? "{}").body).toMatch(
+      /^<!-- doohctl:apply -->\n\*\*doohctl apply did not run/,
+    );
   });
 
   it("updates the MR's one plan note found past the first 100 notes", async () => {
@@ -144,6 +160,6 @@ describe("doohctl-gitlab.mjs", () => {
     expect(JSON.parse(put?.body ?? "{}").body).toMatch(
       /^<!-- doohctl:plan -->\n### doohctl plan: no changes\n/,
     );
-    expect(calls.some((c) => c.method === "POST")).toBe(false);
+    expect(calls.filter((c) => c.method === "POST" && c.body.includes("doohctl:plan"))).toEqual([]);
   });
 });

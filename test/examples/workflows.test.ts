@@ -64,16 +64,23 @@ describe("GitHub workflow examples", () => {
     const plan = WORKFLOWS.find((w) => w.name === "doohctl-plan.yml")!.doc;
     const [checkout] = steps(plan);
     expect(checkout.with["fetch-depth"]).toBe(0);
+    // The merge base of GitHub's merge commit and the base branch, not origin/main (issue 24, finding 5).
+    const base = steps(plan).find((s) => s.id === "base");
+    expect(base.run).toContain('base=$(git merge-base "origin/$BASE_REF" HEAD)');
     const commands = steps(plan).flatMap((s) => (s.with?.command ? [s.with.command] : []));
-    expect(commands[0]).toMatch(/--changed-since "origin\/\$BASE_REF" -o plan\.json/);
+    expect(commands[0]).toMatch(/--changed-since "\$BASE_COMMIT" -o plan\.json/);
     expect(commands[1]).toBe("show plan.json --format markdown");
   });
 
-  it("applies main's HEAD on push and by hand, saving the state even after a failure", () => {
+  it("applies its commit with full history, records it once applied, and saves the state even after a failure", () => {
     const apply = WORKFLOWS.find((w) => w.name === "doohctl-apply.yml")!.doc;
     expect(Object.keys(apply.on)).toEqual(["push", "workflow_dispatch"]);
     const [checkout] = steps(apply);
-    expect(checkout.with.ref).toBe(expr("github.event.repository.default_branch"));
+    expect(checkout.with).toEqual({ "fetch-depth": 0 });
+    expect(apply.permissions.contents).toBe("write");
+    const record = steps(apply).find((s) => s.name === "Record the applied commit");
+    expect(record.run).toContain('git push --force origin "$SHA:$APPLIED_REF"');
+    expect(record.if).not.toContain("always()");
     const save = steps(apply).find((s) => s.uses === "actions/cache/save@v4");
     expect(save.if).toBe("always()");
     expect(save.with.key).toContain("github.run_attempt");
@@ -100,8 +107,12 @@ describe("GitLab pipeline example", () => {
   });
 
   it("calls only steps the helper has, and the helper pages with per_page=100", () => {
-    const steps = [...text.matchAll(/"\$GITLAB_HELPER" ([a-z-]+)/g)].map((m) => m[1]);
-    expect(new Set(steps)).toEqual(new Set(["fetch-state", "note", "reviewed-plan", "drift-issue"]));
+    const steps = [...text.matchAll(/(?:"\$GITLAB_HELPER"|doohctl-gitlab\.mjs") ([a-z-]+)/g)].map(
+      (m) => m[1],
+    );
+    expect(new Set(steps)).toEqual(
+      new Set(["check-credentials", "fetch-state", "note", "job-failed", "reviewed-plan", "drift-issue"]),
+    );
     for (const step of steps) expect(helper).toContain(`step === "${step}"`);
     expect(helper).toContain("per_page=100");
     expect(helper).toContain("x-next-page");
@@ -115,6 +126,9 @@ describe("GitLab pipeline example", () => {
     expect(pipeline.apply.variables?.DOOHCTL_PASSWORD).toBeUndefined();
     expect(pipeline.apply.resource_group).toBe("doohctl-apply");
     expect(pipeline.apply.environment).toBe("production");
-    expect(pipeline.plan.script.join("\n")).toContain('--changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA"');
+    expect(pipeline.plan.script.join("\n")).toContain(
+      `base="\${CI_MERGE_REQUEST_TARGET_BRANCH_SHA:-$CI_MERGE_REQUEST_DIFF_BASE_SHA}"`,
+    );
+    expect(pipeline.plan.script.join("\n")).toContain('--changed-since "$base"');
   });
 });

@@ -1,0 +1,211 @@
+/**
+ * A GitHub repository for the example workflows' tests: a bare `origin` on disk, a developer
+ * clone that merges pull requests the way GitHub does (a `refs/pull/N/merge` commit to plan,
+ * a merge commit on main when merged), the recording GitHub API and `gh` (github-fakes.ts),
+ * the emulator with the write user and the read-only plan user, and one call per workflow run.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { USER } from "../apply/harness.js";
+import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
+import { accountConfig } from "../helpers/cli-account.js";
+import type { UsesFake } from "../helpers/composite-action.js";
+import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
+import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
+import { MAIN, ROOT } from "../proof/binary.js";
+
+export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
+export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
+
+const workflow = (name: string) =>
+  parse(readFileSync(join(ROOT, "examples", "github", `doohctl-${name}.yml`), "utf8")) as WorkflowYaml;
+
+export interface GitHubRepo {
+  emulator: RunningEmulator;
+  github: GitHubFake;
+  origin: string;
+  /**
+   * Commits budgets (impressions by campaign name) on a new branch off main and opens pull
+   * request `pr`; `first`, when given, is an earlier commit of the branch.
+   */
+  openPullRequest(pr: number, budgets: Record<string, number>, first?: Record<string, number>): string;
+  /** GitHub's merge commit of the pull request into main as it is now: what `pull_request` runs check out. */
+  mergeRef(pr: number): string;
+  /** The merge button: a merge commit on main, or the branch's commits rebased onto it. */
+  merge(pr: number, how?: "merge" | "rebase"): string;
+  applied(): string | undefined;
+  /** main's HEAD in origin. */
+  main(): string;
+  /** The cache entries saved so far, oldest first (actions/cache/save's keys). */
+  cacheKeys(): string[];
+  budgets(): Record<string, number>;
+  writes(): number;
+  run(
+    name: "plan" | "apply" | "drift",
+    event: { name: "push" | "pull_request" | "workflow_dispatch" | "schedule"; sha: string; pr?: number },
+    /** Repository variables replacing the defaults (the API origin, the plan user). */
+    vars?: Record<string, string>,
+    /** Given the `uses:` fakes, the ones this run uses (to stand in for a step's outcome). */
+    fakes?: (given: Record<string, UsesFake>) => Record<string, UsesFake>,
+  ): ReturnType<typeof runWorkflowJob>;
+  close(): Promise<void>;
+}
+
+export async function githubRepo(): Promise<GitHubRepo> {
+  const emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: {
+      users: [USER, READER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001")],
+      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-workflow-"));
+  const github = await githubFake(dir);
+  const origin = join(dir, "origin.git");
+  const dev = join(dir, "dev");
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=dev@doohctl.test", "-c", "user.name=dev", ...args], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
+  mkdirSync(dev);
+  git(dir, "init", "-q", "--bare", "-b", "main", origin);
+  git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+  git(dev, "init", "-q", "-b", "main");
+  git(dev, "remote", "add", "origin", origin);
+  const config = (budgets: Record<string, number>) =>
+    accountConfig(emulator.origin, [
+      '  - id: "1001"',
+      "    campaigns:",
+      ...CAMPAIGNS.flatMap((name) => [
+        `      - name: ${name}`,
+        `        budget_impressions: ${budgets[name] ?? 100000}`,
+      ]),
+    ]);
+  mkdirSync(join(dev, "campaigns"));
+  writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({}));
+  git(dev, "add", ".");
+  git(dev, "commit", "-q", "-m", "campaigns as code");
+  git(dev, "push", "-q", "origin", "main");
+
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
+  chmodSync(join(bin, "doohctl"), 0o755);
+  const cache = new Map<string, string>();
+  let runs = 0;
+
+  const mergeInto = (pr: number, message: string) => {
+    git(dev, "fetch", "-q", "origin", "main");
+    git(dev, "checkout", "-q", "--detach", "origin/main");
+    git(dev, "merge", "-q", "--no-ff", "-m", message, `pr-${pr}`);
+    return git(dev, "rev-parse", "HEAD");
+  };
+
+  /** Commits `budgets` over the branch's config. */
+  const commitBudgets = (pr: number, budgets: Record<string, number>) => {
+    const live = parse(git(dev, "show", "HEAD:campaigns/doohctl.yaml")) as {
+      insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
+    };
+    const now = Object.fromEntries(
+      live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
+    );
+    writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({ ...now, ...budgets }));
+    git(dev, "commit", "-q", "-am", `pull request #${pr}: ${Object.keys(budgets).join(", ")}`);
+    return git(dev, "rev-parse", "HEAD");
+  };
+
+  return {
+    emulator,
+    github,
+    origin,
+    openPullRequest(pr, budgets, first) {
+      git(dev, "fetch", "-q", "origin", "main");
+      git(dev, "checkout", "-q", "-B", `pr-${pr}`, "origin/main");
+      if (first) commitBudgets(pr, first);
+      return commitBudgets(pr, budgets);
+    },
+    mergeRef(pr) {
+      const sha = mergeInto(pr, `Merge ${pr} into main (GitHub's merge ref)`);
+      git(dev, "push", "-q", "-f", "origin", `${sha}:refs/pull/${pr}/merge`);
+      return sha;
+    },
+    merge(pr, how = "merge") {
+      let sha: string;
+      if (how === "rebase") {
+        git(dev, "fetch", "-q", "origin", "main");
+        git(dev, "checkout", "-q", `pr-${pr}`);
+        git(dev, "rebase", "-q", "origin/main");
+        sha = git(dev, "rev-parse", "HEAD");
+      } else sha = mergeInto(pr, `Merge pull request #${pr}`);
+      git(dev, "push", "-q", "origin", `${sha}:refs/heads/main`);
+      github.pulls.set(sha, pr);
+      return sha;
+    },
+    main: () => git(origin, "rev-parse", "main"),
+    cacheKeys: () => [...cache.keys()],
+    applied() {
+      try {
+        return git(origin, "rev-parse", "--verify", "-q", "refs/doohctl/applied/default");
+      } catch {
+        return undefined;
+      }
+    },
+    budgets: () =>
+      Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
+    writes: () =>
+      emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
+    async run(name, event, vars, fakes = (given) => given) {
+      const id = ++runs;
+      const workspace = join(dir, "runs", String(id), "ws");
+      const temp = join(dir, "runs", String(id), "temp");
+      mkdirSync(workspace, { recursive: true });
+      mkdirSync(temp, { recursive: true });
+      const pullRequest = event.pr === undefined ? {} : { pull_request: { number: event.pr } };
+      return runWorkflowJob({
+        workflow: workflow(name),
+        job: name,
+        github: {
+          event_name: event.name,
+          sha: event.sha,
+          ref: event.name === "pull_request" ? `refs/pull/${event.pr}/merge` : "refs/heads/main",
+          base_ref: event.name === "pull_request" ? "main" : "",
+          repository: "o/r",
+          run_id: String(1000 + id),
+          token: "t",
+          event: { repository: { default_branch: "main" }, ...pullRequest },
+        },
+        secrets: {
+          DOOHCTL_EMAIL: USER.email,
+          DOOHCTL_PASSWORD: USER.password,
+          DOOHCTL_PLAN_EMAIL: READER.email,
+          DOOHCTL_PLAN_PASSWORD: READER.password,
+        },
+        vars: vars ?? { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_PLAN_USER: READER.email },
+        machineEnv: {
+          PATH: `${github.bin}:${bin}:${process.env.PATH ?? ""}`,
+          HOME: join(dir, "runs", String(id)),
+          NO_COLOR: "1",
+          GH_FAKE_URL: github.origin,
+        },
+        workspace,
+        temp,
+        fakes: fakes(
+          workflowFakes({ github, origin, sha: event.sha, runId: 1000 + id, workspace, temp, cache }),
+        ),
+      });
+    },
+    async close() {
+      await github.close();
+      await emulator.close();
+    },
+  };
+}

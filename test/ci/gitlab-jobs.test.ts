@@ -1,0 +1,275 @@
+/**
+ * examples/gitlab/.gitlab-ci.yml's jobs run as a GitLab runner's bash runs them (issue 24,
+ * findings 1, 2 and 4): before_script and script joined after `set -eo pipefail`,
+ * after_script apart with CI_JOB_STATUS, variables resolved with GitLab's precedence and
+ * scoping, doohctl-gitlab.mjs against a recording GitLab API, doohctl against the emulator.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { joinScript } from "../helpers/gitlab-job.js";
+import { ensureBuilt, ROOT } from "../proof/binary.js";
+import { type GitLabProject, gitlabProject } from "./gitlab-project.js";
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+let project: GitLabProject | undefined;
+afterEach(async () => {
+  await project?.close();
+  project = undefined;
+});
+
+async function start() {
+  project = await gitlabProject();
+  return project;
+}
+
+const noteOf = (p: GitLabProject, iid: number, key: string) =>
+  p.gitlab.notes.get(iid)?.find((n) => n.body.startsWith(`<!-- doohctl:${key} -->`))?.body;
+
+/** A state archive holding one file `marker` with `text`, as an apply job's after_script makes it. */
+function stateArchive(text: string): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), "doohctl-state-"));
+  mkdirSync(join(dir, "state"));
+  writeFileSync(join(dir, "state", "marker"), text);
+  execFileSync("tar", ["-czf", join(dir, "s.tgz"), "-C", join(dir, "state"), "."]);
+  return readFileSync(join(dir, "s.tgz"));
+}
+
+describe("the GitLab script lines", () => {
+  it("read an exit code only as `|| code=$?`: under the runner's set -eo pipefail, `cmd; code=$?` ends the job at cmd", () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-joined-"));
+    const run = (lines: string[]) => {
+      writeFileSync(join(dir, "s.sh"), joinScript(lines));
+      try {
+        return execFileSync("bash", ["--noprofile", "--norc", join(dir, "s.sh")], {
+          cwd: dir,
+          encoding: "utf8",
+        });
+      } catch (error) {
+        return `exit ${(error as { status: number }).status}`;
+      }
+    };
+    expect(run(["sh -c 'exit 2' > out.txt; code=$?", 'echo "code $code"'])).toBe("exit 2");
+    expect(run(["code=0; sh -c 'exit 2' > out.txt || code=$?", 'echo "code $code"'])).toBe("code 2\n");
+    const ci = readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8");
+    const reads = ci.split("\n").filter((line) => line.includes("$?") && !line.trimStart().startsWith("#"));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const line of reads) expect(line).toMatch(/code=0; .* \|\| code=\$\?$/);
+    expect(ci).not.toMatch(/^\s*- set \+e/m);
+  });
+});
+
+describe("the GitLab plan job", () => {
+  it("an exit 2 of plan --detailed-exitcode does not end the job: the plan is noted on the MR", async () => {
+    const p = await start();
+    p.openMergeRequest(1, { Malls: 150000 });
+    const job = await p.run("plan", { source: "merge_request_event", iid: 1 });
+    expect(job.status, job.log).toBe("success");
+    expect(noteOf(p, 1, "plan")).toContain("Malls");
+    expect(Object.keys(job.job.artifacts).sort()).toEqual([
+      "base-commit.txt",
+      "config-tree.txt",
+      "plan.json",
+      "plan.md",
+    ]);
+    expect(job.afterLog).not.toContain("doohctl-gitlab");
+  }, 60_000);
+
+  it("a failing plan is noted on the MR before the job fails", async () => {
+    const p = await start();
+    p.openMergeRequest(2, {}, "version: 1\ninsertion_orders: [\n");
+    const job = await p.run("plan", { source: "merge_request_event", iid: 2 });
+    expect(job.status).toBe("failed");
+    expect(noteOf(p, 2, "plan")).toContain("doohctl plan failed (exit 1)");
+  }, 60_000);
+
+  it("an unscoped write user fails the job before any login, and the failure is noted on the MR", async () => {
+    const p = await start();
+    for (const v of p.variables)
+      if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.environment_scope = "*";
+    for (const v of p.variables)
+      if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.protected = false;
+    p.openMergeRequest(3, { Malls: 150000 });
+    const job = await p.run("plan", { source: "merge_request_event", iid: 3 });
+    expect(job.status).toBe("failed");
+    expect(job.log).toContain("a project variable DOOHCTL_EMAIL or DOOHCTL_PASSWORD overrides the job's");
+    expect(job.log).toContain("`production` environment");
+    expect(p.emulator.requestLog()).toEqual([]);
+    expect(noteOf(p, 3, "plan")).toContain("failed** before it reported a result");
+  }, 60_000);
+});
+
+describe("a GitLab merged-results pipeline", () => {
+  it("plans only the MR's change from the target's HEAD, and that reviewed plan applies once merged", async () => {
+    const p = await start();
+    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    p.openMergeRequest(1, { Malls: 150000 });
+    // !2 is merged and applied after !1 was opened: !1's merge base is older than main.
+    p.openMergeRequest(2, { Stations: 50000 });
+    const two = p.merge(2);
+    expect((await p.run("apply", { source: "web", sha: two })).status).toBe("success");
+    const plan = await p.run("plan", { source: "merge_request_event", iid: 1 }, { mergedResult: true });
+    expect(plan.status, plan.log).toBe("success");
+    const saved = JSON.parse(String(plan.job.artifacts["plan.json"])) as { changes: { address: string }[] };
+    expect(saved.changes.map((c) => c.address)).toEqual(["campaign.1001/Malls"]);
+    expect(String(plan.job.artifacts["base-commit.txt"]).trim()).toBe(two);
+    const apply = await p.run("apply", { source: "push", sha: p.merge(1) });
+    expect(apply.status, apply.log).toBe("success");
+    expect(apply.log).toContain("Applying the reviewed plan of !1");
+    expect(p.budgets()).toMatchObject({ Malls: 150000, Stations: 50000 });
+  }, 120_000);
+});
+
+describe("the GitLab drift job", () => {
+  it("on the protected branch, a write user protected but not scoped to production is refused; scoped, drift runs as the plan user", async () => {
+    const p = await start();
+    const scope = (s: string) => {
+      for (const v of p.variables)
+        if (v.key === "DOOHCTL_EMAIL" || v.key === "DOOHCTL_PASSWORD") v.environment_scope = s;
+    };
+    scope("*");
+    const refused = await p.run("drift", { source: "schedule" });
+    expect(refused.status).toBe("failed");
+    expect(refused.log).toContain("job drift would log in as another user than the plan user");
+    expect(p.emulator.requestLog()).toEqual([]);
+    scope("production");
+    p.gitlab.variables = p.variables.map((v) => ({
+      key: v.key,
+      protected: v.protected ?? false,
+      environment_scope: v.environment_scope ?? "*",
+    }));
+    // main declares a Malls budget the DSP does not have (merged, never applied): drift.
+    p.openMergeRequest(4, { Malls: 150000 });
+    p.merge(4);
+    const drift = await p.run("drift", { source: "schedule" });
+    expect(drift.status, drift.log).toBe("success");
+    expect(p.gitlab.issues[0]?.description).toContain("Malls");
+  }, 60_000);
+});
+
+describe("the GitLab apply recovery state", () => {
+  it("every job restores the state of the newest apply job that left one, cancelled or not", async () => {
+    const p = await start();
+    const apply = (status: "success" | "canceled", artifacts: Record<string, Buffer>) =>
+      p.gitlab.jobs.push({
+        id: p.gitlab.nextJobId(),
+        name: "apply",
+        ref: "main",
+        status,
+        commit: { id: p.main() },
+        pipeline: { id: 1 },
+        artifacts,
+      });
+    apply("success", { "doohctl-state.tar.gz": stateArchive("older, successful apply") });
+    apply("canceled", { "doohctl-state.tar.gz": stateArchive("cancelled while running") });
+    // Cancelled before it started: it ran nothing and left nothing.
+    apply("canceled", {});
+    const job = await p.run("drift", { source: "schedule" });
+    expect(job.log).toMatch(/apply job \d+ \(canceled\) left no recovery state; looking at the one before/);
+    expect(job.log).toMatch(/recovery state of apply job \d+ \(canceled\) restored/);
+    expect(readFileSync(join(job.dir, ".doohctl-state", "marker"), "utf8")).toBe("cancelled while running");
+  }, 60_000);
+});
+
+describe("the GitLab apply job never loses a merge", () => {
+  it("!1's apply cancelled before it started, !2's apply applies nothing and names !1; by hand both apply; !3's reviewed plan applies", async () => {
+    const p = await start();
+    const first = await p.run("apply", { source: "web" });
+    expect(first.status, first.log).toBe("success");
+
+    p.openMergeRequest(1, { Malls: 150000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
+    p.merge(1);
+    p.openMergeRequest(2, { Stations: 120000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 2 })).status).toBe("success");
+    const two = p.merge(2);
+    const writes = p.writes();
+    const push = await p.run("apply", { source: "push", sha: two });
+    expect(push.status).toBe("failed");
+    expect(push.log).toContain("merges before this one were not applied");
+    expect(push.log).toMatch(/- [0-9a-f]{7,} Merge branch 'mr-1' into 'main'/);
+    expect(p.writes()).toBe(writes);
+    for (const iid of [1, 2]) {
+      expect(noteOf(p, iid, "apply"), `the note on !${iid}`).toContain("glab ci run --branch main");
+      expect(noteOf(p, iid, "apply")).toContain("Merge branch 'mr-1'");
+    }
+
+    const web = await p.run("apply", { source: "web", sha: two });
+    expect(web.status, web.log).toBe("success");
+    expect(p.budgets()).toMatchObject({ Malls: 150000, Stations: 120000 });
+
+    p.openMergeRequest(3, { Airports: 90000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 3 })).status).toBe("success");
+    const three = await p.run("apply", { source: "push", sha: p.merge(3) });
+    expect(three.status, three.log).toBe("success");
+    expect(three.log).toContain("Applying the reviewed plan of !3");
+    expect(p.budgets()).toMatchObject({ Airports: 90000 });
+    expect(noteOf(p, 3, "apply")).toContain("doohctl apply exited 0");
+  }, 120_000);
+});
+
+describe("a GitLab apply job cancelled while it runs", () => {
+  it("keeps its recovery state through after_script and `when: always` artifacts; the next job restores it", async () => {
+    const p = await start();
+    p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
+    const sha = p.merge(5);
+    let cancelled = false;
+    const run = await p.run(
+      "apply",
+      { source: "web", sha },
+      {
+        onSpawn: (_child, cancel) => {
+          p.emulator.onWrite(() => {
+            if (cancelled) return;
+            cancelled = true;
+            cancel();
+          });
+        },
+      },
+    );
+    expect(run.status, run.log).toBe("canceled");
+    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    const next = await p.run("drift", { source: "schedule" });
+    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
+  }, 60_000);
+});
+
+describe("doohctl-gitlab.mjs", () => {
+  const helper = (args: string[], cwd: string, port: number) => {
+    try {
+      execFileSync(process.execPath, [join(ROOT, "examples", "gitlab", "doohctl-gitlab.mjs"), ...args], {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? "",
+          CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4`,
+          CI_PROJECT_ID: "42",
+          GITLAB_API_TOKEN: "glpat-test",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      return "";
+    } catch (error) {
+      return String((error as { stderr: Buffer }).stderr);
+    }
+  };
+
+  it("names the call and the cause when GitLab cannot be reached, or the file it was given is missing: no stack trace", async () => {
+    // A port nothing listens on any more.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((done) => server.close(done));
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-helper-"));
+    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
+      "doohctl-gitlab: cannot read drift.md (ENOENT): the step before did not write it\n",
+    );
+    writeFileSync(join(dir, "drift.md"), "drift");
+    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
+      "doohctl-gitlab: GET /projects/42/issues?per_page=100&page=1&labels=doohctl-drift&state=opened could not reach GitLab (ECONNREFUSED)\n",
+    );
+  });
+});

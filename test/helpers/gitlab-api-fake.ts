@@ -1,0 +1,175 @@
+/**
+ * A recording fake of the GitLab REST API (v4) that examples/gitlab/doohctl-gitlab.mjs calls:
+ * jobs (listed newest first, paged with x-next-page, filtered by `scope[]`) and their artifact
+ * files, merge requests found by merge commit, their pipelines and notes, issues, and the
+ * project variables (403 unless set, as for a Reporter token).
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeJob {
+  id: number;
+  name: string;
+  ref: string;
+  status: "created" | "running" | "success" | "failed" | "canceling" | "canceled";
+  commit: { id: string };
+  pipeline: { id: number };
+  artifacts: Record<string, Buffer>;
+}
+
+export interface FakeMergeRequest {
+  iid: number;
+  state: "opened" | "merged";
+  merge_commit_sha?: string;
+  /** Pipeline ids, newest first. */
+  pipelines: number[];
+}
+
+export interface GitLabFake {
+  /** CI_API_V4_URL. */
+  api: string;
+  projectId: string;
+  jobs: FakeJob[];
+  mergeRequests: FakeMergeRequest[];
+  notes: Map<number, { id: number; body: string }[]>;
+  issues: { iid: number; title: string; description: string }[];
+  /** The project variables the API lists (a Maintainer token); undefined: 403, as for a Reporter. */
+  variables: { key: string; protected: boolean; environment_scope: string }[] | undefined;
+  requests: { method: string; path: string }[];
+  nextJobId(): number;
+  close(): Promise<void>;
+}
+
+export async function gitlabFake(options: { perPage?: number } = {}): Promise<GitLabFake> {
+  const fake = {
+    jobs: [] as FakeJob[],
+    mergeRequests: [] as FakeMergeRequest[],
+    notes: new Map<number, { id: number; body: string }[]>(),
+    issues: [] as { iid: number; title: string; description: string }[],
+    variables: undefined as GitLabFake["variables"],
+    requests: [] as { method: string; path: string }[],
+  };
+  let ids = 100;
+  const server = createServer((request, response) => {
+    let raw = "";
+    request.on("data", (chunk: Buffer) => {
+      raw += chunk.toString();
+    });
+    request.on("end", () => {
+      const url = new URL(request.url ?? "/", "http://fake");
+      const method = request.method ?? "GET";
+      fake.requests.push({ method, path: `${url.pathname}${url.search}` });
+      const body = raw ? (JSON.parse(raw) as Record<string, string>) : {};
+      const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { "content-type": "application/json", ...headers });
+        response.end(Buffer.isBuffer(value) ? value : JSON.stringify(value));
+      };
+      const list = (items: unknown[]) => {
+        const per = Math.min(Number(url.searchParams.get("per_page") ?? 20), options.perPage ?? 100);
+        const page = Number(url.searchParams.get("page") ?? 1);
+        const next = page * per < items.length ? String(page + 1) : "";
+        send(200, items.slice((page - 1) * per, page * per), { "x-next-page": next });
+      };
+      if (request.headers["private-token"] !== "glpat-test")
+        return send(401, { message: "401 Unauthorized" });
+      const path = url.pathname.replace(/^\/api\/v4\/projects\/42/, "");
+      const scopes = url.searchParams.getAll("scope[]");
+      const byScope = (j: FakeJob) => scopes.length === 0 || scopes.includes(j.status);
+      const view = (j: FakeJob) => ({
+        ...j,
+        artifacts: undefined,
+        artifacts_file: Object.keys(j.artifacts).length ? {} : undefined,
+      });
+      const notes = (iid: string) => {
+        const list = fake.notes.get(Number(iid)) ?? [];
+        fake.notes.set(Number(iid), list);
+        return list;
+      };
+      // Each route: a path pattern and its answer, given the pattern's captures.
+      const routes: [RegExp, (m: string[]) => void][] = [
+        [/^\/jobs$/, () => list([...fake.jobs].reverse().filter(byScope).map(view))],
+        [
+          /^\/jobs\/(\d+)\/artifacts\/(.+)$/,
+          ([id, file]) => {
+            const found = fake.jobs.find((j) => j.id === Number(id))?.artifacts[file ?? ""];
+            send(found ? 200 : 404, found ?? { message: "404 Not Found" });
+          },
+        ],
+        [
+          /^\/repository\/commits\/([0-9a-f]+)\/merge_requests$/,
+          ([sha]) => list(fake.mergeRequests.filter((mr) => mr.merge_commit_sha === sha)),
+        ],
+        [
+          /^\/merge_requests\/(\d+)\/pipelines$/,
+          ([iid]) =>
+            list(
+              (fake.mergeRequests.find((mr) => mr.iid === Number(iid))?.pipelines ?? []).map((id) => ({
+                id,
+              })),
+            ),
+        ],
+        [
+          /^\/pipelines\/(\d+)\/jobs$/,
+          ([id]) =>
+            list(
+              [...fake.jobs]
+                .reverse()
+                .filter((j) => j.pipeline.id === Number(id) && byScope(j))
+                .map(view),
+            ),
+        ],
+        [
+          /^\/merge_requests\/(\d+)\/notes(?:\/(\d+))?$/,
+          ([iid, noteId]) => {
+            const all = notes(iid ?? "");
+            if (method === "GET") return list(all);
+            if (method === "POST") {
+              all.push({ id: ++ids, body: body.body ?? "" });
+              return send(201, all.at(-1));
+            }
+            const note = all.find((n) => n.id === Number(noteId));
+            if (note) note.body = body.body ?? "";
+            send(note ? 200 : 404, note ?? { message: "404 Not Found" });
+          },
+        ],
+        [
+          /^\/issues$/,
+          () => {
+            if (method === "GET") return list(fake.issues);
+            fake.issues.push({
+              iid: fake.issues.length + 1,
+              title: body.title ?? "",
+              description: body.description ?? "",
+            });
+            send(201, fake.issues.at(-1));
+          },
+        ],
+        [
+          /^\/issues\/(\d+)$/,
+          ([iid]) => {
+            const issue = fake.issues.find((i) => i.iid === Number(iid));
+            if (issue) issue.description = body.description ?? "";
+            send(issue ? 200 : 404, issue ?? {});
+          },
+        ],
+        [
+          /^\/variables$/,
+          () => (fake.variables ? list(fake.variables) : send(403, { message: "403 Forbidden" })),
+        ],
+      ];
+      for (const [pattern, answer] of routes) {
+        const match = pattern.exec(path);
+        if (match) return answer(match.slice(1));
+      }
+      send(404, { message: `the fake GitLab API does not serve ${method} ${path}` });
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(fake, {
+    api: `http://127.0.0.1:${port}/api/v4`,
+    projectId: "42",
+    nextJobId: () => ++ids,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Runs one job of a GitHub workflow the way a runner does, for tests: the job's `env:`
+ * evaluated against `github`, `secrets` and `vars`; then its steps through the runner's step
+ * loop (composite-action.ts `runSteps`): `if:`, `${{ }}` evaluated, every `run:` step as
+ * `bash --noprofile --norc -eo pipefail FILE` (the workflows set `defaults.run.shell: bash`),
+ * every `uses:` step by a named fake (github-fakes.ts).
+ */
+import type { ChildProcess } from "node:child_process";
+import { runSteps, type Step, type StepOutcome, type UsesFake } from "./composite-action.js";
+import { type ExpressionContext, interpolate } from "./github-expressions.js";
+
+export interface WorkflowYaml {
+  env?: Record<string, string>;
+  defaults?: { run?: { shell?: string } };
+  jobs: Record<
+    string,
+    { env?: Record<string, string>; steps: Step[]; defaults?: { run?: { shell?: string } } }
+  >;
+}
+
+export interface JobRun {
+  status: "success" | "failure" | "cancelled";
+  steps: StepOutcome[];
+  summary: string;
+  /** A step's outcome by id (or `step-N`), for assertions. */
+  step(id: string): StepOutcome;
+  /** Every step's log, in order: what the job's log page shows. */
+  log: string;
+}
+
+export async function runWorkflowJob(input: {
+  workflow: WorkflowYaml;
+  job: string;
+  /** The `github` context: event_name, sha, ref, repository, event, run_id... */
+  github: Record<string, unknown>;
+  secrets: Record<string, string>;
+  vars: Record<string, string>;
+  /** What the runner's machine has in its environment (PATH, HOME...). */
+  machineEnv: Record<string, string>;
+  workspace: string;
+  temp: string;
+  fakes: Record<string, UsesFake>;
+  onSpawn?: (stepId: string, child: ChildProcess, exited: Promise<unknown>) => void;
+}): Promise<JobRun> {
+  const job = input.workflow.jobs[input.job];
+  if (!job) throw new Error(`no job ${input.job}`);
+  const github = { workspace: input.workspace, run_attempt: "1", ...input.github };
+  const context: ExpressionContext = {
+    contexts: { github, secrets: input.secrets, vars: input.vars, env: {}, steps: {} },
+    status: "success",
+  };
+  const env: Record<string, string> = { ...input.machineEnv, CI: "true", GITHUB_ACTIONS: "true" };
+  for (const [name, value] of Object.entries({ ...input.workflow.env, ...job.env }))
+    env[name] = interpolate(String(value), context);
+  context.contexts.env = env;
+  const ran = await runSteps({
+    steps: job.steps,
+    context,
+    env,
+    defaultShell: job.defaults?.run?.shell ?? input.workflow.defaults?.run?.shell,
+    github,
+    workspace: input.workspace,
+    temp: input.temp,
+    fakes: input.fakes,
+    ...(input.onSpawn ? { onSpawn: input.onSpawn } : {}),
+  });
+  const step = (id: string) => {
+    const found = ran.steps.find((s) => s.id === id);
+    if (!found) throw new Error(`no step ${id}`);
+    return found;
+  };
+  const log = ran.steps.map((s) => `--- ${s.id} (${s.outcome})\n${s.log ?? ""}`).join("\n");
+  return { status: context.status, steps: ran.steps, summary: ran.summary, step, log };
+}
