@@ -37,6 +37,9 @@ export const FINDING_CATALOGUE = {
   DOOH011: warning("campaign removed from the config stays live (--changed-since)"),
   DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
   DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
+  DOOH014: error(
+    "live targetings hold a member doohctl does not know: replacing them would remove it (see docs/assumptions.md#g14)",
+  ),
   DOOH101: warning("deactivates a live campaign"),
   DOOH201: warning("pauses a campaign for a targeting change"),
   DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
