@@ -209,6 +209,13 @@ describe("a member doohctl decides with that is absent, null or mistyped stops p
     ["campaign end_time mistyped", "campaigns", (c) => (c.end_time = 20270201), "/campaigns/0/end_time"],
     ["campaign id null", "campaigns", (c) => (c.id = null), "/campaigns/0/id"],
     [
+      "campaign progress absent though asked for",
+      "campaigns",
+      (c) => delete c.progress,
+      "campaign 5001/progress",
+    ],
+    ["campaign progress null", "campaigns", (c) => (c.progress = null), "/campaigns/0/progress"],
+    [
       "insertion order start_time null",
       "insertion_orders",
       (io) => (io.start_time = null),
