@@ -154,6 +154,33 @@ describe("the tolerant reader: what doohctl does not decide with never stops it 
     // The emulator refuses an unknown property in a write (G4): apply succeeding proves none went.
   });
 
+  it("plans the same when every time carries six fraction digits (G14): equal instants are no change", async () => {
+    const micro = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(micro);
+      if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T[\d:]+Z$/.test(value))
+        return value.replace("Z", ".000000Z");
+      if (value === null || typeof value !== "object") return value;
+      return Object.fromEntries(
+        Object.entries(value as Json).map(([k, v]) => [k, k === "pacing" ? v : micro(v)]),
+      );
+    };
+    let seen = 0;
+    const answer = rewriteGets((body) => {
+      const out = micro(body);
+      if (JSON.stringify(out).includes(".000000Z")) seen++;
+      return out;
+    });
+    expect(changesOf(await runThrough(answer, WRITES, planJson))).toEqual(baseline);
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it("keeps a config time's nanoseconds exactly in the write it plans", async () => {
+    const lines = [...MALLS, "        end_time: 2027-02-01T00:00:00.123456789Z"];
+    const outcome = await runThrough(passThrough, lines, planJson);
+    expect(outcome.code, outcome.text).toBe(0);
+    expect(outcome.text).toContain('"2027-02-01T00:00:00.123456789Z"');
+  });
+
   const unsetMembers: Array<[string, string, string[]]> = [
     ["insertion order", "insertion_orders", ["name"]],
     [
