@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { TimeError } from "../model/time.js";
 import { keptAnswer, tolerantDocument } from "./tolerant.js";
 import type { ApiRequest, HttpMethod } from "./types.js";
 
@@ -170,7 +171,15 @@ export function readAnswer(op: ContractOperation, body: unknown): { issues: Cont
     compiledTolerant.set(name, validate);
   }
   if (!validate(body)) return { issues: issuesOf(validate.errors), kept: undefined };
-  return { issues: [], kept: keptAnswer(doc.components.schemas ?? {}, name, body) };
+  try {
+    return { issues: [], kept: keptAnswer(doc.components.schemas ?? {}, name, body) };
+  } catch (error) {
+    if (!(error instanceof TimeError)) throw error;
+    return {
+      issues: [{ at: "/", expected: `times doohctl can keep exactly: ${error.message}` }],
+      kept: undefined,
+    };
+  }
 }
 
 function queryValue(value: string, schema: Record<string, unknown>): unknown {

@@ -12,6 +12,7 @@
  * broaden delivery (G14, G5).
  */
 import { OPTION_MEMBERS } from "../model/targeting.js";
+import { Time } from "../model/time.js";
 import { unsetAllowed } from "./members.js";
 
 type Schema = Record<string, unknown>;
@@ -129,8 +130,10 @@ function keepObject(
 }
 
 function keepValue(schemas: Schemas, schema: Schema, value: unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
   const name = refName(schema);
+  // Times are kept canonical (time.ts): a live `...00.000000Z` is `...00Z`, as the config's is.
+  if (typeof value === "string" && name === "DateTime") return Time.parse(value);
+  if (value === null || typeof value !== "object") return value;
   if (name !== undefined) {
     if (name === "TargetingOptionSet") return keepTargetingSet(value as Record<string, unknown>);
     const target = schemas[name] ?? {};
@@ -151,8 +154,8 @@ function keepValue(schemas: Schemas, schema: Schema, value: unknown): unknown {
 
 /**
  * What the client keeps of an answer that passed the tolerant view of `schemaName`: the
- * members the contract names, unset ones read as `null` or empty, unknown targeting members
- * marked.
+ * members the contract names, unset ones read as `null` or empty, times canonical (a time
+ * that cannot be kept exactly is a TimeError), unknown targeting members marked.
  */
 export function keptAnswer(schemas: Schemas, schemaName: string, body: unknown): unknown {
   return keepValue(schemas, { $ref: `${REF}${schemaName}` }, body);

@@ -204,3 +204,23 @@ describe("docs/assumptions.md lists, per object, what doohctl does not depend on
     }
   });
 });
+
+describe("times in answers (G14)", () => {
+  it("are kept canonical whatever their fraction digits", () => {
+    const body = { campaigns: [{ ...campaign, start_time: "2026-12-01T00:00:00.000000Z" }], total_size: 1 };
+    const { issues, kept } = read("GET", `${DSP}/campaigns`, body);
+    expect(issues).toEqual([]);
+    expect((kept as { campaigns: { start_time: string }[] }).campaigns[0]?.start_time).toBe(
+      "2026-12-01T00:00:00Z",
+    );
+  });
+
+  it("stop the run when they cannot be kept exactly: a non-zero digit after the ninth", () => {
+    const body = {
+      campaigns: [{ ...campaign, start_time: "2026-12-01T00:00:00.0000000001Z" }],
+      total_size: 1,
+    };
+    const { issues } = read("GET", `${DSP}/campaigns`, body);
+    expect(issues).toEqual([{ at: "/", expected: expect.stringContaining("exact to the nanosecond") }]);
+  });
+});
