@@ -64,7 +64,12 @@ export function apiError(
  * unset ones read as unset. Anything else is a ContractError (issues scrubbed: keys come from
  * the server).
  */
-export function trustedBody(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+export function trustedBody(
+  request: ApiRequest,
+  response: HttpResponse,
+  scrubber: Scrubber,
+  onUnknownMembers?: (members: readonly string[]) => void,
+): unknown {
   const op = findOperation(request.method, request.path);
   const fail = (issues: ContractIssue[]) =>
     new ContractError(
@@ -83,13 +88,19 @@ export function trustedBody(request: ApiRequest, response: HttpResponse, scrubbe
     throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
   }
   if (!op) return body;
-  const { issues, kept } = readAnswer(op, body);
+  const { issues, kept, unknown } = readAnswer(op, body);
   if (issues.length > 0) throw fail(issues);
+  if (unknown.length > 0) onUnknownMembers?.(unknown.map((m) => scrubber.text(m)));
   return kept;
 }
 
 /** What a request sent through the session answered: its trusted body, or the error it is. */
-export function answerOf(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+export function answerOf(
+  request: ApiRequest,
+  response: HttpResponse,
+  scrubber: Scrubber,
+  onUnknownMembers?: (members: readonly string[]) => void,
+): unknown {
   if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
   if (isHtmlAnswer(response)) {
     // A web page where the API should answer: say what it means rather than "not JSON".
@@ -100,5 +111,5 @@ export function answerOf(request: ApiRequest, response: HttpResponse, scrubber: 
       path: request.path,
     });
   }
-  return trustedBody(request, response, scrubber);
+  return trustedBody(request, response, scrubber, onUnknownMembers);
 }

@@ -161,24 +161,25 @@ export function checkAnswer(op: ContractOperation, body: unknown): ContractIssue
  * How the client reads a 2xx answer (G14): checked against the tolerant view of the
  * operation's response schema; when it passes, what the client keeps of it (tolerant.ts).
  */
-export function readAnswer(op: ContractOperation, body: unknown): { issues: ContractIssue[]; kept: unknown } {
+export function readAnswer(
+  op: ContractOperation,
+  body: unknown,
+): { issues: ContractIssue[]; kept: unknown; unknown: string[] } {
   const name = op.responseSchema;
-  if (name === undefined) return { issues: [], kept: body };
+  if (name === undefined) return { issues: [], kept: body, unknown: [] };
   const { tolerant, doc } = contract();
   let validate = compiledTolerant.get(name);
   if (!validate) {
     validate = tolerant.compile({ $ref: `${DOC_ID}#/components/schemas/${name}` });
     compiledTolerant.set(name, validate);
   }
-  if (!validate(body)) return { issues: issuesOf(validate.errors), kept: undefined };
+  if (!validate(body)) return { issues: issuesOf(validate.errors), kept: undefined, unknown: [] };
   try {
-    return { issues: [], kept: keptAnswer(doc.components.schemas ?? {}, name, body) };
+    return { issues: [], ...keptAnswer(doc.components.schemas ?? {}, name, body) };
   } catch (error) {
     if (!(error instanceof TimeError)) throw error;
-    return {
-      issues: [{ at: "/", expected: `times doohctl can keep exactly: ${error.message}` }],
-      kept: undefined,
-    };
+    const issue = { at: "/", expected: `times doohctl can keep exactly: ${error.message}` };
+    return { issues: [issue], kept: undefined, unknown: [] };
   }
 }
 

@@ -82,8 +82,14 @@ function unsetValue(schemas: Schemas, schema: Schema): unknown {
   }
 }
 
+/** The schemas, and the members seen that the contract does not name (`Schema.member`). */
+interface Keeping {
+  schemas: Schemas;
+  unknown: Set<string>;
+}
+
 /** A live option set as kept: its known members, and the mark of what it holds besides. */
-function keepTargetingSet(value: Record<string, unknown>): Record<string, unknown> {
+function keepTargetingSet(k: Keeping, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const unknown: string[] = [];
   const known = new Map<string, string>(OPTION_MEMBERS);
@@ -103,52 +109,56 @@ function keepTargetingSet(value: Record<string, unknown>): Record<string, unknow
     out[member] = kept;
   }
   if (unknown.length > 0) out.unknown_members = unknown.sort();
+  for (const member of unknown) k.unknown.add(`TargetingOptionSet.${member}`);
   return out;
 }
 
 function keepObject(
-  schemas: Schemas,
+  k: Keeping,
   name: string | undefined,
   schema: Schema,
   value: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [member, sub] of Object.entries(schema.properties as Schemas)) {
+  const properties = schema.properties as Schemas;
+  for (const member of Object.keys(value)) {
+    if (!Object.hasOwn(properties, member)) k.unknown.add(`${name ?? "(object)"}.${member}`);
+  }
+  for (const [member, sub] of Object.entries(properties)) {
     const v = value[member];
     if (v === undefined || v === null) {
       if (name !== undefined && unsetAllowed(name, member)) {
-        const unset = unsetValue(schemas, sub);
+        const unset = unsetValue(k.schemas, sub);
         if (unset !== undefined) out[member] = unset;
       } else if (v === null) {
         out[member] = null; // the contract allows null here (the answer passed the view)
       }
       continue;
     }
-    out[member] = keepValue(schemas, sub, v);
+    out[member] = keepValue(k, sub, v);
   }
   return out;
 }
 
-function keepValue(schemas: Schemas, schema: Schema, value: unknown): unknown {
+function keepValue(k: Keeping, schema: Schema, value: unknown): unknown {
   const name = refName(schema);
   // Times are kept canonical (time.ts): a live `...00.000000Z` is `...00Z`, as the config's is.
   if (typeof value === "string" && name === "DateTime") return Time.parse(value);
   if (value === null || typeof value !== "object") return value;
   if (name !== undefined) {
-    if (name === "TargetingOptionSet") return keepTargetingSet(value as Record<string, unknown>);
-    const target = schemas[name] ?? {};
+    if (name === "TargetingOptionSet") return keepTargetingSet(k, value as Record<string, unknown>);
+    const target = k.schemas[name] ?? {};
     return target.properties
-      ? keepObject(schemas, name, target, value as Record<string, unknown>)
-      : keepValue(schemas, target, value);
+      ? keepObject(k, name, target, value as Record<string, unknown>)
+      : keepValue(k, target, value);
   }
   const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (branches) {
     const branch = branches.find((b) => b.type !== "null");
-    return branch ? keepValue(schemas, branch, value) : value;
+    return branch ? keepValue(k, branch, value) : value;
   }
-  if (Array.isArray(value))
-    return value.map((item) => keepValue(schemas, (schema.items ?? {}) as Schema, item));
-  if (schema.properties) return keepObject(schemas, undefined, schema, value as Record<string, unknown>);
+  if (Array.isArray(value)) return value.map((item) => keepValue(k, (schema.items ?? {}) as Schema, item));
+  if (schema.properties) return keepObject(k, undefined, schema, value as Record<string, unknown>);
   return structuredClone(value); // opaque (pacing, G2): kept as given
 }
 
@@ -157,6 +167,12 @@ function keepValue(schemas: Schemas, schema: Schema, value: unknown): unknown {
  * members the contract names, unset ones read as `null` or empty, times canonical (a time
  * that cannot be kept exactly is a TimeError), unknown targeting members marked.
  */
-export function keptAnswer(schemas: Schemas, schemaName: string, body: unknown): unknown {
-  return keepValue(schemas, { $ref: `${REF}${schemaName}` }, body);
+export function keptAnswer(
+  schemas: Schemas,
+  schemaName: string,
+  body: unknown,
+): { kept: unknown; unknown: string[] } {
+  const k: Keeping = { schemas, unknown: new Set() };
+  const kept = keepValue(k, { $ref: `${REF}${schemaName}` }, body);
+  return { kept, unknown: [...k.unknown].sort() };
 }

@@ -7,6 +7,7 @@
 import { printable } from "../../model/printable.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
+import { memberChecks } from "./members.js";
 import { type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
 import {
   ascendingIds,
@@ -55,8 +56,8 @@ function filtersOf(item: Obj, fields: readonly string[]): Array<[string, string]
 
 export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   const probe = new Probe(input);
-  probe.add(sessionCheck(input.login, input.environment, input.loginSentAt));
-  probe.add(tlsCheck(input.login, input.origin));
+  probe.add(sessionCheck(input.login, input.environment, input.stopped));
+  probe.add(tlsCheck(input.login, input.origin, input.stopped));
   await insertionOrderChecks(probe);
   const firstCampaign = await campaignChecks(probe);
   await targetingCheck(probe, idOf(firstCampaign));
@@ -64,6 +65,7 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   await envelopeCheck(probe);
   await pagingChecks(probe);
   await notFoundCheck(probe);
+  for (const result of memberChecks(probe, input.unknownMembers)) probe.add(result);
   return probe.results;
 }
 
