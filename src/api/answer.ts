@@ -88,7 +88,7 @@ export function trustedBody(
     throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
   }
   if (!op) return body;
-  const { issues, kept, unknown } = readAnswer(op, body);
+  const { issues, kept, unknown } = readAnswer(op, body, { collectUnknown: onUnknownMembers !== undefined });
   if (issues.length > 0) throw fail(issues);
   if (unknown.length > 0) onUnknownMembers?.(unknown.map((m) => scrubber.text(m)));
   return kept;

@@ -164,6 +164,7 @@ export function checkAnswer(op: ContractOperation, body: unknown): ContractIssue
 export function readAnswer(
   op: ContractOperation,
   body: unknown,
+  options: { collectUnknown?: boolean } = {},
 ): { issues: ContractIssue[]; kept: unknown; unknown: string[] } {
   const name = op.responseSchema;
   if (name === undefined) return { issues: [], kept: body, unknown: [] };
@@ -175,7 +176,7 @@ export function readAnswer(
   }
   if (!validate(body)) return { issues: issuesOf(validate.errors), kept: undefined, unknown: [] };
   try {
-    return { issues: [], ...keptAnswer(doc.components.schemas ?? {}, name, body) };
+    return { issues: [], ...keptAnswer(doc.components.schemas ?? {}, name, body, options) };
   } catch (error) {
     if (!(error instanceof TimeError)) throw error;
     const issue = { at: "/", expected: `times doohctl can keep exactly: ${error.message}` };

@@ -82,19 +82,23 @@ function unsetValue(schemas: Schemas, schema: Schema): unknown {
   }
 }
 
-/** The schemas, and the members seen that the contract does not name (`Schema.member`). */
-interface Keeping {
-  schemas: Schemas;
-  unknown: Set<string>;
-}
+/**
+ * The members seen that the contract does not name (`Schema.member`), as a read goes; none
+ * when no one asked (looking costs a string per extra member of 10,000 campaigns).
+ */
+type Unknown = Set<string> | undefined;
+
+/** Keeps one value of a schema (compiled once per schema: answers hold 10,000 campaigns). */
+type Keeper = (value: unknown, unknown: Unknown) => unknown;
+
+const OPTION_IDS = new Map<string, string>(OPTION_MEMBERS);
 
 /** A live option set as kept: its known members, and the mark of what it holds besides. */
-function keepTargetingSet(k: Keeping, value: Record<string, unknown>): Record<string, unknown> {
+function keepTargetingSet(value: Record<string, unknown>, seen: Unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const unknown: string[] = [];
-  const known = new Map<string, string>(OPTION_MEMBERS);
   for (const [member, option] of Object.entries(value)) {
-    const idsKey = known.get(member);
+    const idsKey = OPTION_IDS.get(member);
     if (idsKey === undefined) {
       if (option !== null) unknown.push(member);
       continue;
@@ -109,70 +113,115 @@ function keepTargetingSet(k: Keeping, value: Record<string, unknown>): Record<st
     out[member] = kept;
   }
   if (unknown.length > 0) out.unknown_members = unknown.sort();
-  for (const member of unknown) k.unknown.add(`TargetingOptionSet.${member}`);
+  for (const member of unknown) seen?.add(`TargetingOptionSet.${member}`);
   return out;
 }
 
-function keepObject(
-  k: Keeping,
-  name: string | undefined,
-  schema: Schema,
-  value: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const properties = schema.properties as Schemas;
-  for (const member of Object.keys(value)) {
-    if (!Object.hasOwn(properties, member)) k.unknown.add(`${name ?? "(object)"}.${member}`);
-  }
-  for (const [member, sub] of Object.entries(properties)) {
-    const v = value[member];
-    if (v === undefined || v === null) {
-      if (name !== undefined && unsetAllowed(name, member)) {
-        const unset = unsetValue(k.schemas, sub);
-        if (unset !== undefined) out[member] = unset;
-      } else if (v === null) {
-        out[member] = null; // the contract allows null here (the answer passed the view)
-      }
-      continue;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+class Compiler {
+  private readonly named = new Map<string, Keeper>();
+  constructor(private readonly schemas: Schemas) {}
+
+  /** The keeper of a named schema; recursive references resolve lazily. */
+  keeperOf(name: string): Keeper {
+    let keeper = this.named.get(name);
+    if (keeper === undefined) {
+      let compiled: Keeper | undefined;
+      keeper = (value, unknown) => {
+        compiled ??= this.compileNamed(name);
+        return compiled(value, unknown);
+      };
+      this.named.set(name, keeper);
     }
-    out[member] = keepValue(k, sub, v);
+    return keeper;
   }
-  return out;
+
+  private compileNamed(name: string): Keeper {
+    // Times are kept canonical (time.ts): a live `...00.000000Z` is `...00Z`, as a config's is.
+    if (name === "DateTime") return (v) => (typeof v === "string" ? Time.parse(v) : v);
+    if (name === "TargetingOptionSet") return (v, u) => (isObject(v) ? keepTargetingSet(v, u) : v);
+    const target = this.schemas[name] ?? {};
+    return target.properties ? this.object(name, target) : this.compile(target);
+  }
+
+  compile(schema: Schema): Keeper {
+    const name = refName(schema);
+    if (name !== undefined) return this.keeperOf(name);
+    const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+    if (branches) {
+      const branch = branches.find((b) => b.type !== "null");
+      if (!branch) return (v) => v;
+      const keep = this.compile(branch);
+      return (v, u) => (v === null ? v : keep(v, u));
+    }
+    if (schema.type === "array" || schema.items !== undefined) {
+      const item = this.compile((schema.items ?? {}) as Schema);
+      return (v, u) => (Array.isArray(v) ? v.map((x) => item(x, u)) : v);
+    }
+    if (schema.properties) return this.object(undefined, schema);
+    // Opaque (pacing, G2): kept as given; the body was parsed for this read alone.
+    return (v) => v;
+  }
+
+  private object(name: string | undefined, schema: Schema): Keeper {
+    const properties = schema.properties as Schemas;
+    const members = Object.entries(properties).map(([member, sub]) => {
+      const unset =
+        name !== undefined && unsetAllowed(name, member) ? unsetValue(this.schemas, sub) : undefined;
+      return {
+        member,
+        keep: this.compile(sub),
+        allowsUnset: name !== undefined && unsetAllowed(name, member),
+        // A fresh empty list each time: what the caller keeps is its own.
+        unset: Array.isArray(unset) ? () => [] : () => unset,
+      };
+    });
+    const label = name ?? "(object)";
+    return (value, unknown) => {
+      if (!isObject(value) || Array.isArray(value)) return value;
+      if (unknown !== undefined) {
+        for (const key in value) if (!Object.hasOwn(properties, key)) unknown.add(`${label}.${key}`);
+      }
+      const out: Record<string, unknown> = {};
+      for (const m of members) {
+        const v = value[m.member];
+        if (v === undefined || v === null) {
+          if (m.allowsUnset) {
+            const unset = m.unset();
+            if (unset !== undefined) out[m.member] = unset;
+          } else if (v === null) {
+            out[m.member] = null; // the contract allows null here (the answer passed the view)
+          }
+          continue;
+        }
+        out[m.member] = m.keep(v, unknown);
+      }
+      return out;
+    };
+  }
 }
 
-function keepValue(k: Keeping, schema: Schema, value: unknown): unknown {
-  const name = refName(schema);
-  // Times are kept canonical (time.ts): a live `...00.000000Z` is `...00Z`, as the config's is.
-  if (typeof value === "string" && name === "DateTime") return Time.parse(value);
-  if (value === null || typeof value !== "object") return value;
-  if (name !== undefined) {
-    if (name === "TargetingOptionSet") return keepTargetingSet(k, value as Record<string, unknown>);
-    const target = k.schemas[name] ?? {};
-    return target.properties
-      ? keepObject(k, name, target, value as Record<string, unknown>)
-      : keepValue(k, target, value);
-  }
-  const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-  if (branches) {
-    const branch = branches.find((b) => b.type !== "null");
-    return branch ? keepValue(k, branch, value) : value;
-  }
-  if (Array.isArray(value)) return value.map((item) => keepValue(k, (schema.items ?? {}) as Schema, item));
-  if (schema.properties) return keepObject(k, undefined, schema, value as Record<string, unknown>);
-  return structuredClone(value); // opaque (pacing, G2): kept as given
-}
+const compilers = new WeakMap<Schemas, Compiler>();
 
 /**
  * What the client keeps of an answer that passed the tolerant view of `schemaName`: the
  * members the contract names, unset ones read as `null` or empty, times canonical (a time
- * that cannot be kept exactly is a TimeError), unknown targeting members marked.
+ * that cannot be kept exactly is a TimeError), unknown targeting members marked; and the
+ * members it held that the contract does not name, as `Schema.member`.
  */
 export function keptAnswer(
   schemas: Schemas,
   schemaName: string,
   body: unknown,
+  options: { collectUnknown?: boolean } = {},
 ): { kept: unknown; unknown: string[] } {
-  const k: Keeping = { schemas, unknown: new Set() };
-  const kept = keepValue(k, { $ref: `${REF}${schemaName}` }, body);
-  return { kept, unknown: [...k.unknown].sort() };
+  let compiler = compilers.get(schemas);
+  if (compiler === undefined) {
+    compiler = new Compiler(schemas);
+    compilers.set(schemas, compiler);
+  }
+  const unknown: Unknown = options.collectUnknown ? new Set() : undefined;
+  const kept = compiler.keeperOf(schemaName)(body, unknown);
+  return { kept, unknown: unknown ? [...unknown].sort() : [] };
 }
