@@ -1,6 +1,6 @@
 /**
  * The DSP contract as data: `schemas/dsp-api.openapi.json` (OpenAPI 3.1, the specification
- * plus G1 to G13) says what may be sent and what may come back. This module finds the
+ * plus G1 to G14) says what may be sent and what may come back. This module finds the
  * operation of a request and checks a request or an answer against it with ajv. The document
  * is read and each schema compiled once, on first use.
  */

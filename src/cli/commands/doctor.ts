@@ -45,7 +45,7 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
   program
     .command("doctor")
     .description(
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G13)? never writes",
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G14)? never writes",
     )
     .option("--format <format>", "output on stdout: text or json", "text")
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))

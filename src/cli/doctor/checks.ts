@@ -1,5 +1,5 @@
 /**
- * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G13) that GETs
+ * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G14) that GETs
  * can check, in order of importance, so that a small read budget leaves the least out. Each
  * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
  * them; shapes.ts holds the expected shapes).

@@ -22,7 +22,7 @@ export type CheckStatus = "holds" | "differs" | "not checked";
 
 export interface CheckResult {
   id: string;
-  /** The gap decision (G1..G13) or `spec` the check rests on. */
+  /** The gap decision (G1..G14) or `spec` the check rests on. */
   gap: string;
   title: string;
   status: CheckStatus;
