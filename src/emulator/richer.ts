@@ -59,11 +59,27 @@ function richer(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Hot list pages come serialized (`raw`) from the store's own cache; their richer form is a
+ * pure function of that text, so it is kept too (bounded), as the store keeps the page.
+ */
+const MAX_REMEMBERED = 256;
+const rememberedRaw = new Map<string, string>();
+
+function richerRaw(raw: string): string {
+  let out = rememberedRaw.get(raw);
+  if (out === undefined) {
+    out = JSON.stringify(richer(JSON.parse(raw)));
+    if (rememberedRaw.size >= MAX_REMEMBERED) rememberedRaw.clear();
+    rememberedRaw.set(raw, out);
+  }
+  return out;
+}
+
 /** The reply as the answer mode has it: successful answers with a JSON body only. */
 export function answerReply(mode: AnswerMode, reply: Reply): Reply {
   if (mode === "contract" || reply.status < 200 || reply.status >= 300) return reply;
-  if (reply.raw === undefined && reply.body === undefined) return reply;
-  const parsed: unknown = reply.raw !== undefined ? JSON.parse(reply.raw) : reply.body;
-  const { raw: _raw, ...rest } = reply;
-  return { ...rest, body: richer(parsed) };
+  if (reply.raw !== undefined) return { ...reply, raw: richerRaw(reply.raw) };
+  if (reply.body === undefined) return reply;
+  return { ...reply, body: richer(reply.body) };
 }
