@@ -75,4 +75,30 @@ describe("doohctl doctor: the members of each object kind (G14)", () => {
       await proxy.close();
     }
   });
+
+  it("with a login answered without its cookie: the cookie check differs, nothing else is probed, one login", async () => {
+    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+    const noCookie: Answer = async (seen, response, upstream) => {
+      if (seen.path !== "/api/session") return false;
+      const answer = await upstream();
+      const { "set-cookie": _dropped, ...headers } = answer.headers;
+      send(response, { ...answer, headers });
+      return true;
+    };
+    const proxy = await startProxy(emulator.origin, noCookie);
+    try {
+      const { code, check } = await doctorAt(proxy.origin);
+      expect(code).toBe(1);
+      expect(check("session-cookie")).toMatchObject({
+        status: "differs",
+        detail: "no tr-production cookie (saw no Set-Cookie)",
+      });
+      expect(check("insertion-order-list")).toMatchObject({ status: "not checked" });
+      expect(check("insertion-order-list").detail).toMatch(/^no session: /);
+      expect(proxy.log.filter((r) => r.path === "/api/session")).toHaveLength(1);
+      expect(proxy.log.filter((r) => r.method === "GET")).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
