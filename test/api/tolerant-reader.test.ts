@@ -353,4 +353,29 @@ describe("a live targeting member doohctl does not know is never dropped (G14, D
     expect(outcome.code, outcome.text).toBe(0);
     expect(outcome.text).not.toContain("DOOH014");
   });
+
+  it("makes a saved plan stale when an unknown member appears in a list it would replace", async () => {
+    const known = { venue_type_targeting_option: { venue_type_ids: ["14"] } };
+    let current = targetings([known]);
+    // One proxy for both runs: the config names its origin, and a saved plan its config.
+    const proxy = await startProxy(emulator.origin, (seen, response, upstream) =>
+      current(seen, response, upstream),
+    );
+    try {
+      writeFileSync(join(dir, "doohctl.yaml"), accountConfig(proxy.origin, WRITES));
+      const cliRun = async (args: string[]) => {
+        const io = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });
+        return { code: await run(args, io), text: `${io.err()}\n${io.out()}` };
+      };
+      const planned = await cliRun(["plan", "-o", "saved.json"]);
+      expect(planned.code, planned.text).toBe(0);
+      current = targetings([{ venue_type_targeting_option: { venue_type_ids: ["14"], radius_m: 500 } }]);
+      const applied = await cliRun(["apply", "--plan", "saved.json", "--auto-approve"]);
+      expect(applied.code, applied.text).toBe(1);
+      expect(applied.text).toContain("targetings of campaign 5001");
+      expect(proxy.writes()).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
 });
