@@ -8,7 +8,7 @@ import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { startEmulator } from "../src/emulator/index.js";
+import { type AnswerMode, startEmulator } from "../src/emulator/index.js";
 import { generateScenario, type ScenarioOptions } from "./scenario.js";
 
 export interface EmulatorWorker {
@@ -20,9 +20,15 @@ export interface EmulatorWorker {
   close(): Promise<void>;
 }
 
-/** Starts an emulator seeded with the scenario's live account, rate limits off. */
-export async function startEmulatorWorker(scenario: ScenarioOptions): Promise<EmulatorWorker> {
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { scenario } });
+/**
+ * Starts an emulator seeded with the scenario's live account, rate limits off; `answers`
+ * `richer` answers with twice the members on every object (G14, src/emulator/richer.ts).
+ */
+export async function startEmulatorWorker(
+  scenario: ScenarioOptions,
+  answers: AnswerMode = "contract",
+): Promise<EmulatorWorker> {
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { scenario, answers } });
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
       const onMessage = (message: T) => {
@@ -58,7 +64,7 @@ export async function startEmulatorWorker(scenario: ScenarioOptions): Promise<Em
   };
 }
 
-async function serve(scenario: ScenarioOptions): Promise<void> {
+async function serve(scenario: ScenarioOptions, answers: AnswerMode): Promise<void> {
   const started = new WeakMap<IncomingMessage, bigint>();
   let times: number[] = [];
   subscribe("http.server.request.start", (message) => {
@@ -73,6 +79,7 @@ async function serve(scenario: ScenarioOptions): Promise<void> {
   const emulator = await startEmulator({
     seed: generateScenario(scenario).live,
     rateLimits: "off",
+    answers,
   });
   parentPort!.on("message", async (message: string) => {
     if (message === "times") {
@@ -90,5 +97,6 @@ async function serve(scenario: ScenarioOptions): Promise<void> {
 }
 
 if (!isMainThread && (workerData as { scenario?: ScenarioOptions })?.scenario) {
-  await serve((workerData as { scenario: ScenarioOptions }).scenario);
+  const data = workerData as { scenario: ScenarioOptions; answers?: AnswerMode };
+  await serve(data.scenario, data.answers ?? "contract");
 }

@@ -4,7 +4,7 @@
  * secret first (issue 13, item 8).
  */
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
-import { type ContractIssue, checkAnswer, findOperation } from "./contract.js";
+import { type ContractIssue, findOperation, readAnswer } from "./contract.js";
 import { ApiError, ContractError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import type { Scrubber } from "./scrub.js";
@@ -62,10 +62,17 @@ export function apiError(
 }
 
 /**
- * The parsed body of a 2xx answer, once it matches the contract's answer for the
- * operation: anything else is a ContractError (issues scrubbed: keys come from the server).
+ * What the client keeps of a 2xx answer, once it matches the tolerant view of the contract's
+ * answer for the operation (G14, tolerant.ts): members the contract does not name dropped,
+ * unset ones read as unset. Anything else is a ContractError (issues scrubbed: keys come from
+ * the server).
  */
-export function trustedBody(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+export function trustedBody(
+  request: ApiRequest,
+  response: HttpResponse,
+  scrubber: Scrubber,
+  onUnknownMembers?: (members: readonly string[]) => void,
+): unknown {
   const op = findOperation(request.method, request.path);
   const fail = (issues: ContractIssue[]) =>
     new ContractError(
@@ -83,13 +90,20 @@ export function trustedBody(request: ApiRequest, response: HttpResponse, scrubbe
   } catch {
     throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
   }
-  const issues = op ? checkAnswer(op, body) : [];
+  if (!op) return body;
+  const { issues, kept, unknown } = readAnswer(op, body, { collectUnknown: onUnknownMembers !== undefined });
   if (issues.length > 0) throw fail(issues);
-  return body;
+  if (unknown.length > 0) onUnknownMembers?.(unknown.map((m) => scrubber.text(m)));
+  return kept;
 }
 
 /** What a request sent through the session answered: its trusted body, or the error it is. */
-export function answerOf(request: ApiRequest, response: HttpResponse, scrubber: Scrubber): unknown {
+export function answerOf(
+  request: ApiRequest,
+  response: HttpResponse,
+  scrubber: Scrubber,
+  onUnknownMembers?: (members: readonly string[]) => void,
+): unknown {
   if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
   if (isHtmlAnswer(response)) {
     // A web page where the API should answer: say what it means rather than "not JSON".
@@ -100,5 +114,5 @@ export function answerOf(request: ApiRequest, response: HttpResponse, scrubber: 
       path: request.path,
     });
   }
-  return trustedBody(request, response, scrubber);
+  return trustedBody(request, response, scrubber, onUnknownMembers);
 }

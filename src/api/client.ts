@@ -73,7 +73,20 @@ export function createDspClient(options: DspClientOptions): DspClient {
     clock,
     cacheDir: options.sessionCache ? options.sessionCache.dir : undefined,
     login: (signal) =>
-      login({ send: belowSession, credentials, environment, cookieName, clock, scrubber, stats }, signal),
+      login(
+        {
+          send: belowSession,
+          credentials,
+          environment,
+          cookieName,
+          clock,
+          scrubber,
+          stats,
+          onLogin: options.onLogin,
+          tls: () => transport.tls(),
+        },
+        signal,
+      ),
     onSession: (cached) => emit({ type: "login", email: credentials.email, cached }),
     onCacheError: (message) => emit({ type: "warning", message }),
   });
@@ -93,7 +106,7 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const idempotent = request.method !== "POST";
     const items = sendOptions.items ?? itemsOf(request);
     const response = await inSession(exchangeOf(request, { idempotent, items, signal: sendOptions.signal }));
-    return answerOf(request, response, scrubber) as T;
+    return answerOf(request, response, scrubber, options.onUnknownMembers) as T;
   }
 
   return {
@@ -105,6 +118,9 @@ export function createDspClient(options: DspClientOptions): DspClient {
     },
     accountId: (signal) => session.accountId(signal),
     stats: () => ({ ...stats }),
+    openSession: async (signal) => {
+      await session.token(signal);
+    },
     close: () => transport.close(),
   };
 }

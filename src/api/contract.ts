@@ -1,6 +1,6 @@
 /**
  * The DSP contract as data: `schemas/dsp-api.openapi.json` (OpenAPI 3.1, the specification
- * plus G1 to G13) says what may be sent and what may come back. This module finds the
+ * plus G1 to G14) says what may be sent and what may come back. This module finds the
  * operation of a request and checks a request or an answer against it with ajv. The document
  * is read and each schema compiled once, on first use.
  */
@@ -8,6 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { TimeError } from "../model/time.js";
+import { keptAnswer, tolerantDocument } from "./tolerant.js";
 import type { ApiRequest, HttpMethod } from "./types.js";
 
 export const CONTRACT_FILE = "schemas/dsp-api.openapi.json";
@@ -35,7 +37,7 @@ interface Operation {
 
 interface Document {
   paths: Record<string, Partial<Record<Lowercase<HttpMethod>, Operation>>>;
-  components: { parameters: Record<string, Parameter> };
+  components: { parameters: Record<string, Parameter>; schemas?: Record<string, Record<string, unknown>> };
 }
 
 /** A matched operation: its template path and what it declares. */
@@ -59,21 +61,34 @@ function contractPath(): string {
 
 const DOC_ID = "dsp-api";
 
-let loaded: { doc: Document; ajv: Ajv2020; routes: Array<{ regex: RegExp; template: string }> } | undefined;
-const compiled = new Map<string, ValidateFunction>();
+interface Loaded {
+  doc: Document;
+  ajv: Ajv2020;
+  /** The tolerant view (tolerant.ts, G14), for the client's reading of answers. */
+  tolerant: Ajv2020;
+  routes: Array<{ regex: RegExp; template: string }>;
+}
 
-function contract() {
+let loaded: Loaded | undefined;
+const compiled = new Map<string, ValidateFunction>();
+const compiledTolerant = new Map<string, ValidateFunction>();
+
+function ajvOf(doc: Document): Ajv2020 {
+  // strict: false lets the document's OpenAPI keys (paths, x-gap, ...) sit beside the schemas.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema(doc as object, DOC_ID);
+  return ajv;
+}
+
+function contract(): Loaded {
   if (!loaded) {
     const doc = JSON.parse(readFileSync(contractPath(), "utf8")) as Document;
-    // strict: false lets the document's OpenAPI keys (paths, x-gap, ...) sit beside the schemas.
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-    ajv.addSchema(doc as object, DOC_ID);
     const routes = Object.keys(doc.paths).map((template) => ({
       template,
       regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
     }));
-    loaded = { doc, ajv, routes };
+    loaded = { doc, ajv: ajvOf(doc), tolerant: ajvOf(tolerantDocument(doc)), routes };
   }
   return loaded;
 }
@@ -135,11 +150,38 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, pref
   return out;
 }
 
-/** Checks a 2xx answer body against the operation's response schema. */
+/** Checks a 2xx answer body against the operation's response schema, as written. */
 export function checkAnswer(op: ContractOperation, body: unknown): ContractIssue[] {
   if (op.responseSchema === undefined) return [];
   const validate = schemaValidator(op.responseSchema);
   return validate(body) ? [] : issuesOf(validate.errors);
+}
+
+/**
+ * How the client reads a 2xx answer (G14): checked against the tolerant view of the
+ * operation's response schema; when it passes, what the client keeps of it (tolerant.ts).
+ */
+export function readAnswer(
+  op: ContractOperation,
+  body: unknown,
+  options: { collectUnknown?: boolean } = {},
+): { issues: ContractIssue[]; kept: unknown; unknown: string[] } {
+  const name = op.responseSchema;
+  if (name === undefined) return { issues: [], kept: body, unknown: [] };
+  const { tolerant, doc } = contract();
+  let validate = compiledTolerant.get(name);
+  if (!validate) {
+    validate = tolerant.compile({ $ref: `${DOC_ID}#/components/schemas/${name}` });
+    compiledTolerant.set(name, validate);
+  }
+  if (!validate(body)) return { issues: issuesOf(validate.errors), kept: undefined, unknown: [] };
+  try {
+    return { issues: [], ...keptAnswer(doc.components.schemas ?? {}, name, body, options) };
+  } catch (error) {
+    if (!(error instanceof TimeError)) throw error;
+    const issue = { at: "/", expected: `times doohctl can keep exactly: ${error.message}` };
+    return { issues: [issue], kept: undefined, unknown: [] };
+  }
 }
 
 function queryValue(value: string, schema: Record<string, unknown>): unknown {

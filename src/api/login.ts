@@ -9,9 +9,11 @@ import { apiError, trustedBody } from "./answer.js";
 import { Endpoints } from "./endpoints.js";
 import { ApiError, CredentialsError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
+import { type LoginSeen, loginSeen } from "./login-seen.js";
 import type { Scrubber } from "./scrub.js";
 import { exchangeOf, type Send } from "./send.js";
 import { type SessionToken, tokenFromSetCookie } from "./session.js";
+import type { TlsSeen } from "./transport.js";
 import type { ClientStats, Credentials } from "./types.js";
 
 export interface LoginOptions {
@@ -23,6 +25,10 @@ export interface LoginOptions {
   clock: Clock;
   scrubber: Scrubber;
   stats: ClientStats;
+  /** Told what each login showed (doctor: one login per run); never a cookie value. */
+  onLogin?: ((seen: LoginSeen) => void) | undefined;
+  /** The TLS of the latest connection (transport.ts), for `onLogin`. */
+  tls?: (() => TlsSeen | undefined) | undefined;
 }
 
 export async function login(options: LoginOptions, signal?: AbortSignal): Promise<SessionToken> {
@@ -30,6 +36,7 @@ export async function login(options: LoginOptions, signal?: AbortSignal): Promis
   const request = Endpoints.createSession(credentials);
   const sentAt = options.clock.now();
   const response = await options.send(exchangeOf(request, { idempotent: true, items: 1, signal }));
+  options.onLogin?.(loginSeen(response, options.tls?.(), sentAt));
   if (response.status === 401) throw new CredentialsError(credentials.email, "401 Not Authorized at login");
   if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
   const token = tokenFromSetCookie(response.headers["set-cookie"], cookieName);

@@ -6,6 +6,7 @@ import type { TargetingOptionSet } from "../model/targeting.js";
 import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../model/wire.js";
 import { readCreativeCategories } from "./categories.js";
 import { type CampaignListQuery, Endpoints } from "./endpoints.js";
+import { ContractError } from "./errors.js";
 import { readByValues, type Sender } from "./paging.js";
 import type { SendOptions } from "./types.js";
 
@@ -43,13 +44,28 @@ export function dspReaders(send: Sender): DspReaders {
   return {
     getInsertionOrders: (ids, o) =>
       readByValues(send, Endpoints.insertionOrders, { field: "id", values: ids, options: o }),
-    listCampaignsByInsertionOrder: (ids, { includeProgress, ...o } = {}) =>
-      readByValues(send, Endpoints.campaigns, {
+    listCampaignsByInsertionOrder: async (ids, { includeProgress, ...o } = {}) => {
+      const campaigns = await readByValues(send, Endpoints.campaigns, {
         field: "insertion_order_id",
         values: ids,
         query: includeProgress ? ({ includeProgress } as CampaignListQuery) : {},
         options: o,
-      }),
+      });
+      // G2, G14: progress decides DOOH801/DOOH802 when asked for; a DSP that leaves it out would
+      // silently turn those checks off.
+      const without = includeProgress ? campaigns.filter((c) => c.progress === undefined) : [];
+      if (without.length > 0) {
+        throw new ContractError(
+          "GET",
+          Endpoints.campaigns.request({}).path,
+          without.map((c) => ({
+            at: `campaign ${c.id}/progress`,
+            expected: "a required member with include_progress=true (G2), missing",
+          })),
+        );
+      }
+      return campaigns;
+    },
     getCampaigns: (ids, o) =>
       readByValues(send, Endpoints.campaigns, { field: "id", values: ids, options: o }),
     getTargetings: async (campaignIds, o) => {

@@ -4,8 +4,8 @@
  * undici's types stay inside this module.
  */
 
-import { rootCertificates } from "node:tls";
-import { Pool, errors as undiciErrors } from "undici";
+import { rootCertificates, type TLSSocket } from "node:tls";
+import { buildConnector, Pool, errors as undiciErrors } from "undici";
 import { originVerdict, withoutUserinfo } from "../model/url.js";
 import { NetworkError, ResponseTooLargeError, TimeoutError, TransportPolicyError } from "./errors.js";
 import type { HttpMethod } from "./types.js";
@@ -128,9 +128,16 @@ export function pathWithQuery(path: string, query?: ReadonlyArray<readonly [stri
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
+/** The TLS a connection negotiated (G13): what `doohctl doctor` reports. */
+export interface TlsSeen {
+  protocol: string;
+  cipher: string;
+}
+
 export class Transport {
   readonly origin: string;
   private readonly pool: Pool;
+  private tlsSeen: TlsSeen | undefined;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly scrub: (text: string) => string;
@@ -140,7 +147,28 @@ export class Transport {
     this.scrub = options.scrub ?? ((text) => text);
     this.requestTimeoutMs = options.requestTimeoutMs;
     this.maxResponseBytes = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
-    this.pool = new Pool(options.origin, poolOptions(options));
+    const pooled = poolOptions(options);
+    const connect = buildConnector(pooled.connect as buildConnector.BuildOptions);
+    this.pool = new Pool(options.origin, {
+      ...pooled,
+      // The same connector undici would build, noting the TLS each connection negotiated.
+      connect: (connectOptions, callback) =>
+        connect(connectOptions, (error, socket) => {
+          const tls = socket as TLSSocket | null;
+          if (!error && tls && typeof tls.getProtocol === "function") {
+            this.tlsSeen = {
+              protocol: tls.getProtocol() ?? "unknown",
+              cipher: tls.getCipher()?.name ?? "unknown",
+            };
+          }
+          (callback as (e: Error | null, s: typeof socket) => void)(error, socket);
+        }),
+    });
+  }
+
+  /** The TLS of the latest connection made; undefined over plain HTTP or before any. */
+  tls(): TlsSeen | undefined {
+    return this.tlsSeen;
   }
 
   async request(request: HttpRequest): Promise<HttpResponse> {

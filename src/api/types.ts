@@ -6,6 +6,7 @@
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
+import type { LoginSeen } from "./login-seen.js";
 import type { PacingLog } from "./pacing-log.js";
 import type { DspReaders } from "./readers.js";
 
@@ -96,6 +97,18 @@ export interface DspClientOptions {
   ca?: string;
   /** Source of randomness for backoff jitter, in [0, 1); tests pass a seeded one. @default Math.random */
   random?: () => number;
+  /**
+   * Told what each login showed: cookie names and attributes (never a value), status, body
+   * and TLS (login-seen.ts). `doohctl doctor` looks at the client's own login this way, so a
+   * run logs in once. @default none
+   */
+  onLogin?: (seen: LoginSeen) => void;
+  /**
+   * Told the members an answer held that the contract does not name (G14), as
+   * `Schema.member` (`Campaign.frequency_cap`); they are dropped from what the client keeps.
+   * @default none
+   */
+  onUnknownMembers?: (members: readonly string[]) => void;
 }
 
 /** What the client reports, for progress display and the apply journal. Never a secret. */
@@ -168,6 +181,11 @@ export interface DspClient extends DspReaders {
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: ApiEvent) => void): () => void;
   stats(): ClientStats;
+  /**
+   * Logs in now unless a session is held already (cached or current); later requests use it.
+   * `doohctl doctor` looks at that login before its first read. Fails like a login does.
+   */
+  openSession(signal?: AbortSignal): Promise<void>;
   /** Closes the connection pool. The session stays valid (and cached) for the next run. */
   close(): Promise<void>;
 }

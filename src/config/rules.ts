@@ -141,7 +141,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     startAt?: SourceRef,
   ) => {
     if (start === undefined || end === undefined || endAt === undefined) return;
-    if (Time.toMillis(start) < Time.toMillis(end)) return;
+    if (Time.compare(start, end) < 0) return;
     add(
       endAt,
       "FLIGHT_ORDER",
@@ -154,7 +154,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
   for (const campaign of io.campaigns) {
     const { start_time: start, end_time: end } = campaign.fields;
     order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
-    if (start !== undefined && ioStart !== undefined && Time.toMillis(start) < Time.toMillis(ioStart)) {
+    if (start !== undefined && ioStart !== undefined && Time.compare(start, ioStart) < 0) {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
@@ -163,12 +163,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
     }
     // With only one end of the campaign's flight declared, it still cannot fit when that end
     // lies past the other end of the insertion order's (flights are non-empty, G8).
-    if (
-      end === undefined &&
-      start !== undefined &&
-      ioEnd !== undefined &&
-      Time.toMillis(start) >= Time.toMillis(ioEnd)
-    ) {
+    if (end === undefined && start !== undefined && ioEnd !== undefined && Time.compare(start, ioEnd) >= 0) {
       add(
         campaign.fieldSources.start_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",
@@ -179,7 +174,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
       start === undefined &&
       end !== undefined &&
       ioStart !== undefined &&
-      Time.toMillis(end) <= Time.toMillis(ioStart)
+      Time.compare(end, ioStart) <= 0
     ) {
       add(
         campaign.fieldSources.end_time!,
@@ -187,7 +182,7 @@ function flights(io: DesiredInsertionOrder, add: Add): void {
         `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
       );
     }
-    if (end !== undefined && ioEnd !== undefined && Time.toMillis(end) > Time.toMillis(ioEnd)) {
+    if (end !== undefined && ioEnd !== undefined && Time.compare(end, ioEnd) > 0) {
       add(
         campaign.fieldSources.end_time!,
         "FLIGHT_OUTSIDE_INSERTION_ORDER",

@@ -21,6 +21,7 @@ import type { FaultInjector } from "./faults.js";
 import { parseFlags } from "./listing.js";
 import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
+import { type AnswerMode, answerReply } from "./richer.js";
 import { Router } from "./router.js";
 import { advertiserRoutes } from "./routes/advertisers.js";
 import { campaignRoutes } from "./routes/campaigns.js";
@@ -86,6 +87,8 @@ export interface EmulatorCoreOptions {
   persist?: (store: Store) => void;
   /** Test-only departures from the contract (quirks.ts); none by default. */
   quirks?: ReadonlySet<Quirk>;
+  /** G14: what successful answers hold (richer.ts); `contract` by default. */
+  answers?: AnswerMode;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -105,6 +108,7 @@ export class Emulator {
   private readonly listeners = new Set<WriteListener>();
   private readonly options: EmulatorCoreOptions;
   private readonly quirks: ReadonlySet<Quirk>;
+  private readonly answers: AnswerMode;
   private control: ControlHandler | undefined;
 
   constructor(options: EmulatorCoreOptions) {
@@ -115,6 +119,7 @@ export class Emulator {
     this.limiter = new RateLimiter(options.rateLimits);
     this.faults = options.faults;
     this.quirks = options.quirks ?? new Set();
+    this.answers = options.answers ?? "contract";
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -193,6 +198,7 @@ export class Emulator {
       const trace = quirkQuery(this.quirks, method, url.searchParams);
       reply = this.dispatch({ req, method, path, query: url.searchParams, raw, entry });
       reply = quirkReply(this.quirks, { method, path, trace }, reply);
+      reply = answerReply(this.answers, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };

@@ -91,9 +91,11 @@ export function readMoney(issues: Issues, field: string, value: unknown): Money 
   requireKeys(issues, field, body, ["currency_code", "units"]);
   if (issues.size > before) return undefined;
   // G12: an omitted `nanos` is 0; an explicit null is not an integer and is refused.
+  // "An integer carried as a string" (spec): `007` is 7; neither the spec nor G8 refuses it.
+  const units = typeof body.units === "string" ? body.units.replace(/^(-?)0+(?=[0-9])/, "$1") : body.units;
   const candidate = {
     currency_code: body.currency_code,
-    units: body.units,
+    units,
     nanos: body.nanos === undefined ? 0 : body.nanos,
   };
   if (typeof candidate.currency_code !== "string" || typeof candidate.units !== "string") {
@@ -165,12 +167,16 @@ export function readString(
   return value;
 }
 
-/** An absolute http(s) URL (pixel and asset URLs). */
+/**
+ * An absolute URL (spec, Creative: `pixel_url` is a URL; the contract's `format: uri`). Its
+ * scheme and length are not the specification's to limit, so the emulator does not either
+ * (docs/emulator.md, "Requests").
+ */
 export function readUrl(issues: Issues, field: string, value: unknown): string | undefined {
-  const text = readString(issues, field, value, { min: 1, max: 2000 });
+  const text = readString(issues, field, value, { min: 1, max: Number.POSITIVE_INFINITY });
   if (text === undefined) return undefined;
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-    issues.add(field, "must be an absolute http or https URL");
+  if (!URL.canParse(text)) {
+    issues.add(field, "must be an absolute URL");
     return undefined;
   }
   return text;
@@ -195,7 +201,8 @@ export function readIdList(
     issues.add(field, `must hold at most ${options.max ?? 1000} ids`);
     return undefined;
   }
-  const pattern = options.numeric ? /^[0-9]{1,18}$/ : /^[^\s]{1,100}$/;
+  // Ids are opaque (spec): non-empty, of any length or content; venue type ids numeric (G5).
+  const pattern = options.numeric ? /^[0-9]+$/ : /^[\s\S]+$/;
   if (!value.every((id) => typeof id === "string" && pattern.test(id))) {
     issues.add(
       field,

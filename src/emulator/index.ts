@@ -14,6 +14,7 @@ import { HttpError } from "./errors.js";
 import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
 import type { Quirk } from "./quirks.js";
+import type { AnswerMode } from "./richer.js";
 import { buildStore, type EmulatorSeed, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
 
@@ -22,6 +23,7 @@ export type { RequestLogEntry } from "./emulator.js";
 export { REQUEST_LOG_LIMIT } from "./emulator.js";
 export { FaultSpecError, SeedError } from "./errors.js";
 export { QUIRKS, type Quirk } from "./quirks.js";
+export { ANSWER_MODES, type AnswerMode } from "./richer.js";
 export type { EmulatorSeed, SeedCampaign, SeedCreative, SeedInsertionOrder, SeedUser } from "./seed.js";
 export { loadSeedFile, validateSeed } from "./seed.js";
 export { SEED_SCHEMA } from "./seed-schema.js";
@@ -57,6 +59,12 @@ export interface EmulatorOptions {
    * `doohctl doctor` noticing a DSP that differs. Never for rehearsing a change.
    */
   quirks?: readonly Quirk[] | undefined;
+  /**
+   * G14: `contract` (default) answers exactly what the contract names; `richer` answers as a
+   * richer production DSP might: extra members, six-digit time fractions, `null` unset URLs
+   * (richer.ts, docs/emulator.md).
+   */
+  answers?: AnswerMode | undefined;
 }
 
 export interface RunningEmulator {
@@ -87,6 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: options.latencyMs ?? 0,
     faults: new FaultInjector(options.faults ?? "", options.faultSeed),
     quirks: new Set(options.quirks ?? []),
+    answers: options.answers ?? "contract",
     ...(statePath ? { persist: (s) => saveState(statePath, s) } : {}),
   });
   if (options.control) emulator.enableControl(controlHandler(emulator, seed));

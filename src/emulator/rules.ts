@@ -4,8 +4,10 @@
  * the failing fields in the terms of their request (a campaign batch, an insertion order
  * patch, a seed file).
  */
+
+import { Time } from "../model/time.js";
 import type { InsertionOrder } from "../model/wire.js";
-import { type CampaignRecord, instant } from "./store.js";
+import type { CampaignRecord } from "./store.js";
 
 export interface RuleViolation {
   /** Which object breaks the rule: the insertion order itself, or one of its campaigns. */
@@ -21,10 +23,10 @@ export interface RuleViolation {
 function flightOrder(
   subject: RuleViolation["subject"],
   id: string,
-  start: number,
-  end: number,
+  start: string,
+  end: string,
 ): RuleViolation[] {
-  return start >= end
+  return Time.compare(start, end) >= 0
     ? [{ subject, id, field: "end_time", message: "must be after start_time", rule: "flight_order" }]
     : [];
 }
@@ -34,17 +36,18 @@ export function checkInsertionOrder(
   campaigns: Iterable<CampaignRecord>,
 ): RuleViolation[] {
   const out: RuleViolation[] = [];
-  const ioStart = instant(io.start_time);
-  const ioEnd = instant(io.end_time);
+  // Exact to the nanosecond (G14): times may carry more than milliseconds.
+  const ioStart = io.start_time;
+  const ioEnd = io.end_time;
   out.push(...flightOrder("insertion_order", io.id, ioStart, ioEnd));
   let total = 0;
   const currency = io.budget_money?.currency_code;
   for (const c of campaigns) {
     total += c.budget_impressions;
-    const start = instant(c.start_time);
-    const end = instant(c.end_time);
+    const start = c.start_time;
+    const end = c.end_time;
     out.push(...flightOrder("campaign", c.id, start, end));
-    if (start < ioStart) {
+    if (Time.compare(start, ioStart) < 0) {
       out.push({
         subject: "campaign",
         id: c.id,
@@ -53,7 +56,7 @@ export function checkInsertionOrder(
         rule: "within_flight",
       });
     }
-    if (end > ioEnd) {
+    if (Time.compare(end, ioEnd) > 0) {
       out.push({
         subject: "campaign",
         id: c.id,

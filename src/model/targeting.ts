@@ -25,6 +25,12 @@ export interface TargetingOptionSet {
   venue_type_targeting_option?: VenueTypeTargetingOption;
   venue_targeting_option?: VenueTargetingOption;
   publisher_targeting_option?: PublisherTargetingOption;
+  /**
+   * G14: what a live set holds that doohctl does not know (`frequency_targeting_option`,
+   * `venue_type_targeting_option.radius`), as the client's reader marks it. Never on the wire
+   * (the contract refuses it in a PUT) and never compared: comparison is on known members.
+   */
+  unknown_members?: string[];
 }
 
 /** The option members and the name of each one's id list, in canonical order. */
@@ -134,7 +140,13 @@ function difference(
   return keyedDifference(keyed(before), keyed(after));
 }
 
+/** G14: the members of a live list doohctl does not know, sorted, each once. */
+function unknownMembers(list: readonly TargetingOptionSet[]): string[] {
+  return [...new Set(list.flatMap((set) => set.unknown_members ?? []))].sort();
+}
+
 export const Targeting = {
+  unknownMembers,
   normalizeSet,
   normalizeList,
   key,

@@ -1,7 +1,9 @@
 /**
  * Instants. Config and API times are ISO 8601 date-times with `Z` or an offset; inside
- * doohctl they are canonical UTC strings (`2026-12-01T00:00:00Z`, milliseconds only when
- * non-zero), so plans stay plain JSON and equal instants compare equal as strings.
+ * doohctl they are canonical UTC strings (`2026-12-01T00:00:00Z`, a fraction only when
+ * non-zero, trailing zeros dropped), so plans stay plain JSON and equal instants compare equal
+ * as strings. A fraction may have any number of digits (RFC 3339, G14); up to nine are kept
+ * exactly (nanoseconds), so `...00.000000Z` equals `...00Z` and `.1234567Z` stays itself.
  *
  * Every reading of a time text goes through one bounded cache: a config's or a plan's 10,000
  * campaigns share a few flights, and parsing each of their times again (to normalize, check,
@@ -14,7 +16,7 @@ export class TimeError extends Error {
   readonly code = "TIME_INVALID";
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** `Date.UTC`, except that years 0 to 99 stay those years (it reads them as 1900 to 1999). */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
@@ -28,8 +30,15 @@ function daysInMonth(year: number, month: number): number {
   return new Date(utc(year, month, 0)).getUTCDate();
 }
 
-/** Milliseconds since the epoch for an ISO 8601 date-time with a zone, or a TimeError. */
-function readMillis(text: string): number {
+/** A time text read: milliseconds since the epoch, and the nanoseconds within that millisecond. */
+interface Reading {
+  millis: number;
+  /** 0 to 999,999. */
+  subMillis: number;
+}
+
+/** An ISO 8601 date-time with a zone, read exactly to the nanosecond, or a TimeError. */
+function readInstant(text: string): Reading {
   const match = ISO.exec(text);
   if (!match) {
     throw new TimeError(
@@ -46,10 +55,11 @@ function readMillis(text: string): number {
   if (month < 1 || month > 12) throw new TimeError(`"${text}": month ${mo} does not exist`);
   if (day < 1 || day > daysInMonth(year, month)) throw new TimeError(`"${text}": day ${d} does not exist`);
   if (hour > 23 || minute > 59 || second > 59) throw new TimeError(`"${text}": time of day out of range`);
-  if (/[1-9]/.test(fraction.slice(3))) {
-    throw new TimeError(`"${text}": times are exact to the millisecond; drop the digits after the third`);
+  if (/[1-9]/.test(fraction.slice(9))) {
+    throw new TimeError(`"${text}": times are exact to the nanosecond; drop the digits after the ninth`);
   }
-  const millis = Number(fraction.slice(0, 3).padEnd(3, "0"));
+  const nanos = fraction.slice(0, 9).padEnd(9, "0");
+  const millis = Number(nanos.slice(0, 3));
   let offsetMinutes = 0;
   if (zone !== "Z" && zone !== "z") {
     const sign = zone.startsWith("-") ? -1 : 1;
@@ -58,7 +68,10 @@ function readMillis(text: string): number {
     if (oh > 23 || om > 59) throw new TimeError(`"${text}": offset ${zone} out of range`);
     offsetMinutes = sign * (oh * 60 + om);
   }
-  return utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  return {
+    millis: utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000,
+    subMillis: Number(nanos.slice(3)),
+  };
 }
 
 /** Canonical UTC text of an instant. */
@@ -67,10 +80,17 @@ function fromMillis(ms: number): string {
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
 }
 
-/** A time text read: its canonical UTC text and its milliseconds since the epoch. */
-interface Instant {
+/** Canonical UTC text of an instant with nanoseconds: the fraction's trailing zeros dropped. */
+function canonicalOf({ millis, subMillis }: Reading): string {
+  if (subMillis === 0) return fromMillis(millis);
+  const iso = new Date(millis).toISOString(); // ...SS.mmmZ
+  const fraction = `${iso.slice(-4, -1)}${String(subMillis).padStart(6, "0")}`.replace(/0+$/, "");
+  return `${iso.slice(0, -5)}.${fraction}Z`;
+}
+
+/** A time text read: its canonical UTC text and its instant. */
+interface Instant extends Reading {
   canonical: string;
-  millis: number;
 }
 
 const MAX_REMEMBERED = 10_000;
@@ -79,8 +99,8 @@ const remembered = new Map<string, Instant>();
 function instant(text: string): Instant {
   let known = remembered.get(text);
   if (known === undefined) {
-    const millis = readMillis(text);
-    known = { canonical: fromMillis(millis), millis };
+    const reading = readInstant(text);
+    known = { ...reading, canonical: canonicalOf(reading) };
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(text, known);
   }
@@ -92,14 +112,19 @@ function parse(text: string): string {
   return instant(text).canonical;
 }
 
-/** Milliseconds since the epoch of any accepted form, or a TimeError. */
+/**
+ * Milliseconds since the epoch of any accepted form (the whole milliseconds: finer digits are
+ * left out), or a TimeError. To order two times, use `compare`, which sees every digit kept.
+ */
 function toMillis(text: string): number {
   return instant(text).millis;
 }
 
-/** The one ordering of two instants: -1, 0 or 1. */
+/** The one ordering of two instants, exact to the nanosecond: -1, 0 or 1. */
 function compare(a: string, b: string): number {
-  return Math.sign(toMillis(a) - toMillis(b));
+  const x = instant(a);
+  const y = instant(b);
+  return Math.sign(x.millis - y.millis || x.subMillis - y.subMillis);
 }
 
 /** Whether two texts name the same instant, whatever their offsets. */

@@ -63,7 +63,17 @@ export function campaignUpdate(
     const was = Targeting.keyed(before);
     normalizedLive.set(live.id, was.sets);
     const want = Targeting.keyed(desired.targetings);
-    if (!Targeting.keyedEquals(was, want)) {
+    // G14: compared on known members only; a PUT would remove what doohctl does not know.
+    const unknown = Targeting.unknownMembers(before);
+    if (!Targeting.keyedEquals(was, want) && unknown.length > 0) {
+      ctx.findings.push(
+        finding(
+          "DOOH014",
+          `campaign ${live.id} "${desired.name}": its live targetings hold ${unknown.join(", ")}, which doohctl does not know; replacing the list would remove ${unknown.length === 1 ? "it" : "them"} and broaden delivery. Leave \`targetings\` undeclared for this campaign and change them in the DSP's own interface (see docs/assumptions.md#g14)`,
+          { address, source: desired.fieldSources.targetings ?? desired.source },
+        ),
+      );
+    } else if (!Targeting.keyedEquals(was, want)) {
       const { added, removed } = Targeting.keyedDifference(was, want);
       // G5/I1: an active campaign cannot lose or change an option set; additions alone are fine.
       const pause = live.active && work.finalActive && removed.length > 0;

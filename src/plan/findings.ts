@@ -37,6 +37,9 @@ export const FINDING_CATALOGUE = {
   DOOH011: warning("campaign removed from the config stays live (--changed-since)"),
   DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
   DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
+  DOOH014: error(
+    "live targetings hold a member doohctl does not know: replacing them would remove it (see docs/assumptions.md#g14)",
+  ),
   DOOH101: warning("deactivates a live campaign"),
   DOOH102: warning(
     "stops delivery of a campaign in flight without deactivating it: no creative left that can serve, or a budget at what it has delivered",

@@ -57,8 +57,14 @@ export function campaignSnapshot(c: Campaign): JsonValue {
   };
 }
 
+/**
+ * The known members, normalized; with the members doohctl does not know (G14) when there are
+ * any, so that one appearing or going away after the plan makes it stale.
+ */
 export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonValue {
-  return Targeting.normalizeList(sets) as unknown as JsonValue;
+  const known = Targeting.normalizeList(sets) as unknown as JsonValue;
+  const unknown = Targeting.unknownMembers(sets);
+  return unknown.length > 0 ? { sets: known, unknown_members: unknown } : known;
 }
 
 /** Only what decides writes: processing or audit status moving does not make a plan stale. */
@@ -103,7 +109,9 @@ export function fingerprints(
         fingerprintOf(
           "targetings",
           id,
-          (normalized.get(id) as JsonValue | undefined) ?? targetingsSnapshot(live.targetings[id] ?? []),
+          Targeting.unknownMembers(live.targetings[id] ?? []).length === 0
+            ? ((normalized.get(id) as JsonValue | undefined) ?? targetingsSnapshot(live.targetings[id] ?? []))
+            : targetingsSnapshot(live.targetings[id] ?? []),
         ),
       ),
     ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, creativeSnapshot(c))),

@@ -34,8 +34,11 @@ interface Model {
   problemSources: Map<string, SourceRef>;
 }
 
-/** Times repeat a lot (10,000 campaigns share a few flights): parsed once, in a bounded memo. */
-const ms = Time.toMillis;
+/**
+ * Times repeat a lot (10,000 campaigns share a few flights): parsed once, in a bounded memo
+ * (time.ts). Compared exactly to the nanosecond (G14).
+ */
+const cmp = Time.compare;
 
 function model(live: LiveState, desired: DesiredState | undefined): Model {
   const m: Model = {
@@ -71,9 +74,9 @@ function campaignProblems(m: Model, c: Camp): string[] {
   if (!io) return [];
   const out: string[] = [];
   const label = `campaign ${io.id}/${c.name}`;
-  if (ms(c.start_time) >= ms(c.end_time)) {
+  if (cmp(c.start_time, c.end_time) >= 0) {
     out.push(`${label}: start_time ${c.start_time} is not before end_time ${c.end_time}`);
-  } else if (ms(c.start_time) < ms(io.start_time) || ms(c.end_time) > ms(io.end_time)) {
+  } else if (cmp(c.start_time, io.start_time) < 0 || cmp(c.end_time, io.end_time) > 0) {
     out.push(
       `${label}: flight ${c.start_time} to ${c.end_time} is outside insertion order ${io.id}'s flight ${io.start_time} to ${io.end_time}`,
     );
@@ -91,7 +94,7 @@ function insertionOrderProblems(m: Model, ioId: string): string[] {
   const io = m.ios.get(ioId);
   if (!io) return [];
   const out: string[] = [];
-  if (ms(io.start_time) >= ms(io.end_time)) {
+  if (cmp(io.start_time, io.end_time) >= 0) {
     out.push(`insertion order ${ioId}: start_time ${io.start_time} is not before end_time ${io.end_time}`);
   }
   const sum = m.sums.get(ioId) ?? 0;

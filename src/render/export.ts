@@ -63,6 +63,14 @@ export function exportOmissions(live: LiveState): string[] {
     (c) =>
       `campaign ${c.id} "${c.name}" of insertion order ${c.insertion_order_id} is not exported: another campaign there has the same name, and the config identifies campaigns by name; it stays unmanaged`,
   );
+  for (const c of live.campaigns) {
+    const unknown = Targeting.unknownMembers(live.targetings[c.id] ?? []);
+    if (unknown.length > 0) {
+      lines.push(
+        `campaign ${c.id} "${c.name}": targetings not exported: they hold ${unknown.join(", ")}, which doohctl does not know, and replacing them would remove it (G14); they stay unmanaged`,
+      );
+    }
+  }
   for (const creative of live.creatives) {
     const problem = creative.pixel_url ? httpUrlProblem(creative.pixel_url) : undefined;
     if (creative.pixel_url && problem !== undefined) {
@@ -86,7 +94,10 @@ function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[
     pacing: campaign.pacing,
   };
   const targetings = live.targetings[campaign.id];
-  if (targetings !== undefined) entry.targetings = Targeting.normalizeList(targetings).map(withoutDefaults);
+  // G14: a list holding a member doohctl does not know stays undeclared (exportOmissions says so).
+  if (targetings !== undefined && Targeting.unknownMembers(targetings).length === 0) {
+    entry.targetings = Targeting.normalizeList(targetings).map(withoutDefaults);
+  }
   if (creativeIds !== undefined) entry.creatives = creativeIds;
   return entry;
 }

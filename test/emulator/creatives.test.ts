@@ -39,7 +39,13 @@ describe("creative associations (G6 rules 1 to 5)", () => {
       creatives: [
         { id: "9001", campaign_ids: ["5001", "4242", "5003"] },
         { id: "9002", campaign_ids: ["5002"] },
-        { id: "9003", category_ids: ["99"], insertion_order_ids: ["1001"], name: "x", pixel_url: "ftp://x" },
+        {
+          id: "9003",
+          category_ids: ["99"],
+          insertion_order_ids: ["1001"],
+          name: "x",
+          pixel_url: "not a url",
+        },
       ],
     });
     expect(reply.status).toBe(422);
@@ -50,7 +56,7 @@ describe("creative associations (G6 rules 1 to 5)", () => {
       ],
       "creatives[1].campaign_ids": ["is archived"],
       "creatives[2].name": ["is read-only"],
-      "creatives[2].pixel_url": ["must be an absolute http or https URL"],
+      "creatives[2].pixel_url": ["must be an absolute URL"],
       "creatives[2].category_ids": ["category 99 does not exist"],
       "creatives[2].insertion_order_ids": ["advertiser does not match insertion order 1001"],
     });

@@ -25,9 +25,39 @@ describe("Time", () => {
     expect(() => Time.parse("2001-02-29T00:00:00Z")).toThrow(/day 29 does not exist/);
   });
 
-  it("refuses precision it cannot keep", () => {
-    expect(() => Time.parse("2026-12-01T00:00:00.0001Z")).toThrow(/millisecond/);
+  it("reads any number of fraction digits and keeps nine exactly (G14)", () => {
+    expect(Time.parse("2026-12-01T00:00:00.123456Z")).toBe("2026-12-01T00:00:00.123456Z");
+    expect(Time.parse("2026-12-01T00:00:00.0001Z")).toBe("2026-12-01T00:00:00.0001Z");
     expect(Time.parse("2026-12-01T00:00:00.100000000Z")).toBe("2026-12-01T00:00:00.100Z");
+    expect(Time.parse("2026-12-01T00:00:00.123456789000Z")).toBe("2026-12-01T00:00:00.123456789Z");
+    expect(Time.parse("2026-12-01T01:00:00.000001+01:00")).toBe("2026-12-01T00:00:00.000001Z");
+  });
+
+  it("compares equal instants equal, whatever their digits: a live .000000Z is no change", () => {
+    expect(Time.equals("2026-12-01T00:00:00.000000Z", "2026-12-01T00:00:00Z")).toBe(true);
+    expect(Time.equals("2026-12-01T00:00:00.500000Z", "2026-12-01T00:00:00.5Z")).toBe(true);
+    expect(Time.compare("2026-12-01T00:00:00.0000001Z", "2026-12-01T00:00:00.0000002Z")).toBe(-1);
+    expect(Time.compare("2026-12-01T00:00:00.999999999Z", "2026-12-01T00:00:01Z")).toBe(-1);
+  });
+
+  it("refuses precision it cannot keep: a non-zero digit after the ninth", () => {
+    expect(() => Time.parse("2026-12-01T00:00:00.0000000001Z")).toThrow(/nanosecond/);
+  });
+
+  it("orders any two times with fractions as their nanoseconds do", () => {
+    const fraction = fc.stringMatching(/^[0-9]{1,9}$/);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800 }), fraction, fraction, (seconds, fa, fb) => {
+        const base = Time.fromMillis(seconds * 1000).replace("Z", "");
+        const a = `${base}.${fa}Z`;
+        const b = `${base}.${fb}Z`;
+        const nanos = (f: string) => BigInt(f.padEnd(9, "0"));
+        const expected = nanos(fa) < nanos(fb) ? -1 : nanos(fa) > nanos(fb) ? 1 : 0;
+        expect(Time.compare(a, b)).toBe(expected);
+        expect(Time.parse(Time.parse(a))).toBe(Time.parse(a));
+        expect(Time.equals(a, Time.parse(a))).toBe(true);
+      }),
+    );
   });
 
   it("remembers what it read, and refuses a bad text every time it is asked", () => {

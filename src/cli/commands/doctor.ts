@@ -2,11 +2,12 @@
  * `doohctl doctor` (design.md, Commands): a read-only probe of a DSP. It logs in, checks every
  * assumption of the contract that GETs can check (doctor/checks.ts) within a read budget, and
  * says for each whether it holds, differs (and what in doohctl to change) or was not checked.
- * It never writes: the probes are GETs through the client, plus its own one login.
+ * It never writes: the probes are GETs through the client, which logs in once, a fresh login
+ * the doctor looks at (its cookie and TLS) before the first read.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
+import { CredentialsError, DspClientError } from "../../api/errors.js";
+import type { LoginSeen } from "../../api/login-seen.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
 import type { Clock } from "../../model/clock.js";
@@ -16,7 +17,6 @@ import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
-import { observeLogin } from "../doctor/login.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 import { describeError } from "../pipeline.js";
@@ -45,7 +45,7 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
   program
     .command("doctor")
     .description(
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G13)? never writes",
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G14)? never writes",
     )
     .option("--format <format>", "output on stdout: text or json", "text")
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
@@ -94,6 +94,8 @@ export async function doctorCommand(
   const maxReads = Number(flags.maxReads);
   const clock = options.clock ?? systemClock;
   let client: DspClient | undefined;
+  let login: LoginSeen | undefined;
+  const unknownMembers = new Set<string>();
   try {
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
@@ -102,22 +104,36 @@ export async function doctorCommand(
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
       clock,
-      // A probe is retried once: the doctor reports what it sees rather than insisting.
-      client: { retry: { maxAttempts: 2 } },
+      client: {
+        // A probe is retried once: the doctor reports what it sees rather than insisting.
+        retry: { maxAttempts: 2 },
+        // One login per run, and a fresh one: a cached session would leave no login to look at.
+        sessionCache: false,
+        onLogin: (seen) => {
+          login ??= seen;
+        },
+        onUnknownMembers: (members) => {
+          for (const m of members) unknownMembers.add(m);
+        },
+      },
     });
     client = connected.client;
     const { apiOrigin: origin, environment } = connected.connection;
-    const loginSentAt = clock.now();
-    const login = await observeLogin({
-      origin,
-      credentials: { email: io.env.DOOHCTL_EMAIL ?? "", password: io.env.DOOHCTL_PASSWORD ?? "" },
-      // connect() has read and checked the file already.
-      ca: flags.ca === undefined ? undefined : readFileSync(resolve(io.cwd, flags.ca), "utf8"),
-    });
-    if (login.status === 401) {
-      throw new DoctorUsageError(
-        `the DSP refused the credentials of ${io.env.DOOHCTL_EMAIL} (401 at POST /api/session): check DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
-      );
+    let noSession: string | undefined;
+    try {
+      await client.openSession();
+    } catch (error) {
+      if (error instanceof CredentialsError) {
+        throw new DoctorUsageError(
+          `the DSP refused the credentials of ${io.env.DOOHCTL_EMAIL} (401 at POST /api/session): check DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
+        );
+      }
+      // No session, but something to report: a login answered without its cookie (the cookie
+      // check says what differs), or a TLS handshake refused with every suite the
+      // specification permits (the TLS check does). Nothing else can be probed.
+      if (!(error instanceof DspClientError)) throw error;
+      if (login === undefined && !handshakeRefused(origin, error)) throw error;
+      noSession = `no session: ${printable(error.message)}`;
     }
     const probe = client;
     const checks = await runChecks({
@@ -127,7 +143,8 @@ export async function doctorCommand(
       login,
       origin,
       environment,
-      loginSentAt,
+      unknownMembers,
+      ...(noSession !== undefined ? { stopped: noSession } : {}),
     });
     const report: DoctorReport = {
       format_version: 1,
@@ -149,6 +166,11 @@ export async function doctorCommand(
   } finally {
     await client?.close();
   }
+}
+
+/** An https:// login that failed in the TLS handshake, not for want of a network. */
+function handshakeRefused(origin: string, error: Error): boolean {
+  return origin.startsWith("https:") && /handshake|cipher|ssl|tls|EPROTO/i.test(error.message);
 }
 
 const STATUS_WIDTH = "not checked".length;

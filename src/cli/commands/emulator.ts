@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { Option } from "commander";
 import {
+  ANSWER_MODES,
+  type AnswerMode,
   type EmulatorSeed,
   FaultSpecError,
   loadSeedFile,
@@ -27,6 +29,7 @@ interface EmulatorFlags {
   seed?: string;
   state?: string;
   environment: Environment;
+  answers: AnswerMode;
   rateLimits?: string;
   latency?: string;
   faults?: string;
@@ -71,6 +74,14 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
         .choices(["production", "staging"])
         .default("production"),
     )
+    .addOption(
+      new Option(
+        "--answers <mode>",
+        "contract (exactly what the contract names), or richer (extra members, six-digit times, null unset URLs: G14)",
+      )
+        .choices([...ANSWER_MODES])
+        .default("contract"),
+    )
     .option("--rate-limits <list>", "get=100/60s,write=10/60s,session=10/60s (any subset), or off")
     .option("--latency <ms>", "added latency per request, in milliseconds")
     .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
@@ -93,6 +104,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           host: flags.host,
           seed,
           environment: flags.environment,
+          answers: flags.answers,
           rateLimits,
           latencyMs: integer("--latency", flags.latency, 600_000),
           faults: flags.faults,
@@ -118,6 +130,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       const limits = rateLimits ?? "published";
       io.stderr.write(`doohctl emulator listening on ${running.origin}\n`);
       io.stderr.write(`  environment: ${flags.environment}\n`);
+      if (flags.answers !== "contract") io.stderr.write(`  answers: ${flags.answers}\n`);
       io.stderr.write(
         `  rate limits: ${limits === "off" ? "off" : RateLimit.formatList(limits === "published" ? PUBLISHED_RATE_LIMITS : limits)}\n`,
       );

@@ -1,5 +1,5 @@
 /**
- * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G13) that GETs
+ * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G14) that GETs
  * can check, in order of importance, so that a small read budget leaves the least out. Each
  * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
  * them; shapes.ts holds the expected shapes).
@@ -7,6 +7,7 @@
 import { printable } from "../../model/printable.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
+import { memberChecks } from "./members.js";
 import { type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
 import {
   ascendingIds,
@@ -55,8 +56,8 @@ function filtersOf(item: Obj, fields: readonly string[]): Array<[string, string]
 
 export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   const probe = new Probe(input);
-  probe.add(sessionCheck(input.login, input.environment, input.loginSentAt));
-  probe.add(tlsCheck(input.login, input.origin));
+  probe.add(sessionCheck(input.login, input.environment, input.stopped));
+  probe.add(tlsCheck(input.login, input.origin, input.stopped));
   await insertionOrderChecks(probe);
   const firstCampaign = await campaignChecks(probe);
   await targetingCheck(probe, idOf(firstCampaign));
@@ -64,6 +65,7 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   await envelopeCheck(probe);
   await pagingChecks(probe);
   await notFoundCheck(probe);
+  for (const result of memberChecks(probe, input.unknownMembers)) probe.add(result);
   return probe.results;
 }
 

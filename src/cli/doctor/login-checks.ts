@@ -3,11 +3,11 @@
  * TLS of that connection (G13). They cost no read.
  */
 
+import type { LoginSeen } from "../../api/login-seen.js";
 import { TLS_CIPHER_SUITES } from "../../api/transport.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
 import { SESSION_LIFETIME_MS, sessionCookieName } from "../../model/wire.js";
-import type { LoginSeen } from "./login.js";
 import type { CheckResult } from "./probe.js";
 import { show } from "./shapes.js";
 
@@ -34,13 +34,19 @@ function hours(ms: number): string {
 }
 
 /** G9: `tr-production` (or `tr-staging`), Secure, HttpOnly, Path=/, expiring 8 hours after login. */
-export function sessionCheck(login: LoginSeen, environment: Environment, sentAt: number): CheckResult {
+export function sessionCheck(
+  login: LoginSeen | undefined,
+  environment: Environment,
+  noAnswer?: string,
+): CheckResult {
   const base = {
     id: "session-cookie",
     gap: "G9",
     title: "session cookie",
     change: "src/api/login.ts / src/api/session.ts, G9",
   };
+  if (login === undefined) return { ...base, status: "not checked", detail: noAnswer ?? "no login answered" };
+  const sentAt = login.sentAt;
   const expected = sessionCookieName(environment);
   const problems: string[] = [];
   if (login.status !== 200) problems.push(`POST /api/session answered ${login.status}`);
@@ -74,13 +80,22 @@ export function sessionCheck(login: LoginSeen, environment: Environment, sentAt:
 }
 
 /** G13: TLS 1.2 or 1.3 with a listed suite; nothing to check over loopback http://. */
-export function tlsCheck(login: LoginSeen, origin: string): CheckResult {
+export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?: string): CheckResult {
   const base = {
     id: "tls",
     gap: "G13",
     title: "TLS version and cipher",
     change: "src/api/transport.ts (TLS options), G13",
   };
+  if (login === undefined) {
+    // The client offers only TLS 1.2/1.3 and the listed suites (G13): a DSP that accepts
+    // none of them refuses the handshake (doctor.ts tells this from a network failure).
+    return {
+      ...base,
+      status: "differs",
+      detail: `the TLS handshake failed with TLS 1.2 or 1.3 and the suites the specification permits (${noAnswer ?? "no answer"})`,
+    };
+  }
   const { tls } = login;
   if (tls === undefined) {
     return {

@@ -5,23 +5,24 @@
  */
 import {
   ApiError,
+  ContractError,
   CredentialsError,
   DspClientError,
   NetworkError,
   RetryBudgetError,
   TimeoutError,
 } from "../../api/errors.js";
+import type { LoginSeen } from "../../api/login-seen.js";
 import type { ApiRequest } from "../../api/types.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
-import type { LoginSeen } from "./login.js";
 import { isInt, isObj, members, type Obj } from "./shapes.js";
 
 export type CheckStatus = "holds" | "differs" | "not checked";
 
 export interface CheckResult {
   id: string;
-  /** The gap decision (G1..G13) or `spec` the check rests on. */
+  /** The gap decision (G1..G14) or `spec` the check rests on. */
   gap: string;
   title: string;
   status: CheckStatus;
@@ -37,11 +38,20 @@ export interface ProbeInput {
   /** Reads spent so far (the client's count, retries included). */
   reads: () => number;
   maxReads: number;
-  login: LoginSeen;
+  /**
+   * The client's one login of the run (its `sentAt` times the cookie's expiry); undefined
+   * when the TLS handshake failed before any answer (`stopped` says how).
+   */
+  login: LoginSeen | undefined;
   origin: string;
   environment: Environment;
-  /** Clock time the doctor's login was sent, for the cookie's expiry. */
-  loginSentAt: number;
+  /**
+   * Members the answers held that the contract does not name (G14), as `Schema.member`,
+   * filled in by the client as the probes read.
+   */
+  unknownMembers: ReadonlySet<string>;
+  /** Why no probe can run (no session); undefined when they can. */
+  stopped?: string;
 }
 
 /** A GET's outcome: the JSON body, or the refusal or error the client reported. */
@@ -80,14 +90,20 @@ export class Probe {
   readonly results: CheckResult[] = [];
   /** Every list answer read, for the checks across lists (total_size, default order). */
   readonly lists: ListSeen[] = [];
+  /** Every answer read, by path: its body, or the contract issues the client refused it for. */
+  readonly answers: Array<{
+    path: string;
+    issues: ReadonlyArray<{ at: string; expected: string }> | undefined;
+  }> = [];
   /** Why no further GET is sent, when it is not the budget. */
   private stopped: string | undefined;
   private readonly input: ProbeInput;
 
   constructor(input: ProbeInput) {
     this.input = input;
+    this.stopped = input.stopped;
     // G13: staging has no DSP interface; every GET would be a 404.
-    if (input.environment === "staging")
+    if (input.environment === "staging" && this.stopped === undefined)
       this.stopped = "the DSP interface exists in production only (G13) and this is staging";
   }
 
@@ -132,8 +148,11 @@ export class Probe {
     const request: ApiRequest & { method: "GET" } =
       query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
     try {
-      return { ok: true, body: await this.input.send(request) };
+      const body = await this.input.send(request);
+      this.answers.push({ path, issues: undefined });
+      return { ok: true, body };
     } catch (error) {
+      if (error instanceof ContractError) this.answers.push({ path, issues: error.issues });
       if (error instanceof ApiError) {
         return {
           ok: false,

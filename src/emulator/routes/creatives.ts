@@ -235,10 +235,13 @@ function readAsset(issues: Issues, field: string, value: unknown): CreativeAsset
   checkKeys(issues, field, body, { writable: ["url", "width", "height", "format", "file_size_bytes"] });
   requireKeys(issues, field, body, ["url", "width", "height", "format", "file_size_bytes"]);
   if (issues.size > before) return undefined;
-  const url = readUrl(issues, `${field}.url`, body.url);
-  const width = readInt32(issues, `${field}.width`, body.width);
-  const height = readInt32(issues, `${field}.height`, body.height);
-  const format = readString(issues, `${field}.format`, body.format, { min: 1, max: 100 });
+  // The spec gives the asset's url and format as strings and its sizes as integers, no more:
+  // a URL that is not https fails processing (G6), it is not refused (docs/emulator.md).
+  const unbounded = { max: Number.POSITIVE_INFINITY };
+  const url = readString(issues, `${field}.url`, body.url, unbounded);
+  const width = readCount(issues, `${field}.width`, body.width);
+  const height = readCount(issues, `${field}.height`, body.height);
+  const format = readString(issues, `${field}.format`, body.format, unbounded);
   const size = readCount(issues, `${field}.file_size_bytes`, body.file_size_bytes);
   if (issues.size > before) return undefined;
   return { url: url!, height: height!, width: width!, format: format!, file_size_bytes: size! };

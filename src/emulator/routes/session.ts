@@ -20,7 +20,8 @@ function create(ctx: RequestContext): Reply {
   checkKeys(issues, "", body, { writable: ["email", "password"] });
   for (const key of ["email", "password"] as const) {
     if (body[key] === undefined) issues.add(key, "is required");
-    else if (typeof body[key] !== "string" || body[key] === "") issues.add(key, "must be a non-empty string");
+    // An empty one is a credential that does not match (401), not a missing field (G9).
+    else if (typeof body[key] !== "string") issues.add(key, "must be a string");
   }
   issues.throwIfAny();
   const user = ctx.store.userByEmail(body.email as string);

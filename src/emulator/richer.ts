@@ -1,0 +1,85 @@
+/**
+ * G14: the emulator answers exactly what the contract names by default (`answers:
+ * "contract"`). With `answers: "richer"` it answers as a richer production DSP might, so that
+ * doohctl's tolerant reader can be rehearsed: every object and list envelope of a successful
+ * answer carries as many extra members as it has its own (so twice its members), times carry
+ * six fraction digits, and an unset URL (`pixel_url`, `thumbnail_url`) is `null`.
+ *
+ * What it leaves alone, and why: the members of a targeting option set (a member doohctl does
+ * not know there blocks any plan that replaces the list, G14: docs/emulator.md) and a
+ * campaign's `pacing` (opaque, G2: a member added there would be a change of pacing). Error
+ * answers stay as the contract writes them. It acts at the edge, after the handler, like the
+ * quirks (quirks.ts); the store and its rules never see it.
+ */
+import type { Reply } from "./context.js";
+
+export const ANSWER_MODES = ["contract", "richer"] as const;
+export type AnswerMode = (typeof ANSWER_MODES)[number];
+
+const TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/;
+const UNSET_URLS = new Set(["pixel_url", "thumbnail_url"]);
+/** Members whose inner shape is not the emulator's to enrich (see above). */
+const LEFT_AS_IS = new Set(["pacing", "targetings"]);
+
+/** A value of the extra member of index `i`: text, number, object and list in turn. */
+function extraValue(i: number): unknown {
+  switch (i % 4) {
+    case 0:
+      return "richer";
+    case 1:
+      return i;
+    case 2:
+      return { source: "richer", revision: i };
+    default:
+      return ["richer", i];
+  }
+}
+
+function richerTime(text: string): string {
+  const match = TIME.exec(text);
+  if (!match) return text;
+  return `${match[1]}.${(match[2] ?? "").padEnd(6, "0")}Z`;
+}
+
+function richer(value: unknown): unknown {
+  if (typeof value === "string") return richerTime(value);
+  if (Array.isArray(value)) return value.map(richer);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [key, member] of entries) {
+    if (UNSET_URLS.has(key) && member === "") out[key] = null;
+    else if (key === "targetings" && Array.isArray(member))
+      out[key] = member.map((set) => structuredClone(set));
+    else out[key] = LEFT_AS_IS.has(key) ? member : richer(member);
+  }
+  entries.forEach(([key], i) => {
+    out[`x_${key}`] = extraValue(i);
+  });
+  return out;
+}
+
+/**
+ * Hot list pages come serialized (`raw`) from the store's own cache; their richer form is a
+ * pure function of that text, so it is kept too (bounded), as the store keeps the page.
+ */
+const MAX_REMEMBERED = 256;
+const rememberedRaw = new Map<string, string>();
+
+function richerRaw(raw: string): string {
+  let out = rememberedRaw.get(raw);
+  if (out === undefined) {
+    out = JSON.stringify(richer(JSON.parse(raw)));
+    if (rememberedRaw.size >= MAX_REMEMBERED) rememberedRaw.clear();
+    rememberedRaw.set(raw, out);
+  }
+  return out;
+}
+
+/** The reply as the answer mode has it: successful answers with a JSON body only. */
+export function answerReply(mode: AnswerMode, reply: Reply): Reply {
+  if (mode === "contract" || reply.status < 200 || reply.status >= 300) return reply;
+  if (reply.raw !== undefined) return { ...reply, raw: richerRaw(reply.raw) };
+  if (reply.body === undefined) return reply;
+  return { ...reply, body: richer(reply.body) };
+}
