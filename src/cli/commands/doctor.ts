@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { CredentialsError } from "../../api/errors.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
 import type { Clock } from "../../model/clock.js";
@@ -17,9 +18,9 @@ import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import { observeLogin } from "../doctor/login.js";
+import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
-import { describeError } from "../pipeline.js";
 
 interface DoctorFlags extends ConnectionFlags {
   format: string;
@@ -57,16 +58,6 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     });
 };
 
-class DoctorUsageError extends Error {
-  override readonly name = "DoctorUsageError";
-  readonly code = "DOCTOR_USAGE";
-}
-
-function errorCode(error: unknown): string {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-  return "ERROR";
-}
-
 /** Exported for tests, which pass a clock shared with the emulator. */
 export async function doctorCommand(
   io: CliIO,
@@ -75,18 +66,15 @@ export async function doctorCommand(
 ): Promise<number> {
   const json = flags.format === "json";
   const fail = (error: unknown): number => {
-    if (json) {
-      const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } }, null, 2)}\n`);
-    } else io.stderr.write(describeError("doctor", error));
+    reportError(io, "doctor", error, flags.format);
     return EXIT.error;
   };
   if (flags.format !== "text" && !json) {
-    return fail(new DoctorUsageError(`--format ${flags.format} is not known: use text or json`));
+    return fail(new UsageError(`--format ${flags.format} is not known: use text or json`));
   }
   if (!/^[0-9]+$/.test(flags.maxReads) || Number(flags.maxReads) < 1 || Number(flags.maxReads) > 10_000) {
     return fail(
-      new DoctorUsageError(
+      new UsageError(
         `--max-reads ${flags.maxReads} is not a whole number from 1 to 10000: e.g. --max-reads 30`,
       ),
     );
@@ -115,9 +103,7 @@ export async function doctorCommand(
       ca: flags.ca === undefined ? undefined : readFileSync(resolve(io.cwd, flags.ca), "utf8"),
     });
     if (login.status === 401) {
-      throw new DoctorUsageError(
-        `the DSP refused the credentials of ${io.env.DOOHCTL_EMAIL} (401 at POST /api/session): check DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
-      );
+      throw new CredentialsError(io.env.DOOHCTL_EMAIL ?? "", "401 at POST /api/session");
     }
     const probe = client;
     const checks = await runChecks({
