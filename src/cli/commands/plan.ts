@@ -61,9 +61,15 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
         io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
         return EXIT.error;
       }
-      // Nothing on stdout a tool could mistake for a plan: the findings go to stderr.
-      io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
-      io.stderr.write("doohctl plan: the plan has errors (above); nothing can be applied\n");
+      // The plan, findings included, is the answer on stdout; the errors that make it
+      // unappliable are on stderr, where a person or a CI log looks for errors (issue 24).
+      io.stdout.write(render(plan, format, io));
+      for (const f of plan.findings.filter((f) => f.severity === "error")) {
+        const at = f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+        io.stderr.write(`doohctl plan: error ${f.code}: ${f.message}${at}\n`);
+      }
+      const unsaved = flags.out === undefined ? "" : `, and it is not saved to ${flags.out}`;
+      io.stderr.write(`doohctl plan: the plan has errors: nothing can be applied${unsaved}\n`);
       return EXIT.error;
     }
     if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), renderJson(plan));
