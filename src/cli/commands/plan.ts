@@ -9,6 +9,7 @@ import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 
@@ -36,7 +37,11 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: PlanFlags) => {
-      setExit(await planCommand(io, paths, flags));
+      setExit(
+        await interruptible(io, { command: "plan", format: flags.format }, (gated) =>
+          planCommand(gated, paths, flags),
+        ),
+      );
     });
 };
 

@@ -19,6 +19,7 @@ import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
+import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { readRecord, recoveryStoreFor } from "../pipeline.js";
 
@@ -47,7 +48,11 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: StatusFlags) => {
-      setExit(await statusCommand(io, paths, flags));
+      setExit(
+        await interruptible(io, { command: "status", format: flags.format }, (gated) =>
+          statusCommand(gated, paths, flags),
+        ),
+      );
     });
 };
 
