@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { Endpoints } from "../../api/endpoints.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
@@ -37,7 +37,7 @@ interface ExportFlags {
 export class ExportRefused extends Error {
   override readonly name = "ExportRefused";
   constructor(
-    readonly code: "EXPORT_USAGE" | "EXPORT_FILE_EXISTS" | "EXPORT_NOT_FOUND",
+    readonly code: "EXPORT_USAGE" | "EXPORT_FILE_EXISTS" | "EXPORT_NOT_FOUND" | "EXPORT_OUTPUT_DIR",
     message: string,
   ) {
     super(message);
@@ -80,6 +80,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
         `${flags.out} already exists: choose another -o FILE, or add --force to overwrite it`,
       );
     }
+    if (target !== undefined) refuseMissingDirectory(io, target, flags.out ?? "");
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
     client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
@@ -95,7 +96,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     if (target === undefined) {
       io.stdout.write(text);
     } else {
-      writeFileSync(target, text, { flag: flags.force ? "w" : "wx" });
+      writeOutput(target, text, { force: flags.force === true, out: flags.out ?? "" });
       io.stderr.write(
         `doohctl export: wrote ${flags.out} (${count(live.insertionOrders.length, "insertion order")}, ${count(live.campaigns.length, "campaign")})\n`,
       );
@@ -114,6 +115,41 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     return EXIT.error;
   } finally {
     await client?.close();
+  }
+}
+
+/** Writes the export; a directory gone or unwritable since the check is said in words too. */
+function writeOutput(target: string, text: string, options: { force: boolean; out: string }): void {
+  try {
+    writeFileSync(target, text, { flag: options.force ? "w" : "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES" && code !== "EISDIR") throw error;
+    throw new ExportRefused(
+      "EXPORT_OUTPUT_DIR",
+      `cannot write ${options.out} (${code}): ${code === "EACCES" ? "no permission to write there" : code === "EISDIR" ? "it is a directory" : "its directory does not exist"}: choose another -o FILE`,
+    );
+  }
+}
+
+/** `-o nodir/x.yaml`: said before any request, naming the directory, not as a raw ENOENT. */
+function refuseMissingDirectory(io: CliIO, target: string, out: string): void {
+  const dir = dirname(target);
+  const shown = relative(io.cwd, dir) || ".";
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    throw new ExportRefused(
+      "EXPORT_OUTPUT_DIR",
+      `-o ${out}: the directory ${shown} does not exist: create it first (mkdir -p ${shown}) or choose another -o FILE`,
+    );
+  }
+  if (!isDirectory) {
+    throw new ExportRefused(
+      "EXPORT_OUTPUT_DIR",
+      `-o ${out}: ${shown} is not a directory: choose another -o FILE`,
+    );
   }
 }
 
