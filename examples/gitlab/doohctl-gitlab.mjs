@@ -129,14 +129,13 @@ async function driftIssue(file) {
 }
 
 const [step, ...args] = process.argv.slice(2);
-try {
-  if (step === "note") await note(args[0], args[1], args[2]);
-  else if (step === "fetch-state") await fetchState();
-  else if (step === "reviewed-plan") await reviewedPlan();
-  else if (step === "drift-issue") await driftIssue(args[0]);
-  else fail(`unknown step ${step}: use note, fetch-state, reviewed-plan or drift-issue`);
-} catch (error) {
-  // One line with the cause (fetch failed: ECONNREFUSED, ENOTFOUND...), not a stack.
+// A failed step is one line with its cause (fetch failed: ECONNREFUSED, ENOTFOUND...), not a stack.
+process.on("uncaughtException", (error) => {
   const cause = error?.cause?.code ?? error?.cause?.message;
   fail(`${step}: ${error?.message ?? error}${cause ? ` (${cause})` : ""}`);
-}
+});
+if (step === "note") await note(args[0], args[1], args[2]);
+else if (step === "fetch-state") await fetchState();
+else if (step === "reviewed-plan") await reviewedPlan();
+else if (step === "drift-issue") await driftIssue(args[0]);
+else fail(`unknown step ${step}: use note, fetch-state, reviewed-plan or drift-issue`);
