@@ -174,3 +174,26 @@ describe("--format json errors: status and doctor, and codes that say what happe
     ]);
   });
 });
+
+describe("--format json errors: the remaining commands", () => {
+  it("plan: -o into a directory that does not exist is PLAN_OUTPUT_DIR, naming it, before reading anything", async () => {
+    const { code, doc } = await jsonRun(["plan", "-o", "nodir/plan.json"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      {
+        code: "PLAN_OUTPUT_DIR",
+        message:
+          "-o nodir/plan.json: the directory nodir does not exist: create it first (mkdir -p nodir) or choose another -o FILE",
+        location: null,
+      },
+    ]);
+  });
+
+  it("schema: a usage error is USAGE in the errors document", async () => {
+    const { code, doc } = await jsonRun(["schema", "--output", "x"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      { code: "USAGE", message: expect.stringMatching(/unknown option '--output'/), location: null },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
-import { existsSync, statSync, writeFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { Endpoints } from "../../api/endpoints.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
@@ -17,6 +17,7 @@ import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
 import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
+import { checkOutputDirectory } from "../output-dir.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
 /** Where editors find the config schema: this version's file in the repository (README, examples). */
@@ -80,7 +81,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
         `${flags.out} already exists: choose another -o FILE, or add --force to overwrite it`,
       );
     }
-    if (target !== undefined) refuseMissingDirectory(io, target, flags.out ?? "");
+    if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "EXPORT_OUTPUT_DIR");
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
     client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
@@ -128,27 +129,6 @@ function writeOutput(target: string, text: string, options: { force: boolean; ou
     throw new ExportRefused(
       "EXPORT_OUTPUT_DIR",
       `cannot write ${options.out} (${code}): ${code === "EACCES" ? "no permission to write there" : code === "EISDIR" ? "it is a directory" : "its directory does not exist"}: choose another -o FILE`,
-    );
-  }
-}
-
-/** `-o nodir/x.yaml`: said before any request, naming the directory, not as a raw ENOENT. */
-function refuseMissingDirectory(io: CliIO, target: string, out: string): void {
-  const dir = dirname(target);
-  const shown = relative(io.cwd, dir) || ".";
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(dir).isDirectory();
-  } catch {
-    throw new ExportRefused(
-      "EXPORT_OUTPUT_DIR",
-      `-o ${out}: the directory ${shown} does not exist: create it first (mkdir -p ${shown}) or choose another -o FILE`,
-    );
-  }
-  if (!isDirectory) {
-    throw new ExportRefused(
-      "EXPORT_OUTPUT_DIR",
-      `-o ${out}: ${shown} is not a directory: choose another -o FILE`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
+import { checkOutputDirectory } from "../output-dir.js";
 import { loadAndPlan } from "../pipeline.js";
 
 interface PlanFlags extends ReadFlags {
@@ -58,6 +59,8 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     return EXIT.error;
   }
   try {
+    // Before any request: a plan read for nothing is slow and counts against the read window.
+    if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "PLAN_OUTPUT_DIR");
     const run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
     await run.client.close();
     const { plan } = run;
