@@ -19,6 +19,7 @@ import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js"
 import { pausesBenchmark } from "./pauses.js";
 import { planBenchmark } from "./plan.js";
 import { scopedBenchmark } from "./scoped.js";
+import { startupBenchmark } from "./startup.js";
 import { statusBenchmark } from "./status.js";
 
 const BENCHMARKS: Benchmark[] = [
@@ -30,6 +31,7 @@ const BENCHMARKS: Benchmark[] = [
   pausesBenchmark,
   scopedBenchmark,
   statusBenchmark,
+  startupBenchmark,
 ];
 
 const only = process.argv.slice(2);

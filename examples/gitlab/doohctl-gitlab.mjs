@@ -287,6 +287,11 @@ async function driftIssue(file) {
 }
 
 const [step, ...args] = process.argv.slice(2);
+// A failed step is one line with its cause (fetch failed: ECONNREFUSED, ENOTFOUND...), not a stack.
+process.on("uncaughtException", (error) => {
+  const cause = error?.cause?.code ?? error?.cause?.message;
+  fail(`${step}: ${error?.message ?? error}${cause ? ` (${cause})` : ""}`);
+});
 if (step === "check-credentials") await checkCredentials();
 else if (step === "note") await note(args[0], args[1], args[2]);
 else if (step === "job-failed") await jobFailed(args[0]);

@@ -6,7 +6,7 @@
  * what was applied, what failed and why, and what was not sent. Progress and the journal
  * listen to its events.
  */
-import type { DspClient } from "../api/types.js";
+import type { ClientStats, DspClient } from "../api/types.js";
 import type { ApplyFailure, ApplyRequestRecord, ApplyResult } from "../model/apply-report.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { Plan } from "../plan/types.js";
@@ -43,6 +43,14 @@ export interface ApplyOptions {
    * @default 60_000 (the client's default request timeout)
    */
   creationSettleMs?: number;
+  /**
+   * The client's counts the result's request counts start from. The CLI passes those from
+   * before the plan read the live state, so the summary counts every request of the run: the
+   * plan's reads and the re-reads before each write too (issue 24: "7 read requests" were
+   * said where 14 GETs were sent).
+   * @default the client's counts when the apply starts
+   */
+  countFrom?: ClientStats;
 }
 
 const DEFAULT_CREATION_SETTLE_MS = 60_000;
@@ -71,7 +79,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
     applied: [],
     dispatched: new Set(),
   };
-  const before = client.stats();
+  const before = options.countFrom ?? client.stats();
   const startedAt = clock.now();
   let failure: ApplyFailure | undefined;
   let abandoned: ApplyRequestRecord | undefined;

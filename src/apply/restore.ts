@@ -45,7 +45,7 @@ export async function restoreDelivery(input: {
   try {
     input.emit({ type: "restore", campaigns: input.campaignIds.length });
     say(
-      `reactivating ${input.campaignIds.length} campaign(s) this apply paused: ${input.campaignIds.join(", ")}`,
+      `reactivating ${campaigns(input.campaignIds.length)} this apply paused: ${input.campaignIds.join(", ")}`,
     );
     const live = await client.getCampaigns(input.campaignIds, signal ? { signal } : {});
     const inactive = new Set(live.filter((c) => !c.active).map((c) => c.id));
@@ -61,7 +61,7 @@ export async function restoreDelivery(input: {
       restored.push(...chunk);
     }
     input.recovery?.reactivated(restored);
-    say(`delivery restored: ${restored.length} campaign(s) active again`);
+    say(`delivery restored: ${campaigns(restored.length)} active again`);
     return { restored };
   } catch (error) {
     if (restored.length > 0) input.recovery?.reactivated(restored);
@@ -72,3 +72,5 @@ export async function restoreDelivery(input: {
     return { restored, error: message };
   }
 }
+
+const campaigns = (n: number) => (n === 1 ? "1 campaign" : `${n} campaigns`);

@@ -5,11 +5,10 @@
  * `DUPLICATE_KEY`, ...), so a pipeline can branch on them without parsing prose.
  */
 import { NetworkError } from "../api/errors.js";
-import { ConfigError } from "../config/issues.js";
+import { ConfigError, formatIssue } from "../config/issues.js";
 import type { Finding } from "../plan/types.js";
 import { withoutEnvSecrets } from "./config-secrets.js";
 import type { CliIO } from "./io.js";
-import { describeError } from "./pipeline.js";
 
 export interface ErrorLocation {
   file: string;
@@ -126,6 +125,21 @@ export function reportError(io: CliIO, command: string, thrown: unknown, format:
   if (format === "json") io.stdout.write(renderJsonErrors(jsonErrorsOf(error)));
   else if (error instanceof ConfigError) io.stderr.write(describeError(command, error));
   else io.stderr.write(`doohctl ${command}: ${plainMessage(error)}\n`);
+}
+
+/** One error as stderr text: every config issue at its place, else the typed error's message. */
+export function describeError(command: string, error: unknown): string {
+  if (error instanceof ConfigError) return `${error.issues.map(formatIssue).join("\n")}\n`;
+  return `doohctl ${command}: ${plainMessage(error)}\n`;
+}
+
+/**
+ * A flag's value or a combination of flags the command cannot take: `USAGE`, the code
+ * commander's own usage errors get too (program.ts), whichever command it is.
+ */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  readonly code = "USAGE";
 }
 
 /** A problem a command states itself (no thrown error), with its own stable code. */

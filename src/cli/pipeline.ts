@@ -7,8 +7,8 @@ import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
 import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
 import type { ResolvedConnection } from "../config/connection.js";
-import { GitRevisionError, loadConfigAtRevision, resolveRevision } from "../config/git.js";
-import { ConfigError, formatIssue } from "../config/issues.js";
+import { loadConfigAtRevision, resolveRevision } from "../config/git.js";
+import { formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
@@ -22,6 +22,7 @@ import { readLiveState } from "../plan/read.js";
 import { obeyedEntries, recordFindings } from "../plan/recovered.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
 import { connect } from "./connection.js";
+import { UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { createReadProgress } from "./read-progress.js";
 import { TOOL_VERSION } from "./version.js";
@@ -207,16 +208,9 @@ function writeSlotsHeld(pacing: PacingLog | undefined, window: RateWindow, now: 
 async function changedScope(io: CliIO, options: PipelineOptions, head: DesiredState): Promise<ChangedScope> {
   const ref = options.changedSince ?? "";
   if (options.targets.length > 0) {
-    throw new GitRevisionError("--changed-since and --target both narrow the plan: use one of them");
+    throw new UsageError("--changed-since and --target both narrow the plan: use one of them");
   }
   const revision = await resolveRevision(io.cwd, ref);
   const base = await loadConfigAtRevision(options.paths, { cwd: io.cwd, revision });
   return changedSince(base, head, { since: ref, commit: revision.commit });
-}
-
-/** One error as stderr text: every config issue at its place, else the typed error's message. */
-export function describeError(command: string, error: unknown): string {
-  if (error instanceof ConfigError) return `${error.issues.map(formatIssue).join("\n")}\n`;
-  const message = error instanceof Error ? error.message : String(error);
-  return `doohctl ${command}: ${message}\n`;
 }

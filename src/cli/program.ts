@@ -1,30 +1,77 @@
 import { Command, CommanderError } from "commander";
 import type { CommandModule } from "./command.js";
-import { registerApply } from "./commands/apply.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerEmulator } from "./commands/emulator.js";
-import { registerExport } from "./commands/export.js";
-import { registerPlan } from "./commands/plan.js";
-import { registerSchema } from "./commands/schema.js";
-import { registerShow } from "./commands/show.js";
-import { registerStatus } from "./commands/status.js";
-import { registerValidate } from "./commands/validate.js";
 import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
 
-const COMMANDS: CommandModule[] = [
-  registerValidate,
-  registerPlan,
-  registerApply,
-  registerExport,
-  registerEmulator,
-  registerSchema,
-  registerDoctor,
-  registerShow,
-  registerStatus,
+/**
+ * Every command, one entry each: its name, the line `doohctl --help` shows, and how to load
+ * the module that registers it. A run loads only the module of the command it names, so
+ * `doohctl --help` reads no YAML parser, schema validator, HTTP client or emulator
+ * (docs/performance.md, Start-up). `summary` is the module's own description
+ * (test/cli/program.test.ts checks that they agree).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<CommandModule>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "validate",
+    summary: "check config files offline: YAML, schema, and the rules the config alone decides",
+    load: async () => (await import("./commands/validate.js")).registerValidate,
+  },
+  {
+    name: "plan",
+    summary: "read the live state and show, field by field, what apply would change and in which requests",
+    load: async () => (await import("./commands/plan.js")).registerPlan,
+  },
+  {
+    name: "apply",
+    summary: "apply the changes of a plan to the DSP, in a safe order and as few write requests as possible",
+    load: async () => (await import("./commands/apply.js")).registerApply,
+  },
+  {
+    name: "export",
+    summary: "write the live insertion orders, campaigns, targetings and creatives as config YAML",
+    load: async () => (await import("./commands/export.js")).registerExport,
+  },
+  {
+    name: "emulator",
+    summary: "run the local DSP emulator (in memory; for demos, tests and rehearsals)",
+    load: async () => (await import("./commands/emulator.js")).registerEmulator,
+  },
+  {
+    name: "schema",
+    summary: "print the JSON Schema of the config files (schemas/doohctl.schema.json)",
+    load: async () => (await import("./commands/schema.js")).registerSchema,
+  },
+  {
+    name: "doctor",
+    summary:
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G13)? never writes",
+    load: async () => (await import("./commands/doctor.js")).registerDoctor,
+  },
+  {
+    name: "show",
+    summary: "render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)",
+    load: async () => (await import("./commands/show.js")).registerShow,
+  },
+  {
+    name: "status",
+    summary:
+      "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
+    load: async () => (await import("./commands/status.js")).registerStatus,
+  },
 ];
+
+/** The command a command line runs (`doohctl help plan` shows plan's help): its first name. */
+function commandNamed(argv: readonly string[]): string | undefined {
+  return argv.find((arg) => COMMANDS.some((entry) => entry.name === arg));
+}
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
@@ -42,12 +89,16 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       ...(json ? { outputError: () => {} } : {}),
     })
     .showHelpAfterError(json ? false : "(run doohctl --help for usage)");
-  for (const register of COMMANDS) {
-    register(program, io, (code) => {
-      exitCode = code;
-    });
-  }
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  const wanted = commandNamed(argv);
   try {
+    for (const entry of COMMANDS) {
+      // The others are listed by name for --help and never run: their modules stay unread.
+      if (entry.name === wanted) (await entry.load())(program, io, setExit);
+      else program.command(entry.name).description(entry.summary);
+    }
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {

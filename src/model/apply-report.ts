@@ -69,7 +69,10 @@ export interface ApplySummary {
   /** Requests of the plan applied, of the plan's total. */
   planned_requests: number;
   applied_requests: number;
-  /** HTTP requests the client made during the apply (retries included). */
+  /**
+   * HTTP requests the run sent (retries included): `doohctl apply` counts the plan's reads and
+   * the re-reads before each write too, so `read_requests` is every GET it sent.
+   */
   write_requests: number;
   read_requests: number;
   retries: number;

@@ -210,5 +210,5 @@ function noChanges(plan: Plan): string {
   const held = plan.findings.filter((f) => f.code === "DOOH203").length;
   return held === 0
     ? "no changes"
-    : `no changes to send now; ${held} campaign(s) paused by a running apply (DOOH203)`;
+    : `no changes to send now; ${countOf(held, "campaign")} paused by a running apply (DOOH203)`;
 }

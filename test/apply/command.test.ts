@@ -58,6 +58,14 @@ describe("doohctl apply", () => {
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
   });
 
+  it("counts every GET it sent in the summary: the plan's reads and the re-reads before writing", async () => {
+    const io = bufferIO({ env, cwd: dir });
+    expect(await run(["apply", "--auto-approve", "--no-session-cache"], io)).toBe(0);
+    const gets = emulator.requestLog().filter((r) => r.method === "GET").length;
+    expect(gets).toBeGreaterThan(2); // the plan's reads, then the re-read before the PATCH
+    expect(io.out()).toContain(`1 write request, ${gets} read requests, 0 retries`);
+  });
+
   it("with --auto-approve and --format json prints only the JSON result on stdout and journals every request", async () => {
     const log = join(dir, "apply.jsonl");
     const io = bufferIO({ env, cwd: dir });

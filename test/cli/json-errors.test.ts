@@ -118,3 +118,82 @@ describe("--format json errors", () => {
     expect(io.err()).toMatch(/^doohctl export: say what to export/);
   });
 });
+
+describe("--format json errors: status and doctor, and codes that say what happened", () => {
+  it("status: every config issue is its own error at its place, not one folded string", async () => {
+    const cwd = emptyDir();
+    writeFileSync(
+      join(cwd, "doohctl.yaml"),
+      "version: 1\ninsertion_orders:\n  - id: '1001'\n    colour: red\n    shade: blue\n",
+    );
+    const { code, doc } = await jsonRun(["status"], { cwd });
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      expect.objectContaining({
+        code: "UNKNOWN_KEY",
+        location: { file: "doohctl.yaml", line: 4, column: 5, path: "insertion_orders[0].colour" },
+      }),
+      expect.objectContaining({
+        code: "UNKNOWN_KEY",
+        location: { file: "doohctl.yaml", line: 5, column: 5, path: "insertion_orders[0].shade" },
+      }),
+    ]);
+  });
+
+  it("status: a --behind-threshold that is no percentage is USAGE", async () => {
+    const { code, doc } = await jsonRun(["status", "--behind-threshold", "ten"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      {
+        code: "USAGE",
+        message: expect.stringMatching(/--behind-threshold ten is not a percentage/),
+        location: null,
+      },
+    ]);
+  });
+
+  it("doctor: a --max-reads out of range is USAGE in the errors document", async () => {
+    const { code, doc } = await jsonRun(["doctor", "--max-reads", "0"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      {
+        code: "USAGE",
+        message: expect.stringMatching(/--max-reads 0 is not a whole number/),
+        location: null,
+      },
+    ]);
+  });
+
+  it("plan: --target with --changed-since is USAGE, not a git revision error", async () => {
+    const cwd = emptyDir();
+    writeFileSync(join(cwd, "doohctl.yaml"), "version: 1\ninsertion_orders: []\n");
+    const { code, doc } = await jsonRun(["plan", "--target", "1001", "--changed-since", "main"], { cwd });
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      { code: "USAGE", message: expect.stringMatching(/--changed-since and --target/), location: null },
+    ]);
+  });
+});
+
+describe("--format json errors: the remaining commands", () => {
+  it("plan: -o into a directory that does not exist is PLAN_OUTPUT_DIR, naming it, before reading anything", async () => {
+    const { code, doc } = await jsonRun(["plan", "-o", "nodir/plan.json"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      {
+        code: "PLAN_OUTPUT_DIR",
+        message:
+          "-o nodir/plan.json: the directory nodir does not exist: create it first (mkdir -p nodir) or choose another -o FILE",
+        location: null,
+      },
+    ]);
+  });
+
+  it("schema: a usage error is USAGE in the errors document", async () => {
+    const { code, doc } = await jsonRun(["schema", "--output", "x"]);
+    expect(code).toBe(1);
+    expect(doc.errors).toEqual([
+      { code: "USAGE", message: expect.stringMatching(/unknown option '--output'/), location: null },
+    ]);
+  });
+});

@@ -245,14 +245,22 @@ describe("doohctl doctor", () => {
     };
     const refused = bufferIO({ env });
     expect(await run(["doctor", "--format", "json"], refused)).toBe(1);
-    const error = JSON.parse(refused.out()).error;
-    expect(error.message).toMatch(/refused the credentials of buyer@doohctl\.test/);
+    const [error] = JSON.parse(refused.out()).errors;
+    expect(error).toEqual({
+      code: "CREDENTIALS_REFUSED",
+      message: expect.stringMatching(/refused the credentials of buyer@doohctl\.test/),
+      location: null,
+    });
     expect(refused.out() + refused.err()).not.toContain("wrong-password-xyz");
     const badBudget = bufferIO({ env });
     expect(await run(["doctor", "--format", "json", "--max-reads", "0"], badBudget)).toBe(1);
-    expect(JSON.parse(badBudget.out()).error.message).toMatch(
-      /--max-reads 0 is not a whole number from 1 to 10000/,
-    );
+    expect(JSON.parse(badBudget.out()).errors).toEqual([
+      {
+        code: "USAGE",
+        message: expect.stringMatching(/--max-reads 0 is not a whole number from 1 to 10000/),
+        location: null,
+      },
+    ]);
     expect(emulator.requestLog().filter((r) => r.method !== "POST")).toEqual([]);
   });
 });

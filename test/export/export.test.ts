@@ -116,6 +116,21 @@ describe("doohctl export of the example seed", () => {
     expect(readFileSync(join(dir, "out.yaml"), "utf8")).toContain('- id: "1001"');
   });
 
+  it("-o into a directory that does not exist names the directory, before any request", async () => {
+    const requestsBefore = emulator.requestLog().length;
+    const io = cli(emulator, DEMO_USER);
+    expect(await run(["export", "--all", "-o", "nodir/x.yaml"], io)).toBe(1);
+    expect(io.err()).toBe(
+      "doohctl export: -o nodir/x.yaml: the directory nodir does not exist: create it first (mkdir -p nodir) or choose another -o FILE\n",
+    );
+    expect(emulator.requestLog().length).toBe(requestsBefore);
+    const json = cli(emulator, DEMO_USER);
+    expect(await run(["export", "--all", "-o", "out.yaml/x.yaml", "--format", "json"], json)).toBe(1);
+    expect(JSON.parse(json.out()).errors).toEqual([
+      { code: "EXPORT_OUTPUT_DIR", message: expect.stringMatching(/does not exist/), location: null },
+    ]);
+  });
+
   it("names an insertion order that does not exist, and writes nothing", async () => {
     const io = cli(emulator, DEMO_USER);
     expect(

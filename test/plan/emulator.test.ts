@@ -2,7 +2,7 @@
  * The plan over real HTTP against the emulator on port 0, seeded with the example account
  * and planned with the quick-start config.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,13 +145,18 @@ describe("plan command errors", () => {
     expect(io.err()).toContain("DOOHCTL_PASSWORD is not set");
   });
 
-  it("puts plan errors on stderr, exits 1 and leaves stdout empty", async () => {
+  it("prints a plan with errors on stdout and its errors on stderr, exits 1 and saves nothing", async () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
     const io = bufferIO({ env: env(), cwd: dir });
-    expect(await run(["plan", file, "--no-session-cache"], io)).toBe(1);
-    expect(io.out()).toBe("");
-    expect(io.err()).toContain("DOOH001");
+    expect(await run(["plan", file, "--no-session-cache", "-o", "errors.json"], io)).toBe(1);
+    expect(io.out()).toMatch(/^doohctl plan: /);
+    expect(io.out()).toContain("DOOH001");
+    expect(io.err()).toMatch(/^doohctl plan: error DOOH001: .*\(unknown\.yaml:4:\d+\)$/m);
+    expect(io.err()).toContain(
+      "the plan has errors: nothing can be applied, and it is not saved to errors.json",
+    );
+    expect(existsSync(join(dir, "errors.json"))).toBe(false);
     expect(io.err()).not.toContain(USER.password);
   });
 

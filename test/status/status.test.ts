@@ -373,7 +373,13 @@ describe("doohctl status", () => {
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
     expect(await statusCommand(io, [config(["Airports"])], flags, { clock })).toBe(1);
     const answer = JSON.parse(io.out());
-    expect(answer.error.message).toMatch(/^doohctl status: /);
+    expect(answer.errors).toEqual([
+      {
+        code: "CREDENTIALS_REFUSED",
+        message: expect.stringMatching(/refused the credentials/),
+        location: null,
+      },
+    ]);
     expect(io.out() + io.err()).not.toContain("wrong-password");
   });
 

@@ -92,7 +92,7 @@ export async function waitForHolders(
         ),
       ];
       io.stderr.write(
-        `doohctl apply: ${still.length} campaign(s) paused by running apply ${holders.join(", ")}: waiting for it to finish, or for its lease to lapse in ${Math.max(0, Math.ceil((expiry - now) / 1000))} s unless renewed\n`,
+        `doohctl apply: ${still.length === 1 ? "1 campaign" : `${still.length} campaigns`} paused by running apply ${holders.join(", ")}: waiting for it to finish, or for its lease to lapse in ${Math.max(0, Math.ceil((expiry - now) / 1000))} s unless renewed\n`,
       );
     }
     await options.clock.sleep(1_000, options.signal);

@@ -117,6 +117,9 @@ export async function runApply(
       recovery,
       onEvent: (event) => display.onEvent(event),
       ...(journal ? { journal } : {}),
+      // The client was made for this run (pipeline.ts, apply-prepared.ts): the summary counts
+      // all it sent, the plan's reads and the re-reads before each write alike.
+      countFrom: { reads: 0, writes: 0, logins: 0, retries: 0, rateLimited: 0 },
     });
     return { result, signal: interrupts.first };
   } finally {

@@ -17,9 +17,9 @@ import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
+import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
-import { describeError } from "../pipeline.js";
 
 interface DoctorFlags extends ConnectionFlags {
   format: string;
@@ -57,16 +57,6 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     });
 };
 
-class DoctorUsageError extends Error {
-  override readonly name = "DoctorUsageError";
-  readonly code = "DOCTOR_USAGE";
-}
-
-function errorCode(error: unknown): string {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
-  return "ERROR";
-}
-
 /** Exported for tests, which pass a clock shared with the emulator. */
 export async function doctorCommand(
   io: CliIO,
@@ -75,18 +65,15 @@ export async function doctorCommand(
 ): Promise<number> {
   const json = flags.format === "json";
   const fail = (error: unknown): number => {
-    if (json) {
-      const message = error instanceof Error ? error.message : String(error);
-      io.stdout.write(`${JSON.stringify({ error: { code: errorCode(error), message } }, null, 2)}\n`);
-    } else io.stderr.write(describeError("doctor", error));
+    reportError(io, "doctor", error, flags.format);
     return EXIT.error;
   };
   if (flags.format !== "text" && !json) {
-    return fail(new DoctorUsageError(`--format ${flags.format} is not known: use text or json`));
+    return fail(new UsageError(`--format ${flags.format} is not known: use text or json`));
   }
   if (!/^[0-9]+$/.test(flags.maxReads) || Number(flags.maxReads) < 1 || Number(flags.maxReads) > 10_000) {
     return fail(
-      new DoctorUsageError(
+      new UsageError(
         `--max-reads ${flags.maxReads} is not a whole number from 1 to 10000: e.g. --max-reads 30`,
       ),
     );
@@ -124,9 +111,7 @@ export async function doctorCommand(
       await client.openSession();
     } catch (error) {
       if (error instanceof CredentialsError) {
-        throw new DoctorUsageError(
-          `the DSP refused the credentials of ${io.env.DOOHCTL_EMAIL} (401 at POST /api/session): check DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
-        );
+        throw new CredentialsError(io.env.DOOHCTL_EMAIL ?? "", "401 at POST /api/session");
       }
       // No session, but something to report: a login answered without its cookie (the cookie
       // check says what differs), or a TLS handshake refused with every suite the

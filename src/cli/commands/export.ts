@@ -17,6 +17,7 @@ import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
 import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
+import { checkOutputDirectory } from "../output-dir.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
 /** Where editors find the config schema: this version's file in the repository (README, examples). */
@@ -37,7 +38,7 @@ interface ExportFlags {
 export class ExportRefused extends Error {
   override readonly name = "ExportRefused";
   constructor(
-    readonly code: "EXPORT_USAGE" | "EXPORT_FILE_EXISTS" | "EXPORT_NOT_FOUND",
+    readonly code: "EXPORT_USAGE" | "EXPORT_FILE_EXISTS" | "EXPORT_NOT_FOUND" | "EXPORT_OUTPUT_DIR",
     message: string,
   ) {
     super(message);
@@ -80,6 +81,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
         `${flags.out} already exists: choose another -o FILE, or add --force to overwrite it`,
       );
     }
+    if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "EXPORT_OUTPUT_DIR");
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
     client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
@@ -95,7 +97,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     if (target === undefined) {
       io.stdout.write(text);
     } else {
-      writeFileSync(target, text, { flag: flags.force ? "w" : "wx" });
+      writeOutput(target, text, { force: flags.force === true, out: flags.out ?? "" });
       io.stderr.write(
         `doohctl export: wrote ${flags.out} (${count(live.insertionOrders.length, "insertion order")}, ${count(live.campaigns.length, "campaign")})\n`,
       );
@@ -114,6 +116,20 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     return EXIT.error;
   } finally {
     await client?.close();
+  }
+}
+
+/** Writes the export; a directory gone or unwritable since the check is said in words too. */
+function writeOutput(target: string, text: string, options: { force: boolean; out: string }): void {
+  try {
+    writeFileSync(target, text, { flag: options.force ? "w" : "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES" && code !== "EISDIR") throw error;
+    throw new ExportRefused(
+      "EXPORT_OUTPUT_DIR",
+      `cannot write ${options.out} (${code}): ${code === "EACCES" ? "no permission to write there" : code === "EISDIR" ? "it is a directory" : "its directory does not exist"}: choose another -o FILE`,
+    );
   }
 }
 

@@ -9,7 +9,9 @@ import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
+import { checkOutputDirectory } from "../output-dir.js";
 import { loadAndPlan } from "../pipeline.js";
 
 interface PlanFlags extends ReadFlags {
@@ -36,7 +38,11 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: PlanFlags) => {
-      setExit(await planCommand(io, paths, flags));
+      setExit(
+        await interruptible(io, { command: "plan", format: flags.format }, (gated) =>
+          planCommand(gated, paths, flags),
+        ),
+      );
     });
 };
 
@@ -53,6 +59,8 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
     return EXIT.error;
   }
   try {
+    // Before any request: a plan read for nothing is slow and counts against the read window.
+    if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "PLAN_OUTPUT_DIR");
     const run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
     await run.client.close();
     const { plan } = run;
@@ -61,9 +69,15 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
         io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
         return EXIT.error;
       }
-      // Nothing on stdout a tool could mistake for a plan: the findings go to stderr.
-      io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
-      io.stderr.write("doohctl plan: the plan has errors (above); nothing can be applied\n");
+      // The plan, findings included, is the answer on stdout; the errors that make it
+      // unappliable are on stderr, where a person or a CI log looks for errors (issue 24).
+      io.stdout.write(render(plan, format, io));
+      for (const f of plan.findings.filter((f) => f.severity === "error")) {
+        const at = f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+        io.stderr.write(`doohctl plan: error ${f.code}: ${f.message}${at}\n`);
+      }
+      const unsaved = flags.out === undefined ? "" : `, and it is not saved to ${flags.out}`;
+      io.stderr.write(`doohctl plan: the plan has errors: nothing can be applied${unsaved}\n`);
       return EXIT.error;
     }
     if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), renderJson(plan));

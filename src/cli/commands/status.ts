@@ -17,9 +17,11 @@ import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../
 import { buildStatusReport, DEFAULT_BEHIND_THRESHOLD_PCT } from "../../render/status-report.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
+import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag } from "../flags.js";
+import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
-import { describeError, readRecord, recoveryStoreFor } from "../pipeline.js";
+import { readRecord, recoveryStoreFor } from "../pipeline.js";
 
 export interface StatusFlags extends ConnectionFlags {
   format: string;
@@ -46,7 +48,11 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
     .action(async (paths: string[], flags: StatusFlags) => {
-      setExit(await statusCommand(io, paths, flags));
+      setExit(
+        await interruptible(io, { command: "status", format: flags.format }, (gated) =>
+          statusCommand(gated, paths, flags),
+        ),
+      );
     });
 };
 
@@ -58,25 +64,19 @@ export async function statusCommand(
   options: { clock?: Clock } = {},
 ): Promise<number> {
   const clock = options.clock ?? systemClock;
-  // With --format json, errors are JSON on stdout too (design.md, Commands).
+  // With --format json, errors are JSON on stdout too: one entry per config issue (errors.ts).
   const fail = (error: unknown): number => {
-    if (flags.format === "json") {
-      const code = (error as { code?: unknown }).code;
-      const message = describeError("status", error).trimEnd();
-      io.stdout.write(
-        `${JSON.stringify({ error: { code: typeof code === "string" ? code : "ERROR", message } }, null, 2)}\n`,
-      );
-    } else io.stderr.write(describeError("status", error));
+    reportError(io, "status", error, flags.format);
     return EXIT.error;
   };
   const format = FORMATS.find((f) => f === flags.format);
   if (!format) {
-    return fail(new Error(`--format ${flags.format} is not known: use text, json or markdown`));
+    return fail(new UsageError(`--format ${flags.format} is not known: use text, json or markdown`));
   }
   const threshold = Number(flags.behindThreshold);
   if (!/^\d+(\.\d+)?$/.test(flags.behindThreshold) || !(threshold >= 0 && threshold <= 100)) {
     return fail(
-      new Error(
+      new UsageError(
         `--behind-threshold ${flags.behindThreshold} is not a percentage: give a number from 0 to 100, e.g. --behind-threshold 15`,
       ),
     );

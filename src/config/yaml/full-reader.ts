@@ -10,6 +10,7 @@ import { SourceIndex } from "../source-index.js";
 import { resolveAliases } from "./aliases.js";
 import { Converter } from "./converter.js";
 import { explainYamlError } from "./error-explanation.js";
+import { strayIndentAt } from "./stray-indent.js";
 
 export interface ParsedSource {
   /** The document as plain data; bigint where an integer is beyond the safe range. */
@@ -18,6 +19,22 @@ export interface ParsedSource {
   issues: ConfigIssue[];
   /** False when later stages would only report follow-on noise. */
   usable: boolean;
+}
+
+const YAML_OPTIONS = {
+  version: "1.2",
+  schema: "core",
+  merge: true,
+  uniqueKeys: true,
+  intAsBigInt: true,
+  prettyErrors: false,
+} as const;
+
+/** The lines of a text's YAML syntax errors (not its duplicate keys): stray-indent.ts tries fixes. */
+function syntaxErrorLines(text: string): number[] {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  return doc.errors.filter((e) => e.code !== "DUPLICATE_KEY").map((e) => lineCounter.linePos(e.pos[0]).line);
 }
 
 /** Reads one file's YAML with `yaml`: the reference reader, with located errors. */
@@ -49,21 +66,36 @@ function readDocument(
   issues: ConfigIssue[],
 ): ParsedSource {
   const file = index.file;
-  const doc = parseDocument(text, {
-    version: "1.2",
-    schema: "core",
-    merge: true,
-    uniqueKeys: true,
-    intAsBigInt: true,
-    prettyErrors: false,
-    lineCounter,
-  });
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   let usable = true;
   // A key written twice is reported by the converter, which knows its path and the first
   // occurrence; yaml's own report stands only where the converter does not run.
   const duplicates: ConfigIssue[] = [];
-  for (const error of [...doc.errors, ...doc.warnings]) {
+  const errors = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  const first = errors.find((e) => e.code !== "DUPLICATE_KEY");
+  // A tab, or a value that needs quotes, has its own explanation (error-explanation.ts).
+  const plain =
+    first !== undefined &&
+    first.code !== "TAB_AS_INDENT" &&
+    explainYamlError(first.code, first.message, text, first.pos).hint === undefined;
+  const stray = plain ? strayIndentAt(text, index.position(first.pos[0]).line, syntaxErrorLines) : undefined;
+  if (stray) {
+    usable = false;
+    issues.push({
+      file,
+      line: stray.line,
+      column: stray.indent + 1,
+      path: "",
+      message: `YAML: this line is indented by ${spaces(stray.indent)}, which breaks the lines after it: indent it by ${spaces(stray.expected)}`,
+      hint: "the other errors YAML finds here follow from this line: validate again once it is fixed",
+      code: "YAML_SYNTAX",
+    });
+  }
+  for (const error of errors) {
     const { line, column } = index.position(error.pos[0]);
+    // Around a stray line, yaml reads lines in the wrong map: noise, false duplicates too.
+    // Re-indenting it left no syntax error, so the only others it keeps are earlier keys twice.
+    if (stray && (line >= stray.line || error.code !== "DUPLICATE_KEY")) continue;
     const { code, message, hint } = explainYamlError(error.code, error.message, text, error.pos);
     const issue: ConfigIssue = { file, line, column, path: "", message, ...(hint ? { hint } : {}), code };
     if (code === "DUPLICATE_KEY") duplicates.push(issue);
@@ -107,3 +139,5 @@ function documentStart(text: string): { line: number; column: number } {
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
 }
+
+const spaces = (n: number) => (n === 1 ? "1 space" : `${n} spaces`);

@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Command } from "commander";
+import { beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/program.js";
+import { bufferIO } from "../helpers/io.js";
+import { ensureBuilt, MAIN } from "../proof/binary.js";
+
+const HOOK = join(import.meta.dirname, "..", "helpers", "module-log.mjs");
+
+/** The module URLs the built CLI resolves for `argv`, run in `cwd`. */
+function modulesLoaded(argv: string[], cwd: string): string[] {
+  const log = join(mkdtempSync(join(tmpdir(), "doohctl-startup-")), "modules.txt");
+  writeFileSync(log, "");
+  execFileSync(process.execPath, ["--import", HOOK, MAIN, ...argv], {
+    cwd,
+    env: { ...process.env, DOOHCTL_MODULE_LOG: log, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return readFileSync(log, "utf8").split("\n").filter(Boolean);
+}
+
+const HEAVY = [
+  /\/node_modules\/undici\//,
+  /\/node_modules\/ajv/,
+  /\/node_modules\/yaml\//,
+  /\/src\/emulator\//,
+];
+
+describe("start-up: a command loads what it uses (docs/performance.md, Start-up)", () => {
+  beforeAll(() => ensureBuilt(), 180_000);
+
+  it("doohctl --help loads no HTTP client, schema validator, YAML parser or emulator", () => {
+    const loaded = modulesLoaded(["--help"], tmpdir());
+    expect(loaded.some((url) => url.includes("/commander/"))).toBe(true);
+    expect(loaded.filter((url) => HEAVY.some((heavy) => heavy.test(url)))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("/cli/commands/"))).toEqual([]);
+  });
+
+  it("doohctl validate loads the YAML parser but no HTTP client and no emulator", () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-startup-"));
+    writeFileSync(join(dir, "doohctl.yaml"), "version: 1\ninsertion_orders: []\n");
+    const loaded = modulesLoaded(["validate"], dir);
+    expect(loaded.some((url) => url.includes("/node_modules/yaml/"))).toBe(true);
+    expect(loaded.filter((url) => /\/node_modules\/undici\/|\/src\/emulator\//.test(url))).toEqual([]);
+  });
+
+  it("every command's line in doohctl --help is its module's own description", async () => {
+    for (const entry of COMMANDS) {
+      const program = new Command();
+      (await entry.load())(program, bufferIO(), () => {});
+      const registered = program.commands.find((c) => c.name() === entry.name);
+      expect(registered?.description(), entry.name).toBe(entry.summary);
+    }
+  });
+
+  it("doohctl help plan shows plan's own options, loaded for it", async () => {
+    const { run } = await import("../../src/cli/program.js");
+    const io = bufferIO();
+    await run(["help", "plan"], io);
+    expect(io.out()).toContain("--detailed-exitcode");
+  });
+});
