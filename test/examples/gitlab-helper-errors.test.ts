@@ -40,6 +40,8 @@ describe("doohctl-gitlab.mjs without a reachable GitLab API", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toBe("doohctl-gitlab: fetch-state: fetch failed (ECONNREFUSED)\n");
+    expect(failed?.stderr).toBe(
+      "doohctl-gitlab: GET /projects/42/jobs?per_page=100&page=1 could not reach GitLab (ECONNREFUSED)\n",
+    );
   });
 });
