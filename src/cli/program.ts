@@ -5,6 +5,7 @@ import { registerDoctor } from "./commands/doctor.js";
 import { registerEmulator } from "./commands/emulator.js";
 import { registerExport } from "./commands/export.js";
 import { registerPlan } from "./commands/plan.js";
+import { registerPull } from "./commands/pull.js";
 import { registerSchema } from "./commands/schema.js";
 import { registerShow } from "./commands/show.js";
 import { registerStatus } from "./commands/status.js";
@@ -24,6 +25,7 @@ const COMMANDS: CommandModule[] = [
   registerDoctor,
   registerShow,
   registerStatus,
+  registerPull,
 ];
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
