@@ -24,6 +24,8 @@ export interface AuthorForm {
   padded: boolean;
   /** Style of the strings inside a collection. */
   itemStyle: ScalarStyle;
+  /** Whether maps inside the collection were written in block style. */
+  nestedBlock: boolean;
 }
 
 function styleOf(node: unknown): ScalarStyle | undefined {
@@ -51,6 +53,15 @@ function firstStringStyle(node: unknown): ScalarStyle | undefined {
   return undefined;
 }
 
+function hasNestedBlockMap(node: unknown, depth: number): boolean {
+  if (isMap(node)) {
+    if (depth > 1 && !node.flow) return true;
+    return node.items.some((p) => hasNestedBlockMap(p.value, depth + 1));
+  }
+  if (isSeq(node)) return node.items.some((item) => hasNestedBlockMap(item, depth + 1));
+  return false;
+}
+
 export function authorForm(node: Node, text: string): AuthorForm {
   const start = node.range?.[0] ?? 0;
   const flow = isScalar(node) ? true : Boolean((node as { flow?: boolean }).flow);
@@ -60,6 +71,7 @@ export function authorForm(node: Node, text: string): AuthorForm {
     flow,
     padded: text[start + 1] === " ",
     itemStyle: firstStringStyle(node) ?? "QUOTE_DOUBLE",
+    nestedBlock: !flow && hasNestedBlockMap(node, 0),
   };
   if (isScalar(node) && typeof node.value === "string") form.written = node.value;
   return form;
@@ -150,19 +162,35 @@ export function flowText(value: JsonValue, form: Pick<AuthorForm, "padded" | "it
 export function blockText(value: JsonValue, column: number, form: AuthorForm, eol: string): string {
   const indent = " ".repeat(column);
   const lines: string[] = [];
-  const entry = (k: string, v: JsonValue) => `${scalarText(k, "PLAIN")}: ${flowText(v, form)}`;
+  const entry = (k: string, v: JsonValue, depth: number): string => {
+    const key = `${scalarText(k, "PLAIN")}:`;
+    if (
+      !form.nestedBlock ||
+      v === null ||
+      typeof v !== "object" ||
+      Array.isArray(v) ||
+      Object.keys(v).length === 0
+    ) {
+      return `${key} ${flowText(v, form)}`;
+    }
+    const inner = " ".repeat(depth);
+    return [key, ...Object.entries(v).map(([ik, iv]) => `${inner}${entry(ik, iv, depth + 2)}`)].join("\n");
+  };
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
     for (const item of value) {
       if (item !== null && typeof item === "object" && !Array.isArray(item) && Object.keys(item).length > 0) {
         Object.entries(item).forEach(([k, v], i) => {
-          lines.push(`${i === 0 ? "- " : "  "}${entry(k, v)}`);
+          lines.push(`${i === 0 ? "- " : "  "}${entry(k, v, 4)}`);
         });
       } else lines.push(`- ${flowText(item, form)}`);
     }
   } else if (value !== null && typeof value === "object") {
     if (Object.keys(value).length === 0) return "{}";
-    for (const [k, v] of Object.entries(value)) lines.push(entry(k, v));
+    for (const [k, v] of Object.entries(value)) lines.push(entry(k, v, 2));
   } else return flowText(value, form);
-  return lines.map((line, i) => (i === 0 ? line : `${indent}${line}`)).join(eol);
+  return lines
+    .flatMap((line) => line.split("\n"))
+    .map((line, i) => (i === 0 ? line : `${indent}${line}`))
+    .join(eol);
 }

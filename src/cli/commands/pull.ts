@@ -67,7 +67,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       texts: new Map([...files].map(([file, f]) => [file, f.text])),
       ...(appendCampaigns ? { appendCampaigns } : {}),
     });
-    const problems = await verify(io, paths, run, result, files);
+    const problems = await verify(io, paths, run, result, files, appendCampaigns?.targetings);
     if (problems.length > 0) {
       io.stderr.write(
         `doohctl pull: the edit did not check out, nothing written:\n${problems.map((p) => `  ${p}\n`).join("")}`,
@@ -140,6 +140,7 @@ async function verify(
   run: PlanRun,
   result: PullResult,
   files: Map<string, ReadFile>,
+  appendedTargetings: ReadonlyMap<string, TargetingOptionSet[]> | undefined,
 ): Promise<string[]> {
   if (result.files.length === 0) return [];
   const replaced = new Map<string, string>();
@@ -164,7 +165,10 @@ async function verify(
   return verifyPull({
     before: run.desired,
     after,
-    live: run.live,
+    live: {
+      ...run.live,
+      targetings: { ...run.live.targetings, ...Object.fromEntries(appendedTargetings ?? []) },
+    },
     planOptions: {
       now: plan.created_at,
       toolVersion: plan.tool_version,
