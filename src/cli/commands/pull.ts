@@ -13,6 +13,7 @@ import { loadConfig } from "../../config/load.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import { newCampaigns } from "../../pull/append-new.js";
+import type { NotPulled } from "../../pull/items.js";
 import { type PullResult, pullConfig } from "../../pull/pull.js";
 import { verifyPull } from "../../pull/verify.js";
 import { PullFileError, readRegular, sha256, writeIfUnchanged } from "../../pull/write.js";
@@ -56,7 +57,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
   let run: PlanRun | undefined;
   try {
     run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
-    const files = await readFiles(io, run);
+    const { files, refused } = await readFiles(io, run);
     const appendCampaigns = flags.new ? await campaignsToAppend(run) : undefined;
     await run.client.close();
     const result = pullConfig({
@@ -67,6 +68,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       texts: new Map([...files].map(([file, f]) => [file, f.text])),
       ...(appendCampaigns ? { appendCampaigns } : {}),
     });
+    for (const n of refused) result.notPulled.unshift(n);
     const problems = await verify(io, paths, run, result, files, appendCampaigns?.targetings);
     if (problems.length > 0) {
       io.stderr.write(
@@ -105,24 +107,33 @@ interface ReadFile {
   digest: string;
 }
 
-/** Each config file's text, read again as plan read it: a file changed since is refused. */
-async function readFiles(io: CliIO, run: PlanRun): Promise<Map<string, ReadFile>> {
-  const tree = await findTree(io.cwd);
+/**
+ * Each config file's text, read again as plan read it: a link, or a file changed since, is
+ * refused (its values are not pulled; the other files are).
+ */
+async function readFiles(
+  io: CliIO,
+  run: PlanRun,
+): Promise<{ files: Map<string, ReadFile>; refused: NotPulled[] }> {
   const files = new Map<string, ReadFile>();
+  const refused: NotPulled[] = [];
   const names = new Set<string>();
   for (const io_ of run.desired.insertionOrders) names.add(io_.source.file);
   for (const c of run.desired.creatives) names.add(c.source.file);
   const digests = new Set(run.desired.files.map((f) => f.sha256));
   for (const file of names) {
     const absolute = resolve(io.cwd, file);
-    const bytes = readRegular(absolute, file);
-    const digest = sha256(bytes);
-    if (!digests.has(digest)) {
-      throw new PullFileError(`${file} changed since pull read it (under ${tree}): run pull again`);
+    try {
+      const bytes = readRegular(absolute, file);
+      const digest = sha256(bytes);
+      if (!digests.has(digest)) throw new PullFileError(`${file} changed since pull read it: run pull again`);
+      files.set(file, { absolute, text: bytes.toString("utf8"), digest });
+    } catch (error) {
+      if (!(error instanceof PullFileError)) throw error;
+      refused.push({ address: file, file, reason: error.message });
     }
-    files.set(file, { absolute, text: bytes.toString("utf8"), digest });
   }
-  return files;
+  return { files, refused };
 }
 
 /** `--new`: the campaigns to append, with one targetings read each. */
