@@ -18,6 +18,7 @@ import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
 import { pausesBenchmark } from "./pauses.js";
 import { planBenchmark } from "./plan.js";
+import { pullBenchmark } from "./pull.js";
 import { scopedBenchmark } from "./scoped.js";
 import { statusBenchmark } from "./status.js";
 
@@ -30,6 +31,7 @@ const BENCHMARKS: Benchmark[] = [
   pausesBenchmark,
   scopedBenchmark,
   statusBenchmark,
+  pullBenchmark,
 ];
 
 const only = process.argv.slice(2);
