@@ -8,8 +8,18 @@
  * drifted object gets its own value at its own place (a key after `<<`, or the alias
  * replaced by a copy), so that what another object reads never changes.
  */
-import { isMap, isScalar, type Node, parseDocument, type Scalar, type YAMLMap } from "yaml";
+import {
+  type Document,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  parseDocument,
+  type Scalar,
+  type YAMLMap,
+} from "yaml";
 import type { Money } from "../model/money.js";
+import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { JsonValue } from "../plan/types.js";
 import {
   type AuthorForm,
@@ -36,6 +46,13 @@ export interface FileEdit {
   splices: Splice[];
   pulled: Pulled[];
   notPulled: NotPulled[];
+}
+
+/** The file being edited: its text, line ending and parsed document. */
+interface Ctx {
+  text: string;
+  eol: string;
+  doc?: Document;
 }
 
 export interface Splice {
@@ -66,13 +83,32 @@ function valueRange(node: Node, text: string): [number, number] {
   return [start, stop];
 }
 
+/**
+ * Live option sets in the order the author wrote the sets that stay (the plan compares sets,
+ * sorted); sets the author did not write follow, in the plan's order.
+ */
+function inAuthorOrder(value: JsonValue, node: Node, doc: Document | undefined): JsonValue {
+  if (!Array.isArray(value) || !isSeq(node) || doc === undefined) return value;
+  const rank = new Map<string, number>();
+  node.items.forEach((item, i) => {
+    try {
+      const key = Targeting.key((item as Node).toJS(doc) as TargetingOptionSet);
+      if (!rank.has(key)) rank.set(key, i);
+    } catch {
+      // A set the author wrote in a form this cannot read (a merge key): it ranks last.
+    }
+  });
+  const at = (set: JsonValue) =>
+    rank.get(Targeting.key(set as unknown as TargetingOptionSet)) ?? node.items.length;
+  return value
+    .map((set, i) => ({ set, i }))
+    .sort((a, b) => at(a.set) - at(b.set) || a.i - b.i)
+    .map(({ set }) => set);
+}
+
 /** The text that writes `value` where `node` was, in the node's form (`inline`: on one line). */
-function valueText(
-  item: PullItem,
-  value: JsonValue,
-  node: Node,
-  ctx: { text: string; eol: string; inline: boolean },
-) {
+function valueText(item: PullItem, given: JsonValue, node: Node, ctx: Ctx & { inline: boolean }) {
+  const value = item.kind === "targetings" ? inAuthorOrder(given, node, ctx.doc) : given;
   const form: AuthorForm = authorForm(node, ctx.text);
   if (isScalar(node) && (value === null || typeof value !== "object")) {
     if (item.kind === "time" && typeof value === "string")
@@ -95,12 +131,7 @@ function valueText(
 }
 
 /** Splices that write `value` over `node`: money objects member by member, else the whole node. */
-function replaceSplices(
-  item: PullItem,
-  value: JsonValue,
-  node: Node,
-  ctx: { text: string; eol: string },
-): Splice[] {
+function replaceSplices(item: PullItem, value: JsonValue, node: Node, ctx: Ctx): Splice[] {
   if (
     item.kind === "money" &&
     isMap(node) &&
@@ -131,7 +162,7 @@ function replaceSplices(
   return [whole(item, value, node, ctx)];
 }
 
-function whole(item: PullItem, value: JsonValue, node: Node, ctx: { text: string; eol: string }): Splice {
+function whole(item: PullItem, value: JsonValue, node: Node, ctx: Ctx): Splice {
   const [start, end] = isScalar(node)
     ? [node.range?.[0] ?? 0, node.range?.[1] ?? 0]
     : valueRange(node, ctx.text);
@@ -139,7 +170,7 @@ function whole(item: PullItem, value: JsonValue, node: Node, ctx: { text: string
 }
 
 /** An own value for an object that reads a shared one, or the reason it cannot have one. */
-function ownValue(item: PullItem, located: Located, ctx: { text: string; eol: string }): Splice | string {
+function ownValue(item: PullItem, located: Located, ctx: Ctx): Splice | string {
   const via = located.via;
   if (via === undefined) {
     return "the value is an anchor that other objects read through an alias or a merge key, and they did not drift to this value: edit it by hand";
@@ -156,13 +187,7 @@ function ownValue(item: PullItem, located: Located, ctx: { text: string; eol: st
 }
 
 /** `key: value` right after the `<<` entry of a map, at that entry's indentation. */
-function mergeInsertion(
-  map: YAMLMap,
-  mergeValue: Node,
-  key: string,
-  value: string,
-  ctx: { text: string; eol: string },
-): Splice {
+function mergeInsertion(map: YAMLMap, mergeValue: Node, key: string, value: string, ctx: Ctx): Splice {
   const after = mergeValue.range?.[1] ?? 0;
   if (map.flow) return { start: after, end: after, text: `, ${key}: ${value}` };
   const mergeKey = map.items.find((p) => isScalar(p.key) && p.key.value === "<<")?.key as Scalar | undefined;
@@ -184,8 +209,8 @@ export function editFile(input: {
 }): FileEdit {
   const { text, file } = input;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const ctx = { text, eol };
   const doc = parseDocument(text);
+  const ctx: Ctx = { text, eol, doc };
   const pulled: Pulled[] = [];
   const notPulled: NotPulled[] = [];
   const refuse = (item: PullItem, reason: string) =>

@@ -62,6 +62,13 @@ function hasNestedBlockMap(node: unknown, depth: number): boolean {
   return false;
 }
 
+/** `{ a: 1 }` or `{a: 1}`: as the first flow map of the node; padded when it has none. */
+function padded(node: Node, text: string): boolean {
+  const [start = 0, end = 0] = node.range ?? [];
+  const brace = text.indexOf("{", start);
+  return brace === -1 || brace >= end || text[brace + 1] === " ";
+}
+
 export function authorForm(node: Node, text: string): AuthorForm {
   const start = node.range?.[0] ?? 0;
   const flow = isScalar(node) ? true : Boolean((node as { flow?: boolean }).flow);
@@ -69,7 +76,7 @@ export function authorForm(node: Node, text: string): AuthorForm {
   const form: AuthorForm = {
     style,
     flow,
-    padded: text[start + 1] === " ",
+    padded: padded(node, text),
     itemStyle: firstStringStyle(node) ?? "QUOTE_DOUBLE",
     nestedBlock: !flow && hasNestedBlockMap(node, 0),
   };

@@ -25,7 +25,11 @@ export interface LiveCampaign {
 }
 
 /** One insertion order 1001 (2027) and its campaigns; flights default to January 2027. */
-export function seedOf(campaigns: readonly LiveCampaign[], io: Record<string, unknown> = {}): EmulatorSeed {
+export function seedOf(
+  campaigns: readonly LiveCampaign[],
+  io: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): EmulatorSeed {
   return {
     users: [USER],
     advertisers: [{ id: "1", name: "Northwind" }],
@@ -53,6 +57,7 @@ export function seedOf(campaigns: readonly LiveCampaign[], io: Record<string, un
       cpm: c.cpm ?? usd("10"),
       pacing: {},
     })),
+    ...extra,
   } as EmulatorSeed;
 }
 

@@ -16,8 +16,8 @@ afterEach(async () => {
   if (work) rmSync(work.dir, { recursive: true, force: true });
 });
 
-async function account(campaigns: LiveCampaign[]): Promise<Workdir> {
-  emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedOf(campaigns) });
+async function account(campaigns: LiveCampaign[], extra: Record<string, unknown> = {}): Promise<Workdir> {
+  emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedOf(campaigns, {}, extra) });
   work = new Workdir(emulator);
   return work;
 }
@@ -184,5 +184,54 @@ insertion_orders:
     );
     expect(result.out.indexOf("paused live")).toBeLessThan(result.out.indexOf("--- a/c.yaml"));
     expect(w.read("c.yaml")).toContain("      - name: Two\n        active: false\n");
+  });
+});
+
+describe("lists", () => {
+  it("replaces a flow targetings list in flow style, keeping the author's order of the sets that stay", async () => {
+    const w = await account([{ id: "1", name: "One" }], {
+      targetings: {
+        "1": [
+          { venue_type_targeting_option: { venue_type_ids: ["12"] } },
+          { publisher_targeting_option: { publisher_ids: ["77"], exclude: true } },
+        ],
+      },
+    });
+    const text = `version: 1
+insertion_orders:
+  - id: "1001"
+    campaigns:
+      - name: One
+        targetings: [{ venue_type_targeting_option: { venue_type_ids: ["12"] } }] # airports
+x-notes:
+  - a
+  - b`;
+    w.write("c.yaml", text);
+    const result = await w.run(["pull", "c.yaml"]);
+    expect(result.code, result.out + result.err).toBe(0);
+    expect(w.read("c.yaml")).toBe(
+      text.replace(
+        '[{ venue_type_targeting_option: { venue_type_ids: ["12"] } }]',
+        '[{ venue_type_targeting_option: { venue_type_ids: ["12"] } }, { publisher_targeting_option: { publisher_ids: ["77"], exclude: true } }]',
+      ),
+    );
+    expect((await w.run(["plan", "c.yaml", "--detailed-exitcode"])).code).toBe(0);
+  });
+
+  it("replaces a block list at the end of a file without a final newline", async () => {
+    const w = await account([{ id: "1", name: "One" }], {
+      targetings: { "1": [{ venue_type_targeting_option: { venue_type_ids: ["20"] } }] },
+    });
+    const text = `version: 1
+insertion_orders:
+  - id: "1001"
+    campaigns:
+      - name: One
+        targetings:
+          - venue_type_targeting_option: { venue_type_ids: ["12"] }`;
+    w.write("c.yaml", text);
+    const result = await w.run(["pull", "c.yaml"]);
+    expect(result.code, result.out + result.err).toBe(0);
+    expect(w.read("c.yaml")).toBe(text.replace('["12"]', '["20"]'));
   });
 });
