@@ -70,7 +70,6 @@ function padded(node: Node, text: string): boolean {
 }
 
 export function authorForm(node: Node, text: string): AuthorForm {
-  const start = node.range?.[0] ?? 0;
   const flow = isScalar(node) ? true : Boolean((node as { flow?: boolean }).flow);
   const style = styleOf(node) ?? "PLAIN";
   const form: AuthorForm = {
