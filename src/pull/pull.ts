@@ -107,6 +107,9 @@ export function pullConfig(input: {
       });
     }
   }
+  // A live campaign `unmanaged_campaigns: deactivate` does not list is pulled once appended.
+  const appended = new Set(result.appended.map((a) => a.address));
+  result.notPulled = result.notPulled.filter((n) => n.field !== undefined || !appended.has(n.address));
   for (const item of work.items) {
     if (!input.texts.has(item.file)) {
       result.notPulled.push({

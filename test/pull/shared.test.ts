@@ -235,3 +235,33 @@ insertion_orders:
     expect(w.read("c.yaml")).toBe(text.replace('["12"]', '["20"]'));
   });
 });
+
+describe("live campaigns the config does not list", () => {
+  const CONFIG = `version: 1
+insertion_orders:
+  - id: "1001"
+    unmanaged_campaigns: deactivate
+    campaigns:
+      - name: One
+        budget_impressions: 1000
+`;
+
+  it("are not pulled without --new (exit 1), and appended with it (exit 0)", async () => {
+    const w = await account([
+      { id: "1", name: "One" },
+      { id: "2", name: "Two" },
+    ]);
+    w.write("c.yaml", CONFIG);
+    const without = await w.run(["pull", "c.yaml"]);
+    expect(without.code).toBe(1);
+    expect(without.out).toMatch(
+      /not pulled: campaign\.1001\/Two: live campaign 2 is not in the config .*--new/,
+    );
+    expect(w.read("c.yaml")).toBe(CONFIG);
+    const withNew = await w.run(["pull", "c.yaml", "--new"]);
+    expect(withNew.code, withNew.out + withNew.err).toBe(0);
+    expect(withNew.out).toContain("appended: campaign.1001/Two (campaign 2) to c.yaml");
+    expect(w.read("c.yaml")).toMatch(/^ {6}- name: Two\n {8}id: "2"\n {8}active: true\n/m);
+    expect((await w.run(["plan", "c.yaml", "--detailed-exitcode"])).code).toBe(0);
+  });
+});
