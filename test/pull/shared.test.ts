@@ -265,3 +265,40 @@ insertion_orders:
     expect((await w.run(["plan", "c.yaml", "--detailed-exitcode"])).code).toBe(0);
   });
 });
+
+describe("pull's check of its own edit", () => {
+  it("writes nothing when replacing a list would drop an anchor another object reads", async () => {
+    const w = await account(
+      [
+        { id: "1", name: "One" },
+        { id: "2", name: "Two" },
+      ],
+      {
+        targetings: {
+          "1": [
+            { venue_type_targeting_option: { venue_type_ids: ["12"] } },
+            { deal_targeting_option: { deal_ids: ["D-1"] } },
+          ],
+          "2": [{ venue_type_targeting_option: { venue_type_ids: ["12"] } }],
+        },
+      },
+    );
+    const text = `version: 1
+insertion_orders:
+  - id: "1001"
+    campaigns:
+      - name: One
+        targetings: [&v { venue_type_targeting_option: { venue_type_ids: ["12"] } }]
+      - name: Two
+        targetings: [*v]
+`;
+    w.write("c.yaml", text);
+    const result = await w.run(["pull", "c.yaml"]);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/the edit did not check out, nothing written/);
+    expect(w.read("c.yaml")).toBe(text);
+    const json = await w.run(["pull", "c.yaml", "--format", "json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).errors[0].code).toBe("PULL_CHECK_FAILED");
+  });
+});

@@ -19,7 +19,7 @@ import { verifyPull } from "../../pull/verify.js";
 import { PullFileError, readRegular, sha256, writeIfUnchanged } from "../../pull/write.js";
 import { renderPullJson, renderPullText } from "../../render/pull.js";
 import type { CommandModule } from "../command.js";
-import { reportError } from "../errors.js";
+import { renderJsonErrors, reportError } from "../errors.js";
 import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 import { loadAndPlan, type PlanRun } from "../pipeline.js";
@@ -71,6 +71,11 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
     for (const n of refused) result.notPulled.unshift(n);
     const problems = await verify(io, paths, run, result, files, appendCampaigns?.targetings);
     if (problems.length > 0) {
+      if (format === "json") {
+        const errors = problems.map((message) => ({ code: "PULL_CHECK_FAILED", message, location: null }));
+        io.stdout.write(renderJsonErrors(errors));
+        return EXIT.error;
+      }
       io.stderr.write(
         `doohctl pull: the edit did not check out, nothing written:\n${problems.map((p) => `  ${p}\n`).join("")}`,
       );
