@@ -18,6 +18,7 @@ import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
 import { pausesBenchmark } from "./pauses.js";
 import { planBenchmark } from "./plan.js";
+import { pullBenchmark } from "./pull.js";
 import { scopedBenchmark } from "./scoped.js";
 import { startupBenchmark } from "./startup.js";
 import { statusBenchmark } from "./status.js";
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   scopedBenchmark,
   statusBenchmark,
   startupBenchmark,
+  pullBenchmark,
 ];
 
 const only = process.argv.slice(2);

@@ -66,6 +66,12 @@ export const COMMANDS: readonly CommandEntry[] = [
       "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
     load: async () => (await import("./commands/status.js")).registerStatus,
   },
+  {
+    name: "pull",
+    summary:
+      "write drifted live values into the config files, in place, keeping their layout (never writes to the DSP)",
+    load: async () => (await import("./commands/pull.js")).registerPull,
+  },
 ];
 
 /** The command a command line runs (`doohctl help plan` shows plan's help): its first name. */

@@ -82,7 +82,7 @@ export function exportOmissions(live: LiveState): string[] {
   return lines;
 }
 
-function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
+export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
   const entry: Record<string, unknown> = {
     name: campaign.name,
     id: campaign.id,

@@ -1,0 +1,108 @@
+/**
+ * `pull --new`: live campaigns of declared insertion orders that the config does not declare
+ * and whose flight has not ended, appended to the insertion order's `campaigns` list in the
+ * file that declares it, in export's form with `id` pinned (src/render/export.ts). Their
+ * creatives are not read, so the appended entry leaves associations unmanaged.
+ */
+import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
+import type { DesiredState } from "../model/desired.js";
+import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
+import { Time } from "../model/time.js";
+import type { Campaign } from "../model/wire.js";
+import { campaignAddress } from "../plan/identity.js";
+import type { LiveState } from "../plan/types.js";
+import { campaignEntry } from "../render/export.js";
+import type { Splice } from "./document-edit.js";
+import type { NotPulled } from "./items.js";
+import { locate, pathSegments } from "./locate.js";
+
+/** Live campaigns of declared insertion orders that no declared campaign matches, not ended. */
+export function newCampaigns(desired: DesiredState, live: LiveState, now: number): Campaign[] {
+  const found: Campaign[] = [];
+  for (const io of desired.insertionOrders) {
+    const ids = new Set(io.campaigns.flatMap((c) => (c.id ? [c.id] : [])));
+    const names = new Set(io.campaigns.map((c) => c.name));
+    for (const c of live.campaigns) {
+      if (c.insertion_order_id !== io.id || ids.has(c.id) || names.has(c.name)) continue;
+      if (Time.toMillis(c.end_time) <= now) continue;
+      found.push(c);
+    }
+  }
+  return found.sort((a, b) => compareIds(a.id, b.id));
+}
+
+export interface Appended {
+  address: string;
+  campaign_id: string;
+  file: string;
+}
+
+/** The splices that append `campaigns` to their insertion orders' lists in `file`. */
+export function appendSplices(input: {
+  file: string;
+  text: string;
+  desired: DesiredState;
+  campaigns: readonly Campaign[];
+  targetings: ReadonlyMap<string, TargetingOptionSet[]>;
+}): { splices: Splice[]; appended: Appended[]; notPulled: NotPulled[] } {
+  const { file, text } = input;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const doc = parseDocument(text);
+  const result = { splices: [] as Splice[], appended: [] as Appended[], notPulled: [] as NotPulled[] };
+  for (const io of input.desired.insertionOrders) {
+    if (io.source.file !== file) continue;
+    const mine = input.campaigns.filter((c) => c.insertion_order_id === io.id);
+    if (mine.length === 0) continue;
+    const list = locate(doc, pathSegments(`${io.source.path}.campaigns`));
+    const address = (c: Campaign) => campaignAddress(io.id, c.name);
+    if (!list || list.via || !isSeq(list.node) || list.node.flow || !list.node.range) {
+      for (const c of mine) {
+        result.notPulled.push({
+          address: address(c),
+          file,
+          line: io.source.line,
+          reason: `live campaign ${c.id} is not in the config: insertion order ${io.id} has no block \`campaigns:\` list of its own to append it to; add it by hand (doohctl export shows it)`,
+        });
+      }
+      continue;
+    }
+    const range = list.node.range as [number, number, number];
+    const start = range[0];
+    const column = start - (text.lastIndexOf("\n", start - 1) + 1);
+    let end = range[1];
+    // After the last item, before the comments and blank lines that end the list.
+    while (end > start) {
+      const lineStart = text.lastIndexOf("\n", end - 2) + 1;
+      if (lineStart <= start || !/^\s*(#.*)?\r?\n?$/.test(text.slice(lineStart, end))) break;
+      end = lineStart;
+    }
+    const lead = text[end - 1] === "\n" ? "" : eol;
+    const live = { targetings: Object.fromEntries(input.targetings) } as unknown as LiveState;
+    const entries = mine.map((c) => campaignEntry(c, live, undefined));
+    const block = entryText(entries)
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => `${" ".repeat(column)}${line}`)
+      .join(eol);
+    result.splices.push({ start: end, end, text: `${lead}${block}${eol}` });
+    for (const c of mine) result.appended.push({ address: address(c), campaign_id: c.id, file });
+  }
+  return result;
+}
+
+/** Export's layout: id lists, targeting options and a flat pacing on one line. */
+function entryText(entries: Record<string, unknown>[]): string {
+  const doc = new Document(entries);
+  visit(doc, {
+    Seq(_, node) {
+      if (node.items.every((item) => isScalar(item))) node.flow = true;
+    },
+    Pair(_, pair) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : "";
+      if (key === "<<" && isScalar(pair.key)) pair.key.type = "QUOTE_DOUBLE";
+      if (!isMap(pair.value) || !(key.endsWith("_targeting_option") || key === "pacing")) return;
+      if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}

@@ -1,0 +1,202 @@
+/**
+ * A live value written the way the author wrote the value it replaces (docs/pull.md): the
+ * quoting of a scalar, money as text with the author's decimals, a time in the author's
+ * offset, a list or map in flow or block style. Returns YAML source text, never a node.
+ */
+import { isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
+import { Money } from "../model/money.js";
+import { Time } from "../model/time.js";
+import type { JsonValue } from "../plan/types.js";
+
+export class PullFormError extends Error {
+  override readonly name = "PullFormError";
+}
+
+type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
+
+/** What the author wrote a value as, looked up once per replaced node. */
+export interface AuthorForm {
+  style: ScalarStyle;
+  /** The scalar's text as written (without quotes), for money decimals and time offsets. */
+  written?: string;
+  flow: boolean;
+  /** `{ a: 1 }` or `{a: 1}`. */
+  padded: boolean;
+  /** Style of the strings inside a collection. */
+  itemStyle: ScalarStyle;
+  /** Whether maps inside the collection were written in block style. */
+  nestedBlock: boolean;
+}
+
+function styleOf(node: unknown): ScalarStyle | undefined {
+  if (!isScalar(node)) return undefined;
+  if (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE || node.type === Scalar.PLAIN) {
+    return node.type;
+  }
+  throw new PullFormError("a block scalar (| or >) is not rewritten: change it by hand");
+}
+
+function firstStringStyle(node: unknown): ScalarStyle | undefined {
+  if (isScalar(node)) return typeof node.value === "string" ? styleOf(node) : undefined;
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const found = firstStringStyle(pair.value);
+      if (found) return found;
+    }
+  }
+  if (isSeq(node)) {
+    for (const item of node.items) {
+      const found = firstStringStyle(item);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function hasNestedBlockMap(node: unknown, depth: number): boolean {
+  if (isMap(node)) {
+    if (depth > 1 && !node.flow) return true;
+    return node.items.some((p) => hasNestedBlockMap(p.value, depth + 1));
+  }
+  if (isSeq(node)) return node.items.some((item) => hasNestedBlockMap(item, depth + 1));
+  return false;
+}
+
+/** `{ a: 1 }` or `{a: 1}`: as the first flow map of the node; padded when it has none. */
+function padded(node: Node, text: string): boolean {
+  const [start = 0, end = 0] = node.range ?? [];
+  const brace = text.indexOf("{", start);
+  return brace === -1 || brace >= end || text[brace + 1] === " ";
+}
+
+export function authorForm(node: Node, text: string): AuthorForm {
+  const flow = isScalar(node) ? true : Boolean((node as { flow?: boolean }).flow);
+  const style = styleOf(node) ?? "PLAIN";
+  const form: AuthorForm = {
+    style,
+    flow,
+    padded: padded(node, text),
+    itemStyle: firstStringStyle(node) ?? "QUOTE_DOUBLE",
+    nestedBlock: !flow && hasNestedBlockMap(node, 0),
+  };
+  if (isScalar(node) && typeof node.value === "string") form.written = node.value;
+  return form;
+}
+
+const plainChecks = new Map<string, boolean>();
+
+/** Whether `value` written plain reads back as the same string, in block and flow context. */
+function plainReadsBack(value: string): boolean {
+  let known = plainChecks.get(value);
+  if (known === undefined) {
+    known =
+      value !== "" &&
+      !/^\s|\s$|[\n\r\t]/.test(value) &&
+      readsAs(`k: ${value}\n`, value) &&
+      readsAs(`k: [${value}]\n`, [value]);
+    if (plainChecks.size > 10_000) plainChecks.clear();
+    plainChecks.set(value, known);
+  }
+  return known;
+}
+
+function readsAs(source: string, expected: unknown): boolean {
+  const doc = parseDocument(source);
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
+  return JSON.stringify((doc.toJS() as { k: unknown }).k) === JSON.stringify(expected);
+}
+
+function quoted(value: string, style: ScalarStyle): string {
+  if (style === "QUOTE_SINGLE") return `'${value.replace(/'/g, "''")}'`;
+  return JSON.stringify(value);
+}
+
+/** A scalar in the given style: strings keep their quoting; plain ones are quoted when they must be. */
+export function scalarText(value: JsonValue, style: ScalarStyle): string {
+  if (typeof value !== "string") return value === null ? "null" : String(value);
+  if (style !== "PLAIN") return quoted(value, style);
+  return plainReadsBack(value) ? value : JSON.stringify(value);
+}
+
+/** `12.50 USD` with the author's decimals (at least as many as the amount needs). */
+export function moneyText(value: Money, written: string | undefined): string {
+  const formatted = Money.format(value); // at least two decimals
+  const [amount = "", currency = ""] = formatted.split(" ");
+  const [whole = "", fraction = ""] = amount.split(".");
+  const needed = fraction.replace(/0+$/, "");
+  const authorDecimals = /\.([0-9]+)/.exec(written ?? "")?.[1]?.length ?? (written === undefined ? 2 : 0);
+  let decimals = Math.max(authorDecimals, needed.length);
+  if (authorDecimals === 0 && needed.length > 0) decimals = Math.max(2, needed.length);
+  const digits = needed.padEnd(decimals, "0");
+  return `${whole}${decimals > 0 ? `.${digits}` : ""} ${currency}`;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+/** The live instant in the author's offset (`+01:00`, `Z`), with milliseconds when needed. */
+export function timeText(value: string, written: string | undefined): string {
+  const zone = /([Zz]|[+-]\d{2}:\d{2})$/.exec(written ?? "")?.[1] ?? "Z";
+  const fraction = /\.(\d+)(?:[Zz]|[+-])/.exec(written ?? "")?.[1]?.length ?? 0;
+  const millis = Time.toMillis(value);
+  const sign = zone.startsWith("-") ? -1 : 1;
+  const offset =
+    zone === "Z" || zone === "z" ? 0 : sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  const local = new Date(millis + offset * 60_000);
+  const ms = local.getUTCMilliseconds();
+  const digits = ms > 0 || fraction > 0 ? `.${pad(ms, 3).padEnd(Math.max(fraction, 3), "0")}` : "";
+  const year = local.getUTCFullYear();
+  return `${pad(year, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${digits}${zone}`;
+}
+
+/** A JSON value in flow style: `{ a: 1, b: ["x"] }`. */
+export function flowText(value: JsonValue, form: Pick<AuthorForm, "padded" | "itemStyle">): string {
+  if (Array.isArray(value)) return `[${value.map((v) => flowText(v, form)).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(([k, v]) => `${scalarText(k, "PLAIN")}: ${flowText(v, form)}`);
+    if (entries.length === 0) return "{}";
+    return form.padded ? `{ ${entries.join(", ")} }` : `{${entries.join(", ")}}`;
+  }
+  return scalarText(value, form.itemStyle);
+}
+
+/**
+ * A list or map in block style for a node starting at `column`: the first line goes where
+ * the node starts, the next ones are indented; nested values are written in flow style.
+ */
+export function blockText(value: JsonValue, column: number, form: AuthorForm, eol: string): string {
+  const indent = " ".repeat(column);
+  const lines: string[] = [];
+  const entry = (k: string, v: JsonValue, depth: number): string => {
+    const key = `${scalarText(k, "PLAIN")}:`;
+    if (
+      !form.nestedBlock ||
+      v === null ||
+      typeof v !== "object" ||
+      Array.isArray(v) ||
+      Object.keys(v).length === 0
+    ) {
+      return `${key} ${flowText(v, form)}`;
+    }
+    const inner = " ".repeat(depth);
+    return [key, ...Object.entries(v).map(([ik, iv]) => `${inner}${entry(ik, iv, depth + 2)}`)].join("\n");
+  };
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    for (const item of value) {
+      if (item !== null && typeof item === "object" && !Array.isArray(item) && Object.keys(item).length > 0) {
+        Object.entries(item).forEach(([k, v], i) => {
+          lines.push(`${i === 0 ? "- " : "  "}${entry(k, v, 4)}`);
+        });
+      } else lines.push(`- ${flowText(item, form)}`);
+    }
+  } else if (value !== null && typeof value === "object") {
+    if (Object.keys(value).length === 0) return "{}";
+    for (const [k, v] of Object.entries(value)) lines.push(entry(k, v, 2));
+  } else return flowText(value, form);
+  return lines
+    .flatMap((line) => line.split("\n"))
+    .map((line, i) => (i === 0 ? line : `${indent}${line}`))
+    .join(eol);
+}

@@ -1,0 +1,56 @@
+/**
+ * pull's output (docs/pull.md, Output): text is the live pauses first, then a unified diff
+ * per file, then what was not pulled and why; JSON carries the same facts.
+ */
+import type { PullResult } from "../pull/pull.js";
+
+export interface PullOutcome extends PullResult {
+  /** Files written (none with --check). */
+  written: string[];
+  check: boolean;
+}
+
+export const PULL_FORMAT_VERSION = 1;
+
+export function renderPullText(outcome: PullOutcome): string {
+  const lines: string[] = [];
+  for (const p of outcome.livePauses) {
+    lines.push(
+      `paused live while in flight: ${p.address} (campaign ${p.campaign_id}) at ${p.file}:${p.line}: pulled as active: false; if nobody meant it, run doohctl apply instead`,
+    );
+  }
+  if (lines.length > 0) lines.push("");
+  let text = lines.join("\n");
+  for (const f of outcome.files) text += f.diff;
+  const tail: string[] = [];
+  for (const p of outcome.pulled)
+    if (p.note) tail.push(`note: ${p.address} ${p.field} (${p.file}:${p.line}): ${p.note}`);
+  for (const a of outcome.appended)
+    tail.push(`appended: ${a.address} (campaign ${a.campaign_id}) to ${a.file}`);
+  for (const n of outcome.notPulled) {
+    const where = n.file ? ` (${n.file}${n.line ? `:${n.line}` : ""})` : "";
+    tail.push(`not pulled: ${n.address}${n.field ? ` ${n.field}` : ""}${where}: ${n.reason}`);
+  }
+  const changed = outcome.files.length;
+  if (changed === 0) tail.push("pull: the config files match the live state: nothing to write");
+  else if (outcome.check) tail.push(`pull --check: ${changed} file(s) would change; nothing written`);
+  else tail.push(`pull: ${outcome.pulled.length} value(s) written to ${outcome.written.length} file(s)`);
+  return `${text}${tail.join("\n")}\n`;
+}
+
+export function renderPullJson(outcome: PullOutcome): string {
+  const value = {
+    format_version: PULL_FORMAT_VERSION,
+    check: outcome.check,
+    live_pauses: outcome.livePauses,
+    files: outcome.files.map((f) => ({
+      file: f.file,
+      written: outcome.written.includes(f.file),
+      diff: f.diff,
+    })),
+    pulled: outcome.pulled,
+    appended: outcome.appended,
+    not_pulled: outcome.notPulled,
+  };
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
