@@ -74,7 +74,7 @@ export function configFiles(scenario: Scenario, parts: number): { name: string; 
 }
 
 /**
- * YAML as people write it (design.md's example): id lists, `pacing` and targeting options
+ * YAML as people write it (the example of docs/config.md): id lists, `pacing` and targeting options
  * in flow style on one line, the rest in block style.
  */
 function handWritten(value: unknown): string {

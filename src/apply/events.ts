@@ -1,7 +1,7 @@
 /**
  * What an apply reports while it runs. The CLI's progress display and the `--log` journal
- * listen; nothing in apply/ writes to a terminal or a file itself (style.md: side effects are
- * injected).
+ * listen; nothing in apply/ writes to a terminal or a file itself (side effects are injected:
+ * ARCHITECTURE.md#cross-cutting-concerns).
  */
 import type { ApiEvent } from "../api/types.js";
 import type {

@@ -1,6 +1,6 @@
 /**
  * Executes a plan: its requests, in its order, through the client, and nothing else
- * (design.md, Apply order and invariants). The order and batching that keep I1 to I5 are
+ * (ARCHITECTURE.md#apply-order-and-invariants. The order and batching that keep I1 to I5 are
  * the plan's; the client's pacing keeps the write window, so nothing here sleeps. The first
  * failure or an interruption stops the run (I7), delivery is restored, and the result says
  * what was applied, what failed and why, and what was not sent. Progress and the journal

@@ -1,5 +1,5 @@
 /**
- * No lost update, no duplicate (design.md, Apply order and invariants). A plan is made from a
+ * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants. A plan is made from a
  * live state that someone else may change before apply writes: PATCH and PUT bodies carry
  * absolute values, so a write would silently undo a colleague's edit, and a POST would create
  * a campaign a second apply has just created. So right before each write request, the objects

@@ -1,5 +1,5 @@
 /**
- * What the recovery record hears while requests go out (design.md, Recovery record): the
+ * What the recovery record hears while requests go out (ARCHITECTURE.md#recovery-record): the
  * campaigns a request pauses, before it is sent, so that a crash cannot leave one dark
  * unrecorded; and the campaigns a request reactivated, once the DSP confirmed it.
  */

@@ -1,5 +1,5 @@
 /**
- * Delivery first, after a stop (design.md, Recovery record): the campaigns an apply paused
+ * Delivery first, after a stop (ARCHITECTURE.md#recovery-record): the campaigns an apply paused
  * for targeting changes and did not reactivate are reactivated before it reports.
  */
 import { Endpoints } from "../api/endpoints.js";

@@ -45,10 +45,10 @@ export class PromptInterrupted extends Error {
   readonly code = "PROMPT_INTERRUPTED";
 }
 
-/** Exit codes (design.md, Commands); 128 + the signal number after an interruption. */
+/** Exit codes (ARCHITECTURE.md#commands); 128 + the signal number after an interruption. */
 export const EXIT = { ok: 0, error: 1, changes: 2, SIGINT: 130, SIGTERM: 143 } as const;
 
-/** Colour only on a TTY and never with NO_COLOR (design.md, Commands). */
+/** Colour only on a TTY and never with NO_COLOR (ARCHITECTURE.md#commands). */
 export function useColour(io: CliIO, sink: TextSink = io.stdout): boolean {
   return sink.isTTY && io.env.NO_COLOR === undefined;
 }

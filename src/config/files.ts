@@ -155,7 +155,7 @@ export async function resolveConfigFiles(
 /**
  * What a directory holds that is not read, so that nothing is skipped in silence: `*.json`
  * files, and subdirectories (not hidden) with YAML files directly inside. Not recursive: a
- * config is the files directly inside the directories named (design.md, Configuration).
+ * config is the files directly inside the directories named (ARCHITECTURE.md#configuration).
  */
 async function skippedFiles(
   directory: string,

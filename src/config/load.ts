@@ -143,7 +143,7 @@ function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
 const PASSWORD = "password";
 
 /**
- * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (design.md): a `password`
+ * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (ARCHITECTURE.md#configuration): a `password`
  * key anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
  */
 function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {

@@ -103,8 +103,8 @@ function duplicates(state: DesiredState, add: Add): void {
         campaign.name,
         campaign.fieldSources.name ?? campaign.source,
         `campaign "${campaign.name}" is declared twice in insertion order "${io.id}"`,
-        // Two live campaigns may share a name, but the API cannot rename either (design.md,
-        // Identity): the config can manage only one of them.
+        // Two live campaigns may share a name, but the API cannot rename either
+        // (ARCHITECTURE.md#identity): the config can manage only one of them.
         campaign.id !== undefined && pinned.has(campaign.name)
           ? "a campaign's name is its identity within its insertion order, and the API cannot rename a campaign: declare one of the two and leave the other unmanaged"
           : "a campaign's name is its identity within its insertion order: give the new one another name, or remove one",

@@ -1,5 +1,5 @@
 /**
- * The local DSP emulator (design.md, Emulator): an in-memory, spec-faithful server on
+ * The local DSP emulator (ARCHITECTURE.md#emulator): an in-memory, spec-faithful server on
  * node:http that the demo, the tests and users' rehearsals run against. `startEmulator`
  * is its whole programmatic surface.
  */

@@ -2,7 +2,7 @@
  * What an apply did: a plain, serializable value. `apply/` produces it, `render/report.ts`
  * turns it into text and `render/apply-result.ts` into the `apply --format json` document
  * (itself, with a `format_version`). It lives in model (not in apply/) because renderers may
- * import model and plan types only (design.md, Layout).
+ * import model and plan types only (ARCHITECTURE.md#layers-and-their-arrows).
  * Never holds a secret: paths, ids, statuses and the API's own error messages only.
  */
 import type { SourceRef } from "./desired.js";

@@ -1,6 +1,5 @@
 /**
- * The desired state: what the user's YAML says, validated and normalized (design.md,
- * Configuration). Only what is declared is managed: an absent field is `undefined` here and
+ * The desired state: what the user's YAML says, validated and normalized (ARCHITECTURE.md#configuration). Only what is declared is managed: an absent field is `undefined` here and
  * is neither compared nor changed. Every object and field remembers where it was written, so
  * a plan or a failed apply can point at `file:line`.
  */

@@ -1,7 +1,7 @@
 /**
  * Pixel URLs as doohctl writes them to the API: `http://` or `https://`, a host, no white
- * space, and readable by WHATWG `URL`, as the API's `URL` type is read (dsp-api.md,
- * Creative). Ad-server macros that a tracker fills in at serve time (`{cachebuster}`,
+ * space, and readable by WHATWG `URL`, as the API's `URL` type is read (the
+ * specification's Creative fields; docs/assumptions.md#g6). Ad-server macros that a tracker fills in at serve time (`{cachebuster}`,
  * `[timestamp]`, `%%CB%%`) are part of many real pixel URLs and are accepted.
  */
 export function httpUrlProblem(text: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * A campaign the config declares and the live state lacks (design.md, Identity): its
+ * A campaign the config declares and the live state lacks (ARCHITECTURE.md#identity): its
  * `create_campaign` change, and its targetings as a `replace_targetings` from nothing. I2: it
  * is created inactive and activated in phase 6, once its targetings and creatives are in place.
  */

@@ -10,7 +10,7 @@ import { loosenings } from "../model/policy-strictness.js";
 import { canonicalJson } from "./canonical.js";
 import type { ChangedScope } from "./types.js";
 
-/** A campaign's identity within the config: its insertion order and name (design.md, Identity). */
+/** A campaign's identity within the config: its insertion order and name (ARCHITECTURE.md#identity). */
 export function campaignKey(insertionOrderId: string, name: string): string {
   return `${insertionOrderId}\u0000${name}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Field-level comparison of declared fields against live values. Only what the config
- * declares is compared (design.md, Configuration); values are compared with the model's own
+ * declares is compared (ARCHITECTURE.md#configuration); values are compared with the model's own
  * equality (Money.equals, Time.equals, id sets), never as raw JSON, so `12.5 USD` equals
  * `{units: "12", nanos: 500000000}` and `+01:00` times equal their UTC form.
  */

@@ -1,5 +1,5 @@
 /**
- * Which live campaign each desired campaign is (design.md, Identity): its `id` when pinned,
+ * Which live campaign each desired campaign is (ARCHITECTURE.md#identity): its `id` when pinned,
  * else its `name` within its insertion order. The reader uses it too, to know which live
  * campaigns the config manages before reading their targetings and creatives.
  */

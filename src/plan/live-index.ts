@@ -1,6 +1,6 @@
 /**
  * The live state a plan read, indexed once: objects by id, campaigns by insertion order and by
- * identity (insertion order and name, design.md, Identity), creatives by the campaigns they
+ * identity (insertion order and name, ARCHITECTURE.md#identity), creatives by the campaigns they
  * are associated with. Every lookup the planner makes goes through one index, built once per
  * plan, so 10,000 campaigns plan in linear time and no module groups the live state again.
  */

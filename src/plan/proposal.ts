@@ -1,5 +1,5 @@
 /**
- * A saved plan is a proposal, not a command (design.md, Plan). `apply --plan` makes the plan
+ * A saved plan is a proposal, not a command (ARCHITECTURE.md#plan). `apply --plan` makes the plan
  * again from the desired state the file was made from (config files whose digests match the
  * file's) and the live state as it is now, and applies only when the file's requests are
  * exactly the recomputed ones. What differs is named: stale (the live state moved since the

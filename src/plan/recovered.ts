@@ -1,5 +1,5 @@
 /**
- * The recovery record in a plan (design.md, Recovery record): a campaign an earlier apply
+ * The recovery record in a plan (ARCHITECTURE.md#recovery-record): a campaign an earlier apply
  * paused for a targeting change and did not reactivate is planned for reactivation, unless
  * the config declares it inactive or the apply that paused it still runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Work -> the ordered write requests of design.md's seven phases, batched at 100 (I4), with
+ * Work -> the ordered write requests of the seven phases of ARCHITECTURE.md#apply-order-and-invariants, batched at 100 (I4), with
  * budget decreases before increases inside phase 3 (I3), raises of new campaigns where they
  * cost no extra batch, and pauses for targeting changes in groups, as short as the request
  * count allows (I5, pause-groups.ts). Every request names the changes it carries, per item.

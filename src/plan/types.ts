@@ -1,5 +1,5 @@
 /**
- * The Plan: a plain, serializable value (design.md, Plan). No classes, functions or Dates:
+ * The Plan: a plain, serializable value (ARCHITECTURE.md#plan). No classes, functions or Dates:
  * `plan -o plan.json` then `apply --plan plan.json` round-trips it. Bump
  * PLAN_FORMAT_VERSION on any incompatible change and keep schemas/plan.schema.json in step.
  */
@@ -125,7 +125,7 @@ export type Change =
 
 export type ChangeKind = Change["kind"];
 
-/** design.md, "Apply order and invariants". */
+/** ARCHITECTURE.md#apply-order-and-invariants. */
 export const PHASES = {
   1: "widen insertion orders",
   2: "create campaigns (inactive)",

@@ -1,5 +1,5 @@
 /**
- * `doohctl export`: live objects -> config YAML in design.md's format, so that a plan on the
+ * `doohctl export`: live objects -> config YAML in the config format of docs/config.md, so that a plan on the
  * exported file reports no changes. Every managed field is written as the planner compares it
  * (Money as text, times in UTC, targetings normalized, creatives as sorted id lists), with a
  * comment per insertion order and campaign naming the advertiser and flight.
@@ -43,7 +43,7 @@ function exportablePixelUrl(url: string | null | undefined): url is string {
 
 /**
  * Campaigns the config cannot hold: the config identifies a campaign by its name within its
- * insertion order (design.md, Identity), so of two live campaigns with one name only the
+ * insertion order (ARCHITECTURE.md#identity), so of two live campaigns with one name only the
  * lowest id is exported; the other stays unmanaged (`unmanaged_campaigns` defaults to ignore).
  */
 function duplicateNames(campaigns: readonly Campaign[]): Campaign[] {

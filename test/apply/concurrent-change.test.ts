@@ -1,5 +1,5 @@
 /**
- * No lost update (design.md, Apply order and invariants; src/apply/guard.ts): a colleague's
+ * No lost update (ARCHITECTURE.md#apply-order-and-invariants; src/apply/guard.ts): a colleague's
  * edit made through the API after the plan, while the apply runs, stops the apply right
  * before the request that would overwrite it, naming the object and the field, and nothing
  * of that request is written. The edit lands between request 1's answer and request 2: the

@@ -1,5 +1,5 @@
 /**
- * Each phase-ordering case of design.md ("Apply order and invariants"), applied on the
+ * Each phase-ordering case of ARCHITECTURE.md#apply-order-and-invariants, applied on the
  * emulator over HTTP: the plan's order is kept, every write is accepted, and a new plan is
  * empty afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * What plan and apply do with the recovery record of an apply that died (design.md, Recovery
+ * What plan and apply do with the recovery record of an apply that died (ARCHITECTURE.md#recovery-record
  * record), through `run()` against the emulator: the record is written as the dead apply
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */

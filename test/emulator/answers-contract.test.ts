@@ -1,5 +1,5 @@
 /**
- * The emulator is strict to the contract document (design.md): every answer it gives to a
+ * The emulator is strict to the contract document (ARCHITECTURE.md#emulator): every answer it gives to a
  * representative set of requests (lists, gets, writes, and the errors 400, 401, 403, 404,
  * 422, 429) validates against schemas/dsp-api.openapi.json, and every request doohctl sends
  * it during plan and apply is one the document names.

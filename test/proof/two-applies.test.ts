@@ -1,5 +1,5 @@
 /**
- * Two applies of one new campaign at once (design.md, Apply order and invariants; lock.ts,
+ * Two applies of one new campaign at once (ARCHITECTURE.md#apply-order-and-invariants; lock.ts,
  * guard.ts). On one machine (one state directory) the apply lock serializes them: the second
  * waits, and its check by name before POST /campaigns finds the first one's campaign, so it
  * sends no POST. On two machines (two state directories, no shared lock) the check by name is

@@ -1,6 +1,6 @@
 /**
  * `apply --plan FILE`: the saved plan checked against the config, the connection and the
- * live state of now, and made again from them (design.md, Plan).
+ * live state of now, and made again from them (ARCHITECTURE.md#plan).
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
@@ -68,7 +68,7 @@ function sameDigests(file: string, saved: Plan, shown: string): (files: readonly
 }
 
 /**
- * A saved plan is a proposal (design.md, Plan): the connection comes from the config and the
+ * A saved plan is a proposal (ARCHITECTURE.md#plan): the connection comes from the config and the
  * environment now, never from the file; the config must be the one the plan was made from
  * (same digests, checked before any of it is parsed); the plan is made again from it and the
  * live state, and applied only when its requests are exactly the file's.
@@ -95,7 +95,7 @@ export async function prepareSavedPlan(
     confine: paths.length === 0,
     beforeParse: sameDigests(file, saved, shown),
   });
-  // Credentials go only where the config and the environment say now (design.md, Plan).
+  // Credentials go only where the config and the environment say now (ARCHITECTURE.md#plan).
   const now = resolveConnection(desired.connection, io.env);
   const user = io.env.DOOHCTL_EMAIL ?? "";
   const made = saved.connection;

@@ -22,7 +22,7 @@ interface ApplyFlags extends ReadFlags {
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
 
-/** `doohctl apply`: plan (or load a saved plan), ask, execute, report (design.md, Commands). */
+/** `doohctl apply`: plan (or load a saved plan), ask, execute, report (ARCHITECTURE.md#commands). */
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
   addTuningOptions(command)
@@ -69,7 +69,7 @@ function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
       "--plan applies the saved plan with the threshold flags it records: drop --budget-increase-threshold, --cpm-increase-threshold and --min-budget-days (or make a new plan with them)",
     );
   }
-  // Never wait on stdin in CI: refuse before reading anything (design.md, Commands).
+  // Never wait on stdin in CI: refuse before reading anything (ARCHITECTURE.md#commands).
   if (!flags.autoApprove && io.prompt === undefined) {
     throw new ApplyRefused(
       "no terminal to ask for approval: review the plan, then run with --auto-approve " +

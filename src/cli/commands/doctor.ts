@@ -1,5 +1,5 @@
 /**
- * `doohctl doctor` (design.md, Commands): a read-only probe of a DSP. It logs in, checks every
+ * `doohctl doctor` (ARCHITECTURE.md#commands): a read-only probe of a DSP. It logs in, checks every
  * assumption of the contract that GETs can check (doctor/checks.ts) within a read budget, and
  * says for each whether it holds, differs (and what in doohctl to change) or was not checked.
  * It never writes: the probes are GETs through the client, which logs in once, a fresh login

@@ -45,7 +45,7 @@ export class ExportRefused extends Error {
   }
 }
 
-/** `doohctl export` (design.md, Commands): live objects as YAML that plans to no changes. */
+/** `doohctl export` (ARCHITECTURE.md#commands): live objects as YAML that plans to no changes. */
 export const registerExport: CommandModule = (program, io, setExit) => {
   program
     .command("export")

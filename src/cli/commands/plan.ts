@@ -22,7 +22,7 @@ interface PlanFlags extends ReadFlags {
 
 const FORMATS = ["text", "json", "markdown"] as const;
 
-/** `doohctl plan` (design.md, Commands): reads live state, prints the plan, `-o` saves it. */
+/** `doohctl plan` (ARCHITECTURE.md#commands): reads live state, prints the plan, `-o` saves it. */
 export const registerPlan: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("plan");
   addTuningOptions(command)

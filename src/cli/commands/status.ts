@@ -1,5 +1,5 @@
 /**
- * `doohctl status` (design.md, Commands): a read-only report of delivery and pacing of the
+ * `doohctl status` (ARCHITECTURE.md#commands): a read-only report of delivery and pacing of the
  * declared campaigns (or, with `--all`, every live campaign of the declared insertion orders),
  * the creatives that cannot serve, and campaigns an unfinished apply left paused. It reads
  * campaigns with progress by insertion order and the creatives of those campaigns; it never
@@ -132,7 +132,7 @@ function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campai
   });
 }
 
-/** Declared campaigns by id when pinned, else by name within their insertion order (design.md, Identity). */
+/** Declared campaigns by id when pinned, else by name within their insertion order (ARCHITECTURE.md#identity). */
 function selectCampaigns(io: CliIO, desired: DesiredState, live: Campaign[], all: boolean): Campaign[] {
   if (all) return live;
   const out: Campaign[] = [];
