@@ -3,6 +3,7 @@
  * per file, then what was not pulled and why; JSON carries the same facts.
  */
 import type { PullResult } from "../pull/pull.js";
+import { count } from "./format.js";
 
 export interface PullOutcome extends PullResult {
   /** Files written (none with --check). */
@@ -33,8 +34,11 @@ export function renderPullText(outcome: PullOutcome): string {
   }
   const changed = outcome.files.length;
   if (changed === 0) tail.push("pull: the config files match the live state: nothing to write");
-  else if (outcome.check) tail.push(`pull --check: ${changed} file(s) would change; nothing written`);
-  else tail.push(`pull: ${outcome.pulled.length} value(s) written to ${outcome.written.length} file(s)`);
+  else if (outcome.check) tail.push(`pull --check: ${count(changed, "file")} would change; nothing written`);
+  else
+    tail.push(
+      `pull: ${count(outcome.pulled.length, "value")} written to ${count(outcome.written.length, "file")}`,
+    );
   return `${text}${tail.join("\n")}\n`;
 }
 
