@@ -12,11 +12,12 @@ import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.j
 import { run } from "../../src/cli/program.js";
 import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { buildStatusReport } from "../../src/plan/status.js";
 import { renderStatusText } from "../../src/render/status.js";
-import { buildStatusReport } from "../../src/render/status-report.js";
 import { campaign, creative, USER } from "../emulator/helpers.js";
 import { seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
+import { parseMermaidBlocks } from "./mermaid.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
 
@@ -32,8 +33,16 @@ function golden(name: string, actual: string): void {
 const MID_DECEMBER = "2026-12-16T12:00:00Z";
 
 /**
- * One insertion order, five active campaigns and one paused. Each campaign's pace is fixed by
- * its id (docs/emulator.md): 5001 runs 6.4% behind linear, 5002 11.6% ahead, 5004 12.6% behind.
+ * One insertion order, five active campaigns and one never activated. Each campaign's pace is
+ * fixed by its id (docs/emulator.md): 5001 runs at 93.6% of linear, 5002 at 111.6%, 5004 at
+ * 87.4%, 5008 at 99.2%. Mid-flight (15.5 of 31 days), pacing is judged against what the
+ * remaining budget needs over the remaining 15.5 days (docs/status.md, Pacing):
+ * - 5001: 46,800 delivered, 53,200 left: 46,800/15.5 = 3,019.35 a day against 53,200/15.5 =
+ *   3,432.26 needed: 3,019.35 / 3,432.26 - 1 = -12.0%, behind;
+ * - 5002: 55,800 delivered: 3,600 a day against 44,200/15.5 = 2,851.61: +26.2%, ahead; the
+ *   44,200 left last 44,200/3,600 = 12.278 days, to Dec 28 18:40, dark 15.5 - 12.278 = 3.2 days;
+ * - 5004: 43,700 delivered: 2,819.35 a day against 56,300/15.5 = 3,632.26: -22.4%, behind;
+ * - 5008: 49,600 delivered: 3,200 a day against 50,400/15.5 = 3,251.61: -1.6%, on track.
  */
 function account(): EmulatorSeed {
   return {
@@ -53,6 +62,7 @@ function account(): EmulatorSeed {
       }),
       campaign({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
       campaign({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
+      campaign({ id: "5008", name: "Trains", active: true, budget_impressions: 100_000 }),
     ],
     creatives: [
       creative({
@@ -90,6 +100,13 @@ function account(): EmulatorSeed {
           { network_id: "2", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
         ],
       }),
+      creative({
+        id: "9008",
+        name: "Train spot",
+        campaign_ids: ["5008"],
+        insertion_order_ids: ["1001"],
+        audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
+      }),
     ],
     networks: [
       { id: "1", name: "Metro Screens" },
@@ -99,7 +116,8 @@ function account(): EmulatorSeed {
   };
 }
 
-const ALL_NAMES = ["Airports", "Malls", "New year", "Stations", "Held back"];
+/** "Held back" is declared `active: false` here: held back on purpose, so no alert (see `config`). */
+const ALL_NAMES = ["Airports", "Malls", "New year", "Stations", "Held back", "Trains"];
 
 let dir: string;
 let emulator: RunningEmulator | undefined;
@@ -125,7 +143,8 @@ async function start(at = MID_DECEMBER): Promise<void> {
   emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: account() });
 }
 
-function config(names: readonly string[]): string {
+/** A config declaring `names` in insertion order 1001; "Held back" with `active: false`. */
+function config(names: readonly string[], options: { heldBack?: boolean } = {}): string {
   const file = join(dir, "doohctl.yaml");
   writeFileSync(
     file,
@@ -137,7 +156,11 @@ function config(names: readonly string[]): string {
       "insertion_orders:",
       '  - id: "1001"',
       "    campaigns:",
-      ...names.map((name) => `      - name: ${name}`),
+      ...names.flatMap((name) =>
+        name === "Held back" && options.heldBack !== false
+          ? [`      - name: ${name}`, "        active: false"]
+          : [`      - name: ${name}`],
+      ),
       "",
     ].join("\n"),
   );
@@ -185,23 +208,28 @@ describe("doohctl status", () => {
       creatives: [],
       recorded: [],
       now: clock.now(),
-      behindThresholdPct: 10,
+      thresholds: { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 },
       scope: "declared",
     });
     expect(renderStatusText(report, { colour: true })).toBe(renderStatusText(report, { colour: false }));
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
     const json = JSON.parse((await status(ALL_NAMES, flags)).out);
     const coloured = renderStatusText(json, { colour: true });
-    expect(coloured).toContain("\u001b[31mbehind (-12.6% against a linear pace)\u001b[0m");
-    expect(coloured).toContain("\u001b[32mon track (-6.4% against a linear pace)\u001b[0m");
+    expect(coloured).toContain("\u001b[31mbehind (-22.4% against what the remaining budget needs)\u001b[0m");
+    expect(coloured).toContain("\u001b[32mon track (-1.6% against what the remaining budget needs)\u001b[0m");
     expect(renderStatusText(json, { colour: false })).not.toContain("\u001b[");
   });
 
-  it("reports the same as Markdown with a table and a gantt chart of the flights, today marked", async () => {
+  it("reports the same as Markdown with tables and a gantt chart Mermaid parses, today a marker line", async () => {
     await start();
     const result = await status(ALL_NAMES, { format: "markdown" });
     golden("mid-december.md.golden", result.out);
-    expect(result.out).toContain("  2026-12-16 :milestone, today, 2026-12-16, 0d");
+    expect(await parseMermaidBlocks(result.out)).toBe(1);
+    expect(result.out).toContain("  today 2026-12-16 :vert, today, 2026-12-16, 0d");
+    expect(result.out).toContain("  insertion order 1001 :io1001, 2026-12-01, 2027-02-01");
+    // Behind and no creative in different colours (crit + active against crit alone).
+    expect(result.out).toContain("  5004 Stations - behind :crit, active, c5004,");
+    expect(result.out).toContain("  5003 New year - no creative can serve :crit, c5003,");
   });
 
   it("reports the same as JSON, with the verdicts and alerts a job can read", async () => {
@@ -210,24 +238,73 @@ describe("doohctl status", () => {
     golden("mid-december.json.golden", result.out);
     const report = JSON.parse(result.out);
     const byId = Object.fromEntries(report.campaigns.map((c: { id: string }) => [c.id, c]));
-    expect(byId["5001"].pacing.verdict).toBe("on track");
+    expect(byId["5001"].pacing.verdict).toBe("behind");
+    expect(byId["5008"].pacing.verdict).toBe("on track");
+    expect(byId["5008"].alerts).toEqual([]);
     expect(byId["5002"].pacing.verdict).toBe("ahead");
+    expect(byId["5002"].pacing.exhausted_at).toBe("2026-12-28T18:40:00Z");
+    expect(byId["5002"].alerts.map((a: { kind: string }) => a.kind)).toEqual(["budget exhausted"]);
     expect(byId["5004"].pacing.verdict).toBe("behind");
-    expect(byId["5003"].alerts).toEqual(["no creative can serve"]);
-    expect(byId["5005"].pacing.verdict).toBe("paused");
+    expect(byId["5003"].alerts).toEqual([{ kind: "no creative", message: "no creative can serve" }]);
+    // Declared active: false and never activated: shown as such, no alert.
+    expect(byId["5005"].pacing.verdict).toBe("never activated");
+    expect(byId["5005"].declared_inactive).toBe(true);
     expect(byId["5005"].alerts).toEqual([]);
+    // Exact amounts in JSON; 146,300 + 49,600 = 195,900 of 400,000 + 100,000 = 500,000.
+    expect(report.insertion_orders).toEqual([
+      expect.objectContaining({
+        id: "1001",
+        campaigns: 6,
+        impressions: expect.objectContaining({ delivered: 195_900, budget: 500_000 }),
+        spend: [{ amount: "2448.75 USD", budget: "6250.00 USD" }],
+      }),
+    ]);
   });
 
   it("exits 0 when every declared campaign is on pace and can serve", async () => {
     await start();
-    const result = await status(["Airports", "Malls"]);
+    const result = await status(["Trains", "Held back"]);
     expect(result.code).toBe(0);
   });
 
   it("exits 2 when a campaign is behind pace by more than --behind-threshold", async () => {
     await start();
-    expect((await status(["Airports"], { behindThreshold: "5" })).code).toBe(2);
-    expect((await status(["Airports"], { behindThreshold: "7" })).code).toBe(0);
+    // 5001 is 12.0% short of what its remaining budget needs (see `account`).
+    expect((await status(["Airports"], { behindThreshold: "11" })).code).toBe(2);
+    expect((await status(["Airports"], { behindThreshold: "13" })).code).toBe(0);
+  });
+
+  it("exits 2 for a campaign in flight past the grace period that was never activated, unless declared active: false", async () => {
+    await start();
+    const io = cli();
+    const code = await statusCommand(
+      io,
+      [config(["Held back"], { heldBack: false })],
+      { format: "text", behindThreshold: "10", sessionCache: false },
+      { clock },
+    );
+    expect(code).toBe(2);
+    // Dec 1 00:00 to Dec 16 12:00 is 15.5 days, more than the 24 hours of grace.
+    expect(io.out()).toContain("! never activated 15.5 days into its flight");
+    expect((await status(["Held back"])).code).toBe(0);
+    // 15.5 days is 372 hours: a grace of 400 hours is not over yet.
+    const later = cli();
+    const flags = { format: "text", behindThreshold: "10", graceHours: "400", sessionCache: false };
+    expect(await statusCommand(later, [config(["Held back"], { heldBack: false })], flags, { clock })).toBe(
+      0,
+    );
+  });
+
+  it("refuses an --ended-short-threshold or --grace-hours that is not a number, naming the flag", async () => {
+    await start();
+    const short = await status(["Trains"], { endedShortThreshold: "lots" });
+    expect(short.code).toBe(1);
+    expect(short.err).toContain(
+      "--ended-short-threshold lots is not a percentage: give a number from 0 to 100",
+    );
+    const grace = await status(["Trains"], { graceHours: "1d" });
+    expect(grace.code).toBe(1);
+    expect(grace.err).toContain("--grace-hours 1d is not a number of hours: give e.g. --grace-hours 48");
   });
 
   it("exits 2 when an active campaign has no creative that can serve, even before its flight", async () => {
@@ -257,6 +334,7 @@ describe("doohctl status", () => {
       "5003",
       "5004",
       "5005",
+      "5008",
     ]);
   });
 
@@ -381,6 +459,8 @@ describe("doohctl status", () => {
     const io = bufferIO();
     expect(await run(["status", "--help"], io)).toBe(0);
     expect(io.out()).toContain("--behind-threshold <pct>");
+    expect(io.out()).toContain("--ended-short-threshold <pct>");
+    expect(io.out()).toContain("--grace-hours <hours>");
     expect(io.out()).toContain("--all");
   });
 });
