@@ -73,7 +73,7 @@ export interface CampaignStatus {
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
   paused_by_apply?: { apply_id: string; paused_at: string; apply_running: boolean };
-  /** Why this campaign makes the exit code 2; empty when it does not. */
+  /** Why this campaign makes the exit code 2, the cause first; empty when it does not. */
   alerts: StatusAlert[];
 }
 
@@ -336,8 +336,19 @@ function alertsOf(o: {
       add("nothing delivered", `nothing delivered ${intoFlight}`);
     }
   }
-  return alerts;
+  // The cause before its symptoms: a campaign without a creative is also behind.
+  return alerts.sort((a, b) => ALERT_ORDER.indexOf(a.kind) - ALERT_ORDER.indexOf(b.kind));
 }
+
+const ALERT_ORDER: readonly AlertKind[] = [
+  "no creative",
+  "paused by apply",
+  "inactive",
+  "nothing delivered",
+  "ended short",
+  "budget exhausted",
+  "behind",
+];
 
 const EN_US = new Intl.NumberFormat("en-US");
 

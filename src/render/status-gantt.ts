@@ -26,11 +26,11 @@ function day(time: string): string {
  * purpose stays plain, a paused one is `done` (it delivered once).
  */
 function tagOf(c: CampaignStatus): string {
-  const kinds = new Set(c.alerts.map((a) => a.kind));
-  if (kinds.has("behind") || kinds.has("budget exhausted")) return "crit, active, ";
-  if (kinds.has("ended short")) return "crit, done, ";
-  if (kinds.has("inactive") && c.pacing.verdict === "never activated") return "";
-  if (kinds.size > 0) return "crit, ";
+  const first = c.alerts[0]?.kind; // the cause first (src/plan/status.ts)
+  if (first === "behind" || first === "budget exhausted") return "crit, active, ";
+  if (first === "ended short") return "crit, done, ";
+  if (first === "inactive" && c.pacing.verdict === "never activated") return "";
+  if (first !== undefined) return "crit, ";
   if (c.pacing.verdict === "ended" || c.pacing.verdict === "paused") return "done, ";
   if (c.pacing.verdict === "never activated") return "";
   return "active, ";
@@ -42,7 +42,9 @@ function stateOf(c: CampaignStatus): string {
   if (first?.kind === "paused by apply") return "paused by an unfinished apply";
   if (first?.kind === "ended short") return "ended short";
   if (first?.kind === "nothing delivered") return "nothing delivered";
-  if (first?.kind === "budget exhausted") return "budget runs out early";
+  if (first?.kind === "budget exhausted") {
+    return c.pacing.verdict === "budget delivered" ? "budget delivered" : "budget runs out early";
+  }
   return c.pacing.verdict;
 }
 
