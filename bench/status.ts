@@ -16,8 +16,8 @@ import { statusCommand } from "../src/cli/commands/status.js";
 import { startEmulator } from "../src/emulator/index.js";
 import { VirtualClock } from "../src/model/clock.js";
 import { MAX_PAGE_SIZE } from "../src/model/wire.js";
+import { buildStatusReport } from "../src/plan/status.js";
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../src/render/status.js";
-import { buildStatusReport } from "../src/render/status-report.js";
 import { BENCH_USER } from "./emulator.js";
 import type { Benchmark, Figure } from "./figures.js";
 import { BENCH_SCENARIO, generateScenario } from "./scenario.js";
@@ -113,7 +113,7 @@ export const statusBenchmark: Benchmark = {
         creatives: live,
         recorded: [],
         now: AT,
-        behindThresholdPct: 10,
+        thresholds: { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 },
         scope: "all" as const,
       };
       const report = buildStatusReport(input);

@@ -170,9 +170,14 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       say(`\n(exit code ${code})`);
       if (code !== expected) throw new DemoStepFailed(`status: exit code ${code}, expected ${expected}`);
     };
-    await status("10", 0);
-    say("\nA nightly job with a tighter threshold alerts on Holiday airports, 6.4% behind:\n");
-    await status("5", 2);
+    // Exit 2: Holiday airports delivers slower than its remaining budget needs, and Holiday
+    // malls, ahead, runs out of budget days before its flight ends (docs/status.md).
+    await status("10", 2);
+    say(
+      "\nA nightly job alerts on both: one behind what its remaining budget needs, one dark before its end.",
+    );
+    say("With a looser --behind-threshold only the one that runs out of budget is left:\n");
+    await status("20", 2);
 
     heading(10, "Stop the emulator");
     await emulator.close();

@@ -1,16 +1,26 @@
 /**
  * `doohctl status` renderers: functions from a StatusReport to text. Text has bars for a
- * terminal (colour as an option); Markdown has a table and a Mermaid gantt chart of the
- * flights with today marked (GitHub renders it); JSON is the report itself.
+ * terminal (colour as an option); Markdown has tables and a Mermaid gantt chart of the flights
+ * (src/render/status-gantt.ts; GitHub renders it); JSON is the report itself, exact amounts.
+ * Text and Markdown show amounts for people: the currency's minor units, half to even
+ * (`Money.formatAmount`, src/model/money.ts).
  */
+import { Money } from "../model/money.js";
+import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
+import type { InsertionOrderStatus } from "../plan/status-rollup.js";
 import { count, type Paint, paint } from "./format.js";
-import type { CampaignStatus, PacingVerdict, StatusReport } from "./status-report.js";
+import { statusGantt } from "./status-gantt.js";
 
 const EN_US = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
 
 export function renderStatusJson(report: StatusReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** An exact amount of the report ("546.25 USD") as people read it ("546.25 USD", "1,250.00 USD"). */
+function amount(text: string): string {
+  return Money.formatAmount(Money.parse(text));
 }
 
 function bar(pct: number): string {
@@ -22,27 +32,55 @@ function verdictText(c: CampaignStatus): string {
   const { verdict, difference_pct } = c.pacing;
   if (verdict === "behind" || verdict === "ahead" || verdict === "on track") {
     const sign = difference_pct > 0 ? "+" : "";
-    return `${verdict} (${sign}${difference_pct}% against a linear pace)`;
+    return `${verdict} (${sign}${difference_pct}% against what the remaining budget needs)`;
   }
   return verdict;
 }
 
-function colourOf(p: Paint, verdict: PacingVerdict): (text: string) => string {
-  if (verdict === "behind") return p.remove;
-  if (verdict === "ahead" || verdict === "paused") return p.change;
+function forecastText(c: CampaignStatus): string {
+  const p = c.pacing;
+  if (p.verdict === "not started") return "not started";
+  const pace = `${EN_US.format(Math.round(p.pace_per_day))} a day`;
+  if (p.verdict === "ended") return `${pace}; ended with ${EN_US.format(c.impressions.delivered)}`;
+  const needed = p.required_per_day > 0 ? ` (${EN_US.format(Math.round(p.required_per_day))} needed)` : "";
+  return `${pace}${needed}; ${EN_US.format(p.projected_impressions)} of ${EN_US.format(c.impressions.budget)} by the end`;
+}
+
+function colourOf(p: Paint, c: CampaignStatus): (text: string) => string {
+  const verdict: PacingVerdict = c.pacing.verdict;
+  if (verdict === "behind" || c.alerts.length > 0) return p.remove;
+  if (verdict === "ahead" || verdict === "paused" || verdict === "never activated") return p.change;
   if (verdict === "on track") return p.add;
   return p.dim;
 }
+
+const SUMMARY_WORDS: [keyof StatusReport["summary"], string][] = [
+  ["behind", "behind pace"],
+  ["budget_exhausted", "out of budget before the end"],
+  ["ended_short", "ended short"],
+  ["not_delivering", "not delivering"],
+  ["cannot_serve", "cannot serve"],
+  ["paused_by_apply", "paused by an unfinished apply"],
+];
 
 function summaryLine(report: StatusReport): string {
   const s = report.summary;
   const scope =
     report.scope === "all" ? "live campaigns of the declared insertion orders" : "declared campaigns";
+  const kinds = SUMMARY_WORDS.filter(([key]) => s[key] > 0).map(([key, words]) => `${s[key]} ${words}`);
+  const alerts =
+    s.alerting === 0
+      ? "no alert"
+      : `${count(s.alerting, "with an alert", "with alerts")} (${kinds.join(", ")})`;
+  const t = report.thresholds;
   return (
-    `${count(s.campaigns, "campaign")} (${scope}) at ${report.generated_at}: ` +
-    `${s.behind} behind pace by more than ${report.behind_threshold_pct}%, ` +
-    `${s.cannot_serve} cannot serve, ${s.paused_by_apply} paused by an unfinished apply`
+    `${count(s.campaigns, "campaign")} (${scope}) at ${report.generated_at}: ${alerts}; ` +
+    `thresholds: behind ${t.behind_pct}%, ended short ${t.ended_short_pct}%, grace ${t.grace_hours} h`
   );
+}
+
+function spendOf(order: InsertionOrderStatus): string {
+  return order.spend.map((s) => `${amount(s.amount)} of ${amount(s.budget)}`).join(", ");
 }
 
 export function renderStatusText(report: StatusReport, options: { colour: boolean }): string {
@@ -57,8 +95,11 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `  impressions  ${bar(c.impressions.pct)} ${c.impressions.pct}%: ` +
         `${EN_US.format(c.impressions.delivered)} of ${EN_US.format(c.impressions.budget)}`,
     );
-    lines.push(`  spend        ${bar(c.spend.pct)} ${c.spend.pct}%: ${c.spend.amount} of ${c.spend.budget}`);
-    lines.push(`  pacing       ${colourOf(p, c.pacing.verdict)(verdictText(c))}`);
+    lines.push(
+      `  spend        ${bar(c.spend.pct)} ${c.spend.pct}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
+    );
+    lines.push(`  forecast     ${forecastText(c)}`);
+    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c))}`);
     lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
     for (const problem of c.creatives.problems) {
       lines.push(`    creative ${problem.creative_id} "${problem.name}": ${problem.reason}`);
@@ -70,7 +111,21 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       );
       if (!c.paused_by_apply.apply_running) lines.push("    the next plan or apply reactivates it");
     }
-    for (const alert of c.alerts) lines.push(p.remove(`  ! ${alert}`));
+    for (const alert of c.alerts) lines.push(p.remove(`  ! ${alert.message}`));
+    lines.push("");
+  }
+  for (const order of report.insertion_orders) {
+    lines.push(
+      `${p.bold(`insertion order ${order.id}`)}: ${count(order.campaigns, "campaign")}, ${order.start_time} .. ${order.end_time}`,
+    );
+    lines.push(
+      `  impressions  ${EN_US.format(order.impressions.delivered)} of ${EN_US.format(order.impressions.budget)}, ` +
+        `${EN_US.format(order.impressions.projected)} by the end at the current pace`,
+    );
+    lines.push(`  spend        ${spendOf(order)}`);
+    lines.push(
+      `  alerts       ${order.alerting === 0 ? "none" : `${count(order.alerting, "campaign")} with alerts`}`,
+    );
     lines.push("");
   }
   lines.push(summaryLine(report));
@@ -82,64 +137,36 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
-/** Mermaid task names: `:` starts the task's data and `#` a comment. */
-function ganttName(text: string): string {
-  return text.replace(/[:#;]/g, " ").replace(/\s+/g, " ").trim();
-}
-
 export function renderStatusMarkdown(report: StatusReport): string {
   const lines = [`### doohctl status`, "", summaryLine(report), ""];
   if (report.campaigns.length > 0) {
     lines.push(
-      "| campaign | flight | impressions | spend | pacing | creatives | alerts |",
-      "|---|---|---|---|---|---|---|",
+      "| campaign | flight | impressions | spend | forecast | pacing | creatives | alerts |",
+      "|---|---|---|---|---|---|---|---|",
     );
     for (const c of report.campaigns) {
       const problems = c.creatives.problems.map((p) => `${p.creative_id}: ${p.reason}`);
       lines.push(
         `| ${cell(`${c.id} ${c.name}`)} | ${c.flight_elapsed_pct}% | ` +
           `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${c.impressions.pct}%) | ` +
-          `${c.spend.amount} / ${c.spend.budget} (${c.spend.pct}%) | ${verdictText(c)} | ` +
+          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
-          `${c.alerts.length > 0 ? `**${c.alerts.join(", ")}**` : ""} |`,
+          `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
       );
     }
-    lines.push("", ...gantt(report));
+    lines.push(
+      "",
+      "| insertion order | campaigns | flights | impressions | by the end at the current pace | spend | with alerts |",
+      "|---|---|---|---|---|---|---|",
+    );
+    for (const order of report.insertion_orders) {
+      lines.push(
+        `| ${cell(order.id)} | ${order.campaigns} | ${order.start_time.slice(0, 10)} .. ${order.end_time.slice(0, 10)} | ` +
+          `${EN_US.format(order.impressions.delivered)} / ${EN_US.format(order.impressions.budget)} | ` +
+          `${EN_US.format(order.impressions.projected)} | ${spendOf(order)} | ${order.alerting} |`,
+      );
+    }
+    lines.push("", ...statusGantt(report));
   }
   return `${lines.join("\n")}\n`;
-}
-
-/** The flights on a Mermaid gantt chart, one section per insertion order, today marked. */
-function gantt(report: StatusReport): string[] {
-  const lines = [
-    "```mermaid",
-    "gantt",
-    "  title Flights",
-    "  dateFormat YYYY-MM-DD",
-    "  axisFormat %Y-%m-%d",
-    "  todayMarker off",
-  ];
-  const byOrder = new Map<string, CampaignStatus[]>();
-  for (const c of report.campaigns) {
-    byOrder.set(c.insertion_order_id, [...(byOrder.get(c.insertion_order_id) ?? []), c]);
-  }
-  for (const [order, campaigns] of byOrder) {
-    lines.push(`  section insertion order ${order}`);
-    for (const c of campaigns) {
-      const tag =
-        c.alerts.length > 0 ? "crit, " : c.pacing.verdict === "ended" ? "done, " : c.active ? "active, " : "";
-      lines.push(
-        `  ${ganttName(`${c.id} ${c.name}`)} :${tag}c${c.id}, ${day(c.start_time)}, ${day(c.end_time)}`,
-      );
-    }
-  }
-  // Mermaid's own today marker is the reader's clock; the report's instant is the one it shows.
-  const today = day(report.generated_at);
-  lines.push("  section today", `  ${today} :milestone, today, ${today}, 0d`, "```");
-  return lines;
-}
-
-/** The UTC day of an instant (times are sent and shown as UTC). */
-function day(time: string): string {
-  return time.slice(0, 10);
 }

@@ -24,14 +24,18 @@ describe("npm run demo", () => {
 
     const headings = [...out.matchAll(/^== (\d+)\. /gm)].map((m) => Number(m[1]));
     expect(headings).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    // validate 0, plan 0, apply 0, plan after apply 0, drift 2, markdown 0, status 0, status with a tight threshold 2.
+    // validate 0, plan 0, apply 0, plan after apply 0, drift 2, markdown 0, status 2 (behind and
+    // running out of budget), status with a looser threshold 2 (running out of budget).
     expect([...out.matchAll(/\(exit code (\d)\)/g)].map((m) => Number(m[1]))).toEqual([
-      0, 0, 0, 0, 2, 0, 0, 2,
+      0, 0, 0, 0, 2, 0, 2, 2,
     ]);
     expect(out).toContain("write: 100/1s"); // the config's window, shown, matches the emulator's
     expect(out).toMatch(/cpm: 14\.00 USD -> 12\.50 USD/);
     expect(out).toContain("### doohctl plan: 1 campaign update");
-    expect(out).toContain("pacing       on track (-6.4% against a linear pace)");
+    expect(out).toContain("pacing       behind (-15.6% against what the remaining budget needs)");
+    expect(out).toContain(
+      "! budget runs out at this pace on 2026-12-28T18:40:00Z: dark for 3.2 days before the flight ends",
+    );
     expect(out).toContain("every step did what it should");
     expect(io.err()).toMatch(/\[7\/7\] phase 6 PATCH/); // apply's progress, on stderr
 

@@ -1,22 +1,21 @@
 /**
  * `doohctl status` against the real emulator over HTTP, at fixed instants of its virtual
- * clock: the report in every format (golden files), the exit codes a scheduled job alerts
- * on, `--all`, a campaign an unfinished apply left paused, and the reads it costs.
+ * clock (test/status/world.ts): the report in every format (golden files), a campaign an
+ * unfinished apply left paused, the reads it costs, errors. Exit codes and alerts:
+ * test/status/alerts.test.ts; forecasts by hand: test/status/forecast.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
-import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
+import { statusCommand } from "../../src/cli/commands/status.js";
 import { run } from "../../src/cli/program.js";
-import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { VirtualClock } from "../../src/model/clock.js";
+import { buildStatusReport } from "../../src/plan/status.js";
 import { renderStatusText } from "../../src/render/status.js";
-import { buildStatusReport } from "../../src/render/status-report.js";
-import { campaign, creative, USER } from "../emulator/helpers.js";
-import { seedIo } from "../helpers/builders.js";
+import { USER } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
+import { parseMermaidBlocks } from "./mermaid.js";
+import { ALL_NAMES, statusWorld } from "./world.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
 
@@ -28,243 +27,83 @@ function golden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(path, "utf8"));
 }
 
-/** Half way through December, the flight of most campaigns below. */
-const MID_DECEMBER = "2026-12-16T12:00:00Z";
-
-/**
- * One insertion order, five active campaigns and one paused. Each campaign's pace is fixed by
- * its id (docs/emulator.md): 5001 runs 6.4% behind linear, 5002 11.6% ahead, 5004 12.6% behind.
- */
-function account(): EmulatorSeed {
-  return {
-    users: [USER],
-    advertisers: [{ id: "1", name: "Acme" }],
-    insertion_orders: [seedIo("1001")],
-    campaigns: [
-      campaign({ id: "5001", name: "Airports", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5002", name: "Malls", active: true, budget_impressions: 100_000 }),
-      campaign({
-        id: "5003",
-        name: "New year",
-        active: true,
-        start_time: "2027-01-01T00:00:00Z",
-        end_time: "2027-02-01T00:00:00Z",
-        budget_impressions: 50_000,
-      }),
-      campaign({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
-    ],
-    creatives: [
-      creative({
-        id: "9001",
-        name: "Airport spot",
-        campaign_ids: ["5001"],
-        insertion_order_ids: ["1001"],
-        audits: [
-          { network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
-          { network_id: "2", status: "PENDING", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
-        ],
-      }),
-      // Approved by one network: it can serve (src/model/creative-serving.ts).
-      creative({
-        id: "9002",
-        name: "Mall spot",
-        campaign_ids: ["5002"],
-        insertion_order_ids: ["1001"],
-        audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
-      }),
-      creative({
-        id: "9003",
-        name: "Fireworks",
-        campaign_ids: ["5003"],
-        insertion_order_ids: ["1001"],
-        processing_status: "FAILED",
-      }),
-      creative({
-        id: "9004",
-        name: "Station spot",
-        campaign_ids: ["5004"],
-        insertion_order_ids: ["1001"],
-        audits: [
-          { network_id: "1", status: "DENIED", message: "too bright", last_reviewed: "2026-11-20T00:00:00Z" },
-          { network_id: "2", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
-        ],
-      }),
-    ],
-    networks: [
-      { id: "1", name: "Metro Screens" },
-      { id: "2", name: "Airport Media" },
-    ],
-    creative_categories: [{ id: "1", name: "Beverages" }],
-  };
-}
-
-const ALL_NAMES = ["Airports", "Malls", "New year", "Stations", "Held back"];
-
-let dir: string;
-let emulator: RunningEmulator | undefined;
-let clock: VirtualClock;
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "doohctl-status-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-function running(): RunningEmulator {
-  if (!emulator) throw new Error("no emulator");
-  return emulator;
-}
-
-async function start(at = MID_DECEMBER): Promise<void> {
-  clock = new VirtualClock({ start: Date.parse(at) });
-  await emulator?.close();
-  emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: account() });
-}
-
-function config(names: readonly string[]): string {
-  const file = join(dir, "doohctl.yaml");
-  writeFileSync(
-    file,
-    [
-      "version: 1",
-      "connection:",
-      `  api_origin: ${running().origin}`,
-      "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
-      "insertion_orders:",
-      '  - id: "1001"',
-      "    campaigns:",
-      ...names.map((name) => `      - name: ${name}`),
-      "",
-    ].join("\n"),
-  );
-  return file;
-}
-
-function cli() {
-  return bufferIO({
-    cwd: dir,
-    env: {
-      DOOHCTL_EMAIL: USER.email,
-      DOOHCTL_PASSWORD: USER.password,
-      DOOHCTL_SESSION_CACHE: "off",
-      DOOHCTL_STATE_DIR: join(dir, "state"),
-      HOME: dir,
-    },
-  });
-}
-
-async function status(names: readonly string[], flags: Partial<StatusFlags> = {}) {
-  const io = cli();
-  const code = await statusCommand(
-    io,
-    [config(names)],
-    { format: "text", behindThreshold: "10", sessionCache: false, ...flags },
-    { clock },
-  );
-  return { code, out: io.out(), err: io.err() };
-}
+const world = statusWorld();
 
 describe("doohctl status", () => {
   it("reports delivery, pacing and serving of the declared campaigns as text with bars", async () => {
-    await start();
-    const result = await status(ALL_NAMES);
+    await world.start();
+    const result = await world.status(ALL_NAMES);
     expect(result.err).toBe("");
     golden("mid-december.txt", result.out);
     expect(result.code).toBe(2);
   });
 
   it("colours the verdicts only when asked, and never puts colour in the golden text", async () => {
-    await start();
+    await world.start();
     // An empty report has no verdict to colour.
     const report = buildStatusReport({
       campaigns: [],
       creatives: [],
       recorded: [],
-      now: clock.now(),
-      behindThresholdPct: 10,
+      now: world.clock().now(),
+      thresholds: { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 },
       scope: "declared",
     });
     expect(renderStatusText(report, { colour: true })).toBe(renderStatusText(report, { colour: false }));
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
-    const json = JSON.parse((await status(ALL_NAMES, flags)).out);
+    const json = JSON.parse((await world.status(ALL_NAMES, flags)).out);
     const coloured = renderStatusText(json, { colour: true });
-    expect(coloured).toContain("\u001b[31mbehind (-12.6% against a linear pace)\u001b[0m");
-    expect(coloured).toContain("\u001b[32mon track (-6.4% against a linear pace)\u001b[0m");
+    expect(coloured).toContain("\u001b[31mbehind (-22.4% against what the remaining budget needs)\u001b[0m");
+    expect(coloured).toContain("\u001b[32mon track (-1.6% against what the remaining budget needs)\u001b[0m");
     expect(renderStatusText(json, { colour: false })).not.toContain("\u001b[");
   });
 
-  it("reports the same as Markdown with a table and a gantt chart of the flights, today marked", async () => {
-    await start();
-    const result = await status(ALL_NAMES, { format: "markdown" });
+  it("reports the same as Markdown with tables and a gantt chart Mermaid parses, today a marker line", async () => {
+    await world.start();
+    const result = await world.status(ALL_NAMES, { format: "markdown" });
     golden("mid-december.md.golden", result.out);
-    expect(result.out).toContain("  2026-12-16 :milestone, today, 2026-12-16, 0d");
+    expect(await parseMermaidBlocks(result.out)).toBe(1);
+    expect(result.out).toContain("  today 2026-12-16 :vert, today, 2026-12-16, 0d");
+    expect(result.out).toContain("  insertion order 1001 :io1001, 2026-12-01, 2027-02-01");
+    // Behind and no creative in different colours (crit + active against crit alone).
+    expect(result.out).toContain("  5004 Stations - behind :crit, active, c5004,");
+    expect(result.out).toContain("  5003 New year - no creative can serve :crit, c5003,");
   });
 
   it("reports the same as JSON, with the verdicts and alerts a job can read", async () => {
-    await start();
-    const result = await status(ALL_NAMES, { format: "json" });
+    await world.start();
+    const result = await world.status(ALL_NAMES, { format: "json" });
     golden("mid-december.json.golden", result.out);
     const report = JSON.parse(result.out);
     const byId = Object.fromEntries(report.campaigns.map((c: { id: string }) => [c.id, c]));
-    expect(byId["5001"].pacing.verdict).toBe("on track");
+    expect(byId["5001"].pacing.verdict).toBe("behind");
+    expect(byId["5008"].pacing.verdict).toBe("on track");
+    expect(byId["5008"].alerts).toEqual([]);
     expect(byId["5002"].pacing.verdict).toBe("ahead");
+    expect(byId["5002"].pacing.exhausted_at).toBe("2026-12-28T18:40:00Z");
+    expect(byId["5002"].alerts.map((a: { kind: string }) => a.kind)).toEqual(["budget exhausted"]);
     expect(byId["5004"].pacing.verdict).toBe("behind");
-    expect(byId["5003"].alerts).toEqual(["no creative can serve"]);
-    expect(byId["5005"].pacing.verdict).toBe("paused");
+    expect(byId["5003"].alerts).toEqual([{ kind: "no creative", message: "no creative can serve" }]);
+    // Declared active: false and never activated: shown as such, no alert.
+    expect(byId["5005"].pacing.verdict).toBe("never activated");
+    expect(byId["5005"].declared_inactive).toBe(true);
     expect(byId["5005"].alerts).toEqual([]);
-  });
-
-  it("exits 0 when every declared campaign is on pace and can serve", async () => {
-    await start();
-    const result = await status(["Airports", "Malls"]);
-    expect(result.code).toBe(0);
-  });
-
-  it("exits 2 when a campaign is behind pace by more than --behind-threshold", async () => {
-    await start();
-    expect((await status(["Airports"], { behindThreshold: "5" })).code).toBe(2);
-    expect((await status(["Airports"], { behindThreshold: "7" })).code).toBe(0);
-  });
-
-  it("exits 2 when an active campaign has no creative that can serve, even before its flight", async () => {
-    await start();
-    const result = await status(["New year"]);
-    expect(result.code).toBe(2);
-    expect(result.out).toContain('creative 9003 "Fireworks": processing failed');
-    expect(result.out).toContain("! no creative can serve");
-  });
-
-  it("shows delivery growing with the clock, and ended flights as ended", async () => {
-    await start("2026-12-02T00:00:00Z");
-    const early = JSON.parse((await status(["Airports"], { format: "json" })).out);
-    await start("2027-01-05T00:00:00Z");
-    const late = JSON.parse((await status(["Airports"], { format: "json" })).out);
-    expect(late.campaigns[0].impressions.delivered).toBeGreaterThan(early.campaigns[0].impressions.delivered);
-    expect(late.campaigns[0].pacing.verdict).toBe("ended");
-  });
-
-  it("--all reports every live campaign of the declared insertion orders", async () => {
-    await start();
-    const report = JSON.parse((await status(["Airports"], { format: "json", all: true })).out);
-    expect(report.scope).toBe("all");
-    expect(report.campaigns.map((c: { id: string }) => c.id)).toEqual([
-      "5001",
-      "5002",
-      "5003",
-      "5004",
-      "5005",
+    // Exact amounts in JSON; 146,300 + 49,600 = 195,900 of 400,000 + 100,000 = 500,000.
+    expect(report.insertion_orders).toEqual([
+      expect.objectContaining({
+        id: "1001",
+        campaigns: 6,
+        impressions: expect.objectContaining({ delivered: 195_900, budget: 500_000 }),
+        spend: [{ amount: "2448.75 USD", budget: "6250.00 USD" }],
+      }),
     ]);
   });
 
   it("names a campaign an unfinished apply left paused, and exits 2", async () => {
-    await start();
-    const io = cli();
-    const store = new RecoveryStore(join(dir, "state"), {
-      origin: running().origin,
+    await world.start();
+    const io = world.cli();
+    const store = new RecoveryStore(join(world.dir(), "state"), {
+      origin: world.running().origin,
       environment: "production",
       account_id: USER.account_id,
     });
@@ -277,13 +116,13 @@ describe("doohctl status", () => {
         paused_at: "2026-12-16T11:00:01Z",
       },
     ]);
-    const reply = await fetch(`${running().origin}/api/session`, {
+    const reply = await fetch(`${world.running().origin}/api/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: USER.email, password: USER.password }),
     });
     const cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const paused = await fetch(`${running().origin}/api/dsp/v1/campaigns/5001`, {
+    const paused = await fetch(`${world.running().origin}/api/dsp/v1/campaigns/5001`, {
       method: "PATCH",
       headers: { "content-type": "application/json", cookie },
       body: JSON.stringify({ active: false }),
@@ -291,9 +130,9 @@ describe("doohctl status", () => {
     expect(paused.status).toBe(200);
     const code = await statusCommand(
       io,
-      [config(["Airports"])],
+      [world.config(["Airports"])],
       { format: "text", behindThreshold: "10", sessionCache: false },
-      { clock },
+      { clock: world.clock() },
     );
     expect(code).toBe(2);
     expect(io.out()).toContain(`paused by a running apply (${apply.applyId}) at 2026-12-16T11:00:01Z`);
@@ -303,9 +142,9 @@ describe("doohctl status", () => {
   });
 
   it("names a campaign a dead apply left paused, says the next plan reactivates it, and leaves the record alone", async () => {
-    await start();
-    const scope = { origin: running().origin, environment: "production", account_id: USER.account_id };
-    const records = join(dir, "state", "recovery", accountKey(scope));
+    await world.start();
+    const scope = { origin: world.running().origin, environment: "production", account_id: USER.account_id };
+    const records = join(world.dir(), "state", "recovery", accountKey(scope));
     mkdirSync(records, { recursive: true, mode: 0o700 });
     const file = join(records, "dead-apply.json");
     const record = {
@@ -320,18 +159,18 @@ describe("doohctl status", () => {
       ],
     };
     writeFileSync(file, JSON.stringify(record));
-    const reply = await fetch(`${running().origin}/api/session`, {
+    const reply = await fetch(`${world.running().origin}/api/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: USER.email, password: USER.password }),
     });
     const cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    await fetch(`${running().origin}/api/dsp/v1/campaigns/5002`, {
+    await fetch(`${world.running().origin}/api/dsp/v1/campaigns/5002`, {
       method: "PATCH",
       headers: { "content-type": "application/json", cookie },
       body: JSON.stringify({ active: false }),
     });
-    const result = await status(["Malls"]);
+    const result = await world.status(["Malls"]);
     expect(result.code).toBe(2);
     expect(result.out).toContain(
       "  paused by an apply that did not finish (20261216T110000Z-1-dead) at 2026-12-16T11:00:01Z\n    the next plan or apply reactivates it",
@@ -340,9 +179,10 @@ describe("doohctl status", () => {
   });
 
   it("reads campaigns by insertion order with progress and their creatives, and never writes", async () => {
-    await start();
-    await status(ALL_NAMES);
-    const reads = running()
+    await world.start();
+    await world.status(ALL_NAMES);
+    const reads = world
+      .running()
       .requestLog()
       .filter((e) => e.path.startsWith("/api/dsp/"));
     expect(reads.map((e) => `${e.method} ${e.path}`)).toEqual([
@@ -352,26 +192,19 @@ describe("doohctl status", () => {
     expect(reads[0]?.query).toContain("include_progress=true");
   });
 
-  it("refuses a --behind-threshold that is not a percentage, naming the flag and what to give", async () => {
-    await start();
-    const result = await status(["Airports"], { behindThreshold: "ten" });
-    expect(result.code).toBe(1);
-    expect(result.err).toContain("--behind-threshold ten is not a percentage: give a number from 0 to 100");
-  });
-
   it("with --format json, says what went wrong as JSON on stdout, never the password", async () => {
-    await start();
+    await world.start();
     const io = bufferIO({
-      cwd: dir,
+      cwd: world.dir(),
       env: {
         DOOHCTL_EMAIL: USER.email,
         DOOHCTL_PASSWORD: "wrong-password",
         DOOHCTL_SESSION_CACHE: "off",
-        HOME: dir,
+        HOME: world.dir(),
       },
     });
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
-    expect(await statusCommand(io, [config(["Airports"])], flags, { clock })).toBe(1);
+    expect(await statusCommand(io, [world.config(["Airports"])], flags, { clock: world.clock() })).toBe(1);
     const answer = JSON.parse(io.out());
     expect(answer.errors).toEqual([
       {
@@ -387,6 +220,8 @@ describe("doohctl status", () => {
     const io = bufferIO();
     expect(await run(["status", "--help"], io)).toBe(0);
     expect(io.out()).toContain("--behind-threshold <pct>");
+    expect(io.out()).toContain("--ended-short-threshold <pct>");
+    expect(io.out()).toContain("--grace-hours <hours>");
     expect(io.out()).toContain("--all");
   });
 });

@@ -13,8 +13,13 @@ import { loadConfig } from "../../config/load.js";
 import { type Clock, systemClock } from "../../model/clock.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
+import {
+  buildStatusReport,
+  DEFAULT_BEHIND_THRESHOLD_PCT,
+  DEFAULT_ENDED_SHORT_PCT,
+  DEFAULT_GRACE_HOURS,
+} from "../../plan/status.js";
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
-import { buildStatusReport, DEFAULT_BEHIND_THRESHOLD_PCT } from "../../render/status-report.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";
@@ -27,6 +32,8 @@ export interface StatusFlags extends ConnectionFlags {
   format: string;
   all?: boolean;
   behindThreshold: string;
+  endedShortThreshold?: string;
+  graceHours?: string;
 }
 
 const FORMATS = ["text", "json", "markdown"] as const;
@@ -44,6 +51,16 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
       "--behind-threshold <pct>",
       "a campaign more than this percent behind a linear pace makes the exit code 2",
       String(DEFAULT_BEHIND_THRESHOLD_PCT),
+    )
+    .option(
+      "--ended-short-threshold <pct>",
+      "a flight that ended (within 7 days) more than this percent short of its budget makes the exit code 2",
+      String(DEFAULT_ENDED_SHORT_PCT),
+    )
+    .option(
+      "--grace-hours <hours>",
+      "a campaign this long into its flight that is inactive or has delivered nothing makes the exit code 2",
+      String(DEFAULT_GRACE_HOURS),
     )
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
@@ -73,12 +90,19 @@ export async function statusCommand(
   if (!format) {
     return fail(new UsageError(`--format ${flags.format} is not known: use text, json or markdown`));
   }
-  const threshold = Number(flags.behindThreshold);
-  if (!/^\d+(\.\d+)?$/.test(flags.behindThreshold) || !(threshold >= 0 && threshold <= 100)) {
+  const threshold = percentFlag("--behind-threshold", flags.behindThreshold, "15");
+  if (threshold instanceof Error) return fail(threshold);
+  const endedShort = percentFlag(
+    "--ended-short-threshold",
+    flags.endedShortThreshold ?? String(DEFAULT_ENDED_SHORT_PCT),
+    "10",
+  );
+  if (endedShort instanceof Error) return fail(endedShort);
+  const graceText = flags.graceHours ?? String(DEFAULT_GRACE_HOURS);
+  const grace = Number(graceText);
+  if (!/^\d+(\.\d+)?$/.test(graceText)) {
     return fail(
-      new UsageError(
-        `--behind-threshold ${flags.behindThreshold} is not a percentage: give a number from 0 to 100, e.g. --behind-threshold 15`,
-      ),
+      new UsageError(`--grace-hours ${graceText} is not a number of hours: give e.g. --grace-hours 48`),
     );
   }
   try {
@@ -92,14 +116,16 @@ export async function statusCommand(
       const recovery = await recoveryStoreFor(io, connection, client);
       const live = await readCampaigns(client, desired);
       const campaigns = selectCampaigns(io, desired, live, flags.all === true);
+      const declaredInactive = declaredInactiveIds(desired, live);
       const creatives = await client.listCreativesByCampaign(campaigns.map((c) => c.id));
       const record = readRecord(io, recovery, desired, live);
       const report = buildStatusReport({
         campaigns,
         creatives,
         recorded: record.pauses,
+        declaredInactive,
         now: clock.now(),
-        behindThresholdPct: threshold,
+        thresholds: { behind_pct: threshold, ended_short_pct: endedShort, grace_hours: grace },
         scope: flags.all ? "all" : "declared",
       });
       io.stdout.write(
@@ -118,6 +144,34 @@ export async function statusCommand(
   } catch (error) {
     return fail(error);
   }
+}
+
+/** A percentage flag's value, or an error naming the flag and what to give. */
+function percentFlag(flag: string, text: string, example: string): number | Error {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value >= 0 && value <= 100)) {
+    return new UsageError(
+      `${flag} ${text} is not a percentage: give a number from 0 to 100, e.g. ${flag} ${example}`,
+    );
+  }
+  return value;
+}
+
+/** The live ids of the campaigns the config declares `active: false` (held back on purpose). */
+function declaredInactiveIds(desired: DesiredState, live: Campaign[]): Set<string> {
+  const out = new Set<string>();
+  for (const order of desired.insertionOrders) {
+    for (const declared of order.campaigns) {
+      if (declared.fields.active !== false) continue;
+      const found = live.find(
+        (c) =>
+          c.insertion_order_id === order.id &&
+          (declared.id !== undefined ? c.id === declared.id : c.name === declared.name),
+      );
+      if (found) out.add(found.id);
+    }
+  }
+  return out;
 }
 
 /**
