@@ -18,7 +18,7 @@ import { buildStatusReport, DEFAULT_BEHIND_THRESHOLD_PCT } from "../../render/st
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";
-import { type ConnectionFlags, Flag } from "../flags.js";
+import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { readRecord, recoveryStoreFor } from "../pipeline.js";
@@ -38,7 +38,7 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
       "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
     )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
-    .option("--format <format>", "output on stdout: text, json or markdown", "text")
+    .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--all", "every live campaign of the declared insertion orders, declared or not")
     .option(
       "--behind-threshold <pct>",
@@ -69,10 +69,8 @@ export async function statusCommand(
     reportError(io, "status", error, flags.format);
     return EXIT.error;
   };
-  const format = FORMATS.find((f) => f === flags.format);
-  if (!format) {
-    return fail(new UsageError(`--format ${flags.format} is not known: use text, json or markdown`));
-  }
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) return fail(format);
   const threshold = Number(flags.behindThreshold);
   if (!/^\d+(\.\d+)?$/.test(flags.behindThreshold) || !(threshold >= 0 && threshold <= 100)) {
     return fail(
