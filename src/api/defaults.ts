@@ -19,6 +19,12 @@ export const CLIENT_DEFAULTS = {
   random: Math.random,
 };
 
+/**
+ * How long an idle connection stays open for the next request (undici's `keepAliveTimeout`,
+ * set by transport.ts). Not an option: kept here so that every client default has one home.
+ */
+export const KEEP_ALIVE_MS = 30_000;
+
 /** The options the layers read, every default filled in. */
 export interface ClientSettings {
   clock: Clock;

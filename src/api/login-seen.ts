@@ -3,7 +3,14 @@
  * cookies' names and attributes (never a value: it is dropped as the header is read), the
  * answer's status and body members, and the TLS of the connection. Never a secret.
  */
-import type { TlsSeen } from "./transport.js";
+/**
+ * The TLS a connection negotiated (G13): what `doohctl doctor` reports. Defined here, not in
+ * transport.ts which records it, so that types.ts -> login-seen.ts imports nothing back.
+ */
+export interface TlsSeen {
+  protocol: string;
+  cipher: string;
+}
 
 export interface CookieSeen {
   name: string;

@@ -9,11 +9,10 @@ import { apiError, trustedBody } from "./answer.js";
 import { Endpoints } from "./endpoints.js";
 import { ApiError, CredentialsError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
-import { type LoginSeen, loginSeen } from "./login-seen.js";
+import { type LoginSeen, loginSeen, type TlsSeen } from "./login-seen.js";
 import type { Scrubber } from "./scrub.js";
 import { exchangeOf, type Send } from "./send.js";
 import { type SessionToken, tokenFromSetCookie } from "./session.js";
-import type { TlsSeen } from "./transport.js";
 import type { ClientStats, Credentials } from "./types.js";
 
 export interface LoginOptions {

@@ -1,44 +1,12 @@
 /**
- * The client's batch reads (DspReaders), each built on `send` and the paging of paging.ts or
- * categories.ts: ids and filter values 100 a request, pages of 100.
+ * The client's batch reads (the DspReaders of types.ts), each built on `send` and the paging
+ * of paging.ts or categories.ts: ids and filter values 100 a request, pages of 100.
  */
-import type { TargetingOptionSet } from "../model/targeting.js";
-import type { Advertiser, Campaign, Creative, CreativeCategory, InsertionOrder } from "../model/wire.js";
 import { readCreativeCategories } from "./categories.js";
 import { type CampaignListQuery, Endpoints } from "./endpoints.js";
 import { ContractError } from "./errors.js";
 import { readByValues, type Sender } from "./paging.js";
-import type { SendOptions } from "./types.js";
-
-/** The batch reads plan and apply use, each in as few requests as the API allows (paging.ts). */
-export interface DspReaders {
-  /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
-  getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
-  /**
-   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
-   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
-   */
-  listCampaignsByInsertionOrder(
-    insertionOrderIds: readonly string[],
-    options?: SendOptions & { includeProgress?: boolean },
-  ): Promise<Campaign[]>;
-  getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
-  /** G5, one GET each, several in flight within the GET window. */
-  getTargetings(
-    campaignIds: readonly string[],
-    options?: SendOptions,
-  ): Promise<Map<string, TargetingOptionSet[]>>;
-  /** G6, by `filter=id:`. */
-  getCreatives(ids: readonly string[], options?: SendOptions): Promise<Creative[]>;
-  /** G6, by `filter=campaign_ids:` (array containment). */
-  listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
-  getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
-  /**
-   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
-   * names no filter field (G12). Missing ids are absent from the result.
-   */
-  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
-}
+import type { DspReaders } from "./types.js";
 
 export function dspReaders(send: Sender): DspReaders {
   return {

@@ -7,18 +7,12 @@
  */
 import { createHash } from "node:crypto";
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../model/clock.js";
 import type { Environment } from "../model/wire.js";
 
 /** A token is not used in its last minutes: a long request must not outlive it. */
 export const SESSION_EXPIRY_MARGIN_MS = 5 * 60 * 1000;
-
-/** Where the CLI keeps session files unless told otherwise: `~/.cache/doohctl`. */
-export function defaultSessionCacheDir(): string {
-  return join(homedir(), ".cache", "doohctl");
-}
 
 export interface SessionToken {
   token: string;

@@ -7,7 +7,9 @@
 import { rootCertificates, type TLSSocket } from "node:tls";
 import { buildConnector, Pool, errors as undiciErrors } from "undici";
 import { originVerdict, withoutUserinfo } from "../model/url.js";
+import { KEEP_ALIVE_MS } from "./defaults.js";
 import { NetworkError, ResponseTooLargeError, TimeoutError, TransportPolicyError } from "./errors.js";
+import type { TlsSeen } from "./login-seen.js";
 import type { HttpMethod } from "./types.js";
 
 /**
@@ -91,7 +93,7 @@ export function poolOptions(options: TransportOptions): Pool.Options {
   return {
     connections: options.connections,
     pipelining: 1,
-    keepAliveTimeout: 30_000,
+    keepAliveTimeout: KEEP_ALIVE_MS,
     headersTimeout: options.requestTimeoutMs,
     bodyTimeout: options.requestTimeoutMs,
     connect: {
@@ -127,12 +129,6 @@ export function pathWithQuery(path: string, query?: ReadonlyArray<readonly [stri
 }
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-
-/** The TLS a connection negotiated (G13): what `doohctl doctor` reports. */
-export interface TlsSeen {
-  protocol: string;
-  cipher: string;
-}
 
 export class Transport {
   readonly origin: string;

@@ -5,10 +5,17 @@
 
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
-import type { Environment } from "../model/wire.js";
+import type { TargetingOptionSet } from "../model/targeting.js";
+import type {
+  Advertiser,
+  Campaign,
+  Creative,
+  CreativeCategory,
+  Environment,
+  InsertionOrder,
+} from "../model/wire.js";
 import type { LoginSeen } from "./login-seen.js";
 import type { PacingLog } from "./pacing-log.js";
-import type { DspReaders } from "./readers.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -52,7 +59,8 @@ export interface DspClientOptions {
   clock?: Clock;
   /**
    * Directory of the session cache (mode 0600 files, keyed by origin, environment and user);
-   * `false` turns the cache off. The CLI passes `defaultSessionCacheDir()` (`~/.cache/doohctl`).
+   * `false` turns the cache off. The CLI passes `$XDG_CACHE_HOME/doohctl`, else
+   * `~/.cache/doohctl` (src/cli/connection.ts).
    * @default false
    */
   sessionCache?: { dir: string } | false;
@@ -169,6 +177,40 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Items the request carries (batch size), for events. */
   items?: number;
+}
+
+/**
+ * The batch reads plan and apply use, each in as few requests as the API allows (paging.ts),
+ * built on `send` by readers.ts. Here, not in readers.ts: types.ts imports no module of api/
+ * that imports it back (issue 27 item 6).
+ */
+export interface DspReaders {
+  /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
+  getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
+  /**
+   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
+   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
+   */
+  listCampaignsByInsertionOrder(
+    insertionOrderIds: readonly string[],
+    options?: SendOptions & { includeProgress?: boolean },
+  ): Promise<Campaign[]>;
+  getCampaigns(ids: readonly string[], options?: SendOptions): Promise<Campaign[]>;
+  /** G5, one GET each, several in flight within the GET window. */
+  getTargetings(
+    campaignIds: readonly string[],
+    options?: SendOptions,
+  ): Promise<Map<string, TargetingOptionSet[]>>;
+  /** G6, by `filter=id:`. */
+  getCreatives(ids: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  /** G6, by `filter=campaign_ids:` (array containment). */
+  listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
+  getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
+  /**
+   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
+   * names no filter field (G12). Missing ids are absent from the result.
+   */
+  getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
 }
 
 export interface DspClient extends DspReaders {

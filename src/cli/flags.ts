@@ -8,6 +8,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { isPolicyCode, POLICY_CODES } from "../plan/policy.js";
 import type { PlanThresholds } from "../plan/types.js";
+import { UsageError } from "./errors.js";
 import type { PipelineOptions } from "./pipeline.js";
 
 /** The repeatable-option accumulator: each `--flag VALUE` adds VALUE to the list. */
@@ -52,9 +53,36 @@ function changedSince(example = ""): Option {
   );
 }
 
-/** `--format` with a fixed list of values, the first being the default. */
-function format(description: string, formats: readonly [string, ...string[]]): Option {
+/**
+ * `--format` with a fixed list of values, the first being the default. By default commander
+ * refuses another value ("Allowed choices are ..."). With `checkedBy: "command"` the help
+ * lists the values after the description and the command checks the value itself with
+ * `formatOf`, so that a bad value is a `USAGE` error in the command's own voice and error
+ * shape (plan, apply, status, doctor: src/cli/errors.ts).
+ */
+function format(
+  description: string,
+  formats: readonly [string, ...string[]],
+  options: { checkedBy?: "commander" | "command" } = {},
+): Option {
+  if (options.checkedBy === "command") {
+    return new Option("--format <format>", `${description}: ${valueList(formats)}`).default(formats[0]);
+  }
   return new Option("--format <format>", description).choices(formats).default(formats[0]);
+}
+
+/** `text, json or markdown`. */
+function valueList(values: readonly string[]): string {
+  return values.length === 1 ? values[0]! : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+}
+
+/**
+ * The `--format` value of a command that checks it itself (`checkedBy: "command"`): one of
+ * `formats`, or the `USAGE` error that names the values it takes.
+ */
+export function formatOf<F extends string>(value: string, formats: readonly [F, ...F[]]): F | UsageError {
+  const known = formats.find((f) => f === value);
+  return known ?? new UsageError(`--format ${value} is not known: use ${valueList(formats)}`);
 }
 
 /** The options several commands take, each written once: `.addOption(Flag.ca())`. */

@@ -35,11 +35,11 @@ let compiled: Validators | undefined;
 
 function validators(): Validators {
   if (compiled === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
     addFormats(ajv, ["uri"]);
     // Not ajv's strict `uri`, which refuses the macros real pixel URLs carry (`{cachebuster}`).
     ajv.addFormat("http-url", isHttpUrl);
-    const schema = configSchema() as { $id: string };
+    const schema = withHttpUrlFormat(configSchema());
     const document = ajv.compile(schema);
     const item = (def: string) => ajv.compile({ $ref: `${schema.$id}#/$defs/${def}` });
     compiled = {
@@ -48,6 +48,21 @@ function validators(): Validators {
     };
   }
   return compiled;
+}
+
+/**
+ * The schema file is portable (strict ajv, standard formats only: issue 27 item 9), so its
+ * `URL` definition holds only a pattern. doohctl's own check, stricter (no control
+ * character, readable by WHATWG `URL`, no user info: src/model/url.ts), is the format
+ * `http-url`, added here to a copy of the definition; its errors are explained by the same
+ * `URL` title as the pattern's (src/config/explain.ts).
+ */
+function withHttpUrlFormat(schema: Record<string, unknown>): { $id: string } {
+  const copy = structuredClone(schema) as { $id: string; $defs: Record<string, Record<string, unknown>> };
+  const url = copy.$defs.http_url;
+  if (url === undefined) throw new Error("schemas/doohctl.schema.json has no $defs/http_url");
+  url.format = "http-url";
+  return copy;
 }
 
 /** Lists longer than this are checked item by item. */

@@ -5,9 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
+import { Time } from "../model/time.js";
 import { parseJsonBody, type RawBody } from "./body.js";
 import type { Reply } from "./context.js";
-import { type Emulator, iso, send } from "./emulator.js";
+import { type Emulator, send } from "./emulator.js";
 import { FaultSpecError, HttpError, invalid, notFound, SeedError } from "./errors.js";
 import { isPlainObject } from "./fields.js";
 import { buildStore, type EmulatorSeed, validateSeed } from "./seed.js";
@@ -61,7 +62,7 @@ export function controlHandler(
       emulator.reset(buildStore(seed));
       return { status: 200, body: emulator.state() };
     },
-    "GET /__emulator/clock": () => ({ status: 200, body: { now: iso(emulator.clock.now()) } }),
+    "GET /__emulator/clock": () => ({ status: 200, body: { now: Time.fromMillis(emulator.clock.now()) } }),
     "POST /__emulator/clock": (raw) => {
       const input = body(raw);
       const clock = emulator.clock;
@@ -84,7 +85,7 @@ export function controlHandler(
         if (Number.isNaN(ms)) throw invalid("set", "must be an ISO 8601 date-time");
         clock.set(ms);
       } else throw invalid("advance_ms", "is required (or set)");
-      return { status: 200, body: { now: iso(clock.now()) } };
+      return { status: 200, body: { now: Time.fromMillis(clock.now()) } };
     },
     "POST /__emulator/faults": (raw) => {
       const input = body(raw);

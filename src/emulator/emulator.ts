@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
+import { Time } from "../model/time.js";
 import {
   DSP_BASE_PATH,
   type Environment,
@@ -93,10 +94,6 @@ export interface EmulatorCoreOptions {
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
 
-export function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(".000Z", "Z");
-}
-
 export class Emulator {
   store: Store;
   readonly clock: Clock;
@@ -173,7 +170,7 @@ export class Emulator {
     }
     if (this.options.latencyMs > 0) await this.clock.sleep(this.options.latencyMs);
     const entry: RequestLogEntry = {
-      time: iso(this.clock.now()),
+      time: Time.fromMillis(this.clock.now()),
       method,
       path,
       query: url.search.slice(1),

@@ -176,9 +176,30 @@ describe("acquireApplyLock", () => {
   it("keeps accounts apart: another account's held lock does not block", async () => {
     const dir = lockDir();
     const clock = now();
-    holdLock(dir, process.ppid, clock.now(), { ...SCOPE, account_id: "8" });
-    const lock = await acquireApplyLock({ dir, scope: SCOPE, clock });
+    const other = { ...SCOPE, account_id: "8" };
+    holdLock(dir, process.ppid, clock.now(), other);
+    const held = readFileSync(lockPath(dir, other), "utf8");
+    const waits: unknown[] = [];
+    // Were the locks shared, it would wait for the running holder: stop at the first wait.
+    const controller = new AbortController();
+    const start = clock.now();
+    const lock = await acquireApplyLock({
+      dir,
+      scope: SCOPE,
+      clock,
+      signal: controller.signal,
+      onWait: (holder) => {
+        waits.push(holder);
+        controller.abort(new Error("waited for another account's lock"));
+      },
+    });
+    expect(waits).toEqual([]);
+    expect(clock.now() - start).toBeLessThan(1_000);
+    expect(lockPath(dir)).not.toBe(lockPath(dir, other));
+    expect(JSON.parse(readFileSync(lockPath(dir), "utf8")).lease.pid).toBe(process.pid);
+    expect(readFileSync(lockPath(dir, other), "utf8"), "the other account's lock is left alone").toBe(held);
     lock.release();
+    expect(readFileSync(lockPath(dir, other), "utf8")).toBe(held);
   });
 
   it("stops waiting when aborted", async () => {

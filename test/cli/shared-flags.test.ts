@@ -34,4 +34,22 @@ describe("options several commands share", () => {
       );
     }
   });
+
+  // Issue 27 item 3: one --format, each command with its own values. The four commands that
+  // check it themselves say so as a usage error in their own voice, before reading anything.
+  it.each([
+    ["plan", "output on stdout: text, json or markdown", "text, json or markdown"],
+    ["apply", "result format on stdout: text or json", "text or json"],
+    ["status", "output on stdout: text, json or markdown", "text, json or markdown"],
+    ["doctor", "output on stdout: text or json", "text or json"],
+  ])(
+    "%s takes --format with its own values, and refuses another before anything is read",
+    async (command, description, values) => {
+      expect(await help(command)).toContain(`--format <format> ${description} (default: "text")`);
+      const io = bufferIO();
+      expect(await run([command, "--format", "yaml"], io)).toBe(1);
+      expect(io.err()).toBe(`doohctl ${command}: --format yaml is not known: use ${values}\n`);
+      expect(io.out()).toBe("");
+    },
+  );
 });

@@ -5,8 +5,15 @@ import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
-import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags, thresholdsOf } from "../flags.js";
+import { findingErrors, renderJsonErrors, reportError, UsageError } from "../errors.js";
+import {
+  addTuningOptions,
+  Flag,
+  formatOf,
+  pipelineOptionsOf,
+  type ReadFlags,
+  thresholdsOf,
+} from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
@@ -19,6 +26,8 @@ interface ApplyFlags extends ReadFlags {
   format: string;
   log?: string;
 }
+
+const FORMATS = ["text", "json"] as const;
 
 const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
 
@@ -35,7 +44,7 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
       "apply a plan saved with `doohctl plan -o FILE`: made again from its config files (PATHS, default the files it names) and the live state, and refused when anything differs",
     )
     .option("--auto-approve", "apply without asking (needed without a terminal)")
-    .option("--format <format>", "result format on stdout: text or json", "text")
+    .addOption(Flag.format("result format on stdout", FORMATS, { checkedBy: "command" }))
     .addOption(Flag.target("an insertion order, campaign or creative id"))
     .addOption(Flag.changedSince())
     .option("--log <file>", "append a JSON Lines journal of every request to FILE")
@@ -48,9 +57,8 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
 
 /** Flags that do not go together, or an approval no one can give: refused before anything is read. */
 function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
-  if (flags.format !== "text" && flags.format !== "json") {
-    throw new ApplyRefused(`--format ${flags.format} is not known: use text or json`);
-  }
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) throw format;
   if (flags.plan !== undefined && (flags.target.length > 0 || flags.changedSince !== undefined)) {
     throw new ApplyRefused(
       "--plan applies the saved plan with its own scope: drop --target and --changed-since",

@@ -18,7 +18,7 @@ import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import { reportError, UsageError } from "../errors.js";
-import { type ConnectionFlags, Flag } from "../flags.js";
+import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 
 interface DoctorFlags extends ConnectionFlags {
@@ -26,6 +26,8 @@ interface DoctorFlags extends ConnectionFlags {
   maxReads: string;
   config?: string;
 }
+
+const FORMATS = ["text", "json"] as const;
 
 /** The published GET window is 100 a minute: 30 leaves room for a plan run beside it. */
 export const DEFAULT_MAX_READS = 30;
@@ -47,7 +49,7 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     .description(
       "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G14)? never writes",
     )
-    .option("--format <format>", "output on stdout: text or json", "text")
+    .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
     .option("--config <file>", "read `connection:` (api_origin, environment, rate_limits) from this config")
     .addOption(Flag.ca())
@@ -68,9 +70,8 @@ export async function doctorCommand(
     reportError(io, "doctor", error, flags.format);
     return EXIT.error;
   };
-  if (flags.format !== "text" && !json) {
-    return fail(new UsageError(`--format ${flags.format} is not known: use text or json`));
-  }
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) return fail(format);
   if (!/^[0-9]+$/.test(flags.maxReads) || Number(flags.maxReads) < 1 || Number(flags.maxReads) > 10_000) {
     return fail(
       new UsageError(

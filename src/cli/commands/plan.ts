@@ -7,8 +7,8 @@ import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
-import { findingErrors, renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { findingErrors, renderJsonErrors, reportError, UsageError } from "../errors.js";
+import { addTuningOptions, Flag, formatOf, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { checkOutputDirectory } from "../output-dir.js";
@@ -31,7 +31,7 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
     )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option("-o, --out <file>", "also save the plan as JSON, for apply --plan FILE")
-    .option("--format <format>", "output on stdout: text, json or markdown", "text")
+    .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are (1 on error)")
     .addOption(Flag.target("an insertion order, campaign or creative id"))
     .addOption(Flag.changedSince(" (e.g. origin/main)"))
@@ -53,9 +53,9 @@ function render(plan: Plan, format: (typeof FORMATS)[number], io: CliIO): string
 }
 
 async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promise<number> {
-  const format = FORMATS.find((f) => f === flags.format);
-  if (!format) {
-    io.stderr.write(`doohctl plan: --format ${flags.format} is not known: use text, json or markdown\n`);
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) {
+    reportError(io, "plan", format, flags.format);
     return EXIT.error;
   }
   try {

@@ -23,7 +23,7 @@ import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";
-import { type ConnectionFlags, Flag } from "../flags.js";
+import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { readRecord, recoveryStoreFor } from "../pipeline.js";
@@ -45,7 +45,7 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
       "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
     )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
-    .option("--format <format>", "output on stdout: text, json or markdown", "text")
+    .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--all", "every live campaign of the declared insertion orders, declared or not")
     .option(
       "--behind-threshold <pct>",
@@ -86,10 +86,8 @@ export async function statusCommand(
     reportError(io, "status", error, flags.format);
     return EXIT.error;
   };
-  const format = FORMATS.find((f) => f === flags.format);
-  if (!format) {
-    return fail(new UsageError(`--format ${flags.format} is not known: use text, json or markdown`));
-  }
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) return fail(format);
   const threshold = percentFlag("--behind-threshold", flags.behindThreshold, "15");
   if (threshold instanceof Error) return fail(threshold);
   const endedShort = percentFlag(

@@ -5,6 +5,7 @@
  * the emulator's clock (FAILED when the asset URL is not https).
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
+import { Time } from "../../model/time.js";
 import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
@@ -252,7 +253,7 @@ function create(ctx: RequestContext): Reply {
   const items = readBatch(issues, ctx.json(), "creatives");
   const base = BigInt(ctx.store.nextId("creatives"));
   const created: CreativeRecord[] = [];
-  const now = new Date(ctx.now).toISOString().replace(".000Z", "Z");
+  const now = Time.fromMillis(ctx.now);
   items.forEach((raw, index) => {
     const prefix = `creatives[${index}]`;
     const body = readObject(issues, prefix, raw);

@@ -3,6 +3,7 @@
  * PATCH (recorded as that network's entry in the DSP view's `audits`), creative categories
  * and networks. Same cookie, errors, paging and limits as the DSP interface.
  */
+import { Time } from "../../model/time.js";
 import {
   AUDIT_STATUSES,
   type AuditStatus,
@@ -124,7 +125,7 @@ function audit(ctx: RequestContext): Reply {
   if (networkId === undefined)
     issues.add("audit", "no network to review for: the emulator's seed has no networks");
   issues.throwIfAny();
-  const now = new Date(ctx.now).toISOString().replace(".000Z", "Z");
+  const now = Time.fromMillis(ctx.now);
   const previous = creative.audits.find((a) => a.network_id === networkId);
   const record: AuditRecord = {
     network_id: networkId!,

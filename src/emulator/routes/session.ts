@@ -2,16 +2,14 @@
  * G9: `POST /api/session` starts a session (cookie `tr-production` or `tr-staging`, 8 hours);
  * `DELETE /api/session` ends the session of the cookie sent.
  */
+
+import { Time } from "../../model/time.js";
 import { SESSION_PATH, sessionCookieName } from "../../model/wire.js";
 import type { Reply, RequestContext, Route } from "../context.js";
 import { HttpError, Issues } from "../errors.js";
 import { checkKeys } from "../fields.js";
 import { parseFlags } from "../listing.js";
 import { readBody } from "./batch.js";
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(".000Z", "Z");
-}
 
 function create(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
@@ -31,7 +29,7 @@ function create(ctx: RequestContext): Reply {
   return {
     status: 200,
     headers: { "set-cookie": cookie },
-    body: { email: user.email, account_id: user.account_id, expires_at: iso(expiresAt) },
+    body: { email: user.email, account_id: user.account_id, expires_at: Time.fromMillis(expiresAt) },
   };
 }
 
