@@ -120,7 +120,14 @@ describe("GitLab pipeline example", () => {
       (m) => m[1],
     );
     expect(new Set(steps)).toEqual(
-      new Set(["check-credentials", "fetch-state", "note", "job-failed", "reviewed-plan", "drift-issue"]),
+      new Set([
+        "check-credentials",
+        "fetch-state",
+        "note",
+        "job-failed",
+        "reviewed-plan",
+        "drift-merge-request",
+      ]),
     );
     for (const step of steps) expect(helper).toContain(`step === "${step}"`);
     expect(helper).toContain("per_page=100");
