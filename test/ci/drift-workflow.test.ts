@@ -64,11 +64,20 @@ describe("the GitHub drift workflow", () => {
     expect(branch).toContain("budget_impressions: 130000");
     expect(r.github.issues).toEqual([]);
 
-    // The pull request's config plans clean against the live state: merging it accepts the drift.
+    // The same drift again: the branch is not pushed (its checks and approvals stand).
     const head = execFileSync("git", ["rev-parse", "doohctl/drift"], {
       cwd: r.origin,
       encoding: "utf8",
     }).trim();
+    const same = await r.run("drift", { name: "schedule", sha });
+    expect(same.status, same.log).toBe("success");
+    expect(same.log).toContain("doohctl/drift already holds this drift on this commit: not pushed");
+    expect(
+      execFileSync("git", ["rev-parse", "doohctl/drift"], { cwd: r.origin, encoding: "utf8" }).trim(),
+    ).toBe(head);
+    expect(r.github.pullRequests).toHaveLength(1);
+
+    // The pull request's config plans clean against the live state: merging it accepts the drift.
     const merged = await r.run("drift", { name: "schedule", sha: head });
     expect(merged.status, merged.log).toBe("success");
     expect(merged.step("plan").outputs["exit-code"]).toBe("0");
