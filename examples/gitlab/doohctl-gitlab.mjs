@@ -283,6 +283,37 @@ async function reviewedPlanOf(mr, applied) {
  * proposed in one merge request whose description is the pull's output (live pauses first,
  * then the diff) and the drift report with its money table; an open one is updated.
  */
+/**
+ * Whether `branch` is one commit on CI_COMMIT_SHA changing exactly these files to these
+ * contents: then committing again would only rerun the merge request's pipeline and reset
+ * its approvals.
+ */
+async function branchHolds(branch, actions) {
+  const ref = encodeURIComponent(branch);
+  const response = await send(`${project}/repository/branches/${ref}`);
+  if (response.status === 404) return false;
+  if (!response.ok) fail(`GET /repository/branches/${ref} answered ${response.status}`);
+  const head = (await response.json()).commit;
+  if (head?.parent_ids?.length !== 1 || head.parent_ids[0] !== env.CI_COMMIT_SHA) return false;
+  const compare = await request(`${project}/repository/compare?from=${env.CI_COMMIT_SHA}&to=${head.id}`);
+  const paths = ((await compare.json()).diffs ?? []).map((d) => d.new_path).sort();
+  if (
+    paths.join("\n") !==
+    actions
+      .map((a) => a.file_path)
+      .sort()
+      .join("\n")
+  )
+    return false;
+  for (const a of actions) {
+    const raw = await request(
+      `${project}/repository/files/${encodeURIComponent(a.file_path)}/raw?ref=${head.id}`,
+    );
+    if ((await raw.text()) !== a.content) return false;
+  }
+  return true;
+}
+
 async function driftMergeRequest(reportFile, pullFile) {
   const report = readText(reportFile);
   const pulled = readText(pullFile);
@@ -294,16 +325,19 @@ async function driftMergeRequest(reportFile, pullFile) {
       "plan reports drift but doohctl pull changed no file: read the plan above and decide (apply, or edit the config)",
     );
   const actions = changed.map((path) => ({ action: "update", file_path: path, content: readText(path) }));
-  await request(`${project}/repository/commits`, {
-    method: "POST",
-    body: JSON.stringify({
-      branch,
-      start_sha: env.CI_COMMIT_SHA,
-      force: true,
-      commit_message: "doohctl pull: accept the live campaigns' drift",
-      actions,
-    }),
-  });
+  if (await branchHolds(branch, actions))
+    console.log(`${branch} already holds this drift on this commit: not committed again`);
+  else
+    await request(`${project}/repository/commits`, {
+      method: "POST",
+      body: JSON.stringify({
+        branch,
+        start_sha: env.CI_COMMIT_SHA,
+        force: true,
+        commit_message: "doohctl pull: accept the live campaigns' drift",
+        actions,
+      }),
+    });
   const description = [
     "Live campaigns drifted from git. This merge request writes the live values into the config (`doohctl pull`): merge it to accept them, or close it and run the apply pipeline by hand to revert the DSP. Its plan should show no change for the pulled fields.",
     "",

@@ -82,6 +82,13 @@ describe("the GitLab drift job", () => {
     expect(mr.description).toContain("+        budget_impressions: 130000");
     expect(p.gitlab.commits.at(-1)?.actions[0]?.content).toContain("budget_impressions: 90000");
     expect(p.gitlab.issues).toEqual([]);
+
+    // The same drift again: nothing committed (the merge request's approvals stand).
+    const same = await p.run("drift", { source: "schedule" });
+    expect(same.status, same.log).toBe("success");
+    expect(same.log).toContain("doohctl/drift already holds this drift on this commit: not committed again");
+    expect(p.gitlab.commits).toHaveLength(2);
+    expect(driftRequests(p)).toHaveLength(1);
   }, 120_000);
 
   it("never commits a pause the recovery record names: the job fails, says to run apply, commits nothing", async () => {

@@ -285,7 +285,7 @@ describe("doohctl-gitlab.mjs", () => {
     execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "c"], { cwd: dir });
     writeFileSync(join(dir, "campaigns", "c.yaml"), "version: 1 # pulled\n");
     expect(helper(["drift-merge-request", "drift.md", "pull.txt"], dir, port)).toBe(
-      "doohctl-gitlab: POST /projects/42/repository/commits could not reach GitLab (ECONNREFUSED)\n",
+      "doohctl-gitlab: GET /projects/42/repository/branches/doohctl%2Fdrift could not reach GitLab (ECONNREFUSED)\n",
     );
   });
 });

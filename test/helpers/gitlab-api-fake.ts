@@ -67,6 +67,8 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
     requests: [] as { method: string; path: string }[],
   };
   let ids = 100;
+  /** Branches made through POST /repository/commits: one commit on start_sha each. */
+  const branches = new Map<string, { id: string; parent_ids: string[]; files: Record<string, string> }>();
   const server = createServer((request, response) => {
     let raw = "";
     request.on("data", (chunk: Buffer) => {
@@ -120,8 +122,39 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
         [
           /^\/repository\/commits$/,
           () => {
-            fake.commits.push(json as unknown as FakeCommit);
-            send(201, { id: `commit-${fake.commits.length}` });
+            const commit = json as unknown as FakeCommit;
+            fake.commits.push(commit);
+            const id = `c0ffee${String(fake.commits.length).padStart(34, "0")}`;
+            const files = Object.fromEntries(commit.actions.map((a) => [a.file_path, a.content]));
+            branches.set(commit.branch, { id, parent_ids: [commit.start_sha ?? ""], files });
+            send(201, { id });
+          },
+        ],
+        [
+          /^\/repository\/branches\/([^/]+)$/,
+          ([name]) => {
+            const b = branches.get(decodeURIComponent(name ?? ""));
+            send(b ? 200 : 404, b ? { name, commit: { id: b.id, parent_ids: b.parent_ids } } : {});
+          },
+        ],
+        [
+          /^\/repository\/compare$/,
+          () => {
+            const b = [...branches.values()].find((x) => x.id === url.searchParams.get("to"));
+            const fromOk = b?.parent_ids[0] === url.searchParams.get("from");
+            send(b && fromOk ? 200 : 404, {
+              diffs: Object.keys(b?.files ?? {}).map((f) => ({ new_path: f })),
+            });
+          },
+        ],
+        [
+          /^\/repository\/files\/([^/]+)\/raw$/,
+          ([path]) => {
+            const b = [...branches.values()].find((x) => x.id === url.searchParams.get("ref"));
+            const text = b?.files[decodeURIComponent(path ?? "")];
+            if (text === undefined) return send(404, { message: "404 File Not Found" });
+            response.writeHead(200, { "content-type": "text/plain" });
+            response.end(text);
           },
         ],
         [
