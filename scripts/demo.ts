@@ -156,7 +156,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     heading(7, "Nightly drift check: plan --detailed-exitcode exits 2 on drift");
     await doohctl(["plan", ".", "--detailed-exitcode"], 2, "drift plan (2 = changes)");
 
-    heading(8, "The Markdown a pull request comment (or a drift issue) would get");
+    heading(8, "The Markdown a pull request comment (or a drift pull request) would get");
     await doohctl(["plan", ".", "--format", "markdown"], 0, "markdown plan");
 
     heading(9, "Weeks later: delivery and pacing (status exits 2 when a campaign needs a look)");

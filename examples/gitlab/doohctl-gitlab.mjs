@@ -8,7 +8,9 @@
 //                           that left one, whatever its status (success, failed, canceled)
 //   reviewed-plan           on the default branch: the merged MR's reviewed plan, when it is current
 //                           and every merge before it was applied; else fail naming what was not
-//   drift-issue FILE        open or update the one drift issue with FILE
+//   drift-merge-request REPORT PULL
+//                           commit what `doohctl pull` wrote on doohctl/drift and open or update
+//                           the one merge request from it, with PULL's output and the REPORT
 //
 // Every list is paged to its end (GitLab answers at most 100 items a page), and the merge
 // request is found through the API from the commit, so squash merges, merge commits and
@@ -19,6 +21,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 const env = process.env;
 const api = env.CI_API_V4_URL;
 const project = `${api}/projects/${env.CI_PROJECT_ID}`;
+const DRIFT_BRANCH = "doohctl/drift";
 
 function fail(message) {
   process.stderr.write(`doohctl-gitlab: ${message}\n`);
@@ -274,16 +277,102 @@ async function reviewedPlanOf(mr, applied) {
   return undefined;
 }
 
-async function driftIssue(file) {
-  const description = readText(file);
-  const open = await find("/issues", "&labels=doohctl-drift&state=opened", () => true);
-  const body = JSON.stringify({
-    title: "doohctl: live campaigns drifted from git",
-    labels: "doohctl-drift",
-    description,
+/**
+ * Drift that `doohctl pull` wrote into the checkout: committed on DRIFT_BRANCH (made afresh
+ * from this pipeline's commit and overwritten: the branch is this job's) through the API, and
+ * proposed in one merge request whose description is the pull's output (live pauses first,
+ * then the diff) and the drift report with its money table; an open one is updated.
+ */
+/**
+ * Whether `branch` is one commit on CI_COMMIT_SHA changing exactly these files to these
+ * contents: then committing again would only rerun the merge request's pipeline and reset
+ * its approvals.
+ */
+async function branchHolds(branch, actions) {
+  const ref = encodeURIComponent(branch);
+  const response = await send(`${project}/repository/branches/${ref}`);
+  if (response.status === 404) return false;
+  if (!response.ok) fail(`GET /repository/branches/${ref} answered ${response.status}`);
+  const head = (await response.json()).commit;
+  if (head?.parent_ids?.length !== 1 || head.parent_ids[0] !== env.CI_COMMIT_SHA) return false;
+  const compare = await request(`${project}/repository/compare?from=${env.CI_COMMIT_SHA}&to=${head.id}`);
+  const paths = ((await compare.json()).diffs ?? []).map((d) => d.new_path).sort();
+  if (
+    paths.join("\n") !==
+    actions
+      .map((a) => a.file_path)
+      .sort()
+      .join("\n")
+  )
+    return false;
+  for (const a of actions) {
+    const raw = await request(
+      `${project}/repository/files/${encodeURIComponent(a.file_path)}/raw?ref=${head.id}`,
+    );
+    if ((await raw.text()) !== a.content) return false;
+  }
+  return true;
+}
+
+async function driftMergeRequest(reportFile, pullFile) {
+  const report = readText(reportFile);
+  const pulled = readText(pullFile);
+  const branch = DRIFT_BRANCH;
+  const target = env.CI_DEFAULT_BRANCH;
+  const changed = git("diff", "--name-only", "--", "campaigns/").split("\n").filter(Boolean);
+  if (changed.length === 0)
+    fail(
+      "plan reports drift but doohctl pull changed no file: read the plan above and decide (apply, or edit the config)",
+    );
+  const actions = changed.map((path) => ({ action: "update", file_path: path, content: readText(path) }));
+  if (await branchHolds(branch, actions))
+    console.log(`${branch} already holds this drift on this commit: not committed again`);
+  else
+    await request(`${project}/repository/commits`, {
+      method: "POST",
+      body: JSON.stringify({
+        branch,
+        start_sha: env.CI_COMMIT_SHA,
+        force: true,
+        commit_message: "doohctl pull: accept the live campaigns' drift",
+        actions,
+      }),
+    });
+  const description = [
+    "Live campaigns drifted from git. This merge request writes the live values into the config (`doohctl pull`): merge it to accept them, or close it and run the apply pipeline by hand to revert the DSP. Its plan should show no change for the pulled fields.",
+    "",
+    "### The pulled change (live pauses first)",
+    "",
+    "````diff",
+    pulled.trimEnd(),
+    "````",
+    "",
+    "### The drift report (what apply would do instead)",
+    "",
+    report,
+    "",
+    `[pipeline](${env.CI_PIPELINE_URL})`,
+  ].join("\n");
+  const query = `&state=opened&source_branch=${encodeURIComponent(branch)}&target_branch=${encodeURIComponent(target)}`;
+  const open = await find("/merge_requests", query, () => true);
+  if (open) {
+    await request(`${project}/merge_requests/${open.iid}`, {
+      method: "PUT",
+      body: JSON.stringify({ description }),
+    });
+    return console.log(`updated merge request !${open.iid}`);
+  }
+  const response = await request(`${project}/merge_requests`, {
+    method: "POST",
+    body: JSON.stringify({
+      source_branch: branch,
+      target_branch: target,
+      title: "doohctl: accept the live campaigns' drift",
+      description,
+      remove_source_branch: true,
+    }),
   });
-  if (open) await request(`${project}/issues/${open.iid}`, { method: "PUT", body });
-  else await request(`${project}/issues`, { method: "POST", body });
+  console.log(`opened merge request !${(await response.json()).iid}`);
 }
 
 const [step, ...args] = process.argv.slice(2);
@@ -297,8 +386,8 @@ else if (step === "note") await note(args[0], args[1], args[2]);
 else if (step === "job-failed") await jobFailed(args[0]);
 else if (step === "fetch-state") await fetchState();
 else if (step === "reviewed-plan") await reviewedPlan();
-else if (step === "drift-issue") await driftIssue(args[0]);
+else if (step === "drift-merge-request") await driftMergeRequest(args[0], args[1]);
 else
   fail(
-    `unknown step ${step}: use check-credentials, note, job-failed, fetch-state, reviewed-plan or drift-issue`,
+    `unknown step ${step}: use check-credentials, note, job-failed, fetch-state, reviewed-plan or drift-merge-request`,
   );

@@ -9,6 +9,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { Endpoints } from "../../src/api/endpoints.js";
+import { RecoveryStore } from "../../src/apply/recovery.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
@@ -16,6 +18,7 @@ import { accountConfig } from "../helpers/cli-account.js";
 import type { UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
+import { colleagueClient } from "../helpers/world.js";
 import { MAIN, ROOT } from "../proof/binary.js";
 
 export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
@@ -44,6 +47,12 @@ export interface GitHubRepo {
   cacheKeys(): string[];
   budgets(): Record<string, number>;
   writes(): number;
+  /** A change made in the DSP's web UI: campaign `id` patched by the write user. */
+  outOfBand(id: string, change: { budget_impressions?: number; active?: boolean }): Promise<void>;
+  /** A recovery record naming campaign `id` as paused by an interrupted apply, in the state cache. */
+  recordPause(id: string, name: string): void;
+  /** A file as branch `branch` of origin holds it, or undefined without that branch. */
+  show(branch: string, path: string): string | undefined;
   run(
     name: "plan" | "apply" | "drift",
     event: { name: "push" | "pull_request" | "workflow_dispatch" | "schedule"; sha: string; pr?: number },
@@ -51,6 +60,8 @@ export interface GitHubRepo {
     vars?: Record<string, string>,
     /** Given the `uses:` fakes, the ones this run uses (to stand in for a step's outcome). */
     fakes?: (given: Record<string, UsesFake>) => Record<string, UsesFake>,
+    /** Secrets replacing the defaults (an empty value: the secret is not set). */
+    secrets?: Record<string, string>,
   ): ReturnType<typeof runWorkflowJob>;
   close(): Promise<void>;
 }
@@ -151,6 +162,24 @@ export async function githubRepo(): Promise<GitHubRepo> {
       return sha;
     },
     main: () => git(origin, "rev-parse", "main"),
+    async outOfBand(id, change) {
+      await colleagueClient(emulator.origin, USER).send(Endpoints.patchCampaigns([{ id, ...change }]));
+    },
+    recordPause(id, name) {
+      const state = join(dir, `state-${cache.size}`);
+      const scope = { origin: emulator.origin, environment: "production", account_id: USER.account_id };
+      new RecoveryStore(state, scope)
+        .begin("2026-11-23T10:00:00.000Z")
+        .add([{ campaign_id: id, insertion_order_id: "1001", name, paused_at: "2026-11-23T10:00:00.000Z" }]);
+      cache.set(`doohctl-state-default-seeded-${cache.size}`, state);
+    },
+    show(branch, path) {
+      try {
+        return git(origin, "show", `${branch}:${path}`);
+      } catch {
+        return undefined;
+      }
+    },
     cacheKeys: () => [...cache.keys()],
     applied() {
       try {
@@ -163,7 +192,7 @@ export async function githubRepo(): Promise<GitHubRepo> {
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
     writes: () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
-    async run(name, event, vars, fakes = (given) => given) {
+    async run(name, event, vars, fakes = (given) => given, secrets = {}) {
       const id = ++runs;
       const workspace = join(dir, "runs", String(id), "ws");
       const temp = join(dir, "runs", String(id), "temp");
@@ -188,6 +217,8 @@ export async function githubRepo(): Promise<GitHubRepo> {
           DOOHCTL_PASSWORD: USER.password,
           DOOHCTL_PLAN_EMAIL: READER.email,
           DOOHCTL_PLAN_PASSWORD: READER.password,
+          DOOHCTL_PULL_TOKEN: "github_pat_test",
+          ...secrets,
         },
         vars: vars ?? { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_PLAN_USER: READER.email },
         machineEnv: {

@@ -142,12 +142,15 @@ describe("the GitLab drift job", () => {
       protected: v.protected ?? false,
       environment_scope: v.environment_scope ?? "*",
     }));
-    // main declares a Malls budget the DSP does not have (merged, never applied): drift.
+    // main declares a Malls budget the DSP does not have (merged, never applied): drift, which
+    // the job proposes to pull back (a reviewer closes that merge request and runs apply).
     p.openMergeRequest(4, { Malls: 150000 });
     p.merge(4);
     const drift = await p.run("drift", { source: "schedule" });
     expect(drift.status, drift.log).toBe("success");
-    expect(p.gitlab.issues[0]?.description).toContain("Malls");
+    expect(p.gitlab.mergeRequests.find((mr) => mr.source_branch === "doohctl/drift")?.description).toContain(
+      "-        budget_impressions: 150000",
+    );
   }, 60_000);
 });
 
@@ -264,12 +267,25 @@ describe("doohctl-gitlab.mjs", () => {
     const port = (server.address() as AddressInfo).port;
     await new Promise((done) => server.close(done));
     const dir = mkdtempSync(join(tmpdir(), "doohctl-helper-"));
-    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
+    expect(helper(["drift-merge-request", "drift.md", "pull.txt"], dir, port)).toBe(
       "doohctl-gitlab: cannot read drift.md (ENOENT): the step before did not write it\n",
     );
     writeFileSync(join(dir, "drift.md"), "drift");
-    expect(helper(["drift-issue", "drift.md"], dir, port)).toBe(
-      "doohctl-gitlab: GET /projects/42/issues?per_page=100&page=1&labels=doohctl-drift&state=opened could not reach GitLab (ECONNREFUSED)\n",
+    expect(helper(["drift-merge-request", "drift.md", "pull.txt"], dir, port)).toBe(
+      "doohctl-gitlab: cannot read pull.txt (ENOENT): the step before did not write it\n",
+    );
+    writeFileSync(join(dir, "pull.txt"), "pulled");
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    expect(helper(["drift-merge-request", "drift.md", "pull.txt"], dir, port)).toBe(
+      "doohctl-gitlab: plan reports drift but doohctl pull changed no file: read the plan above and decide (apply, or edit the config)\n",
+    );
+    mkdirSync(join(dir, "campaigns"));
+    writeFileSync(join(dir, "campaigns", "c.yaml"), "version: 1\n");
+    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "add", "."], { cwd: dir });
+    execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "c"], { cwd: dir });
+    writeFileSync(join(dir, "campaigns", "c.yaml"), "version: 1 # pulled\n");
+    expect(helper(["drift-merge-request", "drift.md", "pull.txt"], dir, port)).toBe(
+      "doohctl-gitlab: GET /projects/42/repository/branches/doohctl%2Fdrift could not reach GitLab (ECONNREFUSED)\n",
     );
   });
 });

@@ -85,6 +85,15 @@ describe("GitHub workflow examples", () => {
     expect(save.if).toBe("always()");
     expect(save.with.key).toContain("github.run_attempt");
   });
+  it("the drift workflow pushes and opens its pull request with DOOHCTL_PULL_TOKEN, never GITHUB_TOKEN", () => {
+    const drift = WORKFLOWS.find((w) => w.name === "doohctl-drift.yml")!.doc;
+    // A push or pull request made with GITHUB_TOKEN triggers no workflow (docs/pull.md).
+    expect(drift.permissions).toEqual({ contents: "read" });
+    expect(drift.jobs.drift.env.GH_TOKEN).toBe(expr("secrets.DOOHCTL_PULL_TOKEN"));
+    const [checkout] = steps(drift);
+    expect(checkout.with.token).toBe(expr("secrets.DOOHCTL_PULL_TOKEN"));
+    expect(JSON.stringify(drift)).not.toContain("github.token");
+  });
 });
 
 describe("GitLab pipeline example", () => {
@@ -111,7 +120,14 @@ describe("GitLab pipeline example", () => {
       (m) => m[1],
     );
     expect(new Set(steps)).toEqual(
-      new Set(["check-credentials", "fetch-state", "note", "job-failed", "reviewed-plan", "drift-issue"]),
+      new Set([
+        "check-credentials",
+        "fetch-state",
+        "note",
+        "job-failed",
+        "reviewed-plan",
+        "drift-merge-request",
+      ]),
     );
     for (const step of steps) expect(helper).toContain(`step === "${step}"`);
     expect(helper).toContain("per_page=100");

@@ -1,7 +1,7 @@
 /**
  * The GitHub side of a workflow job, for tests: a local recording server for the GitHub API
  * the example workflows call through `gh` (a fake `gh` on PATH forwards `gh api`,
- * `gh run download`, `gh pr comment`, `gh issue list|create|edit` and `gh label create` to it, `--jq` through the real jq, as gh does), and
+ * `gh run download`, `gh pr comment`, `gh issue list|create|edit`, `gh pr list|create|edit` and `gh label create` to it, `--jq` through the real jq, as gh does), and
  * named fakes for the `uses:` steps that keep their file contract: actions/checkout (a git
  * fetch of the local origin at the requested depth), actions/cache (a directory store keyed
  * as GitHub keys it), actions/upload-artifact (files kept by run id) and the doohctl Action
@@ -39,6 +39,15 @@ export interface GitHubFake {
   comments: { issue: number; body: string }[];
   /** Issues opened (the drift workflow's), with their labels and body. */
   issues: { number: number; title: string; labels: string[]; body: string }[];
+  /** Pull requests opened through `gh pr create` (the drift workflow's), with their body. */
+  pullRequests: {
+    number: number;
+    title: string;
+    head: string;
+    base: string;
+    body: string;
+    state: "open" | "closed";
+  }[];
   /** A directory holding the fake `gh`: put it first on PATH, with GH_FAKE_URL = origin. */
   bin: string;
   close(): Promise<void>;
@@ -80,6 +89,17 @@ const die = (m) => { process.stderr.write("gh: " + m + "\\n"); process.exit(1); 
     const url = base + "/repos/o/r/issues" + (args[1] === "edit" ? "/" + args[2] : "");
     const res = await fetch(url, { method: args[1] === "edit" ? "PATCH" : "POST", body: JSON.stringify({ title: flag("--title"), labels: [flag("--label")], body }) });
     if (!res.ok) die("HTTP " + res.status);
+  } else if (args[0] === "pr" && args[1] === "list") {
+    const res = await fetch(base + "/repos/o/r/pulls?state=" + flag("--state") + "&head=o:" + flag("--head") + "&base=" + flag("--base"));
+    const text = await res.text();
+    const jq = flag("--jq");
+    process.stdout.write(jq ? execFileSync("jq", ["-r", jq], { input: text, encoding: "utf8" }) : text);
+  } else if (args[0] === "pr" && (args[1] === "create" || args[1] === "edit")) {
+    const body = fs.readFileSync(flag("--body-file"), "utf8");
+    const url = base + "/repos/o/r/pulls" + (args[1] === "edit" ? "/" + args[2] : "");
+    const res = await fetch(url, { method: args[1] === "edit" ? "PATCH" : "POST", body: JSON.stringify(args[1] === "edit" ? { body } : { title: flag("--title"), head: flag("--head"), base: flag("--base"), body }) });
+    if (!res.ok) die("HTTP " + res.status);
+    if (args[1] === "create") process.stdout.write("https://github.com/o/r/pull/" + (await res.json()).number + "\\n");
   } else if (args[0] === "label" && args[1] === "create") {
     const res = await fetch(base + "/repos/o/r/labels", { method: "POST", body: JSON.stringify({ name: args[2] }) });
     if (!res.ok) die("HTTP " + res.status);
@@ -93,6 +113,7 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
   const artifacts: Artifact[] = [];
   const comments: { issue: number; body: string }[] = [];
   const issues: GitHubFake["issues"] = [];
+  const pullRequests: GitHubFake["pullRequests"] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => {
@@ -142,6 +163,27 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
         if (issue) issue.body = (JSON.parse(body) as { body: string }).body;
         return json(issue ? 200 : 404, issue ?? {});
       }
+      if (url.pathname === "/repos/o/r/pulls" && request.method === "GET") {
+        const [state, head, base] = ["state", "head", "base"].map((k) => url.searchParams.get(k));
+        const found = pullRequests.filter(
+          (p) => p.state === state && `o:${p.head}` === head && p.base === base,
+        );
+        return json(
+          200,
+          found.map((p) => ({ number: p.number })),
+        );
+      }
+      if (url.pathname === "/repos/o/r/pulls" && request.method === "POST") {
+        const given = JSON.parse(body) as { title: string; head: string; base: string; body: string };
+        pullRequests.push({ number: 70 + pullRequests.length, state: "open", ...given });
+        return json(201, pullRequests.at(-1));
+      }
+      m = /^\/repos\/o\/r\/pulls\/(\d+)$/.exec(url.pathname);
+      if (m && request.method === "PATCH") {
+        const pr = pullRequests.find((p) => p.number === Number(m![1]));
+        if (pr) pr.body = (JSON.parse(body) as { body: string }).body;
+        return json(pr ? 200 : 404, pr ?? {});
+      }
       if (url.pathname === "/repos/o/r/labels") return json(201, {});
       json(404, { message: `the fake GitHub API does not serve ${request.method} ${url.pathname}` });
     });
@@ -158,6 +200,7 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
     artifacts,
     comments,
     issues,
+    pullRequests,
     bin,
     close: () => new Promise((done) => server.close(() => done())),
   };

@@ -1,7 +1,8 @@
 /**
  * A recording fake of the GitLab REST API (v4) that examples/gitlab/doohctl-gitlab.mjs calls:
  * jobs (listed newest first, paged with x-next-page, filtered by `scope[]`) and their artifact
- * files, merge requests found by merge commit, their pipelines and notes, issues, and the
+ * files, merge requests found by merge commit or by source branch (and opened, updated), their
+ * pipelines and notes, commits made through the API, issues, and the
  * project variables (403 unless set, as for a Reporter token).
  */
 import { createServer } from "node:http";
@@ -23,6 +24,20 @@ export interface FakeMergeRequest {
   merge_commit_sha?: string;
   /** Pipeline ids, newest first. */
   pipelines: number[];
+  /** Set for merge requests opened through the API (the drift job's). */
+  source_branch?: string;
+  target_branch?: string;
+  title?: string;
+  description?: string;
+}
+
+/** A commit made through POST /repository/commits. */
+export interface FakeCommit {
+  branch: string;
+  start_sha?: string;
+  force?: boolean;
+  commit_message: string;
+  actions: { action: string; file_path: string; content: string }[];
 }
 
 export interface GitLabFake {
@@ -33,6 +48,7 @@ export interface GitLabFake {
   mergeRequests: FakeMergeRequest[];
   notes: Map<number, { id: number; body: string }[]>;
   issues: { iid: number; title: string; description: string }[];
+  commits: FakeCommit[];
   /** The project variables the API lists (a Maintainer token); undefined: 403, as for a Reporter. */
   variables: { key: string; protected: boolean; environment_scope: string }[] | undefined;
   requests: { method: string; path: string }[];
@@ -46,10 +62,13 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
     mergeRequests: [] as FakeMergeRequest[],
     notes: new Map<number, { id: number; body: string }[]>(),
     issues: [] as { iid: number; title: string; description: string }[],
+    commits: [] as FakeCommit[],
     variables: undefined as GitLabFake["variables"],
     requests: [] as { method: string; path: string }[],
   };
   let ids = 100;
+  /** Branches made through POST /repository/commits: one commit on start_sha each. */
+  const branches = new Map<string, { id: string; parent_ids: string[]; files: Record<string, string> }>();
   const server = createServer((request, response) => {
     let raw = "";
     request.on("data", (chunk: Buffer) => {
@@ -59,7 +78,8 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
       const url = new URL(request.url ?? "/", "http://fake");
       const method = request.method ?? "GET";
       fake.requests.push({ method, path: `${url.pathname}${url.search}` });
-      const body = raw ? (JSON.parse(raw) as Record<string, string>) : {};
+      const json = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      const body = json as Record<string, string>;
       const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
         response.writeHead(status, { "content-type": "application/json", ...headers });
         response.end(Buffer.isBuffer(value) ? value : JSON.stringify(value));
@@ -98,6 +118,70 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
         [
           /^\/repository\/commits\/([0-9a-f]+)\/merge_requests$/,
           ([sha]) => list(fake.mergeRequests.filter((mr) => mr.merge_commit_sha === sha)),
+        ],
+        [
+          /^\/repository\/commits$/,
+          () => {
+            const commit = json as unknown as FakeCommit;
+            fake.commits.push(commit);
+            const id = `c0ffee${String(fake.commits.length).padStart(34, "0")}`;
+            const files = Object.fromEntries(commit.actions.map((a) => [a.file_path, a.content]));
+            branches.set(commit.branch, { id, parent_ids: [commit.start_sha ?? ""], files });
+            send(201, { id });
+          },
+        ],
+        [
+          /^\/repository\/branches\/([^/]+)$/,
+          ([name]) => {
+            const b = branches.get(decodeURIComponent(name ?? ""));
+            send(b ? 200 : 404, b ? { name, commit: { id: b.id, parent_ids: b.parent_ids } } : {});
+          },
+        ],
+        [
+          /^\/repository\/compare$/,
+          () => {
+            const b = [...branches.values()].find((x) => x.id === url.searchParams.get("to"));
+            const fromOk = b?.parent_ids[0] === url.searchParams.get("from");
+            send(b && fromOk ? 200 : 404, {
+              diffs: Object.keys(b?.files ?? {}).map((f) => ({ new_path: f })),
+            });
+          },
+        ],
+        [
+          /^\/repository\/files\/([^/]+)\/raw$/,
+          ([path]) => {
+            const b = [...branches.values()].find((x) => x.id === url.searchParams.get("ref"));
+            const text = b?.files[decodeURIComponent(path ?? "")];
+            if (text === undefined) return send(404, { message: "404 File Not Found" });
+            response.writeHead(200, { "content-type": "text/plain" });
+            response.end(text);
+          },
+        ],
+        [
+          /^\/merge_requests$/,
+          () => {
+            const q = (k: string) => url.searchParams.get(k);
+            if (method === "GET")
+              return list(
+                fake.mergeRequests.filter(
+                  (mr) =>
+                    mr.state === q("state") &&
+                    mr.source_branch === q("source_branch") &&
+                    mr.target_branch === q("target_branch"),
+                ),
+              );
+            const iid = 1 + Math.max(0, ...fake.mergeRequests.map((mr) => mr.iid));
+            fake.mergeRequests.push({ iid, state: "opened", pipelines: [], ...body });
+            send(201, fake.mergeRequests.at(-1));
+          },
+        ],
+        [
+          /^\/merge_requests\/(\d+)$/,
+          ([iid]) => {
+            const mr = fake.mergeRequests.find((m) => m.iid === Number(iid));
+            if (mr && method === "PUT") mr.description = body.description ?? "";
+            send(mr ? 200 : 404, mr ?? {});
+          },
         ],
         [
           /^\/merge_requests\/(\d+)\/pipelines$/,
