@@ -4,14 +4,14 @@
  * file that declares it, in export's form with `id` pinned (src/render/export.ts). Their
  * creatives are not read, so the appended entry leaves associations unmanaged.
  */
-import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
+import { Document, isSeq, parseDocument } from "yaml";
 import type { DesiredState } from "../model/desired.js";
 import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
 import { campaignAddress } from "../plan/identity.js";
 import type { LiveState } from "../plan/types.js";
-import { campaignEntry } from "../render/export.js";
+import { campaignEntry, exportLayout } from "../render/export.js";
 import type { Splice } from "./document-edit.js";
 import type { NotPulled } from "./items.js";
 import { locate, pathSegments } from "./locate.js";
@@ -92,17 +92,5 @@ export function appendSplices(input: {
 
 /** Export's layout: id lists, targeting options and a flat pacing on one line. */
 function entryText(entries: Record<string, unknown>[]): string {
-  const doc = new Document(entries);
-  visit(doc, {
-    Seq(_, node) {
-      if (node.items.every((item) => isScalar(item))) node.flow = true;
-    },
-    Pair(_, pair) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : "";
-      if (key === "<<" && isScalar(pair.key)) pair.key.type = "QUOTE_DOUBLE";
-      if (!isMap(pair.value) || !(key.endsWith("_targeting_option") || key === "pacing")) return;
-      if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
-    },
-  });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return exportLayout(new Document(entries));
 }

@@ -205,8 +205,15 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
       }
     });
   }
-  // Id lists read best on one line: `creatives: ["9001", "9002"]`.
-  // and so do targeting options and a flat pacing: `{ venue_type_ids: ["12"], exclude: true }`.
+  return exportLayout(doc);
+}
+
+/**
+ * Export's layout of a document, as text: id lists read best on one line
+ * (`creatives: ["9001", "9002"]`), and so do targeting options and a flat pacing
+ * (`{ venue_type_ids: ["12"], exclude: true }`). `doohctl pull --new` writes its campaigns so.
+ */
+export function exportLayout(doc: Document): string {
   visit(doc, {
     Seq(_, node) {
       if (node.items.every((item) => isScalar(item))) node.flow = true;
