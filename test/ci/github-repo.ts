@@ -4,25 +4,22 @@
  * a merge commit on main when merged), the recording GitHub API and `gh` (github-fakes.ts),
  * the emulator with the write user and the read-only plan user, and one call per workflow run.
  */
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { RecoveryStore } from "../../src/apply/recovery.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
-import { accountConfig } from "../helpers/cli-account.js";
 import type { UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
 import { colleagueClient } from "../helpers/world.js";
 import { MAIN, ROOT } from "../proof/binary.js";
+import { campaignsConfig, gitIn, READER, startCiEmulator } from "./ci-account.js";
 
-export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
-export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
+export { CAMPAIGNS, READER } from "./ci-account.js";
 
 const workflow = (name: string) =>
   parse(readFileSync(join(ROOT, "examples", "github", `doohctl-${name}.yml`), "utf8")) as WorkflowYaml;
@@ -67,40 +64,18 @@ export interface GitHubRepo {
 }
 
 export async function githubRepo(): Promise<GitHubRepo> {
-  const emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER, READER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-    },
-  });
+  const emulator = await startCiEmulator();
   const dir = mkdtempSync(join(tmpdir(), "doohctl-workflow-"));
   const github = await githubFake(dir);
   const origin = join(dir, "origin.git");
   const dev = join(dir, "dev");
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=dev@doohctl.test", "-c", "user.name=dev", ...args], {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    }).trim();
+  const git = gitIn;
   mkdirSync(dev);
   git(dir, "init", "-q", "--bare", "-b", "main", origin);
   git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
   git(dev, "init", "-q", "-b", "main");
   git(dev, "remote", "add", "origin", origin);
-  const config = (budgets: Record<string, number>) =>
-    accountConfig(emulator.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      ...CAMPAIGNS.flatMap((name) => [
-        `      - name: ${name}`,
-        `        budget_impressions: ${budgets[name] ?? 100000}`,
-      ]),
-    ]);
+  const config = (budgets: Record<string, number>) => campaignsConfig(emulator.origin, budgets);
   mkdirSync(join(dev, "campaigns"));
   writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({}));
   git(dev, "add", ".");

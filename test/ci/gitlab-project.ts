@@ -11,14 +11,12 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
-import { accountConfig } from "../helpers/cli-account.js";
 import { type GitLabFake, gitlabFake } from "../helpers/gitlab-api-fake.js";
 import { type GitLabCiYaml, type ProjectVariable, runGitLabJob } from "../helpers/gitlab-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { CAMPAIGNS, READER } from "./github-repo.js";
+import { campaignsConfig, gitIn, READER, startCiEmulator } from "./ci-account.js";
 
 const CI = parse(readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8")) as GitLabCiYaml;
 
@@ -46,35 +44,13 @@ export interface GitLabProject {
 }
 
 export async function gitlabProject(): Promise<GitLabProject> {
-  const emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER, READER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-    },
-  });
+  const emulator = await startCiEmulator();
   const gitlab = await gitlabFake();
   const dir = mkdtempSync(join(tmpdir(), "doohctl-gitlab-"));
   const repo = join(dir, "repo");
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=dev@doohctl.test", "-c", "user.name=dev", ...args], {
-      cwd: repo,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    }).trim();
+  const git = (...args: string[]) => gitIn(repo, ...args);
   mkdirSync(join(repo, "campaigns"), { recursive: true });
-  const config = (budgets: Record<string, number>) =>
-    accountConfig(emulator.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      ...CAMPAIGNS.flatMap((name) => [
-        `      - name: ${name}`,
-        `        budget_impressions: ${budgets[name] ?? 100000}`,
-      ]),
-    ]);
+  const config = (budgets: Record<string, number>) => campaignsConfig(emulator.origin, budgets);
   writeFileSync(join(repo, "campaigns", "doohctl.yaml"), config({}));
   git("init", "-q", "-b", "main");
   git("add", ".");

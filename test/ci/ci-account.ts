@@ -1,0 +1,47 @@
+/**
+ * The DSP account every CI replay runs against (GitHub workflows and GitLab jobs alike): an
+ * emulator seeded with the write user, the plan user and three active campaigns of insertion
+ * order 1001, the campaigns config those runs plan, and git as a developer runs it.
+ */
+import { execFileSync } from "node:child_process";
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { USER } from "../apply/harness.js";
+import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
+import { accountConfig } from "../helpers/cli-account.js";
+
+export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
+export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
+
+export function startCiEmulator(): Promise<RunningEmulator> {
+  return startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed: {
+      users: [USER, READER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001")],
+      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+    },
+  });
+}
+
+/** `campaigns/doohctl.yaml`: the three campaigns, each at its budget (100,000 unless given). */
+export function campaignsConfig(origin: string, budgets: Record<string, number>): string {
+  return accountConfig(origin, [
+    '  - id: "1001"',
+    "    campaigns:",
+    ...CAMPAIGNS.flatMap((name) => [
+      `      - name: ${name}`,
+      `        budget_impressions: ${budgets[name] ?? 100000}`,
+    ]),
+  ]);
+}
+
+/** git in `cwd`, committing as the developer; its output trimmed. */
+export function gitIn(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=dev@doohctl.test", "-c", "user.name=dev", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
+}
