@@ -72,6 +72,17 @@ async function withProxy<T>(answer: Answer, body: (proxy: FakeDsp) => Promise<T>
   }
 }
 
+/** `apply --auto-approve --log FILE` in text and in JSON: each run with the journal as it then stands. */
+async function applyInEachFormat(origin: string, logName: string) {
+  const log = join(dir, logName);
+  const runs = [];
+  for (const format of ["text", "json"]) {
+    const run = await doohctl(origin, ["apply", "--auto-approve", "--format", format, "--log", log]);
+    runs.push({ format, ...run, journal: readFileSync(log, "utf8") });
+  }
+  return runs;
+}
+
 function expectClean(text: string, what: string): void {
   expect(text, what).not.toContain(PASSWORD);
   expect(text, what).not.toContain(JSON.stringify(PASSWORD).slice(1, -1));
@@ -137,21 +148,15 @@ describe("a DSP that echoes secrets in its errors", () => {
         return true;
       },
       async (proxy) => {
-        const log = join(dir, "apply.jsonl");
-        for (const format of ["text", "json"]) {
-          const { code, out, err } = await doohctl(proxy.origin, [
-            "apply",
-            "--auto-approve",
-            "--format",
-            format,
-            "--log",
-            log,
-          ]);
+        for (const { format, code, out, err, journal } of await applyInEachFormat(
+          proxy.origin,
+          "apply.jsonl",
+        )) {
           expect(code).toBe(1);
           expect(proxy.writes().length).toBeGreaterThan(0);
           expect(out + err).toContain("[redacted]");
           expectClean(out + err, `apply --format ${format}`);
-          expectClean(readFileSync(log, "utf8"), "the --log journal");
+          expectClean(journal, "the --log journal");
         }
       },
     );
@@ -172,21 +177,15 @@ describe("a DSP that echoes secrets in its errors", () => {
         return true;
       },
       async (proxy) => {
-        const log = join(dir, "apply-forms.jsonl");
-        for (const format of ["text", "json"]) {
-          const { code, out, err } = await doohctl(proxy.origin, [
-            "apply",
-            "--auto-approve",
-            "--format",
-            format,
-            "--log",
-            log,
-          ]);
+        for (const { format, code, out, err, journal } of await applyInEachFormat(
+          proxy.origin,
+          "apply-forms.jsonl",
+        )) {
           expect(code).toBe(1);
           expect(out + err).toContain("[redacted]");
           expect(out + err).toContain("HTML-escaped (named)");
           expectClean(out + err, `apply --format ${format}`);
-          expectClean(readFileSync(log, "utf8"), "the --log journal");
+          expectClean(journal, "the --log journal");
         }
       },
     );
