@@ -69,9 +69,6 @@ export const TARGETING_OPTIONS = [
 
 type Kind = (typeof TARGETING_OPTIONS)[number];
 
-/** The member names of an option set, as a type. */
-export type OptionMember = Kind["member"];
-
 /** One option of a kind: its id list, and `exclude` where the kind takes it. */
 export type TargetingOptionOf<K extends Kind> = {
   [P in K["ids"]["name"]]: string[];
@@ -79,11 +76,6 @@ export type TargetingOptionOf<K extends Kind> = {
 
 /** The known members of an option set, each optional (a set holds at least one, G5). */
 export type KnownTargetingMembers = { [K in Kind as K["member"]]?: TargetingOptionOf<K> };
-
-/** The option members and the name of each one's id list, in canonical order. */
-export const OPTION_MEMBERS: readonly (readonly [OptionMember, string])[] = TARGETING_OPTIONS.map(
-  (kind) => [kind.member, kind.ids.name] as const,
-);
 
 const BY_MEMBER = new Map<string, TargetingOptionKind>(TARGETING_OPTIONS.map((kind) => [kind.member, kind]));
 
