@@ -11,7 +11,7 @@
  * know is kept as a mark (`unknown_members`), since a PUT that omits it would remove it and
  * broaden delivery (G14, G5).
  */
-import { OPTION_MEMBERS } from "../model/targeting.js";
+import { targetingOption } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
 import { unsetAllowed } from "./members.js";
 
@@ -91,23 +91,22 @@ type Unknown = Set<string> | undefined;
 /** Keeps one value of a schema (compiled once per schema: answers hold 10,000 campaigns). */
 type Keeper = (value: unknown, unknown: Unknown) => unknown;
 
-const OPTION_IDS = new Map<string, string>(OPTION_MEMBERS);
-
 /** A live option set as kept: its known members, and the mark of what it holds besides. */
 function keepTargetingSet(value: Record<string, unknown>, seen: Unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [member, option] of Object.entries(value)) {
-    const idsKey = OPTION_IDS.get(member);
-    if (idsKey === undefined) {
+    const kind = targetingOption(member);
+    if (kind === undefined) {
       if (option !== null) unknown.push(member);
       continue;
     }
     const inner = option as Record<string, unknown>;
+    const idsKey = kind.ids.name;
     const kept: Record<string, unknown> = { [idsKey]: [...(inner[idsKey] as string[])] };
     for (const [field, v] of Object.entries(inner)) {
       if (field === idsKey) continue;
-      if (field === "exclude" && member !== "deal_targeting_option") kept.exclude = v;
+      if (field === "exclude" && kind.exclude) kept.exclude = v;
       else if (v !== null) unknown.push(`${member}.${field}`);
     }
     out[member] = kept;

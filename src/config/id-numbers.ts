@@ -4,18 +4,12 @@
  * and an insertion order "0017" would be adopted as "17" without a word. So an id written as
  * a number must read back exactly as written; otherwise it is refused with "quote this id".
  */
+import { targetingOption } from "../model/targeting-members.js";
 import type { ConfigIssue } from "./issues.js";
 import { pathText } from "./path-text.js";
 import type { SourceIndex } from "./source-index.js";
 
 type Raw = Record<string, unknown>;
-
-const TARGETING_ID_LISTS: Record<string, string> = {
-  deal_targeting_option: "deal_ids",
-  venue_type_targeting_option: "venue_type_ids",
-  venue_targeting_option: "venue_targeting_ids",
-  publisher_targeting_option: "publisher_ids",
-};
 
 /** Every id of one file's document (after the schema check) whose number reads otherwise. */
 export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): ConfigIssue[] {
@@ -55,7 +49,7 @@ export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): Conf
       (Array.isArray(campaign.targetings) ? campaign.targetings : []).forEach((t: unknown, k: number) => {
         for (const [member, ids] of Object.entries(asRaw(t) ?? {})) {
           const option = asRaw(ids);
-          const key = Object.hasOwn(TARGETING_ID_LISTS, member) ? TARGETING_ID_LISTS[member] : undefined;
+          const key = targetingOption(member)?.ids.name;
           if (option !== undefined && key !== undefined) list(option, key, [...cAt, "targetings", k, member]);
         }
       });

@@ -1,7 +1,10 @@
 /**
  * The JSON Schema of an emulator seed. `schemas/emulator-seed.schema.json` is this object,
- * written out (a test keeps the two equal), so editors can complete a seed file.
+ * written out (a test keeps the two equal), so editors can complete a seed file. Its option
+ * members are the model's table (src/model/targeting-members.ts).
  */
+import { TARGETING_OPTIONS, type TargetingOptionKind } from "../model/targeting-members.js";
+
 const id = { type: "string", pattern: "^[0-9]{1,18}$" };
 const ids = { type: "array", items: { type: "string", minLength: 1 } };
 const time = {
@@ -24,12 +27,20 @@ const named = {
   additionalProperties: false,
   properties: { id, name: { type: "string", minLength: 1, maxLength: 200 } },
 };
-const option = (idsKey: string, exclude: boolean) => ({
+const option = ({ ids: list, exclude }: TargetingOptionKind) => ({
   type: "object",
-  required: [idsKey],
+  required: [list.name],
   additionalProperties: false,
-  properties: { [idsKey]: { ...ids, minItems: 1 }, ...(exclude ? { exclude: { type: "boolean" } } : {}) },
+  properties: { [list.name]: { ...ids, minItems: 1 }, ...(exclude ? { exclude: { type: "boolean" } } : {}) },
 });
+
+/** One seeded option set: each member as the emulator's table of kinds has it. */
+export const SEED_OPTION_SET = {
+  type: "object",
+  minProperties: 1,
+  additionalProperties: false,
+  properties: Object.fromEntries(TARGETING_OPTIONS.map((kind) => [kind.member, option(kind)])),
+};
 
 export const SEED_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
@@ -114,17 +125,7 @@ export const SEED_SCHEMA = {
       propertyNames: id,
       additionalProperties: {
         type: "array",
-        items: {
-          type: "object",
-          minProperties: 1,
-          additionalProperties: false,
-          properties: {
-            deal_targeting_option: option("deal_ids", false),
-            venue_type_targeting_option: option("venue_type_ids", true),
-            venue_targeting_option: option("venue_targeting_ids", true),
-            publisher_targeting_option: option("publisher_ids", true),
-          },
-        },
+        items: SEED_OPTION_SET,
       },
     },
     creatives: {

@@ -2,29 +2,13 @@
  * Targeting option sets (spec, "Targeting option set of a campaign"; G5). Normalized form:
  * id lists sorted and de-duplicated (they are sets), `exclude` present and false when absent
  * (never on a deal option), members in a fixed order. Two option sets are equal when their
- * normalized forms are; a targeting list is compared as a set of option sets.
+ * normalized forms are; a targeting list is compared as a set of option sets. The members
+ * and their fields are described once, in targeting-members.ts.
  */
-export interface DealTargetingOption {
-  deal_ids: string[];
-}
-export interface VenueTypeTargetingOption {
-  venue_type_ids: string[];
-  exclude?: boolean;
-}
-export interface VenueTargetingOption {
-  venue_targeting_ids: string[];
-  exclude?: boolean;
-}
-export interface PublisherTargetingOption {
-  publisher_ids: string[];
-  exclude?: boolean;
-}
+import { type KnownTargetingMembers, TARGETING_OPTIONS } from "./targeting-members.js";
 
-export interface TargetingOptionSet {
-  deal_targeting_option?: DealTargetingOption;
-  venue_type_targeting_option?: VenueTypeTargetingOption;
-  venue_targeting_option?: VenueTargetingOption;
-  publisher_targeting_option?: PublisherTargetingOption;
+/** An option set: its known members, as TARGETING_OPTIONS describes them (targeting-members.ts). */
+export interface TargetingOptionSet extends KnownTargetingMembers {
   /**
    * G14: what a live set holds that doohctl does not know (`frequency_targeting_option`,
    * `venue_type_targeting_option.radius`), as the client's reader marks it. Never on the wire
@@ -32,16 +16,6 @@ export interface TargetingOptionSet {
    */
   unknown_members?: string[];
 }
-
-/** The option members and the name of each one's id list, in canonical order. */
-export const OPTION_MEMBERS = [
-  ["deal_targeting_option", "deal_ids"],
-  ["venue_type_targeting_option", "venue_type_ids"],
-  ["venue_targeting_option", "venue_targeting_ids"],
-  ["publisher_targeting_option", "publisher_ids"],
-] as const;
-
-export type OptionMember = (typeof OPTION_MEMBERS)[number][0];
 
 /** Numeric strings in numeric order, then the rest in code-unit order: stable everywhere. */
 export function compareIds(a: string, b: string): number {
@@ -62,14 +36,13 @@ export function sortedIds(ids: readonly string[]): string[] {
 function normalizeSet(set: TargetingOptionSet): TargetingOptionSet {
   const out: Record<string, unknown> = {};
   const source = set as Record<string, Record<string, unknown> | undefined>;
-  for (const [member, idsKey] of OPTION_MEMBERS) {
+  for (const { member, ids: list, exclude } of TARGETING_OPTIONS) {
     const option = source[member];
     if (option === undefined) continue;
-    const ids = Array.isArray(option[idsKey]) ? (option[idsKey] as string[]) : [];
-    out[member] =
-      member === "deal_targeting_option"
-        ? { [idsKey]: sortedIds(ids) }
-        : { [idsKey]: sortedIds(ids), exclude: option.exclude === true };
+    const ids = Array.isArray(option[list.name]) ? (option[list.name] as string[]) : [];
+    out[member] = exclude
+      ? { [list.name]: sortedIds(ids), exclude: option.exclude === true }
+      : { [list.name]: sortedIds(ids) };
   }
   return out as TargetingOptionSet;
 }

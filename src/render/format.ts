@@ -6,6 +6,7 @@ import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
+import { TARGETING_OPTIONS } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
 import type { BudgetMoneyDelta, Change, JsonValue, Plan } from "../plan/types.js";
 
@@ -45,21 +46,14 @@ export function showValue(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-const OPTION_WORDS = [
-  ["deal_targeting_option", "deal_ids", "deals"],
-  ["venue_type_targeting_option", "venue_type_ids", "venue types"],
-  ["venue_targeting_option", "venue_targeting_ids", "venues"],
-  ["publisher_targeting_option", "publisher_ids", "publishers"],
-] as const;
-
 /** `venues v1, v2 and not publishers p9`: an option set in words (options are ANDed). */
 export function describeSet(set: TargetingOptionSet): string {
   const parts: string[] = [];
   const source = set as Record<string, { exclude?: boolean } & Record<string, unknown>>;
-  for (const [member, idsKey, word] of OPTION_WORDS) {
+  for (const { member, ids: list, words: word } of TARGETING_OPTIONS) {
     const option = source[member];
     if (!option) continue;
-    const ids = (option[idsKey] as string[] | undefined) ?? [];
+    const ids = (option[list.name] as string[] | undefined) ?? [];
     parts.push(`${option.exclude ? "not " : ""}${word} ${ids.join(", ")}`);
   }
   return printable(parts.join(" and "));

@@ -5,6 +5,7 @@
  */
 import { Money } from "../../model/money.js";
 import { printable } from "../../model/printable.js";
+import { targetingOption } from "../../model/targeting-members.js";
 
 export type Obj = Record<string, unknown>;
 
@@ -81,13 +82,6 @@ export function ascendingIds(ids: readonly string[]): boolean {
   return true;
 }
 
-const OPTION_IDS: Readonly<Record<string, string>> = {
-  deal_targeting_option: "deal_ids",
-  venue_type_targeting_option: "venue_type_ids",
-  venue_targeting_option: "venue_targeting_ids",
-  publisher_targeting_option: "publisher_ids",
-};
-
 /** G5 shape of an option set list: the first few problems. */
 export function targetingProblems(list: readonly unknown[]): string[] {
   const problems: string[] = [];
@@ -97,7 +91,7 @@ export function targetingProblems(list: readonly unknown[]): string[] {
       return;
     }
     for (const [member, option] of Object.entries(set)) {
-      const idsKey = OPTION_IDS[member];
+      const idsKey = targetingOption(member)?.ids.name;
       const at = `targetings[${i}].${printable(member)}`;
       if (idsKey === undefined) problems.push(`${at} is not a G5 option member`);
       else if (!isObj(option) || !Array.isArray(option[idsKey]) || !option[idsKey].every(str))

@@ -2,7 +2,8 @@
  * G5: a campaign's targetings, read and replaced whole, with the strict removal rule: while
  * a campaign is active a PUT must keep every option set it has (compared normalized).
  */
-import { OPTION_MEMBERS, Targeting, type TargetingOptionSet } from "../../model/targeting.js";
+import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
+import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
@@ -16,26 +17,28 @@ export function readOptionSet(issues: Issues, prefix: string, raw: unknown): Tar
   const body = readObject(issues, prefix, raw);
   if (!body) return undefined;
   const before = issues.size;
-  checkKeys(issues, prefix, body, { writable: OPTION_MEMBERS.map(([member]) => member) });
+  // The table of members and their types is the model's (src/model/targeting-members.ts);
+  // how a body is checked against it is the emulator's own.
+  checkKeys(issues, prefix, body, { writable: TARGETING_OPTIONS.map(({ member }) => member) });
   const set: Record<string, unknown> = {};
-  for (const [member, idsKey] of OPTION_MEMBERS) {
+  for (const { member, ids: list, exclude: takesExclude } of TARGETING_OPTIONS) {
+    const idsKey = list.name;
     if (body[member] === undefined) continue;
     const at = `${prefix}.${member}`;
     const option = readObject(issues, at, body[member]);
     if (!option) continue;
-    const deal = member === "deal_targeting_option";
     // G5: a deal option has no exclude.
-    checkKeys(issues, at, option, { writable: deal ? [idsKey] : [idsKey, "exclude"] });
+    checkKeys(issues, at, option, { writable: takesExclude ? [idsKey, "exclude"] : [idsKey] });
     const ids =
       option[idsKey] === undefined
         ? issues.add(`${at}.${idsKey}`, "is required")
         : readIdList(issues, `${at}.${idsKey}`, option[idsKey], {
             nonEmpty: true,
-            numeric: member === "venue_type_targeting_option",
+            numeric: list.of === "numeric",
           });
     const exclude =
       option.exclude === undefined ? false : readBoolean(issues, `${at}.exclude`, option.exclude);
-    if (ids) set[member] = deal ? { [idsKey]: ids } : { [idsKey]: ids, exclude };
+    if (ids) set[member] = takesExclude ? { [idsKey]: ids, exclude } : { [idsKey]: ids };
   }
   if (Object.keys(body).length === 0) issues.add(prefix, "must hold at least one targeting option");
   if (issues.size > before) return undefined;

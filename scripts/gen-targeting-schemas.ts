@@ -1,0 +1,119 @@
+/**
+ * Writes the targeting parts of the JSON schemas from the one description of the option
+ * kinds (`TARGETING_OPTIONS`, src/model/targeting-members.ts): the config schema's
+ * `$defs/targeting_option_set` (then docs/config.md, which is made from it), the contract's
+ * `components/schemas/TargetingOptionSet`, and the emulator's seed schema (SEED_SCHEMA, which
+ * takes its option set from the same table). Every other part of each file is left as it is.
+ * Run after changing the description: `npm run build && node dist/scripts/gen-targeting-schemas.js`.
+ * test/model/targeting-members.test.ts fails when a file is out of date.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseDocument } from "yaml";
+import { SEED_SCHEMA } from "../src/emulator/seed-schema.js";
+import { excludeDocs, TARGETING_OPTIONS, type TargetingOptionKind } from "../src/model/targeting-members.js";
+import { configDocsPath, renderConfigDocs } from "./gen-config-docs.js";
+
+type Schema = Record<string, unknown>;
+
+/** `$defs/targeting_option_set` of schemas/doohctl.schema.json. */
+export function configOptionSetSchema(): Schema {
+  const option = (kind: TargetingOptionKind): Schema => ({
+    description: kind.docs.option,
+    type: "object",
+    additionalProperties: false,
+    required: [kind.ids.name],
+    properties: {
+      [kind.ids.name]: {
+        description: kind.docs.ids,
+        $ref: kind.ids.of === "numeric" ? "#/$defs/venue_type_id_list" : "#/$defs/id_list",
+      },
+      ...(kind.exclude ? { exclude: { description: excludeDocs(kind), type: "boolean" } } : {}),
+    },
+  });
+  return {
+    description: "One targeting option set: one or more options, all of which a venue must satisfy.",
+    type: "object",
+    additionalProperties: false,
+    minProperties: 1,
+    properties: Object.fromEntries(TARGETING_OPTIONS.map((kind) => [kind.member, option(kind)])),
+  };
+}
+
+/** `components/schemas/TargetingOptionSet` of schemas/dsp-api.openapi.json. */
+export function contractOptionSetSchema(): Schema {
+  const idList = (kind: TargetingOptionKind): Schema =>
+    kind.ids.of === "numeric"
+      ? {
+          type: "array",
+          minItems: 1,
+          items: { type: "string", pattern: "^[0-9]+$" },
+          description: "Numeric strings (spec, G5).",
+        }
+      : { type: "array", items: { $ref: "#/components/schemas/Id" }, minItems: 1 };
+  const option = (kind: TargetingOptionKind): Schema => ({
+    type: "object",
+    properties: {
+      [kind.ids.name]: idList(kind),
+      ...(kind.exclude ? { exclude: { type: "boolean", default: false } } : {}),
+    },
+    required: [kind.ids.name],
+    additionalProperties: false,
+    ...(kind.exclude ? {} : { description: "No exclude (G5)." }),
+  });
+  return {
+    type: "object",
+    properties: Object.fromEntries(TARGETING_OPTIONS.map((kind) => [kind.member, option(kind)])),
+    additionalProperties: false,
+    minProperties: 1,
+    description: "Spec; each set holds at least one option member and each id list is non-empty (G5).",
+    "x-gap": "G5",
+  };
+}
+
+const root = fileURLToPath(new URL(import.meta.url.includes("/dist/") ? "../../" : "../", import.meta.url));
+
+/** The schema files this script writes, each with the path of its part and what the part is. */
+export const TARGETING_SCHEMA_FILES = [
+  {
+    file: "schemas/doohctl.schema.json",
+    path: ["$defs", "targeting_option_set"],
+    part: configOptionSetSchema,
+  },
+  {
+    file: "schemas/dsp-api.openapi.json",
+    path: ["components", "schemas", "TargetingOptionSet"],
+    part: contractOptionSetSchema,
+  },
+] as const;
+
+export const SEED_SCHEMA_FILE = "schemas/emulator-seed.schema.json";
+
+/** `text` with the JSON value at `path` replaced by `value`; the rest of the text as it was. */
+export function splice(text: string, path: readonly string[], value: unknown): string {
+  const node = parseDocument(text).getIn(path, true) as { range?: [number, number, number] } | undefined;
+  if (node?.range === undefined) throw new Error(`${path.join("/")} not found`);
+  const [start, end] = node.range;
+  const indent = /^ */.exec(text.slice(text.lastIndexOf("\n", start) + 1, start))?.[0] ?? "";
+  return `${text.slice(0, start)}${JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`)}${text.slice(end)}`;
+}
+
+function main(): void {
+  const written: string[] = [];
+  for (const { file, path, part } of TARGETING_SCHEMA_FILES) {
+    const at = `${root}${file}`;
+    writeFileSync(at, splice(readFileSync(at, "utf8"), path, part()));
+    written.push(at);
+  }
+  const seed = `${root}${SEED_SCHEMA_FILE}`;
+  writeFileSync(seed, `${JSON.stringify(SEED_SCHEMA, null, 2)}\n`);
+  written.push(seed);
+  // The house format (short arrays on one line), as `npx biome check --write` leaves it.
+  execFileSync("npx", ["biome", "format", "--write", ...written], { cwd: root, stdio: "inherit" });
+  const config = JSON.parse(readFileSync(`${root}schemas/doohctl.schema.json`, "utf8"));
+  writeFileSync(configDocsPath(), renderConfigDocs(config));
+  process.stdout.write(`wrote ${[...written, configDocsPath()].join(", ")}\n`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
