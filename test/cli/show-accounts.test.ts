@@ -81,7 +81,7 @@ async function savePlan(name: AccountName): Promise<void> {
         { id: "1", name: "Acme" },
         { id: GLOBEX.id, name: GLOBEX.name },
       ],
-      ...("seed" in spec ? spec.seed : {}),
+      ...("seed" in spec ? { insertion_orders: [...spec.seed.insertion_orders] } : {}),
     },
     configOrders: spec.orders,
     prefix: `doohctl-show-${name}-`,
