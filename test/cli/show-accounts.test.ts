@@ -12,7 +12,7 @@ import { accountLabel } from "../../src/cli/plan-accounts.js";
 import { run } from "../../src/cli/program.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
-import { type AccountSection, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
+import { type AccountSummary, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
 import { USER } from "../apply/harness.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
@@ -324,7 +324,7 @@ describe("the account a plan file is labelled with", () => {
 
 describe("a summary longer than the comment", () => {
   it("is cut at a line, with a note pointing at the --overflow file", () => {
-    const section = (i: number): AccountSection => ({
+    const section = (i: number): AccountSummary => ({
       account: `account-${String(i).padStart(2, "0")}`,
       file: `plan-account-${i}.json`,
       changes: 1,
@@ -333,12 +333,16 @@ describe("a summary longer than the comment", () => {
       estimatedApplyMs: 0,
       writeWindow: "10/60s",
       money: [{ advertiser: "Acme", change: Money.parse("1 USD") }],
-      markdown: "### doohctl plan: 1 campaign update\n",
     });
     const accounts = Array.from({ length: 40 }, (_, i) => section(i));
-    const { comment, complete, left } = renderAccountsMarkdown(accounts, {
+    let complete = "";
+    const { comment, left } = renderAccountsMarkdown(accounts, {
       maxChars: 1_000,
+      markdownOf: (i) => `### doohctl plan: account ${i}\n`,
       overflow: "all.md",
+      write: (text) => {
+        complete += text;
+      },
     });
     expect(comment.length).toBeLessThanOrEqual(1_000);
     expect(
@@ -350,5 +354,8 @@ describe("a summary longer than the comment", () => {
     expect(left).toHaveLength(40);
     // 40 x +1.00 USD.
     expect(complete).toContain("| **all** | 40 | 40 | about 0s (each account in its own job) | +40.00 USD |");
+    expect(complete).toContain(
+      "## Account `account-39` (`plan-account-39.json`)\n\n### doohctl plan: account 39\n",
+    );
   });
 });
