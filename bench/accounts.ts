@@ -182,7 +182,7 @@ function renderTimes(plans: readonly Plan[]): { singleMs: number; combinedMs: nu
       const { comment } = renderAccountsMarkdown(summaries, {
         maxChars: COMMENT_MAX_CHARS,
         markdownOf: (i) => renderMarkdown(plans[i] as Plan),
-        overflow: "comment.md",
+        overflow: "comment.markdown",
         write: (text) => Buffer.byteLength(text),
       });
       commentChars = comment.length;
