@@ -112,11 +112,12 @@ function totalMoney(accounts: readonly AccountSummary[]): string {
     }
   }
   const changed = [...totals.values()].filter((m) => Money.toNanos(m) !== 0n);
-  if (changed.length === 0) return "none";
-  return changed
+  const lines = changed
     .sort((a, b) => a.currency_code.localeCompare(b.currency_code))
-    .map((m) => Money.formatAmount(m, { signed: true }))
-    .join("<br>");
+    .map((m) => Money.formatAmount(m, { signed: true }));
+  const unknown = accounts.filter((a) => a.money === undefined).map((a) => cell(code(a.account)));
+  if (unknown.length > 0) lines.push(`without ${unknown.join(", ")} (no spend in the plan file)`);
+  return lines.length === 0 ? "none" : lines.join("<br>");
 }
 
 function changesCell(a: AccountSummary): string {
@@ -137,7 +138,7 @@ function summaryLines(accounts: readonly AccountSummary[]): string[] {
     "|---|--:|--:|---|---|",
     ...accounts.map(
       (a) =>
-        `| ${code(a.account)} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
+        `| ${cell(code(a.account))} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
     ),
     `| **all** | ${sum((a) => a.changes).toLocaleString("en-US")} | ${sum((a) => a.writeRequests).toLocaleString("en-US")} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
     "",

@@ -162,6 +162,9 @@ describe("doohctl show PLAN_FILE... --format markdown (several accounts)", () =>
     expect(text.out).not.toContain("== account");
     const json = await show("plan-eu.json", "--format", "json");
     expect(json.out).toBe(readFileSync(join(plans, "plan-eu.json"), "utf8"));
+    const attached = await show("plan-eu.json", "--format", "markdown", "--overflow", "one.md");
+    expect(attached.out).toBe(markdown.out);
+    expect(readFileSync(join(plans, "one.md"), "utf8")).toBe(markdown.out);
   });
 
   it("fits the comment within --max-chars and names the accounts whose plans are only in --overflow", async () => {
@@ -357,5 +360,37 @@ describe("a summary longer than the comment", () => {
     expect(complete).toContain(
       "## Account `account-39` (`plan-account-39.json`)\n\n### doohctl plan: account 39\n",
     );
+  });
+});
+
+describe("the summary's cells", () => {
+  const summary = (account: string, money: AccountSummary["money"]): AccountSummary => ({
+    account,
+    file: `plan-${account}.json`,
+    changes: 2,
+    errors: account === "b" ? 1 : 0,
+    writeRequests: 3,
+    estimatedApplyMs: account === "b" ? 125_000 : 5_000,
+    writeWindow: "10/60s",
+    money,
+  });
+
+  it("keeps a table row whole whatever the account is called, and says which totals lack an account's spend", () => {
+    const { comment } = renderAccountsMarkdown(
+      [
+        summary("a|b", [{ advertiser: "Acme | Co", change: Money.parse("-0.125 USD") }]),
+        summary("b", [{ advertiser: "Acme", change: Money.parse("0 USD") }]),
+        summary("c", undefined),
+      ],
+      { maxChars: 65_536, markdownOf: () => "plan\n" },
+    );
+    const rows = summaryRows(comment);
+    // -0.125 USD rounds half to even to -0.12 USD (src/model/money.ts formatAmount).
+    expect(rows).toEqual([
+      "| `a\\|b` | 2 | 3 | about 5s at 10/60s | Acme \\| Co: -0.12 USD |",
+      "| `b` | 2 (**1 error: cannot be applied**) | 3 | about 2m05s at 10/60s | none |",
+      "| `c` | 2 | 3 | about 5s at 10/60s | not in this plan file |",
+      "| **all** | 6 | 9 | about 2m05s (each account in its own job) | -0.12 USD<br>without `c` (no spend in the plan file) |",
+    ]);
   });
 });
