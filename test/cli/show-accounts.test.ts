@@ -13,9 +13,9 @@ import { run } from "../../src/cli/program.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import { type AccountSummary, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
-import { USER } from "../apply/harness.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { DEMO_USER } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 
 const GLOBEX = { id: "2", name: "Globex" };
@@ -74,7 +74,8 @@ let plans: string;
 async function savePlan(name: AccountName): Promise<void> {
   const spec = ACCOUNTS[name];
   const account = await startCliAccount({
-    users: [USER],
+    // Each account's own emulator: the same user name in each is a different user.
+    users: [{ ...DEMO_USER, account_id: "1" }],
     campaigns: [...spec.campaigns],
     seed: {
       advertisers: [
@@ -152,6 +153,7 @@ describe("doohctl show PLAN_FILE... --format markdown (several accounts)", () =>
     }
     expect(out.indexOf("## Account `apac`")).toBeLessThan(out.indexOf("## Account `eu`"));
     expect(out.indexOf("## Account `eu`")).toBeLessThan(out.indexOf("## Account `us`"));
+    expect(out).not.toContain(DEMO_USER.password);
   });
 
   it("keeps one plan file exactly as before", async () => {
