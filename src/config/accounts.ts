@@ -18,7 +18,7 @@ import { checkSchema } from "./schema-check.js";
 import { parseYaml } from "./yaml/read.js";
 import { decodeUtf8 } from "./yaml/utf8.js";
 
-/** One account as `doohctl accounts --format json` lists it (docs/scaling.md). */
+/** One account as `doohctl accounts --format json` lists it (docs/safety.md). */
 export interface AccountEntry {
   account: string;
   /** Its directory, relative to the working directory, with `/`. */

@@ -1,6 +1,6 @@
 /**
  * Issue 28 items 1 and 2: accounts in the config and `doohctl accounts` in each format
- * (docs/scaling.md, docs/safety.md, Credentials). Offline: no emulator is needed to list.
+ * (docs/safety.md, Several accounts in one repository). Offline: no emulator is needed to list.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
