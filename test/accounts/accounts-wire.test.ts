@@ -115,6 +115,38 @@ describe("three accounts, three DSPs", () => {
     expect(trap.requestLog()).toEqual([]);
   });
 
+  it("the GitHub matrix doohctl accounts prints drives one plan per account, each with its own variables", async () => {
+    const listed = bufferIO({ env: {}, cwd: root });
+    expect(await run(["accounts", "--format", "github-matrix"], listed), listed.err()).toBe(0);
+    const { include } = JSON.parse(listed.out()) as {
+      include: {
+        account: string;
+        path: string;
+        api_origin_from: string;
+        email_from: string;
+        password_from: string;
+      }[];
+    };
+    expect(include.map((e) => e.account)).toEqual([...NAMES]);
+    for (const entry of include) {
+      // A matrix job sees only its own account's secrets, mapped from the entry's names.
+      const own = { HOME: root, XDG_RUNTIME_DIR: join(root, "run"), CI: "true" };
+      const io = bufferIO({
+        env: {
+          ...own,
+          [entry.api_origin_from]: env[entry.api_origin_from]!,
+          [entry.email_from]: env[entry.email_from]!,
+          [entry.password_from]: env[entry.password_from]!,
+        },
+        cwd: root,
+      });
+      expect(await run(["plan", entry.path, "-o", `matrix-${entry.account}.json`], io), io.err()).toBe(0);
+      expect(JSON.parse(readFileSync(join(root, `matrix-${entry.account}.json`), "utf8")).account).toBe(
+        entry.account,
+      );
+    }
+  });
+
   it("without its own origin variable, an account is refused before any request, in CI and out", async () => {
     const { api_origin_from } = accountVariables("south");
     for (const ci of ["true", ""]) {
