@@ -21,7 +21,7 @@ import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
 import { obeyedEntries, recordFindings } from "../plan/recovered.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
-import { connect } from "./connection.js";
+import { connect, runUser } from "./connection.js";
 import { UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { createReadProgress } from "./read-progress.js";
@@ -121,7 +121,7 @@ export async function readAndPlan(
     connection: {
       api_origin: connection.apiOrigin,
       environment: connection.environment,
-      user: io.env.DOOHCTL_EMAIL ?? "",
+      user: runUser(io.env, connection),
     },
     targets: options.targets,
     ...(changed ? { changed } : {}),
@@ -139,7 +139,8 @@ export async function readAndPlan(
 /**
  * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
  * keyed by origin, environment and the G9 `account_id` of the session, so every write user of
- * the account who carries the state directory sees it. Logs in when there is no session yet.
+ * the account who carries the state directory sees it; and by `connection.account` when the
+ * repository holds several, so two configured accounts never read each other's. Logs in when there is no session yet.
  */
 export async function recoveryStoreFor(
   io: CliIO,
@@ -153,8 +154,9 @@ export async function recoveryStoreFor(
       origin: connection.apiOrigin,
       environment: connection.environment,
       account_id: await client.accountId(),
+      ...(connection.account ? { account: connection.account.name } : {}),
     },
-    { legacyUser: io.env.DOOHCTL_EMAIL },
+    { legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
   );
 }
 
