@@ -46,6 +46,27 @@ function apiOrigin(text: string, parent: Raw, path: string, places: Places): str
 
 const VARIABLE_KEYS = ["api_origin_from", "email_from", "password_from"] as const;
 
+/** What each `*_from` name ends with after the account's stem. */
+const VARIABLE_SUFFIXES = {
+  api_origin_from: "_API_ORIGIN",
+  email_from: "_EMAIL",
+  password_from: "_PASSWORD",
+};
+
+/**
+ * The three names share one stem (DOOHCTL_X_API_ORIGIN, DOOHCTL_X_EMAIL, DOOHCTL_X_PASSWORD):
+ * the CI holds the three values of one account under one stem, so a config edited in a pull
+ * request may choose which account it is, never send account B's password to account A's origin.
+ */
+function oneStem(raw: Raw): boolean {
+  const stems = VARIABLE_KEYS.map((key) => {
+    const name = raw[key] as string;
+    const suffix = VARIABLE_SUFFIXES[key];
+    return name.endsWith(suffix) ? name.slice(0, -suffix.length) : undefined;
+  });
+  return stems[0] !== undefined && stems[0].length > 0 && stems.every((stem) => stem === stems[0]);
+}
+
 /**
  * `account` with the names of its three variables, all or none (docs/safety.md, Credentials):
  * an account whose password variable is missing would fall back to nothing, and a `*_from`
@@ -74,6 +95,14 @@ function accountOf(raw: Raw, at: string, places: Places): AccountSettings | unde
     return undefined;
   }
   if (typeof raw.account !== "string" || named.some((key) => typeof raw[key] !== "string")) return undefined;
+  if (!oneStem(raw)) {
+    places.issue(
+      { parent: raw, key: "api_origin_from", path: childPath(at, "api_origin_from") },
+      "ACCOUNT_VARIABLE_INVALID",
+      `account ${raw.account}: its three variables must share one stem, named <STEM>_API_ORIGIN, <STEM>_EMAIL and <STEM>_PASSWORD (like DOOHCTL_NORTHWIND_EU_API_ORIGIN, DOOHCTL_NORTHWIND_EU_EMAIL, DOOHCTL_NORTHWIND_EU_PASSWORD), so a config can never pair one account's credentials with another account's origin (docs/safety.md, Credentials)`,
+    );
+    return undefined;
+  }
   return {
     name: raw.account,
     apiOriginFrom: raw.api_origin_from as string,

@@ -233,6 +233,31 @@ describe("accounts in the config", () => {
     );
   });
 
+  it.each([
+    ["another account's password", "DOOHCTL_NORTHWIND_EU_PASSWORD", "DOOHCTL_SOUTHWIND_US_PASSWORD"],
+    ["another account's origin", "DOOHCTL_NORTHWIND_EU_API_ORIGIN", "DOOHCTL_SOUTHWIND_US_API_ORIGIN"],
+    ["a name without its suffix", "DOOHCTL_NORTHWIND_EU_EMAIL", "DOOHCTL_NORTHWIND_EU_USER"],
+  ])(
+    "refuses %s: the three variables share one stem, so one account's credentials never meet another's origin",
+    async (_what, written, instead) => {
+      const root = repo();
+      writeAccount(root, "northwind-eu", [], { dir: "." });
+      const file = join(root, "doohctl.yaml");
+      writeFileSync(file, execFileSync("cat", [file]).toString().replace(written, instead));
+      const { code, issues } = await validate(root, []);
+      expect(code).toBe(1);
+      const issue = issues.find((i) => i.code === "ACCOUNT_VARIABLE_INVALID");
+      expect(issue?.path).toBe("connection.api_origin_from");
+      expect(issue?.message).toContain("<STEM>_API_ORIGIN, <STEM>_EMAIL and <STEM>_PASSWORD");
+      // And a run sends nothing: the account is not resolved at all.
+      const io = bufferIO({
+        cwd: root,
+        env: { DOOHCTL_SOUTHWIND_US_PASSWORD: "x", DOOHCTL_NORTHWIND_EU_API_ORIGIN: "http://127.0.0.1:9" },
+      });
+      expect(await run(["plan", "--format", "json"], io)).toBe(1);
+    },
+  );
+
   it("scrubs every account's password variable from config errors, not only DOOHCTL_PASSWORD", async () => {
     const root = repo();
     const secret = "tr0ub4dor-and-3";
