@@ -97,10 +97,15 @@ function guardText(text: string, secrets: readonly string[]): string {
   return cutQuotes(withoutCredentials(withoutSecrets(text, secrets)));
 }
 
-/** The issue as a message may show it: `secrets` (the run's password) first, then the guard. */
+/**
+ * The issue as a message may show it (its message, hint and path): `secrets` (the run's
+ * password) first, then the guard.
+ */
 export function guardIssue(issue: ConfigIssue, secrets: readonly string[] = []): ConfigIssue {
   const message = guardText(issue.message, secrets);
   const hint = issue.hint === undefined ? undefined : guardText(issue.hint, secrets);
-  if (message === issue.message && hint === issue.hint) return issue;
-  return { ...issue, message, ...(hint === undefined ? {} : { hint }) };
+  // The path is made of the file's own keys: a secret pasted as a key shows there too.
+  const path = guardText(issue.path, secrets);
+  if (message === issue.message && hint === issue.hint && path === issue.path) return issue;
+  return { ...issue, path, message, ...(hint === undefined ? {} : { hint }) };
 }

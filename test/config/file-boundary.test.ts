@@ -81,6 +81,17 @@ describe("what a config message quotes", () => {
     expect(io.out() + io.err()).not.toContain(SECRET);
   });
 
+  it("never the password pasted as a key: the issue's path is guarded like its message", async () => {
+    const dir = tree();
+    writeFileSync(join(dir, "campaigns", "b.yaml"), `version: 1\nconnection:\n  ${SECRET}: 1\n`);
+    for (const format of ["json", "text"]) {
+      const io = bufferIO({ cwd: dir, env: { DOOHCTL_PASSWORD: SECRET } });
+      expect(await run(["validate", "campaigns", "--format", format], io)).toBe(1);
+      expect(io.out() + io.err()).toContain("connection.[redacted]");
+      expect(io.out() + io.err()).not.toContain(SECRET);
+    }
+  });
+
   it("no part of the password where a long token is cut: the password goes first", async () => {
     await fc.assert(
       fc.asyncProperty(
