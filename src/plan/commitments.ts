@@ -46,11 +46,7 @@ export function overcommitted(input: {
   now: string;
 }): Commitment[] {
   const now = Time.toMillis(input.now);
-  const campaigns = budgetedCampaigns({
-    changes: input.changes,
-    campaigns: [...input.live.campaigns.values()],
-    insertionOrders: [...input.live.insertionOrders.values()],
-  });
+  const campaigns = budgetedCampaigns({ changes: input.changes, live: input.live });
   return [...input.live.insertionOrders.values()].flatMap((io) => {
     const change = input.changes.find(
       (c) => c.kind === "update_insertion_order" && c.insertion_order_id === io.id,
