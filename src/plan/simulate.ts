@@ -1,8 +1,9 @@
 /**
  * Replays the planned requests on a model of the live state and checks, after each one,
- * the rules the DSP enforces (G8, judged by src/model/write-rules.ts) and the targeting rule (G5). A rule broken at the end
- * means the desired state itself cannot exist (DOOH701); one broken only on the way means
- * no safe order was found (DOOH702). Either way the plan is refused before any write.
+ * the rules the DSP enforces (G8, judged by src/model/write-rules.ts) and the targeting rule
+ * (G5). A rule broken at the end means the desired state itself cannot exist (DOOH701); one
+ * broken only on the way means no safe order was found (DOOH702). Either way the plan is
+ * refused before any write.
  */
 
 import { append } from "../model/append.js";
