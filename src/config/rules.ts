@@ -4,10 +4,10 @@
  * contradict each other. Whether a campaign without an id is new is known only at plan time
  * (it may match a live one by name), so nothing here requires creation fields.
  */
-import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
+import type { DesiredCampaign, DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { loosenings } from "../model/policy-strictness.js";
-import { Time } from "../model/time.js";
+import { type Flight, type FlightEnd, type WriteRuleBreach, WriteRules } from "../model/write-rules.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export function checkRules(
@@ -35,9 +35,7 @@ export function checkRules(
   duplicates(state, add);
   for (const io of state.insertionOrders) {
     onlyTightens(state, io, add);
-    flights(io, add);
-    budgets(io, add);
-    currencies(io, add);
+    g8(io, add);
   }
   return issues;
 }
@@ -132,95 +130,83 @@ function duplicates(state: DesiredState, add: Add): void {
   }
 }
 
-/** G8: start strictly before end; a campaign's flight inside its insertion order's. */
-function flights(io: DesiredInsertionOrder, add: Add): void {
-  const order = (
-    start: string | undefined,
-    end: string | undefined,
-    endAt: SourceRef | undefined,
-    startAt?: SourceRef,
-  ) => {
-    if (start === undefined || end === undefined || endAt === undefined) return;
-    if (Time.compare(start, end) < 0) return;
-    add(
-      endAt,
-      "FLIGHT_ORDER",
-      `end_time ${end} is not after start_time ${start}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (see docs/assumptions.md#g8)`,
-    );
-  };
-  order(io.fields.start_time, io.fields.end_time, io.fieldSources.end_time, io.fieldSources.start_time);
-  const ioStart = io.fields.start_time;
-  const ioEnd = io.fields.end_time;
-  for (const campaign of io.campaigns) {
-    const { start_time: start, end_time: end } = campaign.fields;
-    order(start, end, campaign.fieldSources.end_time, campaign.fieldSources.start_time);
-    if (start !== undefined && ioStart !== undefined && Time.compare(start, ioStart) < 0) {
-      add(
-        campaign.fieldSources.start_time!,
-        "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is before insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
-      );
+/**
+ * G8 as `WriteRules` judges it (src/model/write-rules.ts), on what the config declares: each
+ * insertion order's flights first, then its budget, then its campaigns' currencies.
+ */
+function g8(io: DesiredInsertionOrder, add: Add): void {
+  const judged = io.campaigns.map((campaign) => ({
+    campaign,
+    breaches: WriteRules.campaign(campaign.fields, io.fields),
+  }));
+  let sum = 0;
+  for (const campaign of io.campaigns) sum += campaign.fields.budget_impressions ?? 0;
+  const own = WriteRules.insertionOrder(io.fields, sum);
+  if (own.some((b) => b.rule === "flight_order")) flightOrder(io.fields, io.fieldSources, add);
+  for (const { campaign, breaches } of judged) {
+    for (const breach of breaches) {
+      if (breach.rule === "flight_order") flightOrder(campaign.fields, campaign.fieldSources, add);
+      else if (breach.rule === "within_flight") outsideInsertionOrder(io, campaign, breach, add);
     }
-    // With only one end of the campaign's flight declared, it still cannot fit when that end
-    // lies past the other end of the insertion order's (flights are non-empty, G8).
-    if (end === undefined && start !== undefined && ioEnd !== undefined && Time.compare(start, ioEnd) >= 0) {
-      add(
-        campaign.fieldSources.start_time!,
-        "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `start_time ${start} is not before insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
-      );
-    }
-    if (
-      start === undefined &&
-      end !== undefined &&
-      ioStart !== undefined &&
-      Time.compare(end, ioStart) <= 0
-    ) {
-      add(
-        campaign.fieldSources.end_time!,
-        "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is not after insertion order "${io.id}" starts (${ioStart}, ${where(io.fieldSources.start_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
-      );
-    }
-    if (end !== undefined && ioEnd !== undefined && Time.compare(end, ioEnd) > 0) {
-      add(
-        campaign.fieldSources.end_time!,
-        "FLIGHT_OUTSIDE_INSERTION_ORDER",
-        `end_time ${end} is after insertion order "${io.id}" ends (${ioEnd}, ${where(io.fieldSources.end_time!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
-      );
-    }
+  }
+  for (const breach of own) if (breach.rule === "budget_sum") overBudget(io, breach, add);
+  for (const { campaign, breaches } of judged) {
+    for (const breach of breaches) if (breach.rule === "currency") currency(io, campaign, add);
   }
 }
 
+/** G8: start strictly before end; reported at the end, the value to move. */
+function flightOrder(fields: Flight, sources: Partial<Record<FlightEnd, SourceRef>>, add: Add): void {
+  const { start_time: startAt, end_time: endAt } = sources;
+  if (endAt === undefined) return;
+  add(
+    endAt,
+    "FLIGHT_ORDER",
+    `end_time ${fields.end_time} is not after start_time ${fields.start_time}${startAt ? ` (${where(startAt)})` : ""}: a flight must end after it starts (see docs/assumptions.md#g8)`,
+  );
+}
+
+/** G8: a campaign's flight inside its insertion order's; `breach` names the end and the bound. */
+function outsideInsertionOrder(
+  io: DesiredInsertionOrder,
+  campaign: DesiredCampaign,
+  breach: WriteRuleBreach & { rule: "within_flight" },
+  add: Add,
+): void {
+  const value = campaign.fields[breach.field];
+  const bound = io.fields[breach.bound];
+  const relation = {
+    start_time: { start_time: "is before", end_time: "is not before" },
+    end_time: { start_time: "is not after", end_time: "is after" },
+  }[breach.field][breach.bound];
+  const event = breach.bound === "start_time" ? "starts" : "ends";
+  add(
+    campaign.fieldSources[breach.field]!,
+    "FLIGHT_OUTSIDE_INSERTION_ORDER",
+    `${breach.field} ${value} ${relation} insertion order "${io.id}" ${event} (${bound}, ${where(io.fieldSources[breach.bound]!)}): a campaign's flight lies inside its insertion order's (see docs/assumptions.md#g8)`,
+  );
+}
+
 /** G8: campaigns divide the insertion order's budget; declared ones alone must fit in it. */
-function budgets(io: DesiredInsertionOrder, add: Add): void {
-  const budget = io.fields.budget_impressions;
-  if (budget === undefined || budget === null) return;
-  let sum = 0;
-  for (const campaign of io.campaigns) sum += campaign.fields.budget_impressions ?? 0;
-  if (sum <= budget) return;
+function overBudget(io: DesiredInsertionOrder, breach: { sum: number; budget: number }, add: Add): void {
   add(
     io.fieldSources.budget_impressions!,
     "BUDGET_OVER_INSERTION_ORDER",
-    `the declared campaigns' budget_impressions add up to ${grouped(sum)}, over this insertion order's budget of ${grouped(budget)} (see docs/assumptions.md#g8)`,
+    `the declared campaigns' budget_impressions add up to ${grouped(breach.sum)}, over this insertion order's budget of ${grouped(breach.budget)} (see docs/assumptions.md#g8)`,
     "raise budget_impressions here or lower a campaign's",
   );
 }
 
 /** G8: a campaign's cpm is in its insertion order's budget_money currency. */
-function currencies(io: DesiredInsertionOrder, add: Add): void {
-  const budget = io.fields.budget_money;
-  if (budget === undefined || budget === null) return;
-  for (const campaign of io.campaigns) {
-    const cpm = campaign.fields.cpm;
-    if (cpm === undefined || cpm.currency_code === budget.currency_code) continue;
-    add(
-      campaign.fieldSources.cpm!,
-      "CURRENCY_MISMATCH",
-      `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (see docs/assumptions.md#g8)`,
-      `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
-    );
-  }
+function currency(io: DesiredInsertionOrder, campaign: DesiredCampaign, add: Add): void {
+  const budget = io.fields.budget_money!;
+  const cpm = campaign.fields.cpm!;
+  add(
+    campaign.fieldSources.cpm!,
+    "CURRENCY_MISMATCH",
+    `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (see docs/assumptions.md#g8)`,
+    `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
+  );
 }
 
 function grouped(n: number): string {

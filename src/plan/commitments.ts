@@ -8,7 +8,7 @@
 import type { DesiredInsertionOrder, DesiredState, PolicyRule, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
-import { type FindingCode, finding } from "./findings.js";
+import { finding } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
 import { budgetedCampaigns, maximumSpend } from "./spend.js";
 import type { Change, Finding } from "./types.js";
@@ -46,11 +46,7 @@ export function overcommitted(input: {
   now: string;
 }): Commitment[] {
   const now = Time.toMillis(input.now);
-  const campaigns = budgetedCampaigns({
-    changes: input.changes,
-    campaigns: [...input.live.campaigns.values()],
-    insertionOrders: [...input.live.insertionOrders.values()],
-  });
+  const campaigns = budgetedCampaigns({ changes: input.changes, live: input.live });
   return [...input.live.insertionOrders.values()].flatMap((io) => {
     const change = input.changes.find(
       (c) => c.kind === "update_insertion_order" && c.insertion_order_id === io.id,
@@ -103,13 +99,13 @@ export function commitmentFindings(
 ): Finding[] {
   return overcommitted(input).map((c) => {
     const rule = input.ruleFor(c.insertion_order.id);
-    const code: FindingCode = rule ? "DOOH906" : "DOOH803";
-    const f = finding(code, commitmentMessage(c, "maximum spend of its campaigns, live and planned"), {
+    const message = commitmentMessage(c, "maximum spend of its campaigns, live and planned");
+    const extra = {
       address: `insertion_order.${c.insertion_order.id}`,
       change_ids: c.change_ids,
       source: c.source,
-    });
-    return rule ? input.breach(rule, f) : f;
+    };
+    return rule ? input.breach(rule, finding("DOOH906", message, extra)) : finding("DOOH803", message, extra);
   });
 }
 
@@ -119,7 +115,7 @@ export function commitmentFindings(
  * delivered yet) is already above it. Live campaigns the config does not declare, and what is
  * delivered, only `plan` can add.
  */
-export function configCommitments(desired: DesiredState): Commitment[] {
+function configCommitments(desired: DesiredState): Commitment[] {
   return desired.insertionOrders.flatMap((io: DesiredInsertionOrder) => {
     const budget = io.fields.budget_money;
     if (!budget) return [];
@@ -141,4 +137,13 @@ export function configCommitments(desired: DesiredState): Commitment[] {
       },
     ];
   });
+}
+
+/** DOOH803 where the config alone decides (`validate`): a warning at the budget's line. */
+export function configCommitmentFindings(desired: DesiredState): Finding[] {
+  return configCommitments(desired).map((c) =>
+    finding("DOOH803", commitmentMessage(c, "budget_impressions x cpm / 1000 of its declared campaigns"), {
+      source: c.source,
+    }),
+  );
 }

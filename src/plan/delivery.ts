@@ -29,11 +29,11 @@ function field(fields: readonly FieldChange[], name: string): FieldChange | unde
   return fields.find((f) => f.field === name);
 }
 
-/** What the insertion order's campaigns have spent, per currency (G2 progress.spend), exact. */
-function spentByCurrency(campaigns: Iterable<Campaign>, insertionOrderId: string): Map<string, Money> {
+/** What an insertion order's campaigns have spent, per currency (G2 progress.spend), exact. */
+function spentByCurrency(campaigns: Iterable<Campaign>): Map<string, Money> {
   const spent = new Map<string, Money>();
   for (const c of campaigns) {
-    if (c.insertion_order_id !== insertionOrderId || !c.progress) continue;
+    if (!c.progress) continue;
     const { spend } = c.progress;
     const sum = spent.get(spend.currency_code);
     spent.set(spend.currency_code, sum ? Money.add(sum, Money.fromWire(spend)) : Money.fromWire(spend));
@@ -75,9 +75,7 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
       const budget = field(c.fields, "budget_money");
       const after = Money.fromValue(budget?.after);
       if (!budget || !after) return [];
-      const spent = spentByCurrency(input.live.campaigns.values(), c.insertion_order_id).get(
-        after.currency_code,
-      );
+      const spent = spentByCurrency(input.live.campaignsOf(c.insertion_order_id)).get(after.currency_code);
       if (!spent || Money.compare(after, spent) >= 0) return [];
       return [
         finding(

@@ -9,80 +9,145 @@ import type { Finding, Severity } from "./types.js";
 interface CatalogueEntry {
   severity: Severity;
   summary: string;
+  /**
+   * The one module that emits the code, by its path in the repository: only it calls
+   * `finding` with this code (test/plan/finding-modules.test.ts scans src/ for it).
+   */
+  module: string;
 }
 
-function error(summary: string): CatalogueEntry {
-  return { severity: "error", summary };
+function error(module: string, summary: string): CatalogueEntry {
+  return { severity: "error", summary, module };
 }
 
-function warning(summary: string): CatalogueEntry {
-  return { severity: "warning", summary };
+function warning(module: string, summary: string): CatalogueEntry {
+  return { severity: "warning", summary, module };
 }
 
 /**
- * Every code doohctl emits. A policy code (DOOH9xx) is listed with its `deny` severity; a
- * `warn` rule or `--allow` lowers its breach to a warning (policy.ts).
+ * Every code doohctl emits, and the module that emits it. A policy code (DOOH9xx) is listed
+ * with its `deny` severity; a `warn` rule or `--allow` lowers its breach to a warning
+ * (policy.ts) without making it anew.
  */
 export const FINDING_CATALOGUE = {
-  DOOH001: error("insertion order does not exist (doohctl cannot create one; see docs/assumptions.md#g1)"),
-  DOOH002: error("two live campaigns share the name: pin one with id"),
-  DOOH003: error("pinned campaign id does not exist"),
-  DOOH004: error("pinned campaign belongs to another insertion order"),
-  DOOH005: error("pinned campaign has another name (names cannot change; see docs/assumptions.md#g2)"),
-  DOOH006: error("new campaign lacks a field creation requires (see docs/assumptions.md#g3)"),
-  DOOH007: error("creative does not exist"),
-  DOOH008: error("archived creative cannot gain campaigns (see docs/assumptions.md#g6)"),
-  DOOH009: error("--target matches nothing in the config"),
-  DOOH010: error("creative category does not exist (see docs/assumptions.md#g6)"),
-  DOOH011: warning("campaign removed from the config stays live (--changed-since)"),
-  DOOH012: warning("campaign renamed: the API cannot rename, a new one is created (G2)"),
-  DOOH013: warning("campaign to create is named like a live one but for Unicode form, case or spaces"),
+  DOOH001: error(
+    "src/plan/build.ts",
+    "insertion order does not exist (doohctl cannot create one; see docs/assumptions.md#g1)",
+  ),
+  DOOH002: error("src/plan/identity.ts", "two live campaigns share the name: pin one with id"),
+  DOOH003: error("src/plan/identity.ts", "pinned campaign id does not exist"),
+  DOOH004: error("src/plan/identity.ts", "pinned campaign belongs to another insertion order"),
+  DOOH005: error(
+    "src/plan/identity.ts",
+    "pinned campaign has another name (names cannot change; see docs/assumptions.md#g2)",
+  ),
+  DOOH006: error(
+    "src/plan/campaign-creation.ts",
+    "new campaign lacks a field creation requires (see docs/assumptions.md#g3)",
+  ),
+  DOOH007: error("src/plan/creatives.ts", "creative does not exist"),
+  DOOH008: error(
+    "src/plan/creatives.ts",
+    "archived creative cannot gain campaigns (see docs/assumptions.md#g6)",
+  ),
+  DOOH009: error("src/plan/scope.ts", "--target matches nothing in the config"),
+  DOOH010: error("src/plan/creatives.ts", "creative category does not exist (see docs/assumptions.md#g6)"),
+  DOOH011: warning("src/plan/removals.ts", "campaign removed from the config stays live (--changed-since)"),
+  DOOH012: warning(
+    "src/plan/removals.ts",
+    "campaign renamed: the API cannot rename, a new one is created (G2)",
+  ),
+  DOOH013: warning(
+    "src/plan/removals.ts",
+    "campaign to create is named like a live one but for Unicode form, case or spaces",
+  ),
   DOOH014: error(
+    "src/plan/campaign-update.ts",
     "live targetings hold a member doohctl does not know: replacing them would remove it (see docs/assumptions.md#g14)",
   ),
-  DOOH101: warning("deactivates a live campaign"),
+  DOOH101: warning("src/plan/analyze.ts", "deactivates a live campaign"),
   DOOH102: warning(
+    "src/plan/dark-paths.ts",
     "stops delivery of a campaign in flight without deactivating it: no creative left that can serve, or a budget at what it has delivered",
   ),
-  DOOH201: warning("pauses a campaign for a targeting change"),
-  DOOH202: warning("reactivates a campaign an earlier apply paused and did not reactivate"),
-  DOOH203: warning("a campaign is paused by an apply still running (its lease is fresh)"),
-  DOOH204: error("--max-pause cannot be met"),
+  DOOH201: warning("src/plan/analyze.ts", "pauses a campaign for a targeting change"),
+  DOOH202: warning(
+    "src/plan/recovered.ts",
+    "reactivates a campaign an earlier apply paused and did not reactivate",
+  ),
+  DOOH203: warning(
+    "src/plan/recovered.ts",
+    "a campaign is paused by an apply still running (its lease is fresh)",
+  ),
+  DOOH204: error("src/plan/planner.ts", "--max-pause cannot be met"),
   DOOH205: warning(
+    "src/plan/recovered.ts",
     "recovery record entry not obeyed: another account, or outside the declared insertion orders",
   ),
-  DOOH206: error("recovery record cannot be read: campaigns it lists may still be paused"),
-  DOOH207: warning("pause for a targeting change protected only by the recovery record: declare active"),
+  DOOH206: error(
+    "src/plan/recovered.ts",
+    "recovery record cannot be read: campaigns it lists may still be paused",
+  ),
+  DOOH207: warning(
+    "src/plan/campaign-update.ts",
+    "pause for a targeting change protected only by the recovery record: declare active",
+  ),
   DOOH208: warning(
+    "src/plan/recovered.ts",
     "reactivates an inactive campaign in flight that the config declares active, outside the scope",
   ),
-  DOOH301: warning("edits a campaign whose flight has ended"),
-  DOOH302: warning("ends the flight of a campaign in flight: delivery stops at apply"),
+  DOOH301: warning("src/plan/analyze.ts", "edits a campaign whose flight has ended"),
+  DOOH302: warning(
+    "src/plan/delivery.ts",
+    "ends the flight of a campaign in flight: delivery stops at apply",
+  ),
   DOOH303: warning(
+    "src/plan/delivery.ts",
     "changes the cpm of a campaign mid-flight: what it delivered was bought at the price it cost (spend x 1000 / delivered)",
   ),
   DOOH304: warning(
+    "src/plan/budget-cut.ts",
     "cuts the budget of a campaign in flight to less than --min-budget-days of delivery at its pace",
   ),
-  DOOH401: warning("budget or cpm increase above the threshold"),
-  DOOH501: warning("creative not ready to serve on an active campaign"),
-  DOOH601: error("creative advertiser differs from the campaign's (see docs/assumptions.md#g6)"),
-  DOOH701: error("desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)"),
-  DOOH702: error("no safe order of requests exists (I1, I3)"),
-  DOOH801: error("campaign budget_impressions below the impressions it has delivered"),
-  DOOH802: error("insertion order budget_money below what its campaigns have spent"),
-  DOOH803: warning("the campaigns of an insertion order can spend more than its budget_money"),
-  DOOH901: error("policy max_cpm: cpm above the highest cpm for its currency"),
-  DOOH902: error("policy budget_increase_percent: budget increase above the limit"),
-  DOOH903: error("policy cpm_increase_percent: cpm increase above the limit"),
-  DOOH904: error("policy max_added_spend: the plan adds more maximum spend than the limit"),
+  DOOH401: warning("src/plan/analyze.ts", "budget or cpm increase above the threshold"),
+  DOOH501: warning("src/plan/analyze.ts", "creative not ready to serve on an active campaign"),
+  DOOH601: error(
+    "src/plan/creatives.ts",
+    "creative advertiser differs from the campaign's (see docs/assumptions.md#g6)",
+  ),
+  DOOH701: error(
+    "src/plan/simulate.ts",
+    "desired state breaks a rule the DSP enforces (see docs/assumptions.md#g8)",
+  ),
+  DOOH702: error("src/plan/simulate.ts", "no safe order of requests exists (I1, I3)"),
+  DOOH801: error(
+    "src/plan/delivery.ts",
+    "campaign budget_impressions below the impressions it has delivered",
+  ),
+  DOOH802: error("src/plan/delivery.ts", "insertion order budget_money below what its campaigns have spent"),
+  DOOH803: warning(
+    "src/plan/commitments.ts",
+    "the campaigns of an insertion order can spend more than its budget_money",
+  ),
+  DOOH901: error("src/plan/policy.ts", "policy max_cpm: cpm above the highest cpm for its currency"),
+  DOOH902: error("src/plan/policy.ts", "policy budget_increase_percent: budget increase above the limit"),
+  DOOH903: error("src/plan/policy.ts", "policy cpm_increase_percent: cpm increase above the limit"),
+  DOOH904: error(
+    "src/plan/policy.ts",
+    "policy max_added_spend: the plan adds more maximum spend than the limit",
+  ),
   DOOH905: error(
+    "src/plan/policy.ts",
     "policy no_deactivation_in_flight: stops delivery of a campaign in flight (deactivation, end_time at or before now, no creative that can serve, budget at or below delivered)",
   ),
   DOOH906: error(
+    "src/plan/commitments.ts",
     "policy commitments_within_budget: the campaigns of an insertion order can spend more than its budget_money",
   ),
-  DOOH907: warning("the change loosens the guardrail policy against the config at --changed-since REF"),
+  DOOH907: warning(
+    "src/plan/planner.ts",
+    "the change loosens the guardrail policy against the config at --changed-since REF",
+  ),
 } satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;

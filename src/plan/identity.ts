@@ -3,9 +3,9 @@
  * else its `name` within its insertion order. The reader uses it too, to know which live
  * campaigns the config manages before reading their targetings and creatives.
  */
-import type { DesiredCampaign, DesiredInsertionOrder, SourceRef } from "../model/desired.js";
+import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
 import type { Campaign } from "../model/wire.js";
-import { type FindingCode, finding } from "./findings.js";
+import { finding } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
 import type { Finding } from "./types.js";
 
@@ -33,8 +33,8 @@ export function matchCampaigns(io: DesiredInsertionOrder, live: LiveIndex): Iden
   const claimed = new Set<string>();
   const matches = io.campaigns.map((desired): CampaignMatch => {
     const address = campaignAddress(io.id, desired.name);
-    const refuse = (code: FindingCode, message: string, source: SourceRef): CampaignMatch => {
-      findings.push(finding(code, message, { address, source }));
+    const refuse = (made: Finding): CampaignMatch => {
+      findings.push(made);
       return { desired, status: "error" };
     };
     const idSource = desired.fieldSources.id ?? desired.source;
@@ -43,23 +43,28 @@ export function matchCampaigns(io: DesiredInsertionOrder, live: LiveIndex): Iden
       const campaign = live.campaigns.get(desired.id);
       if (!campaign) {
         return refuse(
-          "DOOH003",
-          `campaign ${desired.id} does not exist: remove the id to create it`,
-          idSource,
+          finding("DOOH003", `campaign ${desired.id} does not exist: remove the id to create it`, {
+            address,
+            source: idSource,
+          }),
         );
       }
       if (campaign.insertion_order_id !== io.id) {
         return refuse(
-          "DOOH004",
-          `campaign ${desired.id} belongs to insertion order ${campaign.insertion_order_id}, not ${io.id}: move it under that insertion order or fix the id`,
-          idSource,
+          finding(
+            "DOOH004",
+            `campaign ${desired.id} belongs to insertion order ${campaign.insertion_order_id}, not ${io.id}: move it under that insertion order or fix the id`,
+            { address, source: idSource },
+          ),
         );
       }
       if (campaign.name !== desired.name) {
         return refuse(
-          "DOOH005",
-          `campaign ${desired.id} is named "${campaign.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${campaign.name}"`,
-          nameSource,
+          finding(
+            "DOOH005",
+            `campaign ${desired.id} is named "${campaign.name}" live; names cannot be changed (see docs/assumptions.md#g2): write name: "${campaign.name}"`,
+            { address, source: nameSource },
+          ),
         );
       }
       claimed.add(campaign.id);
@@ -68,9 +73,11 @@ export function matchCampaigns(io: DesiredInsertionOrder, live: LiveIndex): Iden
     const candidates = live.campaignsNamed(io.id, desired.name);
     if (candidates.length > 1) {
       return refuse(
-        "DOOH002",
-        `${candidates.length} live campaigns of insertion order ${io.id} are named "${desired.name}" (ids ${candidates.map((c) => c.id).join(", ")}): add id to say which one`,
-        nameSource,
+        finding(
+          "DOOH002",
+          `${candidates.length} live campaigns of insertion order ${io.id} are named "${desired.name}" (ids ${candidates.map((c) => c.id).join(", ")}): add id to say which one`,
+          { address, source: nameSource },
+        ),
       );
     }
     const campaign = candidates[0];

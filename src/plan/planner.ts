@@ -98,14 +98,13 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
   const spend = spendSummary({
     changes: built.changes,
-    campaigns: live.campaigns,
-    insertionOrders: live.insertionOrders,
+    live: index,
     advertisers: live.advertisers,
     now: options.now,
   });
   const budgetMoney = budgetMoneyChanges({
     changes: built.changes,
-    insertionOrders: live.insertionOrders,
+    live: index,
     advertisers: live.advertisers,
   });
   const allowed = [...new Set(options.allowed ?? [])].sort();
@@ -152,7 +151,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         ),
       );
     }
-    append(findings, simulate(live, requests, desired));
+    append(findings, simulate({ live: index, targetings: live.targetings, requests, desired }));
     if (hasErrors(findings)) requests = [];
   }
   findings.push(

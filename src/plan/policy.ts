@@ -113,17 +113,11 @@ function increases(input: PolicyInput): Finding[] {
         rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
       const pct = increasePercent(f);
       if (pct === undefined || pct <= limit) return [];
-      return [
-        breach(
-          input,
-          rule,
-          finding(
-            budget ? "DOOH902" : "DOOH903",
-            `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`,
-            { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
-          ),
-        ),
-      ];
+      const message = `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`;
+      const extra = { address: c.address, change_ids: [c.id], source: f.source ?? c.source };
+      // Each code written out where it is made (FINDING_CATALOGUE names this module for both).
+      const denial = budget ? finding("DOOH902", message, extra) : finding("DOOH903", message, extra);
+      return [breach(input, rule, denial)];
     });
   });
 }

@@ -20,7 +20,8 @@
 import { Money } from "../model/money.js";
 import { compareIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
-import type { Advertiser, Campaign, InsertionOrder } from "../model/wire.js";
+import type { Advertiser } from "../model/wire.js";
+import type { LiveIndex } from "./live-index.js";
 import type { BudgetMoneyDelta, Change, SpendDelta } from "./types.js";
 
 /** What decides a campaign's maximum spend at one side of the plan. */
@@ -89,15 +90,15 @@ function createdCampaign(change: Change & { kind: "create_campaign" }, advertise
 /** Every campaign of the insertion orders read, live and created, with its terms before and after. */
 export function budgetedCampaigns(input: {
   changes: readonly Change[];
-  campaigns: readonly Campaign[];
-  insertionOrders: readonly InsertionOrder[];
+  live: LiveIndex;
 }): BudgetedCampaign[] {
-  const advertiser = new Map(input.insertionOrders.map((io) => [io.id, io.advertiser_id]));
+  const { live } = input;
+  const advertiser = (insertionOrderId: string) => live.insertionOrders.get(insertionOrderId)?.advertiser_id;
   const byId = new Map<string, BudgetedCampaign>();
-  for (const c of input.campaigns) {
+  for (const c of live.campaigns.values()) {
     // Advertiser of a campaign: its insertion order's (live). Campaigns of insertion orders
     // the plan did not read (a pinned id found elsewhere) are not the plan's to count.
-    const advertiserId = advertiser.get(c.insertion_order_id);
+    const advertiserId = advertiser(c.insertion_order_id);
     if (advertiserId === undefined) continue;
     const terms = { impressions: c.budget_impressions, cpm: Money.fromWire(c.cpm), end_time: c.end_time };
     byId.set(c.id, {
@@ -114,7 +115,7 @@ export function budgetedCampaigns(input: {
   const created: BudgetedCampaign[] = [];
   for (const change of input.changes) {
     if (change.kind === "create_campaign") {
-      const advertiserId = advertiser.get(change.campaign.insertion_order_id);
+      const advertiserId = advertiser(change.campaign.insertion_order_id);
       const entry = advertiserId === undefined ? undefined : createdCampaign(change, advertiserId);
       if (entry) created.push(entry);
       continue;
@@ -164,8 +165,7 @@ interface Row {
  */
 export function spendSummary(input: {
   changes: readonly Change[];
-  campaigns: readonly Campaign[];
-  insertionOrders: readonly InsertionOrder[];
+  live: LiveIndex;
   advertisers?: readonly Advertiser[];
   now: string;
 }): SpendDelta[] {
@@ -228,10 +228,10 @@ export function spendSummary(input: {
 /** The insertion orders whose `budget_money` the plan changes, as rows of the money table. */
 export function budgetMoneyChanges(input: {
   changes: readonly Change[];
-  insertionOrders: readonly InsertionOrder[];
+  live: LiveIndex;
   advertisers?: readonly Advertiser[];
 }): BudgetMoneyDelta[] {
-  const ios = new Map(input.insertionOrders.map((io) => [io.id, io]));
+  const ios = input.live.insertionOrders;
   const names = new Map((input.advertisers ?? []).map((a) => [a.id, a.name]));
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_insertion_order") return [];

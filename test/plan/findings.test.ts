@@ -14,6 +14,13 @@ function documentedSeverities(): Map<string, string> {
   return new Map(rows.map((row) => [row[1] ?? "", (row[2] ?? "").trim()]));
 }
 
+/** docs/plan.md's table of codes: code -> the module of its "emitted by" column. */
+function documentedModules(): Map<string, string> {
+  const doc = readFileSync(new URL("../../docs/plan.md", import.meta.url), "utf8");
+  const rows = [...doc.matchAll(/^\| (DOOH\d{3}) \| [^|]+ \| `([^`|]+)` \|/gm)];
+  return new Map(rows.map((row) => [row[1] ?? "", row[2] ?? ""]));
+}
+
 describe("the findings catalogue", () => {
   it("gives each finding the severity its code is catalogued with", () => {
     for (const code of CODES) {
@@ -28,6 +35,12 @@ describe("the findings catalogue", () => {
       // A policy code is documented as "error (deny) or warning (warn)": deny is its catalogued severity.
       expect(documented.get(code)?.split(" ")[0]).toBe(FINDING_CATALOGUE[code].severity);
     }
+  });
+
+  it("is what docs/plan.md documents: the module that emits each code", () => {
+    const documented = documentedModules();
+    expect([...documented.keys()]).toEqual(CODES);
+    for (const code of CODES) expect(documented.get(code)).toBe(FINDING_CATALOGUE[code].module);
   });
 
   it("names each analyzer once, and each code an analyzer emits belongs to one analyzer only", () => {

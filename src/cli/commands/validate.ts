@@ -2,7 +2,7 @@ import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
 import { printable } from "../../model/printable.js";
-import { commitmentMessage, configCommitments } from "../../plan/commitments.js";
+import { configCommitmentFindings } from "../../plan/commitments.js";
 import type { CommandModule } from "../command.js";
 import { withoutEnvSecrets } from "../config-secrets.js";
 import { Flag } from "../flags.js";
@@ -39,10 +39,9 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
         return;
       }
       // DOOH803 where the config alone decides (docs/plan.md, Commitments): a warning, exit 0.
-      for (const c of configCommitments(state)) {
-        const at = c.source ? `${c.source.file}:${c.source.line}:${c.source.column}: ` : "";
-        const message = commitmentMessage(c, "budget_impressions x cpm / 1000 of its declared campaigns");
-        io.stderr.write(`warning: ${printable(`${at}DOOH803 ${message}`)}\n`);
+      for (const f of configCommitmentFindings(state)) {
+        const at = f.source ? `${f.source.file}:${f.source.line}:${f.source.column}: ` : "";
+        io.stderr.write(`warning: ${printable(`${at}${f.code} ${f.message}`)}\n`);
       }
       if (options.format === "json") io.stdout.write("[]\n");
       else io.stdout.write(`${summary(state)}\n`);
