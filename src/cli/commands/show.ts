@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { renderJson } from "../../render/json.js";
+import { deactivatingChangeIds } from "../../plan/changes.js";
+import { serializePlan } from "../../plan/file.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
@@ -25,8 +26,9 @@ export const registerShow: CommandModule = (program, io, setExit) => {
     .action((file: string, flags: ShowFlags) => {
       try {
         const plan = readPlanFile(resolve(io.cwd, file), file);
-        if (flags.format === "json") io.stdout.write(renderJson(plan));
-        else if (flags.format === "markdown") io.stdout.write(renderMarkdown(plan));
+        if (flags.format === "json") io.stdout.write(serializePlan(plan));
+        else if (flags.format === "markdown")
+          io.stdout.write(renderMarkdown(plan, { deactivating: deactivatingChangeIds(plan.changes) }));
         else io.stdout.write(renderText(plan, { colour: useColour(io) }));
         setExit(EXIT.ok);
       } catch (error) {
