@@ -14,9 +14,9 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { type Answer, send, startProxy } from "./proxy.js";
 
-const USER = { email: "decided@doohctl.test", password: "Decided-Pa55word-3", account_id: "1" };
 const CONTRACT = JSON.parse(
   readFileSync(new URL("../../schemas/dsp-api.openapi.json", import.meta.url), "utf8"),
 ) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };

@@ -7,9 +7,11 @@ import type { EmulatorOptions, EmulatorSeed } from "../../src/emulator/index.js"
 import type { RateLimits } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
 import { usd } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-export const USER = { email: "ops@doohctl.test", password: "correct-horse-battery", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 export const CAMPAIGNS_PATH = "/api/dsp/v1/campaigns";
 
 /** One advertiser, insertion order 1001 (no budget cap) and `count` inactive campaigns 5001... */

@@ -14,7 +14,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
 import { startAccount } from "../helpers/cli-account.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator;
 let proxy: InterceptingProxy;

@@ -16,6 +16,7 @@ import { VirtualClock } from "../../src/model/clock.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
 import { readLiveState } from "../../src/plan/read.js";
+import { USER } from "../helpers/users.js";
 
 // 1 insertion order, 2 campaign pages, 150 targetings, the creatives: about 155 GETs a plan.
 const scenario = generateScenario({
@@ -24,7 +25,6 @@ const scenario = generateScenario({
   creativesPerOrder: 2,
   seed: 3,
 });
-const USER = scenario.live.users[0]!;
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -34,7 +34,12 @@ afterEach(async () => {
 
 async function twoPlans(shared: boolean) {
   const clock = new VirtualClock({ autoAdvance: true, start: Date.parse("2026-11-01T00:00:00Z") });
-  emulator = await startEmulator({ port: 0, clock, seed: scenario.live, rateLimits: PUBLISHED_RATE_LIMITS });
+  emulator = await startEmulator({
+    port: 0,
+    clock,
+    seed: { ...scenario.live, users: [USER] },
+    rateLimits: PUBLISHED_RATE_LIMITS,
+  });
   const dir = mkdtempSync(join(tmpdir(), "doohctl-pacing-"));
   writeFileSync(join(dir, "doohctl.yaml"), configFiles(scenario, 1)[0]!.text);
   const desired = await loadConfig([], { cwd: dir });

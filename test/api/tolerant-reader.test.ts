@@ -15,9 +15,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { type Answer, type Seen, send, startProxy, type Upstream } from "./proxy.js";
-
-const USER = { email: "tolerant@doohctl.test", password: "Tolerant-Pa55word-7", account_id: "1" };
 
 let emulator: RunningEmulator;
 let dir: string;

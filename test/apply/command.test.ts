@@ -12,8 +12,8 @@ import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
 import { MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -241,7 +241,9 @@ describe("doohctl apply --plan", () => {
     });
     const logins = () => emulator.requestLog().filter((e) => e.path === "/api/session").length;
     const before = logins();
-    expect(await refused(path)).toMatch(/as someone-else@doohctl\.test, not for .* as apply@doohctl\.test/);
+    expect(await refused(path)).toMatch(
+      new RegExp(`as someone-else@doohctl\\.test, not for .* as ${USER.email.replaceAll(".", "\\.")}`),
+    );
     expect(logins()).toBe(before);
   });
 

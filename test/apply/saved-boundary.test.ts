@@ -15,7 +15,7 @@ import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator;
 let dir: string;

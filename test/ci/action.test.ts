@@ -13,13 +13,13 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
 import { type ActionYaml, runComposite } from "../helpers/composite-action.js";
 import { githubScriptFake } from "../helpers/github-script-fake.js";
 import { type InterceptingProxy, interceptingProxy, readBody, relay } from "../helpers/proxy.js";
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, MAIN, ROOT } from "../proof/binary.js";
 
 const ACTION = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYaml;

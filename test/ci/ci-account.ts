@@ -5,11 +5,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
 import { accountConfig } from "../helpers/cli-account.js";
+import { READER, USER } from "../helpers/users.js";
 
-export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
 export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
 export function startCiEmulator(): Promise<RunningEmulator> {

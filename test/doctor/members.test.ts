@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { type Answer, send, startProxy } from "../api/proxy.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seed } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -3,10 +3,11 @@ import type { ServerOptions } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seed } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
+import { USER } from "../helpers/users.js";
 
 let certs: TestCertificate;
 let emulator: RunningEmulator;

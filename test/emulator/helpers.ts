@@ -13,8 +13,10 @@ import {
 } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { usd } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 
-export const USER = { email: "buyer@doohctl.test", password: "s3cret-pass", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 
 /** A small account: two advertisers, two insertion orders, three campaigns, two creatives. */
 export function seed(overrides: Partial<EmulatorSeed> = {}): EmulatorSeed {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { USER } from "../helpers/users.js";
 import { boot, DSP, request, type Session, seed } from "./helpers.js";
 
 let s: Session | undefined;
@@ -109,7 +110,7 @@ describe("control path", () => {
     ).toEqual(["POST 200", "PATCH 200"]);
     expect(log.body.requests[1]).toMatchObject({
       path: `${DSP}/campaigns/5002`,
-      user: "buyer@doohctl.test",
+      user: USER.email,
       body: { active: true },
     });
     const clock = await request(origin, "POST", "/__emulator/clock", { body: { advance_ms: 90_000 } });

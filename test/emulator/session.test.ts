@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { boot, DSP, login, request, type Session, seed, USER } from "./helpers.js";
+import { USER } from "../helpers/users.js";
+import { boot, DSP, login, request, type Session, seed } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {

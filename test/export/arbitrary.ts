@@ -12,8 +12,10 @@ import type {
   SeedInsertionOrder,
 } from "../../src/emulator/index.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
+import { USER } from "../helpers/users.js";
 
-export const USER = { email: "export@doohctl.test", password: "export-password-secret", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 
 const NAMES = [
   "Airports",

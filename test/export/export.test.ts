@@ -19,7 +19,8 @@ import {
 } from "../../src/emulator/index.js";
 import { loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { liveSeed, USER } from "./arbitrary.js";
+import { USER } from "../helpers/users.js";
+import { liveSeed } from "./arbitrary.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };

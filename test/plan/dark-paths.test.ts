@@ -14,7 +14,7 @@ import type { AuditStatus } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { LiveState } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seed } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -26,6 +26,7 @@ import {
   usd,
 } from "../helpers/builders.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
 
 const deny: PolicyRule = { action: "deny", source: source(3, "policy.no_deactivation_in_flight") };
 const progress = (impressions: number) => ({ impressions_delivered: impressions, spend: usd("0") });

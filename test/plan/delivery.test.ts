@@ -17,10 +17,11 @@ import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seed } from "../emulator/helpers.js";
 import { desiredCampaign, desiredIo, desiredState, usd } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
 
 const MID_DECEMBER = "2026-12-10T00:00:00Z";
 const DAY = 24 * 3_600_000;

@@ -19,9 +19,9 @@ import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { JsonValue } from "../../src/plan/types.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 let emulator: RunningEmulator;
 let client: DspClient;
@@ -32,7 +32,7 @@ beforeAll(async () => {
     port: 0,
     seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
   });
-  client = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
+  client = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: DEMO_USER });
   dir = mkdtempSync(join(tmpdir(), "doohctl-live-"));
 });
 afterAll(async () => {

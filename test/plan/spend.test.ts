@@ -10,7 +10,7 @@ import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seed } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -21,6 +21,7 @@ import {
   usd,
 } from "../helpers/builders.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
 
 const eur = (text: string) => Money.parse(`${text} EUR`);
 const progress = (impressions: number, spend: Money) => ({ impressions_delivered: impressions, spend });

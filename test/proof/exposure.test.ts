@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedIo } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
 const SEED = { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] };

@@ -14,12 +14,12 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, type OnRequest, readBody, relay } from "../helpers/proxy.js";
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { invariantViolations } from "./world.js";
 

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { invariantViolations } from "./world.js";
 

@@ -8,10 +8,10 @@ import { createDspClient } from "../../src/api/client.js";
 import { NetworkError } from "../../src/api/errors.js";
 import { TLS_CIPHER_SUITES } from "../../src/api/transport.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, seedIo } from "../helpers/builders.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
 /** The specification's suites by their IANA names, as getCipher().standardName reports them. */

@@ -11,8 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "../helpers/io.js";
-
-const USER = { email: "pull@doohctl.test", password: "pull-password", account_id: "1" };
+import { USER } from "../helpers/users.js";
 
 const money = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
 const campaign = (id: string, name: string, extra: Record<string, unknown>) => ({

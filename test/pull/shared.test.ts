@@ -7,7 +7,8 @@ import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { type LiveCampaign, seedOf, USER, usd, Workdir } from "./harness.js";
+import { USER } from "../helpers/users.js";
+import { type LiveCampaign, seedOf, usd, Workdir } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 let work: Workdir | undefined;

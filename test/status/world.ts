@@ -9,9 +9,10 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
 import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { campaign, creative, USER } from "../emulator/helpers.js";
+import { campaign, creative } from "../emulator/helpers.js";
 import { seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 
 /** Half way through December, the flight of most campaigns below. */
 export const MID_DECEMBER = "2026-12-16T12:00:00Z";
