@@ -9,8 +9,8 @@ import { ContractError } from "../../src/api/errors.js";
 import type { DspClient } from "../../src/api/types.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
-import { seedWithCampaigns } from "./harness.js";
 import { type FakeDsp, send, startProxy } from "./proxy.js";
 
 let emulator: RunningEmulator;

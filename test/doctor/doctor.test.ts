@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type Quirk, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { seed } from "../emulator/helpers.js";
+import { seedAccount } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
@@ -25,13 +25,15 @@ interface Check {
   change?: string;
 }
 
-async function doctor(options: { quirks?: Quirk[]; args?: string[]; seed?: ReturnType<typeof seed> } = {}) {
+async function doctor(
+  options: { quirks?: Quirk[]; args?: string[]; seed?: ReturnType<typeof seedAccount> } = {},
+) {
   // The emulator on the system clock: the cookie's expiry is checked against this machine's.
   emulator = await startEmulator({
     port: 0,
     control: true,
     rateLimits: "off",
-    seed: options.seed ?? seed(),
+    seed: options.seed ?? seedAccount(),
     ...(options.quirks ? { quirks: options.quirks } : {}),
   });
   const io = bufferIO({
@@ -139,7 +141,7 @@ describe("doohctl doctor", () => {
 
   it("says why a check had nothing to probe on an empty account", async () => {
     const { code, byId } = await doctor({
-      seed: seed({ insertion_orders: [], campaigns: [], targetings: {}, creatives: [] }),
+      seed: seedAccount({ insertion_orders: [], campaigns: [], targetings: {}, creatives: [] }),
     });
     expect(code).toBe(0);
     expect(byId.get("insertion-order-get")).toMatchObject({
@@ -154,7 +156,7 @@ describe("doohctl doctor", () => {
       port: 0,
       control: true,
       rateLimits: "off",
-      seed: seed(),
+      seed: seedAccount(),
       environment: "staging",
     });
     const io = bufferIO({
@@ -179,7 +181,7 @@ describe("doohctl doctor", () => {
   });
 
   it("reports an answer the client itself refuses (not JSON) as differs, not a crash", async () => {
-    emulator = await startEmulator({ port: 0, control: true, rateLimits: "off", seed: seed() });
+    emulator = await startEmulator({ port: 0, control: true, rateLimits: "off", seed: seedAccount() });
     // A front that answers the targetings read with an HTML page and passes the rest on.
     const front = await interceptingProxy(emulator.origin, {
       onRequest: (req, res, forward) => {
@@ -215,7 +217,7 @@ describe("doohctl doctor", () => {
     emulator = await startEmulator({
       port: 0,
       rateLimits: "off",
-      seed: seed(),
+      seed: seedAccount(),
       quirks: ["targetings-option-sets"],
     });
     const io = bufferIO({
@@ -237,7 +239,7 @@ describe("doohctl doctor", () => {
   });
 
   it("reports bad flags and refused credentials as JSON with --format json, never the password", async () => {
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedAccount() });
     const env = {
       DOOHCTL_API_ORIGIN: emulator.origin,
       DOOHCTL_EMAIL: USER.email,

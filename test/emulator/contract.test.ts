@@ -4,8 +4,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { seedAccount, seedCreativeWith } from "../helpers/builders.js";
 import { OTHER_ACCOUNT_USER, USER } from "../helpers/users.js";
-import { boot, creative, DSP, fields, login, request, type Session, seed } from "./helpers.js";
+import { boot, DSP, fields, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -160,12 +161,12 @@ describe("rate limits count every answer but 429 (G10)", () => {
 
 describe("creatives belong to one seat", () => {
   const twoSeats = () =>
-    seed({
+    seedAccount({
       users: [USER, OTHER_ACCOUNT_USER],
       creatives: [
-        creative({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
-        creative({ id: "9002", seat_id: "2", name: "Other seat's spot" }),
-        creative({ id: "9003", seat_id: "1", name: "Mine" }),
+        seedCreativeWith({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
+        seedCreativeWith({ id: "9002", seat_id: "2", name: "Other seat's spot" }),
+        seedCreativeWith({ id: "9003", seat_id: "1", name: "Mine" }),
       ],
     });
 

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseFaults } from "../../src/emulator/faults.js";
 import { FaultSpecError, SeedError, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { boot, DSP, login, request, type Session, seed } from "./helpers.js";
+import { seedAccount } from "../helpers/builders.js";
+import { boot, DSP, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -85,7 +86,7 @@ describe("persistence (--state)", () => {
     // Restarted with another seed: the state file wins.
     const emulator = await startEmulator({
       clock: new VirtualClock(),
-      seed: seed({
+      seed: seedAccount({
         advertisers: [
           { id: "1", name: "Northwind Beverages" },
           { id: "2", name: "Contoso Travel" },
@@ -107,7 +108,7 @@ describe("persistence (--state)", () => {
 
 describe("seeds", () => {
   it("refuses a seed that breaks the schema or the API's rules, naming each path", async () => {
-    const bad = seed();
+    const bad = seedAccount();
     bad.campaigns![1]!.end_time = "2027-05-01T00:00:00Z";
     bad.campaigns![2]!.insertion_order_id = "999";
     bad.creatives![0]!.insertion_order_ids = [];
@@ -123,11 +124,11 @@ describe("seeds", () => {
         },
       ]);
     }
-    const schema = { ...seed(), advertisers: [{ id: "x", name: "A", colour: "red" }] };
+    const schema = { ...seedAccount(), advertisers: [{ id: "x", name: "A", colour: "red" }] };
     await expect(startEmulator({ seed: schema as never })).rejects.toThrow(
       /advertisers\[0\]\.colour: is not a known property/,
     );
-    const g8 = seed();
+    const g8 = seedAccount();
     g8.campaigns![1]!.end_time = "2027-05-01T00:00:00Z";
     await expect(startEmulator({ seed: g8 })).rejects.toThrow(
       /campaigns\[1\]\.end_time: must not be after insertion order 1001 ends/,

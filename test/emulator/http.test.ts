@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
-import { boot, DSP, request, type Session, seed } from "./helpers.js";
+import { boot, DSP, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -89,7 +90,7 @@ describe("paths and methods", () => {
 
 describe("control path", () => {
   it("is absent unless the emulator was started with control, and never logged", async () => {
-    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seed() });
+    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seedAccount() });
     try {
       expect((await request(emulator.origin, "GET", "/__emulator/state")).status).toBe(404);
       expect(emulator.requestLog()).toEqual([]);

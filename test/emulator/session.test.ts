@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
-import { boot, DSP, login, request, type Session, seed } from "./helpers.js";
+import { boot, DSP, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -76,7 +77,11 @@ describe("sessions (G9)", () => {
 
 describe("staging (G13)", () => {
   it("answers 404 on every DSP path while sessions and the media-owner interface work with tr-staging", async () => {
-    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seed(), environment: "staging" });
+    const emulator = await startEmulator({
+      clock: new VirtualClock(),
+      seed: seedAccount(),
+      environment: "staging",
+    });
     try {
       const reply = await request(emulator.origin, "POST", "/api/session", {
         body: { email: USER.email, password: USER.password },

@@ -14,9 +14,6 @@ import type {
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
 import { USER } from "../helpers/users.js";
 
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { USER };
-
 const NAMES = [
   "Airports",
   "Malls",

@@ -14,7 +14,6 @@ import type { AuditStatus } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { LiveState } from "../../src/plan/types.js";
-import { seed } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -22,6 +21,7 @@ import {
   liveCampaign,
   liveCreative,
   liveState,
+  seedAccount,
   source,
   usd,
 } from "../helpers/builders.js";
@@ -183,7 +183,7 @@ describe("dark paths against the emulator", () => {
       message: "",
       last_reviewed: "2026-11-20T00:00:00Z",
     };
-    const base = seed();
+    const base = seedAccount();
     emulator = await startEmulator({
       port: 0,
       rateLimits: "off",

@@ -17,8 +17,7 @@ import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";
-import { seed } from "../emulator/helpers.js";
-import { desiredCampaign, desiredIo, desiredState, usd } from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, seedAccount, usd } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
 import { USER } from "../helpers/users.js";
@@ -35,7 +34,7 @@ afterEach(async () => {
 
 async function start(at = MID_DECEMBER): Promise<void> {
   clock = new VirtualClock({ start: Date.parse(at) });
-  emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seed() });
+  emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seedAccount() });
 }
 
 function client() {

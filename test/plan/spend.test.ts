@@ -10,7 +10,6 @@ import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
-import { seed } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -18,6 +17,7 @@ import {
   liveCampaign,
   liveIo,
   liveState,
+  seedAccount,
   usd,
 } from "../helpers/builders.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
@@ -312,7 +312,7 @@ describe("money summary against the emulator", () => {
 
   it("subtracts what the delivering campaign has spent from its maximum", async () => {
     const clock = new VirtualClock({ start: Date.parse("2026-12-10T00:00:00Z") });
-    emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seed() });
+    emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seedAccount() });
     const c = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
     const d = desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports", { id: "5001" })] })]);
     const live = await readLiveState(c, d);

@@ -9,8 +9,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
 import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { campaign, creative } from "../emulator/helpers.js";
-import { seedIo } from "../helpers/builders.js";
+import { seedCampaignWith, seedCreativeWith, seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 
@@ -35,9 +34,9 @@ export function account(): EmulatorSeed {
     advertisers: [{ id: "1", name: "Acme" }],
     insertion_orders: [seedIo("1001")],
     campaigns: [
-      campaign({ id: "5001", name: "Airports", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5002", name: "Malls", active: true, budget_impressions: 100_000 }),
-      campaign({
+      seedCampaignWith({ id: "5001", name: "Airports", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5002", name: "Malls", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({
         id: "5003",
         name: "New year",
         active: true,
@@ -45,12 +44,12 @@ export function account(): EmulatorSeed {
         end_time: "2027-02-01T00:00:00Z",
         budget_impressions: 50_000,
       }),
-      campaign({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
-      campaign({ id: "5008", name: "Trains", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
+      seedCampaignWith({ id: "5008", name: "Trains", active: true, budget_impressions: 100_000 }),
     ],
     creatives: [
-      creative({
+      seedCreativeWith({
         id: "9001",
         name: "Airport spot",
         campaign_ids: ["5001"],
@@ -61,21 +60,21 @@ export function account(): EmulatorSeed {
         ],
       }),
       // Approved by one network: it can serve (src/model/creative-serving.ts).
-      creative({
+      seedCreativeWith({
         id: "9002",
         name: "Mall spot",
         campaign_ids: ["5002"],
         insertion_order_ids: ["1001"],
         audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
       }),
-      creative({
+      seedCreativeWith({
         id: "9003",
         name: "Fireworks",
         campaign_ids: ["5003"],
         insertion_order_ids: ["1001"],
         processing_status: "FAILED",
       }),
-      creative({
+      seedCreativeWith({
         id: "9004",
         name: "Station spot",
         campaign_ids: ["5004"],
@@ -85,7 +84,7 @@ export function account(): EmulatorSeed {
           { network_id: "2", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
         ],
       }),
-      creative({
+      seedCreativeWith({
         id: "9008",
         name: "Train spot",
         campaign_ids: ["5008"],
