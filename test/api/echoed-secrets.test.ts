@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { echoForms, leaks } from "../helpers/echoes.js";
 import { bufferIO } from "../helpers/io.js";
 import { user } from "../helpers/users.js";
@@ -99,7 +99,9 @@ const FORMS = echoForms(PASSWORD, SECRET_USER.email);
 const EVERY_FORM = Object.entries(FORMS).map(([name, form]) => `${name}: ${form}`);
 
 beforeAll(async () => {
-  emulator = await startAccount([SECRET_USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (
+    await startCliAccount({ users: [SECRET_USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-echo-"));
 });
 afterAll(() => emulator.close());

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { user } from "../helpers/users.js";
 
@@ -52,7 +52,9 @@ async function doohctl(args: string[], env: Record<string, string> = {}): Promis
 }
 
 beforeAll(async () => {
-  emulator = await startAccount([SECRET_USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (
+    await startCliAccount({ users: [SECRET_USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-secrets-"));
   writeFileSync(join(dir, "doohctl.yaml"), config());
   writeFileSync(join(dir, "with-password.yaml"), config([`    password: ${PASSWORD}`]));
