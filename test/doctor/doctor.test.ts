@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type Quirk, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { Quirk, RunningEmulator } from "../../src/emulator/index.js";
 import { seedAccount } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
@@ -29,13 +30,12 @@ async function doctor(
   options: { quirks?: Quirk[]; args?: string[]; seed?: ReturnType<typeof seedAccount> } = {},
 ) {
   // The emulator on the system clock: the cookie's expiry is checked against this machine's.
-  emulator = await startEmulator({
-    port: 0,
-    control: true,
-    rateLimits: "off",
-    seed: options.seed ?? seedAccount(),
-    ...(options.quirks ? { quirks: options.quirks } : {}),
-  });
+  emulator = (
+    await startCliAccount({
+      seed: options.seed ?? seedAccount(),
+      emulator: { control: true, ...(options.quirks ? { quirks: options.quirks } : {}) },
+    })
+  ).emulator;
   const io = bufferIO({
     env: {
       DOOHCTL_API_ORIGIN: emulator.origin,
@@ -152,13 +152,9 @@ describe("doohctl doctor", () => {
   });
 
   it("in staging checks the tr-staging cookie and leaves the DSP, which staging lacks (G13), unchecked", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      control: true,
-      rateLimits: "off",
-      seed: seedAccount(),
-      environment: "staging",
-    });
+    emulator = (
+      await startCliAccount({ seed: seedAccount(), emulator: { control: true, environment: "staging" } })
+    ).emulator;
     const io = bufferIO({
       env: {
         DOOHCTL_API_ORIGIN: emulator.origin,
@@ -181,7 +177,7 @@ describe("doohctl doctor", () => {
   });
 
   it("reports an answer the client itself refuses (not JSON) as differs, not a crash", async () => {
-    emulator = await startEmulator({ port: 0, control: true, rateLimits: "off", seed: seedAccount() });
+    emulator = (await startCliAccount({ seed: seedAccount(), emulator: { control: true } })).emulator;
     // A front that answers the targetings read with an HTML page and passes the rest on.
     const front = await interceptingProxy(emulator.origin, {
       onRequest: (req, res, forward) => {
@@ -214,12 +210,9 @@ describe("doohctl doctor", () => {
   });
 
   it("prints a text report with the change to make under a check that differs", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: seedAccount(),
-      quirks: ["targetings-option-sets"],
-    });
+    emulator = (
+      await startCliAccount({ seed: seedAccount(), emulator: { quirks: ["targetings-option-sets"] } })
+    ).emulator;
     const io = bufferIO({
       env: {
         DOOHCTL_API_ORIGIN: emulator.origin,
@@ -239,7 +232,7 @@ describe("doohctl doctor", () => {
   });
 
   it("reports bad flags and refused credentials as JSON with --format json, never the password", async () => {
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedAccount() });
+    emulator = (await startCliAccount({ seed: seedAccount() })).emulator;
     const env = {
       DOOHCTL_API_ORIGIN: emulator.origin,
       DOOHCTL_EMAIL: USER.email,

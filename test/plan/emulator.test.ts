@@ -11,12 +11,14 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { readPlanFile } from "../../src/cli/plan-file.js";
 import { run } from "../../src/cli/program.js";
 import { loadConfig } from "../../src/config/load.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import { parsePlan } from "../../src/plan/file.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
 import { DEMO_USER } from "../helpers/users.js";
@@ -28,10 +30,12 @@ let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
-  });
+  emulator = (
+    await startCliAccount({
+      seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
+      emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
+    })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-plan-"));
 });
 afterAll(async () => {

@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
-import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seedCampaignWith, seedCreativeWith, seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 /** Half way through December, the flight of most campaigns below. */
 export const MID_DECEMBER = "2026-12-16T12:00:00Z";
@@ -106,6 +107,7 @@ export const ALL_NAMES = ["Airports", "Malls", "New year", "Stations", "Held bac
 /** Registers its hooks in the calling test file: a temporary directory, the emulator closed after each test. */
 export function statusWorld() {
   let dir = "";
+  let world: EmulatorWorld | undefined;
   let emulator: RunningEmulator | undefined;
   let clock = new VirtualClock({ start: Date.parse(MID_DECEMBER) });
 
@@ -114,7 +116,8 @@ export function statusWorld() {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
-    await emulator?.close();
+    await world?.close();
+    world = undefined;
     emulator = undefined;
   });
 
@@ -125,8 +128,9 @@ export function statusWorld() {
 
   async function start(at = MID_DECEMBER): Promise<void> {
     clock = new VirtualClock({ start: Date.parse(at) });
-    await emulator?.close();
-    emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: account() });
+    await world?.close();
+    world = await emulatorWorld({ seed: account(), clock, emulator: { rateLimits: "off" } });
+    emulator = world.emulator;
   }
 
   /** A config declaring `names` in insertion order 1001; "Held back" with `active: false` unless `heldBack: false`. */
