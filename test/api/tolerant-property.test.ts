@@ -10,7 +10,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
 import { type Answer, send, startProxy } from "./proxy.js";
@@ -21,7 +22,7 @@ const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
 let emulator: RunningEmulator;
 beforeAll(async () => {
   const seed = await loadSeedFile(join(ROOT, "examples", "emulator-seed.json"));
-  emulator = await startEmulator({ port: 0, rateLimits: "off", seed });
+  emulator = (await startCliAccount({ seed })).emulator;
 });
 afterAll(() => emulator.close());
 

@@ -17,8 +17,9 @@ import {
 } from "../../src/api/contract.js";
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { usd } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
 
@@ -74,7 +75,7 @@ function violations({ method, path, status, body }: Exchange): string[] {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: SEED, rateLimits: "off" });
+  emulator = (await startCliAccount({ seed: SEED })).emulator;
   const { response } = await call("POST", "/api/session", {
     email: DEMO_USER.email,
     password: DEMO_USER.password,
@@ -236,15 +237,18 @@ describe("the emulator's answers validate against the contract", () => {
   });
 
   it("a rate-limited answer (429)", async () => {
-    const limited = await startEmulator({
-      port: 0,
-      seed: SEED,
-      rateLimits: {
-        get: { limit: 1, windowMs: 60_000 },
-        write: { limit: 1, windowMs: 60_000 },
-        session: { limit: 10, windowMs: 60_000 },
-      },
-    });
+    const limited = (
+      await startCliAccount({
+        seed: SEED,
+        emulator: {
+          rateLimits: {
+            get: { limit: 1, windowMs: 60_000 },
+            write: { limit: 1, windowMs: 60_000 },
+            session: { limit: 10, windowMs: 60_000 },
+          },
+        },
+      })
+    ).emulator;
     try {
       const login = await fetch(`${limited.origin}/api/session`, {
         method: "POST",

@@ -4,15 +4,11 @@
  * so they can send what the client never would.
  */
 
-import {
-  type EmulatorOptions,
-  type EmulatorSeed,
-  type RunningEmulator,
-  startEmulator,
-} from "../../src/emulator/index.js";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
+import { emulatorWorld } from "../helpers/world.js";
 
 // Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
 export { USER };
@@ -78,18 +74,16 @@ export async function login(origin: string, credentials = USER): Promise<string>
   return cookie.split(";")[0]!;
 }
 
-/** Starts an emulator (virtual clock, control on, limits off unless given) and logs in. */
+/** Starts an emulator (`emulatorWorld`: virtual clock, control on; limits off unless given) and logs in. */
 export async function boot(options: Partial<EmulatorOptions> & { at?: string } = {}): Promise<Session> {
-  const { at, ...rest } = options;
+  const { at, seed, ...rest } = options;
   const clock = new VirtualClock(at ? { start: Date.parse(at) } : {});
-  const emulator = await startEmulator({
-    port: 0,
-    control: true,
+  const world = await emulatorWorld({
+    seed: seed ?? seedAccount(),
     clock,
-    seed: seedAccount(),
-    rateLimits: "off",
-    ...rest,
+    emulator: { rateLimits: "off", ...rest },
   });
+  const { emulator } = world;
   const session: Session = {
     emulator,
     clock,
@@ -101,7 +95,7 @@ export async function boot(options: Partial<EmulatorOptions> & { at?: string } =
         cookie: session.cookie,
       }),
     get: (path) => request(emulator.origin, "GET", path, { cookie: session.cookie }),
-    close: () => emulator.close(),
+    close: () => world.close(),
   };
   return session;
 }

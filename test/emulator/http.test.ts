@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
+import { emulatorWorld } from "../helpers/world.js";
 import { boot, DSP, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
@@ -90,12 +91,17 @@ describe("paths and methods", () => {
 
 describe("control path", () => {
   it("is absent unless the emulator was started with control, and never logged", async () => {
-    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seedAccount() });
+    const world = await emulatorWorld({
+      seed: seedAccount(),
+      clock: new VirtualClock(),
+      emulator: { control: false, rateLimits: PUBLISHED_RATE_LIMITS },
+    });
+    const { emulator } = world;
     try {
       expect((await request(emulator.origin, "GET", "/__emulator/state")).status).toBe(404);
       expect(emulator.requestLog()).toEqual([]);
     } finally {
-      await emulator.close();
+      await world.close();
     }
   });
 

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAnswer, findOperation, readAnswer } from "../../src/api/contract.js";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
 
@@ -24,8 +25,8 @@ let dir: string;
 
 beforeAll(async () => {
   const seed = await loadSeedFile(join(ROOT, "examples", "emulator-seed.json"));
-  richer = await startEmulator({ port: 0, rateLimits: "off", seed, answers: "richer" });
-  plain = await startEmulator({ port: 0, rateLimits: "off", seed });
+  richer = (await startCliAccount({ seed, emulator: { answers: "richer" } })).emulator;
+  plain = (await startCliAccount({ seed })).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-richer-"));
 });
 afterAll(async () => {
