@@ -22,7 +22,7 @@ export const READER = { email: "reader@doohctl.test", password: "reader-password
 export const OTHER_ACCOUNT_USER = { email: "other@doohctl.test", password: "other-pass", account_id: "2" };
 
 /** The user of examples/emulator-seed.json (and `doohctl emulator`'s default seed), as a reader types it. */
-export const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
+export const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password", account_id: "1" };
 
 /** The test account's user with what a test needs different, named in the call. */
 export function user(overrides: Partial<typeof USER> = {}): typeof USER {
