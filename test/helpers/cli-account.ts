@@ -1,7 +1,9 @@
 /**
  * The account CLI tests run `doohctl` against through `run()`: the emulator on port 0 with its
  * rate limits off, a config aimed at it, and the environment that logs a user in. It is not
- * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock.
+ * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock; tests of
+ * the emulator itself or of a client on the system clock start it here too. These two are the
+ * only places the emulator starts (test/helpers/vocabulary.test.ts).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
