@@ -51,7 +51,7 @@ async function fetchAs(emulator: RunningEmulator, path: string): Promise<unknown
   const login = await fetch(`${emulator.origin}/api/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(DEMO_USER),
+    body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
   });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   return (await fetch(`${emulator.origin}${path}`, { headers: { cookie } })).json();
