@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config/load.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
+import { deactivatingChangeIds } from "../src/plan/changes.js";
+import { serializePlan } from "../src/plan/file.js";
 import { createPlan } from "../src/plan/planner.js";
 import type { LiveState } from "../src/plan/types.js";
-import { renderJson } from "../src/render/json.js";
 import { renderMarkdown } from "../src/render/markdown.js";
 import { renderText } from "../src/render/text.js";
 import { writeScenarioConfig } from "./config.js";
@@ -107,8 +108,8 @@ export async function planTask([optionsJson = "{}", desiredPath = ""]: string[])
     const plan = createPlan(desired, live, PLAN_OPTIONS);
     const planned = performance.now();
     const text = renderText(plan, { colour: false });
-    const json = renderJson(plan);
-    const markdown = renderMarkdown(plan);
+    const json = serializePlan(plan);
+    const markdown = renderMarkdown(plan, { deactivating: deactivatingChangeIds(plan.changes) });
     // Timed with the rendering: a rendering may be a rope of pieces (JSON.stringify's output
     // is), which writing it to a file or stdout first joins into one string.
     const outputBytes = Buffer.byteLength(text) + Buffer.byteLength(json) + Buffer.byteLength(markdown);

@@ -15,3 +15,8 @@ export function deactivates(change: Change): change is DeactivateCampaign | Upda
     change.kind === "update_campaign" && change.fields.some((f) => f.field === "active" && f.after === false)
   );
 }
+
+/** The ids of the changes that turn a live campaign off (`deactivates`), for a renderer to count. */
+export function deactivatingChangeIds(changes: readonly Change[]): Set<string> {
+  return new Set(changes.filter(deactivates).map((c) => c.id));
+}

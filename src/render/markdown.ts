@@ -5,7 +5,6 @@
  * comment limit): the details are cut with a note pointing at the JSON artifact.
  */
 import { printable } from "../model/printable.js";
-import { deactivates } from "../plan/changes.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
@@ -21,6 +20,11 @@ import {
 import { scopeBanner } from "./scope.js";
 
 export interface MarkdownOptions {
+  /**
+   * The ids of the changes that turn a live campaign off, computed by the caller with
+   * `deactivatingChangeIds` (src/plan/changes.ts): render counts them, it does not decide.
+   */
+  deactivating: ReadonlySet<string>;
   /** @default 60000 */
   maxChars?: number;
 }
@@ -79,7 +83,7 @@ function count(changes: readonly Change[], test: (c: Change) => boolean): number
   return changes.filter(test).length;
 }
 
-function insertionOrderTable(plan: Plan): string[] {
+function insertionOrderTable(plan: Plan, deactivating: ReadonlySet<string>): string[] {
   const rows = groups(plan);
   if (rows.length === 0) return [];
   const deltas = new Map(
@@ -91,7 +95,7 @@ function insertionOrderTable(plan: Plan): string[] {
   ];
   for (const { title, changes } of rows) {
     out.push(
-      `| ${cell(title)} | ${count(changes, (c) => c.kind === "create_campaign")} | ${count(changes, (c) => c.kind === "update_campaign" || c.kind === "update_insertion_order" || c.kind === "update_creative")} | ${count(changes, deactivates)} | ${count(changes, (c) => c.kind === "replace_targetings" && c.pause)} | ${count(changes, (c) => c.kind === "replace_targetings")} | ${count(changes, (c) => c.kind === "associate_creative" || c.kind === "dissociate_creative")} | ${cell((deltas.get(title) ?? []).join("; "))} |`,
+      `| ${cell(title)} | ${count(changes, (c) => c.kind === "create_campaign")} | ${count(changes, (c) => c.kind === "update_campaign" || c.kind === "update_insertion_order" || c.kind === "update_creative")} | ${count(changes, (c) => deactivating.has(c.id))} | ${count(changes, (c) => c.kind === "replace_targetings" && c.pause)} | ${count(changes, (c) => c.kind === "replace_targetings")} | ${count(changes, (c) => c.kind === "associate_creative" || c.kind === "dissociate_creative")} | ${cell((deltas.get(title) ?? []).join("; "))} |`,
     );
   }
   return out;
@@ -148,16 +152,16 @@ function* tailLines(plan: Plan): Generator<string> {
   }
 }
 
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+export function renderMarkdown(plan: Plan, options: MarkdownOptions): string {
   const max = options.maxChars ?? 60_000;
-  const text = compose(plan, max);
+  const text = compose(plan, max, options.deactivating);
   if (text.length <= max) return text;
   // Safety net for very wide tables: cut at a line boundary.
   const cut = text.slice(0, max - TRUNCATED.length);
   return `${cut.slice(0, cut.lastIndexOf("\n") + 1)}${TRUNCATED}`;
 }
 
-function compose(plan: Plan, max: number): string {
+function compose(plan: Plan, max: number, deactivating: ReadonlySet<string>): string {
   const errors = plan.findings.filter((f) => f.severity === "error");
   const head: string[] = [
     `### doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}`,
@@ -170,7 +174,7 @@ function compose(plan: Plan, max: number): string {
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),
     ...scopedNote(plan),
     ...spendTable(plan),
-    ...insertionOrderTable(plan),
+    ...insertionOrderTable(plan, deactivating),
   ];
   if (plan.findings.length > 0) {
     head.push("", "#### Findings", "", "| severity | code | where | message |", "|---|---|---|---|");

@@ -20,7 +20,7 @@ import { systemClock } from "../../src/model/clock.js";
 import { USER } from "../apply/harness.js";
 import { accountEnv, writeAccount } from "../helpers/accounts-repo.js";
 import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { startAccount } from "../helpers/cli-account.js";
+import { type CliAccountOptions, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { ensureBuilt, spawnCli } from "../proof/binary.js";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const campaigns = Object.values(ACCOUNTS).flatMap((a) =>
     a.campaigns.map((name, i) => seedCampaign(String(a.firstId + i), a.io, name, { active: true })),
   );
-  emulator = await startAccount([userOf("north"), userOf("south")], campaigns, {
+  emulator = await accountEmulator([userOf("north"), userOf("south")], campaigns, {
     insertion_orders: [seedIo("1001"), seedIo("1002")],
     targetings: Object.fromEntries(campaigns.map((c) => [c.id, [VENUES_A, PUBLISHERS]])),
   });
@@ -175,3 +175,12 @@ describe("two accounts on one origin, environment and DSP account, with one HOME
     expect(inactive()).toEqual([]);
   });
 });
+
+/** One advertiser, insertion order 1001 and `campaigns` for `users`; `seed` adds or replaces parts. */
+async function accountEmulator(
+  users: NonNullable<CliAccountOptions["users"]>,
+  campaigns: NonNullable<CliAccountOptions["campaigns"]>,
+  seed: CliAccountOptions["seed"] = {},
+) {
+  return (await startCliAccount({ users, campaigns, seed })).emulator;
+}

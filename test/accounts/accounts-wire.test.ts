@@ -13,7 +13,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
 import { accountEnv, accountVariables, writeAccount } from "../helpers/accounts-repo.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { MALLS_RAISED, startAccount } from "../helpers/cli-account.js";
+import { type CliAccountOptions, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy, readBody } from "../helpers/proxy.js";
 
@@ -37,7 +37,7 @@ const dsps = new Map<string, { emulator: RunningEmulator; proxy: InterceptingPro
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "doohctl-accounts-wire-"));
   // The generic variables name a fourth DSP: no account may send anything there.
-  trap = await startAccount([userOf("trap")], [seedCampaign("5001", "1001", "Malls", { active: true })]);
+  trap = await accountEmulator([userOf("trap")], [seedCampaign("5001", "1001", "Malls", { active: true })]);
   env = {
     HOME: root,
     XDG_RUNTIME_DIR: join(root, "run"),
@@ -46,7 +46,7 @@ beforeAll(async () => {
     DOOHCTL_PASSWORD: userOf("trap").password,
   };
   for (const name of NAMES) {
-    const emulator = await startAccount(
+    const emulator = await accountEmulator(
       [userOf(name)],
       [seedCampaign("5001", "1001", "Malls", { active: true })],
     );
@@ -204,3 +204,12 @@ describe("three accounts, three DSPs", () => {
     expect(dsps.get("north")!.emulator.state().campaigns[0]!.budget_impressions).toBe(100_000);
   });
 });
+
+/** One advertiser, insertion order 1001 and `campaigns` for `users`; `seed` adds or replaces parts. */
+async function accountEmulator(
+  users: NonNullable<CliAccountOptions["users"]>,
+  campaigns: NonNullable<CliAccountOptions["campaigns"]>,
+  seed: CliAccountOptions["seed"] = {},
+) {
+  return (await startCliAccount({ users, campaigns, seed })).emulator;
+}

@@ -4,7 +4,8 @@
  * paged at 100, whichever costs fewer requests.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, harness, seedWithCampaigns } from "./harness.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { type Harness, harness } from "./harness.js";
 
 const LIST = "/api/dsp/v1/creative_categories";
 let h: Harness;

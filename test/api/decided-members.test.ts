@@ -12,11 +12,11 @@ import { UNDECIDED_MEMBERS, UNSET_ALLOWED_MEMBERS } from "../../src/api/members.
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { type Answer, send, startProxy } from "./proxy.js";
 
-const USER = { email: "decided@doohctl.test", password: "Decided-Pa55word-3", account_id: "1" };
 const CONTRACT = JSON.parse(
   readFileSync(new URL("../../schemas/dsp-api.openapi.json", import.meta.url), "utf8"),
 ) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
@@ -33,9 +33,13 @@ const LINES = [
 let emulator: RunningEmulator;
 let dir: string;
 beforeAll(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")], {
-    creatives: [seedCreative("9001")],
-  });
+  emulator = (
+    await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      seed: { creatives: [seedCreative("9001")] },
+    })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-decided-"));
 });
 afterAll(() => emulator.close());

@@ -11,13 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { echoForms, leaks } from "../helpers/echoes.js";
 import { bufferIO } from "../helpers/io.js";
+import { user } from "../helpers/users.js";
 import { type Answer, type FakeDsp, type Seen, send, startProxy } from "./proxy.js";
 
 const PASSWORD = 'Echoed-Pa55word "quoted" & spaced';
-const USER = { email: "echo@doohctl.test", password: PASSWORD, account_id: "1" };
+const SECRET_USER = user({ password: PASSWORD });
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -55,7 +56,7 @@ async function doohctl(origin: string, args: string[]) {
       "        budget_impressions: 150000",
     ]),
   );
-  const io = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });
+  const io = bufferIO({ env: { ...loginEnv(SECRET_USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });
   const code = await run(args, io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -94,11 +95,13 @@ function expectClean(text: string, what: string): void {
 }
 
 /** Issue 22, item 7: every form a server may echo the password in (test/helpers/echoes.ts). */
-const FORMS = echoForms(PASSWORD, USER.email);
+const FORMS = echoForms(PASSWORD, SECRET_USER.email);
 const EVERY_FORM = Object.entries(FORMS).map(([name, form]) => `${name}: ${form}`);
 
 beforeAll(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (
+    await startCliAccount({ users: [SECRET_USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-echo-"));
 });
 afterAll(() => emulator.close());

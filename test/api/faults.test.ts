@@ -7,7 +7,8 @@ import { ApiError, OutcomeUnknownError, RetryBudgetError } from "../../src/api/e
 import type { ApiEvent } from "../../src/api/types.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seededRandom } from "../../src/model/random.js";
-import { CAMPAIGNS_PATH, type Harness, harness, USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
+import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
 
 let h: Harness | undefined;
 let server: Server | undefined;

@@ -6,42 +6,13 @@ import type { DspClientOptions } from "../../src/api/types.js";
 import type { EmulatorOptions, EmulatorSeed } from "../../src/emulator/index.js";
 import type { RateLimits } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
-import { usd } from "../helpers/builders.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-export const USER = { email: "ops@doohctl.test", password: "correct-horse-battery", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 export const CAMPAIGNS_PATH = "/api/dsp/v1/campaigns";
-
-/** One advertiser, insertion order 1001 (no budget cap) and `count` inactive campaigns 5001... */
-export function seedWithCampaigns(count: number) {
-  return {
-    users: [USER],
-    advertisers: [{ id: "1", name: "Acme Drinks" }],
-    insertion_orders: [
-      {
-        id: "1001",
-        advertiser_id: "1",
-        name: "Winter 2026",
-        contract_number: null,
-        start_time: "2026-12-01T00:00:00Z",
-        end_time: "2027-03-01T00:00:00Z",
-        budget_impressions: null,
-        budget_money: null,
-      },
-    ],
-    campaigns: Array.from({ length: count }, (_, i) => ({
-      id: String(5001 + i),
-      insertion_order_id: "1001",
-      name: `Campaign ${i + 1}`,
-      active: false,
-      start_time: "2026-12-01T00:00:00Z",
-      end_time: "2027-01-01T00:00:00Z",
-      budget_impressions: 1000,
-      cpm: usd("10"),
-      pacing: {},
-    })),
-  };
-}
 
 export type Harness = EmulatorWorld;
 

@@ -12,9 +12,9 @@ import { OutcomeUnknownError, TimeoutError } from "../../src/api/errors.js";
 import type { ApiEvent, DspClient } from "../../src/api/types.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, usd } from "../helpers/builders.js";
-import { startAccount } from "../helpers/cli-account.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator;
 let proxy: InterceptingProxy;
@@ -23,7 +23,8 @@ const events: ApiEvent[] = [];
 
 beforeEach(async () => {
   events.length = 0;
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (await startCliAccount({ users: [USER], campaigns: [seedCampaign("5001", "1001", "Malls")] }))
+    .emulator;
   proxy = await interceptingProxy(emulator.origin, {
     onRequest: (request, response, forward) => {
       if (request.url?.startsWith("/api/dsp/v1/campaigns")) return; // accepted, never answered

@@ -11,11 +11,13 @@ import { configFiles, generateScenario } from "../../bench/scenario.js";
 import { createDspClient } from "../../src/api/client.js";
 import { filePacingLog } from "../../src/api/pacing-log.js";
 import { loadConfig } from "../../src/config/load.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
 import { readLiveState } from "../../src/plan/read.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 // 1 insertion order, 2 campaign pages, 150 targetings, the creatives: about 155 GETs a plan.
 const scenario = generateScenario({
@@ -24,17 +26,23 @@ const scenario = generateScenario({
   creativesPerOrder: 2,
   seed: 3,
 });
-const USER = scenario.live.users[0]!;
 
+let world: EmulatorWorld | undefined;
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
-  await emulator?.close();
+  await world?.close();
+  world = undefined;
   emulator = undefined;
 });
 
 async function twoPlans(shared: boolean) {
   const clock = new VirtualClock({ autoAdvance: true, start: Date.parse("2026-11-01T00:00:00Z") });
-  emulator = await startEmulator({ port: 0, clock, seed: scenario.live, rateLimits: PUBLISHED_RATE_LIMITS });
+  world = await emulatorWorld({
+    seed: { ...scenario.live, users: [USER] },
+    clock,
+    emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
+  });
+  emulator = world.emulator;
   const dir = mkdtempSync(join(tmpdir(), "doohctl-pacing-"));
   writeFileSync(join(dir, "doohctl.yaml"), configFiles(scenario, 1)[0]!.text);
   const desired = await loadConfig([], { cwd: dir });

@@ -7,11 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { ContractError } from "../../src/api/errors.js";
 import type { DspClient } from "../../src/api/types.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { seedWithCampaigns, USER } from "./harness.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 import { type FakeDsp, send, startProxy } from "./proxy.js";
 
+let world: EmulatorWorld;
 let emulator: RunningEmulator;
 let proxy: FakeDsp;
 let client: DspClient;
@@ -19,17 +22,17 @@ let client: DspClient;
 afterEach(async () => {
   await client.close();
   await proxy.close();
-  await emulator.close();
+  await world.close();
 });
 
 async function withPageOne(change: (body: { campaigns: unknown[]; total_size: number }) => unknown) {
   const clock = new VirtualClock({ autoAdvance: true });
-  emulator = await startEmulator({
-    port: 0,
-    clock,
+  world = await emulatorWorld({
     seed: seedWithCampaigns(150) as never,
-    rateLimits: "off",
+    clock,
+    emulator: { rateLimits: "off" },
   });
+  emulator = world.emulator;
   proxy = await startProxy(emulator.origin, async (seen, response, upstream) => {
     if (seen.method !== "GET" || seen.query.get("page") !== "1") return false;
     const answer = await upstream();

@@ -4,7 +4,8 @@ import { ApiError, PagingLimitError } from "../../src/api/errors.js";
 import { listAll, paginate } from "../../src/api/paging.js";
 import type { EmulatorOptions } from "../../src/emulator/index.js";
 import { sendInChunks } from "../helpers/batches.js";
-import { CAMPAIGNS_PATH, type Harness, harness, seedWithCampaigns } from "./harness.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -7,7 +7,8 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { CredentialsError } from "../../src/api/errors.js";
 import { tokenFromSetCookie } from "../../src/api/session.js";
 import { SESSION_PATH } from "../../src/model/wire.js";
-import { type Harness, harness, USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
+import { type Harness, harness } from "./harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {

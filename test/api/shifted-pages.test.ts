@@ -15,8 +15,8 @@ import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy, type OnRequest, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 const CAMPAIGNS = 150;
 const ids = Array.from({ length: CAMPAIGNS }, (_, i) => String(5001 + i));

@@ -10,18 +10,19 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 import { type Answer, send, startProxy } from "./proxy.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
-const USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
   const seed = await loadSeedFile(join(ROOT, "examples", "emulator-seed.json"));
-  emulator = await startEmulator({ port: 0, rateLimits: "off", seed });
+  emulator = (await startCliAccount({ seed })).emulator;
 });
 afterAll(() => emulator.close());
 
@@ -85,8 +86,8 @@ async function planThrough(answer: Answer): Promise<unknown> {
     const io = bufferIO({
       env: {
         DOOHCTL_API_ORIGIN: proxy.origin,
-        DOOHCTL_EMAIL: USER.email,
-        DOOHCTL_PASSWORD: USER.password,
+        DOOHCTL_EMAIL: DEMO_USER.email,
+        DOOHCTL_PASSWORD: DEMO_USER.password,
         DOOHCTL_SESSION_CACHE: "off",
       },
       cwd: ROOT,

@@ -13,19 +13,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { type Answer, type Seen, send, startProxy, type Upstream } from "./proxy.js";
-
-const USER = { email: "tolerant@doohctl.test", password: "Tolerant-Pa55word-7", account_id: "1" };
 
 let emulator: RunningEmulator;
 let dir: string;
 
-const account = () =>
-  startAccount([USER], [seedCampaign("5001", "1001", "Malls")], {
-    creatives: [{ ...seedCreative("9001"), pixel_url: "https://pixel.example.com/p?c=1" }],
-  });
+const account = async () =>
+  (
+    await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      seed: { creatives: [{ ...seedCreative("9001"), pixel_url: "https://pixel.example.com/p?c=1" }] },
+    })
+  ).emulator;
 
 beforeAll(async () => {
   emulator = await account();

@@ -13,17 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { type Answer, type Seen, send, startProxy, type Upstream } from "./proxy.js";
-
-const USER = { email: "trust@doohctl.test", password: "Trust-Pa55word-41", account_id: "1" };
 
 let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (await startCliAccount({ users: [USER], campaigns: [seedCampaign("5001", "1001", "Malls")] }))
+    .emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-trust-"));
 });
 afterAll(() => emulator.close());

@@ -22,8 +22,9 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { startWorld, USER, type World } from "./harness.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 let colleague: DspClient | undefined;

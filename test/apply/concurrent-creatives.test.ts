@@ -16,8 +16,9 @@ import {
   seedIo,
   usd,
 } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
-import { startWorld, USER, type World } from "./harness.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {

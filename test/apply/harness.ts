@@ -6,9 +6,11 @@
 import type { EmulatorSeed } from "../../src/emulator/index.js";
 import type { RateLimits } from "../../src/model/limits.js";
 import { ADVERTISER } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-export const USER = { email: "apply@doohctl.test", password: "apply-password-secret", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 
 export type World = EmulatorWorld;
 

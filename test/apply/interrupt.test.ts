@@ -11,7 +11,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 

@@ -12,7 +12,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -19,8 +19,8 @@ import type { RecoveryScope } from "../../src/model/recovery.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { interruptibleIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 const SCOPE: RecoveryScope = {
   origin: "https://dsp.example.com",

@@ -6,8 +6,8 @@ import { askLine, discardTypeAhead, type TerminalInput } from "../../src/cli/pro
 import { seedCampaign } from "../helpers/builders.js";
 import { type CliAccount, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 /** A terminal stand-in: a stream that records raw-mode switches, as process.stdin on a TTY. */
 function fakeTerminal(): TerminalInput & { modes: boolean[]; type(text: string): void } {

@@ -17,11 +17,10 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { COLLEAGUE, USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 /** A second write user of USER's account (spec, Authentication 1: a user belongs to one account). */
-const COLLEAGUE = { email: "colleague@doohctl.test", password: "colleague-password-secret", account_id: "1" };
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -19,8 +19,8 @@ import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

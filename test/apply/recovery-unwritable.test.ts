@@ -10,8 +10,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -23,7 +23,8 @@ import {
   VENUES_A,
 } from "../helpers/builders.js";
 import { firstCampaignPostCarriedOutThen, readBody, relay } from "../helpers/proxy.js";
-import { startWorld, USER, type World } from "./harness.js";
+import { USER } from "../helpers/users.js";
+import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;
 afterEach(async () => {

@@ -13,9 +13,9 @@ import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, MALLS_RAISED, startAccount, startCliAccount } from "../helpers/cli-account.js";
+import { accountConfig, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "./harness.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -57,7 +57,9 @@ async function refused(args: string[], extraEnv: Record<string, string> = {}): P
 
 describe("apply --plan reads config files only inside the tree (findings 1 and 2)", () => {
   it("refuses a plan naming /proc/self/environ or a config elsewhere, before reading it or logging in anywhere", async () => {
-    const other = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+    const other = (
+      await startCliAccount({ users: [USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+    ).emulator;
     try {
       // The attacker's config names the attacker's listener; the plan, edited, names both.
       const elsewhere = mkdtempSync(join(tmpdir(), "doohctl-elsewhere-"));
@@ -144,7 +146,9 @@ describe("a plan file that is no regular file (finding 8)", () => {
 
 describe("credentials go where the environment says (finding 2)", () => {
   it("refuses a config api_origin other than DOOHCTL_API_ORIGIN, before any request to either", async () => {
-    const other = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+    const other = (
+      await startCliAccount({ users: [USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+    ).emulator;
     try {
       writeFileSync(join(dir, "doohctl.yaml"), accountConfig(other.origin, MALLS_RAISED));
       for (const command of [["plan"], ["apply", "--auto-approve"]]) {

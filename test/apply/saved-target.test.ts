@@ -6,8 +6,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedIo, usd } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
-import { USER } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

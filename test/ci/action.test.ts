@@ -12,14 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { type ActionYaml, runComposite } from "../helpers/composite-action.js";
 import { githubScriptFake } from "../helpers/github-script-fake.js";
 import { type InterceptingProxy, interceptingProxy, readBody, relay } from "../helpers/proxy.js";
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, MAIN, ROOT } from "../proof/binary.js";
 
 const ACTION = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYaml;
@@ -47,17 +47,17 @@ afterEach(async () => {
  * on PATH as the built CLI.
  */
 async function workspace(hold?: (body: string) => Promise<void>) {
-  emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-      targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
-    },
-  });
+  emulator = (
+    await startCliAccount({
+      seed: {
+        users: [USER],
+        advertisers: [ADVERTISER],
+        insertion_orders: [seedIo("1001")],
+        campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+        targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
+      },
+    })
+  ).emulator;
   const target = emulator.origin;
   proxy = await interceptingProxy(target, {
     onRequest: (request, response, forward) => {

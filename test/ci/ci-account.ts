@@ -4,18 +4,15 @@
  * order 1001, the campaigns config those runs plan, and git as a developer runs it.
  */
 import { execFileSync } from "node:child_process";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
-import { accountConfig } from "../helpers/cli-account.js";
+import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
+import { READER, USER } from "../helpers/users.js";
 
-export const READER = { email: "reader@doohctl.test", password: "reader-password-secret", account_id: "1" };
 export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
-export function startCiEmulator(): Promise<RunningEmulator> {
-  return startEmulator({
-    port: 0,
-    rateLimits: "off",
+export async function startCiEmulator(): Promise<RunningEmulator> {
+  const account = await startCliAccount({
     seed: {
       users: [USER, READER],
       advertisers: [ADVERTISER],
@@ -23,6 +20,7 @@ export function startCiEmulator(): Promise<RunningEmulator> {
       campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
     },
   });
+  return account.emulator;
 }
 
 /** `campaigns/doohctl.yaml`: the three campaigns, each at its budget (100,000 unless given). */

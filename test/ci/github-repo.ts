@@ -11,15 +11,15 @@ import { parse } from "yaml";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { RecoveryStore } from "../../src/apply/recovery.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import type { UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
+import { READER, USER } from "../helpers/users.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
 import { colleagueClient } from "../helpers/world.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { campaignsConfig, gitIn, READER, startCiEmulator } from "./ci-account.js";
+import { campaignsConfig, gitIn, startCiEmulator } from "./ci-account.js";
 
-export { CAMPAIGNS, READER } from "./ci-account.js";
+export { CAMPAIGNS } from "./ci-account.js";
 
 const workflow = (name: string) =>
   parse(readFileSync(join(ROOT, "examples", "github", `doohctl-${name}.yml`), "utf8")) as WorkflowYaml;

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { RecoveryStore } from "../../src/apply/recovery.js";
-import { USER } from "../apply/harness.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
 import { ensureBuilt } from "../proof/binary.js";
 import { type GitLabProject, gitlabProject } from "./gitlab-project.js";

@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { type GitLabFake, gitlabFake } from "../helpers/gitlab-api-fake.js";
 import { type GitLabCiYaml, type ProjectVariable, runGitLabJob } from "../helpers/gitlab-job.js";
+import { READER, USER } from "../helpers/users.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { campaignsConfig, gitIn, READER, startCiEmulator } from "./ci-account.js";
+import { campaignsConfig, gitIn, startCiEmulator } from "./ci-account.js";
 
 const CI = parse(readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8")) as GitLabCiYaml;
 

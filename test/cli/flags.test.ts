@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 // The quickstart raises campaign 5001's cpm from 12.00 to 12.50 USD: +4.2%.
@@ -9,10 +10,7 @@ let emulator: RunningEmulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    seed: await loadSeedFile("examples/emulator-seed.json"),
-    rateLimits: "off",
-  });
+  emulator = (await startCliAccount({ seed: await loadSeedFile("examples/emulator-seed.json") })).emulator;
   env = {
     DOOHCTL_API_ORIGIN: emulator.origin,
     DOOHCTL_EMAIL: "demo@doohctl.test",

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { interruptibleIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator;
 let dir: string;

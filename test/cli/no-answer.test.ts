@@ -10,11 +10,11 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { USER } from "../api/harness.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, type CliAccount, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 
 let account: CliAccount;
 let proxy: InterceptingProxy | undefined;

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 /** The renderers' golden files: the JSON one is a saved plan, as `plan -o` writes it. */
@@ -36,11 +37,9 @@ describe("doohctl show PLAN_FILE", () => {
 
   it("shows a plan saved against the emulator exactly as plan printed it, in every format", async () => {
     const root = join(import.meta.dirname, "..", "..");
-    const emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: await loadSeedFile(join(root, "examples", "emulator-seed.json")),
-    });
+    const emulator = (
+      await startCliAccount({ seed: await loadSeedFile(join(root, "examples", "emulator-seed.json")) })
+    ).emulator;
     try {
       const dir = mkdtempSync(join(tmpdir(), "doohctl-show-"));
       const env = {

@@ -6,10 +6,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { type Answer, send, startProxy } from "../api/proxy.js";
-import { seed, USER } from "../emulator/helpers.js";
+import { seedAccount } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -39,7 +41,7 @@ async function doctorAt(origin: string) {
 
 describe("doohctl doctor: the members of each object kind (G14)", () => {
   it("holds against a richer DSP, listing the members the contract does not name", async () => {
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed(), answers: "richer" });
+    emulator = (await startCliAccount({ seed: seedAccount(), emulator: { answers: "richer" } })).emulator;
     const { code, check } = await doctorAt(emulator.origin);
     expect(code).toBe(0);
     for (const id of ["insertion-order-members", "campaign-members", "creative-members"]) {
@@ -53,7 +55,7 @@ describe("doohctl doctor: the members of each object kind (G14)", () => {
   });
 
   it("differs when a member doohctl depends on is missing, naming it", async () => {
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+    emulator = (await startCliAccount({ seed: seedAccount() })).emulator;
     const withoutActive: Answer = async (seen, response, upstream) => {
       if (seen.method !== "GET" || !/\/campaigns(\/[0-9]+)?$/.test(seen.path)) return false;
       const answer = await upstream();
@@ -77,7 +79,7 @@ describe("doohctl doctor: the members of each object kind (G14)", () => {
   });
 
   it("with a login answered without its cookie: the cookie check differs, nothing else is probed, one login", async () => {
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+    emulator = (await startCliAccount({ seed: seedAccount() })).emulator;
     const noCookie: Answer = async (seen, response, upstream) => {
       if (seen.path !== "/api/session") return false;
       const answer = await upstream();

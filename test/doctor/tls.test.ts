@@ -2,11 +2,13 @@
 import type { ServerOptions } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { seed, USER } from "../emulator/helpers.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { seedAccount } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
+import { USER } from "../helpers/users.js";
 
 let certs: TestCertificate;
 let emulator: RunningEmulator;
@@ -39,7 +41,7 @@ async function doctorAt(origin: string) {
 describe.skipIf(!hasOpenssl())("doohctl doctor over TLS (G13)", () => {
   beforeAll(async () => {
     certs = selfSignedCertificate("doohctl-doctor-tls-");
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seed() });
+    emulator = (await startCliAccount({ seed: seedAccount() })).emulator;
   });
   afterAll(async () => {
     for (const front of fronts.splice(0)) await front.close();

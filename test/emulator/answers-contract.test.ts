@@ -17,12 +17,13 @@ import {
 } from "../../src/api/contract.js";
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { usd } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const SEED = JSON.parse(readFileSync(new URL("../../examples/emulator-seed.json", import.meta.url), "utf8"));
-const USER = SEED.users[0] as { email: string; password: string };
 const DSP = "/api/dsp/v1";
 const MO = "/api/media_owner/v1";
 
@@ -74,21 +75,28 @@ function violations({ method, path, status, body }: Exchange): string[] {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: SEED, rateLimits: "off" });
-  const { response } = await call("POST", "/api/session", { email: USER.email, password: USER.password });
+  emulator = (await startCliAccount({ seed: SEED })).emulator;
+  const { response } = await call("POST", "/api/session", {
+    email: DEMO_USER.email,
+    password: DEMO_USER.password,
+  });
   cookie = (response.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
 });
 afterAll(() => emulator.close());
 
 describe("the emulator's answers validate against the contract", () => {
   const cases: Array<[string, () => Promise<{ exchange: Exchange }>, number]> = [
-    ["login", () => call("POST", "/api/session", { email: USER.email, password: USER.password }), 200],
+    [
+      "login",
+      () => call("POST", "/api/session", { email: DEMO_USER.email, password: DEMO_USER.password }),
+      200,
+    ],
     [
       "login, wrong password (401)",
-      () => call("POST", "/api/session", { email: USER.email, password: "x" }),
+      () => call("POST", "/api/session", { email: DEMO_USER.email, password: "x" }),
       401,
     ],
-    ["login, missing field (422)", () => call("POST", "/api/session", { email: USER.email }), 422],
+    ["login, missing field (422)", () => call("POST", "/api/session", { email: DEMO_USER.email }), 422],
     ["login, bad JSON (400)", () => call("POST", "/api/session", "{"), 400],
     ["insertion orders", () => call("GET", `${DSP}/insertion_orders?page_size=100&order=name&asc=true`), 200],
     ["one insertion order", () => call("GET", `${DSP}/insertion_orders/1001`), 200],
@@ -229,20 +237,23 @@ describe("the emulator's answers validate against the contract", () => {
   });
 
   it("a rate-limited answer (429)", async () => {
-    const limited = await startEmulator({
-      port: 0,
-      seed: SEED,
-      rateLimits: {
-        get: { limit: 1, windowMs: 60_000 },
-        write: { limit: 1, windowMs: 60_000 },
-        session: { limit: 10, windowMs: 60_000 },
-      },
-    });
+    const limited = (
+      await startCliAccount({
+        seed: SEED,
+        emulator: {
+          rateLimits: {
+            get: { limit: 1, windowMs: 60_000 },
+            write: { limit: 1, windowMs: 60_000 },
+            session: { limit: 10, windowMs: 60_000 },
+          },
+        },
+      })
+    ).emulator;
     try {
       const login = await fetch(`${limited.origin}/api/session`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: USER.email, password: USER.password }),
+        body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
       });
       const session = (login.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
       let last: Response | undefined;
@@ -294,8 +305,8 @@ describe("every request doohctl sends during plan and apply is one the contract 
       ].join("\n"),
     );
     const env = {
-      DOOHCTL_EMAIL: USER.email,
-      DOOHCTL_PASSWORD: USER.password,
+      DOOHCTL_EMAIL: DEMO_USER.email,
+      DOOHCTL_PASSWORD: DEMO_USER.password,
       HOME: dir,
       DOOHCTL_SESSION_CACHE: "off",
     };

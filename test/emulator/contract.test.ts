@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { boot, creative, DSP, fields, login, request, type Session, seed, USER } from "./helpers.js";
+import { seedAccount, seedCreativeWith } from "../helpers/builders.js";
+import { OTHER_ACCOUNT_USER, USER } from "../helpers/users.js";
+import { boot, DSP, fields, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -159,12 +161,12 @@ describe("rate limits count every answer but 429 (G10)", () => {
 
 describe("creatives belong to one seat", () => {
   const twoSeats = () =>
-    seed({
-      users: [USER, { email: "other@doohctl.test", password: "other-pass", account_id: "2" }],
+    seedAccount({
+      users: [USER, OTHER_ACCOUNT_USER],
       creatives: [
-        creative({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
-        creative({ id: "9002", seat_id: "2", name: "Other seat's spot" }),
-        creative({ id: "9003", seat_id: "1", name: "Mine" }),
+        seedCreativeWith({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
+        seedCreativeWith({ id: "9002", seat_id: "2", name: "Other seat's spot" }),
+        seedCreativeWith({ id: "9003", seat_id: "1", name: "Mine" }),
       ],
     });
 
@@ -177,11 +179,7 @@ describe("creatives belong to one seat", () => {
     const filtered = await s.get(`${DSP}/creatives?filter=id:9002&filter=id:9003`);
     expect(ids(filtered.body.creatives)).toEqual(["9003"]);
     expect((await s.get(`${DSP}/creatives/9002`)).status).toBe(404);
-    const other = await login(s.emulator.origin, {
-      ...USER,
-      email: "other@doohctl.test",
-      password: "other-pass",
-    });
+    const other = await login(s.emulator.origin, OTHER_ACCOUNT_USER);
     const theirs = await request(s.emulator.origin, "GET", `${DSP}/creatives`, { cookie: other });
     expect(ids(theirs.body.creatives)).toEqual(["9002"]);
   });
@@ -222,11 +220,7 @@ describe("creatives belong to one seat", () => {
     });
     const id = created.body.creatives[0].id as string;
     expect((await s.get(`${DSP}/creatives/${id}`)).status).toBe(200);
-    const other = await login(s.emulator.origin, {
-      ...USER,
-      email: "other@doohctl.test",
-      password: "other-pass",
-    });
+    const other = await login(s.emulator.origin, OTHER_ACCOUNT_USER);
     expect(
       (await request(s.emulator.origin, "GET", `${DSP}/creatives/${id}`, { cookie: other })).status,
     ).toBe(404);

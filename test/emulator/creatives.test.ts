@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PROCESSING_DELAY_MS } from "../../src/emulator/index.js";
+import { USER } from "../helpers/users.js";
 import { boot, DSP, fields, login, type Session } from "./helpers.js";
 
 let s: Session | undefined;
@@ -145,7 +146,7 @@ describe("media-owner interface (G11)", () => {
         message: "Alcohol near schools",
         category_ids: ["1"],
         tag_ids: ["t1"],
-        last_reviewer: "buyer@doohctl.test",
+        last_reviewer: USER.email,
       },
     });
     const dsp = await s.get(`${DSP}/creatives/9001`);

@@ -3,9 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseFaults } from "../../src/emulator/faults.js";
-import { FaultSpecError, SeedError, startEmulator } from "../../src/emulator/index.js";
+import { FaultSpecError, SeedError } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { boot, DSP, login, request, type Session, seed } from "./helpers.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { seedAccount } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
+import { emulatorWorld } from "../helpers/world.js";
+import { boot, DSP, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -83,18 +87,18 @@ describe("persistence (--state)", () => {
     expect(readdirSync(dir)).toEqual(["state.json"]);
     expect(JSON.parse(readFileSync(statePath, "utf8")).format).toBe("doohctl-emulator-state");
     // Restarted with another seed: the state file wins.
-    const emulator = await startEmulator({
-      clock: new VirtualClock(),
-      seed: seed({
+    const world = await emulatorWorld({
+      seed: seedAccount({
         advertisers: [
           { id: "1", name: "Northwind Beverages" },
           { id: "2", name: "Contoso Travel" },
         ],
       }),
-      statePath,
-      rateLimits: "off",
+      clock: new VirtualClock(),
+      emulator: { control: false, statePath, rateLimits: "off" },
     });
-    s = { ...s, emulator, close: () => emulator.close() };
+    const { emulator } = world;
+    s = { ...s, emulator, close: () => world.close() };
     const cookie = await login(emulator.origin);
     const campaign = await request(emulator.origin, "GET", `${DSP}/campaigns/5002`, { cookie });
     expect(campaign.body).toMatchObject({ active: true, budget_impressions: 1234 });
@@ -107,13 +111,15 @@ describe("persistence (--state)", () => {
 
 describe("seeds", () => {
   it("refuses a seed that breaks the schema or the API's rules, naming each path", async () => {
-    const bad = seed();
+    const bad = seedAccount();
     bad.campaigns![1]!.end_time = "2027-05-01T00:00:00Z";
     bad.campaigns![2]!.insertion_order_id = "999";
     bad.creatives![0]!.insertion_order_ids = [];
-    await expect(startEmulator({ seed: bad })).rejects.toThrow(SeedError);
+    await expect(
+      startCliAccount({ seed: bad, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }),
+    ).rejects.toThrow(SeedError);
     try {
-      await startEmulator({ seed: bad });
+      (await startCliAccount({ seed: bad, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } })).emulator;
     } catch (error) {
       expect((error as SeedError).issues).toEqual([
         { field: "campaigns[2].insertion_order_id", messages: ["insertion order 999 does not exist"] },
@@ -123,14 +129,14 @@ describe("seeds", () => {
         },
       ]);
     }
-    const schema = { ...seed(), advertisers: [{ id: "x", name: "A", colour: "red" }] };
-    await expect(startEmulator({ seed: schema as never })).rejects.toThrow(
-      /advertisers\[0\]\.colour: is not a known property/,
-    );
-    const g8 = seed();
+    const schema = { ...seedAccount(), advertisers: [{ id: "x", name: "A", colour: "red" }] };
+    await expect(
+      startCliAccount({ seed: schema as never, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }),
+    ).rejects.toThrow(/advertisers\[0\]\.colour: is not a known property/);
+    const g8 = seedAccount();
     g8.campaigns![1]!.end_time = "2027-05-01T00:00:00Z";
-    await expect(startEmulator({ seed: g8 })).rejects.toThrow(
-      /campaigns\[1\]\.end_time: must not be after insertion order 1001 ends/,
-    );
+    await expect(
+      startCliAccount({ seed: g8, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }),
+    ).rejects.toThrow(/campaigns\[1\]\.end_time: must not be after insertion order 1001 ends/);
   });
 });

@@ -1,116 +1,17 @@
 /**
- * Builders and a tiny HTTP helper for the emulator's tests: real HTTP against port 0. `boot()`
- * is not `emulatorWorld` (test/helpers/world.ts) on purpose: these tests speak raw HTTP with a
- * session cookie, so they can send what the client never would. `campaign` and `creative` are
- * seed objects of this small account, complete as the emulator stores them.
+ * A tiny HTTP helper for the emulator's tests: real HTTP against port 0, on the small account
+ * `seedAccount` (test/helpers/builders.ts). These tests speak raw HTTP with a session cookie,
+ * so they can send what the client never would.
  */
 
-import {
-  type EmulatorOptions,
-  type EmulatorSeed,
-  type RunningEmulator,
-  startEmulator,
-} from "../../src/emulator/index.js";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { usd } from "../helpers/builders.js";
+import { seedAccount } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
+import { emulatorWorld } from "../helpers/world.js";
 
-export const USER = { email: "buyer@doohctl.test", password: "s3cret-pass", account_id: "1" };
-
-/** A small account: two advertisers, two insertion orders, three campaigns, two creatives. */
-export function seed(overrides: Partial<EmulatorSeed> = {}): EmulatorSeed {
-  return {
-    users: [USER],
-    advertisers: [
-      { id: "1", name: "Northwind Beverages" },
-      { id: "2", name: "Contoso Travel" },
-    ],
-    insertion_orders: [
-      {
-        id: "1001",
-        advertiser_id: "1",
-        name: "Winter push",
-        contract_number: "PO-1",
-        start_time: "2026-12-01T00:00:00Z",
-        end_time: "2027-03-01T00:00:00Z",
-        budget_impressions: 1_000_000,
-        budget_money: usd("25000"),
-      },
-      {
-        id: "1002",
-        advertiser_id: "2",
-        name: "Spring travel",
-        contract_number: null,
-        start_time: "2026-12-01T00:00:00Z",
-        end_time: "2027-06-01T00:00:00Z",
-        budget_impressions: null,
-        budget_money: null,
-      },
-    ],
-    campaigns: [
-      campaign({ id: "5001", active: true, name: "Airports", budget_impressions: 300_000 }),
-      campaign({ id: "5002", name: "Malls", budget_impressions: 200_000 }),
-      campaign({ id: "5003", insertion_order_id: "1002", name: "Stations", budget_impressions: 50_000 }),
-    ],
-    targetings: {
-      "5001": [{ venue_type_targeting_option: { venue_type_ids: ["12", "14"] } }],
-    },
-    creatives: [
-      creative({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
-      creative({ id: "9002", name: "Old spot", archived: true }),
-      creative({ id: "9003", advertiser_id: "2", name: "Travel video", type: "VIDEO" }),
-    ],
-    creative_categories: [
-      { id: "1", name: "Beverages" },
-      { id: "2", name: "Travel" },
-    ],
-    networks: [
-      { id: "1", name: "Metro Screens" },
-      { id: "2", name: "Airport Media" },
-    ],
-    ...overrides,
-  };
-}
-
-export function campaign(fields: Partial<NonNullable<EmulatorSeed["campaigns"]>[number]> & { id: string }) {
-  return {
-    insertion_order_id: "1001",
-    name: `Campaign ${fields.id}`,
-    active: false,
-    start_time: "2026-12-01T00:00:00Z",
-    end_time: "2027-01-01T00:00:00Z",
-    budget_impressions: 10_000,
-    cpm: usd("12.5"),
-    pacing: { strategy: "even" },
-    ...fields,
-  };
-}
-
-export function creative(fields: Partial<NonNullable<EmulatorSeed["creatives"]>[number]> & { id: string }) {
-  return {
-    advertiser_id: "1",
-    name: `Creative ${fields.id}`,
-    create_time: "2026-10-01T00:00:00Z",
-    campaign_ids: [],
-    insertion_order_ids: [],
-    category_ids: ["1"],
-    thumbnail_url: `https://cdn.example.com/${fields.id}.png`,
-    pixel_url: "",
-    duration_ms: 10_000,
-    archived: false,
-    type: "IMAGE" as const,
-    requires_audio: false,
-    processing_status: "PROCESSED" as const,
-    asset: {
-      url: `https://cdn.example.com/${fields.id}.png`,
-      width: 1920,
-      height: 1080,
-      format: "image/png",
-      file_size_bytes: 1000,
-    },
-    audits: [],
-    ...fields,
-  };
-}
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 
 export interface Reply {
   status: number;
@@ -173,18 +74,16 @@ export async function login(origin: string, credentials = USER): Promise<string>
   return cookie.split(";")[0]!;
 }
 
-/** Starts an emulator (virtual clock, control on, limits off unless given) and logs in. */
+/** Starts an emulator (`emulatorWorld`: virtual clock, control on; limits off unless given) and logs in. */
 export async function boot(options: Partial<EmulatorOptions> & { at?: string } = {}): Promise<Session> {
-  const { at, ...rest } = options;
+  const { at, seed, ...rest } = options;
   const clock = new VirtualClock(at ? { start: Date.parse(at) } : {});
-  const emulator = await startEmulator({
-    port: 0,
-    control: true,
+  const world = await emulatorWorld({
+    seed: seed ?? seedAccount(),
     clock,
-    seed: seed(),
-    rateLimits: "off",
-    ...rest,
+    emulator: { rateLimits: "off", ...rest },
   });
+  const { emulator } = world;
   const session: Session = {
     emulator,
     clock,
@@ -196,7 +95,7 @@ export async function boot(options: Partial<EmulatorOptions> & { at?: string } =
         cookie: session.cookie,
       }),
     get: (path) => request(emulator.origin, "GET", path, { cookie: session.cookie }),
-    close: () => emulator.close(),
+    close: () => world.close(),
   };
   return session;
 }

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { boot, DSP, request, type Session, seed } from "./helpers.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { seedAccount } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
+import { emulatorWorld } from "../helpers/world.js";
+import { boot, DSP, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -88,12 +91,17 @@ describe("paths and methods", () => {
 
 describe("control path", () => {
   it("is absent unless the emulator was started with control, and never logged", async () => {
-    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seed() });
+    const world = await emulatorWorld({
+      seed: seedAccount(),
+      clock: new VirtualClock(),
+      emulator: { control: false, rateLimits: PUBLISHED_RATE_LIMITS },
+    });
+    const { emulator } = world;
     try {
       expect((await request(emulator.origin, "GET", "/__emulator/state")).status).toBe(404);
       expect(emulator.requestLog()).toEqual([]);
     } finally {
-      await emulator.close();
+      await world.close();
     }
   });
 
@@ -109,7 +117,7 @@ describe("control path", () => {
     ).toEqual(["POST 200", "PATCH 200"]);
     expect(log.body.requests[1]).toMatchObject({
       path: `${DSP}/campaigns/5002`,
-      user: "buyer@doohctl.test",
+      user: USER.email,
       body: { active: true },
     });
     const clock = await request(origin, "POST", "/__emulator/clock", { body: { advance_ms: 90_000 } });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { boot, DSP, request, type Session, USER } from "./helpers.js";
+import { USER } from "../helpers/users.js";
+import { boot, DSP, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {

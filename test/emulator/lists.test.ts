@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { boot, campaign, DSP, login, type Session, seed } from "./helpers.js";
+import { seedAccount, seedCampaignWith } from "../helpers/builders.js";
+import { boot, DSP, login, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -40,9 +41,13 @@ describe("paging (spec; G12)", () => {
 
   it("pages in ascending numeric id order by default, 25 a page", async () => {
     const many = Array.from({ length: 30 }, (_, i) =>
-      campaign({ id: String(i === 0 ? 99 : 100 + i), insertion_order_id: "1002", budget_impressions: 1 }),
+      seedCampaignWith({
+        id: String(i === 0 ? 99 : 100 + i),
+        insertion_order_id: "1002",
+        budget_impressions: 1,
+      }),
     );
-    s = await boot({ seed: seed({ campaigns: many, targetings: {}, creatives: [] }) });
+    s = await boot({ seed: seedAccount({ campaigns: many, targetings: {}, creatives: [] }) });
     const first = await s.get(`${DSP}/campaigns`);
     expect(first.body.campaigns).toHaveLength(25);
     expect(first.body.campaigns[0].id).toBe("99");

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { checkRequest } from "../../src/api/contract.js";
 import { Endpoints } from "../../src/api/endpoints.js";
-import { boot, DSP, fields, request, type Session, USER } from "./helpers.js";
+import { USER } from "../helpers/users.js";
+import { boot, DSP, fields, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {

@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAnswer, findOperation, readAnswer } from "../../src/api/contract.js";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
-const USER = { email: "demo@doohctl.test", password: "demo-password" };
 const DSP = "/api/dsp/v1";
 
 let richer: RunningEmulator;
@@ -24,8 +25,8 @@ let dir: string;
 
 beforeAll(async () => {
   const seed = await loadSeedFile(join(ROOT, "examples", "emulator-seed.json"));
-  richer = await startEmulator({ port: 0, rateLimits: "off", seed, answers: "richer" });
-  plain = await startEmulator({ port: 0, rateLimits: "off", seed });
+  richer = (await startCliAccount({ seed, emulator: { answers: "richer" } })).emulator;
+  plain = (await startCliAccount({ seed })).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-richer-"));
 });
 afterAll(async () => {
@@ -37,8 +38,8 @@ function cli(emulator: RunningEmulator) {
   return bufferIO({
     env: {
       DOOHCTL_API_ORIGIN: emulator.origin,
-      DOOHCTL_EMAIL: USER.email,
-      DOOHCTL_PASSWORD: USER.password,
+      DOOHCTL_EMAIL: DEMO_USER.email,
+      DOOHCTL_PASSWORD: DEMO_USER.password,
       DOOHCTL_SESSION_CACHE: "off",
       HOME: dir,
     },
@@ -50,7 +51,7 @@ async function fetchAs(emulator: RunningEmulator, path: string): Promise<unknown
   const login = await fetch(`${emulator.origin}/api/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(USER),
+    body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
   });
   const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
   return (await fetch(`${emulator.origin}${path}`, { headers: { cookie } })).json();

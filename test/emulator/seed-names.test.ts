@@ -10,11 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { seedPath } from "../../src/emulator/seed-names.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 import { ensureBuilt, ROOT, spawnCli } from "../proof/binary.js";
 import { login, request } from "./helpers.js";
 
 const EXAMPLE = join(ROOT, "examples/emulator-seed.json");
-const DEMO = { email: "demo@doohctl.test", password: "demo-password", account_id: "1" };
 
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 2_000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -22,7 +22,7 @@ async function until(check: () => boolean): Promise<void> {
 
 /** The campaigns the demo user sees on the emulator at `origin`. */
 async function campaignCount(origin: string): Promise<number> {
-  const cookie = await login(origin, DEMO);
+  const cookie = await login(origin, DEMO_USER);
   const campaigns = await request(origin, "GET", "/api/dsp/v1/campaigns?page_size=100", { cookie });
   return campaigns.body.total_size as number;
 }

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { boot, DSP, login, request, type Session, seed, USER } from "./helpers.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { seedAccount } from "../helpers/builders.js";
+import { USER } from "../helpers/users.js";
+import { emulatorWorld } from "../helpers/world.js";
+import { boot, DSP, login, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -75,7 +78,12 @@ describe("sessions (G9)", () => {
 
 describe("staging (G13)", () => {
   it("answers 404 on every DSP path while sessions and the media-owner interface work with tr-staging", async () => {
-    const emulator = await startEmulator({ clock: new VirtualClock(), seed: seed(), environment: "staging" });
+    const world = await emulatorWorld({
+      seed: seedAccount(),
+      clock: new VirtualClock(),
+      emulator: { control: false, rateLimits: PUBLISHED_RATE_LIMITS, environment: "staging" },
+    });
+    const { emulator } = world;
     try {
       const reply = await request(emulator.origin, "POST", "/api/session", {
         body: { email: USER.email, password: USER.password },

@@ -10,7 +10,8 @@ import { parseAllDocuments } from "yaml";
 import { run } from "../../src/cli/program.js";
 import { configSchemaUrl, REPOSITORY } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
-import { loadSeedFile, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -136,7 +137,7 @@ describe("examples/", () => {
 
   it("the emulator seed is valid and starts an emulator with its demo user", async () => {
     const seed = await loadSeedFile(join(EXAMPLES, "emulator-seed.json"));
-    const emulator = await startEmulator({ port: 0, seed, rateLimits: "off" });
+    const emulator = (await startCliAccount({ seed })).emulator;
     try {
       expect(emulator.users().map((u) => u.email)).toEqual(["demo@doohctl.test"]);
     } finally {

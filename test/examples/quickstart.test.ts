@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { DEMO_USER, type ExampleAccount, startExample } from "../helpers/example-seed.js";
+import { type ExampleAccount, startExample } from "../helpers/example-seed.js";
+import { DEMO_USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
 
 let example: ExampleAccount;

@@ -12,8 +12,7 @@ import type {
   SeedInsertionOrder,
 } from "../../src/emulator/index.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
-
-export const USER = { email: "export@doohctl.test", password: "export-password-secret", account_id: "1" };
+import { USER } from "../helpers/users.js";
 
 const NAMES = [
   "Airports",

@@ -11,18 +11,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { configSchemaUrl } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
-import {
-  type EmulatorSeed,
-  loadSeedFile,
-  type RunningEmulator,
-  startEmulator,
-} from "../../src/emulator/index.js";
-import { loginEnv } from "../helpers/cli-account.js";
+import { type EmulatorSeed, loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { liveSeed, USER } from "./arbitrary.js";
+import { DEMO_USER, USER } from "../helpers/users.js";
+import { liveSeed } from "./arbitrary.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 let dir: string;
 beforeAll(() => {
@@ -57,7 +52,7 @@ describe("doohctl export of the example seed", () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
     const seed = await loadSeedFile(join(ROOT, "examples/emulator-seed.json"));
-    emulator = await startEmulator({ port: 0, rateLimits: "off", seed });
+    emulator = (await startCliAccount({ seed })).emulator;
   });
   afterAll(() => emulator.close());
   afterEach(() => rmSync(join(dir, "out.yaml"), { force: true }));
@@ -204,7 +199,7 @@ describe("doohctl export of what the config cannot hold", () => {
         },
       ],
     };
-    const emulator = await startEmulator({ port: 0, rateLimits: "off", seed });
+    const emulator = (await startCliAccount({ seed })).emulator;
     try {
       const { code, text, warnings } = await roundTrip(emulator, USER, ["--all"], "dupes.yaml");
       expect(code).toBe(0);
@@ -226,7 +221,7 @@ describe("doohctl export round trip on random live states", () => {
   it("plans to no changes for every exported live state", async () => {
     await fc.assert(
       fc.asyncProperty(liveSeed, async (seed: EmulatorSeed) => {
-        const emulator = await startEmulator({ port: 0, rateLimits: "off", seed });
+        const emulator = (await startCliAccount({ seed })).emulator;
         try {
           const result = await roundTrip(emulator, USER, ["--all"], "random.yaml");
           expect(result.code, `${result.text}\n${result.plan}`).toBe(0);

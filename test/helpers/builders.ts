@@ -4,6 +4,8 @@
  * - `seed*`: objects an emulator starts with (wire shape, the emulator fills the rest);
  * - `desired*`: objects as the config loader yields them, each with its place in `doohctl.yaml`.
  */
+
+import type { EmulatorSeed } from "../../src/emulator/index.js";
 import type {
   CampaignFields,
   DesiredCampaign,
@@ -17,6 +19,7 @@ import { Money } from "../../src/model/money.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../../src/model/wire.js";
 import type { LiveState } from "../../src/plan/types.js";
+import { USER } from "./users.js";
 
 export const FILE = "doohctl.yaml";
 export const ADVERTISER = { id: "1", name: "Acme" };
@@ -129,6 +132,147 @@ export function seedCreative(id: string, campaignIds: string[] = [], ioIds: stri
     insertion_order_ids: ioIds,
     processing_status: "PROCESSED" as const,
     type: "IMAGE" as const,
+  };
+}
+
+/**
+ * A small account, complete as the emulator stores it: two advertisers, two insertion orders,
+ * three campaigns, three creatives (one archived), for the test account's `USER`.
+ */
+export function seedAccount(overrides: Partial<EmulatorSeed> = {}): EmulatorSeed {
+  return {
+    users: [USER],
+    advertisers: [
+      { id: "1", name: "Northwind Beverages" },
+      { id: "2", name: "Contoso Travel" },
+    ],
+    insertion_orders: [
+      {
+        id: "1001",
+        advertiser_id: "1",
+        name: "Winter push",
+        contract_number: "PO-1",
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-03-01T00:00:00Z",
+        budget_impressions: 1_000_000,
+        budget_money: usd("25000"),
+      },
+      {
+        id: "1002",
+        advertiser_id: "2",
+        name: "Spring travel",
+        contract_number: null,
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-06-01T00:00:00Z",
+        budget_impressions: null,
+        budget_money: null,
+      },
+    ],
+    campaigns: [
+      seedCampaignWith({ id: "5001", active: true, name: "Airports", budget_impressions: 300_000 }),
+      seedCampaignWith({ id: "5002", name: "Malls", budget_impressions: 200_000 }),
+      seedCampaignWith({
+        id: "5003",
+        insertion_order_id: "1002",
+        name: "Stations",
+        budget_impressions: 50_000,
+      }),
+    ],
+    targetings: {
+      "5001": [{ venue_type_targeting_option: { venue_type_ids: ["12", "14"] } }],
+    },
+    creatives: [
+      seedCreativeWith({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"] }),
+      seedCreativeWith({ id: "9002", name: "Old spot", archived: true }),
+      seedCreativeWith({ id: "9003", advertiser_id: "2", name: "Travel video", type: "VIDEO" }),
+    ],
+    creative_categories: [
+      { id: "1", name: "Beverages" },
+      { id: "2", name: "Travel" },
+    ],
+    networks: [
+      { id: "1", name: "Metro Screens" },
+      { id: "2", name: "Airport Media" },
+    ],
+    ...overrides,
+  };
+}
+
+/** A seed campaign with every member the emulator stores; `fields` names what differs. */
+export function seedCampaignWith(
+  fields: Partial<NonNullable<EmulatorSeed["campaigns"]>[number]> & { id: string },
+) {
+  return {
+    insertion_order_id: "1001",
+    name: `Campaign ${fields.id}`,
+    active: false,
+    start_time: "2026-12-01T00:00:00Z",
+    end_time: "2027-01-01T00:00:00Z",
+    budget_impressions: 10_000,
+    cpm: usd("12.5"),
+    pacing: { strategy: "even" },
+    ...fields,
+  };
+}
+
+/** A seed creative with every member the emulator stores; `fields` names what differs. */
+export function seedCreativeWith(
+  fields: Partial<NonNullable<EmulatorSeed["creatives"]>[number]> & { id: string },
+) {
+  return {
+    advertiser_id: "1",
+    name: `Creative ${fields.id}`,
+    create_time: "2026-10-01T00:00:00Z",
+    campaign_ids: [],
+    insertion_order_ids: [],
+    category_ids: ["1"],
+    thumbnail_url: `https://cdn.example.com/${fields.id}.png`,
+    pixel_url: "",
+    duration_ms: 10_000,
+    archived: false,
+    type: "IMAGE" as const,
+    requires_audio: false,
+    processing_status: "PROCESSED" as const,
+    asset: {
+      url: `https://cdn.example.com/${fields.id}.png`,
+      width: 1920,
+      height: 1080,
+      format: "image/png",
+      file_size_bytes: 1000,
+    },
+    audits: [],
+    ...fields,
+  };
+}
+
+/** One advertiser, insertion order 1001 (no budget cap) and `count` inactive campaigns 5001... */
+export function seedWithCampaigns(count: number) {
+  return {
+    users: [USER],
+    advertisers: [{ id: "1", name: "Acme Drinks" }],
+    insertion_orders: [
+      {
+        id: "1001",
+        advertiser_id: "1",
+        name: "Winter 2026",
+        contract_number: null,
+        start_time: "2026-12-01T00:00:00Z",
+        end_time: "2027-03-01T00:00:00Z",
+        budget_impressions: null,
+        budget_money: null,
+      },
+    ],
+    campaigns: Array.from({ length: count }, (_, i) => ({
+      id: String(5001 + i),
+      insertion_order_id: "1001",
+      name: `Campaign ${i + 1}`,
+      active: false,
+      start_time: "2026-12-01T00:00:00Z",
+      end_time: "2027-01-01T00:00:00Z",
+      budget_impressions: 1000,
+      cpm: usd("10"),
+      pacing: {},
+    })),
   };
 }
 

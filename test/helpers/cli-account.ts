@@ -1,12 +1,15 @@
 /**
  * The account CLI tests run `doohctl` against through `run()`: the emulator on port 0 with its
  * rate limits off, a config aimed at it, and the environment that logs a user in. It is not
- * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock.
+ * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock; tests of
+ * the emulator itself or of a client on the system clock start it here too. These two are the
+ * only places the emulator starts (test/helpers/vocabulary.test.ts).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  type EmulatorOptions,
   type EmulatorSeed,
   type RunningEmulator,
   type SeedCampaign,
@@ -14,6 +17,7 @@ import {
   startEmulator,
 } from "../../src/emulator/index.js";
 import { ADVERTISER, seedIo } from "./builders.js";
+import { USER } from "./users.js";
 
 /** The lines under `insertion_orders:` that raise Malls (seeded at 100,000) to 150,000 impressions. */
 export const MALLS_RAISED: readonly string[] = [
@@ -23,17 +27,13 @@ export const MALLS_RAISED: readonly string[] = [
   "        budget_impressions: 150000",
 ];
 
-/** One advertiser, insertion order 1001 and `campaigns` under it, for `users`; `seed` adds or replaces parts. */
-export function startAccount(
+/** The one-advertiser account: insertion order 1001 and `campaigns` under it, for `users`; `seed` adds or replaces parts. */
+function accountSeed(
   users: SeedUser[],
   campaigns: SeedCampaign[],
-  seed: Partial<EmulatorSeed> = {},
-): Promise<RunningEmulator> {
-  return startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns, ...seed },
-  });
+  seed: Partial<EmulatorSeed>,
+): EmulatorSeed {
+  return { users, advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")], campaigns, ...seed };
 }
 
 /**
@@ -74,23 +74,45 @@ export interface CliAccount {
   close(): Promise<void>;
 }
 
-/**
- * `startAccount` and a fresh directory (named from `prefix`) holding `doohctl.yaml` aimed at it,
- * with `configOrders` under `insertion_orders:` and `extraConfig` after them.
- */
-export async function startCliAccount(options: {
-  users: SeedUser[];
-  campaigns: SeedCampaign[];
+export interface CliAccountOptions {
+  /** The one-advertiser account's users, the first logging in. @default [USER] (test/helpers/users.ts) */
+  users?: SeedUser[];
+  /** The one-advertiser account's campaigns, under insertion order 1001. @default [] */
+  campaigns?: SeedCampaign[];
+  /**
+   * Added to the one-advertiser account or, when neither `users` nor `campaigns` is given, the
+   * whole seed, as it is (its first user logs in).
+   */
   seed?: Partial<EmulatorSeed>;
-  configOrders: readonly string[];
+  /** Added to the emulator's options (port 0, rate limits off, the seed, the system clock). */
+  emulator?: Partial<EmulatorOptions>;
+  /** The lines under `insertion_orders:` of `doohctl.yaml`. @default [] */
+  configOrders?: readonly string[];
   extraConfig?: string;
-  prefix: string;
-}): Promise<CliAccount> {
-  const emulator = await startAccount(options.users, options.campaigns, options.seed);
-  const dir = mkdtempSync(join(tmpdir(), options.prefix));
-  const config = accountConfig(emulator.origin, options.configOrders) + (options.extraConfig ?? "");
+  /** @default "doohctl-account-" */
+  prefix?: string;
+}
+
+/**
+ * The emulator on the system clock with its rate limits off, and a fresh directory (named from
+ * `prefix`) holding `doohctl.yaml` aimed at it, with `configOrders` under `insertion_orders:`
+ * and `extraConfig` after them. Tests of the CLI, of a client on real time and of the emulator
+ * itself start it here; tests on virtual time start it with `emulatorWorld` (world.ts).
+ */
+export async function startCliAccount(options: CliAccountOptions = {}): Promise<CliAccount> {
+  const whole = options.users === undefined && options.campaigns === undefined && options.seed !== undefined;
+  const seed = whole
+    ? (options.seed as EmulatorSeed)
+    : accountSeed(options.users ?? [USER], options.campaigns ?? [], options.seed ?? {});
+  const emulator = await startEmulator({ port: 0, rateLimits: "off", seed, ...options.emulator });
+  const dir = mkdtempSync(join(tmpdir(), options.prefix ?? "doohctl-account-"));
+  const config = accountConfig(emulator.origin, options.configOrders ?? []) + (options.extraConfig ?? "");
   writeFileSync(join(dir, "doohctl.yaml"), config);
-  const user = options.users[0];
-  if (!user) throw new Error("startCliAccount: no user to log in as");
-  return { emulator, dir, env: loginEnv(user, dir), close: () => emulator.close() };
+  const user = seed.users?.[0];
+  return {
+    emulator,
+    dir,
+    env: user ? loginEnv(user, dir) : { HOME: dir, XDG_RUNTIME_DIR: join(dir, "run") },
+    close: () => emulator.close(),
+  };
 }

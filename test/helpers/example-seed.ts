@@ -6,13 +6,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "./cli-account.js";
 import { bufferIO } from "./io.js";
+import { DEMO_USER } from "./users.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 /** Where the examples' configs say the emulator listens (`doohctl emulator`'s default). */
 export const EXAMPLE_ORIGIN = "http://127.0.0.1:8787";
-export const DEMO_USER = { email: "demo@doohctl.test", password: "demo-password" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { DEMO_USER };
 
 export interface ExampleAccount {
   emulator: RunningEmulator;
@@ -28,11 +31,9 @@ export async function startExample(
   prefix: string,
   files: Record<string, { copy: string } | { text: string }>,
 ): Promise<ExampleAccount> {
-  const emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")),
-  });
+  const emulator = (
+    await startCliAccount({ seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")) })
+  ).emulator;
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [name, from] of Object.entries(files)) {
     // The examples name the emulator's documented origin; this one listens on a free port,

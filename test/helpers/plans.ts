@@ -2,8 +2,10 @@
 import type { ApplyRequestRecord, ApplyResult } from "../../src/model/apply-report.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { deactivatingChangeIds } from "../../src/plan/changes.js";
 import { createPlan } from "../../src/plan/planner.js";
 import type { LiveState, Plan, PlanOptions } from "../../src/plan/types.js";
+import { renderMarkdown } from "../../src/render/markdown.js";
 
 export const PLAN_OPTIONS: PlanOptions = {
   now: "2026-11-01T00:00:00Z",
@@ -14,6 +16,11 @@ export const PLAN_OPTIONS: PlanOptions = {
 
 export function plan(d: DesiredState, live: LiveState, options: Partial<PlanOptions> = {}): Plan {
   return createPlan(d, live, { ...PLAN_OPTIONS, ...options });
+}
+
+/** The Markdown comment of a plan, with what the CLI computes for it (src/cli/commands/plan.ts). */
+export function markdownOf(p: Plan): string {
+  return renderMarkdown(p, { deactivating: deactivatingChangeIds(p.changes) });
 }
 
 /** `PATCH /campaigns` bodies of a plan, per phase: compact to assert on. */

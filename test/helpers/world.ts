@@ -49,6 +49,11 @@ export interface EmulatorWorldOptions {
   seed: EmulatorSeed;
   /** @default true */
   autoAdvance?: boolean;
+  /**
+   * The world's clock, when a test needs one of its own (a start time, advanced by hand);
+   * `autoAdvance` is then the clock's own.
+   */
+  clock?: VirtualClock;
   /** Added to the emulator's options (port 0, the clock, the control path and the seed). */
   emulator?: Partial<EmulatorOptions>;
   /** Added to the client's options (the emulator's origin, production, the first user). */
@@ -58,7 +63,7 @@ export interface EmulatorWorldOptions {
 export async function emulatorWorld(options: EmulatorWorldOptions): Promise<EmulatorWorld> {
   const user = options.seed.users?.[0];
   if (!user) throw new Error("emulatorWorld: the seed has no user to log in as");
-  const clock = new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
+  const clock = options.clock ?? new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
   const emulator = await startEmulator({
     port: 0,
     clock,

@@ -10,9 +10,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configFiles, generateScenario } from "../../bench/scenario.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 
 const scenario = generateScenario({
   insertionOrders: 3,
@@ -23,7 +25,6 @@ const scenario = generateScenario({
 for (const io of scenario.config.insertion_orders) {
   for (const c of io.campaigns as Record<string, unknown>[]) delete c.id;
 }
-const USER = scenario.live.users[0]!;
 const FILES = configFiles(scenario, 3);
 
 let emulator: RunningEmulator;
@@ -32,7 +33,7 @@ let getsBefore = 0;
 
 beforeAll(async () => {
   // Rate limits off: this file logs in once a test; pacing has its own tests.
-  emulator = await startEmulator({ port: 0, seed: scenario.live, rateLimits: "off" });
+  emulator = (await startCliAccount({ seed: { ...scenario.live, users: [USER] } })).emulator;
 });
 afterAll(async () => {
   await emulator.close();

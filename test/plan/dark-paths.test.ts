@@ -7,14 +7,13 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import type { CampaignFields, PolicyRule, PolicyRules } from "../../src/model/desired.js";
 import type { AuditStatus } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { LiveState } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -22,10 +21,13 @@ import {
   liveCampaign,
   liveCreative,
   liveState,
+  seedAccount,
   source,
   usd,
 } from "../helpers/builders.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 const deny: PolicyRule = { action: "deny", source: source(3, "policy.no_deactivation_in_flight") };
 const progress = (impressions: number) => ({ impressions_delivered: impressions, spend: usd("0") });
@@ -168,9 +170,11 @@ describe("a budget cut that leaves less than --min-budget-days at the current pa
 });
 
 describe("dark paths against the emulator", () => {
+  let world: EmulatorWorld | undefined;
   let emulator: RunningEmulator | undefined;
   afterEach(async () => {
-    await emulator?.close();
+    await world?.close();
+    world = undefined;
     emulator = undefined;
   });
 
@@ -182,11 +186,10 @@ describe("dark paths against the emulator", () => {
       message: "",
       last_reviewed: "2026-11-20T00:00:00Z",
     };
-    const base = seed();
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
+    const base = seedAccount();
+    world = await emulatorWorld({
       clock,
+      emulator: { rateLimits: "off" },
       seed: {
         ...base,
         // 9001 serves on 5001 (Airports, active, in flight since Dec 1): approved by network 1.
@@ -195,6 +198,7 @@ describe("dark paths against the emulator", () => {
         ),
       },
     });
+    emulator = world.emulator;
     const client = createDspClient({
       apiOrigin: emulator.origin,
       environment: "production",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import type { DesiredCampaign, InsertionOrderFields } from "../../src/model/desired.js";
 import { Money } from "../../src/model/money.js";
@@ -17,24 +17,28 @@ import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { Plan } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
-import { desiredCampaign, desiredIo, desiredState, usd } from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, seedAccount, usd } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 const MID_DECEMBER = "2026-12-10T00:00:00Z";
 const DAY = 24 * 3_600_000;
 
+let world: EmulatorWorld | undefined;
 let emulator: RunningEmulator | undefined;
 let clock: VirtualClock;
 afterEach(async () => {
-  await emulator?.close();
+  await world?.close();
+  world = undefined;
   emulator = undefined;
 });
 
 async function start(at = MID_DECEMBER): Promise<void> {
   clock = new VirtualClock({ start: Date.parse(at) });
-  emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seed() });
+  world = await emulatorWorld({ seed: seedAccount(), clock, emulator: { rateLimits: "off" } });
+  emulator = world.emulator;
 }
 
 function client() {

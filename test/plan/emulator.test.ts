@@ -11,27 +11,31 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { readPlanFile } from "../../src/cli/plan-file.js";
 import { run } from "../../src/cli/program.js";
 import { loadConfig } from "../../src/config/load.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import { parsePlan } from "../../src/plan/file.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
-const USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
-  });
+  emulator = (
+    await startCliAccount({
+      seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
+      emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
+    })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-plan-"));
 });
 afterAll(async () => {
@@ -41,14 +45,14 @@ afterAll(async () => {
 function env(extra: Record<string, string> = {}) {
   return {
     DOOHCTL_API_ORIGIN: emulator.origin,
-    DOOHCTL_EMAIL: USER.email,
-    DOOHCTL_PASSWORD: USER.password,
+    DOOHCTL_EMAIL: DEMO_USER.email,
+    DOOHCTL_PASSWORD: DEMO_USER.password,
     ...extra,
   };
 }
 
 function client() {
-  return createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
+  return createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: DEMO_USER });
 }
 
 const gets = () => emulator.requestLog().filter((e) => e.method === "GET").length;
@@ -95,12 +99,12 @@ describe("plan against the emulator", () => {
     expect(await run(["plan", CONFIG, "-o", out, "--format", "json", "--no-session-cache"], io)).toBe(0);
     const saved = readPlanFile(out);
     expect(parsePlan(io.out(), "stdout")).toEqual(saved);
-    expect(readFileSync(out, "utf8")).not.toContain(USER.password);
+    expect(readFileSync(out, "utf8")).not.toContain(DEMO_USER.password);
     expect(saved.connection).toEqual({
       api_origin: emulator.origin,
       environment: "production",
       rate_limits: expect.stringMatching(/^get=\d+\/\d+m?s,write=\d+\/\d+m?s,session=\d+\/\d+m?s$/),
-      user: USER.email,
+      user: DEMO_USER.email,
     });
   });
 
@@ -137,7 +141,7 @@ describe("plan against the emulator", () => {
 describe("plan command errors", () => {
   it("names the missing credential variable and prints nothing on stdout", async () => {
     const io = bufferIO({
-      env: { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_EMAIL: USER.email },
+      env: { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_EMAIL: DEMO_USER.email },
       cwd: ROOT,
     });
     expect(await run(["plan", CONFIG, "--no-session-cache"], io)).toBe(1);
@@ -157,7 +161,7 @@ describe("plan command errors", () => {
       "the plan has errors: nothing can be applied, and it is not saved to errors.json",
     );
     expect(existsSync(join(dir, "errors.json"))).toBe(false);
-    expect(io.err()).not.toContain(USER.password);
+    expect(io.err()).not.toContain(DEMO_USER.password);
   });
 
   it("with --format json prints plan errors as JSON errors, never a plan document", async () => {
@@ -169,7 +173,7 @@ describe("plan command errors", () => {
     expect(errors.map((e) => e.code)).toEqual(["DOOH001"]);
     expect(errors[0]?.location.file).toBe("unknown.yaml");
     expect(io.out()).not.toContain("format_version");
-    expect(io.out() + io.err()).not.toContain(USER.password);
+    expect(io.out() + io.err()).not.toContain(DEMO_USER.password);
   });
 
   it("reports config errors at file:line without contacting the DSP", async () => {

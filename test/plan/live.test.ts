@@ -11,28 +11,32 @@ import { createDspClient } from "../../src/api/client.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { DspClient } from "../../src/api/types.js";
 import { loadConfig } from "../../src/config/load.js";
-import { loadSeedFile, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import { fingerprintOf } from "../../src/plan/fingerprint.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { checkStaleness } from "../../src/plan/stale.js";
 import type { JsonValue } from "../../src/plan/types.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const USER = { email: "demo@doohctl.test", password: "demo-password" };
 
 let emulator: RunningEmulator;
 let client: DspClient;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
-  });
-  client = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
+  emulator = (
+    await startCliAccount({
+      seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
+      emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
+    })
+  ).emulator;
+  client = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: DEMO_USER });
   dir = mkdtempSync(join(tmpdir(), "doohctl-live-"));
 });
 afterAll(async () => {

@@ -5,9 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { PolicyRule, PolicyRules } from "../../src/model/desired.js";
 import { changedSince } from "../../src/plan/changed.js";
-import { parsePlan } from "../../src/plan/file.js";
-import { renderJson } from "../../src/render/json.js";
-import { renderMarkdown } from "../../src/render/markdown.js";
+import { parsePlan, serializePlan } from "../../src/plan/file.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -17,7 +15,7 @@ import {
   source,
   usd,
 } from "../helpers/builders.js";
-import { plan } from "../helpers/plans.js";
+import { markdownOf, plan } from "../helpers/plans.js";
 
 const rule = (line: number, extra: Partial<PolicyRule> = {}): PolicyRule => ({
   action: "deny",
@@ -85,7 +83,7 @@ describe("a change that loosens the policy (DOOH907)", () => {
       message:
         "this change loosens the guardrail policy since origin/main (0123456789ab): policy.max_cpm: deny -> warn (doohctl.yaml:2); policy.max_cpm: 25.00 USD -> 100.00 USD (doohctl.yaml:2); policy.cpm_increase_percent: limit 20% -> 1000% (doohctl.yaml:3)",
     });
-    const comment = renderMarkdown(p).split("\n");
+    const comment = markdownOf(p).split("\n");
     expect(comment.slice(2, 9)).toEqual([
       "> **Guardrail policy loosened since origin/main (0123456789abcdef0123) (DOOH907):**",
       "> - policy.max_cpm: deny -> warn (doohctl.yaml:2)",
@@ -96,7 +94,7 @@ describe("a change that loosens the policy (DOOH907)", () => {
       "",
     ]);
     // The saved plan keeps both, and loads back through the schema.
-    const json = renderJson(p);
+    const json = serializePlan(p);
     expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
     expect(comment[9]).toBe(
       "> **Threshold flags in use: `--budget-increase-threshold 80`, `--min-budget-days 1`.**",
@@ -107,7 +105,7 @@ describe("a change that loosens the policy (DOOH907)", () => {
     const p = plan(head, liveState({ campaigns: [liveCampaign()] }));
     expect(p.summary.policy).toEqual({ loosened: [] });
     expect(p.findings.map((f) => f.code)).not.toContain("DOOH907");
-    expect(renderMarkdown(p)).toContain(
+    expect(markdownOf(p)).toContain(
       "> Policy not compared with a base revision: run the plan with `--changed-since REF` to list the rules a change loosens.",
     );
   });

@@ -4,13 +4,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
-import { seed, USER } from "../emulator/helpers.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -18,9 +17,12 @@ import {
   liveCampaign,
   liveIo,
   liveState,
+  seedAccount,
   usd,
 } from "../helpers/builders.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 const eur = (text: string) => Money.parse(`${text} EUR`);
 const progress = (impressions: number, spend: Money) => ({ impressions_delivered: impressions, spend });
@@ -303,15 +305,18 @@ describe("money summary", () => {
 });
 
 describe("money summary against the emulator", () => {
+  let world: EmulatorWorld | undefined;
   let emulator: RunningEmulator | undefined;
   afterEach(async () => {
-    await emulator?.close();
+    await world?.close();
+    world = undefined;
     emulator = undefined;
   });
 
   it("subtracts what the delivering campaign has spent from its maximum", async () => {
     const clock = new VirtualClock({ start: Date.parse("2026-12-10T00:00:00Z") });
-    emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: seed() });
+    world = await emulatorWorld({ seed: seedAccount(), clock, emulator: { rateLimits: "off" } });
+    emulator = world.emulator;
     const c = createDspClient({ apiOrigin: emulator.origin, environment: "production", credentials: USER });
     const d = desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports", { id: "5001" })] })]);
     const live = await readLiveState(c, d);

@@ -6,7 +6,7 @@ import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
-import { startWorld, USER, type World } from "../apply/harness.js";
+import { startWorld, type World } from "../apply/harness.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -18,9 +18,8 @@ import {
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { COLLEAGUE, USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-
-const OTHER = { email: "colleague@doohctl.test", password: "colleague-password", account_id: "1" };
 
 let world: World | undefined;
 let other: DspClient | undefined;
@@ -32,7 +31,7 @@ afterEach(async () => {
 });
 
 async function colleague(w: World): Promise<DspClient> {
-  const client = colleagueClient(w.emulator.origin, OTHER, w.clock);
+  const client = colleagueClient(w.emulator.origin, COLLEAGUE, w.clock);
   // Logged in before the apply starts, so the edit is one request when it is triggered.
   await client.getInsertionOrders(["1001"]);
   return client;
@@ -52,7 +51,7 @@ function afterFirstWrite(w: World, edit: () => Promise<unknown>): Promise<unknow
 describe("another client edits during an apply", () => {
   it("finishes on the planned objects and keeps the fields the other client changed", async () => {
     world = await startWorld({
-      users: [USER, OTHER],
+      users: [USER, COLLEAGUE],
       insertion_orders: [seedIo("1001")],
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
     });
@@ -92,7 +91,7 @@ describe("another client edits during an apply", () => {
 
   it("when the edit and the plan cannot both hold, one is refused whole and the apply reports which", async () => {
     world = await startWorld({
-      users: [USER, OTHER],
+      users: [USER, COLLEAGUE],
       insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
       campaigns: [
         seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
@@ -148,7 +147,7 @@ describe("a stale saved plan", () => {
 
   it("is refused with every changed object explained, and sends no write", async () => {
     const account = await startCliAccount({
-      users: [USER, OTHER],
+      users: [USER, COLLEAGUE],
       campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
       configOrders: [
         '  - id: "1001"',
@@ -166,7 +165,7 @@ describe("a stale saved plan", () => {
     const saved = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "-o", "plan.json"], saved), saved.err()).toBe(0);
 
-    const theirs = colleagueClient(emulator.origin, OTHER);
+    const theirs = colleagueClient(emulator.origin, COLLEAGUE);
     other = theirs;
     await theirs.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("16") }]));
     await theirs.send(

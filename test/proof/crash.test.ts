@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { run } from "../../src/cli/program.js";
-import { startEmulator } from "../../src/emulator/index.js";
 import { seededRandom } from "../../src/model/random.js";
-import { loginEnv } from "../helpers/cli-account.js";
+import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames, invariantViolations, LONG, proofScenario } from "./world.js";
@@ -53,17 +52,19 @@ async function crashAndRecover(seed: number, options: CrashOptions = {}): Promis
     ...(options.undeclaredActive ? { undeclaredActive: true } : {}),
   });
   const activeBefore = s.seed.campaigns!.filter((c) => c.active).map((c) => c.id);
-  const emulator = await startEmulator({
-    port: 0,
-    seed: s.seed,
-    rateLimits: {
-      get: { limit: 1000, windowMs: 60_000 },
-      write: { limit: 1000, windowMs: 60_000 },
-      session: { limit: 100, windowMs: 60_000 },
-    },
-    // Small latency so that a timed kill lands while a request is in flight.
-    latencyMs: 10,
-  });
+  const emulator = (
+    await startCliAccount({
+      seed: s.seed,
+      emulator: {
+        rateLimits: {
+          get: { limit: 1000, windowMs: 60_000 },
+          write: { limit: 1000, windowMs: 60_000 },
+          session: { limit: 100, windowMs: 60_000 },
+        }, // Small latency so that a timed kill lands while a request is in flight.
+        latencyMs: 10,
+      },
+    })
+  ).emulator;
   const dir = mkdtempSync(join(tmpdir(), "doohctl-crash-"));
   const config = parse(s.configYaml) as Record<string, unknown>;
   config.connection = {

@@ -4,9 +4,10 @@
  * as `doohctl emulator`.
  */
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { ADVERTISER, seedIo } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
 const SEED = { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] };
@@ -23,7 +24,8 @@ async function control(origin: string) {
 
 describe("the emulator's exposure", () => {
   it("binds 127.0.0.1 by default", async () => {
-    const emulator = await startEmulator({ seed: SEED });
+    const emulator = (await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }))
+      .emulator;
     try {
       expect(new URL(emulator.origin).hostname).toBe("127.0.0.1");
     } finally {
@@ -32,7 +34,8 @@ describe("the emulator's exposure", () => {
   });
 
   it("answers 404 on every control route unless control is enabled, and changes nothing", async () => {
-    const emulator = await startEmulator({ seed: SEED });
+    const emulator = (await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }))
+      .emulator;
     try {
       const before = JSON.stringify(emulator.state());
       expect(await control(emulator.origin)).toEqual([404, 404, 404]);
@@ -45,7 +48,9 @@ describe("the emulator's exposure", () => {
   });
 
   it("serves the control routes once enabled", async () => {
-    const emulator = await startEmulator({ seed: SEED, control: true });
+    const emulator = (
+      await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS, control: true } })
+    ).emulator;
     try {
       expect(await control(emulator.origin)).toEqual([200, 200, 200]);
     } finally {

@@ -8,7 +8,8 @@
 import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { LONG, proofScenario } from "./world.js";
 
 const DSP = "/api/dsp/v1";
@@ -17,7 +18,7 @@ let emulator: RunningEmulator;
 let cookie = "";
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: s.seed, rateLimits: "off" });
+  emulator = (await startCliAccount({ seed: s.seed })).emulator;
   const login = await fetch(`${emulator.origin}/api/session`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -13,13 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { loginEnv } from "../helpers/cli-account.js";
+import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, type OnRequest, readBody, relay } from "../helpers/proxy.js";
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { invariantViolations } from "./world.js";
 
@@ -47,17 +46,17 @@ function config(origin: string, writeWindow: string): string {
 
 /** Three active campaigns each losing their publisher exclusion: the plan pauses them. */
 async function account(options: { writeWindow: string; onRequest?: OnRequest }) {
-  const emulator = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-      targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
-    },
-  });
+  const emulator = (
+    await startCliAccount({
+      seed: {
+        users: [USER],
+        advertisers: [ADVERTISER],
+        insertion_orders: [seedIo("1001")],
+        campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+        targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
+      },
+    })
+  ).emulator;
   const proxy = await interceptingProxy(
     emulator.origin,
     options.onRequest ? { onRequest: options.onRequest } : {},

@@ -11,12 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startAccount } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { user } from "../helpers/users.js";
 
 const PASSWORD = "Known-Pa55word-7c1e9a";
 const WRONG_PASSWORD = "Wrong-Pa55word-0b3d5f";
-const USER = { email: "secrets@doohctl.test", password: PASSWORD, account_id: "1" };
+const SECRET_USER = user({ password: PASSWORD });
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -42,7 +43,7 @@ function config(extra: string[] = []): string {
 
 async function doohctl(args: string[], env: Record<string, string> = {}): Promise<number> {
   const io = bufferIO({
-    env: { ...loginEnv(USER, dir), ...env },
+    env: { ...loginEnv(SECRET_USER, dir), ...env },
     cwd: dir,
   });
   const code = await run(args, io);
@@ -51,7 +52,9 @@ async function doohctl(args: string[], env: Record<string, string> = {}): Promis
 }
 
 beforeAll(async () => {
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls")]);
+  emulator = (
+    await startCliAccount({ users: [SECRET_USER], campaigns: [seedCampaign("5001", "1001", "Malls")] })
+  ).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-secrets-"));
   writeFileSync(join(dir, "doohctl.yaml"), config());
   writeFileSync(join(dir, "with-password.yaml"), config([`    password: ${PASSWORD}`]));

@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { invariantViolations } from "./world.js";
 
@@ -35,18 +35,18 @@ afterEach(async () => {
  * signal lands while the apply is still at work.
  */
 async function account(latencyMs: number) {
-  const running = await startEmulator({
-    port: 0,
-    rateLimits: "off",
-    latencyMs,
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001")],
-      campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-      targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
-    },
-  });
+  const running = (
+    await startCliAccount({
+      seed: {
+        users: [USER],
+        advertisers: [ADVERTISER],
+        insertion_orders: [seedIo("1001")],
+        campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+        targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
+      },
+      emulator: { latencyMs },
+    })
+  ).emulator;
   emulator = running;
   const dir = mkdtempSync(join(tmpdir(), "doohctl-signals-"));
   writeFileSync(

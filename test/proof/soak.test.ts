@@ -6,9 +6,7 @@
  * time. The long variant (DOOHCTL_LONG_TESTS=1) is the issue's full size and prints the tally.
  */
 import { describe, expect, it } from "vitest";
-import { createDspClient } from "../../src/api/client.js";
 import { applyPlan } from "../../src/apply/execute.js";
-import { startEmulator } from "../../src/emulator/index.js";
 import type { ApplyResult } from "../../src/model/apply-report.js";
 import { type Clock, VirtualClock } from "../../src/model/clock.js";
 import type { DesiredState } from "../../src/model/desired.js";
@@ -17,6 +15,7 @@ import { seededRandom } from "../../src/model/random.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
+import { emulatorWorld } from "../helpers/world.js";
 import { duplicateNames, invariantViolations, LONG, loadText, proofScenario } from "./world.js";
 
 const FAULTS = "429:0.1,500:0.05,reset:0.01";
@@ -82,20 +81,13 @@ async function soak(options: {
     seed: options.seed,
   });
   const clock = new VirtualClock({ autoAdvance: true });
-  const emulator = await startEmulator({
-    port: 0,
+  const world = await emulatorWorld({
     seed: s.seed,
-    clock: jitteringClock(clock, options.seed),
-    latencyMs: 40,
-  });
-  const client = createDspClient({
-    apiOrigin: emulator.origin,
-    environment: "production",
-    credentials: s.user,
     clock,
-    sessionCache: false,
-    random: seededRandom(options.seed + 1),
+    emulator: { control: false, clock: jitteringClock(clock, options.seed), latencyMs: 40 },
+    client: { credentials: s.user, sessionCache: false, random: seededRandom(options.seed + 1) },
   });
+  const { emulator, client } = world;
   const why: string[] = [];
   try {
     const desired: DesiredState = await loadText(s.configYaml);
@@ -154,8 +146,7 @@ async function soak(options: {
       faulted,
     };
   } finally {
-    await client.close();
-    await emulator.close();
+    await world.close();
   }
 }
 

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDspClient } from "../../src/api/client.js";
 import { NetworkError } from "../../src/api/errors.js";
 import { TLS_CIPHER_SUITES } from "../../src/api/transport.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, seedIo } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
 import { hasOpenssl, selfSignedCertificate, type TestCertificate } from "../helpers/tls.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 
 /** The specification's suites by their IANA names, as getCipher().standardName reports them. */
@@ -61,11 +62,11 @@ describe.skipIf(!hasOpenssl())("TLS against an HTTPS DSP with a test certificate
   beforeAll(async () => {
     certs = selfSignedCertificate("doohctl-proof-tls-");
     _dir = dirname(certs.certPath);
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
-    });
+    emulator = (
+      await startCliAccount({
+        seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
+      })
+    ).emulator;
   });
   afterAll(async () => {
     for (const front of fronts.splice(0)) await front.close();

@@ -13,11 +13,12 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { startWorld, USER, type World } from "../apply/harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { startWorld, type World } from "../apply/harness.js";
 import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo, usd } from "../helpers/builders.js";
-import { accountConfig, loginEnv } from "../helpers/cli-account.js";
+import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames } from "./world.js";
@@ -76,11 +77,11 @@ async function holdingPosts(
 
 describe("two applies of one new campaign on one machine", () => {
   it("create it once: the second waits for the lock, then finds it by name and sends no POST", async () => {
-    emulator = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
-    });
+    emulator = (
+      await startCliAccount({
+        seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
+      })
+    ).emulator;
     // The first apply's POST waits until the second has planned the same creation and is
     // waiting for the lock: the interleaving in which two applies would both create it.
     const proxy = await holdingPosts(emulator.origin);

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-
-const USER = { email: "pull@doohctl.test", password: "pull-password", account_id: "1" };
+import { USER } from "../helpers/users.js";
 
 const money = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
 const campaign = (id: string, name: string, extra: Record<string, unknown>) => ({
@@ -149,7 +149,7 @@ const B_PULLED = B.replace("PO-1 # plain", "PO-2 # plain")
 let dir: string;
 let emulator: RunningEmulator;
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, rateLimits: "off", seed: SEED });
+  emulator = (await startCliAccount({ seed: SEED })).emulator;
 });
 afterAll(async () => {
   await emulator.close();

@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { run } from "../../src/cli/program.js";
 import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 
-export const USER = { email: "pull@doohctl.test", password: "pull-password", account_id: "1" };
+// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
+export { USER };
 
 export const usd = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
 

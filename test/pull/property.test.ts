@@ -6,10 +6,10 @@
 import { rmSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
 import { Time } from "../../src/model/time.js";
 import { timeText } from "../../src/pull/forms.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { type LiveCampaign, seedOf, Workdir } from "./harness.js";
 
 const FIELDS = ["active", "budget_impressions", "cpm", "start_time", "end_time"] as const;
@@ -127,7 +127,7 @@ describe("pull, for random configs and drift", () => {
       fc.asyncProperty(fc.array(campaignCase, { minLength: 1, maxLength: 4 }), async (cases) => {
         const lives = cases.map((c, i) => liveOf(c, i));
         const { text, lines } = configOf(cases, lives);
-        const emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedOf(lives) });
+        const emulator = (await startCliAccount({ seed: seedOf(lives) })).emulator;
         const work = new Workdir(emulator);
         try {
           work.write("c.yaml", text);

@@ -6,8 +6,10 @@
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { type LiveCampaign, seedOf, USER, usd, Workdir } from "./harness.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { startCliAccount } from "../helpers/cli-account.js";
+import { USER } from "../helpers/users.js";
+import { type LiveCampaign, seedOf, usd, Workdir } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 let work: Workdir | undefined;
@@ -17,7 +19,7 @@ afterEach(async () => {
 });
 
 async function account(campaigns: LiveCampaign[], extra: Record<string, unknown> = {}): Promise<Workdir> {
-  emulator = await startEmulator({ port: 0, rateLimits: "off", seed: seedOf(campaigns, {}, extra) });
+  emulator = (await startCliAccount({ seed: seedOf(campaigns, {}, extra) })).emulator;
   work = new Workdir(emulator);
   return work;
 }

@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
 import { desiredState, liveState } from "../helpers/builders.js";
-import { plan } from "../helpers/plans.js";
+import { markdownOf, plan } from "../helpers/plans.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 
@@ -36,6 +35,6 @@ describe("counts in messages", () => {
     };
     const text = renderText(held, { colour: false });
     expect(text).toContain("no changes to send now; 1 campaign paused by a running apply (DOOH203)");
-    expect(renderMarkdown(held)).toContain("1 campaign paused by a running apply");
+    expect(markdownOf(held)).toContain("1 campaign paused by a running apply");
   });
 });

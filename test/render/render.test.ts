@@ -1,11 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsePlan } from "../../src/plan/file.js";
+import { parsePlan, serializePlan } from "../../src/plan/file.js";
 import type { Change } from "../../src/plan/types.js";
 import { detailLines } from "../../src/render/format.js";
-import { renderJson } from "../../src/render/json.js";
-import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
 import {
   desiredCampaign,
@@ -15,7 +13,7 @@ import {
   liveState,
   usd,
 } from "../helpers/builders.js";
-import { plan } from "../helpers/plans.js";
+import { markdownOf, plan } from "../helpers/plans.js";
 import { richPlan, spendPlan } from "./fixture.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
@@ -46,13 +44,13 @@ describe("renderers", () => {
   });
 
   it("renders the markdown plan with the summary table and findings before the details", () => {
-    const text = renderMarkdown(richPlan());
+    const text = markdownOf(richPlan());
     golden("rich.md.golden", text);
     expect(text.indexOf("#### Findings")).toBeLessThan(text.indexOf("<details>"));
   });
 
   it("renders the JSON plan as the saved-plan document, which loads back through the schema", () => {
-    const json = renderJson(richPlan());
+    const json = serializePlan(richPlan());
     golden("rich.json.golden", json);
     expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
   });
@@ -61,12 +59,12 @@ describe("renderers", () => {
     const p = spendPlan();
     const text = renderText(p, { colour: false });
     golden("spend.txt", text);
-    const markdown = renderMarkdown(p);
+    const markdown = markdownOf(p);
     golden("spend.md.golden", markdown);
     // The cost diff is the comment's first table.
     expect(markdown.indexOf("| maximum spend |")).toBeLessThan(markdown.indexOf("| | creates |"));
     expect(markdown.indexOf("| maximum spend |")).toBe(markdown.indexOf("|"));
-    const json = renderJson(p);
+    const json = serializePlan(p);
     expect(parsePlan(json, "plan.json")).toEqual(JSON.parse(json));
     golden("spend.summary.json.golden", `${JSON.stringify(JSON.parse(json).summary.spend, null, 2)}\n`);
   });
@@ -81,18 +79,18 @@ describe("renderers", () => {
     expect(renderText(p, { colour: false })).toContain(
       '  Northwind: insertion order 1001 "Winter" (contract PO-1) budget_money: 25,000.00 USD -> 250,000.00 USD, +225,000.00 USD (+900.0%)',
     );
-    expect(renderMarkdown(p)).toContain(
+    expect(markdownOf(p)).toContain(
       '| Northwind: insertion order 1001 "Winter" (contract PO-1) budget_money | 25,000.00 USD | 250,000.00 USD | **+225,000.00 USD (+900.0%)** |',
     );
   });
 
   it("loads and shows a plan saved before the money summary existed, with no spend table", () => {
-    const saved = JSON.parse(renderJson(spendPlan()));
+    const saved = JSON.parse(serializePlan(spendPlan()));
     delete saved.summary.spend;
     delete saved.summary.budget_money;
     const old = parsePlan(JSON.stringify(saved), "plan.json");
     expect(renderText(old, { colour: false })).not.toContain("Maximum spend");
-    expect(renderMarkdown(old)).not.toContain("| maximum spend |");
+    expect(markdownOf(old)).not.toContain("| maximum spend |");
   });
 
   it("colours markers only when asked", () => {
@@ -111,7 +109,7 @@ describe("renderers", () => {
       }),
     ]);
     const big = plan(d, liveState({ campaigns }));
-    const text = renderMarkdown(big);
+    const text = markdownOf(big);
     expect(text.length).toBeLessThanOrEqual(60_000);
     expect(text).toContain("The full plan is in the JSON artifact");
     expect(text).toContain("30 write requests");
@@ -137,7 +135,7 @@ describe("renderers", () => {
     const p = plan(d, live);
     expect(p.requests.some((r) => r.description.includes(`New ${name}`))).toBe(true);
     const shown = "Lobby\\u001b[2J\\nforged line\\u202e";
-    for (const text of [renderText(p, { colour: false }), renderMarkdown(p)]) {
+    for (const text of [renderText(p, { colour: false }), markdownOf(p)]) {
       expect(text).toContain(`campaign 5001 "${shown}"`);
       expect(text).toContain(`"New ${shown}"`);
       for (const raw of ["\u001b", "\u202e", 'forged line"\n']) expect(text).not.toContain(raw);
@@ -147,6 +145,6 @@ describe("renderers", () => {
   it("says there are no changes", () => {
     const p = plan(desiredState([desiredIo("1001")]), liveState());
     expect(renderText(p, { colour: false })).toContain("doohctl plan: no changes");
-    expect(renderMarkdown(p)).toContain("### doohctl plan: no changes");
+    expect(markdownOf(p)).toContain("### doohctl plan: no changes");
   });
 });

@@ -12,8 +12,8 @@ import { statusCommand } from "../../src/cli/commands/status.js";
 import { run } from "../../src/cli/program.js";
 import { buildStatusReport } from "../../src/plan/status.js";
 import { renderStatusText } from "../../src/render/status.js";
-import { USER } from "../emulator/helpers.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { parseMermaidBlocks } from "./mermaid.js";
 import { ALL_NAMES, statusWorld } from "./world.js";
 

@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type StatusFlags, statusCommand } from "../../src/cli/commands/status.js";
-import { type EmulatorSeed, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { campaign, creative, USER } from "../emulator/helpers.js";
-import { seedIo } from "../helpers/builders.js";
+import { seedCampaignWith, seedCreativeWith, seedIo } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 /** Half way through December, the flight of most campaigns below. */
 export const MID_DECEMBER = "2026-12-16T12:00:00Z";
@@ -34,9 +35,9 @@ export function account(): EmulatorSeed {
     advertisers: [{ id: "1", name: "Acme" }],
     insertion_orders: [seedIo("1001")],
     campaigns: [
-      campaign({ id: "5001", name: "Airports", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5002", name: "Malls", active: true, budget_impressions: 100_000 }),
-      campaign({
+      seedCampaignWith({ id: "5001", name: "Airports", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5002", name: "Malls", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({
         id: "5003",
         name: "New year",
         active: true,
@@ -44,12 +45,12 @@ export function account(): EmulatorSeed {
         end_time: "2027-02-01T00:00:00Z",
         budget_impressions: 50_000,
       }),
-      campaign({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
-      campaign({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
-      campaign({ id: "5008", name: "Trains", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5004", name: "Stations", active: true, budget_impressions: 100_000 }),
+      seedCampaignWith({ id: "5005", name: "Held back", budget_impressions: 50_000 }),
+      seedCampaignWith({ id: "5008", name: "Trains", active: true, budget_impressions: 100_000 }),
     ],
     creatives: [
-      creative({
+      seedCreativeWith({
         id: "9001",
         name: "Airport spot",
         campaign_ids: ["5001"],
@@ -60,21 +61,21 @@ export function account(): EmulatorSeed {
         ],
       }),
       // Approved by one network: it can serve (src/model/creative-serving.ts).
-      creative({
+      seedCreativeWith({
         id: "9002",
         name: "Mall spot",
         campaign_ids: ["5002"],
         insertion_order_ids: ["1001"],
         audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
       }),
-      creative({
+      seedCreativeWith({
         id: "9003",
         name: "Fireworks",
         campaign_ids: ["5003"],
         insertion_order_ids: ["1001"],
         processing_status: "FAILED",
       }),
-      creative({
+      seedCreativeWith({
         id: "9004",
         name: "Station spot",
         campaign_ids: ["5004"],
@@ -84,7 +85,7 @@ export function account(): EmulatorSeed {
           { network_id: "2", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" },
         ],
       }),
-      creative({
+      seedCreativeWith({
         id: "9008",
         name: "Train spot",
         campaign_ids: ["5008"],
@@ -106,6 +107,7 @@ export const ALL_NAMES = ["Airports", "Malls", "New year", "Stations", "Held bac
 /** Registers its hooks in the calling test file: a temporary directory, the emulator closed after each test. */
 export function statusWorld() {
   let dir = "";
+  let world: EmulatorWorld | undefined;
   let emulator: RunningEmulator | undefined;
   let clock = new VirtualClock({ start: Date.parse(MID_DECEMBER) });
 
@@ -114,7 +116,8 @@ export function statusWorld() {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(async () => {
-    await emulator?.close();
+    await world?.close();
+    world = undefined;
     emulator = undefined;
   });
 
@@ -125,8 +128,9 @@ export function statusWorld() {
 
   async function start(at = MID_DECEMBER): Promise<void> {
     clock = new VirtualClock({ start: Date.parse(at) });
-    await emulator?.close();
-    emulator = await startEmulator({ port: 0, rateLimits: "off", clock, seed: account() });
+    await world?.close();
+    world = await emulatorWorld({ seed: account(), clock, emulator: { rateLimits: "off" } });
+    emulator = world.emulator;
   }
 
   /** A config declaring `names` in insertion order 1001; "Held back" with `active: false` unless `heldBack: false`. */

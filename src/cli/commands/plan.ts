@@ -1,9 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { deactivatingChangeIds } from "../../plan/changes.js";
+import { serializePlan } from "../../plan/file.js";
 import { hasErrors } from "../../plan/findings.js";
 import type { Plan } from "../../plan/types.js";
-import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
@@ -47,8 +48,9 @@ export const registerPlan: CommandModule = (program: Command, io, setExit) => {
 };
 
 function render(plan: Plan, format: (typeof FORMATS)[number], io: CliIO): string {
-  if (format === "json") return renderJson(plan);
-  if (format === "markdown") return renderMarkdown(plan);
+  if (format === "json") return serializePlan(plan);
+  if (format === "markdown")
+    return renderMarkdown(plan, { deactivating: deactivatingChangeIds(plan.changes) });
   return renderText(plan, { colour: useColour(io) });
 }
 
@@ -80,7 +82,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       io.stderr.write(`doohctl plan: the plan has errors: nothing can be applied${unsaved}\n`);
       return EXIT.error;
     }
-    if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), renderJson(plan));
+    if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), serializePlan(plan));
     io.stdout.write(render(plan, format, io));
     if (flags.out !== undefined) io.stderr.write(`doohctl plan: saved to ${flags.out}\n`);
     // A campaign a running apply keeps paused (DOOH203) is not "no changes" (docs/apply.md).

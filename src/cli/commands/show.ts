@@ -2,7 +2,9 @@ import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { InvalidArgumentError, Option } from "commander";
 import { printable } from "../../model/printable.js";
-import { renderJson } from "../../render/json.js";
+import { deactivatingChangeIds } from "../../plan/changes.js";
+import { serializePlan } from "../../plan/file.js";
+import type { Plan } from "../../plan/types.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { accountSummary, COMMENT_MAX_CHARS, renderAccountsMarkdown } from "../../render/markdown-accounts.js";
 import { renderText } from "../../render/text.js";
@@ -70,13 +72,13 @@ export const registerShow: CommandModule = (program, io, setExit) => {
 /** One plan: exactly as before; `--overflow` gets the comment's text too. */
 function showOne(io: CliIO, file: string, flags: ShowFlags): void {
   const plan = readPlanFile(resolve(io.cwd, file), file);
-  if (flags.format === "json") io.stdout.write(renderJson(plan));
+  if (flags.format === "json") io.stdout.write(serializePlan(plan));
   else if (flags.format === "markdown") {
-    const markdown = renderMarkdown(plan, flags.maxChars === undefined ? {} : { maxChars: flags.maxChars });
+    const markdown = markdownOf(plan, flags.maxChars);
     if (flags.overflow !== undefined) {
       writeFileSync(
         resolve(io.cwd, flags.overflow),
-        flags.maxChars === undefined ? markdown : renderMarkdown(plan),
+        flags.maxChars === undefined ? markdown : markdownOf(plan),
       );
     }
     io.stdout.write(markdown);
@@ -93,7 +95,7 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
     const documents = plans.map(({ account, file, plan }) => ({
       account,
       file,
-      plan: JSON.parse(renderJson(plan)) as unknown,
+      plan: JSON.parse(serializePlan(plan)) as unknown,
     }));
     io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
   } else if (flags.format === "markdown") {
@@ -104,7 +106,7 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
         plans.map(({ account, file, plan }) => accountSummary({ account, file, plan })),
         {
           maxChars: flags.maxChars ?? COMMENT_MAX_CHARS,
-          markdownOf: (i) => renderMarkdown((plans[i] as AccountPlan).plan),
+          markdownOf: (i) => markdownOf((plans[i] as AccountPlan).plan),
           overflow: flags.overflow,
           write: fd === undefined ? undefined : (text) => writeSync(fd, text),
         },
@@ -124,4 +126,12 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
         .join("\n"),
     );
   }
+}
+
+/** A plan's pull-request comment: render takes the deactivating changes as plain data. */
+function markdownOf(plan: Plan, maxChars?: number): string {
+  return renderMarkdown(plan, {
+    deactivating: deactivatingChangeIds(plan.changes),
+    ...(maxChars === undefined ? {} : { maxChars }),
+  });
 }
