@@ -63,7 +63,7 @@ const CHUNK_ITEMS = 16;
 /**
  * The text of `serializePlan(plan)` in pieces, byte for byte the same once joined, so that a
  * plan of 100,000 campaigns (hundreds of MB of JSON, near V8's longest string) can be
- * written to disk without ever being one string (docs/performance.md, scale). Each top-level
+ * written to disk without ever being one string (docs/performance.md#scale). Each top-level
  * field is one piece, except an array field, which is written `CHUNK_ITEMS` items at a time:
  * each slice goes through `canonicalDocument` at the same depth, so it is indented as the
  * whole document would indent it. Generic over the fields `TOP_LEVEL` lists.
