@@ -11,6 +11,9 @@ const tasks: Record<string, () => Promise<ChildTask>> = {
   "js-yaml-events": async () => (await import("./config.js")).eventsTask,
   desired: async () => (await import("./plan.js")).desiredTask,
   plan: async () => (await import("./plan.js")).planTask,
+  "scale-prepare": async () => (await import("./scale.js")).prepareTask,
+  "scale-load": async () => (await import("./scale.js")).scaleLoadTask,
+  "scale-plan": async () => (await import("./scale.js")).scalePlanTask,
 };
 const load = tasks[task];
 if (!load) throw new Error(`unknown bench child task "${task}": use ${Object.keys(tasks).join(", ")}`);

@@ -6,13 +6,20 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** Runs `task` in a child process and returns what it printed, parsed. */
-export function runChild<T>(task: string, args: readonly string[]): Promise<T> {
+/**
+ * Runs `task` in a child process and returns what it printed, parsed. `nodeArgs` go before
+ * the script (e.g. `--max-old-space-size`, for the 100,000-campaign figures of `scale.ts`).
+ */
+export function runChild<T>(
+  task: string,
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): Promise<T> {
   const script = fileURLToPath(new URL("./child.js", import.meta.url));
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ["--expose-gc", script, task, ...args],
+      ["--expose-gc", ...nodeArgs, script, task, ...args],
       { maxBuffer: 16 * 2 ** 20 },
       (error, stdout, stderr) => {
         if (error) {
@@ -28,6 +35,7 @@ export function runChild<T>(task: string, args: readonly string[]): Promise<T> {
 export interface ChildRun {
   task: string;
   args: readonly string[];
+  nodeArgs?: readonly string[];
 }
 
 /**
@@ -39,7 +47,9 @@ export interface ChildRun {
 export async function childRunsInTurns<T>(children: readonly ChildRun[], runs: number): Promise<T[][]> {
   const results: T[][] = children.map(() => []);
   for (let run = 0; run < runs; run++) {
-    for (const [i, { task, args }] of children.entries()) results[i]!.push(await runChild<T>(task, args));
+    for (const [i, { task, args, nodeArgs }] of children.entries()) {
+      results[i]!.push(await runChild<T>(task, args, nodeArgs));
+    }
   }
   return results;
 }

@@ -200,8 +200,12 @@ export function generateScenario(options: ScenarioOptions): Scenario {
     }
   }
   const byOrder = new Map<string, Campaign[]>();
-  for (const c of campaigns)
-    byOrder.set(c.insertion_order_id, [...(byOrder.get(c.insertion_order_id) ?? []), c]);
+  // Appended in place: copying the list per campaign was quadratic in an order's size.
+  for (const c of campaigns) {
+    const list = byOrder.get(c.insertion_order_id);
+    if (list) list.push(c);
+    else byOrder.set(c.insertion_order_id, [c]);
+  }
   let associationChanges = 0;
   const wanted = options.associationChanges ?? 0;
   // Each creative-campaign pair toggles at most once, so the count is the net change.
@@ -227,8 +231,11 @@ export function generateScenario(options: ScenarioOptions): Scenario {
   const desiredById = new Map(desired.campaigns.map((c) => [c.id, c]));
   const creativesOf = new Map<string, string[]>();
   for (const creative of desired.creatives) {
-    for (const id of creative.campaign_ids)
-      creativesOf.set(id, [...(creativesOf.get(id) ?? []), creative.id]);
+    for (const id of creative.campaign_ids) {
+      const list = creativesOf.get(id);
+      if (list) list.push(creative.id);
+      else creativesOf.set(id, [creative.id]);
+    }
   }
   const config: ScenarioConfig = {
     version: 1,

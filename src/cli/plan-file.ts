@@ -3,8 +3,12 @@
  * MAX_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
  * ends (docs/plan.md, Saved plans); then checked by parsePlan.
  */
+import { randomBytes } from "node:crypto";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { describeBytes, FileRefused, MAX_FILE_BYTES, readRegularFileSync } from "../config/file-guard.js";
-import { PlanFileError, parsePlan } from "../plan/file.js";
+import { PlanFileError, parsePlan, planFileChunks } from "../plan/file.js";
 import type { Plan } from "../plan/types.js";
 
 /** Reads and checks a saved plan; `shown` names it in messages (the path as the user wrote it). */
@@ -35,4 +39,45 @@ export function readPlanFile(path: string, shown: string = path): Plan {
     );
   }
   return parsePlan(text, shown);
+}
+
+/** The buffer a plan file is written through: few system calls, no joined strings. */
+const WRITE_BYTES = 1024 * 1024;
+
+/**
+ * Saves `plan` to `path` (`plan -o`) as `serializePlan` would write it, streamed piece by
+ * piece (`planFileChunks`) into a temporary file beside it and then renamed over it: a reader
+ * never sees half a plan, and an interrupted write leaves the previous file as it was. The
+ * file gets the mode a plain write gives it: an existing file's own (a symbolic link is
+ * followed, as a plain write follows it), else 0666 less the umask.
+ */
+export async function writePlanFile(path: string, plan: Plan): Promise<void> {
+  const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
+  const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, "wx", 0o666);
+  try {
+    if (existingMode !== undefined) await handle.chmod(existingMode & 0o7777);
+    const buffer = Buffer.allocUnsafe(WRITE_BYTES);
+    let used = 0;
+    const writeAll = async (bytes: Buffer, length: number) => {
+      for (let at = 0; at < length; ) at += (await handle.write(bytes, at, length - at)).bytesWritten;
+    };
+    for (const chunk of planFileChunks(plan)) {
+      const bytes = Buffer.byteLength(chunk);
+      if (used + bytes > WRITE_BYTES) {
+        await writeAll(buffer, used);
+        used = 0;
+      }
+      if (bytes > WRITE_BYTES) await writeAll(Buffer.from(chunk), bytes);
+      else used += buffer.write(chunk, used, "utf8");
+    }
+    await writeAll(buffer, used);
+    await handle.close();
+    await rename(temp, target);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
 }

@@ -54,6 +54,53 @@ export function serializePlan(plan: Plan): string {
   )}\n`;
 }
 
+/**
+ * Items of a top-level array serialized at a time by `planFileChunks`: few enough that a
+ * piece stays a small string (a request is about 10 kB of JSON), which the young generation
+ * collects; a string of a MB goes to V8's large-object space, freed only by a full collection.
+ */
+const CHUNK_ITEMS = 16;
+
+/**
+ * The text of `serializePlan(plan)` in pieces, byte for byte the same once joined, so that a
+ * plan of 100,000 campaigns (hundreds of MB of JSON, near V8's longest string) can be
+ * written to disk without ever being one string (docs/performance.md#scale). Each top-level
+ * field is one piece, except an array field, which is written `CHUNK_ITEMS` items at a time:
+ * each slice goes through `canonicalDocument` at the same depth, so it is indented as the
+ * whole document would indent it. Generic over the fields `TOP_LEVEL` lists.
+ */
+export function* planFileChunks(plan: Plan): Generator<string> {
+  const keys = TOP_LEVEL.filter((key) => plan[key] !== undefined);
+  if (keys.length === 0) {
+    yield serializePlan(plan);
+    return;
+  }
+  for (const [i, key] of keys.entries()) {
+    const value = plan[key];
+    const name = JSON.stringify(key);
+    yield i === 0 ? "{\n" : ",\n";
+    if (!Array.isArray(value) || value.length <= CHUNK_ITEMS) {
+      yield inner(canonicalDocument([[key, value]], "  "), "{\n", "\n}");
+      continue;
+    }
+    yield `  ${name}: [\n`;
+    for (let start = 0; start < value.length; start += CHUNK_ITEMS) {
+      const slice = canonicalDocument([[key, value.slice(start, start + CHUNK_ITEMS)]], "  ");
+      yield (start === 0 ? "" : ",\n") + inner(slice, `{\n  ${name}: [\n`, "\n  ]\n}");
+    }
+    yield "\n  ]";
+  }
+  yield "\n}\n";
+}
+
+/** `text` without `head` and `tail`, which it must start and end with. */
+function inner(text: string, head: string, tail: string): string {
+  if (!text.startsWith(head) || !text.endsWith(tail)) {
+    throw new Error(`plan file: a field's text is not shaped as expected (${text.slice(0, 40)}...)`);
+  }
+  return text.slice(head.length, text.length - tail.length);
+}
+
 function schemaPath(): string {
   // src/plan -> ../../schemas; dist/src/plan -> ../../../schemas
   for (const relative of ["../../schemas/plan.schema.json", "../../../schemas/plan.schema.json"]) {

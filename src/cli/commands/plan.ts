@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { deactivatingChangeIds } from "../../plan/changes.js";
@@ -14,6 +13,7 @@ import { interruptible } from "../interruptible.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
 import { checkOutputDirectory } from "../output-dir.js";
 import { loadAndPlan } from "../pipeline.js";
+import { writePlanFile } from "../plan-file.js";
 
 interface PlanFlags extends ReadFlags {
   out?: string;
@@ -82,7 +82,8 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       io.stderr.write(`doohctl plan: the plan has errors: nothing can be applied${unsaved}\n`);
       return EXIT.error;
     }
-    if (flags.out !== undefined) writeFileSync(resolve(io.cwd, flags.out), serializePlan(plan));
+    // Streamed, then renamed into place (docs/plan.md#saved-plans): 100,000 campaigns make 274 MiB.
+    if (flags.out !== undefined) await writePlanFile(resolve(io.cwd, flags.out), plan);
     io.stdout.write(render(plan, format, io));
     if (flags.out !== undefined) io.stderr.write(`doohctl plan: saved to ${flags.out}\n`);
     // A campaign a running apply keeps paused (DOOH203) is not "no changes" (docs/apply.md).
