@@ -1,33 +1,64 @@
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { InvalidArgumentError, Option } from "commander";
+import { printable } from "../../model/printable.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
+import { accountSection, COMMENT_MAX_CHARS, renderAccountsMarkdown } from "../../render/markdown-accounts.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
-import { reportError } from "../errors.js";
+import { reportError, UsageError } from "../errors.js";
 import { Flag } from "../flags.js";
-import { EXIT, useColour } from "../io.js";
+import { type CliIO, EXIT, useColour } from "../io.js";
+import { type AccountPlan, readAccountPlans } from "../plan-accounts.js";
 import { readPlanFile } from "../plan-file.js";
 
 interface ShowFlags {
   format: "text" | "json" | "markdown";
+  maxChars?: number;
+  overflow?: string;
+}
+
+/** The smallest `--max-chars`: room for a summary row or two and the note on what is left out. */
+const MIN_CHARS = 1_000;
+
+function maxChars(value: string): number {
+  const n = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < MIN_CHARS) {
+    throw new InvalidArgumentError(
+      `write a whole number of characters, at least ${MIN_CHARS.toLocaleString("en-US")} (GitHub's comment limit is 65536, GitLab's 1000000)`,
+    );
+  }
+  return n;
 }
 
 /**
- * `doohctl show PLAN_FILE`: renders a saved plan with no credentials and no network, so a
- * pull-request comment shows exactly the plan file that apply --plan will be given.
+ * `doohctl show PLAN_FILE...`: renders saved plans with no credentials and no network, so a
+ * pull-request comment shows exactly the plan files that apply --plan will be given. One
+ * file as it always was; several (one per account) as one comment (docs/plan.md).
  */
 export const registerShow: CommandModule = (program, io, setExit) => {
   program
     .command("show")
-    .description("render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)")
-    .argument("<plan-file>", "a plan file written by doohctl plan -o FILE")
+    .description("render plans saved with plan -o FILE (offline: needs no credentials, sends no request)")
+    .argument("<plan-files...>", "plan files written by doohctl plan -o FILE; several: one per account")
     .addOption(Flag.format("output on stdout", ["text", "json", "markdown"]))
-    .action((file: string, flags: ShowFlags) => {
+    .addOption(
+      new Option(
+        "--max-chars <n>",
+        `markdown: the comment's limit in characters (several plans: default ${COMMENT_MAX_CHARS}, GitHub's; one plan: 60000 as before)`,
+      ).argParser(maxChars),
+    )
+    .option("--overflow <file>", "markdown: also write the complete comment, every plan in full, to FILE")
+    .action((files: string[], flags: ShowFlags) => {
       try {
-        const plan = readPlanFile(resolve(io.cwd, file), file);
-        if (flags.format === "json") io.stdout.write(renderJson(plan));
-        else if (flags.format === "markdown") io.stdout.write(renderMarkdown(plan));
-        else io.stdout.write(renderText(plan, { colour: useColour(io) }));
+        if (flags.format !== "markdown" && (flags.maxChars !== undefined || flags.overflow !== undefined)) {
+          throw new UsageError(
+            `--max-chars and --overflow shape a pull-request comment: use them with --format markdown, not --format ${flags.format}`,
+          );
+        }
+        if (files.length === 1) showOne(io, files[0] ?? "", flags);
+        else showMany(io, readAccountPlans(files, io.cwd), flags);
         setExit(EXIT.ok);
       } catch (error) {
         reportError(io, "show", error, flags.format);
@@ -35,3 +66,54 @@ export const registerShow: CommandModule = (program, io, setExit) => {
       }
     });
 };
+
+/** One plan: exactly as before; `--overflow` gets the comment's text too. */
+function showOne(io: CliIO, file: string, flags: ShowFlags): void {
+  const plan = readPlanFile(resolve(io.cwd, file), file);
+  if (flags.format === "json") io.stdout.write(renderJson(plan));
+  else if (flags.format === "markdown") {
+    const markdown = renderMarkdown(plan, flags.maxChars === undefined ? {} : { maxChars: flags.maxChars });
+    if (flags.overflow !== undefined) {
+      writeFileSync(
+        resolve(io.cwd, flags.overflow),
+        flags.maxChars === undefined ? markdown : renderMarkdown(plan),
+      );
+    }
+    io.stdout.write(markdown);
+  } else io.stdout.write(renderText(plan, { colour: useColour(io) }));
+}
+
+/**
+ * Several plans, one per account. Markdown: the combined comment (render/markdown-accounts.ts).
+ * JSON: `{"plans":[{"account","file","plan"}]}`, each plan the saved document. Text: each plan
+ * under a line naming its account and file.
+ */
+function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): void {
+  if (flags.format === "json") {
+    const documents = plans.map(({ account, file, plan }) => ({
+      account,
+      file,
+      plan: JSON.parse(renderJson(plan)) as unknown,
+    }));
+    io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
+  } else if (flags.format === "markdown") {
+    const rendered = renderAccountsMarkdown(
+      plans.map(({ account, file, plan }) =>
+        accountSection({ account, file, plan, markdown: renderMarkdown(plan) }),
+      ),
+      { maxChars: flags.maxChars ?? COMMENT_MAX_CHARS, overflow: flags.overflow },
+    );
+    if (flags.overflow !== undefined) writeFileSync(resolve(io.cwd, flags.overflow), rendered.complete);
+    io.stdout.write(rendered.comment);
+  } else {
+    const colour = useColour(io);
+    io.stdout.write(
+      plans
+        .map(
+          ({ account, file, plan }) =>
+            `== account ${printable(account)} (${printable(file)}) ==\n\n${renderText(plan, { colour })}`,
+        )
+        .join("\n"),
+    );
+  }
+}

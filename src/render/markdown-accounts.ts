@@ -1,0 +1,206 @@
+/**
+ * One pull-request comment for a change across accounts (`doohctl show plan-*.json --format
+ * markdown`, docs/plan.md "Several accounts in one comment"): a summary table, a row per
+ * account, then each account's plan exactly as its own comment shows it (render/markdown.ts).
+ * Within `maxChars`: the summary always, then the account plans that fit, in account order;
+ * a line names the accounts whose plans are only in the complete comment (`--overflow FILE`).
+ *
+ * Takes plain data: the summary figures the saved plans hold and each plan's Markdown,
+ * rendered by the caller, so this module depends on no planning code.
+ */
+import { Money } from "../model/money.js";
+import { printable } from "../model/printable.js";
+import { Time } from "../model/time.js";
+import type { Plan } from "../plan/types.js";
+
+/** What one account's saved plan does to the most an advertiser can spend, in one currency. */
+export interface AccountMoney {
+  /** `Acme`, or `advertiser 7` when the plan did not read its name. */
+  advertiser: string;
+  /** The plan's `max_spend_change` for the advertiser and currency (after - before). */
+  change: Money;
+}
+
+/** One account of the combined comment. */
+export interface AccountSection {
+  account: string;
+  /** The plan file as the user named it. */
+  file: string;
+  changes: number;
+  /** Error findings: the plan cannot be applied. */
+  errors: number;
+  writeRequests: number;
+  estimatedApplyMs: number;
+  writeWindow: string;
+  /** Undefined for a plan saved before doohctl recorded spend (`summary.spend` absent). */
+  money: AccountMoney[] | undefined;
+  /** The account's plan as its own pull-request comment (renderMarkdown). */
+  markdown: string;
+}
+
+export interface AccountsMarkdownOptions {
+  /** The comment's limit in characters: GitHub's 65,536 by default (GitLab takes 1,000,000). */
+  maxChars: number;
+  /** The file the complete comment is written to (`--overflow FILE`), as the user named it. */
+  overflow?: string | undefined;
+}
+
+export interface AccountsMarkdown {
+  /** What fits in the comment. */
+  comment: string;
+  /** Every account's plan: what `--overflow FILE` holds. */
+  complete: string;
+  /** The accounts whose plans are in `complete` but not in `comment`. */
+  left: string[];
+}
+
+/** GitHub's limit on an issue or pull-request comment, in characters. */
+export const COMMENT_MAX_CHARS = 65_536;
+
+/** The summary figures of a saved plan, with its Markdown; reads only the plan's data. */
+export function accountSection(input: {
+  account: string;
+  file: string;
+  plan: Plan;
+  markdown: string;
+}): AccountSection {
+  const { summary } = input.plan;
+  return {
+    account: input.account,
+    file: input.file,
+    changes: input.plan.changes.length,
+    errors: input.plan.findings.filter((f) => f.severity === "error").length,
+    writeRequests: summary.write_requests,
+    estimatedApplyMs: summary.estimated_apply_ms,
+    writeWindow: summary.write_window,
+    money: summary.spend?.map((s) => ({
+      advertiser: s.advertiser_name ?? `advertiser ${s.advertiser_id}`,
+      change: s.max_spend_change,
+    })),
+    markdown: input.markdown,
+  };
+}
+
+function cell(text: string): string {
+  return printable(text).replace(/\|/g, "\\|");
+}
+
+function code(text: string): string {
+  return `\`${printable(text).replace(/`/g, "'")}\``;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `Acme: +600.00 USD<br>Beta: -25.00 EUR`: the advertisers whose maximum spend changes. */
+function moneyCell(money: AccountMoney[] | undefined): string {
+  if (money === undefined) return "not in this plan file";
+  const changed = money.filter((m) => Money.toNanos(m.change) !== 0n);
+  if (changed.length === 0) return "none";
+  return changed
+    .map((m) => `${cell(m.advertiser)}: ${Money.formatAmount(m.change, { signed: true })}`)
+    .join("<br>");
+}
+
+/** Per currency over every account: advertisers of two accounts are not the same advertiser. */
+function totalMoney(accounts: readonly AccountSection[]): string {
+  const totals = new Map<string, Money>();
+  for (const a of accounts) {
+    for (const m of a.money ?? []) {
+      const currency = m.change.currency_code;
+      const sum = totals.get(currency);
+      totals.set(currency, sum ? Money.add(sum, m.change) : m.change);
+    }
+  }
+  const changed = [...totals.values()].filter((m) => Money.toNanos(m) !== 0n);
+  if (changed.length === 0) return "none";
+  return changed
+    .sort((a, b) => a.currency_code.localeCompare(b.currency_code))
+    .map((m) => Money.formatAmount(m, { signed: true }))
+    .join("<br>");
+}
+
+function changesCell(a: AccountSection): string {
+  const errors = a.errors > 0 ? ` (**${plural(a.errors, "error")}: cannot be applied**)` : "";
+  return `${a.changes.toLocaleString("en-US")}${errors}`;
+}
+
+function summaryLines(accounts: readonly AccountSection[]): string[] {
+  const slowest = Math.max(0, ...accounts.map((a) => a.estimatedApplyMs));
+  const sum = (pick: (a: AccountSection) => number) => accounts.reduce((n, a) => n + pick(a), 0);
+  return [
+    `## doohctl plan: ${plural(accounts.length, "account")}, ${plural(
+      sum((a) => a.changes),
+      "change",
+    )}`,
+    "",
+    "| account | changes | write requests | estimated apply time | maximum spend change per advertiser |",
+    "|---|--:|--:|---|---|",
+    ...accounts.map(
+      (a) =>
+        `| ${code(a.account)} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
+    ),
+    `| **all** | ${sum((a) => a.changes).toLocaleString("en-US")} | ${sum((a) => a.writeRequests).toLocaleString("en-US")} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
+    "",
+  ];
+}
+
+function sectionOf(a: AccountSection): string {
+  return `\n---\n\n## Account ${code(a.account)} (${code(a.file)})\n\n${a.markdown}`;
+}
+
+/** The line that names the accounts whose plans the comment leaves out. */
+function leftNote(left: readonly string[], overflow: string | undefined): string {
+  const names = left.map(code).join(", ");
+  const where =
+    overflow === undefined
+      ? "run `doohctl show` with `--overflow FILE` to write the complete comment to FILE"
+      : `they are in the complete comment, ${code(overflow)}, attached to the run`;
+  return `> **Too long for one comment: the plans of ${names} are not shown here;** ${where}.\n`;
+}
+
+export function renderAccountsMarkdown(
+  accounts: readonly AccountSection[],
+  options: AccountsMarkdownOptions,
+): AccountsMarkdown {
+  const head = `${summaryLines(accounts).join("\n")}`;
+  const sections = accounts.map(sectionOf);
+  const complete = `${head}${sections.join("")}`;
+  const max = options.maxChars;
+  if (complete.length <= max) return { comment: complete, complete, left: [] };
+  // The note naming every account is the longest it can be: reserve its room, then take the
+  // plans that fit, in order; the note names fewer, so it is shorter.
+  const reserve = leftNote(
+    accounts.map((a) => a.account),
+    options.overflow,
+  ).length;
+  let room = max - head.length - reserve - 1;
+  if (room < 0)
+    return {
+      comment: cutSummary(head, max, options.overflow),
+      complete,
+      left: accounts.map((a) => a.account),
+    };
+  const shown: string[] = [];
+  const left: string[] = [];
+  for (const [i, a] of accounts.entries()) {
+    const section = sections[i] ?? "";
+    if (section.length <= room) {
+      shown.push(section);
+      room -= section.length;
+    } else left.push(a.account);
+  }
+  return { comment: `${head}\n${leftNote(left, options.overflow)}${shown.join("")}`, complete, left };
+}
+
+/** A summary longer than the comment itself (many accounts, a small --max-chars): cut at a line. */
+function cutSummary(head: string, max: number, overflow: string | undefined): string {
+  const note = `\n> **Too long for one comment: the summary is cut here and no plan is shown;** ${
+    overflow === undefined
+      ? "run `doohctl show` with `--overflow FILE` to write the complete comment to FILE"
+      : `the complete comment is ${code(overflow)}, attached to the run`
+  }.\n`;
+  const cut = head.slice(0, Math.max(0, max - note.length));
+  return `${cut.slice(0, cut.lastIndexOf("\n") + 1)}${note}`;
+}
