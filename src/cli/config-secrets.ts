@@ -1,6 +1,6 @@
 /**
  * The last guard of a config error before it is printed: the password of this run
- * (DOOHCTL_PASSWORD) scrubbed from every message and hint before anything is cut, whatever
+ * (DOOHCTL_PASSWORD, or an account's DOOHCTL_*_PASSWORD) scrubbed from every message and hint before anything is cut, whatever
  * file the message quotes (docs/safety.md, Files and the tree). The config module never reads
  * the environment; this is the CLI's part.
  */
@@ -8,6 +8,15 @@ import type { ConfigError } from "../config/issues.js";
 import type { CliIO } from "./io.js";
 
 export function withoutEnvSecrets(error: ConfigError, env: CliIO["env"]): ConfigError {
-  const password = env.DOOHCTL_PASSWORD ?? "";
-  return password === "" ? error : error.withSecrets([password]);
+  const passwords = Object.entries(env)
+    .filter(([name, value]) => PASSWORD_VARIABLE.test(name) && value !== undefined && value !== "")
+    .map(([, value]) => value!);
+  return passwords.length === 0 ? error : error.withSecrets(passwords);
 }
+
+/**
+ * DOOHCTL_PASSWORD, and the password variables of several accounts (their `password_from`,
+ * like DOOHCTL_NORTHWIND_EU_PASSWORD): the config's own names are not known when its
+ * error is printed, so every DOOHCTL_ variable whose name says password is scrubbed.
+ */
+const PASSWORD_VARIABLE = /^DOOHCTL_[A-Z0-9_]*(PASSWORD|PASSWD|SECRET)[A-Z0-9_]*$/;

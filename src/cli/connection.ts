@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { createDspClient } from "../api/client.js";
 import { filePacingLog, type PacingLog, pacingLogPath } from "../api/pacing-log.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
-import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
+import { credentialVariables, type ResolvedConnection, resolveConnection } from "../config/connection.js";
 import { FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { ConnectionSettings } from "../model/desired.js";
@@ -39,14 +39,25 @@ export interface Connection {
   pacing?: PacingLog;
 }
 
-function credentials(env: CliIO["env"]): { email: string; password: string } {
-  const missing = ["DOOHCTL_EMAIL", "DOOHCTL_PASSWORD"].filter((name) => !env[name]);
+/**
+ * The API user's credentials: DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or for one of several
+ * accounts only the variables its `email_from` and `password_from` name (docs/safety.md).
+ */
+function credentials(env: CliIO["env"], connection: ResolvedConnection): { email: string; password: string } {
+  const names = credentialVariables(connection);
+  const missing = [names.email, names.password].filter((name) => !env[name]);
   if (missing.length > 0) {
+    const whose = connection.account ? `account ${connection.account.name}: ` : "";
     throw new MissingCredentialsError(
-      `${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in DOOHCTL_EMAIL and DOOHCTL_PASSWORD (never in a config file)`,
+      `${whose}${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in ${names.email} and ${names.password} (never in a config file)`,
     );
   }
-  return { email: env.DOOHCTL_EMAIL!, password: env.DOOHCTL_PASSWORD! };
+  return { email: env[names.email]!, password: env[names.password]! };
+}
+
+/** The API user this run logs in as (its email), or "" when the variable is unset. */
+export function runUser(env: CliIO["env"], connection: Pick<ResolvedConnection, "account">): string {
+  return env[credentialVariables(connection).email] ?? "";
 }
 
 function sessionCacheDir(env: CliIO["env"]): string {
@@ -109,7 +120,7 @@ function clientLimits(env: CliIO["env"]): Partial<DspClientOptions> {
 export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const connection = resolveConnection(settings, io.env);
   const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
-  const who = credentials(io.env);
+  const who = credentials(io.env, connection);
   const pacing = cacheOn
     ? pacingLog(sessionCacheDir(io.env), connection, who.email, options.clock)
     : undefined;

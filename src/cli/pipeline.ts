@@ -21,7 +21,7 @@ import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
 import { obeyedEntries, recordFindings } from "../plan/recovered.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
-import { connect } from "./connection.js";
+import { connect, runUser } from "./connection.js";
 import { UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { createReadProgress } from "./read-progress.js";
@@ -121,7 +121,7 @@ export async function readAndPlan(
     connection: {
       api_origin: connection.apiOrigin,
       environment: connection.environment,
-      user: io.env.DOOHCTL_EMAIL ?? "",
+      user: runUser(io.env, connection),
     },
     targets: options.targets,
     ...(changed ? { changed } : {}),
@@ -154,7 +154,7 @@ export async function recoveryStoreFor(
       environment: connection.environment,
       account_id: await client.accountId(),
     },
-    { legacyUser: io.env.DOOHCTL_EMAIL },
+    { legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
   );
 }
 

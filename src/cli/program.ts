@@ -67,6 +67,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/status.js")).registerStatus,
   },
   {
+    name: "accounts",
+    summary: "list the accounts of a repository of several (offline), as a table, JSON or a CI matrix",
+    load: async () => (await import("./commands/accounts.js")).registerAccounts,
+  },
+  {
     name: "pull",
     summary:
       "write drifted live values into the config files, in place, keeping their layout (never writes to the DSP)",

@@ -1,8 +1,10 @@
 /**
  * Where to connect: the config's `connection`, overridden by DOOHCTL_API_ORIGIN and
- * DOOHCTL_ENVIRONMENT. Pure: the CLI (the only reader of the environment) passes `io.env`.
+ * DOOHCTL_ENVIRONMENT; for one of several accounts (`connection.account`), the variable its
+ * `api_origin_from` names instead of DOOHCTL_API_ORIGIN. Pure: the CLI (the only reader of
+ * the environment) passes `io.env`.
  */
-import type { ConnectionSettings } from "../model/desired.js";
+import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
 import { originProblem } from "./origin-problem.js";
@@ -11,6 +13,22 @@ export interface ResolvedConnection {
   apiOrigin: string;
   environment: Environment;
   rateLimits: RateLimits;
+  /**
+   * `connection.account`, when the repository holds several: its name (part of every state
+   * key, docs/safety.md) and the variables its credentials are read from.
+   */
+  account?: { name: string; emailFrom: string; passwordFrom: string };
+}
+
+/** The names of the variables the API user's email and password are read from. */
+export function credentialVariables(connection: Pick<ResolvedConnection, "account">): {
+  email: string;
+  password: string;
+} {
+  const account = connection.account;
+  return account
+    ? { email: account.emailFrom, password: account.passwordFrom }
+    : { email: "DOOHCTL_EMAIL", password: "DOOHCTL_PASSWORD" };
 }
 
 export class ConnectionError extends Error {
@@ -27,6 +45,7 @@ export function resolveConnection(
   settings: ConnectionSettings,
   env: Readonly<Record<string, string | undefined>>,
 ): ResolvedConnection {
+  if (settings.account) return resolveAccount(settings, settings.account, env);
   const envOrigin = nonEmpty(env.DOOHCTL_API_ORIGIN);
   // The credentials come from the environment, so the environment says where they go
   // (docs/safety.md, Credentials): in CI a pull request may edit the config, never the
@@ -59,6 +78,55 @@ export function resolveConnection(
       );
     }
   }
+  return {
+    apiOrigin: new URL(apiOrigin).origin,
+    environment: environmentOf(settings, env),
+    rateLimits: settings.rateLimits ?? PUBLISHED_RATE_LIMITS,
+  };
+}
+
+/**
+ * One of several accounts: its origin comes only from the variable its config names (in CI
+ * and out of it), never from DOOHCTL_API_ORIGIN nor from the config alone, so each account's
+ * credentials go only where its own variable says (docs/safety.md, Credentials).
+ */
+function resolveAccount(
+  settings: ConnectionSettings,
+  account: AccountSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): ResolvedConnection {
+  const name = account.apiOriginFrom;
+  const origin = nonEmpty(env[name]);
+  if (origin === undefined) {
+    throw new ConnectionError(
+      "CONNECTION_NO_ORIGIN",
+      `account ${account.name}: ${name} is not set: this account's credentials go only to the origin ${name} names (its connection.api_origin_from), never to DOOHCTL_API_ORIGIN or one read from the config alone. Set ${name} (like ${name}=https://dsp.example.com); nothing was sent`,
+    );
+  }
+  const problem = originProblem(origin);
+  if (problem !== undefined) {
+    throw new ConnectionError("CONNECTION_INVALID", `account ${account.name}: ${name}: ${problem}`);
+  }
+  const named = new URL(origin).origin;
+  if (settings.apiOrigin !== undefined && originOf(settings.apiOrigin) !== named) {
+    throw new ConnectionError(
+      "CONNECTION_ORIGIN_MISMATCH",
+      `account ${account.name}: the config's connection.api_origin (${originOf(settings.apiOrigin) ?? "not a URL"}) is not ${name} (${named}): the credentials go only where the environment says; nothing was sent and no login was made. Make them the same, or remove connection.api_origin from the config`,
+    );
+  }
+  return {
+    apiOrigin: named,
+    environment: environmentOf(settings, env),
+    rateLimits: settings.rateLimits ?? PUBLISHED_RATE_LIMITS,
+    account: { name: account.name, emailFrom: account.emailFrom, passwordFrom: account.passwordFrom },
+  };
+}
+
+/** DOOHCTL_ENVIRONMENT, else the config's, else production. */
+function environmentOf(
+  settings: ConnectionSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): Environment {
   const envEnvironment = nonEmpty(env.DOOHCTL_ENVIRONMENT);
   if (envEnvironment !== undefined && envEnvironment !== "production" && envEnvironment !== "staging") {
     throw new ConnectionError(
@@ -66,11 +134,7 @@ export function resolveConnection(
       `DOOHCTL_ENVIRONMENT is "${envEnvironment}": set it to production or staging`,
     );
   }
-  return {
-    apiOrigin: new URL(apiOrigin).origin,
-    environment: envEnvironment ?? settings.environment ?? "production",
-    rateLimits: settings.rateLimits ?? PUBLISHED_RATE_LIMITS,
-  };
+  return envEnvironment ?? settings.environment ?? "production";
 }
 
 /** `CI=true` (GitHub Actions, GitLab CI and most runners set it), or `CI=1`. */

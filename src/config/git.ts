@@ -147,3 +147,21 @@ export async function loadConfigAtRevision(
     );
   }
 }
+
+/**
+ * The files, absolute, that differ between `revision` and the working tree: changed, added
+ * or removed tracked files, and untracked ones not ignored (`doohctl accounts --changed-since`).
+ */
+export async function changedFiles(revision: GitRevision): Promise<string[]> {
+  const diff = await git(revision.root, ["diff", "--name-only", "-z", "--no-renames", revision.commit, "--"]);
+  if (!diff.ok)
+    throw new GitRevisionError(`--changed-since ${revision.ref}: git diff failed: ${diff.stderr}`);
+  const untracked = await git(revision.root, ["ls-files", "--others", "--exclude-standard", "-z"]);
+  if (!untracked.ok) {
+    throw new GitRevisionError(`--changed-since ${revision.ref}: git ls-files failed: ${untracked.stderr}`);
+  }
+  return [diff, untracked]
+    .flatMap((listed) => listed.stdout.toString("utf8").split("\0"))
+    .filter((name) => name !== "")
+    .map((name) => resolve(revision.root, ...name.split("/")));
+}

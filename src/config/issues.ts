@@ -41,6 +41,9 @@ export type ConfigIssueCode =
   | "CURRENCY_MISMATCH"
   | "DUPLICATE_DECLARATION"
   | "CONNECTION_DECLARED_TWICE"
+  | "ACCOUNT_VARIABLE_INVALID"
+  | "ACCOUNT_INCOMPLETE"
+  | "ACCOUNTS_MIXED"
   | "POLICY_LOOSENED";
 
 export interface ConfigIssue {

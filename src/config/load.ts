@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
+import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
 import { findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
@@ -83,6 +84,8 @@ export async function loadConfig(
 
   // Every file is read before any is parsed, so that a saved plan's digests are checked first.
   const contents: { file: ConfigFileRef; bytes: Uint8Array }[] = [];
+  // Which account each file's own connection declares: one run covers one account.
+  const read: ReadFile[] = [];
   for (const file of resolved.files) {
     const read = await readConfigFile(file, fs);
     if ("issue" in read) {
@@ -118,7 +121,11 @@ export async function loadConfig(
       parsed.index,
     );
     append(issues, normalizeIssues);
-    if (result.connection) {
+    const account = result.connection?.settings.account?.name;
+    read.push({ display: file.display, absolute: file.absolute, account });
+    // A second account's connection is ACCOUNTS_MIXED (below), not a connection declared twice.
+    const first = read.find((f) => f.account !== undefined)?.account;
+    if (result.connection && (account === undefined || first === account)) {
       connections.push(result.connection.source);
       if (connections.length === 1) state.connection = result.connection.settings;
     }
@@ -130,6 +137,8 @@ export async function loadConfig(
     append(state.creatives, result.creatives);
   }
   append(issues, checkRules(state, connections, policies));
+  // On disk only: an injected file system (a git revision) is the run's own files again.
+  if (!injected) append(issues, await accountsMixed(read, options.cwd));
   if (issues.length > 0) {
     throw new ConfigError(sortIssues(dedupe(issues), resolved.order));
   }

@@ -1,5 +1,8 @@
-/** Stage 3 for `connection:`: the API origin (G13), the environment and the rate limits. */
-import type { ConnectionSettings } from "../model/desired.js";
+/**
+ * Stage 3 for `connection:`: the account (one of several in a repository), the API origin
+ * (G13), the environment and the rate limits.
+ */
+import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
 import { originProblem } from "./origin-problem.js";
@@ -9,6 +12,8 @@ import type { Raw } from "./raw-values.js";
 
 export function normalizeConnection(raw: Raw, at: string, places: Places): ConnectionSettings {
   const settings: ConnectionSettings = {};
+  const account = accountOf(raw, at, places);
+  if (account !== undefined) settings.account = account;
   if (typeof raw.api_origin === "string") {
     const origin = apiOrigin(raw.api_origin, raw, childPath(at, "api_origin"), places);
     if (origin !== undefined) settings.apiOrigin = origin;
@@ -37,4 +42,42 @@ function apiOrigin(text: string, parent: Raw, path: string, places: Places): str
   if (problem === undefined) return new URL(text).origin;
   places.issue({ parent, key: "api_origin", path }, "ORIGIN_INVALID", problem);
   return undefined;
+}
+
+const VARIABLE_KEYS = ["api_origin_from", "email_from", "password_from"] as const;
+
+/**
+ * `account` with the names of its three variables, all or none (docs/safety.md, Credentials):
+ * an account whose password variable is missing would fall back to nothing, and a `*_from`
+ * without `account` would be read by no one. The schema checked each name's form already
+ * (without quoting it: it may be the credential itself).
+ */
+function accountOf(raw: Raw, at: string, places: Places): AccountSettings | undefined {
+  const named = VARIABLE_KEYS.filter((key) => raw[key] !== undefined);
+  if (raw.account === undefined) {
+    for (const key of named) {
+      places.issue(
+        { parent: raw, key, path: childPath(at, key) },
+        "ACCOUNT_INCOMPLETE",
+        `${key} is only read for an account: add connection.account (its name, like northwind-eu), or remove ${key} and use DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD`,
+      );
+    }
+    return undefined;
+  }
+  const missing = VARIABLE_KEYS.filter((key) => raw[key] === undefined);
+  if (missing.length > 0) {
+    places.issue(
+      { parent: raw, key: "account", path: childPath(at, "account") },
+      "ACCOUNT_INCOMPLETE",
+      `account ${String(raw.account)} needs ${missing.join(", ")}: the names of the environment variables holding its origin and credentials (like DOOHCTL_NORTHWIND_EU_PASSWORD), which are read for this account and no other`,
+    );
+    return undefined;
+  }
+  if (typeof raw.account !== "string" || named.some((key) => typeof raw[key] !== "string")) return undefined;
+  return {
+    name: raw.account,
+    apiOriginFrom: raw.api_origin_from as string,
+    emailFrom: raw.email_from as string,
+    passwordFrom: raw.password_from as string,
+  };
 }

@@ -75,6 +75,13 @@ export function schemaMessage(
         };
       }
       const found = describe(located.data);
+      if (parentSchema.title === "Environment variable name") {
+        // As for its pattern below: never quote what is written where a variable name belongs.
+        return {
+          code: "WRONG_TYPE",
+          message: `expected the name of an environment variable, like DOOHCTL_NORTHWIND_EU_PASSWORD, found ${kindOf(located.data)} (not shown)`,
+        };
+      }
       const quote =
         expected.includes("string") &&
         (typeof located.data === "number" ||
@@ -154,6 +161,16 @@ export function schemaMessage(
         message: `"${withoutUserinfo(String(located.data))}" is not a valid ${String(params.format)}`,
       };
     case "pattern":
+      // `*_from` names a variable; what is written there instead may be the credential itself
+      // (a URL, an email, a password), so it is never quoted (docs/safety.md, Credentials).
+      if (parentSchema.title === "Environment variable name") {
+        return {
+          code: "ACCOUNT_VARIABLE_INVALID",
+          message:
+            "is not the name of an environment variable starting with DOOHCTL_ (the value written is not shown)",
+          hint: "write the NAME of the variable that holds the value, like DOOHCTL_NORTHWIND_EU_PASSWORD, and set the value in the CI's secrets, never in a file",
+        };
+      }
       return {
         code: "INVALID_VALUE",
         message: `"${withoutUserinfo(String(located.data))}" is not in the expected form`,
@@ -203,4 +220,12 @@ function nothingHint(data: unknown, expected: readonly string[]): string | undef
   }
   if (expected.includes("object")) return "write its keys under it, indented, or remove the key";
   return undefined;
+}
+
+/** What kind of value is written, without the value (`*_from`, where it may be a credential). */
+function kindOf(data: unknown): string {
+  if (data === null || data === undefined) return "nothing (null)";
+  if (Array.isArray(data)) return "a list";
+  if (typeof data === "bigint") return "a number";
+  return typeWord(typeof data);
 }

@@ -17,7 +17,20 @@ export interface SourceRef {
   path: string;
 }
 
+/**
+ * One of several accounts in a repository (`connection.account`, docs/safety.md): its name and
+ * the NAMES of the environment variables holding its origin and credentials, never the values.
+ */
+export interface AccountSettings {
+  name: string;
+  apiOriginFrom: string;
+  emailFrom: string;
+  passwordFrom: string;
+}
+
 export interface ConnectionSettings {
+  /** Absent: the single account of DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD. */
+  account?: AccountSettings;
   apiOrigin?: string;
   environment?: Environment;
   rateLimits?: RateLimits;

@@ -32,6 +32,7 @@ const TOP_LEVEL: (keyof Plan)[] = [
   "format_version",
   "tool_version",
   "created_at",
+  "account",
   "connection",
   "config_files",
   "targets",

@@ -172,6 +172,8 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     format_version: PLAN_FORMAT_VERSION,
     tool_version: options.toolVersion,
     created_at: options.now,
+    // One of several accounts (connection.account): `apply --plan` refuses another account's plan.
+    ...(desired.connection.account ? { account: desired.connection.account.name } : {}),
     connection: {
       api_origin: options.connection.api_origin,
       environment: options.connection.environment,

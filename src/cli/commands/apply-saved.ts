@@ -4,14 +4,14 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { resolveConnection } from "../../config/connection.js";
+import { credentialVariables, resolveConnection } from "../../config/connection.js";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
 import { checkProposal } from "../../plan/proposal.js";
 import { thresholdsOfSaved } from "../../plan/thresholds.js";
 import type { Plan } from "../../plan/types.js";
-import { connect } from "../connection.js";
+import { connect, runUser } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { readPlanFile } from "../plan-file.js";
@@ -97,7 +97,14 @@ export async function prepareSavedPlan(
   });
   // Credentials go only where the config and the environment say now (ARCHITECTURE.md#plan).
   const now = resolveConnection(desired.connection, io.env);
-  const user = io.env.DOOHCTL_EMAIL ?? "";
+  // A plan of one account is never applied to another (docs/safety.md, Credentials), even
+  // on the same origin, environment and user.
+  if ((saved.account ?? undefined) !== now.account?.name) {
+    throw new ApplyRefused(
+      `${file} is a plan of ${accountText(saved.account)}, and this config is ${accountText(now.account?.name)}: nothing was sent and no login was made. Apply it with its own account's directory, or make a new plan for this one`,
+    );
+  }
+  const user = runUser(io.env, now);
   const made = saved.connection;
   // A team plans with a read-only user and applies with a write user of the same account
   // (spec, Authentication 1: one user, one account): DOOHCTL_PLAN_USER names the plan's user
@@ -107,7 +114,7 @@ export async function prepareSavedPlan(
   if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || !userOk) {
     const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
     throw new ApplyRefused(
-      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || "(DOOHCTL_EMAIL unset)"}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
+      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || `(${credentialVariables(now).email} unset)`}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
     );
   }
   const { client, connection, pacing } = connect(io, desired.connection, {
@@ -185,4 +192,8 @@ function reactivatedCampaigns(plan: Plan): Set<string> {
         : [],
     ),
   );
+}
+
+function accountText(name: string | undefined): string {
+  return name === undefined ? "the single account (no connection.account)" : `account ${name}`;
 }

@@ -15,7 +15,7 @@ import { systemClock } from "../../model/clock.js";
 import type { ConnectionSettings } from "../../model/desired.js";
 import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
-import { connect } from "../connection.js";
+import { connect, runUser } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
@@ -112,7 +112,7 @@ export async function doctorCommand(
       await client.openSession();
     } catch (error) {
       if (error instanceof CredentialsError) {
-        throw new CredentialsError(io.env.DOOHCTL_EMAIL ?? "", "401 at POST /api/session");
+        throw new CredentialsError(runUser(io.env, connected.connection), "401 at POST /api/session");
       }
       // No session, but something to report: a login answered without its cookie (the cookie
       // check says what differs), or a TLS handshake refused with every suite the

@@ -1,0 +1,73 @@
+import { realpath } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { type FoundAccount, findAccounts } from "../../config/accounts.js";
+import { changedFiles, resolveRevision } from "../../config/git.js";
+import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
+import type { CommandModule } from "../command.js";
+import { reportError } from "../errors.js";
+import { Flag, formatOf } from "../flags.js";
+import { EXIT } from "../io.js";
+
+const FORMATS = ["text", "json", "github-matrix", "gitlab"] as const;
+
+/**
+ * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
+ * credential. The account directories under PATHS (docs/scaling.md), or only those with a
+ * YAML file changed, added or removed since REF, as each CI wants them for its matrix.
+ */
+export const registerAccounts: CommandModule = (program, io, setExit) => {
+  program
+    .command("accounts")
+    .description("list the accounts of a repository of several (offline), as a table, JSON or a CI matrix")
+    .argument("[paths...]", "directories to look for account directories under (default: .)")
+    .option(
+      "--changed-since <ref>",
+      "only the accounts with a config file changed, added or removed between git revision REF and the working tree",
+    )
+    .addOption(Flag.format("output format", FORMATS, { checkedBy: "command" }))
+    .action(async (paths: string[], options: { changedSince?: string; format: string }) => {
+      const format = formatOf(options.format, FORMATS);
+      try {
+        if (format instanceof Error) throw format;
+        let accounts = await findAccounts(paths, io.cwd);
+        if (options.changedSince !== undefined) {
+          accounts = await changedAccounts(accounts, io.cwd, options.changedSince);
+        }
+        const entries = accounts.map((a) => a.entry);
+        const render = {
+          text: () =>
+            accountsText(
+              entries,
+              options.changedSince === undefined
+                ? "no account: no directory declares connection.account"
+                : `no account changed since ${options.changedSince}`,
+            ),
+          json: () => accountsJson(entries),
+          "github-matrix": () => accountsGithubMatrix(entries),
+          gitlab: () => accountsGitlab(entries),
+        }[format];
+        io.stdout.write(render());
+        setExit(EXIT.ok);
+      } catch (error) {
+        reportError(io, "accounts", error, format instanceof Error ? undefined : format);
+        setExit(EXIT.error);
+      }
+    });
+};
+
+/** The accounts with a YAML file directly in their directory changed since `ref`. */
+async function changedAccounts(
+  accounts: readonly FoundAccount[],
+  cwd: string,
+  ref: string,
+): Promise<FoundAccount[]> {
+  const revision = await resolveRevision(cwd, ref);
+  const changed = new Set(
+    (await changedFiles(revision)).filter((f) => /^[^.].*\.ya?ml$/i.test(basename(f))).map((f) => dirname(f)),
+  );
+  const out: FoundAccount[] = [];
+  for (const account of accounts) {
+    if (changed.has(await realpath(account.dir))) out.push(account);
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * One run covers exactly one account (docs/safety.md, Credentials): files of two accounts'
+ * directories, or a file of an account's directory read without the connection that names
+ * the account, are refused before any request (`ACCOUNTS_MIXED`). Otherwise the campaigns of
+ * one account would be planned, and applied, with another's credentials, or with those of
+ * DOOHCTL_EMAIL against DOOHCTL_API_ORIGIN.
+ */
+import { readdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { declaredAccount } from "./accounts.js";
+import { ConfigError, type ConfigIssue } from "./issues.js";
+
+/** A file the run read, and the account its own `connection` declares, if any. */
+export interface ReadFile {
+  display: string;
+  absolute: string;
+  account?: string | undefined;
+}
+
+const YAML_NAME = /^[^.].*\.ya?ml$/i;
+
+/**
+ * The issues of a run whose files are not all of one account. A directory whose YAML files
+ * were all read is known from them; another is read for its `connection.account` only.
+ */
+export async function accountsMixed(files: readonly ReadFile[], cwd: string): Promise<ConfigIssue[]> {
+  const byDir = new Map<string, ReadFile[]>();
+  for (const file of files) {
+    const dir = dirname(file.absolute);
+    const list = byDir.get(dir);
+    if (list) list.push(file);
+    else byDir.set(dir, [file]);
+  }
+  const declared = files.find((f) => f.account !== undefined);
+  const owners: { dir: string; account: string; file: string; first: ReadFile }[] = [];
+  for (const [dir, read] of byDir) {
+    const own = read.find((f) => f.account !== undefined);
+    if (own) {
+      owners.push({ dir, account: own.account!, file: own.display, first: read[0]! });
+      continue;
+    }
+    if (await allRead(dir, read)) continue;
+    const found = await declaredAccount(dir, cwd).catch((error: unknown) => {
+      if (error instanceof ConfigError) return undefined; // that account's own run reports it
+      throw error;
+    });
+    if (found) owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
+  }
+  const issues: ConfigIssue[] = [];
+  const at = (file: ReadFile, message: string) =>
+    issues.push({ file: file.display, line: 0, column: 0, path: "", code: "ACCOUNTS_MIXED", message });
+  const base = owners.find((o) => o.account === declared?.account) ?? owners[0];
+  if (base === undefined) return issues;
+  if (declared === undefined) {
+    at(
+      base.first,
+      `belongs to account ${base.account} (declared in ${base.file}), whose connection this run does not read: name the account's directory (${shownDir(base.file)}), so that its own credentials are used; nothing was sent`,
+    );
+    return issues;
+  }
+  for (const other of owners) {
+    if (other.account === base.account) continue;
+    at(
+      other.first,
+      `belongs to account ${other.account} (declared in ${other.file}), but this run is for account ${base.account} (${base.file}): one run covers one account; run doohctl once per account directory (doohctl accounts lists them); nothing was sent`,
+    );
+  }
+  return issues;
+}
+
+/** Whether every YAML file directly in `dir` is among those read. */
+async function allRead(dir: string, read: readonly ReadFile[]): Promise<boolean> {
+  const names = await readdir(dir).catch(() => undefined);
+  if (names === undefined) return true;
+  const readNames = new Set(read.map((f) => f.absolute.slice(dir.length + 1)));
+  return names.filter((n) => YAML_NAME.test(n)).every((n) => readNames.has(n));
+}
+
+function shownDir(file: string): string {
+  const dir = dirname(file);
+  return dir === "" ? "." : dir;
+}

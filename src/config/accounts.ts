@@ -1,0 +1,165 @@
+/**
+ * The accounts of a repository (`doohctl accounts`; docs/safety.md, Credentials): each is a
+ * directory whose YAML files (read as a run reads them: directly inside, not below) declare
+ * `connection.account`. Only the `connection` of each file is checked here, with the same
+ * schema and normalization as a run's, so a campaign file with an error elsewhere does not
+ * hide its account from the CI matrix: that account's own job reports it.
+ */
+import { readdir } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { AccountSettings } from "../model/desired.js";
+import type { Environment } from "../model/wire.js";
+import { readRegularFile } from "./file-guard.js";
+import { ConfigError, type ConfigIssue } from "./issues.js";
+import { normalizeConnection } from "./normalize-connection.js";
+import { Places } from "./places.js";
+import type { Raw } from "./raw-values.js";
+import { checkSchema } from "./schema-check.js";
+import { parseYaml } from "./yaml/read.js";
+import { decodeUtf8 } from "./yaml/utf8.js";
+
+/** One account as `doohctl accounts --format json` lists it (docs/scaling.md). */
+export interface AccountEntry {
+  account: string;
+  /** Its directory, relative to the working directory, with `/`. */
+  path: string;
+  environment: Environment;
+  api_origin_from: string;
+  email_from: string;
+  password_from: string;
+}
+
+export interface FoundAccount {
+  entry: AccountEntry;
+  /** The directory, absolute. */
+  dir: string;
+  /** The file that declares it, as shown in messages. */
+  file: string;
+}
+
+const YAML_NAME = /^[^.].*\.ya?ml$/i;
+/** Only a file that may declare an account is parsed: a line `account:` at any indentation. */
+const MAY_DECLARE = /^[ \t]*["']?account["']?[ \t]*:/m;
+/** Never walked: they hold no config, and node_modules can be huge. */
+const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
+
+/**
+ * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
+ * `connection` is not valid, or when two of the directory's files declare a connection.
+ */
+export async function declaredAccount(dir: string, cwd: string): Promise<FoundAccount | undefined> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => YAML_NAME.test(n)).sort();
+  const found: { settings: AccountSettings; environment: Environment; file: string }[] = [];
+  const issues: ConfigIssue[] = [];
+  for (const name of names) {
+    const file = shown(join(dir, name), cwd);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readRegularFile(join(dir, name));
+    } catch {
+      continue; // not a regular file, or unreadable: the account's own run reports it
+    }
+    const decoded = decodeUtf8(bytes, file);
+    if ("issue" in decoded || !MAY_DECLARE.test(decoded.text)) continue;
+    const parsed = parseYaml(decoded.text, file);
+    const doc = parsed.value as Raw | null;
+    if (!parsed.usable || typeof doc !== "object" || doc === null || doc.connection === undefined) continue;
+    // The connection alone: the rest of the file is its account's run's to check.
+    const schema = checkSchema({ version: doc.version, connection: doc.connection }, parsed.index);
+    const own = schema.issues.filter((i) => i.path.startsWith("connection"));
+    if (own.length > 0 || typeof doc.connection !== "object") {
+      for (const issue of own) issues.push(issue);
+      continue;
+    }
+    const places = new Places(parsed.index);
+    const settings = normalizeConnection(doc.connection as Raw, "connection", places);
+    for (const issue of places.issues) issues.push(issue);
+    if (settings.account) {
+      found.push({ settings: settings.account, environment: settings.environment ?? "production", file });
+    }
+  }
+  if (found.length > 1) {
+    issues.push({
+      file: found[1]!.file,
+      line: 0,
+      column: 0,
+      path: "connection.account",
+      code: "CONNECTION_DECLARED_TWICE",
+      message: `a second account in ${shown(dir, cwd)} (also in ${found[0]!.file}): one directory holds one account; move each to its own directory`,
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  const one = found[0];
+  if (one === undefined) return undefined;
+  return {
+    dir,
+    file: one.file,
+    entry: {
+      account: one.settings.name,
+      path: shown(dir, cwd),
+      environment: one.environment,
+      api_origin_from: one.settings.apiOriginFrom,
+      email_from: one.settings.emailFrom,
+      password_from: one.settings.passwordFrom,
+    },
+  };
+}
+
+/**
+ * Every account under `paths` (directories, walked down; a file stands for its directory),
+ * sorted by name. Two directories declaring one name are an error naming both.
+ */
+export async function findAccounts(paths: readonly string[], cwd: string): Promise<FoundAccount[]> {
+  const dirs = new Set<string>();
+  const walk = async (dir: string): Promise<void> => {
+    if (dirs.has(dir)) return;
+    dirs.add(dir);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRECTORY(e.name)) await walk(join(dir, e.name));
+  };
+  for (const path of paths.length > 0 ? paths : ["."]) {
+    const absolute = resolve(cwd, path);
+    const listed = await readdir(absolute).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? false : Promise.reject(error)),
+    );
+    await walk(listed ? absolute : dirname(absolute));
+  }
+  const found: FoundAccount[] = [];
+  const issues: ConfigIssue[] = [];
+  for (const dir of [...dirs].sort()) {
+    try {
+      const account = await declaredAccount(dir, cwd);
+      if (account) found.push(account);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const issue of error.issues) issues.push(issue);
+    }
+  }
+  const byName = new Map<string, FoundAccount>();
+  for (const account of found) {
+    const first = byName.get(account.entry.account);
+    if (first === undefined) {
+      byName.set(account.entry.account, account);
+      continue;
+    }
+    issues.push({
+      file: account.file,
+      line: 0,
+      column: 0,
+      path: "connection.account",
+      code: "DUPLICATE_DECLARATION",
+      message: `account ${account.entry.account} is declared in two directories, ${first.entry.path} and ${account.entry.path}: an account name is unique across the repository (its state, lock and CI concurrency group are keyed by it); rename one`,
+    });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return [...byName.values()].sort((a, b) => (a.entry.account < b.entry.account ? -1 : 1));
+}
+
+/** Relative to the working directory with `/` when inside it (`.` for itself), else absolute. */
+function shown(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  if (rel === "") return ".";
+  if (rel.startsWith("..") || resolve(cwd, rel) !== path) return path.split(sep).join("/");
+  return rel.split(sep).join("/");
+}
