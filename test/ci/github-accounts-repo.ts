@@ -11,47 +11,20 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
 import { StepFailed, type UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { type FanoutRun, runFanoutWorkflow } from "../helpers/workflow-fanout.js";
 import type { WorkflowYaml } from "../helpers/workflow-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { CAMPAIGNS, campaignsConfig, gitIn, READER } from "./ci-account.js";
-
-export { CAMPAIGNS } from "./ci-account.js";
+import { gitIn, READER } from "./ci-account.js";
+import { accountFile, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
 
 const workflow = (name: string) =>
   parse(
     readFileSync(join(ROOT, "examples", "github", `doohctl-accounts-${name}.yml`), "utf8"),
   ) as WorkflowYaml;
-
-/** `northwind-eu` -> `DOOHCTL_NORTHWIND_EU`: the prefix of the account's variable names. */
-export const prefixOf = (account: string) => `DOOHCTL_${account.toUpperCase().replaceAll("-", "_")}`;
-
-/** A user of the shared test users made the account's own: another email, another password. */
-export function userOf<T extends { email: string; password: string }>(account: string, user: T): T {
-  return { ...user, email: `${account}.${user.email}`, password: `${user.password}-${account}` };
-}
-
-/** accounts/<account>/doohctl.yaml: the CI account's campaigns, with the account's connection names. */
-export function accountFile(account: string, origin: string, budgets: Record<string, number>): string {
-  const prefix = prefixOf(account);
-  return campaignsConfig(origin, budgets).replace(
-    "connection:\n",
-    [
-      "connection:",
-      `  account: ${account}`,
-      "  environment: production",
-      `  api_origin_from: ${prefix}_API_ORIGIN`,
-      `  email_from: ${prefix}_EMAIL`,
-      `  password_from: ${prefix}_PASSWORD`,
-      "",
-    ].join("\n"),
-  );
-}
 
 export interface AccountsRepo {
   accounts: string[];
@@ -86,18 +59,7 @@ export interface AccountsRepo {
 }
 
 export async function githubAccountsRepo(accounts: string[]): Promise<AccountsRepo> {
-  const emulators: Record<string, RunningEmulator> = {};
-  for (const account of accounts)
-    emulators[account] = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
-        users: [userOf(account, USER), userOf(account, READER)],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
-        campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-      },
-    });
+  const emulators = await startAccountEmulators(accounts);
   const dir = mkdtempSync(join(tmpdir(), "doohctl-accounts-workflow-"));
   const github = await githubFake(dir);
   const origin = join(dir, "origin.git");

@@ -4,7 +4,8 @@
  * job's `if:` against `needs` (an implied `success()` is false when a needed job failed or was
  * skipped), `strategy.matrix: ${{ fromJSON(...) }}` expanded into one job per `include` entry
  * (an empty matrix fails the job, as GitHub refuses it), `max-parallel` of them at once and,
- * unless `fail-fast: false`, the ones not started cancelled after a failure. A job in
+ * unless `fail-fast: false`, the others cancelled at the first failure (a job still running
+ * then ends `cancelled`, one not started never starts). A job in
  * `environment: X` sees X's secrets over the repository's. Every job is a fresh runner: its
  * own workspace, temp directory and `uses:` fakes, from `runner`. The steps themselves run
  * through workflow-job.ts.
@@ -148,6 +149,8 @@ export async function runFanoutWorkflow(input: {
     const ran = await pool(
       entries.map((entry) => async () => {
         const one = await runOne(entry);
+        // fail-fast: GitHub cancels the matrix's other jobs, running or not, at the first failure.
+        if (failFast && failed && one.result === "success") return { ...one, result: "cancelled" as const };
         if (one.result !== "success") failed = true;
         return one;
       }),
