@@ -91,7 +91,18 @@ export function childJobs(text: string): {
     }
     for (const entry of parallel.matrix) {
       const name = `${key}: [${Object.values(entry).join(", ")}]`;
-      ci[name] = { ...spec, variables: { ...spec.variables, ...entry } };
+      const variables = { ...spec.variables, ...entry };
+      // GitLab expands the job's variables in `environment` and `resource_group`.
+      const expand = (value: unknown) =>
+        typeof value === "string"
+          ? value.replace(/\$\{?(\w+)\}?/g, (_, v: string) => variables[v] ?? "")
+          : value;
+      ci[name] = {
+        ...spec,
+        variables,
+        ...(spec.environment ? { environment: expand(spec.environment) } : {}),
+        ...(spec.resource_group ? { resource_group: expand(spec.resource_group) } : {}),
+      };
       jobs.push({ name, stage, ...(entry.DOOHCTL_ACCOUNT ? { account: entry.DOOHCTL_ACCOUNT } : {}) });
     }
   }
@@ -112,8 +123,14 @@ export interface AccountsProject {
   openMergeRequest(iid: number, budgets: Record<string, Record<string, number>>): string;
   configAtMain(account: string): string;
   writes(account: string): number;
+  budgets(account: string): Record<string, number>;
+  /** Merges `mr-IID` into main with a merge commit, as the merge button does. */
+  merge(iid: number): string;
+  main(): string;
   /** The merge request's pipeline: the accounts job, and the child pipeline it wrote. */
   pipeline(iid: number): Promise<MergeRequestPipeline>;
+  /** A pipeline on main: a push (`before` is main's HEAD before it) or one run by hand (`web`). */
+  mainPipeline(source: "push" | "web", sha: string, before?: string): Promise<MergeRequestPipeline>;
   close(): Promise<void>;
 }
 
@@ -186,43 +203,75 @@ export async function gitlabAccountsProject(accounts: string[]): Promise<Account
     return git("rev-parse", `mr-${iid}`);
   };
 
-  /** One job of the pipeline on a fresh checkout of the merge request's branch, with `files` in it. */
+  /** One job of a pipeline on a fresh checkout of `sha`, with `files` (earlier stages' artifacts) in it. */
   const runJob = async (
     ci: GitLabCiYaml,
     name: string,
-    iid: number,
-    pipelineId: number,
-    source: string,
+    at: { sha: string; ref: string; pipelineId: number; source: string; predefined: Record<string, string> },
     files: Record<string, Buffer> = {},
   ) => {
     const id = ++jobs;
     const home = join(dir, "jobs", String(id));
     const checkout = join(home, "build");
     mkdirSync(home, { recursive: true });
-    const sha = git("rev-parse", `mr-${iid}`);
     execFileSync("git", ["clone", "-q", "--no-checkout", repo, checkout]);
-    execFileSync("git", ["checkout", "-q", "--detach", sha], { cwd: checkout });
+    execFileSync("git", ["checkout", "-q", "--detach", at.sha], { cwd: checkout });
     for (const [path, data] of Object.entries(files)) writeFileSync(join(checkout, path), data);
-    const mr = source === "merge_request_event";
     return runGitLabJob({
       ci,
       name,
       gitlab,
       dir: checkout,
       predefined: {
-        CI_PIPELINE_SOURCE: source,
-        CI_COMMIT_SHA: sha,
-        CI_COMMIT_REF_NAME: `mr-${iid}`,
+        CI_PIPELINE_SOURCE: at.source,
+        CI_COMMIT_SHA: at.sha,
+        CI_COMMIT_REF_NAME: at.ref,
         CI_DEFAULT_BRANCH: "main",
-        ...(mr
-          ? { CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_DIFF_BASE_SHA: diffBase.get(iid) ?? "" }
-          : {}),
+        ...at.predefined,
       },
       project: variables,
-      protectedRef: false,
+      protectedRef: at.ref === "main",
       machineEnv: { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: home, NO_COLOR: "1" },
-      pipelineId,
+      pipelineId: at.pipelineId,
     });
+  };
+
+  /** The accounts job, then the child pipeline it wrote, stage by stage, as the trigger job `trigger` runs it. */
+  const runPipeline = async (
+    trigger: string,
+    at: { sha: string; ref: string; source: string; predefined: Record<string, string> },
+    parentId: number,
+  ): Promise<MergeRequestPipeline> => {
+    const accountsJob = await runJob(PARENT, "accounts", { ...at, pipelineId: parentId });
+    const childText = accountsJob.job.artifacts["child.yml"]?.toString() ?? "";
+    const ran: ChildPipelineJob[] = [];
+    if (accountsJob.status === "success") {
+      const { ci, jobs: planned } = childJobs(childText);
+      const childId = ++pipelines;
+      gitlab.bridges.push({ pipeline: parentId, name: trigger, downstream: childId });
+      const child = {
+        ...at,
+        source: "parent_pipeline",
+        pipelineId: childId,
+        predefined: { ...at.predefined },
+      };
+      delete child.predefined.CI_MERGE_REQUEST_IID;
+      for (const stage of [...new Set(planned.map((j) => j.stage))]) {
+        // Earlier stages' artifacts are downloaded into every later job (GitLab's default).
+        const artifacts = Object.assign({}, ...ran.map((j) => j.run.job.artifacts)) as Record<string, Buffer>;
+        const inStage = planned.filter((j) => j.stage === stage);
+        const results = await Promise.all(inStage.map((j) => runJob(ci, j.name, child, artifacts)));
+        for (const [i, j] of inStage.entries()) ran.push({ ...j, run: results[i]! });
+      }
+    }
+    const job = (name: string, account?: string) => {
+      const found = ran.find(
+        (j) => j.name.split(":")[0] === name && (account === undefined || j.account === account),
+      );
+      if (!found) throw new Error(`no job ${name}${account ? ` for ${account}` : ""}`);
+      return found;
+    };
+    return { accounts: accountsJob, child: childText, jobs: ran, job };
   };
 
   return {
@@ -251,37 +300,40 @@ export async function gitlabAccountsProject(accounts: string[]): Promise<Account
     writes: (account) =>
       emulators[account]!.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session"))
         .length,
-    async pipeline(iid) {
+    budgets: (account) =>
+      Object.fromEntries(
+        emulators[account]!.state().campaigns.map((c) => [c.name, c.budget_impressions as number]),
+      ),
+    merge(iid) {
+      git("checkout", "-q", "main");
+      git("merge", "-q", "--no-ff", "-m", `Merge branch 'mr-${iid}' into 'main'`, `mr-${iid}`);
+      const sha = git("rev-parse", "HEAD");
+      const mr = gitlab.mergeRequests.find((m) => m.iid === iid)!;
+      mr.state = "merged";
+      mr.merge_commit_sha = sha;
+      return sha;
+    },
+    main: () => git("rev-parse", "main"),
+    pipeline(iid) {
       const parentId = ++pipelines;
       gitlab.mergeRequests.find((m) => m.iid === iid)?.pipelines.unshift(parentId);
-      const accountsJob = await runJob(PARENT, "accounts", iid, parentId, "merge_request_event");
-      const childText = accountsJob.job.artifacts["child.yml"]?.toString() ?? "";
-      const ran: ChildPipelineJob[] = [];
-      if (accountsJob.status === "success") {
-        const { ci, jobs: planned } = childJobs(childText);
-        const childId = ++pipelines;
-        const stages = [...new Set(planned.map((j) => j.stage))];
-        for (const stage of stages) {
-          // Earlier stages' artifacts are downloaded into every later job (GitLab's default).
-          const artifacts = Object.assign({}, ...ran.map((j) => j.run.job.artifacts)) as Record<
-            string,
-            Buffer
-          >;
-          const inStage = planned.filter((j) => j.stage === stage);
-          const results = await Promise.all(
-            inStage.map((j) => runJob(ci, j.name, iid, childId, "parent_pipeline", artifacts)),
-          );
-          for (const [i, j] of inStage.entries()) ran.push({ ...j, run: results[i]! });
-        }
-      }
-      const job = (name: string, account?: string) => {
-        const found = ran.find(
-          (j) => j.name.split(":")[0] === name && (account === undefined || j.account === account),
-        );
-        if (!found) throw new Error(`no job ${name}${account ? ` for ${account}` : ""}`);
-        return found;
+      const predefined = {
+        CI_MERGE_REQUEST_IID: String(iid),
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: diffBase.get(iid) ?? "",
       };
-      return { accounts: accountsJob, child: childText, jobs: ran, job };
+      const sha = git("rev-parse", `mr-${iid}`);
+      return runPipeline(
+        "plan",
+        { sha, ref: `mr-${iid}`, source: "merge_request_event", predefined },
+        parentId,
+      );
+    },
+    mainPipeline(source, sha, before) {
+      const predefined: Record<string, string> = {
+        CI_COMMIT_BRANCH: "main",
+        ...(before ? { CI_COMMIT_BEFORE_SHA: before } : {}),
+      };
+      return runPipeline("apply", { sha, ref: "main", source, predefined }, ++pipelines);
     },
     async close() {
       await gitlab.close();

@@ -4,7 +4,10 @@
  * doohctl-accounts-jobs.yml), whose matrix jobs plan each changed account as its own plan
  * user against its own emulator, side by side, and whose last job notes every plan on the
  * merge request. No changed account: one no-op job, since GitLab refuses an empty child
- * pipeline. A write user visible to a merge request job fails it before any request.
+ * pipeline. A write user visible to a merge request job fails it before any request. On the
+ * default branch, the child pipeline applies each changed account's reviewed plan as its own
+ * write user (its environment's variables), one account's failure stopping no other, and a
+ * merge before it not applied to that account refused until a pipeline run by hand.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
@@ -91,4 +94,51 @@ describe("the GitLab fan-out pipeline", () => {
     expect(body).toContain("doohctl plan failed for: north");
     expect(body).toContain("Stations");
   }, 240_000);
+
+  it("three accounts: the default branch applies each changed account's reviewed plan; one account's failure stops no other, and its next merge waits for a run by hand", async () => {
+    project = await gitlabAccountsProject(["north", "south", "east"]);
+    const p = project;
+    const first = await p.mainPipeline("web", p.main());
+    for (const job of first.jobs) expect(job.run.status, job.run.log).toBe("success");
+    expect(first.jobs.map((j) => j.account)).toEqual(["east", "north", "south"]);
+
+    p.openMergeRequest(4, { north: { Malls: 120000 }, east: { Airports: 60000 } });
+    expect((await p.pipeline(4)).job("doohctl-note").run.status).toBe("success");
+    const before = p.main();
+    const four = p.merge(4);
+    // East's write password was rotated in the DSP, not in its CI/CD variable.
+    const eastPassword = p.variables.find((v) => v.key === "DOOHCTL_EAST_PASSWORD")!;
+    const rotated = eastPassword.value;
+    eastPassword.value = "rotated";
+    const applied = await p.mainPipeline("push", four, before);
+    eastPassword.value = rotated;
+    expect(applied.jobs.map((j) => j.account)).toEqual(["east", "north"]);
+    const north = applied.job("doohctl-apply", "north").run;
+    expect(north.status, north.log).toBe("success");
+    expect(north.log).toContain("Applying the reviewed plan of north in !4");
+    expect(applied.job("doohctl-apply", "east").run.status).toBe("failed");
+    expect(p.budgets("north")).toMatchObject({ Malls: 120000 });
+    expect(p.budgets("east")).toMatchObject({ Airports: 100000 });
+    expect(p.writes("east") + p.writes("south")).toBe(0);
+    expect(refusedLogins(p.emulators)).toEqual(["east"]);
+
+    // East's next merge: planned from a config east never had applied, it is refused.
+    p.openMergeRequest(5, { east: { Stations: 40000 } });
+    expect((await p.pipeline(5)).job("doohctl-note").run.status).toBe("success");
+    const five = p.merge(5);
+    const refused = await p.mainPipeline("push", five, four);
+    const east = refused.job("doohctl-apply", "east").run;
+    expect(east.status).toBe("failed");
+    expect(east.log).toContain("merges before this one were not applied to east");
+    expect(p.writes("east")).toBe(0);
+    for (const iid of [4, 5])
+      expect(p.gitlab.notes.get(iid)?.some((n) => n.body.includes("did not run for east"))).toBe(true);
+
+    // The pipeline run by hand applies every account at its HEAD: east gets both merges.
+    const manual = await p.mainPipeline("web", five);
+    for (const job of manual.jobs) expect(job.run.status, job.run.log).toBe("success");
+    expect(p.budgets("east")).toMatchObject({ Airports: 60000, Stations: 40000 });
+    expect(p.budgets("north")).toMatchObject({ Malls: 120000 });
+    expect(foreignLogins(p.emulators)).toEqual([]);
+  }, 300_000);
 });
