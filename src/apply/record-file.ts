@@ -17,6 +17,8 @@ export interface RecordFile {
   origin: string;
   environment: string;
   account_id: string;
+  /** `connection.account`, when the repository holds several; absent for the single account. */
+  account?: string;
   started_at: string;
   /** Renewed every 5 s while the apply runs (lease.ts). */
   lease: Lease;
@@ -72,6 +74,8 @@ export function foreignTo(file: RecordFile, scope: RecoveryScope): string | unde
   if (file.origin !== scope.origin) other.push(`origin ${file.origin}`);
   if (file.environment !== scope.environment) other.push(`environment ${file.environment}`);
   if (file.account_id !== scope.account_id) other.push(`account ${file.account_id}`);
+  // A file copied into another configured account's directory is that account's, not this one's.
+  if (file.account !== scope.account) other.push(`configured account ${file.account ?? "(none)"}`);
   return other.length > 0
     ? `it names ${other.join(", ")}, not this run's ${scope.origin} (${scope.environment}, account ${scope.account_id}): never obeyed, left on disk`
     : undefined;

@@ -8,7 +8,7 @@
  *
  * Layout: `<state dir>/recovery/<account key>/<apply id>.json`, one file per apply, so two
  * applies never write the same file. The account key hashes origin, environment and the G9
- * `account_id`. Each file holds its apply's lease (lease.ts), which tells a running apply
+ * `account_id`, and the configured account's name when the repository holds several. Each file holds its apply's lease (lease.ts), which tells a running apply
  * (that will reactivate its own campaigns) from a stopped one.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -56,8 +56,10 @@ export function defaultStateDir(env: Readonly<Record<string, string | undefined>
 
 /** A file name for an account: neither origin nor account id on disk outside the files themselves. */
 export function accountKey(scope: RecoveryScope): string {
+  // The single account keeps the key it always had: its records and lock stay where they are.
+  const named = scope.account === undefined ? "" : `\naccount ${scope.account}`;
   return createHash("sha256")
-    .update(`${scope.origin}\n${scope.environment}\n${scope.account_id}`)
+    .update(`${scope.origin}\n${scope.environment}\n${scope.account_id}${named}`)
     .digest("hex")
     .slice(0, 24);
 }
@@ -308,6 +310,7 @@ export class ApplyRecovery {
       origin: this.at.scope.origin,
       environment: this.at.scope.environment,
       account_id: this.at.scope.account_id,
+      ...(this.at.scope.account !== undefined ? { account: this.at.scope.account } : {}),
       started_at: this.at.startedAt,
       lease,
       paused: this.paused,

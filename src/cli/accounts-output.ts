@@ -1,5 +1,5 @@
 /**
- * `doohctl accounts` output (docs/scaling.md): a table, a JSON document, a GitHub Actions
+ * `doohctl accounts` output (docs/safety.md, Several accounts in one repository): a table, a JSON document, a GitHub Actions
  * `strategy.matrix` and a GitLab `parallel: matrix` document for a child pipeline.
  */
 import type { AccountEntry } from "../config/accounts.js";

@@ -60,8 +60,14 @@ export function runUser(env: CliIO["env"], connection: Pick<ResolvedConnection, 
   return env[credentialVariables(connection).email] ?? "";
 }
 
-function sessionCacheDir(env: CliIO["env"]): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
+/**
+ * The session cache and the pacing log live here. One of several accounts has a directory of
+ * its own (`accounts/<name>`; docs/safety.md, Keeping two accounts apart), so a job of one
+ * account never reads or writes another's session or request log, whatever their users.
+ */
+function sessionCacheDir(env: CliIO["env"], connection: ResolvedConnection): string {
+  const base = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
+  return connection.account ? join(base, "accounts", connection.account.name) : base;
 }
 
 export class CaFileError extends Error {
@@ -122,14 +128,14 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
   const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
   const who = credentials(io.env, connection);
   const pacing = cacheOn
-    ? pacingLog(sessionCacheDir(io.env), connection, who.email, options.clock)
+    ? pacingLog(sessionCacheDir(io.env, connection), connection, who.email, options.clock)
     : undefined;
   const client = createDspClient({
     apiOrigin: connection.apiOrigin,
     environment: connection.environment,
     credentials: who,
     rateLimits: connection.rateLimits,
-    sessionCache: cacheOn ? { dir: sessionCacheDir(io.env) } : false,
+    sessionCache: cacheOn ? { dir: sessionCacheDir(io.env, connection) } : false,
     // Pacing across runs: the request log lives (and is turned off) with the session cache.
     ...(pacing ? { pacingLog: pacing } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

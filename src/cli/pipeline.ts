@@ -139,7 +139,8 @@ export async function readAndPlan(
 /**
  * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
  * keyed by origin, environment and the G9 `account_id` of the session, so every write user of
- * the account who carries the state directory sees it. Logs in when there is no session yet.
+ * the account who carries the state directory sees it; and by `connection.account` when the
+ * repository holds several, so two configured accounts never read each other's. Logs in when there is no session yet.
  */
 export async function recoveryStoreFor(
   io: CliIO,
@@ -153,6 +154,7 @@ export async function recoveryStoreFor(
       origin: connection.apiOrigin,
       environment: connection.environment,
       account_id: await client.accountId(),
+      ...(connection.account ? { account: connection.account.name } : {}),
     },
     { legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
   );

@@ -5,11 +5,11 @@
  * schema and normalization as a run's, so a campaign file with an error elsewhere does not
  * hide its account from the CI matrix: that account's own job reports it.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { AccountSettings } from "../model/desired.js";
 import type { Environment } from "../model/wire.js";
-import { readRegularFile } from "./file-guard.js";
+import { findTree, isInside, readRegularFile } from "./file-guard.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 import { normalizeConnection } from "./normalize-connection.js";
 import { Places } from "./places.js";
@@ -18,7 +18,7 @@ import { checkSchema } from "./schema-check.js";
 import { parseYaml } from "./yaml/read.js";
 import { decodeUtf8 } from "./yaml/utf8.js";
 
-/** One account as `doohctl accounts --format json` lists it (docs/scaling.md). */
+/** One account as `doohctl accounts --format json` lists it (docs/safety.md). */
 export interface AccountEntry {
   account: string;
   /** Its directory, relative to the working directory, with `/`. */
@@ -37,6 +37,12 @@ export interface FoundAccount {
   file: string;
 }
 
+/** A path given to `doohctl accounts` that is no directory to look in. */
+export class AccountsPathError extends Error {
+  override readonly name = "AccountsPathError";
+  readonly code = "ACCOUNTS_PATH";
+}
+
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
 /** Only a file that may declare an account is parsed: a line `account:` at any indentation. */
 const MAY_DECLARE = /^[ \t]*["']?account["']?[ \t]*:/m;
@@ -47,15 +53,23 @@ const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "no
  * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
  * `connection` is not valid, or when two of the directory's files declare a connection.
  */
-export async function declaredAccount(dir: string, cwd: string): Promise<FoundAccount | undefined> {
+export async function declaredAccount(
+  dir: string,
+  cwd: string,
+  tree?: string,
+): Promise<FoundAccount | undefined> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => YAML_NAME.test(n)).sort();
+  // As a run reads a directory (files.ts): an entry must resolve inside the tree or the directory.
+  const trusted = [tree ?? (await findTree(cwd)), await realpath(dir).catch(() => dir)];
   const found: { settings: AccountSettings; environment: Environment; file: string }[] = [];
   const issues: ConfigIssue[] = [];
   for (const name of names) {
     const file = shown(join(dir, name), cwd);
     let bytes: Uint8Array;
     try {
-      bytes = await readRegularFile(join(dir, name));
+      const real = await realpath(join(dir, name));
+      if (!trusted.some((root) => isInside(root, real))) continue; // refused by the account's run
+      bytes = await readRegularFile(real);
     } catch {
       continue; // not a regular file, or unreadable: the account's own run reports it
     }
@@ -121,15 +135,21 @@ export async function findAccounts(paths: readonly string[], cwd: string): Promi
     const absolute = resolve(cwd, path);
     const listed = await readdir(absolute).then(
       () => true,
-      (error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? false : Promise.reject(error)),
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOTDIR") return false;
+        throw new AccountsPathError(
+          `${path}: ${error.code === "ENOENT" ? "no such directory" : `cannot be read (${error.code ?? error.message})`}: name a directory that holds account directories (default: the working directory)`,
+        );
+      },
     );
     await walk(listed ? absolute : dirname(absolute));
   }
+  const tree = await findTree(cwd);
   const found: FoundAccount[] = [];
   const issues: ConfigIssue[] = [];
   for (const dir of [...dirs].sort()) {
     try {
-      const account = await declaredAccount(dir, cwd);
+      const account = await declaredAccount(dir, cwd, tree);
       if (account) found.push(account);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

@@ -14,6 +14,12 @@ export interface RecoveryScope {
   origin: string;
   environment: string;
   account_id: string;
+  /**
+   * `connection.account`, when the repository holds several (docs/safety.md, Keeping two
+   * accounts apart): part of the key, so two configured accounts never share a record or a
+   * lock, even on one origin, environment and DSP account. Absent for the single account.
+   */
+  account?: string | undefined;
 }
 
 /** The running apply that holds an entry: it will reactivate the campaign itself. */

@@ -264,7 +264,7 @@ export interface Plan {
   format_version: typeof PLAN_FORMAT_VERSION;
   tool_version: string;
   created_at: string;
-  /** `connection.account` of the config, when it is one of several accounts (docs/scaling.md). */
+  /** `connection.account` of the config, when it is one of several accounts (docs/safety.md). */
   account?: string;
   /**
    * `rate_limits` (`get=100/60s,write=10/60s,session=10/60s`) lets `apply --plan` pace as

@@ -1,9 +1,9 @@
 /**
  * Issue 28 items 1 and 2: accounts in the config and `doohctl accounts` in each format
- * (docs/scaling.md, docs/safety.md, Credentials). Offline: no emulator is needed to list.
+ * (docs/safety.md, Several accounts in one repository). Offline: no emulator is needed to list.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -114,6 +114,28 @@ describe("doohctl accounts", () => {
     expect(matrix.err).toContain("accounts/northwind-eu and old/northwind-eu");
   });
 
+  it("says which path is no directory to look in", async () => {
+    const json = await accounts(repo(), ["nowhere", "--format", "json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).errors[0]).toMatchObject({
+      code: "ACCOUNTS_PATH",
+      message: expect.stringContaining("nowhere: no such directory"),
+    });
+  });
+
+  it("reads no YAML entry that links out of the tree, as a run would not", async () => {
+    const outside = repo();
+    writeAccount(outside, "elsewhere", [], { dir: "." });
+    const root = repo();
+    mkdirSync(join(root, "linked"));
+    symlinkSync(join(outside, "doohctl.yaml"), join(root, "linked", "doohctl.yaml"));
+    writeAccount(root, "northwind-eu");
+    const json = await accounts(root, ["--format", "json"]);
+    expect(JSON.parse(json.out).accounts.map((a: { account: string }) => a.account)).toEqual([
+      "northwind-eu",
+    ]);
+  });
+
   it("refuses an unknown format as a usage error", async () => {
     const json = await accounts(repo(), ["--format", "yaml"]);
     expect(json.code).toBe(1);
@@ -209,6 +231,21 @@ describe("accounts in the config", () => {
     expect(JSON.parse(listed.out).errors.map((e: { code: string }) => e.code)).toContain(
       "ACCOUNT_VARIABLE_INVALID",
     );
+  });
+
+  it("scrubs every account's password variable from config errors, not only DOOHCTL_PASSWORD", async () => {
+    const root = repo();
+    const secret = "tr0ub4dor-and-3";
+    writeAccount(root, "northwind-eu", ['  - id: "1001"', `    unmanaged_campaigns: ${secret}`], {
+      dir: ".",
+    });
+    const io = bufferIO({ cwd: root, env: { DOOHCTL_NORTHWIND_EU_PASSWORD: secret } });
+    expect(await run(["validate", "--format", "json"], io)).toBe(1);
+    expect(io.out()).not.toContain(secret);
+    const bare = bufferIO({ cwd: root });
+    await run(["validate", "--format", "json"], bare);
+    // Without the variable the value is not known to be a secret: the scrub is what hid it.
+    expect(bare.out()).toContain(secret);
   });
 
   it("refuses a number where a variable name belongs, without echoing it", async () => {

@@ -1,5 +1,5 @@
 /**
- * A repository of several accounts (docs/scaling.md): one directory each under `accounts/`,
+ * A repository of several accounts (docs/safety.md, Several accounts in one repository): one directory each under `accounts/`,
  * whose `doohctl.yaml` names the variables of its origin and credentials, and the environment
  * that sets them. Account names are lower case with hyphens; their variables are
  * DOOHCTL_<NAME>_API_ORIGIN, DOOHCTL_<NAME>_EMAIL, DOOHCTL_<NAME>_PASSWORD.

@@ -12,7 +12,7 @@ const FORMATS = ["text", "json", "github-matrix", "gitlab"] as const;
 
 /**
  * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
- * credential. The account directories under PATHS (docs/scaling.md), or only those with a
+ * credential. The account directories under PATHS (docs/safety.md, Several accounts in one repository), or only those with a
  * YAML file changed, added or removed since REF, as each CI wants them for its matrix.
  */
 export const registerAccounts: CommandModule = (program, io, setExit) => {
