@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { accountsBenchmark } from "./accounts.js";
 import { applyBenchmark } from "./apply.js";
 import { clientBenchmark } from "./client.js";
 import { configBenchmark } from "./config.js";
@@ -34,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   statusBenchmark,
   startupBenchmark,
   pullBenchmark,
+  accountsBenchmark,
 ];
 
 const only = process.argv.slice(2);

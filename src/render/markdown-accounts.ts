@@ -21,8 +21,8 @@ export interface AccountMoney {
   change: Money;
 }
 
-/** One account of the combined comment. */
-export interface AccountSection {
+/** One account of the combined comment: its saved plan's summary figures. */
+export interface AccountSummary {
   account: string;
   /** The plan file as the user named it. */
   file: string;
@@ -34,36 +34,35 @@ export interface AccountSection {
   writeWindow: string;
   /** Undefined for a plan saved before doohctl recorded spend (`summary.spend` absent). */
   money: AccountMoney[] | undefined;
-  /** The account's plan as its own pull-request comment (renderMarkdown). */
-  markdown: string;
 }
 
 export interface AccountsMarkdownOptions {
   /** The comment's limit in characters: GitHub's 65,536 by default (GitLab takes 1,000,000). */
   maxChars: number;
+  /** The account's plan as its own pull-request comment (renderMarkdown), asked for once, in order. */
+  markdownOf: (index: number) => string;
   /** The file the complete comment is written to (`--overflow FILE`), as the user named it. */
   overflow?: string | undefined;
+  /**
+   * Receives the complete comment, every account's plan, piece by piece (`--overflow FILE`).
+   * Only the comment is kept: twenty plans' Markdown held at once cost the garbage collector
+   * more than rendering them (bench/accounts.ts).
+   */
+  write?: ((text: string) => void) | undefined;
 }
 
 export interface AccountsMarkdown {
   /** What fits in the comment. */
   comment: string;
-  /** Every account's plan: what `--overflow FILE` holds. */
-  complete: string;
-  /** The accounts whose plans are in `complete` but not in `comment`. */
+  /** The accounts whose plans are in the complete comment but not in this one. */
   left: string[];
 }
 
 /** GitHub's limit on an issue or pull-request comment, in characters. */
 export const COMMENT_MAX_CHARS = 65_536;
 
-/** The summary figures of a saved plan, with its Markdown; reads only the plan's data. */
-export function accountSection(input: {
-  account: string;
-  file: string;
-  plan: Plan;
-  markdown: string;
-}): AccountSection {
+/** The summary figures of a saved plan; reads only the plan's data. */
+export function accountSummary(input: { account: string; file: string; plan: Plan }): AccountSummary {
   const { summary } = input.plan;
   return {
     account: input.account,
@@ -77,7 +76,6 @@ export function accountSection(input: {
       advertiser: s.advertiser_name ?? `advertiser ${s.advertiser_id}`,
       change: s.max_spend_change,
     })),
-    markdown: input.markdown,
   };
 }
 
@@ -104,7 +102,7 @@ function moneyCell(money: AccountMoney[] | undefined): string {
 }
 
 /** Per currency over every account: advertisers of two accounts are not the same advertiser. */
-function totalMoney(accounts: readonly AccountSection[]): string {
+function totalMoney(accounts: readonly AccountSummary[]): string {
   const totals = new Map<string, Money>();
   for (const a of accounts) {
     for (const m of a.money ?? []) {
@@ -114,21 +112,22 @@ function totalMoney(accounts: readonly AccountSection[]): string {
     }
   }
   const changed = [...totals.values()].filter((m) => Money.toNanos(m) !== 0n);
-  if (changed.length === 0) return "none";
-  return changed
+  const lines = changed
     .sort((a, b) => a.currency_code.localeCompare(b.currency_code))
-    .map((m) => Money.formatAmount(m, { signed: true }))
-    .join("<br>");
+    .map((m) => Money.formatAmount(m, { signed: true }));
+  const unknown = accounts.filter((a) => a.money === undefined).map((a) => cell(code(a.account)));
+  if (unknown.length > 0) lines.push(`without ${unknown.join(", ")} (no spend in the plan file)`);
+  return lines.length === 0 ? "none" : lines.join("<br>");
 }
 
-function changesCell(a: AccountSection): string {
+function changesCell(a: AccountSummary): string {
   const errors = a.errors > 0 ? ` (**${plural(a.errors, "error")}: cannot be applied**)` : "";
   return `${a.changes.toLocaleString("en-US")}${errors}`;
 }
 
-function summaryLines(accounts: readonly AccountSection[]): string[] {
+function summaryLines(accounts: readonly AccountSummary[]): string[] {
   const slowest = Math.max(0, ...accounts.map((a) => a.estimatedApplyMs));
-  const sum = (pick: (a: AccountSection) => number) => accounts.reduce((n, a) => n + pick(a), 0);
+  const sum = (pick: (a: AccountSummary) => number) => accounts.reduce((n, a) => n + pick(a), 0);
   return [
     `## doohctl plan: ${plural(accounts.length, "account")}, ${plural(
       sum((a) => a.changes),
@@ -139,15 +138,15 @@ function summaryLines(accounts: readonly AccountSection[]): string[] {
     "|---|--:|--:|---|---|",
     ...accounts.map(
       (a) =>
-        `| ${code(a.account)} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
+        `| ${cell(code(a.account))} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
     ),
     `| **all** | ${sum((a) => a.changes).toLocaleString("en-US")} | ${sum((a) => a.writeRequests).toLocaleString("en-US")} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
     "",
   ];
 }
 
-function sectionOf(a: AccountSection): string {
-  return `\n---\n\n## Account ${code(a.account)} (${code(a.file)})\n\n${a.markdown}`;
+function sectionOf(a: AccountSummary, markdown: string): string {
+  return `\n---\n\n## Account ${code(a.account)} (${code(a.file)})\n\n${markdown}`;
 }
 
 /** The line that names the accounts whose plans the comment leaves out. */
@@ -161,37 +160,61 @@ function leftNote(left: readonly string[], overflow: string | undefined): string
 }
 
 export function renderAccountsMarkdown(
-  accounts: readonly AccountSection[],
+  accounts: readonly AccountSummary[],
   options: AccountsMarkdownOptions,
 ): AccountsMarkdown {
-  const head = `${summaryLines(accounts).join("\n")}`;
-  const sections = accounts.map(sectionOf);
-  const complete = `${head}${sections.join("")}`;
+  const head = summaryLines(accounts).join("\n");
+  const write = options.write ?? (() => {});
+  write(head);
   const max = options.maxChars;
-  if (complete.length <= max) return { comment: complete, complete, left: [] };
-  // The note naming every account is the longest it can be: reserve its room, then take the
-  // plans that fit, in order; the note names fewer, so it is shorter.
+  // The note naming every account is the longest it can be: its room is kept while the plans
+  // are taken in order; when one does not fit, the note names fewer, so it is shorter.
   const reserve = leftNote(
     accounts.map((a) => a.account),
     options.overflow,
   ).length;
-  let room = max - head.length - reserve - 1;
-  if (room < 0)
-    return {
-      comment: cutSummary(head, max, options.overflow),
-      complete,
-      left: accounts.map((a) => a.account),
-    };
+  let room = max - head.length;
+  // Indexed by account: the sections that fit, held (at most `max` characters of them).
+  const taken: (string | undefined)[] = [];
+  let allFit = true;
+  for (const [i, account] of accounts.entries()) {
+    const section = sectionOf(account, options.markdownOf(i));
+    write(section);
+    if (section.length <= room) {
+      taken[i] = section;
+      room -= section.length;
+    } else allFit = false;
+  }
+  if (allFit) return { comment: `${head}${taken.join("")}`, left: [] };
+  // Some plan did not fit: start again from the summary with the note's room kept.
+  if (max - head.length - reserve - 1 < 0) {
+    return { comment: cutSummary(head, max, options.overflow), left: accounts.map((a) => a.account) };
+  }
+  return refit(accounts, taken, head, max - head.length - reserve - 1, options.overflow);
+}
+
+/**
+ * With the note's room kept: the sections taken before, in order, while they still fit; the
+ * plans that did not fit before stay out.
+ */
+function refit(
+  accounts: readonly AccountSummary[],
+  taken: readonly (string | undefined)[],
+  head: string,
+  room: number,
+  overflow: string | undefined,
+): AccountsMarkdown {
   const shown: string[] = [];
   const left: string[] = [];
-  for (const [i, a] of accounts.entries()) {
-    const section = sections[i] ?? "";
-    if (section.length <= room) {
+  let free = room;
+  for (const [i, account] of accounts.entries()) {
+    const section = taken[i];
+    if (section !== undefined && section.length <= free) {
       shown.push(section);
-      room -= section.length;
-    } else left.push(a.account);
+      free -= section.length;
+    } else left.push(account.account);
   }
-  return { comment: `${head}\n${leftNote(left, options.overflow)}${shown.join("")}`, complete, left };
+  return { comment: `${head}\n${leftNote(left, overflow)}${shown.join("")}`, left };
 }
 
 /** A summary longer than the comment itself (many accounts, a small --max-chars): cut at a line. */

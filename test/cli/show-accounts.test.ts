@@ -12,10 +12,10 @@ import { accountLabel } from "../../src/cli/plan-accounts.js";
 import { run } from "../../src/cli/program.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
-import { type AccountSection, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
-import { USER } from "../apply/harness.js";
+import { type AccountSummary, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { DEMO_USER } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 
 const GLOBEX = { id: "2", name: "Globex" };
@@ -74,7 +74,8 @@ let plans: string;
 async function savePlan(name: AccountName): Promise<void> {
   const spec = ACCOUNTS[name];
   const account = await startCliAccount({
-    users: [USER],
+    // Each account's own emulator: the same user name in each is a different user.
+    users: [{ ...DEMO_USER, account_id: "1" }],
     campaigns: [...spec.campaigns],
     seed: {
       advertisers: [
@@ -152,6 +153,7 @@ describe("doohctl show PLAN_FILE... --format markdown (several accounts)", () =>
     }
     expect(out.indexOf("## Account `apac`")).toBeLessThan(out.indexOf("## Account `eu`"));
     expect(out.indexOf("## Account `eu`")).toBeLessThan(out.indexOf("## Account `us`"));
+    expect(out).not.toContain(DEMO_USER.password);
   });
 
   it("keeps one plan file exactly as before", async () => {
@@ -162,6 +164,9 @@ describe("doohctl show PLAN_FILE... --format markdown (several accounts)", () =>
     expect(text.out).not.toContain("== account");
     const json = await show("plan-eu.json", "--format", "json");
     expect(json.out).toBe(readFileSync(join(plans, "plan-eu.json"), "utf8"));
+    const attached = await show("plan-eu.json", "--format", "markdown", "--overflow", "one.md");
+    expect(attached.out).toBe(markdown.out);
+    expect(readFileSync(join(plans, "one.md"), "utf8")).toBe(markdown.out);
   });
 
   it("fits the comment within --max-chars and names the accounts whose plans are only in --overflow", async () => {
@@ -324,7 +329,7 @@ describe("the account a plan file is labelled with", () => {
 
 describe("a summary longer than the comment", () => {
   it("is cut at a line, with a note pointing at the --overflow file", () => {
-    const section = (i: number): AccountSection => ({
+    const section = (i: number): AccountSummary => ({
       account: `account-${String(i).padStart(2, "0")}`,
       file: `plan-account-${i}.json`,
       changes: 1,
@@ -333,12 +338,16 @@ describe("a summary longer than the comment", () => {
       estimatedApplyMs: 0,
       writeWindow: "10/60s",
       money: [{ advertiser: "Acme", change: Money.parse("1 USD") }],
-      markdown: "### doohctl plan: 1 campaign update\n",
     });
     const accounts = Array.from({ length: 40 }, (_, i) => section(i));
-    const { comment, complete, left } = renderAccountsMarkdown(accounts, {
+    let complete = "";
+    const { comment, left } = renderAccountsMarkdown(accounts, {
       maxChars: 1_000,
+      markdownOf: (i) => `### doohctl plan: account ${i}\n`,
       overflow: "all.md",
+      write: (text) => {
+        complete += text;
+      },
     });
     expect(comment.length).toBeLessThanOrEqual(1_000);
     expect(
@@ -350,5 +359,40 @@ describe("a summary longer than the comment", () => {
     expect(left).toHaveLength(40);
     // 40 x +1.00 USD.
     expect(complete).toContain("| **all** | 40 | 40 | about 0s (each account in its own job) | +40.00 USD |");
+    expect(complete).toContain(
+      "## Account `account-39` (`plan-account-39.json`)\n\n### doohctl plan: account 39\n",
+    );
+  });
+});
+
+describe("the summary's cells", () => {
+  const summary = (account: string, money: AccountSummary["money"]): AccountSummary => ({
+    account,
+    file: `plan-${account}.json`,
+    changes: 2,
+    errors: account === "b" ? 1 : 0,
+    writeRequests: 3,
+    estimatedApplyMs: account === "b" ? 125_000 : 5_000,
+    writeWindow: "10/60s",
+    money,
+  });
+
+  it("keeps a table row whole whatever the account is called, and says which totals lack an account's spend", () => {
+    const { comment } = renderAccountsMarkdown(
+      [
+        summary("a|b", [{ advertiser: "Acme | Co", change: Money.parse("-0.125 USD") }]),
+        summary("b", [{ advertiser: "Acme", change: Money.parse("0 USD") }]),
+        summary("c", undefined),
+      ],
+      { maxChars: 65_536, markdownOf: () => "plan\n" },
+    );
+    const rows = summaryRows(comment);
+    // -0.125 USD rounds half to even to -0.12 USD (src/model/money.ts formatAmount).
+    expect(rows).toEqual([
+      "| `a\\|b` | 2 | 3 | about 5s at 10/60s | Acme \\| Co: -0.12 USD |",
+      "| `b` | 2 (**1 error: cannot be applied**) | 3 | about 2m05s at 10/60s | none |",
+      "| `c` | 2 | 3 | about 5s at 10/60s | not in this plan file |",
+      "| **all** | 6 | 9 | about 2m05s (each account in its own job) | -0.12 USD<br>without `c` (no spend in the plan file) |",
+    ]);
   });
 });

@@ -1,10 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { InvalidArgumentError, Option } from "commander";
 import { printable } from "../../model/printable.js";
 import { renderJson } from "../../render/json.js";
 import { renderMarkdown } from "../../render/markdown.js";
-import { accountSection, COMMENT_MAX_CHARS, renderAccountsMarkdown } from "../../render/markdown-accounts.js";
+import { accountSummary, COMMENT_MAX_CHARS, renderAccountsMarkdown } from "../../render/markdown-accounts.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { reportError, UsageError } from "../errors.js";
@@ -97,14 +97,22 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
     }));
     io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
   } else if (flags.format === "markdown") {
-    const rendered = renderAccountsMarkdown(
-      plans.map(({ account, file, plan }) =>
-        accountSection({ account, file, plan, markdown: renderMarkdown(plan) }),
-      ),
-      { maxChars: flags.maxChars ?? COMMENT_MAX_CHARS, overflow: flags.overflow },
-    );
-    if (flags.overflow !== undefined) writeFileSync(resolve(io.cwd, flags.overflow), rendered.complete);
-    io.stdout.write(rendered.comment);
+    // The complete comment goes to the file as each plan is rendered; only the comment is kept.
+    const fd = flags.overflow === undefined ? undefined : openSync(resolve(io.cwd, flags.overflow), "w");
+    try {
+      const { comment } = renderAccountsMarkdown(
+        plans.map(({ account, file, plan }) => accountSummary({ account, file, plan })),
+        {
+          maxChars: flags.maxChars ?? COMMENT_MAX_CHARS,
+          markdownOf: (i) => renderMarkdown((plans[i] as AccountPlan).plan),
+          overflow: flags.overflow,
+          write: fd === undefined ? undefined : (text) => writeSync(fd, text),
+        },
+      );
+      io.stdout.write(comment);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   } else {
     const colour = useColour(io);
     io.stdout.write(
