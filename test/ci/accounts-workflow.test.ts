@@ -11,9 +11,10 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
 import { USER } from "../apply/harness.js";
+import { StepFailed } from "../helpers/composite-action.js";
 import type { FanoutRun } from "../helpers/workflow-fanout.js";
 import { ensureBuilt } from "../proof/binary.js";
-import { foreignLogins, prefixOf, refusedLogins, userOf } from "./ci-accounts.js";
+import { foreignLogins, passwordsOf, prefixOf, refusedLogins, userOf } from "./ci-accounts.js";
 import { type AccountsRepo, githubAccountsRepo } from "./github-accounts-repo.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -61,6 +62,12 @@ describe("the GitHub fan-out workflows", () => {
     expect(comments[0]!.body).toContain("Malls");
     expect(comments[0]!.body).toContain("Stations");
     expect(r.writes("north") + r.writes("south-eu")).toBe(0);
+    // The complete comment is attached whatever its size (--overflow).
+    const attached = r.github.artifacts.find((a) => a.name === "doohctl-plans-pr-1")?.files[
+      "doohctl-plans.md"
+    ];
+    expect(attached).toContain("Malls");
+    expect(attached).toContain("Stations");
 
     const sha = r.merge(1);
     const apply = await r.run("apply", { name: "push", sha, before });
@@ -77,6 +84,10 @@ describe("the GitHub fan-out workflows", () => {
     for (const account of r.accounts)
       expect(r.cacheKeys().filter((k) => k.startsWith(`doohctl-state-${account}-`)).length).toBe(2);
     expect(refusedLogins(r.emulators)).toEqual([]);
+    const published = [plan.log, apply.log, ...r.github.comments.map((c) => c.body)];
+    published.push(...r.github.artifacts.flatMap((a) => Object.values(a.files)));
+    for (const password of passwordsOf(r.accounts))
+      for (const text of published) expect(text.includes(password), "a password in the output").toBe(false);
     expect(foreignLogins(r.emulators)).toEqual([]);
   }, 240_000);
 
@@ -173,4 +184,42 @@ describe("the GitHub fan-out workflows", () => {
     );
     expect(comment?.body).toContain("doohctl plan failed for: north");
   }, 180_000);
+
+  it("two accounts: one account's apply cancelled leaves the other applied and recorded, and saves its own state under its own key", async () => {
+    repo = await githubAccountsRepo(["north", "south"]);
+    const r = repo;
+    await firstApply(r);
+    const before = r.main();
+    r.openPullRequest(6, { north: { Malls: 110000 }, south: { Airports: 90000 } });
+    expect((await r.run("plan", { name: "pull_request", sha: r.mergeRef(6), pr: 6 })).status).toBe("success");
+    const sha = r.merge(6);
+    const saved = r.cacheKeys().length;
+    // North's run is cancelled during the Action's apply (the Action relays the cancel to
+    // doohctl: action.test.ts); here, what the fan-out does around it.
+    const run = await r.run(
+      "apply",
+      { name: "push", sha, before },
+      {
+        fakes: (_job, given) => ({
+          ...given,
+          "doohctl/doohctl@v0.1.0": async (step) => {
+            if (step.with.command?.startsWith("apply ") && step.env.ACCOUNT === "north")
+              throw new StepFailed("cancelled", { "exit-code": "143" }, "cancelled");
+            return given["doohctl/doohctl@v0.1.0"]!(step);
+          },
+        }),
+      },
+    );
+    const north = run.job("apply", "north");
+    expect(north.result).toBe("cancelled");
+    expect(north.run?.step("record").outcome).toBe("skipped");
+    expect(north.run?.step("save").outcome).toBe("success");
+    expect(run.job("apply", "south").result, run.log).toBe("success");
+    expect(r.applied("north")).toBe(before);
+    expect(r.applied("south")).toBe(sha);
+    expect(r.budgets("south")).toMatchObject({ Airports: 90000 });
+    const added = r.cacheKeys().slice(saved);
+    expect(added.filter((k) => k.startsWith("doohctl-state-north-"))).toHaveLength(1);
+    expect(added.filter((k) => k.startsWith("doohctl-state-south-"))).toHaveLength(1);
+  }, 240_000);
 });

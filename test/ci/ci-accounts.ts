@@ -71,3 +71,8 @@ export function refusedLogins(emulators: Record<string, RunningEmulator>): strin
     )
     .map(([account]) => account);
 }
+
+/** Every account's passwords (write and plan user): none may appear in a log, comment or artifact. */
+export function passwordsOf(accounts: string[]): string[] {
+  return accounts.flatMap((account) => [userOf(account, USER).password, userOf(account, READER).password]);
+}

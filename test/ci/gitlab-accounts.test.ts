@@ -12,7 +12,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
 import { ensureBuilt } from "../proof/binary.js";
-import { foreignLogins, prefixOf, refusedLogins } from "./ci-accounts.js";
+import { foreignLogins, passwordsOf, prefixOf, refusedLogins } from "./ci-accounts.js";
 import { type AccountsProject, gitlabAccountsProject } from "./gitlab-accounts-project.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -140,5 +140,12 @@ describe("the GitLab fan-out pipeline", () => {
     expect(p.budgets("east")).toMatchObject({ Airports: 60000, Stations: 40000 });
     expect(p.budgets("north")).toMatchObject({ Malls: 120000 });
     expect(foreignLogins(p.emulators)).toEqual([]);
+    const published = [first, applied, refused, manual].flatMap((pl) => [
+      pl.accounts.log,
+      ...pl.jobs.map((j) => j.run.log + j.run.afterLog),
+    ]);
+    published.push(...[...p.gitlab.notes.values()].flat().map((n) => n.body));
+    for (const password of passwordsOf(p.accounts))
+      for (const text of published) expect(text.includes(password), "a password in the output").toBe(false);
   }, 300_000);
 });
