@@ -17,80 +17,24 @@
 // merged-results pipelines are all found (never by HEAD^2). Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  env,
+  fail,
+  find,
+  git,
+  isAncestor,
+  mergeRequestOf,
+  noteOn,
+  pages,
+  project,
+  readText,
+  request,
+  send,
+  treeOf,
+} from "./gitlab-api.mjs";
 
-const env = process.env;
-const api = env.CI_API_V4_URL;
-const project = `${api}/projects/${env.CI_PROJECT_ID}`;
 const DRIFT_BRANCH = "doohctl/drift";
-
-function fail(message) {
-  process.stderr.write(`doohctl-gitlab: ${message}\n`);
-  process.exit(1);
-}
-
-if (!api || !env.CI_PROJECT_ID) fail("run this inside a GitLab CI job (CI_API_V4_URL is not set)");
-if (!env.GITLAB_API_TOKEN)
-  fail("GITLAB_API_TOKEN is not set: add a project access token (api scope) as a CI/CD variable");
-
-/** A file this step was given, or a clear failure naming it. */
-function readText(file) {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    fail(`cannot read ${file} (${error.code ?? error.message}): the step before did not write it`);
-  }
-}
-
-async function send(url, init = {}) {
-  try {
-    return await fetch(url, {
-      ...init,
-      headers: { "PRIVATE-TOKEN": env.GITLAB_API_TOKEN, "Content-Type": "application/json", ...init.headers },
-    });
-  } catch (error) {
-    fail(
-      `${init.method ?? "GET"} ${url.replace(api, "")} could not reach GitLab (${error.cause?.code ?? error.message})`,
-    );
-  }
-}
-
-async function request(url, init = {}) {
-  const response = await send(url, init);
-  if (!response.ok) fail(`${init.method ?? "GET"} ${url.replace(api, "")} answered ${response.status}`);
-  return response;
-}
-
-/** Every item of a list, page after page (x-next-page is empty on the last one). */
-async function* pages(path, query = "") {
-  let page = "1";
-  while (page) {
-    const response = await request(`${project}${path}?per_page=100&page=${page}${query}`);
-    yield* await response.json();
-    page = response.headers.get("x-next-page") ?? "";
-  }
-}
-
-async function find(path, query, predicate) {
-  for await (const item of pages(path, query)) if (predicate(item)) return item;
-  return undefined;
-}
-
-const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).trim();
-const tree = (commit) => {
-  try {
-    return git("rev-parse", `${commit}:campaigns`);
-  } catch {
-    return "none";
-  }
-};
-const isAncestor = (a, b) => {
-  try {
-    execFileSync("git", ["merge-base", "--is-ancestor", a, b], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const tree = (commit) => treeOf(commit, "campaigns");
 
 /**
  * Project CI/CD variables override a job's `variables:`: an unscoped DOOHCTL_EMAIL would make
@@ -132,15 +76,6 @@ async function note(key, file, title) {
   if (!iid) return;
   await noteOn(iid, key, readText(file), title);
   writeFileSync(`.doohctl-noted-${key}`, "");
-}
-
-async function noteOn(iid, key, text, title) {
-  const marker = `<!-- doohctl:${key} -->`;
-  const body = `${marker}\n${title ? `### ${title}\n\n` : ""}${text}\n\n[pipeline](${env.CI_PIPELINE_URL})`;
-  const notes = `/merge_requests/${iid}/notes`;
-  const mine = await find(notes, "", (n) => n.body?.startsWith(marker));
-  const url = mine ? `${project}${notes}/${mine.id}` : `${project}${notes}`;
-  await request(url, { method: mine ? "PUT" : "POST", body: JSON.stringify({ body }) });
 }
 
 async function jobFailed(key) {
@@ -186,12 +121,6 @@ async function lastApplied() {
     if (++seen >= 20) break;
   }
   return best;
-}
-
-async function mergeRequestOf(commit) {
-  const mrs = [];
-  for await (const mr of pages(`/repository/commits/${commit}/merge_requests`)) mrs.push(mr);
-  return mrs.find((m) => m.state === "merged") ?? mrs[0];
 }
 
 /** Writes doohctl.env (DOOHCTL_MODE=reviewed|head|done, CI_MERGE_REQUEST_IID), or fails naming what was not applied. */

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { run } from "../../src/cli/program.js";
 import { accountVariables, writeAccount } from "../helpers/accounts-repo.js";
 import { bufferIO } from "../helpers/io.js";
@@ -93,7 +94,10 @@ describe("doohctl accounts", () => {
     expect((await accounts(root, ["--format", "github-matrix"])).out).toBe('{"include":[]}\n');
     const gitlab = await accounts(root, ["--format", "gitlab"]);
     expect(gitlab.code).toBe(0);
-    expect(gitlab.out).toContain("doohctl-no-accounts:\n  script:\n");
+    // A document GitLab accepts: the one job's script is a list of strings.
+    expect(parse(gitlab.out)).toEqual({
+      "doohctl-no-accounts": { script: ['echo "doohctl accounts: no account to plan"'] },
+    });
     expect(gitlab.out).not.toContain(".doohctl-accounts");
     expect((await accounts(root, [])).out).toContain("no account");
   });

@@ -38,6 +38,22 @@ describe("GitHub expressions", () => {
     expect(stepCondition(undefined, context("failure"))).toBe(false);
   });
 
+  it("indexes a context by a computed name and formats text, as the fan-out workflows read an account's secret", () => {
+    const fanout: ExpressionContext = {
+      contexts: {
+        matrix: { email_from: "DOOHCTL_NORTH_EMAIL" },
+        secrets: { DOOHCTL_NORTH_EMAIL: "write", DOOHCTL_NORTH_EMAIL_PLAN: "read" },
+      },
+      status: "success",
+    };
+    expect(evaluate("secrets[matrix.email_from]", fanout)).toBe("write");
+    expect(evaluate("secrets[format('{0}_PLAN', matrix.email_from)]", fanout)).toBe("read");
+    expect(evaluate("secrets[format('{0}_NONE', matrix.email_from)]", fanout)).toBe(null);
+    expect(evaluate("format('{{{0}}}-{1}', 'a', 2)", fanout)).toBe("{a}-2");
+    expect(() => evaluate("secrets['x'", fanout)).toThrow();
+    expect(() => evaluate("secrets", fanout)).toThrow(/object/);
+  });
+
   it("puts values into text as text, and refuses what it does not know", () => {
     expect(interpolate(`title: ${expr("inputs.title")}`, context())).toBe("title: $(touch pwned) `id`");
     expect(() => evaluate("contains(inputs.title, 'x')", context())).toThrow(/unsupported/);

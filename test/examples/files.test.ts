@@ -26,7 +26,7 @@ function filesUnder(dir: string): string[] {
 
 const yamlFiles = filesUnder(EXAMPLES).filter((f) => /\.ya?ml$/.test(f));
 const workflows = yamlFiles.filter(
-  (f) => f.includes(`${join("examples", "github")}`) || f.endsWith(".gitlab-ci.yml"),
+  (f) => f.includes(`${join("examples", "github")}`) || f.includes(`${join("examples", "gitlab")}`),
 );
 const CONFIG_EXAMPLES = ["examples/quickstart", "examples/multi-file", "examples/policy"];
 
@@ -75,7 +75,7 @@ describe("examples/", () => {
     const names = filesUnder(EXAMPLES).map((f) => relative(ROOT, f));
     expect(names).toContain("examples/quickstart/doohctl.yaml");
     expect(names).toContain("examples/emulator-seed.json");
-    expect(names.filter((n) => n.startsWith("examples/github/"))).toHaveLength(3);
+    expect(names.filter((n) => n.startsWith("examples/github/"))).toHaveLength(5);
     expect(names.filter((n) => n.startsWith("examples/multi-file/")).length).toBeGreaterThan(1);
   });
 
@@ -159,14 +159,22 @@ describe("CI workflow examples", () => {
           .filter(([name]) => SECRET_NAME.test(name))
           .map(([name, value]) => ({ at: `${at}.${name}`, value: String(value) })),
       );
-      if (file.endsWith(".gitlab-ci.yml")) {
+      if (file.includes("examples/gitlab/")) {
         // GitLab injects masked CI/CD variables itself; a workflow must never set them inline.
         for (const c of credentials) expect(c.value, c.at).toMatch(/^\$\{?[A-Z_]+\}?$/);
       } else {
         expect(credentials.length, "a workflow that talks to the DSP passes credentials").toBeGreaterThan(0);
         // GitHub's own per-run token (`github.token`) is the secret store's too.
         for (const c of credentials) {
-          expect(c.value, c.at).toMatch(/^\$\{\{\s*(secrets\.[A-Z_]+|github\.token)\s*\}\}$/);
+          // The fan-out workflows: an account's variable NAMES come from the matrix (`*_FROM`),
+          // its values from the secret named so (`secrets[matrix.password_from]`).
+          if (c.at.endsWith("_FROM")) {
+            expect(c.value, c.at).toMatch(/^\$\{\{\s*matrix\.[a-z_]+_from\s*\}\}$/);
+            continue;
+          }
+          expect(c.value, c.at).toMatch(
+            /^\$\{\{\s*(secrets\.[A-Z_]+|github\.token|secrets\[(matrix\.[a-z_]+_from|format\('\{0\}_PLAN', matrix\.[a-z_]+_from\))\])\s*\}\}$/,
+          );
           if (/DOOHCTL/.test(c.at)) expect(c.value, c.at).toMatch(/secrets\.DOOHCTL_/);
         }
       }
@@ -191,6 +199,17 @@ describe("CI workflow examples", () => {
     const groups = new Map<string, string>();
     for (const file of github) {
       const doc: Node = (parseAllDocuments(readFileSync(file, "utf8"))[0] as { toJS(): unknown }).toJS();
+      if (file.endsWith("doohctl-accounts-apply.yml")) {
+        // One group per account on the matrix job, never cancelling: two applies of one
+        // account never overlap, two accounts apply side by side (docs/scaling.md).
+        expect(doc.concurrency, "no workflow-wide group: it would queue every account").toBeUndefined();
+        expect(doc.jobs.apply.concurrency).toEqual({
+          group: `doohctl-\${{ matrix.account }}`,
+          "cancel-in-progress": false,
+        });
+        expect(doc.jobs.apply.strategy["fail-fast"]).toBe(false);
+        continue;
+      }
       expect(doc.concurrency?.group, relative(ROOT, file)).toEqual(expect.any(String));
       groups.set(relative(ROOT, file), doc.concurrency.group);
       if (file.endsWith("doohctl-apply.yml")) {
@@ -199,6 +218,8 @@ describe("CI workflow examples", () => {
         expect(doc.concurrency["cancel-in-progress"] ?? false).toBe(false);
       }
     }
-    expect(groups.size).toBe(3);
+    // Groups span the repository's workflows: no two workflows share one.
+    expect(new Set(groups.values()).size).toBe(groups.size);
+    expect(groups.size).toBe(4);
   });
 });

@@ -99,7 +99,9 @@ describe("GitHub workflow examples", () => {
 describe("GitLab pipeline example", () => {
   const text = readFileSync(join(ROOT, "examples/gitlab/.gitlab-ci.yml"), "utf8");
   const pipeline = parse(text);
-  const helper = readFileSync(join(ROOT, "examples/gitlab/doohctl-gitlab.mjs"), "utf8");
+  const steps = readFileSync(join(ROOT, "examples/gitlab/doohctl-gitlab.mjs"), "utf8");
+  // The API calls the helpers share (paging among them) live in gitlab-api.mjs.
+  const helper = `${steps}\n${readFileSync(join(ROOT, "examples/gitlab/gitlab-api.mjs"), "utf8")}`;
 
   it("has only shell lines in its scripts (a line starting with { would be a YAML map)", () => {
     for (const job of ["plan", "apply", "drift"]) {

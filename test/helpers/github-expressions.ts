@@ -1,8 +1,9 @@
 /**
  * GitHub Actions expressions (`${{ ... }}`), evaluated the way the runner does for the parts
  * action.yml uses: context properties (`inputs.pr-number`, `steps.run.outputs.exit-code`),
- * string, number and boolean literals, `== != && || !`, parentheses and the status functions.
- * Anything else throws, so a new construct in action.yml fails the test loudly instead of
+ * string, number and boolean literals, `== != && || !`, parentheses, the status functions,
+ * `format('{0}_X', v)` and an index into a context (`secrets[matrix.password_from]`, as the
+ * fan-out workflows read an account's named secret). Anything else throws, so a new construct in action.yml fails the test loudly instead of
  * being evaluated wrongly. Values are data: nothing here runs a shell.
  */
 
@@ -15,7 +16,7 @@ export interface ExpressionContext {
 }
 
 const TOKEN =
-  /\s*(?:('(?:[^']|'')*')|(==|!=|&&|\|\||!|\(|\)|,)|(-?\d+(?:\.\d+)?)|([A-Za-z_][\w-]*(?:\.[A-Za-z_*][\w-]*)*))/y;
+  /\s*(?:('(?:[^']|'')*')|(==|!=|&&|\|\||!|\(|\)|\[|\]|,)|(-?\d+(?:\.\d+)?)|([A-Za-z_][\w-]*(?:\.[A-Za-z_*][\w-]*)*))/y;
 
 function tokenize(text: string): string[] {
   const tokens: string[] = [];
@@ -44,15 +45,27 @@ function equal(a: Value, b: Value): boolean {
   return toNumber(a) === toNumber(b);
 }
 
-function lookup(path: string, contexts: Record<string, unknown>): Value {
-  let value: unknown = contexts;
-  for (const part of path.split(".")) {
-    if (value === null || typeof value !== "object") return null;
-    value = (value as Record<string, unknown>)[part];
-  }
+const asText = (v: Value) => (v === null ? "" : String(v));
+
+function property(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== "object") return null;
+  return (value as Record<string, unknown>)[key];
+}
+
+function asValue(value: unknown, path: string): Value {
   if (value === undefined || value === null) return null;
   if (typeof value === "object") throw new Error(`${path} is an object, not a value`);
   return value as Value;
+}
+
+/** GitHub's format(): `{N}` is the Nth argument as text, `{{` and `}}` are braces. */
+function format(template: string, args: Value[]): string {
+  return template.replace(/\{\{|\}\}|\{(\d+)\}/g, (whole, n: string | undefined) => {
+    if (whole === "{{") return "{";
+    if (whole === "}}") return "}";
+    if (Number(n) >= args.length) throw new Error(`format(): no argument {${n}} in ${template}`);
+    return asText(args[Number(n)] ?? null);
+  });
 }
 
 /** Evaluates the text inside one `${{ }}`. */
@@ -78,6 +91,16 @@ export function evaluate(text: string, context: ExpressionContext): Value {
     if (/^-?\d/.test(token)) return Number(token);
     if (token === "true" || token === "false") return token === "true";
     if (token === "null") return null;
+    if (token === "format" && peek() === "(") {
+      take("(");
+      const args = [or()];
+      while (peek() === ",") {
+        take(",");
+        args.push(or());
+      }
+      take(")");
+      return format(asText(args[0] ?? null), args.slice(1));
+    }
     if (peek() === "(") {
       if (!["success", "failure", "cancelled", "always"].includes(token))
         throw new Error(`unsupported function ${token}() in: ${text}`);
@@ -88,7 +111,17 @@ export function evaluate(text: string, context: ExpressionContext): Value {
       if (token === "cancelled") return context.status === "cancelled";
       return true; // always()
     }
-    return lookup(token, context.contexts);
+    let value: unknown = context.contexts;
+    for (const part of token.split(".")) value = property(value, part);
+    let path = token;
+    while (peek() === "[") {
+      take("[");
+      const key = asText(or());
+      take("]");
+      value = property(value, key);
+      path = `${path}[${key}]`;
+    }
+    return asValue(value, path);
   };
   const comparison = (): Value => {
     let left = primary();
@@ -121,8 +154,6 @@ export function evaluate(text: string, context: ExpressionContext): Value {
   if (at !== tokens.length) throw new Error(`unexpected ${tokens[at]} in: ${text}`);
   return value;
 }
-
-const asText = (v: Value) => (v === null ? "" : String(v));
 
 /**
  * Replaces each `${{ e }}` in `text` by its value, as the runner does before it writes a

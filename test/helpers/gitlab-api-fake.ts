@@ -2,7 +2,7 @@
  * A recording fake of the GitLab REST API (v4) that examples/gitlab/doohctl-gitlab.mjs calls:
  * jobs (listed newest first, paged with x-next-page, filtered by `scope[]`) and their artifact
  * files, merge requests found by merge commit or by source branch (and opened, updated), their
- * pipelines and notes, commits made through the API, issues, and the
+ * pipelines and notes, the child pipelines trigger jobs started (bridges), commits made through the API, issues, and the
  * project variables (403 unless set, as for a Reporter token).
  */
 import { createServer } from "node:http";
@@ -49,6 +49,8 @@ export interface GitLabFake {
   notes: Map<number, { id: number; body: string }[]>;
   issues: { iid: number; title: string; description: string }[];
   commits: FakeCommit[];
+  /** Trigger jobs: the child pipeline each pipeline's trigger job started (`/pipelines/:id/bridges`). */
+  bridges: { pipeline: number; name: string; downstream: number }[];
   /** The project variables the API lists (a Maintainer token); undefined: 403, as for a Reporter. */
   variables: { key: string; protected: boolean; environment_scope: string }[] | undefined;
   requests: { method: string; path: string }[];
@@ -63,6 +65,7 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
     notes: new Map<number, { id: number; body: string }[]>(),
     issues: [] as { iid: number; title: string; description: string }[],
     commits: [] as FakeCommit[],
+    bridges: [] as GitLabFake["bridges"],
     variables: undefined as GitLabFake["variables"],
     requests: [] as { method: string; path: string }[],
   };
@@ -200,6 +203,15 @@ export async function gitlabFake(options: { perPage?: number } = {}): Promise<Gi
                 .reverse()
                 .filter((j) => j.pipeline.id === Number(id) && byScope(j))
                 .map(view),
+            ),
+        ],
+        [
+          /^\/pipelines\/(\d+)\/bridges$/,
+          ([id]) =>
+            list(
+              fake.bridges
+                .filter((b) => b.pipeline === Number(id))
+                .map((b) => ({ name: b.name, downstream_pipeline: { id: b.downstream } })),
             ),
         ],
         [

@@ -6,10 +6,11 @@
  * the job's `variables:`; a protected variable only on a protected ref, an environment-scoped
  * one only in a job of that environment; `$VAR` in a job variable expanded); the job
  * registered in the fake GitLab API (gitlab-api-fake.ts) while it runs, and its artifacts
- * uploaded there (`when: always` ones also for a failed or cancelled job).
+ * uploaded there (`when: always` ones also for a failed or cancelled job; a `*` in a path's
+ * last part matches as GitLab's glob does).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeJob, GitLabFake } from "./gitlab-api-fake.js";
 
@@ -43,6 +44,25 @@ export interface GitLabJobRun {
   code: number | string;
   log: string;
   afterLog: string;
+}
+
+/** The files an `artifacts:paths` entry names: a path, or a `*` pattern in its last part (`plan-*.json`). */
+function artifactFiles(dir: string, path: string): string[] {
+  if (!path.includes("*")) return existsSync(join(dir, path)) ? [path] : [];
+  const at = path.lastIndexOf("/");
+  const folder = at < 0 ? "" : path.slice(0, at);
+  if (folder.includes("*")) throw new Error(`artifacts: only the last part of ${path} may hold a *`);
+  const pattern = new RegExp(
+    `^${path
+      .slice(at + 1)
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replaceAll("*", "[^/]*")}$`,
+  );
+  if (!existsSync(join(dir, folder))) return [];
+  return readdirSync(join(dir, folder))
+    .filter((name) => pattern.test(name))
+    .sort()
+    .map((name) => (folder ? `${folder}/${name}` : name));
 }
 
 /** One script's text as the runner gives it to bash. */
@@ -156,8 +176,8 @@ export async function runGitLabJob(input: {
   const when = spec.artifacts?.when ?? "on_success";
   if (when === "always" || (when === "on_success") === (status === "success")) {
     for (const path of spec.artifacts?.paths ?? []) {
-      const file = join(input.dir, path);
-      if (existsSync(file)) job.artifacts[path] = readFileSync(file);
+      for (const found of artifactFiles(input.dir, path))
+        job.artifacts[found] = readFileSync(join(input.dir, found));
     }
   }
   job.status = status;

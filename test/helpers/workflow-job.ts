@@ -12,10 +12,20 @@ import { type ExpressionContext, interpolate } from "./github-expressions.js";
 export interface WorkflowYaml {
   env?: Record<string, string>;
   defaults?: { run?: { shell?: string } };
-  jobs: Record<
-    string,
-    { env?: Record<string, string>; steps: Step[]; defaults?: { run?: { shell?: string } } }
-  >;
+  jobs: Record<string, WorkflowJobYaml>;
+}
+
+export interface WorkflowJobYaml {
+  env?: Record<string, string>;
+  steps: Step[];
+  defaults?: { run?: { shell?: string } };
+  /** The fan-out workflows' job keys (workflow-fanout.ts runs them). */
+  needs?: string | string[];
+  if?: string;
+  outputs?: Record<string, string>;
+  strategy?: { "fail-fast"?: boolean; "max-parallel"?: number; matrix?: string };
+  environment?: string;
+  concurrency?: { group: string; "cancel-in-progress"?: boolean };
 }
 
 export interface JobRun {
@@ -26,6 +36,8 @@ export interface JobRun {
   step(id: string): StepOutcome;
   /** Every step's log, in order: what the job's log page shows. */
   log: string;
+  /** The job's `outputs:`, evaluated after its steps (what `needs.<job>.outputs` holds). */
+  outputs: Record<string, string>;
 }
 
 export async function runWorkflowJob(input: {
@@ -35,6 +47,8 @@ export async function runWorkflowJob(input: {
   github: Record<string, unknown>;
   secrets: Record<string, string>;
   vars: Record<string, string>;
+  /** Further contexts of a fan-out job: `matrix` (its entry) and `needs`. */
+  contexts?: Record<string, unknown>;
   /** What the runner's machine has in its environment (PATH, HOME...). */
   machineEnv: Record<string, string>;
   workspace: string;
@@ -46,7 +60,7 @@ export async function runWorkflowJob(input: {
   if (!job) throw new Error(`no job ${input.job}`);
   const github = { workspace: input.workspace, run_attempt: "1", ...input.github };
   const context: ExpressionContext = {
-    contexts: { github, secrets: input.secrets, vars: input.vars, env: {}, steps: {} },
+    contexts: { ...input.contexts, github, secrets: input.secrets, vars: input.vars, env: {}, steps: {} },
     status: "success",
   };
   const env: Record<string, string> = { ...input.machineEnv, CI: "true", GITHUB_ACTIONS: "true" };
@@ -70,5 +84,8 @@ export async function runWorkflowJob(input: {
     return found;
   };
   const log = ran.steps.map((s) => `--- ${s.id} (${s.outcome})\n${s.log ?? ""}`).join("\n");
-  return { status: context.status, steps: ran.steps, summary: ran.summary, step, log };
+  const outputs = Object.fromEntries(
+    Object.entries(job.outputs ?? {}).map(([name, value]) => [name, interpolate(String(value), context)]),
+  );
+  return { status: context.status, steps: ran.steps, summary: ran.summary, step, log, outputs };
 }
