@@ -1,27 +1,34 @@
 /**
  * A saved plan read from disk (`apply --plan FILE`, `show FILE`): a regular file of at most
- * MAX_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
+ * MAX_PLAN_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
  * ends (docs/plan.md, Saved plans); then checked by parsePlan.
  */
 import { randomBytes } from "node:crypto";
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { describeBytes, FileRefused, MAX_FILE_BYTES, readRegularFileSync } from "../config/file-guard.js";
+import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { PlanFileError, parsePlan, planFileChunks } from "../plan/file.js";
 import type { Plan } from "../plan/types.js";
 
+/**
+ * The largest plan file saved or read: the plan of 100,000 campaigns is 274 MiB
+ * (docs/performance.md#scale), above the 256 MiB of a config file, and one JavaScript string
+ * holds at most about 512 MiB, which the file becomes before it is parsed.
+ */
+export const MAX_PLAN_FILE_BYTES = 480 * 1024 * 1024;
+
 /** Reads and checks a saved plan; `shown` names it in messages (the path as the user wrote it). */
-export function readPlanFile(path: string, shown: string = path): Plan {
+export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_PLAN_FILE_BYTES): Plan {
   let text: string;
   try {
-    text = Buffer.from(readRegularFileSync(path)).toString("utf8");
+    text = Buffer.from(readRegularFileSync(path, maxBytes)).toString("utf8");
   } catch (error) {
     if (error instanceof FileRefused) {
       throw new PlanFileError(
         error.code === "FILE_TOO_LARGE" ? "PLAN_FILE_TOO_LARGE" : "PLAN_FILE_NOT_REGULAR",
         error.code === "FILE_TOO_LARGE"
-          ? `${shown} is larger than ${describeBytes(MAX_FILE_BYTES)}, the most doohctl reads from a plan file: give the path of a plan file written by doohctl plan -o`
+          ? `${shown} is larger than ${describeBytes(maxBytes)}, the most doohctl reads from a plan file: give the path of a plan file written by doohctl plan -o`
           : `${shown} ${error.message.replace(/;.*$/, "")}: give the path of a plan file written by doohctl plan -o`,
       );
     }
@@ -51,7 +58,12 @@ const WRITE_BYTES = 1024 * 1024;
  * file gets the mode a plain write gives it: an existing file's own (a symbolic link is
  * followed, as a plain write follows it), else 0666 less the umask.
  */
-export async function writePlanFile(path: string, plan: Plan): Promise<void> {
+export async function writePlanFile(
+  path: string,
+  plan: Plan,
+  options: { shown?: string; maxBytes?: number } = {},
+): Promise<void> {
+  const maxBytes = options.maxBytes ?? MAX_PLAN_FILE_BYTES;
   const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
   const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
@@ -63,8 +75,12 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
     const writeAll = async (bytes: Buffer, length: number) => {
       for (let at = 0; at < length; ) at += (await handle.write(bytes, at, length - at)).bytesWritten;
     };
+    let total = 0;
     for (const chunk of planFileChunks(plan)) {
       const bytes = Buffer.byteLength(chunk);
+      total += bytes;
+      // A plan file apply --plan would refuse is not saved: the previous file stays.
+      if (total > maxBytes) throw tooLargeToSave(options.shown ?? path, maxBytes);
       if (used + bytes > WRITE_BYTES) {
         await writeAll(buffer, used);
         used = 0;
@@ -80,4 +96,11 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+function tooLargeToSave(shown: string, maxBytes: number): PlanFileError {
+  return new PlanFileError(
+    "PLAN_FILE_TOO_LARGE",
+    `the plan is larger than ${describeBytes(maxBytes)}, the most apply --plan reads from a plan file, so it was not saved to ${shown} (nothing was sent): plan fewer insertion orders at a time (doohctl plan FILES), or run doohctl apply, which plans and applies in one run`,
+  );
 }

@@ -83,7 +83,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       return EXIT.error;
     }
     // Streamed, then renamed into place (docs/plan.md#saved-plans): 100,000 campaigns make 274 MiB.
-    if (flags.out !== undefined) await writePlanFile(resolve(io.cwd, flags.out), plan);
+    if (flags.out !== undefined) await writePlanFile(resolve(io.cwd, flags.out), plan, { shown: flags.out });
     io.stdout.write(render(plan, format, io));
     if (flags.out !== undefined) io.stderr.write(`doohctl plan: saved to ${flags.out}\n`);
     // A campaign a running apply keeps paused (DOOH203) is not "no changes" (docs/apply.md).
