@@ -35,13 +35,14 @@ describe("options several commands share", () => {
     }
   });
 
-  // Issue 27 item 3: one --format, each command with its own values. The four commands that
+  // Issue 27 item 3: one --format, each command with its own values. The five commands that
   // check it themselves say so as a usage error in their own voice, before reading anything.
   it.each([
     ["plan", "output on stdout: text, json or markdown", "text, json or markdown"],
     ["apply", "result format on stdout: text or json", "text or json"],
     ["status", "output on stdout: text, json or markdown", "text, json or markdown"],
     ["doctor", "output on stdout: text or json", "text or json"],
+    ["pull", "output on stdout (text: a unified diff): text or json", "text or json"],
   ])(
     "%s takes --format with its own values, and refuses another before anything is read",
     async (command, description, values) => {

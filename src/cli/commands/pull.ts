@@ -19,10 +19,12 @@ import { verifyPull } from "../../pull/verify.js";
 import { PullFileError, readRegular, sha256, writeIfUnchanged } from "../../pull/write.js";
 import { renderPullJson, renderPullText } from "../../render/pull.js";
 import type { CommandModule } from "../command.js";
-import { renderJsonErrors, reportError } from "../errors.js";
-import { addTuningOptions, Flag, pipelineOptionsOf, type ReadFlags } from "../flags.js";
+import { renderJsonErrors, reportError, UsageError } from "../errors.js";
+import { addTuningOptions, Flag, formatOf, pipelineOptionsOf, type ReadFlags } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
 import { loadAndPlan, type PlanRun } from "../pipeline.js";
+
+const FORMATS = ["text", "json"] as const;
 
 interface PullFlags extends ReadFlags {
   format: string;
@@ -39,7 +41,7 @@ export const registerPull: CommandModule = (program: Command, io, setExit) => {
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option("--check", "write nothing; exit 2 when the files would change (1 on error)")
     .option("--new", "also append live campaigns of declared insertion orders that the config lacks")
-    .option("--format <format>", "output on stdout: text (a unified diff) or json", "text")
+    .addOption(Flag.format("output on stdout (text: a unified diff)", FORMATS, { checkedBy: "command" }))
     .addOption(Flag.target("an insertion order, campaign or creative id"))
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
@@ -49,11 +51,11 @@ export const registerPull: CommandModule = (program: Command, io, setExit) => {
 };
 
 async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promise<number> {
-  if (flags.format !== "text" && flags.format !== "json") {
-    io.stderr.write(`doohctl pull: --format ${flags.format} is not known: use text or json\n`);
+  const format = formatOf(flags.format, FORMATS);
+  if (format instanceof UsageError) {
+    reportError(io, "pull", format, flags.format);
     return EXIT.error;
   }
-  const format = flags.format;
   let run: PlanRun | undefined;
   try {
     run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
