@@ -164,7 +164,9 @@ describe("the GitHub fan-out workflows", () => {
     expect(empty.job("comment").result).toBe("skipped");
     expect(r.github.comments).toEqual([]);
 
-    // A pull request points north at south's password: north's job refuses, nothing is sent.
+    // A pull request points north at south's password: the three names no longer share one
+    // stem, so listing the accounts refuses the config (docs/safety.md, Credentials) and no
+    // plan job runs: nothing is sent to either DSP.
     const pointed = r
       .configAtMain("north")
       .replace(
@@ -173,16 +175,16 @@ describe("the GitHub fan-out workflows", () => {
       );
     r.openPullRequestOf(5, { "accounts/north/doohctl.yaml": pointed });
     const plan = await r.run("plan", { name: "pull_request", sha: r.mergeRef(5), pr: 5 });
-    const north = plan.job("plan", "north").run!;
-    expect(north.status).toBe("failure");
-    expect(north.log).toContain("connection.password_from must be DOOHCTL_NORTH_PASSWORD");
+    expect(plan.status).toBe("failure");
+    const listing = plan.job("accounts").run!;
+    expect(listing.status).toBe("failure");
+    expect(listing.log).toContain(
+      "accounts/north/doohctl.yaml:5:20: connection.api_origin_from: account north",
+    );
+    expect(listing.log).toContain("<STEM>_API_ORIGIN, <STEM>_EMAIL and <STEM>_PASSWORD");
+    expect(plan.job("plan").result).toBe("skipped");
     expect(r.emulators.north!.requestLog()).toEqual([]);
     expect(r.emulators.south!.requestLog()).toEqual([]);
-    expect(plan.job("comment").result).toBe("failure");
-    const comment = r.github.comments.find(
-      (c) => c.issue === 5 && c.body.startsWith("<!-- doohctl:plan -->"),
-    );
-    expect(comment?.body).toContain("doohctl plan failed for: north");
   }, 180_000);
 
   it("two accounts: one account's apply cancelled leaves the other applied and recorded, and saves its own state under its own key", async () => {

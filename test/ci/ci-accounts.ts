@@ -4,9 +4,10 @@
  * and plan users (USER and READER made the account's own by its name), so that a credential
  * that reached another account's emulator is refused there; and each account's config file.
  */
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
+import { seedCampaign } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { READER } from "../helpers/users.js";
 import { CAMPAIGNS, campaignsConfig } from "./ci-account.js";
 
@@ -38,16 +39,12 @@ export function accountFile(account: string, origin: string, budgets: Record<str
 export async function startAccountEmulators(accounts: string[]): Promise<Record<string, RunningEmulator>> {
   const emulators: Record<string, RunningEmulator> = {};
   for (const account of accounts)
-    emulators[account] = await startEmulator({
-      port: 0,
-      rateLimits: "off",
-      seed: {
+    emulators[account] = (
+      await startCliAccount({
         users: [userOf(account, USER), userOf(account, READER)],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
         campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-      },
-    });
+      })
+    ).emulator;
   return emulators;
 }
 
