@@ -44,8 +44,14 @@ export class AccountsPathError extends Error {
 }
 
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
-/** Only a file that may declare an account is parsed: a line `account:` at any indentation. */
-const MAY_DECLARE = /^[ \t]*["']?account["']?[ \t]*:/m;
+/**
+ * Only a file that may declare an account is parsed. The key `account` is in its text, or
+ * spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped): in any style,
+ * flow (`connection: { account: north, ... }`) and JSON included. A narrower test (a line
+ * starting `account:`) hid a flow-style account from the CI matrix, and let a file of its
+ * directory run with the generic DOOHCTL_* credentials.
+ */
+const mayDeclare = (text: string): boolean => text.includes("account") || text.includes("\\");
 /** Never walked: they hold no config, and node_modules can be huge. */
 const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
 
@@ -74,7 +80,7 @@ export async function declaredAccount(
       continue; // not a regular file, or unreadable: the account's own run reports it
     }
     const decoded = decodeUtf8(bytes, file);
-    if ("issue" in decoded || !MAY_DECLARE.test(decoded.text)) continue;
+    if ("issue" in decoded || !mayDeclare(decoded.text)) continue;
     const parsed = parseYaml(decoded.text, file);
     const doc = parsed.value as Raw | null;
     if (!parsed.usable || typeof doc !== "object" || doc === null || doc.connection === undefined) continue;
