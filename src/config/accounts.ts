@@ -56,8 +56,17 @@ const mayDeclare = (text: string): boolean => text.includes("account") || text.i
 const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
 
 /**
+ * A directory's connection that is not valid and names an account (`account` or a `*_from`
+ * key): the directory is an account's, but which one, and whose credentials, cannot be told.
+ */
+export class AccountConnectionError extends ConfigError {}
+
+const ACCOUNT_KEYS = ["account", "api_origin_from", "email_from", "password_from"];
+
+/**
  * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
- * `connection` is not valid, or when two of the directory's files declare a connection.
+ * `connection` is not valid, or when two of the directory's files declare a connection;
+ * AccountConnectionError when such a connection names an account.
  */
 export async function declaredAccount(
   dir: string,
@@ -69,6 +78,7 @@ export async function declaredAccount(
   const trusted = [tree ?? (await findTree(cwd)), await realpath(dir).catch(() => dir)];
   const found: { settings: AccountSettings; environment: Environment; file: string }[] = [];
   const issues: ConfigIssue[] = [];
+  let namesAccount = false;
   for (const name of names) {
     const file = shown(join(dir, name), cwd);
     let bytes: Uint8Array;
@@ -84,6 +94,10 @@ export async function declaredAccount(
     const parsed = parseYaml(decoded.text, file);
     const doc = parsed.value as Raw | null;
     if (!parsed.usable || typeof doc !== "object" || doc === null || doc.connection === undefined) continue;
+    const connection = doc.connection as Raw | null;
+    if (typeof connection === "object" && connection !== null && ACCOUNT_KEYS.some((k) => k in connection)) {
+      namesAccount = true;
+    }
     // The connection alone: the rest of the file is its account's run's to check.
     const schema = checkSchema({ version: doc.version, connection: doc.connection }, parsed.index);
     const own = schema.issues.filter((i) => i.path.startsWith("connection"));
@@ -108,7 +122,7 @@ export async function declaredAccount(
       message: `a second account in ${shown(dir, cwd)} (also in ${found[0]!.file}): one directory holds one account; move each to its own directory`,
     });
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0) throw namesAccount ? new AccountConnectionError(issues) : new ConfigError(issues);
   const one = found[0];
   if (one === undefined) return undefined;
   return {

@@ -82,4 +82,32 @@ describe("connection.account however it is spelled", () => {
       expect(planned.err).not.toContain("/api/session");
     },
   );
+
+  it.each([
+    ["an account name out of form", "account: North_Bad", "DOOHCTL_NORTH_PASSWORD"],
+    ["variables of two stems", "account: north", "DOOHCTL_SOUTH_PASSWORD"],
+  ])(
+    "%s in the declaring file: a file of its directory alone is refused, not run as the single account",
+    async (_, account, password) => {
+      const root = repo(
+        [
+          "connection:",
+          `  ${account}`,
+          "  api_origin_from: DOOHCTL_NORTH_API_ORIGIN",
+          "  email_from: DOOHCTL_NORTH_EMAIL",
+          `  password_from: ${password}`,
+        ].join("\n"),
+      );
+      const env = {
+        DOOHCTL_API_ORIGIN: "http://127.0.0.1:9",
+        DOOHCTL_EMAIL: "generic@doohctl.test",
+        DOOHCTL_PASSWORD: "generic-password-secret",
+      };
+      const planned = await cli(root, ["plan", "accounts/north/campaigns.yaml"], env);
+      expect(planned.code).toBe(1);
+      expect(planned.err).toContain("accounts/north/doohctl.yaml");
+      expect(planned.err).toContain("doohctl validate accounts/north");
+      expect(planned.err).not.toContain("/api/session");
+    },
+  );
 });
