@@ -130,7 +130,7 @@ export async function declaredAccount(
     file: one.file,
     entry: {
       account: one.settings.name,
-      path: shown(dir, cwd),
+      path: argument(shown(dir, cwd)),
       environment: one.environment,
       api_origin_from: one.settings.apiOriginFrom,
       email_from: one.settings.emailFrom,
@@ -194,6 +194,14 @@ export async function findAccounts(paths: readonly string[], cwd: string): Promi
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return [...byName.values()].sort((a, b) => (a.entry.account < b.entry.account ? -1 : 1));
+}
+
+/**
+ * A path the CI passes to doohctl as an argument (`doohctl plan "$path"`): one starting with
+ * `-` (a directory a pull request named `-oplan.json`) would be read as an option.
+ */
+function argument(path: string): string {
+  return path.startsWith("-") ? `./${path}` : path;
 }
 
 /** Relative to the working directory with `/` when inside it (`.` for itself), else absolute. */
