@@ -145,8 +145,12 @@ export async function declaredAccount(
  */
 export async function findAccounts(paths: readonly string[], cwd: string): Promise<FoundAccount[]> {
   const dirs = new Set<string>();
+  // One directory named by two paths (a link to it among PATHS) is one account, not two.
+  const reals = new Set<string>();
   const walk = async (dir: string): Promise<void> => {
-    if (dirs.has(dir)) return;
+    const real = await realpath(dir).catch(() => dir);
+    if (reals.has(real)) return;
+    reals.add(real);
     dirs.add(dir);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRECTORY(e.name)) await walk(join(dir, e.name));

@@ -4,7 +4,7 @@
  * option, and the GitLab document stays YAML that any parser (GitLab's is YAML 1.1) reads
  * back to the same path: characters outside YAML's printable set are escaped.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,4 +53,13 @@ describe("doohctl accounts with hostile directory names", () => {
       expect(parse(gitlab.out)[".doohctl-accounts"].parallel.matrix[0].DOOHCTL_ACCOUNT_PATH).toBe(name);
     },
   );
+
+  it("one directory named through a link among PATHS is one account, not a duplicate", async () => {
+    const root = mkdtempSync(join(tmpdir(), "doohctl-accounts-hostile-"));
+    writeAccount(root, "north");
+    symlinkSync("accounts", join(root, "accounts-link"));
+    const listed = await cli(root, ["accounts", "accounts", "accounts-link", "--format", "json"]);
+    expect(listed.code, listed.out + listed.err).toBe(0);
+    expect(JSON.parse(listed.out).accounts.map((a: { path: string }) => a.path)).toEqual(["accounts/north"]);
+  });
 });
