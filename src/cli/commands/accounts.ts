@@ -4,11 +4,27 @@ import { type FoundAccount, findAccounts } from "../../config/accounts.js";
 import { changedFiles, resolveRevision } from "../../config/git.js";
 import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
 import type { CommandModule } from "../command.js";
-import { reportError } from "../errors.js";
+import { CommandError, reportError } from "../errors.js";
 import { Flag, formatOf } from "../flags.js";
 import { EXIT } from "../io.js";
 
 const FORMATS = ["text", "json", "github-matrix", "gitlab"] as const;
+
+/** The most jobs one matrix may hold: GitHub Actions' strategy.matrix, GitLab's parallel: matrix. */
+const MATRIX_CEILING: Partial<Record<(typeof FORMATS)[number], { ci: string; jobs: number }>> = {
+  "github-matrix": { ci: "GitHub Actions", jobs: 256 },
+  gitlab: { ci: "GitLab", jobs: 200 },
+};
+
+/** A matrix the CI would reject is refused here, saying how to split it. */
+function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): void {
+  const ceiling = MATRIX_CEILING[format];
+  if (ceiling === undefined || count <= ceiling.jobs) return;
+  throw new CommandError(
+    "ACCOUNTS_MATRIX_TOO_LARGE",
+    `${count} accounts, but ${ceiling.ci} runs at most ${ceiling.jobs} jobs of one matrix: split them into several matrix jobs by PATHS (like doohctl accounts clients/a-m, then clients/n-z), or use --changed-since REF to list only the changed ones`,
+  );
+}
 
 /**
  * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
@@ -34,6 +50,7 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
           accounts = await changedAccounts(accounts, io.cwd, options.changedSince);
         }
         const entries = accounts.map((a) => a.entry);
+        checkMatrixCeiling(format, entries.length);
         const render = {
           text: () =>
             accountsText(
