@@ -41,7 +41,7 @@ export function renamedRecords(root: string, ownDir: string, scope: RecoveryScop
       issues.push({
         path,
         kind: "foreign",
-        reason: `written by an apply of ${was} on this DSP account, not of this run's ${now}: never obeyed here, left on disk. Its ${file.paused.length} campaign(s) may still be paused: if this account was renamed from it (connection.account changed, added or removed), apply once with the old connection.account, whose plan reactivates them, or check them with \`doohctl status --all\` and set them active, then remove the file`,
+        reason: `written by an apply of ${was} on this DSP account, not of this run's ${now}: never obeyed here, left on disk. ${file.paused.length === 1 ? "Its campaign" : `Its ${file.paused.length} campaigns`} may still be paused: if this account was renamed from it (connection.account changed, added or removed), apply once with the old connection.account, whose plan reactivates them, or check them with \`doohctl status --all\` and set them active, then remove the file`,
       });
     }
   }

@@ -27,7 +27,7 @@ export function checkOverflowFile(cwd: string, overflow: string, plans: readonly
       if (seen !== undefined && seen.dev === at.dev && seen.ino === at.ino) {
         throw new CommandError(
           CODE,
-          `--overflow ${overflow}: is the saved plan ${plan} being shown: writing the comment there would replace the plan that apply --plan is given; choose another file, like comment-full.md`,
+          `--overflow ${overflow}: is the saved plan ${plan} being shown: writing the comment there would replace the plan that apply --plan is given; choose another file for the complete comment`,
         );
       }
     }
