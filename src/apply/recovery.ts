@@ -28,6 +28,7 @@ import {
   type RecordFile,
   recordFileOf,
 } from "./record-file.js";
+import { renamedRecords } from "./record-renamed.js";
 
 export class RecoveryRecordError extends Error {
   override readonly name = "RecoveryRecordError";
@@ -179,7 +180,7 @@ export class RecoveryStore {
   private files(): { files: ReadFile[]; issues: RecordIssue[] } {
     // No directory: no apply of this account ever paused anything here.
     if (!privateDir(this.root, { create: false })) return { files: [], issues: [] };
-    const issues = this.legacyIssues();
+    const issues = [...this.legacyIssues(), ...renamedRecords(this.root, this.dir, this.scope)];
     if (!privateDir(this.dir, { create: false })) return { files: [], issues };
     const files: ReadFile[] = [];
     const names = readdirSync(this.dir)

@@ -47,9 +47,20 @@ export function accountsGitlab(accounts: readonly AccountEntry[]): string {
 /** YAML 1.1 and 1.2 read these plain words as booleans or null: quoted, they stay text. */
 const SPECIAL = /^(y|n|yes|no|on|off|true|false|null|~)$/i;
 
+/**
+ * What JSON.stringify leaves raw but YAML may not: DEL and the C1 controls are outside YAML's
+ * printable set (GitLab's YAML 1.1 parser refuses them), and NEL, U+2028 and U+2029 are line
+ * breaks to YAML 1.1, which a double-quoted scalar folds to a space.
+ */
+const YAML_UNSAFE = /[\x7f-\x9f\u2028\u2029\ufeff]/g;
+
 /** Plain when it can only be read as this text; else a JSON string, which YAML reads alike. */
 function yamlScalar(value: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !SPECIAL.test(value) ? value : JSON.stringify(value);
+  if (/^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !SPECIAL.test(value)) return value;
+  return JSON.stringify(value).replace(
+    YAML_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function accountsText(accounts: readonly AccountEntry[], none: string): string {

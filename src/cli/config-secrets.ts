@@ -4,14 +4,29 @@
  * file the message quotes (docs/safety.md, Files and the tree). The config module never reads
  * the environment; this is the CLI's part.
  */
+import { withoutSecrets } from "../config/guard-text.js";
 import type { ConfigError } from "../config/issues.js";
 import type { CliIO } from "./io.js";
 
 export function withoutEnvSecrets(error: ConfigError, env: CliIO["env"]): ConfigError {
-  const passwords = Object.entries(env)
+  const passwords = envPasswords(env);
+  return passwords.length === 0 ? error : error.withSecrets(passwords);
+}
+
+/**
+ * Any other error's text with the same passwords replaced: a connection error quotes the
+ * value of an origin variable, which a CI wired to the wrong secret fills with a password,
+ * and the pull-request workflow posts errors as a comment, which no log masking covers.
+ */
+export function textWithoutEnvSecrets(text: string, env: CliIO["env"]): string {
+  const passwords = envPasswords(env);
+  return passwords.length === 0 ? text : withoutSecrets(text, passwords);
+}
+
+function envPasswords(env: CliIO["env"]): string[] {
+  return Object.entries(env)
     .filter(([name, value]) => PASSWORD_VARIABLE.test(name) && value !== undefined && value !== "")
     .map(([, value]) => value!);
-  return passwords.length === 0 ? error : error.withSecrets(passwords);
 }
 
 /**

@@ -7,7 +7,7 @@
 import { NetworkError } from "../api/errors.js";
 import { ConfigError, formatIssue } from "../config/issues.js";
 import type { Finding } from "../plan/types.js";
-import { withoutEnvSecrets } from "./config-secrets.js";
+import { textWithoutEnvSecrets, withoutEnvSecrets } from "./config-secrets.js";
 import type { CliIO } from "./io.js";
 
 export interface ErrorLocation {
@@ -122,9 +122,13 @@ export function renderJsonErrors(errors: readonly JsonError[]): string {
 /** Reports a command's error in the format the user asked for; the caller sets the exit code. */
 export function reportError(io: CliIO, command: string, thrown: unknown, format: string | undefined): void {
   const error = thrown instanceof ConfigError ? withoutEnvSecrets(thrown, io.env) : thrown;
-  if (format === "json") io.stdout.write(renderJsonErrors(jsonErrorsOf(error)));
-  else if (error instanceof ConfigError) io.stderr.write(describeError(command, error));
-  else io.stderr.write(`doohctl ${command}: ${plainMessage(error)}\n`);
+  if (format === "json") {
+    const errors = jsonErrorsOf(error).map((e) =>
+      error instanceof ConfigError ? e : { ...e, message: textWithoutEnvSecrets(e.message, io.env) },
+    );
+    io.stdout.write(renderJsonErrors(errors));
+  } else if (error instanceof ConfigError) io.stderr.write(describeError(command, error));
+  else io.stderr.write(`doohctl ${command}: ${textWithoutEnvSecrets(plainMessage(error), io.env)}\n`);
 }
 
 /** One error as stderr text: every config issue at its place, else the typed error's message. */

@@ -7,7 +7,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { declaredAccount } from "./accounts.js";
+import { AccountConnectionError, declaredAccount } from "./accounts.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 
 /** A file the run read, and the account its own `connection` declares, if any. */
@@ -33,6 +33,7 @@ export async function accountsMixed(files: readonly ReadFile[], cwd: string): Pr
   }
   const declared = files.find((f) => f.account !== undefined);
   const owners: { dir: string; account: string; file: string; first: ReadFile }[] = [];
+  const unreadable: { error: AccountConnectionError; first: ReadFile }[] = [];
   for (const [dir, read] of byDir) {
     const own = read.find((f) => f.account !== undefined);
     if (own) {
@@ -41,16 +42,33 @@ export async function accountsMixed(files: readonly ReadFile[], cwd: string): Pr
     }
     if (await allRead(dir, read)) continue;
     const found = await declaredAccount(dir, cwd).catch((error: unknown) => {
-      if (error instanceof ConfigError) return undefined; // that account's own run reports it
+      if (error instanceof AccountConnectionError) return error;
+      if (error instanceof ConfigError) return undefined; // no account named: this run reports it
       throw error;
     });
-    if (found) owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
+    if (found instanceof AccountConnectionError) unreadable.push({ error: found, first: read[0]! });
+    else if (found) owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
   }
   const issues: ConfigIssue[] = [];
+  // A connection of the directory that cannot be read may name an account (its name out of
+  // form, its variables of two stems): this run cannot tell whose credentials to use, so it
+  // refuses rather than fall back to DOOHCTL_EMAIL and DOOHCTL_PASSWORD.
+  for (const { error, first } of unreadable) {
+    const where = [...new Set(error.issues.map((i) => i.file))].join(", ");
+    const shown = shownDir(first.display);
+    issues.push({
+      file: first.display,
+      line: 0,
+      column: 0,
+      path: "",
+      code: "ACCOUNTS_MIXED",
+      message: `its directory's connection (${where}) is not valid (${error.issues.map((i) => i.code).join(", ")}), so this run cannot tell which account, and whose credentials, ${shown} is: run doohctl validate ${shown} and fix it, or name the whole directory; nothing was sent`,
+    });
+  }
   const at = (file: ReadFile, message: string) =>
     issues.push({ file: file.display, line: 0, column: 0, path: "", code: "ACCOUNTS_MIXED", message });
   const base = owners.find((o) => o.account === declared?.account) ?? owners[0];
-  if (base === undefined) return issues;
+  if (base === undefined || issues.length > 0) return issues;
   if (declared === undefined) {
     at(
       base.first,

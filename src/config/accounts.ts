@@ -44,14 +44,29 @@ export class AccountsPathError extends Error {
 }
 
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
-/** Only a file that may declare an account is parsed: a line `account:` at any indentation. */
-const MAY_DECLARE = /^[ \t]*["']?account["']?[ \t]*:/m;
+/**
+ * Only a file that may declare an account is parsed. The key `account` is in its text, or
+ * spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped): in any style,
+ * flow (`connection: { account: north, ... }`) and JSON included. A narrower test (a line
+ * starting `account:`) hid a flow-style account from the CI matrix, and let a file of its
+ * directory run with the generic DOOHCTL_* credentials.
+ */
+const mayDeclare = (text: string): boolean => text.includes("account") || text.includes("\\");
 /** Never walked: they hold no config, and node_modules can be huge. */
 const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
 
 /**
+ * A directory's connection that is not valid and names an account (`account` or a `*_from`
+ * key): the directory is an account's, but which one, and whose credentials, cannot be told.
+ */
+export class AccountConnectionError extends ConfigError {}
+
+const ACCOUNT_KEYS = ["account", "api_origin_from", "email_from", "password_from"];
+
+/**
  * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
- * `connection` is not valid, or when two of the directory's files declare a connection.
+ * `connection` is not valid, or when two of the directory's files declare a connection;
+ * AccountConnectionError when such a connection names an account.
  */
 export async function declaredAccount(
   dir: string,
@@ -63,6 +78,7 @@ export async function declaredAccount(
   const trusted = [tree ?? (await findTree(cwd)), await realpath(dir).catch(() => dir)];
   const found: { settings: AccountSettings; environment: Environment; file: string }[] = [];
   const issues: ConfigIssue[] = [];
+  let namesAccount = false;
   for (const name of names) {
     const file = shown(join(dir, name), cwd);
     let bytes: Uint8Array;
@@ -74,10 +90,14 @@ export async function declaredAccount(
       continue; // not a regular file, or unreadable: the account's own run reports it
     }
     const decoded = decodeUtf8(bytes, file);
-    if ("issue" in decoded || !MAY_DECLARE.test(decoded.text)) continue;
+    if ("issue" in decoded || !mayDeclare(decoded.text)) continue;
     const parsed = parseYaml(decoded.text, file);
     const doc = parsed.value as Raw | null;
     if (!parsed.usable || typeof doc !== "object" || doc === null || doc.connection === undefined) continue;
+    const connection = doc.connection as Raw | null;
+    if (typeof connection === "object" && connection !== null && ACCOUNT_KEYS.some((k) => k in connection)) {
+      namesAccount = true;
+    }
     // The connection alone: the rest of the file is its account's run's to check.
     const schema = checkSchema({ version: doc.version, connection: doc.connection }, parsed.index);
     const own = schema.issues.filter((i) => i.path.startsWith("connection"));
@@ -102,7 +122,7 @@ export async function declaredAccount(
       message: `a second account in ${shown(dir, cwd)} (also in ${found[0]!.file}): one directory holds one account; move each to its own directory`,
     });
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0) throw namesAccount ? new AccountConnectionError(issues) : new ConfigError(issues);
   const one = found[0];
   if (one === undefined) return undefined;
   return {
@@ -110,7 +130,7 @@ export async function declaredAccount(
     file: one.file,
     entry: {
       account: one.settings.name,
-      path: shown(dir, cwd),
+      path: argument(shown(dir, cwd)),
       environment: one.environment,
       api_origin_from: one.settings.apiOriginFrom,
       email_from: one.settings.emailFrom,
@@ -125,8 +145,12 @@ export async function declaredAccount(
  */
 export async function findAccounts(paths: readonly string[], cwd: string): Promise<FoundAccount[]> {
   const dirs = new Set<string>();
+  // One directory named by two paths (a link to it among PATHS) is one account, not two.
+  const reals = new Set<string>();
   const walk = async (dir: string): Promise<void> => {
-    if (dirs.has(dir)) return;
+    const real = await realpath(dir).catch(() => dir);
+    if (reals.has(real)) return;
+    reals.add(real);
     dirs.add(dir);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const e of entries) if (e.isDirectory() && !SKIPPED_DIRECTORY(e.name)) await walk(join(dir, e.name));
@@ -174,6 +198,14 @@ export async function findAccounts(paths: readonly string[], cwd: string): Promi
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return [...byName.values()].sort((a, b) => (a.entry.account < b.entry.account ? -1 : 1));
+}
+
+/**
+ * A path the CI passes to doohctl as an argument (`doohctl plan "$path"`): one starting with
+ * `-` (a directory a pull request named `-oplan.json`) would be read as an option.
+ */
+function argument(path: string): string {
+  return path.startsWith("-") ? `./${path}` : path;
 }
 
 /** Relative to the working directory with `/` when inside it (`.` for itself), else absolute. */

@@ -83,7 +83,7 @@ export const REDACTED = "[redacted]";
  * Each secret replaced, in the forms a message may hold it (as is, JSON-escaped, URL-encoded),
  * longest first. Done before anything is cut, so that no part of a secret survives a cut.
  */
-function withoutSecrets(text: string, secrets: readonly string[]): string {
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
   const forms = secrets
     .filter((secret) => secret !== "")
     .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])

@@ -1,14 +1,30 @@
-import { realpath } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { readdir, realpath } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { type FoundAccount, findAccounts } from "../../config/accounts.js";
 import { changedFiles, resolveRevision } from "../../config/git.js";
 import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
 import type { CommandModule } from "../command.js";
-import { reportError } from "../errors.js";
+import { CommandError, reportError } from "../errors.js";
 import { Flag, formatOf } from "../flags.js";
 import { EXIT } from "../io.js";
 
 const FORMATS = ["text", "json", "github-matrix", "gitlab"] as const;
+
+/** The most jobs one matrix may hold: GitHub Actions' strategy.matrix, GitLab's parallel: matrix. */
+const MATRIX_CEILING: Partial<Record<(typeof FORMATS)[number], { ci: string; jobs: number }>> = {
+  "github-matrix": { ci: "GitHub Actions", jobs: 256 },
+  gitlab: { ci: "GitLab", jobs: 200 },
+};
+
+/** A matrix the CI would reject is refused here, saying how to split it. */
+function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): void {
+  const ceiling = MATRIX_CEILING[format];
+  if (ceiling === undefined || count <= ceiling.jobs) return;
+  throw new CommandError(
+    "ACCOUNTS_MATRIX_TOO_LARGE",
+    `${count} accounts, but ${ceiling.ci} runs at most ${ceiling.jobs} jobs of one matrix: split them into several matrix jobs by PATHS (like doohctl accounts clients/a-m, then clients/n-z), or use --changed-since REF to list only the changed ones`,
+  );
+}
 
 /**
  * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
@@ -34,6 +50,7 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
           accounts = await changedAccounts(accounts, io.cwd, options.changedSince);
         }
         const entries = accounts.map((a) => a.entry);
+        checkMatrixCeiling(format, entries.length);
         const render = {
           text: () =>
             accountsText(
@@ -55,19 +72,35 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
     });
 };
 
-/** The accounts with a YAML file directly in their directory changed since `ref`. */
+/**
+ * The accounts with a YAML file directly in their directory changed, added or removed since
+ * `ref`, or with a YAML entry there that links to a changed file elsewhere in the tree (a
+ * shared policy): what a run of the account reads (docs/safety.md, Files and the tree).
+ */
 async function changedAccounts(
   accounts: readonly FoundAccount[],
   cwd: string,
   ref: string,
 ): Promise<FoundAccount[]> {
   const revision = await resolveRevision(cwd, ref);
-  const changed = new Set(
-    (await changedFiles(revision)).filter((f) => /^[^.].*\.ya?ml$/i.test(basename(f))).map((f) => dirname(f)),
-  );
+  const files = new Set(await changedFiles(revision));
+  const dirs = new Set([...files].filter((f) => YAML_NAME.test(basename(f))).map((f) => dirname(f)));
   const out: FoundAccount[] = [];
   for (const account of accounts) {
-    if (changed.has(await realpath(account.dir))) out.push(account);
+    if (dirs.has(await realpath(account.dir)) || (await linksToChanged(account.dir, files)))
+      out.push(account);
   }
   return out;
+}
+
+const YAML_NAME = /^[^.].*\.ya?ml$/i;
+
+/** Whether a YAML entry of `dir` resolves, through links, to one of `files`. */
+async function linksToChanged(dir: string, files: ReadonlySet<string>): Promise<boolean> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => YAML_NAME.test(n));
+  for (const name of names) {
+    const real = await realpath(join(dir, name)).catch(() => undefined);
+    if (real !== undefined && files.has(real)) return true;
+  }
+  return false;
 }

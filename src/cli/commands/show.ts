@@ -12,6 +12,7 @@ import type { CommandModule } from "../command.js";
 import { reportError, UsageError } from "../errors.js";
 import { Flag } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
+import { checkOverflowFile } from "../overflow-file.js";
 import { type AccountPlan, readAccountPlans } from "../plan-accounts.js";
 import { readPlanFile } from "../plan-file.js";
 
@@ -59,6 +60,7 @@ export const registerShow: CommandModule = (program, io, setExit) => {
             `--max-chars and --overflow shape a pull-request comment: use them with --format markdown, not --format ${flags.format}`,
           );
         }
+        if (flags.overflow !== undefined) checkOverflowFile(io.cwd, flags.overflow, files);
         if (files.length === 1) showOne(io, files[0] ?? "", flags);
         else showMany(io, readAccountPlans(files, io.cwd), flags);
         setExit(EXIT.ok);

@@ -1,0 +1,44 @@
+/**
+ * `show --overflow FILE` (docs/plan.md, "Several accounts in one comment"): checked before
+ * anything is written. FILE is never one of the saved plans shown, by any path, link or hard
+ * link: the reviewed plan `apply --plan` is given would be replaced by markdown. A directory,
+ * or a directory that does not exist, is refused with what to do, never a raw EISDIR/ENOENT.
+ * Like `plan -o`, a link to another file is followed: naming it is the user's own choice.
+ */
+import { statSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { CommandError } from "./errors.js";
+
+const CODE = "SHOW_OVERFLOW_FILE";
+
+/** Throws CommandError(SHOW_OVERFLOW_FILE) when `overflow` may not be written. */
+export function checkOverflowFile(cwd: string, overflow: string, plans: readonly string[]): void {
+  const target = resolve(cwd, overflow);
+  const at = statSync(target, { throwIfNoEntry: false });
+  if (at?.isDirectory()) {
+    throw new CommandError(
+      CODE,
+      `--overflow ${overflow}: is a directory: name a file, like ${overflow.replace(/\/+$/, "")}/comment.md`,
+    );
+  }
+  if (at !== undefined) {
+    for (const plan of plans) {
+      const seen = statSync(resolve(cwd, plan), { throwIfNoEntry: false });
+      if (seen !== undefined && seen.dev === at.dev && seen.ino === at.ino) {
+        throw new CommandError(
+          CODE,
+          `--overflow ${overflow}: is the saved plan ${plan} being shown: writing the comment there would replace the plan that apply --plan is given; choose another file for the complete comment`,
+        );
+      }
+    }
+    return;
+  }
+  const dir = dirname(target);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    const shown = relative(cwd, dir) || ".";
+    throw new CommandError(
+      CODE,
+      `--overflow ${overflow}: the directory ${shown} does not exist: create it first (mkdir -p ${shown}) or choose another file`,
+    );
+  }
+}
