@@ -14,7 +14,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
 import { accountEnv, writeAccount } from "../helpers/accounts-repo.js";
 import { seedCampaign } from "../helpers/builders.js";
-import { startAccount } from "../helpers/cli-account.js";
+import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 
 let emulator: RunningEmulator;
@@ -23,7 +23,12 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   // Malls was paused by an apply of account "north" that died before reactivating it.
-  emulator = await startAccount([USER], [seedCampaign("5001", "1001", "Malls", { active: false })]);
+  emulator = (
+    await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls", { active: false })],
+    })
+  ).emulator;
   root = mkdtempSync(join(tmpdir(), "doohctl-accounts-renamed-"));
   env = { HOME: root, XDG_RUNTIME_DIR: join(root, "run") };
   const stateDir = join(root, ".local", "state", "doohctl");
