@@ -4,7 +4,7 @@
  * ends (docs/plan.md, Saved plans); then checked by parsePlan.
  */
 import { randomBytes } from "node:crypto";
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
@@ -67,7 +67,12 @@ export async function writePlanFile(
   const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
   const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, "wx", 0o666);
+  // Tracked before it exists: an exit as soon as it is created still removes it.
+  trackUnfinished(temp);
+  const handle = await open(temp, "wx", 0o666).catch((error: unknown) => {
+    unfinished.delete(temp);
+    throw error;
+  });
   try {
     if (existingMode !== undefined) await handle.chmod(existingMode & 0o7777);
     const buffer = Buffer.allocUnsafe(WRITE_BYTES);
@@ -95,7 +100,27 @@ export async function writePlanFile(
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    unfinished.delete(temp);
   }
+}
+
+/**
+ * Temporary files of writes under way. Ctrl-C during the write of a large plan ends the process
+ * at once (interruptible.ts, main.ts `exitNow`): its exit removes them, so no
+ * `.<name>.<hex>.tmp` is left beside the plan file, which stays as it was.
+ */
+const unfinished = new Set<string>();
+let removedAtExit = false;
+
+function trackUnfinished(temp: string): void {
+  if (!removedAtExit) process.on("exit", removeUnfinished);
+  removedAtExit = true;
+  unfinished.add(temp);
+}
+
+function removeUnfinished(): void {
+  for (const temp of unfinished) rmSync(temp, { force: true });
 }
 
 function tooLargeToSave(shown: string, maxBytes: number): PlanFileError {

@@ -3,6 +3,8 @@
  * by piece into a temporary file renamed over the target. The bytes are `serializePlan`'s, so
  * a plan's digests and `apply --plan`'s checks are unchanged.
  */
+
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   mkdtempSync,
@@ -14,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MAX_PLAN_FILE_BYTES, readPlanFile, writePlanFile } from "../../src/cli/plan-file.js";
 import { run } from "../../src/cli/program.js";
@@ -37,6 +40,7 @@ import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { plan } from "../helpers/plans.js";
 import { dspWrites } from "../helpers/world.js";
+import { ensureBuilt, ROOT } from "../proof/binary.js";
 
 /**
  * 300 campaigns of one insertion order, ids 9851 to 10150 (the snapshot's id keys cross from
@@ -137,6 +141,33 @@ describe("the streamed plan file", () => {
     expect(readdirSync(dir)).toEqual(["plan.json"]);
     await expect(writePlanFile(join(dir, "missing", "plan.json"), largePlan())).rejects.toThrow(/ENOENT/);
     expect(readdirSync(dir)).toEqual(["plan.json"]);
+  });
+});
+
+describe("a plan file write cut short by the process's exit", () => {
+  it("leaves the previous file and no temporary file (Ctrl-C ends plan -o at once)", () => {
+    ensureBuilt();
+    const dir = scratch();
+    const source = join(dir, "source.json");
+    writeFileSync(source, serializePlan(largePlan()));
+    writeFileSync(join(dir, "plan.json"), "previous plan");
+    // The child saves a plan of some MiB (many writes) and exits as soon as its temporary
+    // file exists, as main.ts's exitNow does on Ctrl-C.
+    const script = `
+      import { readdirSync } from "node:fs";
+      import { readPlanFile, writePlanFile } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/src/cli/plan-file.js")).href)};
+      const plan = readPlanFile(${JSON.stringify(source)});
+      plan.changes = Array.from({ length: 40 }, () => plan.changes).flat();
+      const watch = () => readdirSync(${JSON.stringify(dir)}).some((f) => f.endsWith(".tmp")) ? process.exit(130) : setImmediate(watch);
+      watch();
+      await writePlanFile(${JSON.stringify(join(dir, "plan.json"))}, plan);
+      process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(130);
+    expect(readdirSync(dir).sort()).toEqual(["plan.json", "source.json"]);
+    expect(readFileSync(join(dir, "plan.json"), "utf8")).toBe("previous plan");
   });
 });
 
