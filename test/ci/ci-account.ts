@@ -4,10 +4,13 @@
  * order 1001, the campaigns config those runs plan, and git as a developer runs it.
  */
 import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { READER, USER } from "../helpers/users.js";
+import { MAIN, ROOT } from "../proof/binary.js";
 
 export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
@@ -42,4 +45,32 @@ export function gitIn(cwd: string, ...args: string[]): string {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   }).trim();
+}
+
+/**
+ * `<dir>/bin` holding the runner's `doohctl` (the built CLI) and an `npm` whose
+ * `install --prefix DIR` links this checkout there, as the GitLab jobs install doohctl.
+ * Returns the directory, for PATH.
+ */
+export function fakeInstallBin(dir: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
+  writeFileSync(
+    join(bin, "npm"),
+    [
+      "#!/bin/sh",
+      '[ "$1" = install ] || { echo "fake npm: $*" >&2; exit 1; }',
+      'shift; to=""',
+      'while [ $# -gt 0 ]; do [ "$1" = --prefix ] && to="$2"; shift; done',
+      '[ -n "$to" ] || { echo "fake npm: install without --prefix" >&2; exit 1; }',
+      'mkdir -p "$to/node_modules/.bin"',
+      `ln -sfn "${ROOT}" "$to/node_modules/doohctl"`,
+      `ln -sf "${join(bin, "doohctl")}" "$to/node_modules/.bin/doohctl"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(join(bin, "doohctl"), 0o755);
+  chmodSync(join(bin, "npm"), 0o755);
+  return bin;
 }

@@ -4,6 +4,7 @@
  * and plan users (USER and READER made the account's own by its name), so that a credential
  * that reached another account's emulator is refused there; and each account's config file.
  */
+import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { USER } from "../apply/harness.js";
 import { seedCampaign } from "../helpers/builders.js";
@@ -73,4 +74,29 @@ export function refusedLogins(emulators: Record<string, RunningEmulator>): strin
 /** Every account's passwords (write and plan user): none may appear in a log, comment or artifact. */
 export function passwordsOf(accounts: string[]): string[] {
   return accounts.flatMap((account) => [userOf(account, USER).password, userOf(account, READER).password]);
+}
+
+/**
+ * The account files of a change: each account's config at main with `budgets` (campaign name
+ * to budget_impressions) changed, as a pull or merge request edits them.
+ */
+export function budgetChanges(
+  budgets: Record<string, Record<string, number>>,
+  configAtMain: (account: string) => string,
+  emulators: Record<string, RunningEmulator>,
+): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [account, changed] of Object.entries(budgets)) {
+    const live = parse(configAtMain(account)) as {
+      insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
+    };
+    const now = Object.fromEntries(
+      live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
+    );
+    files[`accounts/${account}/doohctl.yaml`] = accountFile(account, emulators[account]!.origin, {
+      ...now,
+      ...changed,
+    });
+  }
+  return files;
 }

@@ -20,7 +20,7 @@ import { type FanoutRun, runFanoutWorkflow } from "../helpers/workflow-fanout.js
 import type { WorkflowYaml } from "../helpers/workflow-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";
 import { gitIn } from "./ci-account.js";
-import { accountFile, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
+import { accountFile, budgetChanges, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
 
 const workflow = (name: string) =>
   parse(
@@ -130,20 +130,7 @@ export async function githubAccountsRepo(accounts: string[]): Promise<AccountsRe
     openPullRequestOf,
     configAtMain,
     openPullRequest(pr, budgets) {
-      const files: Record<string, string> = {};
-      for (const [account, changed] of Object.entries(budgets)) {
-        const live = parse(configAtMain(account)) as {
-          insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
-        };
-        const now = Object.fromEntries(
-          live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
-        );
-        files[`accounts/${account}/doohctl.yaml`] = accountFile(account, emulators[account]!.origin, {
-          ...now,
-          ...changed,
-        });
-      }
-      return openPullRequestOf(pr, files);
+      return openPullRequestOf(pr, budgetChanges(budgets, configAtMain, emulators));
     },
     mergeRef(pr) {
       const sha = mergeInto(pr, `Merge ${pr} into main (GitHub's merge ref)`);

@@ -9,7 +9,7 @@
  * its note stage with the plan stage's artifacts, each job through gitlab-job.ts.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
@@ -23,9 +23,9 @@ import {
   runGitLabJob,
 } from "../helpers/gitlab-job.js";
 import { READER } from "../helpers/users.js";
-import { MAIN, ROOT } from "../proof/binary.js";
-import { gitIn } from "./ci-account.js";
-import { accountFile, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
+import { ROOT } from "../proof/binary.js";
+import { fakeInstallBin, gitIn } from "./ci-account.js";
+import { accountFile, budgetChanges, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
 
 const PARENT = parse(
   readFileSync(join(ROOT, "examples", "gitlab", "doohctl-accounts.gitlab-ci.yml"), "utf8"),
@@ -152,24 +152,7 @@ export async function gitlabAccountsProject(accounts: string[]): Promise<Account
   git("add", ".");
   git("commit", "-q", "-m", "accounts as code");
 
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  writeFileSync(
-    join(bin, "npm"),
-    [
-      "#!/bin/sh",
-      '[ "$1" = install ] || { echo "fake npm: $*" >&2; exit 1; }',
-      'shift; to=""',
-      'while [ $# -gt 0 ]; do [ "$1" = --prefix ] && to="$2"; shift; done',
-      'mkdir -p "$to/node_modules/.bin"',
-      `ln -sfn "${ROOT}" "$to/node_modules/doohctl"`,
-      `ln -sf "${join(bin, "doohctl")}" "$to/node_modules/.bin/doohctl"`,
-      "",
-    ].join("\n"),
-  );
-  chmodSync(join(bin, "doohctl"), 0o755);
-  chmodSync(join(bin, "npm"), 0o755);
+  const bin = fakeInstallBin(dir);
 
   const variables: ProjectVariable[] = [{ key: "GITLAB_API_TOKEN", value: "glpat-test" }];
   for (const account of accounts) {
@@ -283,20 +266,7 @@ export async function gitlabAccountsProject(accounts: string[]): Promise<Account
     openMergeRequestOf,
     configAtMain,
     openMergeRequest(iid, budgets) {
-      const files: Record<string, string> = {};
-      for (const [account, changed] of Object.entries(budgets)) {
-        const live = parse(configAtMain(account)) as {
-          insertion_orders: { campaigns: { name: string; budget_impressions: number }[] }[];
-        };
-        const now = Object.fromEntries(
-          live.insertion_orders[0]!.campaigns.map((c) => [c.name, c.budget_impressions]),
-        );
-        files[`accounts/${account}/doohctl.yaml`] = accountFile(account, emulators[account]!.origin, {
-          ...now,
-          ...changed,
-        });
-      }
-      return openMergeRequestOf(iid, files);
+      return openMergeRequestOf(iid, budgetChanges(budgets, configAtMain, emulators));
     },
     writes: (account) =>
       emulators[account]!.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session"))

@@ -7,7 +7,7 @@
  * DIR/node_modules/doohctl (a link) with its bin, as the real install lays it out.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -15,8 +15,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { type GitLabFake, gitlabFake } from "../helpers/gitlab-api-fake.js";
 import { type GitLabCiYaml, type ProjectVariable, runGitLabJob } from "../helpers/gitlab-job.js";
 import { READER, USER } from "../helpers/users.js";
-import { MAIN, ROOT } from "../proof/binary.js";
-import { campaignsConfig, gitIn, startCiEmulator } from "./ci-account.js";
+import { ROOT } from "../proof/binary.js";
+import { campaignsConfig, fakeInstallBin, gitIn, startCiEmulator } from "./ci-account.js";
 
 const CI = parse(readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8")) as GitLabCiYaml;
 
@@ -56,25 +56,7 @@ export async function gitlabProject(): Promise<GitLabProject> {
   git("add", ".");
   git("commit", "-q", "-m", "campaigns as code");
 
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  writeFileSync(
-    join(bin, "npm"),
-    [
-      "#!/bin/sh",
-      '[ "$1" = install ] || { echo "fake npm: $*" >&2; exit 1; }',
-      'shift; to=""',
-      'while [ $# -gt 0 ]; do [ "$1" = --prefix ] && to="$2"; shift; done',
-      '[ -n "$to" ] || { echo "fake npm: install without --prefix" >&2; exit 1; }',
-      'mkdir -p "$to/node_modules/.bin"',
-      `ln -sfn "${ROOT}" "$to/node_modules/doohctl"`,
-      `ln -sf "${join(bin, "doohctl")}" "$to/node_modules/.bin/doohctl"`,
-      "",
-    ].join("\n"),
-  );
-  chmodSync(join(bin, "doohctl"), 0o755);
-  chmodSync(join(bin, "npm"), 0o755);
+  const bin = fakeInstallBin(dir);
   const variables: ProjectVariable[] = [
     { key: "DOOHCTL_PLAN_EMAIL", value: READER.email },
     { key: "DOOHCTL_PLAN_PASSWORD", value: READER.password },
