@@ -74,3 +74,18 @@ export function fakeInstallBin(dir: string): string {
   chmodSync(join(bin, "npm"), 0o755);
   return bin;
 }
+
+/**
+ * `<dir>/origin.git`, a bare repository on main that serves any commit (as GitHub serves a
+ * pull request's merge ref), and `<dir>/dev`, a developer's clone-to-be with it as `origin`.
+ */
+export function originAndDev(dir: string): { origin: string; dev: string } {
+  const origin = join(dir, "origin.git");
+  const dev = join(dir, "dev");
+  mkdirSync(dev);
+  gitIn(dir, "init", "-q", "--bare", "-b", "main", origin);
+  gitIn(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
+  gitIn(dev, "init", "-q", "-b", "main");
+  gitIn(dev, "remote", "add", "origin", origin);
+  return { origin, dev };
+}

@@ -19,7 +19,7 @@ import { READER } from "../helpers/users.js";
 import { type FanoutRun, runFanoutWorkflow } from "../helpers/workflow-fanout.js";
 import type { WorkflowYaml } from "../helpers/workflow-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { gitIn } from "./ci-account.js";
+import { gitIn, originAndDev } from "./ci-account.js";
 import { accountFile, budgetChanges, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
 
 const workflow = (name: string) =>
@@ -63,14 +63,8 @@ export async function githubAccountsRepo(accounts: string[]): Promise<AccountsRe
   const emulators = await startAccountEmulators(accounts);
   const dir = mkdtempSync(join(tmpdir(), "doohctl-accounts-workflow-"));
   const github = await githubFake(dir);
-  const origin = join(dir, "origin.git");
-  const dev = join(dir, "dev");
+  const { origin, dev } = originAndDev(dir);
   const git = gitIn;
-  mkdirSync(dev);
-  git(dir, "init", "-q", "--bare", "-b", "main", origin);
-  git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-  git(dev, "init", "-q", "-b", "main");
-  git(dev, "remote", "add", "origin", origin);
   const fileOf = (account: string) => join(dev, "accounts", account, "doohctl.yaml");
   for (const account of accounts) {
     mkdirSync(join(dev, "accounts", account), { recursive: true });

@@ -17,7 +17,7 @@ import { READER, USER } from "../helpers/users.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
 import { colleagueClient } from "../helpers/world.js";
 import { MAIN, ROOT } from "../proof/binary.js";
-import { campaignsConfig, gitIn, startCiEmulator } from "./ci-account.js";
+import { campaignsConfig, gitIn, originAndDev, startCiEmulator } from "./ci-account.js";
 
 export { CAMPAIGNS } from "./ci-account.js";
 
@@ -67,14 +67,8 @@ export async function githubRepo(): Promise<GitHubRepo> {
   const emulator = await startCiEmulator();
   const dir = mkdtempSync(join(tmpdir(), "doohctl-workflow-"));
   const github = await githubFake(dir);
-  const origin = join(dir, "origin.git");
-  const dev = join(dir, "dev");
+  const { origin, dev } = originAndDev(dir);
   const git = gitIn;
-  mkdirSync(dev);
-  git(dir, "init", "-q", "--bare", "-b", "main", origin);
-  git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
-  git(dev, "init", "-q", "-b", "main");
-  git(dev, "remote", "add", "origin", origin);
   const config = (budgets: Record<string, number>) => campaignsConfig(emulator.origin, budgets);
   mkdirSync(join(dev, "campaigns"));
   writeFileSync(join(dev, "campaigns", "doohctl.yaml"), config({}));
