@@ -285,6 +285,7 @@ export function createProgressDisplay(
           display.say(`  ${event.message}`, { redraw: view.restoring === undefined });
           return;
         case "abandoned":
+        case "unsent":
           // An attempt stopped by the signal never gets its response event.
           display.clearWait();
           display.forgetInFlight();
