@@ -32,8 +32,10 @@ export type ApplyEvent =
   /** A POST's outcome is unknown: the apply lists campaigns by name to learn what happened. */
   | { type: "check"; seq: number; message: string }
   | { type: "failed"; failure: ApplyFailure; item_ids: string[] }
-  /** An interruption came while the request waited or was in flight: its answer is abandoned. */
+  /** An interruption came while an attempt of the request was out: its answer is abandoned. */
   | { type: "abandoned"; record: ApplyRequestRecord; item_ids: string[] }
+  /** An interruption came before any attempt of the request went out: it is not sent. */
+  | { type: "unsent"; seq: number }
   /**
    * After a stop: the campaigns this apply paused are being reactivated. The request that
    * stopped the apply is behind it; every wait and write from here on is the reactivation's.

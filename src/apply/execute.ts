@@ -95,6 +95,7 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
     for (; index < total && !signal?.aborted; index++) {
       const stop = await runRequest(run, index);
       if (stop === undefined) continue;
+      if ("unsent" in stop) break; // it is the first of `not_sent`
       if ("failure" in stop) failure = stop.failure;
       else abandoned = stop.abandoned;
       index++; // the request that stopped the apply was sent: it is not among `not_sent`

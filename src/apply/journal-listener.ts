@@ -109,16 +109,12 @@ export function journalListener(
         seq = event.failure.request.seq;
         record(requestEntry(event.failure.request, iso(clock.now()), event.item_ids, event.failure.message));
         return;
+      case "unsent":
+        // Never sent: the end line counts it among `not_sent`.
+        return;
       case "abandoned":
         seq = event.record.seq;
-        record(
-          requestEntry(
-            event.record,
-            iso(clock.now()),
-            event.item_ids,
-            "interrupted while waiting or in flight",
-          ),
-        );
+        record(requestEntry(event.record, iso(clock.now()), event.item_ids, "interrupted after it was sent"));
         return;
       case "finish": {
         const { result } = event;

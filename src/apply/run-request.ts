@@ -19,15 +19,19 @@ import { postNewCampaigns } from "./post-campaigns.js";
 /** The current request's write attempts, as the client reports them (retries included). */
 export class WriteAttempts {
   count = 0;
+  /** Attempts that went out (their write slot granted), answered or not. */
+  sent = 0;
   /** The status of the last write answer. */
   lastStatus: number | undefined;
 
   start(): void {
     this.count = 0;
+    this.sent = 0;
     this.lastStatus = undefined;
   }
 
   observe(event: ApiEvent): void {
+    if (event.type === "sent" && event.class === "write") this.sent++;
     if (event.type !== "response" || event.class !== "write") return;
     this.count++;
     if (typeof event.status === "number") this.lastStatus = event.status;
@@ -54,8 +58,14 @@ export interface ApplyRun {
   dispatched: Set<number>;
 }
 
-/** How a request stopped the apply. */
-export type RequestStop = { failure: ApplyFailure } | { abandoned: ApplyRequestRecord };
+/**
+ * How a request stopped the apply: it failed, or a signal came while it was out (abandoned:
+ * it may have reached the DSP) or before any attempt of it went out (`unsent`: it did not).
+ */
+export type RequestStop =
+  | { failure: ApplyFailure }
+  | { abandoned: ApplyRequestRecord }
+  | { unsent: PlannedRequestRef };
 
 /** Item ids a request wrote: `id` of each body item, or the campaign id of a targetings PUT. */
 function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): string[] {
@@ -141,6 +151,11 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
     });
     return undefined;
   } catch (error) {
+    if (signal?.aborted && run.attempts.sent === 0) {
+      // Stopped while it waited for its write slot (or re-read what it writes): never sent.
+      emit({ type: "unsent", seq: planned.seq });
+      return { unsent: sent() };
+    }
     if (signal?.aborted) {
       const abandoned = record("abandoned");
       emit({ type: "abandoned", record: abandoned, item_ids: itemIdsOf(abandoned.path, body, createdIds) });

@@ -1,19 +1,13 @@
 #!/usr/bin/env node
 import type { CliIO } from "./io.js";
+import { droppedOutputNote, type ProcessSink, processSink } from "./process-output.js";
 import { run } from "./program.js";
 import { askLine } from "./prompt.js";
 
-function processIO(): CliIO {
+function processIO(stdout: ProcessSink, stderr: ProcessSink): CliIO {
   return {
-    stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY === true },
-    stderr: {
-      write: (text) => process.stderr.write(text),
-      isTTY: process.stderr.isTTY === true,
-      // Read at every redraw: the terminal may be resized during an apply.
-      get columns() {
-        return process.stderr.columns;
-      },
-    },
+    stdout,
+    stderr,
     env: process.env,
     cwd: process.cwd(),
     ...(process.stdin.isTTY
@@ -34,4 +28,13 @@ function processIO(): CliIO {
   };
 }
 
-process.exitCode = await run(process.argv.slice(2), processIO());
+// A reader that went away never ends the run (process-output.ts): the apply stops and restores
+// as it would, and the exit code says what happened to it, not to its output.
+const stdout = processSink(process.stdout);
+const stderr = processSink(process.stderr);
+const code = await run(process.argv.slice(2), processIO(stdout, stderr));
+// A stream reports a failed write on a later tick: let the last ones come in.
+await new Promise((resolve) => setImmediate(resolve));
+const dropped = stdout.failure();
+if (dropped !== undefined) stderr.write(droppedOutputNote(dropped));
+process.exitCode = code;

@@ -1,26 +1,204 @@
 /**
- * Drives the apply's progress display on stderr. On a TTY: one line redrawn in place, every
- * event and every second (the countdown to the next write slot moves even while nothing
- * happens). Elsewhere: one line per request, and a line for every wait that is long enough
- * to look like a hang, so a Retry-After is never silence. A request without an answer shows
- * a countdown to its deadline on the TTY line, and one that times out or cannot connect says
- * so with its attempt count (issue 22); a wait under a second is not shown (never "0s").
+ * The one progress display on stderr, for reads (plan: read-progress.ts) and writes (apply,
+ * below). It keeps the requests out without an answer, the wait in progress and the redraw
+ * timer; each command gives its wording (a `ProgressVoice`). On a TTY: one line redrawn in
+ * place, at every event and every second (a countdown moves even while nothing happens), with
+ * lines of their own above it. Elsewhere: a line for every wait long enough to look like a
+ * hang (a Retry-After, a backoff, a pacing wait of `QUIET_WAIT_MS` or more), and one, once,
+ * for a request silent for `NOTICE_MS`. A request that times out or cannot connect says so
+ * with its attempt count (issue 22); a wait under a second is not shown (never "0s").
  */
 
 import type { ApiEvent } from "../api/types.js";
 import type { ApplyEvent } from "../apply/events.js";
 import type { Clock } from "../model/clock.js";
 import type { RateWindow } from "../model/limits.js";
-import { noAnswerText, triesText } from "../model/silence.js";
+import { noAnswerText, secondsLeft, triesText } from "../model/silence.js";
+import { Time } from "../model/time.js";
 import {
   type ProgressView,
   phaseName,
   progressLine,
   requestLine,
-  type WaitReason,
+  SILENT_MS,
   waitLine,
 } from "../render/progress.js";
 import type { TextSink } from "./io.js";
+
+/** Non-TTY: rate-limit waits shorter than this are routine pacing, not worth a line. */
+const QUIET_WAIT_MS = 5_000;
+/** Non-TTY: a request silent this long gets a line saying so, once. */
+const NOTICE_MS = 10_000;
+/** A terminal that does not say its width is taken to be this wide (the classic 80). */
+const DEFAULT_COLUMNS = 80;
+
+export type WaitEvent = Extract<ApiEvent, { type: "wait" }>;
+export type SentEvent = Extract<ApiEvent, { type: "sent" }>;
+type ResponseEvent = Extract<ApiEvent, { type: "response" }>;
+type Sent = SentEvent & { sentAt: number };
+
+/** What a command's progress says; the display decides when. */
+export interface ProgressVoice {
+  /** The TTY line now, or undefined for none: the wait (ended or not) and the request silent longest. */
+  line(activity: { wait: WaitEvent | undefined; silent: Sent | undefined }, now: number): string | undefined;
+  /** A wait long enough to look like a hang, as a line of its own. */
+  waitLine(wait: WaitEvent, now: number): string;
+  /** Non-TTY: a request without an answer for `silentMs`. */
+  silentLine(sent: SentEvent, silentMs: number, now: number): string;
+  /** A line for an answer (`sent` is its attempt, when seen), or undefined for none. */
+  responseLine(response: ResponseEvent, sent: SentEvent | undefined): string | undefined;
+}
+
+export interface ProgressTiming {
+  /** Redraw (TTY) and silence check period, in real milliseconds. @default 1000 */
+  tickMs?: number;
+  /** TTY: how long a request is silent before its countdown shows. @default 2000 */
+  silentMs?: number;
+  /** Non-TTY: how long a request is silent before a line says so. @default 10000 */
+  noticeMs?: number;
+}
+
+/** The display itself; the commands' adapters below and in read-progress.ts feed it. */
+export interface Progress {
+  onApi(event: ApiEvent): void;
+  /** A line of its own; on a TTY the line is redrawn under it unless `redraw` is false. */
+  say(text: string, options?: { redraw?: boolean }): void;
+  draw(): void;
+  /** Starts the redraw and silence checks (already running once a request is out). */
+  ticking(): void;
+  /** The wait is over (a new step began). */
+  clearWait(): void;
+  /** Requests out are no longer waited for (abandoned by a signal). */
+  forgetInFlight(): void;
+  /** Ends the display: the TTY line is left as drawn last (`keep`) or cleared. Safe to call twice. */
+  stop(options: { keep: boolean }): void;
+}
+
+export function progress(
+  options: { sink: TextSink; clock: Clock; voice: ProgressVoice } & ProgressTiming,
+): Progress {
+  const { sink, clock, voice } = options;
+  const tty = sink.isTTY;
+  let wait: WaitEvent | undefined;
+  const inFlight = new Map<number, Sent>();
+  const noticed = new Set<number>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let drawn = false;
+  let stopped = false;
+  const clear = () => {
+    if (drawn) sink.write("\r\x1b[K");
+    drawn = false;
+  };
+  /** The request silent the longest, once it has been silent `silentMs` and its deadline is ahead. */
+  const silent = (now: number) => {
+    let oldest: Sent | undefined;
+    for (const sent of inFlight.values()) {
+      const quiet = now - sent.sentAt >= (options.silentMs ?? SILENT_MS) && sent.deadline > now;
+      if (quiet && (!oldest || sent.sentAt < oldest.sentAt)) oldest = sent;
+    }
+    return oldest;
+  };
+  const draw = () => {
+    if (!tty || stopped) return;
+    const now = clock.now();
+    const text = voice.line({ wait, silent: silent(now) }, now);
+    if (text === undefined) return clear();
+    sink.write(`\r${text}\x1b[K`);
+    drawn = true;
+  };
+  const say = (text: string, sayOptions: { redraw?: boolean } = {}) => {
+    clear();
+    sink.write(`${text}\n`);
+    if (sayOptions.redraw !== false) draw();
+  };
+  const tick = () => {
+    if (tty) return draw();
+    const now = clock.now();
+    for (const sent of inFlight.values()) {
+      const silentMs = now - sent.sentAt;
+      if (silentMs < (options.noticeMs ?? NOTICE_MS) || noticed.has(sent.id)) continue;
+      noticed.add(sent.id);
+      say(voice.silentLine(sent, silentMs, now));
+    }
+  };
+  const ticking = () => {
+    if (timer || stopped) return;
+    timer = setInterval(tick, options.tickMs ?? 1000);
+    timer.unref?.();
+  };
+  const onWait = (event: WaitEvent) => {
+    // A wait under a second is no hang, and would count down from "0s".
+    if (event.waitMs < 1000) return;
+    if (!tty) {
+      if (event.reason !== "rate-limit" || event.waitMs >= QUIET_WAIT_MS)
+        say(voice.waitLine(event, clock.now()));
+      return;
+    }
+    wait = event;
+    draw();
+    ticking();
+  };
+  return {
+    onApi(event) {
+      switch (event.type) {
+        case "sent":
+          inFlight.set(event.id, { ...event, sentAt: clock.now() });
+          ticking();
+          return;
+        case "response": {
+          const sent = inFlight.get(event.id);
+          inFlight.delete(event.id);
+          noticed.delete(event.id);
+          const text = voice.responseLine(event, sent);
+          if (text !== undefined) say(text);
+          else draw();
+          return;
+        }
+        case "wait":
+          onWait(event);
+          return;
+        default:
+          return;
+      }
+    },
+    say,
+    draw,
+    ticking,
+    clearWait: () => {
+      wait = undefined;
+    },
+    forgetInFlight: () => {
+      inFlight.clear();
+      noticed.clear();
+    },
+    stop({ keep }) {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      if (stopped) return;
+      if (keep && tty && drawn) {
+        draw();
+        sink.write("\n");
+        drawn = false;
+      } else clear();
+      stopped = true;
+    },
+  };
+}
+
+/** `42s`, rounded up: a wait that has not ended never reads "0s". */
+export const countdown = (ms: number) => Time.formatDuration(secondsLeft(ms) * 1000);
+
+/** `no answer after 60s (attempt 1 of 4)` or `no connection (attempt 2 of 4)`; undefined for an answer. */
+export function unansweredText(sent: SentEvent, status: ResponseEvent["status"]): string | undefined {
+  if (status === "timeout") return noAnswerText(sent.timeoutMs, sent.tries);
+  if (status === "network-error") return `no connection (${triesText(sent.tries)})`;
+  return undefined;
+}
+
+/** `no answer yet after 10s (attempt 1 of 4); deadline in 50s`. */
+export function stillSilentText(sent: SentEvent, silentMs: number, now: number): string {
+  return `no answer yet after ${Math.round(silentMs / 1000)}s (${triesText(sent.tries)}); deadline in ${countdown(sent.deadline - now)}`;
+}
 
 export interface ProgressDisplay {
   onEvent(event: ApplyEvent): void;
@@ -28,66 +206,57 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-/** A terminal that does not say its width is taken to be this wide (the classic 80). */
-const DEFAULT_COLUMNS = 80;
+/** apply's words: the TTY line is the progress bar (render/progress.ts), lines start `  ... `. */
+function applyVoice(view: ProgressView, sink: TextSink): ProgressVoice {
+  return {
+    line: ({ wait, silent }, now) => {
+      if (wait) view.wait = { until: wait.until, reason: wait.reason };
+      else delete view.wait;
+      if (silent) view.awaiting = { sentAt: silent.sentAt, deadline: silent.deadline, tries: silent.tries };
+      else delete view.awaiting;
+      return progressLine(view, now, sink.columns ?? DEFAULT_COLUMNS);
+    },
+    waitLine: (wait, now) => waitLine(wait, now),
+    silentLine: (sent, silentMs, now) =>
+      `  ... ${sent.method} ${sent.path}: ${stillSilentText(sent, silentMs, now)}`,
+    responseLine: (response, sent) => {
+      const { method, path, status, attempt } = response;
+      const unanswered = sent && unansweredText(sent, status);
+      if (unanswered !== undefined) return `  ... ${method} ${path}: ${unanswered}`;
+      if (typeof status === "number")
+        return status >= 429 && response.class === "write"
+          ? `  ... ${method} ${path} answered ${status} (attempt ${attempt})`
+          : undefined;
+      return `  ... ${method} ${path}: ${status} (attempt ${attempt})`;
+    },
+  };
+}
 
-/** Non-TTY: rate-limit waits shorter than this are routine pacing, not worth a line. */
-const QUIET_WAIT_MS = 5_000;
-
-export function createProgressDisplay(options: {
-  sink: TextSink;
-  clock: Clock;
-  writeWindow: RateWindow;
-  /** Redraw period of the TTY line, in real milliseconds. @default 1000 */
-  tickMs?: number;
-}): ProgressDisplay {
-  const { sink, clock } = options;
+/**
+ * apply's progress: on a TTY the bar with the request, the countdown and the ETA; elsewhere a
+ * line per phase and per request. After a stop the line names the reactivation, and once its
+ * outcome is said nothing is drawn again: no stale bar after "delivery restored".
+ */
+export function createProgressDisplay(
+  options: { sink: TextSink; clock: Clock; writeWindow: RateWindow } & ProgressTiming,
+): ProgressDisplay {
+  const { sink } = options;
   const tty = sink.isTTY;
   const view: ProgressView = {
     done: 0,
     total: 0,
     writeIntervalMs: options.writeWindow.windowMs / options.writeWindow.limit,
   };
-  let drawn = false;
+  const display = progress({ ...options, voice: applyVoice(view, sink) });
   let phase: number | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  /** Attempts out without an answer, by the id of their `sent` event. */
-  const inFlight = new Map<number, Extract<ApiEvent, { type: "sent" }> & { sentAt: number }>();
-  const awaitOldest = () => {
-    let oldest: { sentAt: number; deadline: number; tries: { attempt: number; of: number } } | undefined;
-    for (const s of inFlight.values()) if (!oldest || s.sentAt < oldest.sentAt) oldest = s;
-    if (oldest) view.awaiting = { sentAt: oldest.sentAt, deadline: oldest.deadline, tries: oldest.tries };
-    else delete view.awaiting;
-  };
-
-  const draw = () => {
-    if (!tty) return;
-    sink.write(`\r${progressLine(view, clock.now(), sink.columns ?? DEFAULT_COLUMNS)}\x1b[K`);
-    drawn = true;
-  };
-  /** A line of its own: above the TTY bar, or simply a line. */
-  const say = (text: string) => {
-    sink.write(tty && drawn ? `\r\x1b[K${text}\n` : `${text}\n`);
-    draw();
-  };
-  const setWait = (until: number, reason: WaitReason, waitMs: number) => {
-    // A wait under a second is no hang, and would count down from "0s".
-    if (waitMs < 1000) return;
-    view.wait = { until, reason };
-    if (tty) draw();
-    else if (reason !== "rate-limit" || waitMs >= QUIET_WAIT_MS) say(waitLine(view.wait, clock.now()));
-  };
-
+  const stop = () => display.stop({ keep: view.restoring === undefined });
   return {
     onEvent(event) {
       switch (event.type) {
         case "start":
           view.total = event.total;
-          if (tty && event.total > 0) {
-            timer = setInterval(draw, options.tickMs ?? 1000);
-            timer.unref?.();
-          }
-          draw();
+          if (tty && event.total > 0) display.ticking();
+          display.draw();
           return;
         case "request":
           view.current = {
@@ -97,87 +266,48 @@ export function createProgressDisplay(options: {
             path: event.path,
             items: event.items,
           };
-          delete view.wait;
-          if (!tty && event.phase !== phase) say(`phase ${event.phase}: ${phaseName(event.phase)}`);
+          display.clearWait();
+          if (!tty && event.phase !== phase) display.say(`phase ${event.phase}: ${phaseName(event.phase)}`);
           phase = event.phase;
-          draw();
+          display.draw();
           return;
         case "applied":
           view.done = event.done;
-          delete view.wait;
-          if (!tty) say(requestLine(event.record, event.total));
-          draw();
+          display.clearWait();
+          if (!tty) display.say(requestLine(event.record, event.total));
+          display.draw();
           return;
         case "api":
-          if (event.event.type === "sent") {
-            inFlight.set(event.event.id, { ...event.event, sentAt: clock.now() });
-            awaitOldest();
-            return;
-          }
-          if (event.event.type === "response") {
-            const sent = inFlight.get(event.event.id);
-            inFlight.delete(event.event.id);
-            awaitOldest();
-            const { method, path, status } = event.event;
-            if (sent && (status === "timeout" || status === "network-error")) {
-              const what =
-                status === "timeout"
-                  ? noAnswerText(sent.timeoutMs, sent.tries)
-                  : `no connection (${triesText(sent.tries)})`;
-              say(`  ... ${method} ${path}: ${what}`);
-              return;
-            }
-          }
-          if (event.event.type === "wait") setWait(event.event.until, event.event.reason, event.event.waitMs);
-          else if (
-            event.event.type === "response" &&
-            typeof event.event.status === "number" &&
-            event.event.status >= 429 &&
-            event.event.class === "write"
-          ) {
-            say(
-              `  ... ${event.event.method} ${event.event.path} answered ${event.event.status} (attempt ${event.event.attempt})`,
-            );
-          } else if (event.event.type === "response" && typeof event.event.status === "string") {
-            say(
-              `  ... ${event.event.method} ${event.event.path}: ${event.event.status} (attempt ${event.event.attempt})`,
-            );
-          }
+          display.onApi(event.event);
           return;
         case "check":
-          say(`  ${event.message}`);
+          // The reactivation's lines end the display's story: its next wait or tick redraws.
+          display.say(`  ${event.message}`, { redraw: view.restoring === undefined });
           return;
         case "abandoned":
+        case "unsent":
           // An attempt stopped by the signal never gets its response event.
-          delete view.wait;
-          inFlight.clear();
-          awaitOldest();
-          draw();
+          display.clearWait();
+          display.forgetInFlight();
+          display.draw();
           return;
         case "restore":
           // From here on the waits are the reactivation's, not the stopped request's.
           delete view.current;
-          delete view.wait;
-          inFlight.clear();
-          awaitOldest();
+          display.clearWait();
+          display.forgetInFlight();
           view.restoring = event.campaigns;
-          draw();
+          display.draw();
           return;
         case "failed":
-          delete view.wait;
-          say(requestLine(event.failure.request, view.total));
+          display.clearWait();
+          display.say(requestLine(event.failure.request, view.total));
           return;
         case "finish":
-          this.stop();
+          stop();
           return;
       }
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (tty && drawn)
-        sink.write(`\r${progressLine(view, clock.now(), sink.columns ?? DEFAULT_COLUMNS)}\x1b[K\n`);
-      drawn = false;
-    },
+    stop,
   };
 }

@@ -12,6 +12,7 @@ import { applyPlan } from "../../src/apply/execute.js";
 import { openFileJournal } from "../../src/apply/journal.js";
 import type { Clock } from "../../src/model/clock.js";
 import { Targeting } from "../../src/model/targeting.js";
+import { renderApplyReport } from "../../src/render/report.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -293,7 +294,7 @@ describe("interruption", () => {
     );
   });
 
-  it("abandons a request still waiting for its write slot without sending it", async () => {
+  it("lists a request still waiting for its write slot as not sent, never as abandoned", async () => {
     world = await startWorld({
       insertion_orders: [seedIo("1001")],
       campaigns: [seedCampaign("5001", "1001", "Malls")],
@@ -311,19 +312,32 @@ describe("interruption", () => {
     );
     const controller = new AbortController();
     const before = world.writes().length;
+    const log = join(mkdtempSync(join(tmpdir(), "doohctl-unsent-")), "apply.jsonl");
+    const journal = openFileJournal(log);
     const result = await applyPlan({
       plan,
       client: world.client,
       clock: world.clock,
       signal: controller.signal,
+      journal,
       onEvent: (event) => {
         if (event.type === "api" && event.event.type === "wait") controller.abort(new Error("SIGTERM"));
       },
     });
     expect(result.status).toBe("interrupted");
-    expect(result.abandoned?.seq).toBe(1);
-    expect(result.abandoned?.status).toBe("abandoned");
-    expect(result.not_sent).toEqual([]);
+    expect(result.abandoned).toBeUndefined();
+    expect(result.not_sent.map((r) => r.seq)).toEqual([1]);
     expect(world.writes().length - before).toBe(0);
+    const report = renderApplyReport(result);
+    expect(report).toMatch(/^Apply interrupted after 0 of 1 request\.$/m);
+    expect(report).toMatch(/^Not sent \(1\):\n {2}1\. PATCH \/api\/dsp\/v1\/campaigns/m);
+    expect(report).not.toContain("abandoned");
+    journal.close();
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { event: string });
+    expect(lines.map((l) => l.event)).toEqual(["start", "end"]);
+    expect(lines[1]).toMatchObject({ status: "interrupted", applied: 0, not_sent: 1 });
   });
 });

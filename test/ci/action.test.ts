@@ -222,4 +222,34 @@ describe("action.yml under the runner's bash", () => {
     expect(step("run").outputs).toMatchObject({ "exit-code": "130", ok: "false" });
     expect(result.status).toBe("cancelled");
   }, 60_000);
+
+  it("a SIGINT to the step's whole process group leaves its tees logging: delivery restored, exit 130, outputs whole", async () => {
+    const world = await workspace();
+    let signalled = false;
+    const { step } = await runAction(
+      world,
+      { command: "apply --auto-approve" },
+      {
+        onSpawn: (id, child) => {
+          if (id !== "run") return;
+          emulator!.onWrite((entry) => {
+            if (entry.method !== "PUT" || signalled) return;
+            signalled = true;
+            // As GitLab's runner cancels, or Ctrl-C where the step runs on a terminal.
+            process.kill(-(child.pid as number), "SIGINT");
+          });
+        },
+        cancelled: () => signalled,
+      },
+    );
+    expect(signalled).toBe(true);
+    const log = step("run").log ?? "";
+    expect(step("run").outputs, log).toMatchObject({ "exit-code": "130", ok: "false" });
+    expect(world.inactive()).toEqual([]);
+    // The tees outlived the signal: the report written after the restore reached both files.
+    expect(readFileSync(step("run").outputs["stdout-file"]!, "utf8")).toMatch(/^Apply interrupted after/m);
+    expect(readFileSync(step("run").outputs["stderr-file"]!, "utf8")).toContain(
+      "SIGINT: no further change is sent; reactivating what this apply paused",
+    );
+  }, 60_000);
 });

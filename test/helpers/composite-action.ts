@@ -86,6 +86,8 @@ export function runBash(
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],
+    // A process group of its own, as a runner's step has: a test may signal all of it (-pid).
+    detached: true,
   });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => {

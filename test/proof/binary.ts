@@ -3,10 +3,11 @@
  * real process to kill or to start with NODE_EXTRA_CA_CERTS. It is built once when missing
  * or older than the sources.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessByStdio, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const MAIN = join(ROOT, "dist", "src", "cli", "main.js");
@@ -60,11 +61,16 @@ export interface Child {
 }
 
 export function spawnCli(args: string[], options: { cwd: string; env: Record<string, string> }): Child {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  return captured(
+    spawn(process.execPath, [MAIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+}
+
+function captured(child: ChildProcessByStdio<null, Readable, Readable>): Child {
   let out = "";
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -77,4 +83,26 @@ export function spawnCli(args: string[], options: { cwd: string; env: Record<str
     child.on("close", (code, signal) => resolve(signal ?? code ?? -1));
   });
   return { process: child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** `doohctl ARGS` as a bash word list, for a pipeline's script: this node and the built CLI. */
+export function cliWords(args: string[]): string {
+  return [process.execPath, MAIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+}
+
+/**
+ * A bash `script` in a process group of its own (its pid is the group's id), as a terminal
+ * runs a pipeline: `process.kill(-pid, signal)` reaches every process of it, as Ctrl-C does.
+ * bash itself traps SIGINT and SIGTERM (its children keep the default), so it outlives them
+ * and runs the script's last lines.
+ */
+export function spawnGroup(script: string, options: { cwd: string; env: Record<string, string> }): Child {
+  return captured(
+    spawn("bash", ["-c", `trap : INT TERM\n${script}`], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    }),
+  );
 }

@@ -6,22 +6,14 @@
  * runner-cancel.test.ts; a second Ctrl-C on a terminal: test/apply/interrupt.test.ts). The config leaves
  * `active` out, as people do, so only the recovery record knows the campaigns were active.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
-import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
-import { invariantViolations } from "./world.js";
+import { CAMPAIGNS, isPause, pausingAccount } from "./paused-account.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
-
-const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -29,55 +21,11 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-/**
- * Three active campaigns each losing their publisher exclusion: the plan pauses them, puts
- * their targetings one by one, and reactivates them. `latencyMs` slows every request so a
- * signal lands while the apply is still at work.
- */
 async function account(latencyMs: number) {
-  const running = (
-    await startCliAccount({
-      seed: {
-        users: [USER],
-        advertisers: [ADVERTISER],
-        insertion_orders: [seedIo("1001")],
-        campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
-        targetings: Object.fromEntries(CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]])),
-      },
-      emulator: { latencyMs },
-    })
-  ).emulator;
-  emulator = running;
-  const dir = mkdtempSync(join(tmpdir(), "doohctl-signals-"));
-  writeFileSync(
-    join(dir, "doohctl.yaml"),
-    accountConfig(running.origin, [
-      '  - id: "1001"',
-      "    campaigns:",
-      ...CAMPAIGNS.flatMap((name) => [
-        `      - name: ${name}`,
-        '        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["101", "102"] } }]',
-      ]),
-    ]),
-  );
-  const violations: string[] = [];
-  let previous = running.state();
-  running.onWrite((entry, state) => {
-    violations.push(...invariantViolations(previous, state, entry, new Map()));
-    previous = state;
-  });
-  const inactive = () =>
-    running
-      .state()
-      .campaigns.filter((c) => !c.active)
-      .map((c) => c.name);
-  return { emulator: running, dir, env: loginEnv(USER, dir), violations, inactive };
+  const world = await pausingAccount(latencyMs);
+  emulator = world.emulator;
+  return world;
 }
-
-const isPause = (body: unknown) =>
-  ((body as { campaigns?: { active?: boolean }[] } | undefined)?.campaigns ?? []).some(
-    (c) => c.active === false,
-  );
 
 describe.each([
   ["SIGINT", 130],

@@ -137,12 +137,12 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       );
     if (result.status === "interrupted")
       io.stderr.write(`doohctl apply: interrupted (${signal ?? "signal"})\n`);
-    if (result.journal_error !== undefined) {
-      // The changes went through, but the audit record the user asked for is incomplete.
+    if (result.journal_error !== undefined)
       io.stderr.write(`doohctl apply: the --log journal is incomplete: ${result.journal_error}\n`);
-      return EXIT.error;
-    }
+    // The code says what happened to the apply: a signal's own code, never a log's failure.
     if (result.status === "interrupted" && signal !== undefined) return EXIT[signal];
+    // Applied, but the audit record the user asked for is incomplete (docs/apply.md, --log).
+    if (result.journal_error !== undefined) return EXIT.error;
     return result.status === "applied" ? EXIT.ok : EXIT.error;
   } catch (error) {
     if (error instanceof PromptInterrupted) {
