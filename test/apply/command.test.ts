@@ -114,12 +114,13 @@ describe("doohctl apply", () => {
   });
 
   it.runIf(existsSync("/dev/full"))(
-    "applies, then exits 1 saying the --log journal is incomplete when it cannot be written",
+    "applies and exits 0, warning that the --log journal is incomplete when it cannot be written",
     async () => {
       // Writes to /dev/full fail with ENOSPC: the journal breaks, the apply must not.
       const io = bufferIO({ env, cwd: dir });
       const args = ["apply", "--auto-approve", "--log", "/dev/full", "--no-session-cache"];
-      expect(await run(args, io)).toBe(1);
+      // The exit code says what happened to the apply, never that a log line failed.
+      expect(await run(args, io)).toBe(0);
       expect(io.out()).toContain("Apply complete.");
       expect(io.err()).toMatch(/the --log journal is incomplete: .*ENOSPC/);
       expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);

@@ -139,10 +139,9 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       io.stderr.write(`doohctl apply: interrupted (${signal ?? "signal"})\n`);
     if (result.journal_error !== undefined)
       io.stderr.write(`doohctl apply: the --log journal is incomplete: ${result.journal_error}\n`);
-    // The code says what happened to the apply: a signal's own code, never a log's failure.
+    // The code says what happened to the apply: a signal's own code, never a log's failure
+    // (the incomplete journal is said above and in the result's journal_error; docs/apply.md).
     if (result.status === "interrupted" && signal !== undefined) return EXIT[signal];
-    // Applied, but the audit record the user asked for is incomplete (docs/apply.md, --log).
-    if (result.journal_error !== undefined) return EXIT.error;
     return result.status === "applied" ? EXIT.ok : EXIT.error;
   } catch (error) {
     if (error instanceof PromptInterrupted) {
