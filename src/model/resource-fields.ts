@@ -48,15 +48,18 @@ export interface FieldSpec {
   readonly flags: readonly FieldFlag[];
   /** The config schema's words and example (docs/config.md), for a `config` member. */
   readonly docs?: { readonly text: string; readonly example?: unknown };
-  /** The contract's description of it on reads, and on writes, where it says more than the kind. */
-  readonly contract?: { readonly read?: string; readonly write?: string };
+  /**
+   * The contract's words for it on reads and on writes, where it says more than the kind, and
+   * the contract's named schema of its value when the kind does not say it (`Pacing`).
+   */
+  readonly contract?: { readonly read?: string; readonly write?: string; readonly schema?: string };
 }
 
 /** G1: insertion orders are contracted outside the API; read and patched only. */
 export const INSERTION_ORDER_FIELDS = [
   { name: "id", kind: "id", flags: ["export"] },
   { name: "advertiser_id", kind: "id", flags: ["api", "fingerprint"] },
-  { name: "name", kind: "text", flags: ["api"] },
+  { name: "name", kind: "text", flags: ["api"], contract: { read: "Read-only (G1)." } },
   {
     name: "contract_number",
     kind: "text",
@@ -100,7 +103,12 @@ export const INSERTION_ORDER_FIELDS = [
 
 /** G2, G3. `name` is identity, not a field: the API cannot rename a campaign. */
 export const CAMPAIGN_FIELDS = [
-  { name: "name", kind: "text", flags: ["fingerprint", "export"] },
+  {
+    name: "name",
+    kind: "text",
+    flags: ["fingerprint", "export"],
+    contract: { read: "Set at creation, not updatable (G2)." },
+  },
   { name: "id", kind: "id", flags: ["export"] },
   { name: "insertion_order_id", kind: "id", flags: ["fingerprint"] },
   {
@@ -109,7 +117,7 @@ export const CAMPAIGN_FIELDS = [
     flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
     docs: { text: "true lets the campaign serve; false stops delivery and keeps its configuration." },
   },
-  { name: "in_flight", kind: "boolean", flags: ["api"] },
+  { name: "in_flight", kind: "boolean", flags: ["api"], contract: { read: "Read-only (G2)." } },
   {
     name: "start_time",
     kind: "time",
@@ -149,6 +157,7 @@ export const CAMPAIGN_FIELDS = [
       text: "Pacing settings: an object passed to the API as written and compared deeply.",
       example: { strategy: "even" },
     },
+    contract: { schema: "Pacing" },
   },
 ] as const satisfies readonly FieldSpec[];
 
@@ -166,8 +175,8 @@ export const CREATIVE_FIELDS = [
     docs: { text: "Exactly the creative categories of this creative, by id; [] removes all.", example: ["3"] },
   },
   { name: "archived", kind: "boolean", flags: ["api", "fingerprint"] },
-  { name: "type", kind: "text", flags: ["api"] },
-  { name: "processing_status", kind: "text", flags: ["api"] },
+  { name: "type", kind: "text", flags: ["api"], contract: { schema: "CreativeType" } },
+  { name: "processing_status", kind: "text", flags: ["api"], contract: { schema: "ProcessingStatus" } },
   {
     name: "pixel_url",
     kind: "url",
