@@ -167,7 +167,7 @@ export const CREATIVE_FIELDS = [
   { name: "advertiser_id", kind: "id", flags: ["api", "fingerprint"] },
   { name: "name", kind: "text", flags: ["api"] },
   { name: "campaign_ids", kind: "id_list", flags: ["fingerprint"] },
-  { name: "insertion_order_ids", kind: "id_list", flags: ["api"] },
+  { name: "insertion_order_ids", kind: "id_list", flags: [] },
   {
     name: "category_ids",
     kind: "id_list",

@@ -35,11 +35,13 @@ const idOf = (item: Obj | undefined) => (typeof item?.id === "string" ? item.id 
  * The members of `fields` (resource-fields.ts) that `item` lacks or holds otherwise than the
  * contract's schema of them says, as `name (missing)` or `name (saw value: what)`.
  */
-export function memberProblems(fields: readonly FieldSpec[], item: Obj): string[] {
-  return fields.flatMap(({ name, ...spec }) => {
-    if (!Object.hasOwn(item, name)) return [`${name} (missing)`];
-    const issue = checkFragment(contractFieldSchema({ name, ...spec }, "read"), item[name])[0];
-    return issue === undefined ? [] : [`${name} (saw ${show(item[name])}: ${issue.expected})`];
+export function memberProblems(fields: readonly FieldSpec[], item: object): string[] {
+  const values = item as Obj;
+  return fields.flatMap((spec) => {
+    if (!Object.hasOwn(values, spec.name)) return [`${spec.name} (missing)`];
+    const value = values[spec.name];
+    const issue = checkFragment(contractFieldSchema(spec, "read"), value)[0];
+    return issue === undefined ? [] : [`${spec.name} (saw ${show(value)}: ${issue.expected})`];
   });
 }
 
