@@ -5,10 +5,10 @@
  */
 import type { CampaignFields, DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
-import { CAMPAIGN_FIELDS, type FieldSpec, withFlag } from "../model/resource-fields.js";
+import { CAMPAIGN_FIELDS, type FieldSpec } from "../model/resource-fields.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, CampaignPatch } from "../model/wire.js";
-import { diffCampaign } from "./compare.js";
+import { diffCampaign, patchOf } from "./compare.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
 import { recoveryOf } from "./recovered.js";
@@ -114,24 +114,15 @@ export function campaignUpdate(
 }
 
 /**
- * The PATCH of a campaign's changed fields: each `update` member of `fields`
- * (resource-fields.ts) among `changed`, with its declared value; `active` goes through the
- * phases (deactivate, activate), never with the other fields.
+ * The PATCH of a campaign's changed fields, taken from `fields` (resource-fields.ts); `active`
+ * goes through the phases (deactivate, activate), never with the other fields.
  */
-type CampaignPatchFields = Omit<CampaignPatch, "id">;
-
 export function campaignChanges(
   declared: CampaignFields,
   changed: readonly FieldChange[],
   fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
-): CampaignPatchFields {
-  const values = declared as Readonly<Record<string, unknown>>;
-  const patch: Record<string, unknown> = {};
-  for (const { name } of withFlag(fields, "update")) {
-    if (name !== "active" && changed.some((f) => f.field === name) && values[name] !== undefined)
-      patch[name] = values[name];
-  }
-  return patch as CampaignPatchFields;
+): Omit<CampaignPatch, "id"> {
+  return patchOf(fields, declared, changed, ["active"]);
 }
 
 export function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {

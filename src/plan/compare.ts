@@ -108,6 +108,25 @@ export function diffFields(
   return changes;
 }
 
+/**
+ * A PATCH body's values: each `update` member of `fields` among the `changed` fields (but
+ * `except`), with its declared value, an id list sorted. No PATCH body is written by hand.
+ */
+export function patchOf(
+  fields: readonly FieldSpec[],
+  declared: object,
+  changed: readonly FieldChange[],
+  except: readonly string[] = [],
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const { name, kind } of withFlag(fields, "update")) {
+    const value = (declared as Values)[name];
+    if (value === undefined || except.includes(name) || !changed.some((f) => f.field === name)) continue;
+    patch[name] = shown(kind, value);
+  }
+  return patch;
+}
+
 export function diffInsertionOrder(
   desired: InsertionOrderFields,
   live: InsertionOrder,
