@@ -108,13 +108,15 @@ export const RESOURCE_SCHEMA_PARTS: ReadonlyArray<{
     path: ["$defs", table.config],
     part: (existing: Schema) => configResourceSchema(table, existing),
   },
-  ...[table.contract.read, ...table.contract.patch, ...(table.contract.create === undefined ? [] : [table.contract.create])].map(
-    (name) => ({
-      file: "schemas/dsp-api.openapi.json",
-      path: ["components", "schemas", name],
-      part: (existing: Schema) => contractResourceSchema(table, name, existing),
-    }),
-  ),
+  ...[
+    table.contract.read,
+    ...table.contract.patch,
+    ...(table.contract.create === undefined ? [] : [table.contract.create]),
+  ].map((name) => ({
+    file: "schemas/dsp-api.openapi.json",
+    path: ["components", "schemas", name],
+    part: (existing: Schema) => contractResourceSchema(table, name, existing),
+  })),
 ]);
 
 export const SEED_SCHEMA_FILE = "schemas/emulator-seed.schema.json";

@@ -114,7 +114,9 @@ export function checkFragment(fragment: object, value: unknown): ContractIssue[]
   const text = JSON.stringify(fragment);
   let validate = fragments.get(text);
   if (!validate) {
-    validate = contract().ajv.compile(JSON.parse(text.replaceAll('"#/components/', `"${DOC_ID}#/components/`)));
+    validate = contract().ajv.compile(
+      JSON.parse(text.replaceAll('"#/components/', `"${DOC_ID}#/components/`)),
+    );
     fragments.set(text, validate);
   }
   return validate(value) ? [] : issuesOf(validate.errors);

@@ -16,7 +16,16 @@ import type { Money } from "./money.js";
  * What a member's value is. `text` and `url` are strings (a url is an absolute http(s) URL in
  * a config, src/model/url.ts); `opaque` is an object stored and returned as given (pacing, G2).
  */
-export type FieldKind = "id" | "text" | "url" | "time" | "money" | "integer" | "boolean" | "opaque" | "id_list";
+export type FieldKind =
+  | "id"
+  | "text"
+  | "url"
+  | "time"
+  | "money"
+  | "integer"
+  | "boolean"
+  | "opaque"
+  | "id_list";
 
 /**
  * What holds of a member:
@@ -97,7 +106,9 @@ export const INSERTION_ORDER_FIELDS = [
     kind: "money",
     nullable: true,
     flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
-    docs: { text: 'Money budget, like "25000 USD"; campaign cpm must be in the same currency. null clears it.' },
+    docs: {
+      text: 'Money budget, like "25000 USD"; campaign cpm must be in the same currency. null clears it.',
+    },
   },
 ] as const satisfies readonly FieldSpec[];
 
@@ -146,7 +157,7 @@ export const CAMPAIGN_FIELDS = [
     kind: "money",
     flags: ["config", "required", "create", "update", "compare", "fingerprint", "export", "pull"],
     docs: {
-      text: "Cost per thousand impressions, like \"12.50 USD\"; in the insertion order's budget_money currency.",
+      text: 'Cost per thousand impressions, like "12.50 USD"; in the insertion order\'s budget_money currency.',
     },
   },
   {
@@ -172,7 +183,10 @@ export const CREATIVE_FIELDS = [
     name: "category_ids",
     kind: "id_list",
     flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
-    docs: { text: "Exactly the creative categories of this creative, by id; [] removes all.", example: ["3"] },
+    docs: {
+      text: "Exactly the creative categories of this creative, by id; [] removes all.",
+      example: ["3"],
+    },
   },
   { name: "archived", kind: "boolean", flags: ["api", "fingerprint"] },
   { name: "type", kind: "text", flags: ["api"], contract: { schema: "CreativeType" } },

@@ -48,7 +48,8 @@ const REF = "#/components/schemas/";
 export function contractFieldSchema(spec: FieldSpec, use: "read" | "write"): Schema {
   const description = spec.contract?.[use];
   const noted = (schema: Schema): Schema => (description === undefined ? schema : { ...schema, description });
-  if (spec.contract?.schema !== undefined) return noted(nullableRef(spec, `${REF}${spec.contract.schema}`, "oneOf"));
+  if (spec.contract?.schema !== undefined)
+    return noted(nullableRef(spec, `${REF}${spec.contract.schema}`, "oneOf"));
   switch (spec.kind) {
     case "id":
       return noted(nullableRef(spec, `${REF}Id`, "oneOf"));
@@ -75,7 +76,11 @@ export function contractFieldSchema(spec: FieldSpec, use: "read" | "write"): Sch
  * `existing` properties with `members`' fragments in place: a member already there keeps its
  * place, a new one goes after the last member of the table already there.
  */
-function withMembers(existing: Schema, members: readonly FieldSpec[], fragment: (f: FieldSpec) => Schema): Schema {
+function withMembers(
+  existing: Schema,
+  members: readonly FieldSpec[],
+  fragment: (f: FieldSpec) => Schema,
+): Schema {
   const names = new Set(members.map((m) => m.name));
   const keys = Object.keys(existing);
   let at = keys.reduce((last, key, i) => (names.has(key) ? i + 1 : last), 0);
@@ -121,14 +126,25 @@ export function contractResourceSchema(table: ResourceTable, name: string, exist
   const props = (existing.properties ?? {}) as Schema;
   if (name === read) {
     const properties = withMembers(props, table.fields, (f) => contractFieldSchema(f, "read"));
-    return { ...existing, properties, required: requiring(existing.required, table.fields.map((f) => f.name)) };
+    return {
+      ...existing,
+      properties,
+      required: requiring(
+        existing.required,
+        table.fields.map((f) => f.name),
+      ),
+    };
   }
   if (patch.includes(name)) {
-    const properties = withMembers(props, withFlag(table.fields, "update"), (f) => contractFieldSchema(f, "write"));
+    const properties = withMembers(props, withFlag(table.fields, "update"), (f) =>
+      contractFieldSchema(f, "write"),
+    );
     return { ...existing, properties };
   }
   if (name === create) {
-    const properties = withMembers(props, withFlag(table.fields, "create"), (f) => contractFieldSchema(f, "write"));
+    const properties = withMembers(props, withFlag(table.fields, "create"), (f) =>
+      contractFieldSchema(f, "write"),
+    );
     const required = requiring(
       existing.required,
       withFlag(table.fields, "required").map((f) => f.name),

@@ -30,7 +30,8 @@ export function campaignCreateItem(
     .filter((name) => values[name] === undefined);
   if (missing.length > 0) return { item: undefined, missing };
   const item: Record<string, unknown> = { insertion_order_id: insertionOrderId, name: desired.name };
-  for (const { name } of withFlag(fields, "create")) if (values[name] !== undefined) item[name] = values[name];
+  for (const { name } of withFlag(fields, "create"))
+    if (values[name] !== undefined) item[name] = values[name];
   item.active = false;
   return { item: item as CampaignCreate, missing: [] };
 }

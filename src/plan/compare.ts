@@ -7,7 +7,6 @@
 import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
 import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { sortedIds } from "../model/targeting.js";
 import {
   CAMPAIGN_FIELDS,
   CREATIVE_FIELDS,
@@ -16,6 +15,7 @@ import {
   INSERTION_ORDER_FIELDS,
   withFlag,
 } from "../model/resource-fields.js";
+import { sortedIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { FieldChange, FieldDetail, JsonValue } from "./types.js";

@@ -58,7 +58,10 @@ describe("the tables", () => {
       expect(names(table.fields, "create")).toEqual(expect.arrayContaining(names(table.fields, "required")));
       // An API-owned member is never written.
       for (const spec of withFlag(table.fields, "api")) {
-        expect(spec.flags.some((f) => ["config", "create", "update"].includes(f)), spec.name).toBe(false);
+        expect(
+          spec.flags.some((f) => ["config", "create", "update"].includes(f)),
+          spec.name,
+        ).toBe(false);
       }
     });
   }
@@ -106,11 +109,16 @@ describe("a field added to a copy of the campaign table (an integer frequency_ca
   const cpm = Money.parse("12.50 USD");
 
   it("types: the declared fields take it, as a number", () => {
-    expectTypeOf<DeclaredOf<typeof fields>>().toHaveProperty("frequency_cap").toEqualTypeOf<number | undefined>();
+    expectTypeOf<DeclaredOf<typeof fields>>()
+      .toHaveProperty("frequency_cap")
+      .toEqualTypeOf<number | undefined>();
   });
 
   it("the config schema's fragment and the contract's read, PATCH and create schemas", () => {
-    const config = configResourceSchema(table, at(readJson("schemas/doohctl.schema.json"), ["$defs", "campaign"]));
+    const config = configResourceSchema(
+      table,
+      at(readJson("schemas/doohctl.schema.json"), ["$defs", "campaign"]),
+    );
     expect((config.properties as Json).frequency_cap).toEqual({
       description: "Most impressions a screen shows per hour.",
       type: "integer",
@@ -123,7 +131,11 @@ describe("a field added to a copy of the campaign table (an integer frequency_ca
       const schema = contractResourceSchema(table, name, at(contract, ["components", "schemas", name]));
       expect((schema.properties as Json).frequency_cap, name).toEqual({ type: "integer", minimum: 0 });
     }
-    const read = contractResourceSchema(table, "Campaign", at(contract, ["components", "schemas", "Campaign"]));
+    const read = contractResourceSchema(
+      table,
+      "Campaign",
+      at(contract, ["components", "schemas", "Campaign"]),
+    );
     expect(read.required).toContain("frequency_cap");
   });
 
