@@ -64,6 +64,11 @@ export interface FieldSpec {
   readonly contract?: { readonly read?: string; readonly write?: string; readonly schema?: string };
 }
 
+/** What holds of a field a config manages: it is written back, and a live change makes a plan stale. */
+const MANAGED = ["config", "update", "compare", "fingerprint", "export", "pull"] as const;
+/** G3: what creating a campaign needs. */
+const TO_CREATE = [...MANAGED, "required", "create"] as const;
+
 /** G1: insertion orders are contracted outside the API; read and patched only. */
 export const INSERTION_ORDER_FIELDS = [
   { name: "id", kind: "id", flags: ["export"] },
@@ -73,14 +78,14 @@ export const INSERTION_ORDER_FIELDS = [
     name: "contract_number",
     kind: "text",
     nullable: true,
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: { text: "The contract (purchase order) number; null clears it.", example: "PO-7781" },
     contract: { read: "The specification's contract number (G1)." },
   },
   {
     name: "start_time",
     kind: "time",
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: {
       text: "Start of the flight window: an ISO 8601 date-time with `Z` or an offset. Must be before end_time; campaign flights must lie inside it.",
     },
@@ -88,14 +93,14 @@ export const INSERTION_ORDER_FIELDS = [
   {
     name: "end_time",
     kind: "time",
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: { text: "End of the flight window (exclusive): an ISO 8601 date-time with `Z` or an offset." },
   },
   {
     name: "budget_impressions",
     kind: "integer",
     nullable: true,
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: {
       text: "Impression budget; the declared campaigns' budgets must not add up to more. null clears it. A whole number up to 9007199254740991 (2^53 - 1): beyond it a number loses digits in JSON and budget sums are no longer exact.",
       example: 2000000,
@@ -105,7 +110,7 @@ export const INSERTION_ORDER_FIELDS = [
     name: "budget_money",
     kind: "money",
     nullable: true,
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: {
       text: 'Money budget, like "25000 USD"; campaign cpm must be in the same currency. null clears it.',
     },
@@ -125,14 +130,14 @@ export const CAMPAIGN_FIELDS = [
   {
     name: "active",
     kind: "boolean",
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: { text: "true lets the campaign serve; false stops delivery and keeps its configuration." },
   },
   { name: "in_flight", kind: "boolean", flags: ["api"], contract: { read: "Read-only (G2)." } },
   {
     name: "start_time",
     kind: "time",
-    flags: ["config", "required", "create", "update", "compare", "fingerprint", "export", "pull"],
+    flags: TO_CREATE,
     docs: {
       text: "Start of the campaign's flight: an ISO 8601 date-time with `Z` or an offset, inside the insertion order's flight.",
     },
@@ -140,13 +145,13 @@ export const CAMPAIGN_FIELDS = [
   {
     name: "end_time",
     kind: "time",
-    flags: ["config", "required", "create", "update", "compare", "fingerprint", "export", "pull"],
+    flags: TO_CREATE,
     docs: { text: "End of the campaign's flight (exclusive), inside the insertion order's flight." },
   },
   {
     name: "budget_impressions",
     kind: "integer",
-    flags: ["config", "required", "create", "update", "compare", "fingerprint", "export", "pull"],
+    flags: TO_CREATE,
     docs: {
       text: "Impression budget of the campaign: a whole number up to 9007199254740991 (2^53 - 1); beyond it a number loses digits in JSON and budget sums are no longer exact.",
       example: 500000,
@@ -155,7 +160,7 @@ export const CAMPAIGN_FIELDS = [
   {
     name: "cpm",
     kind: "money",
-    flags: ["config", "required", "create", "update", "compare", "fingerprint", "export", "pull"],
+    flags: TO_CREATE,
     docs: {
       text: 'Cost per thousand impressions, like "12.50 USD"; in the insertion order\'s budget_money currency.',
     },
@@ -163,7 +168,7 @@ export const CAMPAIGN_FIELDS = [
   {
     name: "pacing",
     kind: "opaque",
-    flags: ["config", "create", "update", "compare", "fingerprint", "export", "pull"],
+    flags: [...MANAGED, "create"],
     docs: {
       text: "Pacing settings: an object passed to the API as written and compared deeply.",
       example: { strategy: "even" },
@@ -182,7 +187,7 @@ export const CREATIVE_FIELDS = [
   {
     name: "category_ids",
     kind: "id_list",
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: {
       text: "Exactly the creative categories of this creative, by id; [] removes all.",
       example: ["3"],
@@ -194,7 +199,7 @@ export const CREATIVE_FIELDS = [
   {
     name: "pixel_url",
     kind: "url",
-    flags: ["config", "update", "compare", "fingerprint", "export", "pull"],
+    flags: MANAGED,
     docs: { text: "Tracking pixel URL: an absolute http or https URL." },
     contract: { write: "A URL (spec, Creative: pixel_url)." },
   },

@@ -4,42 +4,42 @@
  * a PATCH or create). scripts/gen-targeting-schemas.ts writes them into schemas/*.json, and
  * doctor judges an answer's members by the contract's (src/cli/doctor/checks.ts).
  */
-import type { FieldSpec, ResourceTable } from "./resource-fields.js";
+import type { FieldKind, FieldSpec, ResourceTable } from "./resource-fields.js";
 import { withFlag } from "./resource-fields.js";
 
 type Schema = Record<string, unknown>;
-
-/** Whole numbers a JSON number carries exactly (2^53 - 1). */
-const MAX_EXACT = 9007199254740991;
 
 const orNull = (spec: FieldSpec, type: string) => (spec.nullable ? [type, "null"] : type);
 const nullableRef = (spec: FieldSpec, ref: string, key: "anyOf" | "oneOf"): Schema =>
   spec.nullable ? { [key]: [{ $ref: ref }, { type: "null" }] } : { $ref: ref };
 
+/** Kinds written as a named schema (config `$defs`, contract `components/schemas`), else as a JSON type. */
+const CONFIG_REFS: Partial<Record<FieldKind, string>> = {
+  time: "time",
+  money: "money",
+  url: "http_url",
+  id: "id",
+};
+const CONTRACT_REFS: Partial<Record<FieldKind, string>> = { time: "DateTime", money: "Money", id: "Id" };
+const TYPES: Partial<Record<FieldKind, string>> = {
+  integer: "integer",
+  boolean: "boolean",
+  text: "string",
+  url: "string",
+  opaque: "object",
+};
+/** An integer's bounds: never negative; in a config, what a JSON number carries exactly (2^53 - 1). */
+const bounds = (spec: FieldSpec, max: object) => (spec.kind === "integer" ? { minimum: 0, ...max } : {});
+
 /** A `config` member's fragment of schemas/doohctl.schema.json. */
 export function configFieldSchema(spec: FieldSpec): Schema {
-  const examples = spec.docs?.example === undefined ? {} : { examples: [spec.docs.example] };
   const base = { description: spec.docs?.text ?? spec.name };
-  switch (spec.kind) {
-    case "time":
-      return { ...base, ...nullableRef(spec, "#/$defs/time", "anyOf") };
-    case "money":
-      return { ...base, ...nullableRef(spec, "#/$defs/money", "anyOf") };
-    case "url":
-      return { ...base, ...nullableRef(spec, "#/$defs/http_url", "anyOf") };
-    case "id":
-      return { ...base, ...nullableRef(spec, "#/$defs/id", "anyOf") };
-    case "integer":
-      return { ...base, type: orNull(spec, "integer"), minimum: 0, maximum: MAX_EXACT, ...examples };
-    case "boolean":
-      return { ...base, type: orNull(spec, "boolean") };
-    case "text":
-      return { ...base, type: orNull(spec, "string"), ...examples };
-    case "opaque":
-      return { ...base, type: orNull(spec, "object"), ...examples };
-    case "id_list":
-      return { ...base, type: "array", items: { $ref: "#/$defs/id" }, ...examples };
-  }
+  const examples = spec.docs?.example === undefined ? {} : { examples: [spec.docs.example] };
+  const ref = CONFIG_REFS[spec.kind];
+  if (ref !== undefined) return { ...base, ...nullableRef(spec, `#/$defs/${ref}`, "anyOf") };
+  if (spec.kind === "id_list") return { ...base, type: "array", items: { $ref: "#/$defs/id" }, ...examples };
+  const type = orNull(spec, TYPES[spec.kind] ?? "string");
+  return { ...base, type, ...bounds(spec, { maximum: 9007199254740991 }), ...examples };
 }
 
 const REF = "#/components/schemas/";
@@ -47,29 +47,18 @@ const REF = "#/components/schemas/";
 /** A member's fragment of schemas/dsp-api.openapi.json, as an answer holds it or a write sends it. */
 export function contractFieldSchema(spec: FieldSpec, use: "read" | "write"): Schema {
   const description = spec.contract?.[use];
-  const noted = (schema: Schema): Schema => (description === undefined ? schema : { ...schema, description });
-  if (spec.contract?.schema !== undefined)
-    return noted(nullableRef(spec, `${REF}${spec.contract.schema}`, "oneOf"));
-  switch (spec.kind) {
-    case "id":
-      return noted(nullableRef(spec, `${REF}Id`, "oneOf"));
-    case "time":
-      return noted(nullableRef(spec, `${REF}DateTime`, "oneOf"));
-    case "money":
-      return noted(nullableRef(spec, `${REF}Money`, "oneOf"));
-    case "integer":
-      return noted({ type: orNull(spec, "integer"), minimum: 0 });
-    case "boolean":
-      return noted({ type: orNull(spec, "boolean") });
-    case "text":
-      return noted({ type: orNull(spec, "string") });
-    case "url":
-      return noted(use === "write" ? { type: "string", format: "uri" } : { type: "string" });
-    case "opaque":
-      return noted({ type: orNull(spec, "object") });
-    case "id_list":
-      return noted({ type: "array", items: { $ref: `${REF}Id` } });
-  }
+  const ref = spec.contract?.schema ?? CONTRACT_REFS[spec.kind];
+  const schema: Schema =
+    ref !== undefined
+      ? nullableRef(spec, `${REF}${ref}`, "oneOf")
+      : spec.kind === "id_list"
+        ? { type: "array", items: { $ref: `${REF}Id` } }
+        : {
+            type: orNull(spec, TYPES[spec.kind] ?? "string"),
+            ...bounds(spec, {}),
+            ...(spec.kind === "url" && use === "write" ? { format: "uri" } : {}),
+          };
+  return description === undefined ? schema : { ...schema, description };
 }
 
 /**
