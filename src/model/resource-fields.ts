@@ -13,19 +13,23 @@
 import type { Money } from "./money.js";
 
 /**
- * What a member's value is. `text` and `url` are strings (a url is an absolute http(s) URL in
- * a config, src/model/url.ts); `opaque` is an object stored and returned as given (pacing, G2).
+ * What a member's value is, by kind. `text` and `url` are strings (a url is an absolute
+ * http(s) URL in a config, src/model/url.ts); `opaque` is an object stored and returned as
+ * given (pacing, G2).
  */
-export type FieldKind =
-  | "id"
-  | "text"
-  | "url"
-  | "time"
-  | "money"
-  | "integer"
-  | "boolean"
-  | "opaque"
-  | "id_list";
+interface KindValue {
+  id: string;
+  text: string;
+  url: string;
+  time: string;
+  money: Money;
+  integer: number;
+  boolean: boolean;
+  opaque: Record<string, unknown>;
+  id_list: string[];
+}
+
+export type FieldKind = keyof KindValue;
 
 /**
  * What holds of a member:
@@ -238,18 +242,6 @@ export function withFlag<T extends FieldSpec>(fields: readonly T[], flag: FieldF
 }
 
 // Types taken from the tables: a member added there is a compile error wherever it is missing.
-
-interface KindValue {
-  id: string;
-  text: string;
-  url: string;
-  time: string;
-  money: Money;
-  integer: number;
-  boolean: boolean;
-  opaque: Record<string, unknown>;
-  id_list: string[];
-}
 
 /** The value of one member: by its kind, and `null` when it is nullable. */
 export type FieldValue<S extends FieldSpec> =
