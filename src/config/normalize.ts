@@ -41,17 +41,34 @@ export interface NormalizedFile {
   creatives: DesiredCreative[];
 }
 
+/** The members each resource declares (resource-fields.ts); a test passes a table with one more. */
+export interface DeclaredTables {
+  insertionOrder: readonly FieldSpec[];
+  campaign: readonly FieldSpec[];
+  creative: readonly FieldSpec[];
+}
+
+const TABLES: DeclaredTables = {
+  insertionOrder: INSERTION_ORDER_FIELDS,
+  campaign: CAMPAIGN_FIELDS,
+  creative: CREATIVE_FIELDS,
+};
+
 export function normalizeFile(
   doc: Raw,
   index: SourceIndex,
+  tables: DeclaredTables = TABLES,
 ): { result: NormalizedFile; issues: ConfigIssue[] } {
-  return new Normalizer(index).file(doc);
+  return new Normalizer(index, tables).file(doc);
 }
 
 class Normalizer {
   private readonly places: Places;
 
-  constructor(index: SourceIndex) {
+  constructor(
+    index: SourceIndex,
+    private readonly tables: DeclaredTables,
+  ) {
     this.places = new Places(index);
   }
 
@@ -84,7 +101,7 @@ class Normalizer {
 
   private insertionOrder(raw: Raw, list: Raw[], i: number): DesiredInsertionOrder {
     const at = `insertion_orders[${i}]`;
-    const { fields, fieldSources } = this.declared<InsertionOrderFields>(INSERTION_ORDER_FIELDS, raw, at);
+    const { fields, fieldSources } = this.declared<InsertionOrderFields>(this.tables.insertionOrder, raw, at);
     const campaigns = (raw.campaigns ?? []) as Raw[];
     const campaignsAt = childPath(at, "campaigns");
     return {
@@ -104,7 +121,7 @@ class Normalizer {
   }
 
   private campaign(raw: Raw, list: Raw[], j: number, at: string): DesiredCampaign {
-    const { fields, fieldSources } = this.declared<CampaignFields>(CAMPAIGN_FIELDS, raw, at);
+    const { fields, fieldSources } = this.declared<CampaignFields>(this.tables.campaign, raw, at);
     const campaign: DesiredCampaign = {
       name: typeof raw.name === "string" ? raw.name : this.places.unnamed("name", list, j, at),
       fields,
@@ -139,7 +156,7 @@ class Normalizer {
     const at = `creatives[${i}]`;
     return {
       id: idText(raw.id),
-      ...this.declared<CreativeFields>(CREATIVE_FIELDS, raw, at),
+      ...this.declared<CreativeFields>(this.tables.creative, raw, at),
       source: this.places.ref(list, i, at),
       ...(raw.id === undefined ? {} : { idSource: this.places.ref(raw, "id", childPath(at, "id")) }),
     };

@@ -7,15 +7,19 @@ import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { RESOURCE_SCHEMA_PARTS } from "../../scripts/gen-targeting-schemas.js";
 import { memberProblems } from "../../src/cli/doctor/checks.js";
+import { normalizeFile } from "../../src/config/normalize.js";
+import { parseYamlFully } from "../../src/config/yaml/full-reader.js";
 import * as emulatorCampaigns from "../../src/emulator/routes/campaigns.js";
 import * as emulatorCreatives from "../../src/emulator/routes/creatives.js";
 import * as emulatorInsertionOrders from "../../src/emulator/routes/insertion-orders.js";
 import { Money } from "../../src/model/money.js";
 import {
   CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
   type DeclaredOf,
   type FieldFlag,
   type FieldSpec,
+  INSERTION_ORDER_FIELDS,
   RESOURCES,
   type ResourceTable,
   withFlag,
@@ -137,6 +141,18 @@ describe("a field added to a copy of the campaign table (an integer frequency_ca
       at(contract, ["components", "schemas", "Campaign"]),
     );
     expect(read.required).toContain("frequency_cap");
+  });
+
+  it("the normalization: a config declaring it holds it, with where it was written", () => {
+    const text =
+      'version: 1\ninsertion_orders:\n  - id: "1001"\n    campaigns:\n      - name: c\n        frequency_cap: 5\n';
+    const parsed = parseYamlFully(text, "cap.yaml");
+    const tables = { insertionOrder: INSERTION_ORDER_FIELDS, campaign: fields, creative: CREATIVE_FIELDS };
+    const { result, issues } = normalizeFile(parsed.value as Record<string, unknown>, parsed.index, tables);
+    expect(issues).toEqual([]);
+    const campaign = result.insertionOrders[0]!.campaigns[0]!;
+    expect(campaign.fields).toEqual({ frequency_cap: 5 });
+    expect(campaign.fieldSources).toMatchObject({ frequency_cap: { file: "cap.yaml", line: 6 } });
   });
 
   it("the comparison: declared 5, live 3 is a change; declared 3 is none", () => {
