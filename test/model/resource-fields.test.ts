@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { RESOURCE_SCHEMA_PARTS } from "../../scripts/gen-targeting-schemas.js";
 import { memberProblems } from "../../src/cli/doctor/checks.js";
+import { apiOwnedKey } from "../../src/config/api-owned.js";
 import { normalizeFile } from "../../src/config/normalize.js";
 import { parseYamlFully } from "../../src/config/yaml/full-reader.js";
 import * as emulatorCampaigns from "../../src/emulator/routes/campaigns.js";
@@ -66,6 +67,18 @@ describe("the tables", () => {
           spec.flags.some((f) => ["config", "create", "update"].includes(f)),
           spec.name,
         ).toBe(false);
+      }
+    });
+  }
+});
+
+describe("the config explains every member the API owns", () => {
+  const titles = { insertionOrder: "Insertion order", campaign: "Campaign", creative: "Creative" } as const;
+  for (const [resource, title] of Object.entries(titles)) {
+    it(`${resource}: a config that declares one is told why not, and what to do`, () => {
+      const table = RESOURCES[resource as keyof typeof titles];
+      for (const { name } of withFlag<FieldSpec>(table.fields, "api")) {
+        expect(apiOwnedKey(title, name), name).toMatch(/remove|list/);
       }
     });
   }
