@@ -6,6 +6,14 @@
  */
 import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../model/resource-fields.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import { httpUrlProblem, isHttpUrl, withoutUserinfo } from "../model/url.js";
@@ -82,17 +90,35 @@ export function exportOmissions(live: LiveState): string[] {
   return lines;
 }
 
+/** A member's value as a config writes it (docs/config.md); undefined: left unmanaged. */
+function exportValue(kind: FieldKind, value: unknown): unknown {
+  if (value === null) return null;
+  switch (kind) {
+    case "time":
+      return Time.parse(value as string);
+    case "money":
+      return Money.format(value as Money);
+    case "id_list":
+      return sortedIds(value as string[]);
+    case "url":
+      return exportablePixelUrl(value as string) ? value : undefined;
+    default:
+      return value;
+  }
+}
+
+/** The `export` members of `fields` (resource-fields.ts) of a live object, in the table's order. */
+export function exportFields(fields: readonly FieldSpec[], live: object): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  for (const { name, kind } of withFlag(fields, "export")) {
+    const value = exportValue(kind, (live as Record<string, unknown>)[name]);
+    if (value !== undefined) entry[name] = value;
+  }
+  return entry;
+}
+
 export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
-  const entry: Record<string, unknown> = {
-    name: campaign.name,
-    id: campaign.id,
-    active: campaign.active,
-    start_time: Time.parse(campaign.start_time),
-    end_time: Time.parse(campaign.end_time),
-    budget_impressions: campaign.budget_impressions,
-    cpm: Money.format(campaign.cpm),
-    pacing: campaign.pacing,
-  };
+  const entry = exportFields(CAMPAIGN_FIELDS, campaign);
   const targetings = live.targetings[campaign.id];
   // G14: a list holding a member doohctl does not know stays undeclared (exportOmissions says so).
   if (targetings !== undefined && Targeting.unknownMembers(targetings).length === 0) {
@@ -113,16 +139,7 @@ function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
 }
 
 function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
-  const entry: Record<string, unknown> = {
-    id: io.id,
-    contract_number: io.contract_number,
-    start_time: Time.parse(io.start_time),
-    end_time: Time.parse(io.end_time),
-    budget_impressions: io.budget_impressions,
-    budget_money: io.budget_money === null ? null : Money.format(io.budget_money),
-    campaigns,
-  };
-  return entry;
+  return { ...exportFields(INSERTION_ORDER_FIELDS, io), campaigns };
 }
 
 /** Creative ids associated with each campaign, sorted; only campaigns in `campaignIds`. */
@@ -173,11 +190,7 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
     ),
     creatives: [...live.creatives]
       .sort((a, b) => compareIds(a.id, b.id))
-      .map((creative) => ({
-        id: creative.id,
-        category_ids: sortedIds(creative.category_ids),
-        ...(exportablePixelUrl(creative.pixel_url) ? { pixel_url: creative.pixel_url } : {}),
-      })),
+      .map((creative) => exportFields(CREATIVE_FIELDS, creative)),
   };
 
   const doc = new Document(data);
