@@ -1,0 +1,39 @@
+/**
+ * The one rule for text in the Markdown doohctl writes (plan, status, show, the accounts'
+ * combined comment): names and messages, which may come from the DSP, render as the text
+ * they are, never as markup, by GitHub's rules (GitHub Flavored Markdown, then its mention
+ * and autolink filters). Control and bidi characters are escapes first (printable).
+ */
+import { printable } from "../model/printable.js";
+
+/**
+ * Backslash escapes for what starts markup inside a line: emphasis, code spans, links and
+ * images (`[`, `]`), strikethrough, a table cell's end (`|`) and the escape itself.
+ */
+const MARKUP = /[\\`*_[\]~|]/g;
+const HTML: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;" };
+
+/**
+ * Text for a table cell or a line of prose. `<`, `>` and `&` are entities (no HTML, no
+ * character reference); a bare URL or `www.` is broken by an escape, so it is no autolink;
+ * `@` is followed by a zero-width space, so no name after it is a mention and no address an
+ * e-mail link.
+ */
+export function cell(text: string): string {
+  return printable(text)
+    .replace(MARKUP, (c) => `\\${c}`)
+    .replace(/[<>&]/g, (c) => HTML[c] ?? c)
+    .replace(/:(?=\/\/)/g, "\\:")
+    .replace(/(w{3})\./gi, "$1\\.")
+    .replace(/@/g, "@\u200b");
+}
+
+/**
+ * A code span (account names, file paths): nothing in it is markup; a backtick would end
+ * it, so it is shown as `'`; `inTable` escapes `|`, which GitHub reads as a cell's end even
+ * in a code span.
+ */
+export function code(text: string, options: { inTable?: boolean } = {}): string {
+  const inner = printable(text).replace(/`/g, "'");
+  return `\`${options.inTable ? inner.replace(/\|/g, "\\|") : inner}\``;
+}
