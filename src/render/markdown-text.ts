@@ -8,21 +8,22 @@ import { printable } from "../model/printable.js";
 
 /**
  * Backslash escapes for what starts markup inside a line: emphasis, code spans, links and
- * images (`[`, `]`), strikethrough, a table cell's end (`|`) and the escape itself.
+ * images (`[`, `]`), strikethrough, a table cell's end (`|`) and the escape itself. An
+ * underscore inside a word (`budget_money`) never marks emphasis, so it stays as it is.
  */
-const MARKUP = /[\\`*_[\]~|]/g;
-const HTML: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;" };
+const MARKUP = /[\\`*[\]~|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+const HTML: Record<string, string> = { "<": "&lt;", "&": "&amp;" };
 
 /**
- * Text for a table cell or a line of prose. `<`, `>` and `&` are entities (no HTML, no
- * character reference); a bare URL or `www.` is broken by an escape, so it is no autolink;
+ * Text for a table cell or a line of prose. `<` and `&` are entities (no HTML tag, no
+ * character reference; a `>` alone is text); a bare URL or `www.` is broken by an escape, so it is no autolink;
  * `@` is followed by a zero-width space, so no name after it is a mention and no address an
  * e-mail link.
  */
 export function cell(text: string): string {
   return printable(text)
     .replace(MARKUP, (c) => `\\${c}`)
-    .replace(/[<>&]/g, (c) => HTML[c] ?? c)
+    .replace(/[<&]/g, (c) => HTML[c] ?? c)
     .replace(/:(?=\/\/)/g, "\\:")
     .replace(/(w{3})\./gi, "$1\\.")
     .replace(/@/g, "@\u200b");

@@ -37,6 +37,7 @@ const HOSTILE = [
   "@someone",
   "<img src=x onerror=alert(1)>",
   "</details>",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, as a name, on purpose
   "${{ github.token }}",
   `long ${"x".repeat(180)} @someone`,
 ];
