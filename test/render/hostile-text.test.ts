@@ -43,7 +43,7 @@ const HOSTILE = [
 ];
 const CONTRACT_PLAIN = "PO\u0000NUL";
 const CONTRACT_SINGLE = "PO\u001b[2J";
-const IO_NAME = "\u001b]0;io\u0007 Holiday\nFORGED io";
+const IO_NAME = "\u2028\u001b]0;io\u0007 Holiday\nFORGED io";
 const ADVERTISER_NAME = "Acme <img src=x onerror=alert(1)> @someone";
 
 /** A raw control, format or separator character (a line feed is the text's own). */
@@ -191,7 +191,9 @@ describe("hostile DSP text through every output", () => {
   it("export writes YAML that reads back to the exact names and validates", async () => {
     const exported = await cli(["export", "--insertion-order", "1001", "--insertion-order", "1002"]);
     expect(exported.code, exported.err).toBe(0);
-    expectTerminalSafe(exported.out.replace(/\t/g, ""), "export YAML");
+    expectTerminalSafe(exported.out, "export YAML");
+    // The insertion order's comment names it: escapes, since a comment has none.
+    expect(exported.out).toContain("# \\u2028\\u001b]0;io\\u0007 Holiday\\nFORGED io: Acme <img");
     const doc = parse(exported.out);
     expect(doc.insertion_orders.map((io: { contract_number: string }) => io.contract_number)).toEqual([
       CONTRACT_PLAIN,

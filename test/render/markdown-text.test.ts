@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cell, code } from "../../src/render/markdown-text.js";
 
 /** The HTML GitHub Flavored Markdown makes of one table row holding `text`. */
-function rendered(text: string): HTMLElement {
+function rendered(text: string) {
   const html = marked.parse(`| a |\n|---|\n| ${text} |\n`, { gfm: true, async: false });
   return new JSDOM(html).window.document.body;
 }
