@@ -6,6 +6,7 @@
  */
 import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
+import { printable } from "../model/printable.js";
 import {
   CAMPAIGN_FIELDS,
   CREATIVE_FIELDS,
@@ -19,6 +20,7 @@ import { Time } from "../model/time.js";
 import { httpUrlProblem, isHttpUrl, withoutUserinfo } from "../model/url.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { LiveState } from "../plan/types.js";
+import { yamlDocument } from "./yaml-text.js";
 
 export interface ExportOptions {
   /** The `yaml-language-server` schema reference written on the first line. */
@@ -195,7 +197,7 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
 
   const doc = new Document(data);
   doc.commentBefore =
-    ` yaml-language-server: $schema=${options.schemaUrl}\n` +
+    ` yaml-language-server: $schema=${printable(options.schemaUrl)}\n` +
     ` Exported by doohctl ${options.toolVersion} at ${options.now}. A plan on this file shows no changes.`;
 
   const ioSeq = doc.get("insertion_orders");
@@ -204,16 +206,19 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
       const io = insertionOrders[index];
       if (!io || !isMap(node)) return;
       (node as YAMLMap).spaceBefore = index > 0;
-      (node as YAMLMap).commentBefore =
-        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`;
+      // A comment has no escapes: DSP names in it are shown as printable text (no line break).
+      (node as YAMLMap).commentBefore = printable(
+        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`,
+      );
       const campaignSeq = node.get("campaigns");
       const campaigns = (byInsertionOrder.get(io.id) ?? []).sort((a, b) => compareIds(a.id, b.id));
       if (isSeq(campaignSeq)) {
         campaignSeq.items.forEach((campaignNode, i) => {
           const campaign = campaigns[i];
           if (!campaign || !isMap(campaignNode)) return;
-          (campaignNode as YAMLMap).commentBefore =
-            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`;
+          (campaignNode as YAMLMap).commentBefore = printable(
+            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`,
+          );
         });
       }
     });
@@ -239,5 +244,5 @@ export function exportLayout(doc: Document): string {
       if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
     },
   });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return yamlDocument(doc, { lineWidth: 0, flowCollectionPadding: false });
 }
