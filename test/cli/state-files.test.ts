@@ -113,6 +113,21 @@ describe("a forged session cache cannot hide a killed apply's paused campaign", 
   });
 });
 
+describe("a cache directory that merely cannot be used", () => {
+  it("is no refusal: the plan goes on without the cache, with a warning naming the fix", async () => {
+    const w = await afterKilledApply();
+    // XDG_CACHE_HOME names a file: nothing another user could plant, only a cache that cannot be.
+    const notADir = join(w.dir, "not-a-dir");
+    writeFileSync(notADir, "");
+    const plan = await cli(["plan", "--detailed-exitcode"], { ...w.env, XDG_CACHE_HOME: notADir }, w.dir);
+    expect(plan.code, plan.err).toBe(2);
+    expect(plan.out).toMatch(/DOOH202/);
+    expect(plan.err).toMatch(
+      /session cache not used, logging in afresh: cannot use .*ENOTDIR.*--no-session-cache/,
+    );
+  });
+});
+
 describe("a pacing log dated in the future does not hold a plan", () => {
   /** The account with the client's GET window at 3 a second, so a filled window shows at once. */
   async function smallWindow() {
