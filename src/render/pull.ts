@@ -35,12 +35,20 @@ export function renderPullText(outcome: PullOutcome): string {
     tail.push(`not pulled: ${n.address}${n.field ? ` ${n.field}` : ""}${where}: ${n.reason}`);
   }
   const changed = outcome.files.length;
-  if (changed === 0) tail.push("pull: the config files match the live state: nothing to write");
-  else if (outcome.check) tail.push(`pull --check: ${count(changed, "file")} would change; nothing written`);
-  else
+  // Never "match" while something was refused: the summary says what was not pulled.
+  const refused =
+    outcome.notPulled.length > 0 ? `; ${count(outcome.notPulled.length, "item")} not pulled (above)` : "";
+  if (changed === 0 && refused === "")
+    tail.push("pull: the config files match the live state: nothing to write");
+  else if (changed === 0) tail.push(`pull: nothing written${refused}`);
+  else if (outcome.check)
+    tail.push(`pull --check: ${count(changed, "file")} would change; nothing written${refused}`);
+  else {
+    const values = outcome.pulled.filter((p) => outcome.written.includes(p.file)).length;
     tail.push(
-      `pull: ${count(outcome.pulled.length, "value")} written to ${count(outcome.written.length, "file")}`,
+      `pull: ${count(values, "value")} written to ${count(outcome.written.length, "file")}${refused}`,
     );
+  }
   return `${text}${tail.map(printable).join("\n")}\n`;
 }
 
