@@ -8,6 +8,7 @@
 
 import { isScalar, LineCounter, parseDocument } from "yaml";
 import { append } from "../../model/append.js";
+import { count } from "../../model/plural.js";
 import type { ConfigIssue } from "../issues.js";
 import { SourceIndex } from "../source-index.js";
 import { resolveAliases } from "./aliases.js";
@@ -143,4 +144,4 @@ function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
 }
 
-const spaces = (n: number) => (n === 1 ? "1 space" : `${n} spaces`);
+const spaces = (n: number) => count(n, "space");
