@@ -3,11 +3,12 @@
  * it matches the contract, or a typed error carrying the server's words, scrubbed of every
  * secret first (issue 13, item 8).
  */
+
+import type { Scrubber } from "../model/scrub.js";
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
 import { type ContractIssue, findOperation, readAnswer } from "./contract.js";
 import { ApiError, ContractError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
-import type { Scrubber } from "./scrub.js";
 import type { HttpResponse } from "./transport.js";
 import type { ApiRequest } from "./types.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, Scrubber } from "../../src/api/scrub.js";
+import { REDACTED, Scrubber } from "../../src/model/scrub.js";
 import { echoForms, leaks } from "../helpers/echoes.js";
 
 const PASSWORD = `Pa55 "wörd" & <é/😀>+%'\\`;

@@ -5,11 +5,11 @@
  * applied is an OutcomeUnknownError, never sent again.
  */
 import type { Clock } from "../../model/clock.js";
+import type { Scrubber } from "../../model/scrub.js";
 import { noAnswerText } from "../../model/silence.js";
 import { apiError } from "../answer.js";
 import { OutcomeUnknownError, RetryBudgetError, TimeoutError } from "../errors.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "../retry.js";
-import type { Scrubber } from "../scrub.js";
 import { attempt, type Layer } from "../send.js";
 import type { HttpResponse } from "../transport.js";
 import type { ApiEvent, ClientStats } from "../types.js";
