@@ -1,7 +1,7 @@
 /**
  * What the DSP answered, turned into what the caller may use: the body of a 2xx answer once
  * it matches the contract, or a typed error carrying the server's words, scrubbed of every
- * secret first (issue 13, item 8).
+ * secret first.
  */
 
 import type { Scrubber } from "../model/scrub.js";
@@ -35,12 +35,13 @@ function errorBody(text: string, status: number, scrubber: Scrubber): ApiErrorBo
   } catch {
     // Not the spec's JSON error shape (a proxy's HTML page, say): keep a short excerpt.
   }
-  // Scrubbed before the cut: a cut first could leave half a secret (issue 22, item 7).
+  // Scrubbed before the cut: a cut first could leave half a secret.
   return { message: scrubber.excerpt(text.trim(), 200) || `HTTP ${status}` };
 }
 
 /**
- * The server's words, scrubbed of every secret before they become an error (issue 13, item 8).
+ * The server's words, scrubbed of every secret before they become an error, which
+ * a terminal, a CI log or a pull-request comment may show.
  * `attempts`: how many attempts were answered with a 5xx before the client gave up.
  */
 export function apiError(

@@ -5,7 +5,7 @@
  * 101 pages (10,100 items); a batch read that would need more narrows itself by splitting
  * its filter values.
  *
- * Each query's items are checked whole (issue 22): page counts that agree with `total_size`
+ * Each query's items are checked whole: page counts that agree with `total_size`
  * still miss an item when the list shifts between two pages (one item repeated, one never
  * seen), so an id that repeats within one query, or distinct ids that fall short of
  * `total_size`, is an IncompleteReadError. Across the queries of a batch read an item may

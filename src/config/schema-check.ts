@@ -46,7 +46,8 @@ function validators(): Validators {
 }
 
 /**
- * The schema file is portable (strict ajv, standard formats only: issue 27 item 9), so its
+ * The schema file is portable (strict ajv, standard formats only, so that any editor
+ * or validator reads it: ARCHITECTURE.md), so its
  * `URL` definition holds only a pattern. doohctl's own check, stricter (no control
  * character, readable by WHATWG `URL`, no user info: src/model/url.ts), is the format
  * `http-url`, added here to a copy of the definition; its errors are explained by the same

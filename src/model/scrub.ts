@@ -9,7 +9,7 @@
  * case, base64 of the password and of `email:password`); scrubbing here, at the client's
  * boundary, means nothing downstream (terminal, journal, plan file, JSON result) can print
  * it. Text is scrubbed whole before any cut (`excerpt`): a cut first could leave half a
- * secret that no longer matches (issue 22, item 7).
+ * secret that no longer matches.
  */
 
 import { base64Forms, echoPattern } from "./echo-forms.js";

@@ -56,7 +56,8 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       }
       // A trickled answer is no blip: another attempt would hold the run for another deadline.
       if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
-      // Issue 22: an unanswered request's last error says which attempt of how many it was.
+      // An unanswered request's last error says which attempt of how many it was, so a
+      // person can tell a dead DSP from a slow one.
       const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
       const decision = decideRetry({
         policy,
@@ -88,7 +89,7 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
           if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
-          // A POST that got no answer says so, and for how long (issue 22), not just "timeout".
+          // A POST that got no answer says so, and for how long, not just "timeout".
           throw new OutcomeUnknownError(
             request.method,
             request.path,
