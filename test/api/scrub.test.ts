@@ -36,7 +36,7 @@ describe("Scrubber", () => {
   });
 });
 
-describe("every form a server may echo (issue 22, item 7)", () => {
+describe("every form a server may echo", () => {
   const scrubber = new Scrubber([PASSWORD], { email: EMAIL });
   for (const [name, form] of Object.entries(echoForms(PASSWORD, EMAIL))) {
     it(`scrubs the password ${name}, and leaves the text around it`, () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 22, finding 3, at the paging layer: one query whose pages repeat an id is an
+ * At the paging layer: one query whose pages repeat an id is an
  * IncompleteReadError naming the list, in every reader of paging.ts (and the category list
  * of categories.ts); an item that comes in two queries of one batch read is legitimate (a
  * creative matching two chunks of campaign_ids) and merged. A fake Sender serves the pages.

@@ -1,6 +1,6 @@
 /**
  * One line indented wrongly is one error at that line (src/config/yaml/stray-indent.ts), not
- * yaml's cascade of errors down the file with a false "appears twice" (issue 24).
+ * yaml's cascade of errors down the file with a false "appears twice".
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
