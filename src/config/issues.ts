@@ -4,6 +4,7 @@
  * run shows every error at once, in file order, like a compiler.
  */
 import { printable } from "../model/printable.js";
+import { Scrubber } from "../model/scrub.js";
 import { guardIssue } from "./guard-text.js";
 
 /** Stable codes: tools match on these, so they never change meaning. */
@@ -75,7 +76,8 @@ export class ConfigError extends Error {
    * of `secrets` (guard-text.ts): the issues are guarded here, whatever stage wrote them.
    */
   constructor(found: readonly ConfigIssue[], secrets: readonly string[] = []) {
-    const issues = found.map((issue) => guardIssue(issue, secrets));
+    const scrubber = new Scrubber(secrets);
+    const issues = found.map((issue) => guardIssue(issue, scrubber));
     const first = issues[0];
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
     super(first ? `${formatIssue(first)}${more}` : "invalid configuration");

@@ -72,7 +72,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
         return EXIT.error;
       }
       // The plan, findings included, is the answer on stdout; the errors that make it
-      // unappliable are on stderr, where a person or a CI log looks for errors (issue 24).
+      // unappliable are on stderr, where a person or a CI log looks for errors.
       io.stdout.write(render(plan, format, io));
       for (const f of plan.findings.filter((f) => f.severity === "error")) {
         const at = f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
