@@ -248,7 +248,11 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
     // Refused, but the record is settled first: Malls is active again, and nothing else was sent.
     expect(apply.err).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
     expect(w.active("5001")).toBe(true);
-    expect(writes().slice(before).map((e) => e.body)).toEqual([{ campaigns: [{ id: "5001", active: true }] }]);
+    expect(
+      writes()
+        .slice(before)
+        .map((e) => e.body),
+    ).toEqual([{ campaigns: [{ id: "5001", active: true }] }]);
     expect(w.store.read()).toEqual([]);
   });
 });
