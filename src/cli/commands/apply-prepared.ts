@@ -14,6 +14,15 @@ import type { CliIO } from "../io.js";
 export class ApplyRefused extends Error {
   override readonly name = "ApplyRefused";
   readonly code = "APPLY_REFUSED";
+  /**
+   * Refused before logging in because the plan is not for this tree, account, DSP or user:
+   * no login is made for it, so the record is not settled (apply --restore-only does that).
+   */
+  readonly beforeLogin: boolean;
+  constructor(message: string, options: { beforeLogin?: boolean } = {}) {
+    super(message);
+    this.beforeLogin = options.beforeLogin ?? false;
+  }
 }
 
 export interface PreparedApply {

@@ -112,11 +112,15 @@ export async function settleFromConfig(io: CliIO, from: SettleFrom): Promise<Rec
 
 /**
  * Before an apply refuses: settle, and say so on stderr apart from the refusal, which still
- * fails. A settling that cannot be done is said too and never hides the refusal.
+ * fails (a record with nothing in it says nothing). A settling that cannot be done is said
+ * too and never hides the refusal. Returns how many campaigns it reactivated.
  */
-export async function settleBeforeRefusal(io: CliIO, settle: () => Promise<RecordSettled>): Promise<void> {
+export async function settleBeforeRefusal(io: CliIO, settle: () => Promise<RecordSettled>): Promise<number> {
   try {
-    io.stderr.write(renderRestoreText(await settle()));
+    const settled = await settle();
+    const empty = Object.values(settled).every((v) => !Array.isArray(v) || v.length === 0);
+    if (!empty) io.stderr.write(renderRestoreText(settled));
+    return settled.reactivated.length;
   } catch (error) {
     const why =
       error instanceof ConfigError
@@ -125,5 +129,6 @@ export async function settleBeforeRefusal(io: CliIO, settle: () => Promise<Recor
     io.stderr.write(
       `Recovery record: not settled (${why}): campaigns an apply that stopped left paused may still be paused; run doohctl apply --restore-only\n`,
     );
+    return 0;
   }
 }

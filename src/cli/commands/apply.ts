@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { systemClock } from "../../model/clock.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { hasErrors } from "../../plan/findings.js";
+import { checkProposal } from "../../plan/proposal.js";
 import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderRestoreJson, renderRestoreText, restoreIncomplete } from "../../render/restore.js";
@@ -126,8 +127,10 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (hasErrors(plan.findings)) {
       if (flags.format === "json") io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
-      await settleBeforeRefusal(io, settle);
-      io.stderr.write("doohctl apply: the plan has errors: nothing of it was sent\n");
+      const reactivated = await settleBeforeRefusal(io, settle);
+      io.stderr.write(
+        `doohctl apply: the plan has errors: nothing ${reactivated > 0 ? "of the plan " : ""}was sent\n`,
+      );
       return EXIT.error;
     }
     if (plan.requests.length === 0) {
@@ -152,7 +155,11 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
         return EXIT.error;
       }
     }
-    const { result, signal } = await runApply(io, prepared, { log: flags.log });
+    const approved = prepared;
+    const { result, signal } = await runApply(io, prepared, {
+      log: flags.log,
+      rejudge: () => rejudge(approved, () => preparePlan(io, paths, flags)),
+    });
     if (result.status === "applied") settleRecorded(io, prepared);
     io.stdout.write(flags.format === "json" ? renderApplyJson(result) : renderApplyReport(result));
     if (result.status === "failed")
@@ -178,7 +185,8 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
 `);
       return EXIT[error.signal];
     }
-    if (error instanceof ApplyRefused && settle !== undefined) await settleBeforeRefusal(io, settle);
+    if (error instanceof ApplyRefused && !error.beforeLogin && settle !== undefined)
+      await settleBeforeRefusal(io, settle);
     reportError(io, "apply", error, flags.format);
     return EXIT.error;
   } finally {
@@ -242,4 +250,27 @@ async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags):
     return settleFromConfig(io, { ...from, paths: paths.length > 0 ? paths : ["doohctl.yaml"] });
   }
   return settleFromConfig(io, { ...from, ...(await savedPlanConfig(io, flags.plan)) });
+}
+
+/**
+ * After waiting for another apply of the account: the plan is made again (a saved plan is
+ * checked for staleness again on the way) and must have the approved plan's requests and
+ * fingerprints, or nothing is sent: the other apply may have reactivated a campaign this plan
+ * changes the targetings of without a pause, or created what it creates.
+ */
+async function rejudge(approved: PreparedApply, prepare: () => Promise<PreparedApply>): Promise<void> {
+  const again = await prepare();
+  try {
+    const check = checkProposal(approved.plan, again.plan);
+    const moved = [...check.stale, ...check.altered];
+    if (moved.length === 0) return;
+    throw new ApplyRefused(
+      `plan is stale: another apply of this account ran while this one waited for it, so nothing was applied:\n${moved
+        .slice(0, 20)
+        .map((s) => `  ${s}`)
+        .join("\n")}${moved.length > 20 ? `\n  and ${moved.length - 20} more` : ""}\nMake a new plan.`,
+    );
+  } finally {
+    await again.client.close();
+  }
 }
