@@ -8,6 +8,7 @@
  * before that write, naming the object and the field; a new plan then takes the edit in.
  */
 import type { DspClient, SendOptions } from "../api/types.js";
+import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import {
   campaignSnapshot,
@@ -91,9 +92,15 @@ export class WriteGuard {
     const targetings = TARGETINGS_PATH.exec(path);
     if (method === "PUT" && targetings) {
       const id = decodeURIComponent(targetings[1]!);
-      const live = await this.client.getTargetings([id], options);
+      // The campaign's `active` in the same look (GET /campaigns filtered by id, G2): a PUT
+      // that drops or changes a set goes only to an inactive campaign (I1).
+      const [live, [campaign]] = await Promise.all([
+        this.client.getTargetings([id], options),
+        this.client.getCampaigns([id], options),
+      ]);
       const sets = live.get(id);
-      return this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
+      this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
+      return refuseActiveRemoval(id, campaign, sets, body);
     }
     if (method !== "PATCH") return;
     const batch = BATCHES.find((b) => path.endsWith(`/${b.member}`));
@@ -171,4 +178,25 @@ export class WriteGuard {
       );
     }
   }
+}
+
+/**
+ * G5, I1: the PUT would drop or change an option set of a campaign that is active now (another
+ * apply reactivated it since this one planned or paused it). Pausing it here would fight that
+ * apply and pause a campaign no plan showed paused, so the apply stops before sending anything
+ * that broadens delivery; a new plan pauses it around the change (docs/safety.md).
+ */
+function refuseActiveRemoval(
+  id: string,
+  campaign: Campaign | undefined,
+  live: readonly TargetingOptionSet[] | undefined,
+  body: unknown,
+): void {
+  if (!campaign?.active || live === undefined) return;
+  const after = ((body as { targetings?: unknown } | null)?.targetings ?? []) as TargetingOptionSet[];
+  const { removed } = Targeting.keyedDifference(Targeting.keyed(live), Targeting.keyed(after));
+  if (removed.length === 0) return;
+  throw new ConcurrentChangeError(
+    `campaign ${id} "${campaign.name}" is active now, and replacing its targetings would remove or change ${removed.length === 1 ? "an option set" : `${removed.length} option sets`}, which the DSP refuses for an active campaign and which would broaden its delivery (G5): this request was not sent. Another apply or a person reactivated it since this plan; run doohctl plan again: it pauses the campaign around the change`,
+  );
 }

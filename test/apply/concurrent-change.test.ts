@@ -170,3 +170,39 @@ describe("a change made through the API while apply runs", () => {
     expect(world.emulator.state().campaigns.find((c) => c.id === "5001")?.budget_impressions).toBe(150_000);
   });
 });
+
+describe("a campaign reactivated by another apply after this one planned its targeting change", () => {
+  it("sends no targeting PUT that removes a set from it: the apply stops, no 422, its targetings kept", async () => {
+    // Inactive when planned (paused by the other apply), so the plan changes its targetings
+    // without a pause; the other apply then reactivates it, as it does once it is done.
+    world = await startWorld({
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls", { active: false })],
+      targetings: { "5001": [VENUES_A, PUBLISHERS] },
+    });
+    const desired = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { targetings: [VENUES_A], line: "next" })],
+        line: "next",
+      }),
+    ]);
+    const plan = await world.plan(desired);
+    expect(plan.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "PUT /api/dsp/v1/campaigns/5001/targetings",
+    ]);
+    colleague = otherClient(world);
+    await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: true }]));
+    const result = await applyPlan({ plan, client: world.client, clock: world.clock });
+
+    expect(result.status).toBe("failed");
+    expect(result.failure?.code).toBe("APPLY_CONCURRENT_CHANGE");
+    expect(result.failure?.message).toMatch(/campaign 5001 "Malls" is active now.*was not sent/);
+    expect(dspWrites(world.emulator).filter((e) => e.method === "PUT")).toEqual([]);
+    const malls = world.emulator.state().campaigns.find((c) => c.id === "5001");
+    expect(malls?.active).toBe(true);
+    const live = world.emulator.state().targetings["5001"] ?? [];
+    expect(
+      Targeting.listEquals(Targeting.normalizeList(live), Targeting.normalizeList([VENUES_A, PUBLISHERS])),
+    ).toBe(true);
+  });
+});

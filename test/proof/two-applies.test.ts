@@ -76,7 +76,7 @@ async function holdingPosts(
 }
 
 describe("two applies of one new campaign on one machine", () => {
-  it("create it once: the second waits for the lock, then finds it by name and sends no POST", async () => {
+  it("create it once: the second waits for the lock, then finds its plan stale and sends no POST", async () => {
     emulator = (
       await startCliAccount({
         seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
@@ -109,9 +109,8 @@ describe("two applies of one new campaign on one machine", () => {
       // One applied; the other had planned the creation too, waited, and stopped before its POST.
       expect([...codes].sort(), stderr).toEqual([0, 1]);
       expect(stderr).toContain("waiting for another apply of this account");
-      expect(stderr).toMatch(
-        /created by someone else since the plan was made, so POST \/campaigns was not sent/,
-      );
+      // After its wait it judges its plan again: the campaign exists now, so the plan is stale.
+      expect(stderr).toMatch(/plan is stale: another apply of this account ran while this one waited/);
     } finally {
       await proxy.close();
     }

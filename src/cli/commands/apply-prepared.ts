@@ -5,6 +5,7 @@
 import type { DspClient } from "../../api/types.js";
 import type { RecoveryStore } from "../../apply/recovery.js";
 import type { Clock } from "../../model/clock.js";
+import type { DesiredState } from "../../model/desired.js";
 import type { RecordedPause } from "../../model/recovery.js";
 import type { Plan } from "../../plan/types.js";
 import type { CliIO } from "../io.js";
@@ -13,10 +14,21 @@ import type { CliIO } from "../io.js";
 export class ApplyRefused extends Error {
   override readonly name = "ApplyRefused";
   readonly code = "APPLY_REFUSED";
+  /**
+   * Refused before logging in because the plan is not for this tree, account, DSP or user:
+   * no login is made for it, so the record is not settled (apply --restore-only does that).
+   */
+  readonly beforeLogin: boolean;
+  constructor(message: string, options: { beforeLogin?: boolean } = {}) {
+    super(message);
+    this.beforeLogin = options.beforeLogin ?? false;
+  }
 }
 
 export interface PreparedApply {
   plan: Plan;
+  /** The config the plan was made from: what settling the record before a refusal obeys. */
+  desired: DesiredState;
   client: DspClient;
   recovery: RecoveryStore;
   /** The recovery record's entries the plan was made with. */

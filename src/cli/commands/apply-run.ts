@@ -57,7 +57,15 @@ function writeWindowOf(plan: Plan): RateWindow {
 export async function runApply(
   io: CliIO,
   prepared: PreparedApply,
-  options: { log: string | undefined },
+  options: {
+    log: string | undefined;
+    /**
+     * Called once the apply lock is taken after a wait: the plan is judged again against the
+     * live state of now (another apply ran meanwhile), and throws ApplyRefused when it no
+     * longer holds. Nothing has been sent by then.
+     */
+    rejudge?: () => Promise<void>;
+  },
 ): Promise<{ result: ApplyResult; signal: InterruptSignal | undefined }> {
   const { plan, client } = prepared;
   const controller = new AbortController();
@@ -95,20 +103,25 @@ export async function runApply(
     },
   };
   let lock: ApplyLock | undefined;
+  let waited = false;
   try {
     lock = await acquireApplyLock({
       dir: applyLockDir(io.env),
       scope: prepared.recovery.scope,
       clock: systemClock,
       signal: controller.signal,
-      onWait: (holder) =>
+      onWait: (holder) => {
+        waited = true;
         io.stderr.write(
           `doohctl apply: waiting for another apply of this account (pid ${holder.pid}, started ${holder.started_at}; its lease expires at ${holder.lease_expires_at} unless renewed) to finish\n`,
-        ),
+        );
+      },
     }).catch((error: unknown) => {
       // Ctrl-C while waiting: no request was sent, so there is nothing to restore.
       throw interrupts.first !== undefined ? new InterruptedBeforeSending(interrupts.first) : error;
     });
+    // Every wait ends in a fresh look: the other apply may have changed what this plan read.
+    if (waited) await options.rejudge?.();
     refuseIfOwnerDied(prepared);
     const result = await applyPlan({
       plan,

@@ -33,6 +33,7 @@ function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
   if (outside.length > 0) {
     throw new ApplyRefused(
       `${file} names config files outside the tree ${tree} (${outside.join(", ")}): apply --plan reads config files only inside the tree, relative to it. Nothing was read or sent. Make a new plan from config files inside the repository (doohctl plan -o ${file})`,
+      { beforeLogin: true },
     );
   }
   const paths = saved.config_files.map((f) => join(tree, f.path));
@@ -42,6 +43,7 @@ function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
       `${file} was made from ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not in ${tree}: ` +
         `run apply in the tree the plan was made in (its git work tree, or its directory outside git), or name the files: doohctl apply --plan ${file} PATHS. ` +
         "Nothing was sent",
+      { beforeLogin: true },
     );
   }
   return paths;
@@ -67,6 +69,13 @@ function sameDigests(file: string, saved: Plan, shown: string): (files: readonly
   };
 }
 
+/** The config files a saved plan names, in the tree (for settling the record when it is refused). */
+export async function savedPlanConfig(io: CliIO, file: string): Promise<{ paths: string[]; tree: string }> {
+  const saved = readPlanFile(resolve(io.cwd, file));
+  const tree = await findTree(io.cwd);
+  return { paths: planPathsInTree(file, tree, saved), tree };
+}
+
 /**
  * A saved plan is a proposal (ARCHITECTURE.md#plan): the connection comes from the config and the
  * environment now, never from the file; the config must be the one the plan was made from
@@ -82,7 +91,9 @@ export async function prepareSavedPlan(
   // Relative to the command's working directory, like every other path argument.
   const saved = readPlanFile(resolve(io.cwd, file));
   if (paths.length === 0 && saved.config_files.length === 0) {
-    throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`);
+    throw new ApplyRefused(`${file} names no config file: make a new plan with doohctl plan -o ${file}`, {
+      beforeLogin: true,
+    });
   }
   const tree = await findTree(io.cwd);
   // Named on the command line, the files are the user's choice; named by the plan, they are
@@ -102,6 +113,7 @@ export async function prepareSavedPlan(
   if ((saved.account ?? undefined) !== now.account?.name) {
     throw new ApplyRefused(
       `${file} is a plan of ${accountText(saved.account)}, and this config is ${accountText(now.account?.name)}: nothing was sent and no login was made. Apply it with its own account's directory, or make a new plan for this one`,
+      { beforeLogin: true },
     );
   }
   const user = runUser(io.env, now);
@@ -115,6 +127,7 @@ export async function prepareSavedPlan(
     const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
     throw new ApplyRefused(
       `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || `(${credentialVariables(now).email} unset)`}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
+      { beforeLogin: true },
     );
   }
   const { client, connection, pacing } = connect(io, desired.connection, {
@@ -169,6 +182,7 @@ export async function prepareSavedPlan(
     }
     return {
       plan: run.plan,
+      desired,
       client,
       recovery: run.recovery,
       recorded: run.recorded,

@@ -1,0 +1,144 @@
+/**
+ * Whatever refuses, the record is settled first (docs/apply.md, Restoring only): an apply that
+ * refuses (a policy denial, a stale saved plan after a killed apply, a plan that no longer
+ * holds after waiting for another apply) reactivates what a stopped apply left paused, says so
+ * apart from the refusal, and still exits 1. The DSP's state is checked at the end.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Endpoints } from "../../src/api/endpoints.js";
+import { processStart } from "../../src/apply/lease.js";
+import { applyLockDir } from "../../src/apply/lock.js";
+import { accountKey } from "../../src/apply/recovery.js";
+import { run } from "../../src/cli/program.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { Targeting } from "../../src/model/targeting.js";
+import { VENUES_A } from "../helpers/builders.js";
+import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
+import { colleagueClient, dspWrites } from "../helpers/world.js";
+import { deadApplyWorld, deadPid } from "./dead-apply.js";
+
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
+  const w = await deadApplyWorld(...args);
+  emulator = w.emulator;
+  return w;
+}
+
+async function cli(args: string[], env: Record<string, string>, dir: string) {
+  const io = bufferIO({ env, cwd: dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const bodies = (from: number) =>
+  dspWrites(emulator!)
+    .slice(from)
+    .map((e) => e.body);
+const REACTIVATION = { campaigns: [{ id: "5001", active: true }] };
+
+describe("an apply that refuses", () => {
+  it("denied by a policy, first reactivates the campaign a dead apply left paused, then fails", async () => {
+    const w = await afterDeadApply(deadPid(), ["        cpm: 30 USD"]);
+    appendFileSync(join(w.dir, "doohctl.yaml"), 'policy:\n  max_cpm: { limits: ["25 USD"], action: deny }\n');
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain("DOOH901");
+    expect(apply.err).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
+    expect(apply.err).toContain("the plan has errors: nothing of the plan was sent");
+    expect(w.active("5001")).toBe(true);
+    expect(w.emulatorCampaign("5001")?.cpm).toMatchObject({ units: "12" });
+    expect(bodies(0)).toEqual([REACTIVATION]);
+    expect(w.store.read()).toEqual([]);
+  });
+
+  it("refusing a stale saved plan after its apply was killed mid-pause, leaves every campaign active", async () => {
+    const w = await afterDeadApply(deadPid(), [
+      '        targetings: [{ venue_targeting_option: { venue_targeting_ids: ["201"] } }]',
+    ]);
+    // The plan was made while Malls was active, before the apply that paused it was killed.
+    renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
+    const colleague = colleagueClient(emulator!.origin, USER);
+    try {
+      await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: true }]));
+      const plan = await cli(["plan", "-o", "p.json"], w.env, w.dir);
+      expect(plan.code, plan.err).toBe(0);
+      expect(plan.out).toContain("DOOH207");
+      // The killed apply's pause, and its record.
+      await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: false }]));
+    } finally {
+      await colleague.close();
+    }
+    renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
+    const before = dspWrites(emulator!).length;
+    const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toMatch(/nothing was applied[\s\S]*Make a new plan/);
+    expect(apply.err).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
+    expect(w.active("5001")).toBe(true);
+    expect(w.active("5002")).toBe(true);
+    expect(bodies(before)).toEqual([REACTIVATION]);
+    const kept = Targeting.normalizeList(emulator!.state().targetings["5001"] ?? []);
+    expect(Targeting.listEquals(kept, Targeting.normalizeList([VENUES_A]))).toBe(true);
+  });
+
+  it("after waiting for the apply lock, judges its plan again and, stale, settles the record before refusing", async () => {
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"]);
+    // The plan is made before the other apply's pause and record exist.
+    renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
+    const colleague = colleagueClient(emulator!.origin, USER);
+    await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: true }]));
+    // The other apply: a live process holding the account's apply lock.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    try {
+      const scope = { origin: emulator!.origin, environment: "production", account_id: USER.account_id };
+      const locks = applyLockDir(w.env);
+      mkdirSync(locks, { recursive: true, mode: 0o700 });
+      writeFileSync(
+        join(locks, `${accountKey(scope)}.lock`),
+        JSON.stringify({
+          started_at: "2026-11-23T10:00:00.000Z",
+          token: "0123456789abcdef",
+          lease: {
+            host: hostname(),
+            pid: other.pid,
+            pid_start: processStart(other.pid!) ?? undefined,
+            renewed_at: new Date().toISOString(),
+          },
+        }),
+      );
+      const io = bufferIO({ env: w.env, cwd: w.dir });
+      const applying = run(["apply", "--auto-approve"], io);
+      while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
+      expect(dspWrites(emulator!)).toHaveLength(1);
+      // Meanwhile the other apply pauses Malls, edits it, and dies, leaving its record.
+      await colleague.send(
+        Endpoints.patchCampaigns([{ id: "5001", active: false, budget_impressions: 120_000 }]),
+      );
+      renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
+      other.kill("SIGKILL");
+      await once(other, "exit");
+      const before = dspWrites(emulator!).length;
+      expect(await applying).toBe(1);
+      expect(io.err()).toMatch(/plan is stale: another apply of this account ran while this one waited/);
+      expect(io.err()).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
+      expect(w.active("5001")).toBe(true);
+      // Nothing of the stale plan: the budget is the other apply's.
+      expect(w.emulatorCampaign("5001")?.budget_impressions).toBe(120_000);
+      expect(bodies(before)).toEqual([REACTIVATION]);
+    } finally {
+      other.kill("SIGKILL");
+      await colleague.close();
+    }
+  });
+});
