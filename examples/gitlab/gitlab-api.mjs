@@ -99,7 +99,7 @@ export async function mergeRequestOf(commit) {
  * what a stopped apply left paused, so the note names those campaigns.
  */
 export function keepRefusal(text, iids, reason) {
-  writeFileSync("not-applied.md", `${text}\n`);
+  writeFileSync("not-applied.txt", `${text}\n`);
   writeFileSync("not-applied-iids.txt", [...iids].join(" "));
   writeFileSync("not-applied-reason.txt", reason);
   appendFileSync("doohctl.env", "DOOHCTL_MODE=refused\n");
@@ -117,7 +117,7 @@ export async function refused(key, code, file) {
       ? "campaigns a stopped apply left paused: none remains paused"
       : "campaigns a stopped apply left paused: SOME REMAIN PAUSED or could not be checked (run the pipeline by hand)";
   const text = [
-    readText("not-applied.md").trimEnd(),
+    readText("not-applied.txt").trimEnd(),
     "",
     `**Delivery first**: ${headline}.`,
     ...(output ? ["", "```text", output, "```"] : []),
