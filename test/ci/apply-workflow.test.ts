@@ -176,7 +176,11 @@ describe("the GitHub apply workflow never loses a merge", () => {
     // #2 is merged: its plan does not start from the last applied config, so its run applies
     // nothing of it, but first reactivates what the cancelled apply left paused.
     await planned(r, 2, { Stations: 120000 });
-    const next = await r.run("apply", { name: "push", sha: r.merge(2) });
+    const two = r.merge(2);
+    expect(r.inactive(), "the runner's orphan cleanup ended the cancelled doohctl").toEqual(
+      [...CAMPAIGNS].sort(),
+    );
+    const next = await r.run("apply", { name: "push", sha: two });
     expect(next.status).toBe("failure");
     expect(r.inactive(), next.log).toEqual([]);
     expect(r.budgets()).toMatchObject({ Stations: 100000 });

@@ -281,7 +281,9 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     // nothing of it, but first reactivates what the cancelled apply left paused.
     p.openMergeRequest(2, { Stations: 120000 });
     expect((await p.run("plan", { source: "merge_request_event", iid: 2 })).status).toBe("success");
-    const next = await p.run("apply", { source: "push", sha: p.merge(2) });
+    const two = p.merge(2);
+    expect(p.inactive(), "the cancelled job's doohctl ended with the job").toEqual([...CAMPAIGNS].sort());
+    const next = await p.run("apply", { source: "push", sha: two });
     expect(next.status, next.log).toBe("failed");
     expect(p.inactive(), next.log).toEqual([]);
     expect(p.budgets()).toMatchObject({ Stations: 100000 });
