@@ -62,3 +62,19 @@ export interface RecordIssue {
   kind: "unreadable" | "foreign";
   reason: string;
 }
+
+/**
+ * What settling the recovery record did (`doohctl apply --restore-only`, and every apply before
+ * it refuses): campaigns reactivated, left inactive as the config declares, left to a running
+ * apply, or not restored and why.
+ */
+export interface RecordSettled {
+  reactivated: RecordedPause[];
+  declared_inactive: RecordedPause[];
+  held: RecordedPause[];
+  not_restored: RecordedPause[];
+  /** Why `not_restored` are not (the failed request). */
+  error?: string;
+  /** Record files or entries that cannot be read (DOOH206): campaigns they list may be paused. */
+  unreadable: RecordIssue[];
+}

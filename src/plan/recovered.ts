@@ -7,7 +7,8 @@ import type { DesiredState } from "../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../model/recovery.js";
 import type { Campaign } from "../model/wire.js";
 import { finding } from "./findings.js";
-import { campaignAddress } from "./identity.js";
+import { campaignAddress, matchCampaigns } from "./identity.js";
+import { LiveIndex } from "./live-index.js";
 import type { Finding } from "./types.js";
 import { type CampaignWork, type Context, liveRef, liveWork } from "./work.js";
 
@@ -139,4 +140,56 @@ export function recordFindings(issues: readonly RecordIssue[]): Finding[] {
         )
       : finding("DOOH205", `recovery record ${issue.path}: ${issue.reason}`),
   );
+}
+
+/** What settling the recovery record does with each entry (`doohctl apply --restore-only`). */
+export interface Settlement {
+  /** Inactive, their apply stopped, not declared inactive: a plain apply reactivates them (DOOH202). */
+  reactivate: RecordedPause[];
+  /** Declared inactive (`active: false`, or `unmanaged_campaigns: deactivate`): left inactive, entry dropped. */
+  declaredInactive: RecordedPause[];
+  /** Active again, or gone: nothing to do, entry dropped. */
+  done: RecordedPause[];
+  /** Paused by an apply still running (DOOH203): its own to reactivate, left alone. */
+  held: RecordedPause[];
+}
+
+/**
+ * The recovery record's verdict on each obeyed entry, as a plain apply of `desired` would give
+ * it (build.ts: `restoration`, `reactivation` and its loop over undeclared entries), for the
+ * recorded campaigns alone: `campaigns` needs only them, read by id.
+ */
+export function settlementOf(
+  desired: DesiredState,
+  campaigns: readonly Campaign[],
+  entries: readonly RecordedPause[],
+): Settlement {
+  const index = LiveIndex.of({ insertionOrders: [], campaigns: [...campaigns], creatives: [] });
+  const declaredActive = new Map<string, boolean | undefined>();
+  for (const io of desired.insertionOrders) {
+    for (const match of matchCampaigns(io, index).matches) {
+      if (match.live) declaredActive.set(match.live.id, match.desired.fields.active);
+    }
+  }
+  const deactivating = new Set(
+    desired.insertionOrders.filter((io) => io.unmanagedCampaigns === "deactivate").map((io) => io.id),
+  );
+  const out: Settlement = { reactivate: [], declaredInactive: [], done: [], held: [] };
+  // As build.ts: the oldest entry of a campaign decides (a running apply's, if it is that one).
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.campaign_id)) continue;
+    seen.add(e.campaign_id);
+    const live = index.campaigns.get(e.campaign_id);
+    const declared = declaredActive.has(e.campaign_id)
+      ? declaredActive.get(e.campaign_id)
+      : deactivating.has(e.insertion_order_id)
+        ? false
+        : undefined;
+    if (!live || live.active) out.done.push(e);
+    else if (e.owner_running) out.held.push(e);
+    else if (declared === false) out.declaredInactive.push(e);
+    else out.reactivate.push(e);
+  }
+  return out;
 }

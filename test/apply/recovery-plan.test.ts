@@ -4,7 +4,7 @@
  * left it (its pid one of a process that has exited), and the campaign it paused is inactive.
  */
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -12,15 +12,16 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { processStart } from "../../src/apply/lease.js";
 import { applyLockDir } from "../../src/apply/lock.js";
-import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
+import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
+import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
+import { deadApplyWorld, deadPid } from "./dead-apply.js";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -28,67 +29,11 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
-}
-
-/**
- * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config
- * leaving `active` out; `owner` is the pid the record names.
- */
-async function afterDeadApply(owner: number, malls: string[] = [], stationsIo = "1002") {
-  const started = await startCliAccount({
-    users: [USER],
-    campaigns: [
-      seedCampaign("5001", "1001", "Malls", { active: false }),
-      seedCampaign("5002", stationsIo, "Stations", { active: true }),
-    ],
-    seed: {
-      insertion_orders: [seedIo("1001"), seedIo("1002")],
-      targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
-    },
-    configOrders: [
-      '  - id: "1001"',
-      "    campaigns:",
-      "      - name: Malls",
-      ...malls,
-      ...(stationsIo === "1001" ? [] : ['  - id: "1002"', "    campaigns:"]),
-      "      - name: Stations",
-    ],
-    prefix: "doohctl-recovery-plan-",
-  });
-  const { emulator: running, dir } = started;
-  emulator = running;
-  const env = { ...started.env, DOOHCTL_STATE_DIR: join(dir, "state") };
-  const scope = { origin: emulator.origin, environment: "production", account_id: USER.account_id };
-  const store = new RecoveryStore(env.DOOHCTL_STATE_DIR, scope);
-  const apply = store.begin("2026-11-23T10:00:00.000Z");
-  apply.add([
-    {
-      campaign_id: "5001",
-      insertion_order_id: "1001",
-      name: "Malls",
-      paused_at: "2026-11-23T10:00:01.000Z",
-    },
-  ]);
-  apply.end();
-  const account = join(env.DOOHCTL_STATE_DIR, "recovery", accountKey(scope));
-  // The owner's lease, just renewed: `owner` with its real start time (none when it is gone).
-  const start = processStart(owner);
-  for (const name of readdirSync(account)) {
-    const file = JSON.parse(readFileSync(join(account, name), "utf8"));
-    const lease = { host: hostname(), pid: owner, renewed_at: new Date().toISOString() };
-    writeFileSync(
-      join(account, name),
-      JSON.stringify({
-        ...file,
-        lease: { ...lease, ...(typeof start === "string" ? { pid_start: start } : {}) },
-      }),
-    );
-  }
-  const emulatorCampaign = (id: string) => emulator!.state().campaigns.find((c) => c.id === id);
-  const active = (id: string) => emulatorCampaign(id)?.active;
-  return { dir, env, store, account, active, emulatorCampaign };
+/** The world a dead apply left (test/apply/dead-apply.ts); this file's emulator, closed after each test. */
+async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
+  const w = await deadApplyWorld(...args);
+  emulator = w.emulator;
+  return w;
 }
 
 async function cli(args: string[], env: Record<string, string>, dir: string) {
@@ -286,7 +231,7 @@ describe("an apply that waits for the apply that paused a campaign", () => {
 });
 
 describe("a saved plan that predates a dead apply's recovery record", () => {
-  it("is refused naming the record and what to do, not called altered", async () => {
+  it("is refused naming the record and what to do, not called altered, after reactivating the campaign", async () => {
     const w = await afterDeadApply(deadPid());
     // The plan is made before the record exists (as if the other apply died afterwards).
     renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
@@ -300,7 +245,15 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
     expect(apply.err).toMatch(/campaign 5001 "Malls".*recovery record/);
     expect(apply.err).toMatch(/make a new plan/i);
     expect(apply.err).not.toMatch(/altered/);
-    expect(writes().length).toBe(before);
+    // Refused, but the record is settled first: Malls is active again, and nothing else was sent.
+    expect(apply.err).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
+    expect(w.active("5001")).toBe(true);
+    expect(
+      writes()
+        .slice(before)
+        .map((e) => e.body),
+    ).toEqual([{ campaigns: [{ id: "5001", active: true }] }]);
+    expect(w.store.read()).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
 import type { DspClient } from "../../api/types.js";
 import type { RecoveryStore } from "../../apply/recovery.js";
 import type { Clock } from "../../model/clock.js";
+import type { DesiredState } from "../../model/desired.js";
 import type { RecordedPause } from "../../model/recovery.js";
 import type { Plan } from "../../plan/types.js";
 import type { CliIO } from "../io.js";
@@ -17,6 +18,8 @@ export class ApplyRefused extends Error {
 
 export interface PreparedApply {
   plan: Plan;
+  /** The config the plan was made from: what settling the record before a refusal obeys. */
+  desired: DesiredState;
   client: DspClient;
   recovery: RecoveryStore;
   /** The recovery record's entries the plan was made with. */

@@ -67,6 +67,13 @@ function sameDigests(file: string, saved: Plan, shown: string): (files: readonly
   };
 }
 
+/** The config files a saved plan names, in the tree (for settling the record when it is refused). */
+export async function savedPlanConfig(io: CliIO, file: string): Promise<{ paths: string[]; tree: string }> {
+  const saved = readPlanFile(resolve(io.cwd, file));
+  const tree = await findTree(io.cwd);
+  return { paths: planPathsInTree(file, tree, saved), tree };
+}
+
 /**
  * A saved plan is a proposal (ARCHITECTURE.md#plan): the connection comes from the config and the
  * environment now, never from the file; the config must be the one the plan was made from
@@ -169,6 +176,7 @@ export async function prepareSavedPlan(
     }
     return {
       plan: run.plan,
+      desired,
       client,
       recovery: run.recovery,
       recorded: run.recorded,

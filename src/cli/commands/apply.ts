@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 import { systemClock } from "../../model/clock.js";
+import type { RecordSettled } from "../../model/recovery.js";
 import { hasErrors } from "../../plan/findings.js";
 import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
+import { renderRestoreJson, renderRestoreText, restoreIncomplete } from "../../render/restore.js";
 import { renderText } from "../../render/text.js";
 import type { CommandModule } from "../command.js";
 import { findingErrors, renderJsonErrors, reportError, UsageError } from "../errors.js";
@@ -17,11 +19,13 @@ import {
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
 import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
+import { settleBeforeRefusal, settleFromConfig, settleRecord } from "./apply-restore.js";
 import { InterruptedBeforeSending, runApply } from "./apply-run.js";
-import { prepareSavedPlan } from "./apply-saved.js";
+import { prepareSavedPlan, savedPlanConfig } from "./apply-saved.js";
 
 interface ApplyFlags extends ReadFlags {
   plan?: string;
+  restoreOnly?: boolean;
   autoApprove?: boolean;
   format: string;
   log?: string;
@@ -44,6 +48,10 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
       "apply a plan saved with `doohctl plan -o FILE`: made again from its config files (PATHS, default the files it names) and the live state, and refused when anything differs",
     )
     .option("--auto-approve", "apply without asking (needed without a terminal)")
+    .option(
+      "--restore-only",
+      "only reactivate the campaigns the recovery record holds paused by an apply that stopped, unless PATHS' config declares them inactive; send nothing else (exit 1 if any stays paused)",
+    )
     .addOption(Flag.format("result format on stdout", FORMATS, { checkedBy: "command" }))
     .addOption(Flag.target("an insertion order, campaign or creative id"))
     .addOption(Flag.changedSince())
@@ -59,6 +67,16 @@ export const registerApply: CommandModule = (program: Command, io, setExit) => {
 function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
   const format = formatOf(flags.format, FORMATS);
   if (format instanceof UsageError) throw format;
+  if (
+    flags.restoreOnly &&
+    (flags.plan !== undefined || flags.target.length > 0 || flags.changedSince !== undefined)
+  ) {
+    throw new ApplyRefused(
+      "--restore-only reactivates what the recovery record holds paused, whatever the scope: drop --plan, --target and --changed-since",
+    );
+  }
+  // Restoring asks nothing: it sends only what every plan of the account shows as DOOH202.
+  if (flags.restoreOnly) return;
   if (flags.plan !== undefined && (flags.target.length > 0 || flags.changedSince !== undefined)) {
     throw new ApplyRefused(
       "--plan applies the saved plan with its own scope: drop --target and --changed-since",
@@ -88,8 +106,13 @@ function refuseUnusableFlags(io: CliIO, flags: ApplyFlags): void {
 
 async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Promise<number> {
   let prepared: PreparedApply | undefined;
+  // Set once the flags are usable: how this run settles the record before it refuses.
+  let settle: (() => Promise<RecordSettled>) | undefined;
   try {
     refuseUnusableFlags(io, flags);
+    if (flags.restoreOnly) return await restoreOnly(io, paths, flags);
+    settle = () =>
+      prepared !== undefined ? settleRecord(io, prepared) : settleWithoutPlan(io, paths, flags);
     // With --format json stdout carries only the result document.
     const planSink = flags.format === "json" ? io.stderr : io.stdout;
     prepared = await preparePlan(io, paths, flags);
@@ -103,7 +126,8 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     if (hasErrors(plan.findings)) {
       if (flags.format === "json") io.stdout.write(renderJsonErrors(findingErrors(plan.findings)));
       io.stderr.write(renderText(plan, { colour: useColour(io, io.stderr) }));
-      io.stderr.write("doohctl apply: the plan has errors: nothing was sent\n");
+      await settleBeforeRefusal(io, settle);
+      io.stderr.write("doohctl apply: the plan has errors: nothing of it was sent\n");
       return EXIT.error;
     }
     if (plan.requests.length === 0) {
@@ -154,6 +178,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
 `);
       return EXIT[error.signal];
     }
+    if (error instanceof ApplyRefused && settle !== undefined) await settleBeforeRefusal(io, settle);
     reportError(io, "apply", error, flags.format);
     return EXIT.error;
   } finally {
@@ -185,6 +210,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
     const run = await loadAndPlan(io, pipelineOptionsOf(flags, paths.length > 0 ? paths : ["doohctl.yaml"]));
     return {
       plan: run.plan,
+      desired: run.desired,
       client: run.client,
       recovery: run.recovery,
       recorded: run.recorded,
@@ -193,4 +219,27 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
     };
   }
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));
+}
+
+/** `--restore-only`: settle the record with PATHS' config, report, exit 1 if anything stays dark. */
+async function restoreOnly(io: CliIO, paths: string[], flags: ApplyFlags): Promise<number> {
+  const settled = await settleFromConfig(io, {
+    paths: paths.length > 0 ? paths : ["doohctl.yaml"],
+    sessionCache: flags.sessionCache,
+    caFile: flags.ca,
+  });
+  io.stdout.write(flags.format === "json" ? renderRestoreJson(settled) : renderRestoreText(settled));
+  return restoreIncomplete(settled) ? EXIT.error : EXIT.ok;
+}
+
+/**
+ * A refusal before a plan was made (a saved plan refused before its live state was read):
+ * the config named on the command line, else the one the saved plan names, else the default.
+ */
+async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags): Promise<RecordSettled> {
+  const from = { sessionCache: flags.sessionCache, caFile: flags.ca, quiet: true };
+  if (paths.length > 0 || flags.plan === undefined) {
+    return settleFromConfig(io, { ...from, paths: paths.length > 0 ? paths : ["doohctl.yaml"] });
+  }
+  return settleFromConfig(io, { ...from, ...(await savedPlanConfig(io, flags.plan)) });
 }

@@ -1,0 +1,129 @@
+/**
+ * Settling the recovery record (docs/apply.md, Restoring only): the campaigns an apply paused
+ * and did not reactivate, whose apply no longer runs and which the config does not declare
+ * inactive, are reactivated as a plain apply would (DOOH202), and nothing else is sent.
+ * `doohctl apply --restore-only` does only this; every apply does it before it refuses, so
+ * that a refusal never leaves them dark until a person acts.
+ */
+import type { DspClient } from "../../api/types.js";
+import type { RecoveryStore } from "../../apply/recovery.js";
+import { restoreDelivery } from "../../apply/restore.js";
+import { ConfigError, formatIssue } from "../../config/issues.js";
+import { loadConfig } from "../../config/load.js";
+import type { DesiredState } from "../../model/desired.js";
+import type { RecordSettled } from "../../model/recovery.js";
+import { obeyedEntries, recordFindings, settlementOf } from "../../plan/recovered.js";
+import { renderRestoreText } from "../../render/restore.js";
+import { connect } from "../connection.js";
+import type { CliIO } from "../io.js";
+import { recoveryStoreFor } from "../pipeline.js";
+
+/** What settling needs: the config that says what is declared inactive, a client, the record. */
+export interface SettleInput {
+  desired: DesiredState;
+  client: DspClient;
+  recovery: RecoveryStore;
+}
+
+/**
+ * One read of the record, one GET per 100 recorded campaigns, then restore.ts's reactivation
+ * (a fresh read right before the PATCH, one PATCH per 100 still inactive). Entries of
+ * campaigns active again, gone, or declared inactive are dropped; those of a running apply
+ * are its own. Record files of other accounts or orders are warned about (DOOH205), as plan does.
+ */
+export async function settleRecord(io: CliIO, input: SettleInput): Promise<RecordSettled> {
+  const { desired, client, recovery } = input;
+  const record = recovery.readAll();
+  const declared = new Set(desired.insertionOrders.map((o) => o.id));
+  const ids = [
+    ...new Set(record.pauses.filter((e) => declared.has(e.insertion_order_id)).map((e) => e.campaign_id)),
+  ];
+  const campaigns = ids.length > 0 ? await client.getCampaigns(ids) : [];
+  const { obeyed, issues } = obeyedEntries(desired, campaigns, record.pauses);
+  const all = [...record.issues, ...issues];
+  for (const f of recordFindings(all.filter((i) => i.kind === "foreign")))
+    io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${f.message}\n`);
+  const verdict = settlementOf(desired, campaigns, obeyed);
+  const drop = (campaignIds: string[]) => {
+    try {
+      recovery.drop(campaignIds);
+    } catch (error) {
+      io.stderr.write(
+        `doohctl: warning: could not tidy the recovery record: ${(error as Error).message}; it is read again next run\n`,
+      );
+    }
+  };
+  const outcome =
+    verdict.reactivate.length === 0
+      ? { restored: [] as string[], error: undefined }
+      : await restoreDelivery({
+          client,
+          campaignIds: verdict.reactivate.map((e) => e.campaign_id),
+          signal: undefined,
+          recovery: {
+            pausing: () => {
+              throw new Error("internal: settling the recovery record pauses nothing");
+            },
+            reactivated: drop,
+          },
+          emit: () => {},
+        });
+  drop([...verdict.done, ...verdict.declaredInactive].map((e) => e.campaign_id));
+  const restored = new Set(outcome.restored);
+  return {
+    reactivated: verdict.reactivate.filter((e) => restored.has(e.campaign_id)),
+    declared_inactive: verdict.declaredInactive,
+    held: verdict.held,
+    not_restored: verdict.reactivate.filter((e) => !restored.has(e.campaign_id)),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    unreadable: all.filter((i) => i.kind === "unreadable"),
+  };
+}
+
+/** The config and connection `--restore-only` (or a refused apply) settles the record with. */
+export interface SettleFrom {
+  paths: readonly string[];
+  sessionCache: boolean;
+  caFile?: string | undefined;
+  /** Config files a saved plan names, confined to the tree (apply-saved.ts). */
+  tree?: string | undefined;
+  /** A refusal's settling names no config issue (the refusal is the error). */
+  quiet?: boolean;
+}
+
+/** Loads the config, logs in, settles; the client is closed before it returns. */
+export async function settleFromConfig(io: CliIO, from: SettleFrom): Promise<RecordSettled> {
+  const desired = await loadConfig(from.paths, {
+    cwd: io.cwd,
+    ...(from.tree !== undefined ? { tree: from.tree, confine: true } : {}),
+    ...(from.quiet ? {} : { onWarning: (w) => io.stderr.write(`doohctl: warning: ${formatIssue(w)}\n`) }),
+  });
+  const { client, connection } = connect(io, desired.connection, {
+    sessionCache: from.sessionCache,
+    caFile: from.caFile,
+  });
+  try {
+    const recovery = await recoveryStoreFor(io, connection, client);
+    return await settleRecord(io, { desired, client, recovery });
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Before an apply refuses: settle, and say so on stderr apart from the refusal, which still
+ * fails. A settling that cannot be done is said too and never hides the refusal.
+ */
+export async function settleBeforeRefusal(io: CliIO, settle: () => Promise<RecordSettled>): Promise<void> {
+  try {
+    io.stderr.write(renderRestoreText(await settle()));
+  } catch (error) {
+    const why =
+      error instanceof ConfigError
+        ? `the config does not load (${error.issues.length} ${error.issues.length === 1 ? "issue" : "issues"}; doohctl validate names them)`
+        : (error as Error).message;
+    io.stderr.write(
+      `Recovery record: not settled (${why}): campaigns an apply that stopped left paused may still be paused; run doohctl apply --restore-only\n`,
+    );
+  }
+}

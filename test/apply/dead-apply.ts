@@ -1,0 +1,76 @@
+/**
+ * The world a dead apply left, for the recovery record's command tests: insertion orders 1001
+ * (Malls, paused by the apply) and 1002 (Stations), the record naming Malls, and its lease
+ * renewed just now by `owner` (a dead pid, or a live one standing for an apply still running).
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { processStart } from "../../src/apply/lease.js";
+import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
+import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
+import { startCliAccount } from "../helpers/cli-account.js";
+import { USER } from "../helpers/users.js";
+
+export function deadPid(): number {
+  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
+}
+
+/**
+ * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config
+ * leaving `active` out; `owner` is the pid the record names.
+ */
+export async function deadApplyWorld(owner: number, malls: string[] = [], stationsIo = "1002") {
+  const started = await startCliAccount({
+    users: [USER],
+    campaigns: [
+      seedCampaign("5001", "1001", "Malls", { active: false }),
+      seedCampaign("5002", stationsIo, "Stations", { active: true }),
+    ],
+    seed: {
+      insertion_orders: [seedIo("1001"), seedIo("1002")],
+      targetings: { "5001": [VENUES_A], "5002": [VENUES_A, PUBLISHERS] },
+    },
+    configOrders: [
+      '  - id: "1001"',
+      "    campaigns:",
+      "      - name: Malls",
+      ...malls,
+      ...(stationsIo === "1001" ? [] : ['  - id: "1002"', "    campaigns:"]),
+      "      - name: Stations",
+    ],
+    prefix: "doohctl-recovery-plan-",
+  });
+  const { emulator, dir } = started;
+  const env = { ...started.env, DOOHCTL_STATE_DIR: join(dir, "state") };
+  const scope = { origin: emulator.origin, environment: "production", account_id: USER.account_id };
+  const store = new RecoveryStore(env.DOOHCTL_STATE_DIR, scope);
+  const apply = store.begin("2026-11-23T10:00:00.000Z");
+  apply.add([
+    {
+      campaign_id: "5001",
+      insertion_order_id: "1001",
+      name: "Malls",
+      paused_at: "2026-11-23T10:00:01.000Z",
+    },
+  ]);
+  apply.end();
+  const account = join(env.DOOHCTL_STATE_DIR, "recovery", accountKey(scope));
+  // The owner's lease, just renewed: `owner` with its real start time (none when it is gone).
+  const start = processStart(owner);
+  for (const name of readdirSync(account)) {
+    const file = JSON.parse(readFileSync(join(account, name), "utf8"));
+    const lease = { host: hostname(), pid: owner, renewed_at: new Date().toISOString() };
+    writeFileSync(
+      join(account, name),
+      JSON.stringify({
+        ...file,
+        lease: { ...lease, ...(typeof start === "string" ? { pid_start: start } : {}) },
+      }),
+    );
+  }
+  const emulatorCampaign = (id: string) => emulator.state().campaigns.find((c) => c.id === id);
+  const active = (id: string) => emulatorCampaign(id)?.active;
+  return { emulator, dir, env, store, account, active, emulatorCampaign };
+}

@@ -1,0 +1,150 @@
+/**
+ * `doohctl apply --restore-only` (docs/apply.md, Restoring only): the settling step alone.
+ * It reactivates what a dead apply left paused unless the config declares it inactive, leaves
+ * a running apply's campaigns alone, and sends nothing else; the DSP's state is checked each time.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RecoveryStore } from "../../src/apply/recovery.js";
+import { run } from "../../src/cli/program.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
+import { bufferIO } from "../helpers/io.js";
+import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
+import { dspWrites } from "../helpers/world.js";
+import { deadApplyWorld, deadPid } from "./dead-apply.js";
+
+const SCOPE = { environment: "production", account_id: USER.account_id };
+const STARTED = "2026-11-23T10:00:01.000Z";
+
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
+  const w = await deadApplyWorld(...args);
+  emulator = w.emulator;
+  return w;
+}
+
+async function cli(args: string[], env: Record<string, string>, dir: string) {
+  const io = bufferIO({ env, cwd: dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** Every write sent: only PATCHes of `active: true`, never anything else. */
+function onlyReactivations(): unknown[] {
+  return dspWrites(emulator!).map((w) => ({ method: w.method, path: w.path, body: w.body }));
+}
+
+describe("apply --restore-only", () => {
+  it("reactivates a campaign a dead apply paused though the config leaves active out, and empties the record", async () => {
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"]);
+    const restored = await cli(["apply", "--restore-only"], w.env, w.dir);
+    expect(restored.code, restored.err).toBe(0);
+    expect(restored.out).toMatch(
+      /reactivated 1 campaign .*\n {2}campaign 5001 "Malls" \(insertion order 1001\)/,
+    );
+    expect(w.active("5001")).toBe(true);
+    // Nothing else: the pending budget edit is not applied.
+    expect(w.emulatorCampaign("5001")?.budget_impressions).toBe(100_000);
+    expect(onlyReactivations()).toEqual([
+      { method: "PATCH", path: "/api/dsp/v1/campaigns", body: { campaigns: [{ id: "5001", active: true }] } },
+    ]);
+    expect(w.store.read()).toEqual([]);
+    const again = await cli(["apply", "--restore-only", "--format", "json"], w.env, w.dir);
+    expect(again.code, again.err).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ format_version: 1, status: "restored", reactivated: [] });
+  });
+
+  it("prints the campaigns it reactivated as JSON", async () => {
+    const w = await afterDeadApply(deadPid());
+    const restored = await cli(
+      ["apply", "--restore-only", "--format", "json", "--auto-approve"],
+      w.env,
+      w.dir,
+    );
+    expect(restored.code, restored.err).toBe(0);
+    expect(JSON.parse(restored.out)).toMatchObject({
+      status: "restored",
+      reactivated: [{ campaign_id: "5001", insertion_order_id: "1001", name: "Malls" }],
+      declared_inactive: [],
+      held: [],
+      not_restored: [],
+    });
+    expect(w.active("5001")).toBe(true);
+  });
+
+  it("leaves a campaign the config declares inactive inactive, and settles its entry", async () => {
+    const w = await afterDeadApply(deadPid(), ["        active: false"]);
+    const restored = await cli(["apply", "--restore-only"], w.env, w.dir);
+    expect(restored.code, restored.err).toBe(0);
+    expect(restored.out).toMatch(/left inactive, as the config declares.*\n {2}campaign 5001 "Malls"/);
+    expect(w.active("5001")).toBe(false);
+    expect(dspWrites(emulator!)).toEqual([]);
+    expect(w.store.read()).toEqual([]);
+  });
+
+  it("does not touch a campaign whose apply is still running", async () => {
+    // The parent process stands for the apply still running on this machine.
+    const w = await afterDeadApply(process.ppid);
+    const restored = await cli(["apply", "--restore-only"], w.env, w.dir);
+    expect(restored.code, restored.err).toBe(0);
+    expect(restored.out).toMatch(
+      new RegExp(`left to the apply still running .*\\n {2}campaign 5001 "Malls" .* pid ${process.ppid}\\)`),
+    );
+    expect(w.active("5001")).toBe(false);
+    expect(dspWrites(emulator!)).toEqual([]);
+    expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+  });
+
+  it("exits 1 naming the campaign when its reactivation is refused, and the record keeps it", async () => {
+    const w = await afterDeadApply(deadPid());
+    const proxy = await interceptingProxy(emulator!.origin, {
+      onRequest: (request, response, forward) => {
+        if (request.method === "PATCH") {
+          request.resume();
+          response.writeHead(422, { "content-type": "application/json" });
+          response.end(JSON.stringify({ message: "Invalid Request", data: [] }));
+          return;
+        }
+        void forward().then((answer) => relay(answer, response));
+      },
+    });
+    try {
+      // The same account reached through the proxy: its record is keyed by the proxy's origin.
+      const config = join(w.dir, "doohctl.yaml");
+      writeFileSync(config, readFileSync(config, "utf8").replace(emulator!.origin, proxy.origin));
+      const store = new RecoveryStore(w.env.DOOHCTL_STATE_DIR, { ...SCOPE, origin: proxy.origin });
+      const dead = store.begin("2026-11-23T10:00:00.000Z");
+      dead.add([{ campaign_id: "5001", insertion_order_id: "1001", name: "Malls", paused_at: STARTED }]);
+      dead.end();
+      const restored = await cli(["apply", "--restore-only"], w.env, w.dir);
+      expect(restored.code).toBe(1);
+      expect(restored.out).toMatch(/NOT RESTORED \(1 campaign\): .*422.*\n {2}campaign 5001 "Malls"/);
+      expect(w.active("5001")).toBe(false);
+      expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("refuses --plan, --target and --changed-since, before anything is read", async () => {
+    const w = await afterDeadApply(deadPid());
+    for (const extra of [
+      ["--plan", "p.json"],
+      ["--target", "1001"],
+      ["--changed-since", "HEAD"],
+    ]) {
+      const refused = await cli(["apply", "--restore-only", ...extra], w.env, w.dir);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain("--restore-only reactivates what the recovery record holds paused");
+    }
+    expect(emulator!.requestLog()).toEqual([]);
+    expect(w.active("5001")).toBe(false);
+  });
+});
