@@ -155,7 +155,11 @@ export function stillPaused(path) {
   }
   const paused = (report.campaigns ?? [])
     .filter((c) => (c.alerts ?? []).some((a) => a.kind === "paused by apply"))
-    .map((c) => `campaign ${c.id} "${c.name}" (insertion order ${c.insertion_order_id})`);
+    // A name is the DSP's text: no control character reaches the log or the note.
+    .map(
+      (c) =>
+        `campaign ${c.id} "${String(c.name).replace(/\p{Cc}/gu, "?")}" (insertion order ${c.insertion_order_id})`,
+    );
   if (paused.length === 0 && code === 2 && report.summary?.alerting === 0) return undefined;
   return paused;
 }
