@@ -4,24 +4,30 @@
 //   fetch-state    restore DOOHCTL_STATE_DIR from the newest apply job OF THIS ACCOUNT on the
 //                  default branch that left one, whatever its status
 //   reviewed-plan  the merged MR's reviewed plan of this account, when it is current and every
-//                  merge before it was applied to this account; else fail naming what was not
+//                  merge before it was applied to this account; else DOOHCTL_MODE=refused
+//   refused CODE FILE  after `doohctl apply --restore-only` of a refused merge: note what was not
+//                  applied and what was reactivated, and fail
+//   cancelled      (after_script) of a cancelled job: the campaigns it left paused, on the MR
 //
 // The account is DOOHCTL_ACCOUNT (its directory DOOHCTL_ACCOUNT_PATH), as the matrix gives it.
 // An account's jobs are the matrix jobs GitLab names `doohctl-apply: [<account>, ...]` and
 // `doohctl-plan: [<account>, ...]`; the plans are found through the MR's pipelines and the
 // child pipelines they triggered (bridges). Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import {
+  cancelledText,
   env,
   fail,
   find,
   git,
   isAncestor,
+  keepRefusal,
   mergeRequestOf,
   noteOn,
   pages,
   project,
+  refused,
   request,
   send,
   treeOf,
@@ -151,9 +157,20 @@ async function reviewedPlan() {
     const other = await mergeRequestOf(line.split(" ")[0]);
     if (other) iids.add(other.iid);
   }
-  for (const iid of iids) await noteOn(iid, `apply-${account}`, text);
+  // The job reactivates what a stopped apply left paused, then `refused` notes and fails.
+  keepRefusal(text, iids, `${account}: ${reason}`);
+  console.log(`${account} not applied: ${reason}. Reactivating what a stopped apply left paused first.`);
+}
+
+/** (after_script) A cancelled apply job of this account names what its record still holds paused. */
+async function cancelled() {
+  if (env.CI_JOB_STATUS !== "canceled") return;
+  const text = cancelledText(path, `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`);
   process.stdout.write(`${text}\n`);
-  fail(`${account} not applied: ${reason}`);
+  const iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(
+    existsSync("doohctl.env") ? readFileSync("doohctl.env", "utf8") : "",
+  )?.[1];
+  if (iid) await noteOn(iid, `apply-${account}`, text);
 }
 
 const [step] = process.argv.slice(2);
@@ -163,4 +180,6 @@ process.on("uncaughtException", (error) => {
 });
 if (step === "fetch-state") await fetchState();
 else if (step === "reviewed-plan") await reviewedPlan();
-else fail(`unknown step ${step}: use fetch-state or reviewed-plan`);
+else if (step === "refused") await refused(`apply-${account}`, process.argv[3], process.argv[4]);
+else if (step === "cancelled") await cancelled();
+else fail(`unknown step ${step}: use fetch-state, reviewed-plan, refused or cancelled`);

@@ -7,7 +7,10 @@
 //   fetch-state             restore DOOHCTL_STATE_DIR from the newest apply job of the default branch
 //                           that left one, whatever its status (success, failed, canceled)
 //   reviewed-plan           on the default branch: the merged MR's reviewed plan, when it is current
-//                           and every merge before it was applied; else fail naming what was not
+//                           and every merge before it was applied; else DOOHCTL_MODE=refused
+//   refused CODE FILE       after `doohctl apply --restore-only` (exit CODE, output FILE) of a refused
+//                           merge: note what was not applied and what was reactivated, and fail
+//   job-failed apply        also, of a cancelled apply job: the campaigns it left paused
 //   drift-merge-request REPORT PULL
 //                           commit what `doohctl pull` wrote on doohctl/drift and open or update
 //                           the one merge request from it, with PULL's output and the REPORT
@@ -18,16 +21,19 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import {
+  cancelledText,
   env,
   fail,
   find,
   git,
   isAncestor,
+  keepRefusal,
   mergeRequestOf,
   noteOn,
   pages,
   project,
   readText,
+  refused,
   request,
   send,
   treeOf,
@@ -83,8 +89,17 @@ async function jobFailed(key) {
   let iid = env.CI_MERGE_REQUEST_IID;
   if (!iid && existsSync("doohctl.env"))
     iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(readFileSync("doohctl.env", "utf8"))?.[1];
+  // A cancelled apply may have been ended before it reactivated what it paused (docs/apply.md,
+  // In CI): name what the recovery record still holds paused, in the log and on the MR.
+  const cancelled =
+    key === "apply" && env.CI_JOB_STATUS === "canceled"
+      ? cancelledText("campaigns/", `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`)
+      : undefined;
+  if (cancelled) process.stdout.write(`${cancelled}\n`);
   if (!iid) return;
-  const text = `**doohctl ${key}: job [${env.CI_JOB_NAME}](${env.CI_JOB_URL}) ${env.CI_JOB_STATUS}** before it reported a result: nothing here is current. Read the job's log.`;
+  const text =
+    cancelled ??
+    `**doohctl ${key}: job [${env.CI_JOB_NAME}](${env.CI_JOB_URL}) ${env.CI_JOB_STATUS}** before it reported a result: nothing here is current. Read the job's log.`;
   await noteOn(iid, key, text);
 }
 
@@ -178,10 +193,9 @@ async function reviewedPlan() {
     const other = await mergeRequestOf(line.split(" ")[0]);
     if (other) iids.add(other.iid);
   }
-  for (const iid of iids) await noteOn(iid, "apply", text);
-  if (mr) writeFileSync(".doohctl-noted-apply", "");
-  process.stdout.write(`${text}\n`);
-  fail(`not applied: ${reason}`);
+  // The job reactivates what a stopped apply left paused, then `refused` notes and fails.
+  keepRefusal(text, iids, reason);
+  console.log(`Not applied: ${reason}. Reactivating what a stopped apply left paused first.`);
 }
 
 /** Why the MR's newest successful plan cannot be applied, or undefined (and plan.json written). */
@@ -315,8 +329,9 @@ else if (step === "note") await note(args[0], args[1], args[2]);
 else if (step === "job-failed") await jobFailed(args[0]);
 else if (step === "fetch-state") await fetchState();
 else if (step === "reviewed-plan") await reviewedPlan();
+else if (step === "refused") await refused("apply", args[0], args[1]);
 else if (step === "drift-merge-request") await driftMergeRequest(args[0], args[1]);
 else
   fail(
-    `unknown step ${step}: use check-credentials, note, job-failed, fetch-state, reviewed-plan or drift-merge-request`,
+    `unknown step ${step}: use check-credentials, note, job-failed, fetch-state, reviewed-plan, refused or drift-merge-request`,
   );

@@ -2,7 +2,7 @@
 // and doohctl-gitlab-accounts.mjs (the fan-out, docs/ci.md): every list paged to its end,
 // every failure one line naming the call. Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 export const env = process.env;
 export const api = env.CI_API_V4_URL;
@@ -91,4 +91,99 @@ export async function mergeRequestOf(commit) {
   const mrs = [];
   for await (const mr of pages(`/repository/commits/${commit}/merge_requests`)) mrs.push(mr);
   return mrs.find((m) => m.state === "merged") ?? mrs[0];
+}
+
+/**
+ * A refused merge (reviewed-plan): its text, the merge requests to tell and its reason are
+ * kept for the `refused` step, which runs after `doohctl apply --restore-only` reactivated
+ * what a stopped apply left paused, so the note names those campaigns.
+ */
+export function keepRefusal(text, iids, reason) {
+  writeFileSync("not-applied.txt", `${text}\n`);
+  writeFileSync("not-applied-iids.txt", [...iids].join(" "));
+  writeFileSync("not-applied-reason.txt", reason);
+  appendFileSync("doohctl.env", "DOOHCTL_MODE=refused\n");
+}
+
+/**
+ * The `refused` step: `code` is `doohctl apply --restore-only`'s exit code (0: none of the
+ * campaigns a stopped apply paused remains paused, 1: some do or it failed), `file` its output.
+ * Notes the refusal with that on every merge request kept, prints it, and fails the job.
+ */
+export async function refused(key, code, file) {
+  const output = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  const headline =
+    code === "0"
+      ? "campaigns a stopped apply left paused: none remains paused"
+      : "campaigns a stopped apply left paused: SOME REMAIN PAUSED or could not be checked (run the pipeline by hand)";
+  const text = [
+    readText("not-applied.txt").trimEnd(),
+    "",
+    `**Delivery first**: ${headline}.`,
+    ...(output ? ["", "```text", output, "```"] : []),
+  ].join("\n");
+  const iids = readText("not-applied-iids.txt").split(" ").filter(Boolean);
+  for (const iid of iids) await noteOn(iid, key, text);
+  if (iids.includes(env.CI_MERGE_REQUEST_IID ?? "")) writeFileSync(`.doohctl-noted-${key}`, "");
+  process.stdout.write(`${text}\n`);
+  fail(`not applied: ${readText("not-applied-reason.txt")}; ${headline}: ${output.split("\n").join(" ")}`);
+}
+
+/**
+ * The campaigns the recovery record still holds paused, as `doohctl status PATH --format json`
+ * alerts them ("paused by apply"): lines `campaign ID "NAME" (insertion order IO)`, or
+ * undefined when status could not tell (an error, or an unreadable record: DOOH206).
+ */
+export function stillPaused(path) {
+  let out;
+  let code = 0;
+  try {
+    out = execFileSync("doohctl", ["status", path, "--format", "json"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+  } catch (error) {
+    out = String(error.stdout ?? "");
+    code = error.status ?? 1;
+  }
+  if (code !== 0 && code !== 2) return undefined;
+  let report;
+  try {
+    report = JSON.parse(out);
+  } catch {
+    return undefined;
+  }
+  const paused = (report.campaigns ?? [])
+    .filter((c) => (c.alerts ?? []).some((a) => a.kind === "paused by apply"))
+    // A name is the DSP's text: no control character reaches the log or the note.
+    .map(
+      (c) =>
+        `campaign ${c.id} "${String(c.name).replace(/\p{Cc}/gu, "?")}" (insertion order ${c.insertion_order_id})`,
+    );
+  if (paused.length === 0 && code === 2 && report.summary?.alerting === 0) return undefined;
+  return paused;
+}
+
+/** What a cancelled apply job says, on its merge request and in its log: the campaigns it left paused. */
+export function cancelledText(path, rerun) {
+  const paused = stillPaused(path);
+  return [
+    `**doohctl apply: job [${env.CI_JOB_NAME}](${env.CI_JOB_URL}) was cancelled.**`,
+    "",
+    paused === undefined
+      ? "What it left paused could not be read (see the job's log): campaigns it paused may still be paused."
+      : paused.length === 0
+        ? "No campaign it paused is left paused."
+        : [
+            "It left these campaigns PAUSED: they deliver nothing until they are reactivated.",
+            "",
+            ...paused.map((p) => `- ${p}`),
+          ].join("\n"),
+    "",
+    "The recovery record is kept: the next apply job reactivates what is still paused first, even one that refuses to apply its merge. Without waiting for a merge, run a pipeline by hand, which plans the default branch's HEAD (its plan reactivates them) and applies it:",
+    "",
+    "```sh",
+    rerun,
+    "```",
+  ].join("\n");
 }

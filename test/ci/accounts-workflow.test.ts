@@ -136,6 +136,10 @@ describe("the GitHub fan-out workflows", () => {
       expect(r.github.comments.find((c) => c.issue === pr && c.body.includes("did not run"))?.body).toContain(
         rerun,
       );
+    // Before it failed, it checked east's recovery record (apply --restore-only): nothing paused.
+    expect(r.github.comments.find((c) => c.issue === 3 && c.body.includes("did not run"))?.body).toContain(
+      "campaigns a stopped apply left paused: none remains paused",
+    );
 
     // The command it names: east alone, at main's HEAD, both merges.
     const manual = await r.run(

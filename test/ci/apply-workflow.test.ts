@@ -6,10 +6,15 @@
  * Replayed: B merged, B's apply run cancelled while pending, C merged, C's run: it applies
  * nothing and fails naming B, on both pull requests, with the command to run; that manual run
  * applies B and C and records the applied commit; the next merge's reviewed plan applies.
+ * And an apply cancelled with the runner's sequence while its campaigns are paused: its
+ * `if: cancelled()` step names them on the pull request, and the next merge's refused run
+ * reactivates them (`apply --restore-only`) before it fails naming them.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StepFailed } from "../helpers/composite-action.js";
+import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
 import { ensureBuilt } from "../proof/binary.js";
+import { CAMPAIGNS, targetingChange } from "./ci-account.js";
 import { type GitHubRepo, githubRepo } from "./github-repo.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -112,7 +117,7 @@ describe("the GitHub apply workflow never loses a merge", () => {
     }));
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.step("record").outcome).toBe("skipped");
-    expect(cancelled.step("step-8").outcome).toBe("success");
+    expect(cancelled.step("save").outcome).toBe("success");
     expect(r.applied()).toBe(start);
     expect(r.cacheKeys().length).toBe(saved + 1);
 
@@ -121,4 +126,71 @@ describe("the GitHub apply workflow never loses a merge", () => {
     expect(next.status).toBe("failure");
     expect(next.step("reviewed").log).toContain(`${one.slice(0, 7)} Merge pull request #1`);
   }, 120_000);
+
+  it("an apply cancelled with campaigns paused names them on its pull request; the next merge's refused run reactivates them and names them", async () => {
+    repo = await githubRepo({ targetings: true });
+    const r = repo;
+    const start = r.main();
+    expect((await r.run("apply", { name: "workflow_dispatch", sha: start })).status).toBe("success");
+    // #1 drops every campaign's publisher exclusion: its apply pauses all three (I1).
+    r.openPullRequestWith(1, targetingChange(r.emulator.origin));
+    const planOne = await r.run("plan", { name: "pull_request", sha: r.mergeRef(1), pr: 1 });
+    expect(planOne.status, planOne.log).toBe("success");
+    const one = r.merge(1);
+    // The run is cancelled once the first targeting PUT landed: the write window (2 a 30 s)
+    // holds the reactivation past the runner's SIGKILL, 10 s after its SIGINT.
+    let cancel: ReturnType<typeof cancelLikeGitHub> | undefined;
+    const cancelled = await r.run(
+      "apply",
+      { name: "push", sha: one },
+      undefined,
+      undefined,
+      undefined,
+      (command) =>
+        command.startsWith("apply --plan")
+          ? {
+              onSpawn: (id, child, exited) => {
+                if (id !== "run") return;
+                r.emulator.onWrite((entry) => {
+                  if (entry.method === "PUT" && cancel === undefined)
+                    cancel = cancelLikeGitHub(child, exited);
+                });
+              },
+              cancelled: () => cancel !== undefined,
+            }
+          : undefined,
+    );
+    expect((await cancel!).sent, cancelled.log).toEqual(["SIGINT", "SIGTERM", "SIGKILL"]);
+    expect(cancelled.status).toBe("cancelled");
+    expect(r.inactive(), "the cancelled apply left them paused").toEqual([...CAMPAIGNS].sort());
+    expect(r.applied()).toBe(start);
+    // The cancelled run's own step names them, on #1 and in the run's summary.
+    const left = r.github.comments.find((c) => c.issue === 1 && c.body.includes("was cancelled"))?.body;
+    for (const [i, name] of CAMPAIGNS.entries()) {
+      expect(left, cancelled.log).toContain(`campaign ${5001 + i} "${name}" (insertion order 1001)`);
+      expect(cancelled.summary).toContain(`"${name}"`);
+    }
+    expect(left).toContain("PAUSED");
+    expect(cancelled.step("save").outcome).toBe("success");
+
+    // #2 is merged: its plan does not start from the last applied config, so its run applies
+    // nothing of it, but first reactivates what the cancelled apply left paused.
+    await planned(r, 2, { Stations: 120000 });
+    const two = r.merge(2);
+    expect(r.inactive(), "the runner's orphan cleanup ended the cancelled doohctl").toEqual(
+      [...CAMPAIGNS].sort(),
+    );
+    const next = await r.run("apply", { name: "push", sha: two });
+    expect(next.status).toBe("failure");
+    expect(r.inactive(), next.log).toEqual([]);
+    expect(r.budgets()).toMatchObject({ Stations: 100000 });
+    const error = next.log.split("\n").find((l) => l.startsWith("::error title=doohctl::not applied"));
+    const said = r.github.comments.find((c) => c.issue === 2 && c.body.includes("did not run"))?.body;
+    for (const name of CAMPAIGNS) {
+      expect(error, next.log).toContain(name);
+      expect(said).toContain(name);
+    }
+    expect(error).toContain("none remains paused");
+    expect(said).toContain("merges before this one were not applied");
+  }, 180_000);
 });

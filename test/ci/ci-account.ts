@@ -7,20 +7,31 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
+import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { READER, USER } from "../helpers/users.js";
 import { MAIN, ROOT } from "../proof/binary.js";
 
 export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
-export async function startCiEmulator(): Promise<RunningEmulator> {
+/**
+ * The account; with `targetings`, each campaign also has a venue targeting and a publisher
+ * exclusion, so a config dropping the exclusion makes the apply pause them.
+ */
+export async function startCiEmulator(options: { targetings?: boolean } = {}): Promise<RunningEmulator> {
   const account = await startCliAccount({
     seed: {
       users: [USER, READER],
       advertisers: [ADVERTISER],
       insertion_orders: [seedIo("1001")],
       campaigns: CAMPAIGNS.map((name, i) => seedCampaign(String(5001 + i), "1001", name, { active: true })),
+      ...(options.targetings
+        ? {
+            targetings: Object.fromEntries(
+              CAMPAIGNS.map((_, i) => [String(5001 + i), [VENUES_A, PUBLISHERS]]),
+            ),
+          }
+        : {}),
     },
   });
   return account.emulator;
@@ -36,6 +47,20 @@ export function campaignsConfig(origin: string, budgets: Record<string, number>)
       `        budget_impressions: ${budgets[name] ?? 100000}`,
     ]),
   ]);
+}
+
+/**
+ * The config of a pull request whose apply pauses every campaign: each campaign's targeting
+ * loses its publisher exclusion (I1), at a write window of 2 a 30 s (the pause and the first
+ * targeting PUT fill it, so the reactivation waits past a runner's cancel: docs/apply.md, In CI).
+ */
+export function targetingChange(origin: string): string {
+  return campaignsConfig(origin, {})
+    .replace("write: 1000/60s", "write: 2/30s")
+    .replaceAll(
+      /^( +)budget_impressions: (\d+)$/gm,
+      '$1budget_impressions: $2\n$1targetings: [{ venue_targeting_option: { venue_targeting_ids: ["101", "102"] } }]',
+    );
 }
 
 /** git in `cwd`, committing as the developer; its output trimmed. */

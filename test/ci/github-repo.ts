@@ -33,6 +33,8 @@ export interface GitHubRepo {
    * request `pr`; `first`, when given, is an earlier commit of the branch.
    */
   openPullRequest(pr: number, budgets: Record<string, number>, first?: Record<string, number>): string;
+  /** Commits `config` as the whole campaigns config on a new branch off main, as pull request `pr`. */
+  openPullRequestWith(pr: number, config: string): string;
   /** GitHub's merge commit of the pull request into main as it is now: what `pull_request` runs check out. */
   mergeRef(pr: number): string;
   /** The merge button: a merge commit on main, or the branch's commits rebased onto it. */
@@ -43,6 +45,8 @@ export interface GitHubRepo {
   /** The cache entries saved so far, oldest first (actions/cache/save's keys). */
   cacheKeys(): string[];
   budgets(): Record<string, number>;
+  /** The names of the campaigns inactive in the DSP, sorted. */
+  inactive(): string[];
   writes(): number;
   /** A change made in the DSP's web UI: campaign `id` patched by the write user. */
   outOfBand(id: string, change: { budget_impressions?: number; active?: boolean }): Promise<void>;
@@ -59,12 +63,14 @@ export interface GitHubRepo {
     fakes?: (given: Record<string, UsesFake>) => Record<string, UsesFake>,
     /** Secrets replacing the defaults (an empty value: the secret is not set). */
     secrets?: Record<string, string>,
+    /** How the runner treats the doohctl Action's steps (to cancel one: github-fakes.ts). */
+    action?: Parameters<typeof workflowFakes>[0]["action"],
   ): ReturnType<typeof runWorkflowJob>;
   close(): Promise<void>;
 }
 
-export async function githubRepo(): Promise<GitHubRepo> {
-  const emulator = await startCiEmulator();
+export async function githubRepo(options: { targetings?: boolean } = {}): Promise<GitHubRepo> {
+  const emulator = await startCiEmulator(options);
   const dir = mkdtempSync(join(tmpdir(), "doohctl-workflow-"));
   const github = await githubFake(dir);
   const { origin, dev } = originAndDev(dir);
@@ -113,6 +119,13 @@ export async function githubRepo(): Promise<GitHubRepo> {
       if (first) commitBudgets(pr, first);
       return commitBudgets(pr, budgets);
     },
+    openPullRequestWith(pr, text) {
+      git(dev, "fetch", "-q", "origin", "main");
+      git(dev, "checkout", "-q", "-B", `pr-${pr}`, "origin/main");
+      writeFileSync(join(dev, "campaigns", "doohctl.yaml"), text);
+      git(dev, "commit", "-q", "-am", `pull request #${pr}`);
+      return git(dev, "rev-parse", "HEAD");
+    },
     mergeRef(pr) {
       const sha = mergeInto(pr, `Merge ${pr} into main (GitHub's merge ref)`);
       git(dev, "push", "-q", "-f", "origin", `${sha}:refs/pull/${pr}/merge`);
@@ -159,9 +172,15 @@ export async function githubRepo(): Promise<GitHubRepo> {
     },
     budgets: () =>
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
+    inactive: () =>
+      emulator
+        .state()
+        .campaigns.filter((c) => !c.active)
+        .map((c) => c.name)
+        .sort(),
     writes: () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
-    async run(name, event, vars, fakes = (given) => given, secrets = {}) {
+    async run(name, event, vars, fakes = (given) => given, secrets = {}, action = undefined) {
       const id = ++runs;
       const workspace = join(dir, "runs", String(id), "ws");
       const temp = join(dir, "runs", String(id), "temp");
@@ -199,7 +218,16 @@ export async function githubRepo(): Promise<GitHubRepo> {
         workspace,
         temp,
         fakes: fakes(
-          workflowFakes({ github, origin, sha: event.sha, runId: 1000 + id, workspace, temp, cache }),
+          workflowFakes({
+            github,
+            origin,
+            sha: event.sha,
+            runId: 1000 + id,
+            workspace,
+            temp,
+            cache,
+            ...(action ? { action } : {}),
+          }),
         ),
       });
     },

@@ -130,6 +130,10 @@ describe("the GitLab fan-out pipeline", () => {
     expect(p.writes("east")).toBe(0);
     for (const iid of [4, 5])
       expect(p.gitlab.notes.get(iid)?.some((n) => n.body.includes("did not run for east"))).toBe(true);
+    // Before it failed, it checked east's recovery record (apply --restore-only): nothing paused.
+    expect(p.gitlab.notes.get(5)?.find((n) => n.body.includes("did not run for east"))?.body).toContain(
+      "campaigns a stopped apply left paused: none remains paused",
+    );
 
     // The pipeline run by hand applies every account at its HEAD: east gets both merges.
     const manual = await p.mainPipeline("web", five);

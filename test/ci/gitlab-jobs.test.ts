@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { joinScript } from "../helpers/gitlab-job.js";
 import { ensureBuilt, ROOT } from "../proof/binary.js";
+import { CAMPAIGNS, targetingChange } from "./ci-account.js";
 import { type GitLabProject, gitlabProject } from "./gitlab-project.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -22,8 +23,8 @@ afterEach(async () => {
   project = undefined;
 });
 
-async function start() {
-  project = await gitlabProject();
+async function start(options: { targetings?: boolean } = {}) {
+  project = await gitlabProject(options);
   return project;
 }
 
@@ -239,6 +240,62 @@ describe("a GitLab apply job cancelled while it runs", () => {
     const next = await p.run("drift", { source: "schedule" });
     expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
   }, 60_000);
+});
+
+describe("a GitLab apply job cancelled with campaigns paused", () => {
+  it("names them on its MR from after_script; the next merge's refused job reactivates them and names them", async () => {
+    const p = await start({ targetings: true });
+    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    // !1 drops every campaign's publisher exclusion: its apply pauses all three (I1).
+    p.openMergeRequest(1, {}, targetingChange(p.emulator.origin));
+    expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
+    const one = p.merge(1);
+    // Cancelled once the first targeting PUT landed: doohctl stops on the runner's SIGTERM and
+    // waits for the write window (2 a 30 s) to reactivate; the job ends before it can.
+    let cancelled = false;
+    const run = await p.run(
+      "apply",
+      { source: "push", sha: one },
+      {
+        onSpawn: (_child, cancel) => {
+          p.emulator.onWrite((entry) => {
+            if (entry.method !== "PUT" || cancelled) return;
+            cancelled = true;
+            cancel();
+          });
+        },
+      },
+    );
+    expect(run.status, run.log).toBe("canceled");
+    expect(p.inactive(), "the cancelled apply left them paused").toEqual([...CAMPAIGNS].sort());
+    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    const left = noteOf(p, 1, "apply");
+    for (const [i, name] of CAMPAIGNS.entries()) {
+      const line = `campaign ${5001 + i} "${name}" (insertion order 1001)`;
+      expect(run.afterLog).toContain(line);
+      expect(left, run.afterLog).toContain(line);
+    }
+    expect(left).toContain("was cancelled");
+
+    // !2 is merged: its plan does not start from the last applied config, so its job applies
+    // nothing of it, but first reactivates what the cancelled apply left paused.
+    p.openMergeRequest(2, { Stations: 120000 });
+    expect((await p.run("plan", { source: "merge_request_event", iid: 2 })).status).toBe("success");
+    const two = p.merge(2);
+    expect(p.inactive(), "the cancelled job's doohctl ended with the job").toEqual([...CAMPAIGNS].sort());
+    const next = await p.run("apply", { source: "push", sha: two });
+    expect(next.status, next.log).toBe("failed");
+    expect(p.inactive(), next.log).toEqual([]);
+    expect(p.budgets()).toMatchObject({ Stations: 100000 });
+    const failure = next.log.split("\n").find((l) => l.startsWith("doohctl-gitlab: not applied"));
+    const said = noteOf(p, 2, "apply");
+    for (const name of CAMPAIGNS) {
+      expect(failure, next.log).toContain(name);
+      expect(said).toContain(name);
+    }
+    expect(failure).toContain("none remains paused");
+    expect(said).toContain("merges before this one were not applied");
+  }, 120_000);
 });
 
 describe("doohctl-gitlab.mjs", () => {

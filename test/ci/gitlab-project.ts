@@ -29,6 +29,8 @@ export interface GitLabProject {
   merge(iid: number): string;
   main(): string;
   budgets(): Record<string, number>;
+  /** The names of the campaigns inactive in the DSP, sorted. */
+  inactive(): string[];
   writes(): number;
   /** Runs job `name` of a pipeline: `mr` (a merge request's), `push` or `web` on main, `schedule`. */
   run(
@@ -43,8 +45,8 @@ export interface GitLabProject {
   close(): Promise<void>;
 }
 
-export async function gitlabProject(): Promise<GitLabProject> {
-  const emulator = await startCiEmulator();
+export async function gitlabProject(options: { targetings?: boolean } = {}): Promise<GitLabProject> {
+  const emulator = await startCiEmulator(options);
   const gitlab = await gitlabFake();
   const dir = mkdtempSync(join(tmpdir(), "doohctl-gitlab-"));
   const repo = join(dir, "repo");
@@ -100,6 +102,12 @@ export async function gitlabProject(): Promise<GitLabProject> {
     main: () => git("rev-parse", "main"),
     budgets: () =>
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
+    inactive: () =>
+      emulator
+        .state()
+        .campaigns.filter((c) => !c.active)
+        .map((c) => c.name)
+        .sort(),
     writes: () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && !e.path.endsWith("/session")).length,
     async run(name, pipeline, options = {}) {

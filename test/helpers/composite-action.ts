@@ -98,6 +98,12 @@ export function runBash(
   });
   const exited = new Promise<{ code: number | string; log: string }>((done) => {
     child.on("close", (code, signal) => done({ code: signal ?? code ?? -1, log }));
+    // A step the runner killed (its cancel's SIGKILL) ends then, even while a process it
+    // started in the background still holds its output open: that one runs on until the job's
+    // orphan cleanup (workflow-job.ts).
+    child.on("exit", (_code, signal) => {
+      if (signal === "SIGKILL") done({ code: signal, log });
+    });
   });
   options.onSpawn?.(child, exited);
   return exited;

@@ -222,6 +222,11 @@ export function workflowFakes(options: {
   workspace: string;
   temp: string;
   cache: Map<string, string>;
+  /**
+   * Given the doohctl Action's `command`, how the runner treats its `run:` step: a test
+   * cancels it as the runner does (runner-cancel.ts) through `onSpawn`.
+   */
+  action?: (command: string) => Pick<Parameters<typeof runComposite>[0], "onSpawn" | "cancelled"> | undefined;
 }): Record<string, UsesFake> {
   const git = (...args: string[]) =>
     execFileSync("git", ["-c", "user.email=ci@doohctl.test", "-c", "user.name=ci", ...args], {
@@ -282,6 +287,7 @@ export function workflowFakes(options: {
         workspace: options.workspace,
         temp: join(options.temp, `action-${actions++}`),
         fakes: { "actions/setup-node@v4": async () => ({}), "actions/github-script@v7": script.fake },
+        ...options.action?.(step.with.command ?? ""),
       });
       for (const c of [...script.created, ...script.updated])
         options.github.comments.push({ issue: c.issue_number ?? c.comment_id ?? 0, body: c.body });

@@ -7,7 +7,8 @@
  * one only in a job of that environment; `$VAR` in a job variable expanded); the job
  * registered in the fake GitLab API (gitlab-api-fake.ts) while it runs, and its artifacts
  * uploaded there (`when: always` ones also for a failed or cancelled job; a `*` in a path's
- * last part matches as GitLab's glob does).
+ * last part matches as GitLab's glob does); at the job's end, whatever its script left running
+ * is killed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -156,15 +157,17 @@ export async function runGitLabJob(input: {
   const script = join(input.dir, "..", `script-${job.id}.sh`);
   writeFileSync(script, joinScript([...(spec.before_script ?? ci.before_script ?? []), ...spec.script]));
   let cancelled = false;
-  const ran = await bash(script, input.dir, env, (child) =>
+  let pid: number | undefined;
+  const ran = await bash(script, input.dir, env, (child) => {
+    pid = child.pid;
     input.onSpawn?.(child, () => {
       cancelled = true;
       job.status = "canceling";
       // The runner ends the script: SIGTERM to its processes, then after_script and the
       // `when: always` artifacts (GitLab's `canceling` state).
       if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
-    }),
-  );
+    });
+  });
   const status: FakeJob["status"] = cancelled ? "canceled" : ran.code === 0 ? "success" : "failed";
   const after = spec.after_script ?? ci.after_script;
   let afterLog = "";
@@ -181,5 +184,13 @@ export async function runGitLabJob(input: {
     }
   }
   job.status = status;
+  // The job is over: what its script left running (a process it started, one a cancel's
+  // SIGTERM had not ended yet) goes with it, as the runner removes the job's container.
+  if (pid !== undefined)
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // nothing left in the group
+    }
   return { job, dir: input.dir, status, code: ran.code, log: ran.log, afterLog };
 }

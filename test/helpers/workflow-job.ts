@@ -3,9 +3,13 @@
  * evaluated against `github`, `secrets` and `vars`; then its steps through the runner's step
  * loop (composite-action.ts `runSteps`): `if:`, `${{ }}` evaluated, every `run:` step as
  * `bash --noprofile --norc -eo pipefail FILE` (the workflows set `defaults.run.shell: bash`),
- * every `uses:` step by a named fake (github-fakes.ts).
+ * every `uses:` step by a named fake (github-fakes.ts). After the last step, the runner's
+ * orphan cleanup: every process still running with the job's RUNNER_TRACKING_ID in its
+ * environment (a process a step left in the background, one whose step was killed) is killed.
  */
 import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { runSteps, type Step, type StepOutcome, type UsesFake } from "./composite-action.js";
 import { type ExpressionContext, interpolate } from "./github-expressions.js";
 
@@ -63,7 +67,13 @@ export async function runWorkflowJob(input: {
     contexts: { ...input.contexts, github, secrets: input.secrets, vars: input.vars, env: {}, steps: {} },
     status: "success",
   };
-  const env: Record<string, string> = { ...input.machineEnv, CI: "true", GITHUB_ACTIONS: "true" };
+  const tracking = `github_${randomUUID()}`;
+  const env: Record<string, string> = {
+    ...input.machineEnv,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    RUNNER_TRACKING_ID: tracking,
+  };
   for (const [name, value] of Object.entries({ ...input.workflow.env, ...job.env }))
     env[name] = interpolate(String(value), context);
   context.contexts.env = env;
@@ -78,6 +88,7 @@ export async function runWorkflowJob(input: {
     fakes: input.fakes,
     ...(input.onSpawn ? { onSpawn: input.onSpawn } : {}),
   });
+  killTracked(tracking);
   const step = (id: string) => {
     const found = ran.steps.find((s) => s.id === id);
     if (!found) throw new Error(`no step ${id}`);
@@ -88,4 +99,24 @@ export async function runWorkflowJob(input: {
     Object.entries(job.outputs ?? {}).map(([name, value]) => [name, interpolate(String(value), context)]),
   );
   return { status: context.status, steps: ran.steps, summary: ran.summary, step, log, outputs };
+}
+
+/** SIGKILL to every process whose environment holds RUNNER_TRACKING_ID=`tracking` (Linux /proc). */
+function killTracked(tracking: string): void {
+  const mark = `RUNNER_TRACKING_ID=${tracking}`;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+    } catch {
+      continue; // gone, or another user's
+    }
+    if (!environ.split("\0").includes(mark)) continue;
+    try {
+      process.kill(Number(entry), "SIGKILL");
+    } catch {
+      // exited meanwhile
+    }
+  }
 }
