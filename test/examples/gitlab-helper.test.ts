@@ -131,22 +131,30 @@ describe("doohctl-gitlab.mjs", () => {
     expect(pages).toHaveLength(2);
   });
 
-  it("applies nothing, notes the MR and fails when the config changed after the plan", async () => {
+  it("applies nothing, restores first, then notes the MR and fails when the config changed after the plan", async () => {
     writeFileSync(join(repo, "campaigns", "io.yaml"), "version: 1\n# changed\n");
     git("commit", "--quiet", "-am", "x");
-    const failed = await run("node", [HELPER, "reviewed-plan"], {
-      cwd: repo,
-      env: env({ CI_COMMIT_SHA: git("rev-parse", "HEAD") }),
-    }).catch((error: { code: number; stderr: string }) => error);
+    const head = env({ CI_COMMIT_SHA: git("rev-parse", "HEAD") });
+    // reviewed-plan keeps the refusal for after `doohctl apply --restore-only`, and applies nothing.
+    const kept = await run("node", [HELPER, "reviewed-plan"], { cwd: repo, env: head });
+    expect(kept.stdout).toContain("Not applied: the default branch's config changed after !7 was planned");
+    expect(readFileSync(join(repo, "doohctl.env"), "utf8")).toBe(
+      "CI_MERGE_REQUEST_IID=7\nDOOHCTL_MODE=refused\n",
+    );
+    expect(calls.some((c) => c.method === "POST" && c.path.endsWith("/notes"))).toBe(false);
+    // The refused step, told that the restore left nothing paused, notes the MR and fails.
+    writeFileSync(join(repo, "restore.txt"), "Recovery record: nothing to settle\n");
+    const failed = await run("node", [HELPER, "refused", "0", "restore.txt"], { cwd: repo, env: head }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toContain(
       "not applied: the default branch's config changed after !7 was planned",
     );
-    expect(readFileSync(join(repo, "doohctl.env"), "utf8")).toBe("CI_MERGE_REQUEST_IID=7\n");
     const note = calls.find((c) => c.method === "POST" && c.path.endsWith("/merge_requests/7/notes"));
-    expect(JSON.parse(note?.body ?? "{}").body).toMatch(
-      /^<!-- doohctl:apply -->\n\*\*doohctl apply did not run/,
-    );
+    const body = JSON.parse(note?.body ?? "{}").body as string;
+    expect(body).toMatch(/^<!-- doohctl:apply -->\n\*\*doohctl apply did not run/);
+    expect(body).toContain("**Delivery first**: campaigns a stopped apply left paused: none remains paused.");
   });
 
   it("updates the MR's one plan note found past the first 100 notes", async () => {

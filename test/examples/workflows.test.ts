@@ -128,6 +128,7 @@ describe("GitLab pipeline example", () => {
         "note",
         "job-failed",
         "reviewed-plan",
+        "refused",
         "drift-merge-request",
       ]),
     );
