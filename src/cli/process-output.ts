@@ -8,6 +8,7 @@
  * to it is dropped, and the run goes on; its exit code stays the command's own. SIGPIPE needs
  * nothing: Node ignores it from start-up, so a closed pipe is only ever an error.
  */
+import { wrapToWidth } from "../render/wrap.js";
 import type { TextSink } from "./io.js";
 
 export interface ProcessSink extends TextSink {
@@ -35,11 +36,21 @@ export function processSink(stream: OutputStream): ProcessSink {
   };
   // Also catches what other writers of the stream meet (the prompt writes to stderr itself).
   stream.on("error", fail);
+  // Where the cursor stands on a terminal's current line: a write may end mid-line.
+  let column = 0;
+  const fit = (text: string): string => {
+    const columns = stream.columns;
+    if (stream.isTTY !== true || columns === undefined || columns <= 0) return text;
+    const wrapped = wrapToWidth(text, columns, column);
+    column = wrapped.column;
+    return wrapped.text;
+  };
   return {
     write(text) {
       if (failed !== undefined) return;
       try {
-        stream.write(text);
+        // On a terminal, lines break at spaces, not mid-word (src/render/wrap.ts).
+        stream.write(fit(text));
       } catch (error) {
         // A synchronous write (a file, a terminal) may throw instead of emitting.
         fail(error);

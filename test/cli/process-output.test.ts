@@ -67,4 +67,49 @@ describe("processSink", () => {
     expect(sink.isTTY).toBe(true);
     expect(sink.columns).toBe(120);
   });
+
+  it("breaks a line too long for the terminal at a space, never mid-word, and leaves a pipe's lines whole", () => {
+    const message =
+      "insertion_orders[0].campaigns[2]: a campaign needs a name: add name, unique within its insertion order";
+    const screen: string[] = [];
+    const terminal = processSink({
+      write: (t: string) => screen.push(t),
+      on: () => {},
+      isTTY: true,
+      columns: 40,
+    });
+    terminal.write(`${message}\n  hint: the campaign names already taken are listed above\n`);
+    expect(screen.join("")).toBe(
+      [
+        "insertion_orders[0].campaigns[2]: a",
+        "  campaign needs a name: add name,",
+        "  unique within its insertion order",
+        "  hint: the campaign names already taken",
+        "    are listed above",
+        "",
+      ].join("\n"),
+    );
+    for (const line of screen.join("").split("\n")) expect(line.length).toBeLessThanOrEqual(40);
+    const piped: string[] = [];
+    processSink({ write: (t: string) => piped.push(t), on: () => {}, isTTY: false, columns: 40 }).write(
+      `${message}\n`,
+    );
+    expect(piped.join("")).toBe(`${message}\n`);
+  });
+
+  it("counts colour codes as no width and leaves a progress redraw (\\r, erase) as it is", () => {
+    const screen: string[] = [];
+    const terminal = processSink({
+      write: (t: string) => screen.push(t),
+      on: () => {},
+      isTTY: true,
+      columns: 22,
+    });
+    terminal.write("\x1b[1mdoohctl plan:\x1b[22m 2 to add\n");
+    terminal.write("\r[#####     ] 5/10 reads, 3s left\x1b[K");
+    expect(screen).toEqual([
+      "\x1b[1mdoohctl plan:\x1b[22m 2 to add\n",
+      "\r[#####     ] 5/10 reads, 3s left\x1b[K",
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
-import { createServer, type AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { loadSeedFile, SEED_SCHEMA } from "../../src/emulator/index.js";
