@@ -29,7 +29,11 @@ function describe(error: unknown): string {
   return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }
 
-export function processSink(stream: OutputStream): ProcessSink {
+/**
+ * @param wrap break lines at spaces to a terminal's width (src/render/wrap.ts): for prose only;
+ *   data (JSON, YAML, a diff) is never changed, a copy from the screen must read as written.
+ */
+export function processSink(stream: OutputStream, wrap = false): ProcessSink {
   let failed: string | undefined;
   const fail = (error: unknown) => {
     failed ??= describe(error);
@@ -40,7 +44,7 @@ export function processSink(stream: OutputStream): ProcessSink {
   let column = 0;
   const fit = (text: string): string => {
     const columns = stream.columns;
-    if (stream.isTTY !== true || columns === undefined || columns <= 0) return text;
+    if (!wrap || stream.isTTY !== true || columns === undefined || columns <= 0) return text;
     const wrapped = wrapToWidth(text, columns, column);
     column = wrapped.column;
     return wrapped.text;
@@ -63,6 +67,22 @@ export function processSink(stream: OutputStream): ProcessSink {
     },
     failure: () => failed,
   };
+}
+
+/** Commands whose stdout is data whatever the format: `export` and `pull` YAML, `schema` JSON. */
+const DATA_COMMANDS = new Set(["export", "pull", "schema"]);
+
+/**
+ * Whether a run's stdout is prose, to wrap on a terminal: text format (the default) of a
+ * command that writes text. stderr always is (errors, progress, notes); JSON errors go to stdout.
+ */
+export function stdoutIsProse(argv: readonly string[]): boolean {
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  if (command !== undefined && DATA_COMMANDS.has(command)) return false;
+  const at = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
+  if (at === -1) return true;
+  const format = argv[at]?.startsWith("--format=") ? argv[at]?.slice("--format=".length) : argv[at + 1];
+  return format === "text";
 }
 
 /** The line main.ts writes on stderr when stdout stopped taking output during the run. */

@@ -15,9 +15,13 @@
 import { printable } from "../model/printable.js";
 import { looksLikeCredential, withoutSecrets } from "./guard-text.js";
 
-/** Characters kept before and after the caret on a long line. */
-const BEFORE = 60;
-const AFTER = 40;
+/**
+ * Characters kept before and after the caret on a long line: with the gutter, a snippet fits
+ * in 80 columns, so that a terminal never breaks it and moves the caret off its character.
+ */
+const WHOLE = 72;
+const BEFORE = 36;
+const AFTER = 30;
 
 export function sourceSnippet(
   text: string,
@@ -30,8 +34,9 @@ export function sourceSnippet(
   if (source === undefined || source.trim() === "") return undefined;
   if (looksLikeCredential(source) || withoutSecrets(source, secrets) !== source) return undefined;
   const at = Math.min(Math.max(column - 1, 0), source.length);
-  const start = at > BEFORE ? at - BEFORE : 0;
-  const end = Math.min(source.length, at + AFTER);
+  const whole = printable(source).length <= WHOLE;
+  const start = whole || at <= BEFORE ? 0 : at - BEFORE;
+  const end = whole ? source.length : Math.min(source.length, start + BEFORE + AFTER);
   const head = start > 0 ? "…" : "";
   const shown = `${head}${printable(source.slice(start, end))}${end < source.length ? "…" : ""}`;
   const caret = [...`${head}${printable(source.slice(start, at))}`].length;

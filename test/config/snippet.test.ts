@@ -31,8 +31,10 @@ describe("sourceSnippet", () => {
   it("cuts a long line to the part around the caret", () => {
     const line = `name: ${"a".repeat(200)}X${"b".repeat(200)}`;
     const [, shown, caret] = sourceSnippet(line, 1, 207) ?? [];
-    expect(shown).toBe(`1 | …${"a".repeat(60)}X${"b".repeat(39)}…`);
+    expect(shown).toBe(`1 | …${"a".repeat(36)}X${"b".repeat(29)}…`);
+    expect(sourceSnippet(`name: ${"a".repeat(60)}`, 1, 7)?.[1]).toBe(`1 | name: ${"a".repeat(60)}`);
     expect(caret?.indexOf("^")).toBe(shown?.indexOf("X"));
+    expect(shown?.length).toBeLessThanOrEqual(80);
   });
 
   it("shows nothing for a whole-file issue, a blank line or a line past the end", () => {
