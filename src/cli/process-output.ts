@@ -42,7 +42,7 @@ export function processSink(stream: OutputStream, wrap = false): ProcessSink {
   stream.on("error", fail);
   // Where the cursor stands on a terminal's current line: a write may end mid-line.
   let column = 0;
-  const fit = (text: string): string => {
+  const toWidth = (text: string): string => {
     const columns = stream.columns;
     if (!wrap || stream.isTTY !== true || columns === undefined || columns <= 0) return text;
     const wrapped = wrapToWidth(text, columns, column);
@@ -54,7 +54,7 @@ export function processSink(stream: OutputStream, wrap = false): ProcessSink {
       if (failed !== undefined) return;
       try {
         // On a terminal, lines break at spaces, not mid-word (src/render/wrap.ts).
-        stream.write(fit(text));
+        stream.write(toWidth(text));
       } catch (error) {
         // A synchronous write (a file, a terminal) may throw instead of emitting.
         fail(error);
