@@ -8,7 +8,8 @@ export default defineConfig({
     // Integration tests start the emulator in-process on port 0; virtual clocks keep them fast.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Long soak and crash variants run only when asked for (issue 8): DOOHCTL_LONG_TESTS=1.
+    // Long soak and crash variants run only when asked for, to keep the suite
+    // short on shared machines: DOOHCTL_LONG_TESTS=1.
     env: { NO_COLOR: "1" },
   },
 });

@@ -1,5 +1,5 @@
 /**
- * Many accounts (issue 28, Performance). Twenty accounts of 1,000 campaigns each, each its own
+ * Many accounts. Twenty accounts of 1,000 campaigns each, each its own
  * emulator, API user and rate windows (the published ones), each planned by its own client
  * with its own pacing log, as twenty CI matrix jobs would: one alone on its own virtual clock,
  * then all twenty at once on one. The slowest account's simulated time over the lone

@@ -8,7 +8,6 @@ const [task = "", ...args] = process.argv.slice(2);
 const tasks: Record<string, () => Promise<ChildTask>> = {
   "config-load": async () => (await import("./config.js")).loadTask,
   "yaml-parse": async () => (await import("./config.js")).yamlTask,
-  "js-yaml-events": async () => (await import("./config.js")).eventsTask,
   desired: async () => (await import("./plan.js")).desiredTask,
   plan: async () => (await import("./plan.js")).planTask,
   "scale-prepare": async () => (await import("./scale.js")).prepareTask,

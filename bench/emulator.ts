@@ -188,7 +188,7 @@ export const emulatorBenchmark: Benchmark = {
           name: "emulator GETs per second / bare server's",
           value: Number((perSecond.emulator / perSecond.bare).toFixed(3)),
           unit: "x",
-          // The 2,000 req/s at a 26,668 req/s bare server (this machine, 2026-11-23
+          // The required 2,000 req/s at a 26,668 req/s bare server (this machine, 2026-11-23
           // 23:39 UTC, load average 15): a ratio to a baseline of the same run moves far less
           // with the load than req/s.
           target: { op: ">=", value: 0.075 },
@@ -222,7 +222,7 @@ export const emulatorBenchmark: Benchmark = {
           name: "PATCH median server time / bare parse and stringify",
           value: Number((median(server) / median(bare)).toFixed(2)),
           unit: "x",
-          // The 5 ms at a 0.092 ms bare parse and stringify (this machine, 2026-11-23
+          // The required 5 ms at a 0.092 ms bare parse and stringify (this machine, 2026-11-23
           // 23:39 UTC, load average 15).
           target: { op: "<=", value: 54 },
         },

@@ -8,7 +8,7 @@ export interface Figure {
   name: string;
   value: number;
   unit: string;
-  /** The issue's target, e.g. `{ op: "<=", value: 1000 }` for "under 1 s". */
+  /** The required target, e.g. `{ op: "<=", value: 1000 }` for "under 1 s". */
   target?: { op: "<=" | ">="; value: number };
   /** The theoretical best (minimum requests, window-bound time). */
   bound?: number;

@@ -1,5 +1,5 @@
 /**
- * Shortest dark time (issue 13, Performance): an apply of about 1,000 targeting changes that
+ * Shortest dark time: an apply of about 1,000 targeting changes that
  * each pause a live campaign (G5, I1), at 10 writes/60s, on the emulator and client sharing
  * one VirtualClock. Figures: the writes against the I4 minimum (computed from the scenario,
  * not from the plan), and each paused campaign's dark time as the emulator's clock saw it,

@@ -204,10 +204,10 @@ export const planBenchmark: Benchmark = {
         name: `plan and render time / ${BASELINE_COPIES} bare copies of the inputs`,
         value: Number((base.ms / base.baselineMs).toFixed(2)),
         unit: "x",
-        // The issue's 1.5 s at 590 ms for the copies: their CPU time (user + system) on this
+        // The required 1.5 s at 590 ms for the copies: their CPU time (user + system) on this
         // machine on 2026-11-23 at 23:51 UTC, what they take on an idle core. The machine was
         // at load average 11 to 17 all evening, and their wall time then (668 ms at best) would
-        // have given a target stricter than the issue's bound by as much as it was busy.
+        // have given a target stricter than the required bound by as much as it was busy.
         target: { op: "<=", value: 2.54 },
       },
       {

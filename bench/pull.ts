@@ -1,5 +1,5 @@
 /**
- * Pull benchmark (issue 26, Performance): `doohctl pull` of 1,000 drifted fields among
+ * Pull benchmark: `doohctl pull` of 1,000 drifted fields among
  * 10,000 campaigns, reads excluded (the live state is in memory) and no wall clock read by
  * pull itself (the plan's time is fixed: a virtual clock). Timed: the plan, the edit of the
  * files' texts and pull's own check (the edited texts loaded again and planned again), as

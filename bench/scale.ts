@@ -1,5 +1,5 @@
 /**
- * Scale benchmark (issue 27, finding 7): 100,000 campaigns in 10 insertion orders (10,000
+ * Scale benchmark: 100,000 campaigns in 10 insertion orders (10,000
  * each) against the same shape at 10,000 campaigns (10 orders of 1,000). Config load, plan
  * and render are each a ratio of the 100,000 figure to the 10,000 one (linear is 10); the
  * peak memory of the 100,000 plan is the plan process's own peak RSS, inputs included; the

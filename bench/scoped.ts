@@ -1,5 +1,5 @@
 /**
- * Change-scoped plans and pacing across runs (issue 15, Performance), in the 10,000-campaign
+ * Change-scoped plans and pacing across runs, in the 10,000-campaign
  * scenario against the in-process emulator at the published windows on one virtual clock:
  * - `plan --changed-since` of a 3-campaign change, committed config in a temporary git
  *   repository: read requests (against a full plan's), simulated read time, and wall time

@@ -1,5 +1,5 @@
 /**
- * Start-up benchmark (issue 24): cold `doohctl --help` and cold `doohctl validate` of a
+ * Start-up benchmark: cold `doohctl --help` and cold `doohctl validate` of a
  * one-campaign file, each a fresh `node dist/src/cli/main.js` process, against a bare
  * `node -e "import('commander')"` (the least any commander CLI costs) in the same run, rounds
  * taking turns so a busy neighbour slows all three alike. The targets are on the ratios.

@@ -1,13 +1,14 @@
 /**
  * What the DSP answered, turned into what the caller may use: the body of a 2xx answer once
  * it matches the contract, or a typed error carrying the server's words, scrubbed of every
- * secret first (issue 13, item 8).
+ * secret first.
  */
+
+import type { Scrubber } from "../model/scrub.js";
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
 import { type ContractIssue, findOperation, readAnswer } from "./contract.js";
 import { ApiError, ContractError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
-import type { Scrubber } from "./scrub.js";
 import type { HttpResponse } from "./transport.js";
 import type { ApiRequest } from "./types.js";
 
@@ -34,12 +35,13 @@ function errorBody(text: string, status: number, scrubber: Scrubber): ApiErrorBo
   } catch {
     // Not the spec's JSON error shape (a proxy's HTML page, say): keep a short excerpt.
   }
-  // Scrubbed before the cut: a cut first could leave half a secret (issue 22, item 7).
+  // Scrubbed before the cut: a cut first could leave half a secret.
   return { message: scrubber.excerpt(text.trim(), 200) || `HTTP ${status}` };
 }
 
 /**
- * The server's words, scrubbed of every secret before they become an error (issue 13, item 8).
+ * The server's words, scrubbed of every secret before they become an error, which
+ * a terminal, a CI log or a pull-request comment may show.
  * `attempts`: how many attempts were answered with a 5xx before the client gave up.
  */
 export function apiError(

@@ -10,6 +10,8 @@
  * Logins (login.ts) go through retrying and paced only. What comes back is checked against
  * the contract before use (answer.ts). Defaults live in defaults.ts.
  */
+
+import { Scrubber } from "../model/scrub.js";
 import { sessionCookieName } from "../model/wire.js";
 import { answerOf } from "./answer.js";
 import { withDefaults } from "./defaults.js";
@@ -19,7 +21,6 @@ import { retrying } from "./layers/retrying.js";
 import { withSession } from "./layers/session-layer.js";
 import { login } from "./login.js";
 import { dspReaders } from "./readers.js";
-import { Scrubber } from "./scrub.js";
 import { exchangeOf, itemsOf, requestClass, type Send } from "./send.js";
 import { Session } from "./session.js";
 import { checkOrigin, Transport } from "./transport.js";

@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { jsonSchemaAjv } from "../model/json-schema.js";
 import { TimeError } from "../model/time.js";
 import { keptAnswer, tolerantDocument } from "./tolerant.js";
 import type { ApiRequest, HttpMethod } from "./types.js";
@@ -75,8 +75,7 @@ const compiledTolerant = new Map<string, ValidateFunction>();
 
 function ajvOf(doc: Document): Ajv2020 {
   // strict: false lets the document's OpenAPI keys (paths, x-gap, ...) sit beside the schemas.
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const ajv = jsonSchemaAjv({ strict: false });
   ajv.addSchema(doc as object, DOC_ID);
   return ajv;
 }

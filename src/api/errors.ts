@@ -114,7 +114,7 @@ export class TimeoutError extends RequestError {
    */
   readonly trickling: boolean;
   /**
-   * Nothing came back within the deadline (issue 22): how long it waited, and, once the
+   * Nothing came back within the deadline: how long it waited, and, once the
    * retry layer gives up, which attempt of how many this was. Its message then says
    * `no answer after 60s (attempt 4 of 4)`.
    */
@@ -220,7 +220,7 @@ export class PagingLimitError extends DspClientError {
 }
 
 /**
- * One read of a list whose pages do not add up (issue 22, docs/api-client.md "Paging"): an id
+ * One read of a list whose pages do not add up (docs/api-client.md "Paging"): an id
  * came on two pages, or the distinct ids fall short of `total_size`. The list shifted while
  * it was read (an item created or deleted between two pages), so an item is missing from
  * what was read; a plan or a check by name built on it could create that item a second time.

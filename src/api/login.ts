@@ -4,13 +4,13 @@
  * token of the environment's cookie out of its answer.
  */
 import type { Clock } from "../model/clock.js";
+import type { Scrubber } from "../model/scrub.js";
 import { type Environment, SESSION_LIFETIME_MS } from "../model/wire.js";
 import { apiError, trustedBody } from "./answer.js";
 import { Endpoints } from "./endpoints.js";
 import { ApiError, CredentialsError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import { type LoginSeen, loginSeen, type TlsSeen } from "./login-seen.js";
-import type { Scrubber } from "./scrub.js";
 import { exchangeOf, type Send } from "./send.js";
 import { type SessionToken, tokenFromSetCookie } from "./session.js";
 import type { ClientStats, Credentials } from "./types.js";

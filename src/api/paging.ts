@@ -5,7 +5,7 @@
  * 101 pages (10,100 items); a batch read that would need more narrows itself by splitting
  * its filter values.
  *
- * Each query's items are checked whole (issue 22): page counts that agree with `total_size`
+ * Each query's items are checked whole: page counts that agree with `total_size`
  * still miss an item when the list shifts between two pages (one item repeated, one never
  * seen), so an id that repeats within one query, or distinct ids that fall short of
  * `total_size`, is an IncompleteReadError. Across the queries of a batch read an item may
@@ -123,30 +123,6 @@ export interface PageRead<Field extends string> {
   query?: ListQuery<Field> | undefined;
   /** @default {} */
   options?: SendOptions | undefined;
-}
-
-/** Async iterator over every item of a list, page by page. */
-export async function* paginate<Key extends string, T, Field extends string>(
-  send: Sender,
-  endpoint: ListEndpoint<Key, T, Field>,
-  { query = {}, options = {} }: PageRead<Field> = {},
-): AsyncGenerator<T> {
-  let firstTotal: number | undefined;
-  const seen = new Set<string>();
-  for (let page = 0; ; page++) {
-    const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
-    const body = await send(request, options);
-    if (page === 0 && body.total_size > MAX_QUERY_ITEMS) throw tooMany(request.path, body.total_size);
-    firstTotal ??= body.total_size;
-    const items = pageItems(request, body, { key: endpoint.key, page, firstTotal });
-    // An item already yielded cannot be taken back: the repeat stops the iteration here.
-    const repeated = repeatedId(items, seen);
-    if (repeated !== undefined) {
-      throw new IncompleteReadError(request.method, request.path, endpoint.key, twice(repeated, firstTotal));
-    }
-    yield* items;
-    if (page + 1 >= pagesFor(body.total_size)) return;
-  }
 }
 
 /**

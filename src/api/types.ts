@@ -182,7 +182,7 @@ export interface SendOptions {
 /**
  * The batch reads plan and apply use, each in as few requests as the API allows (paging.ts),
  * built on `send` by readers.ts. Here, not in readers.ts: types.ts imports no module of api/
- * that imports it back (issue 27 item 6).
+ * that imports it back (Biome's noImportCycles, biome.json).
  */
 export interface DspReaders {
   /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */

@@ -46,8 +46,7 @@ export interface ApplyOptions {
   /**
    * The client's counts the result's request counts start from. The CLI passes those from
    * before the plan read the live state, so the summary counts every request of the run: the
-   * plan's reads and the re-reads before each write too (issue 24: "7 read requests" were
-   * said where 14 GETs were sent).
+   * plan's reads and the re-reads before each write too, as many as were sent.
    * @default the client's counts when the apply starts
    */
   countFrom?: ClientStats;

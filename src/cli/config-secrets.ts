@@ -4,8 +4,9 @@
  * file the message quotes (docs/safety.md, Files and the tree). The config module never reads
  * the environment; this is the CLI's part.
  */
-import { withoutSecrets } from "../config/guard-text.js";
+
 import type { ConfigError } from "../config/issues.js";
+import { Scrubber } from "../model/scrub.js";
 import type { CliIO } from "./io.js";
 
 export function withoutEnvSecrets(error: ConfigError, env: CliIO["env"]): ConfigError {
@@ -20,7 +21,7 @@ export function withoutEnvSecrets(error: ConfigError, env: CliIO["env"]): Config
  */
 export function textWithoutEnvSecrets(text: string, env: CliIO["env"]): string {
   const passwords = envPasswords(env);
-  return passwords.length === 0 ? text : withoutSecrets(text, passwords);
+  return passwords.length === 0 ? text : new Scrubber(passwords).text(text);
 }
 
 function envPasswords(env: CliIO["env"]): string[] {

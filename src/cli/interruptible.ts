@@ -1,7 +1,8 @@
 /**
  * Ctrl-C or SIGTERM during a command that only reads (plan, status): there is nothing to undo,
  * so it stops at once and says so in the format asked for. With `--format json` stdout holds a
- * `{"errors": [...]}` document with code `INTERRUPTED`, never nothing (issue 24); the exit code
+ * `{"errors": [...]}` document with code `INTERRUPTED`, never nothing, so a
+ * CI step that parses stdout always has a document; the exit code
  * is 128 + the signal's number (README.md, Exit codes). apply has its own handling
  * (commands/apply-interrupt.ts): it may have paused campaigns to restore.
  */

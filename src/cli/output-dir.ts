@@ -1,6 +1,6 @@
 /**
  * `-o nodir/file`: the directory is checked before any request and named in the error, with
- * what to do, never left to a raw ENOENT after the work is done (issue 24).
+ * what to do, never left to a raw ENOENT after the work is done.
  */
 import { statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";

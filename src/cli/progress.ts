@@ -6,7 +6,7 @@
  * lines of their own above it. Elsewhere: a line for every wait long enough to look like a
  * hang (a Retry-After, a backoff, a pacing wait of `QUIET_WAIT_MS` or more), and one, once,
  * for a request silent for `NOTICE_MS`. A request that times out or cannot connect says so
- * with its attempt count (issue 22); a wait under a second is not shown (never "0s").
+ * with its attempt count; a wait under a second is not shown (never "0s").
  */
 
 import type { ApiEvent } from "../api/types.js";

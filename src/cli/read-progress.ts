@@ -7,6 +7,7 @@
  */
 import type { ApiEvent } from "../api/types.js";
 import type { Clock } from "../model/clock.js";
+import { count } from "../model/plural.js";
 import { secondsLeft, triesText } from "../model/silence.js";
 import type { ReadProgress } from "../plan/read.js";
 import type { TextSink } from "./io.js";
@@ -29,7 +30,7 @@ export interface ReadProgressDisplay {
 }
 
 export function stepLine(p: ReadProgress): string {
-  return `doohctl: reading ${p.step} (${p.count}), ${p.requests} request${p.requests === 1 ? "" : "s"} so far`;
+  return `doohctl: reading ${p.step} (${p.count}), ${count(p.requests, "request")} so far`;
 }
 
 function waitText(event: WaitEvent, now: number): string {

@@ -9,6 +9,7 @@
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { plural } from "../model/plural.js";
 import { FileRefused, isInside, readRegularFile, treeRelative } from "./file-guard.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
@@ -137,7 +138,7 @@ export async function resolveConfigFiles(
       if (skipped.subdirectories.length > 0) {
         warn(
           "YAML_IN_SUBDIRECTORY",
-          `not read: subdirector${skipped.subdirectories.length === 1 ? "y" : "ies"} ${skipped.subdirectories.map((d) => `${d}/`).join(", ")} hold${skipped.subdirectories.length === 1 ? "s" : ""} YAML files, and only files directly inside a directory are read: name ${skipped.subdirectories.length === 1 ? "it" : "them"} too (${skipped.subdirectories.map((d) => `${display}/${d}`).join(" ")})`,
+          `not read: ${plural(skipped.subdirectories.length, "subdirectory", "subdirectories")} ${skipped.subdirectories.map((d) => `${d}/`).join(", ")} hold${skipped.subdirectories.length === 1 ? "s" : ""} YAML files, and only files directly inside a directory are read: name ${skipped.subdirectories.length === 1 ? "it" : "them"} too (${skipped.subdirectories.map((d) => `${display}/${d}`).join(" ")})`,
         );
       }
       if (skipped.json.length > 0) {

@@ -6,6 +6,7 @@
  * Every ConfigError passes its issues through `guardIssue` (issues.ts), whatever stage wrote
  * them, so no message can slip past.
  */
+import { Scrubber } from "../model/scrub.js";
 import type { ConfigIssue } from "./issues.js";
 
 export const NOT_SHOWN = "[credential not shown]";
@@ -77,35 +78,21 @@ export function cutQuotes(text: string): string {
     .replace(/[^\s"]{121,}/g, (run) => cut(run, ""));
 }
 
-export const REDACTED = "[redacted]";
-
-/**
- * Each secret replaced, in the forms a message may hold it (as is, JSON-escaped, URL-encoded),
- * longest first. Done before anything is cut, so that no part of a secret survives a cut.
- */
-export function withoutSecrets(text: string, secrets: readonly string[]): string {
-  const forms = secrets
-    .filter((secret) => secret !== "")
-    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
-    .sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const form of forms) out = out.replaceAll(form, REDACTED);
-  return out;
-}
-
-function guardText(text: string, secrets: readonly string[]): string {
-  return cutQuotes(withoutCredentials(withoutSecrets(text, secrets)));
+/** Secrets are replaced (in every form src/model/scrub.ts knows) before anything is cut. */
+function guardText(text: string, secrets: Scrubber): string {
+  return cutQuotes(withoutCredentials(secrets.text(text)));
 }
 
 /**
  * The issue as a message may show it (its message, hint and path): `secrets` (the run's
  * password) first, then the guard.
  */
-export function guardIssue(issue: ConfigIssue, secrets: readonly string[] = []): ConfigIssue {
-  const message = guardText(issue.message, secrets);
-  const hint = issue.hint === undefined ? undefined : guardText(issue.hint, secrets);
+export function guardIssue(issue: ConfigIssue, secrets: readonly string[] | Scrubber = []): ConfigIssue {
+  const scrubber = secrets instanceof Scrubber ? secrets : new Scrubber(secrets);
+  const message = guardText(issue.message, scrubber);
+  const hint = issue.hint === undefined ? undefined : guardText(issue.hint, scrubber);
   // The path is made of the file's own keys: a secret pasted as a key shows there too.
-  const path = guardText(issue.path, secrets);
+  const path = guardText(issue.path, scrubber);
   if (message === issue.message && hint === issue.hint && path === issue.path) return issue;
   return { ...issue, path, message, ...(hint === undefined ? {} : { hint }) };
 }

@@ -4,6 +4,7 @@
  * run shows every error at once, in file order, like a compiler.
  */
 import { printable } from "../model/printable.js";
+import { Scrubber } from "../model/scrub.js";
 import { guardIssue } from "./guard-text.js";
 import { sourceSnippet } from "./snippet.js";
 
@@ -69,7 +70,8 @@ export class ConfigError extends Error {
   readonly issues: readonly ConfigIssue[];
   /** As the stages wrote them, to guard again with the run's secrets (`withSecrets`). */
   readonly #found: readonly ConfigIssue[];
-  readonly #secrets: readonly string[];
+  /** The run's secrets, that no quoted line may hold (snippet.ts). */
+  readonly #scrubber: Scrubber;
   /** Each file's text by the name issues give it, to quote an issue's line (snippet.ts). */
   readonly #sources: ReadonlyMap<string, string>;
 
@@ -82,13 +84,14 @@ export class ConfigError extends Error {
     secrets: readonly string[] = [],
     sources: ReadonlyMap<string, string> = new Map(),
   ) {
-    const issues = found.map((issue) => guardIssue(issue, secrets));
+    const scrubber = new Scrubber(secrets);
+    const issues = found.map((issue) => guardIssue(issue, scrubber));
     const first = issues[0];
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
     super(first ? `${formatIssue(first)}${more}` : "invalid configuration");
     this.issues = issues;
     this.#found = found;
-    this.#secrets = secrets;
+    this.#scrubber = scrubber;
     this.#sources = sources;
   }
 
@@ -103,7 +106,7 @@ export class ConfigError extends Error {
   /** The issue's line with a caret under its column, when it is one of a file read (snippet.ts). */
   snippetOf(issue: ConfigIssue): string[] | undefined {
     const text = this.#sources.get(issue.file);
-    return text === undefined ? undefined : sourceSnippet(text, issue.line, issue.column, this.#secrets);
+    return text === undefined ? undefined : sourceSnippet(text, issue.line, issue.column, this.#scrubber);
   }
 }
 

@@ -5,8 +5,7 @@
  * normalize them, so the schema and the model never disagree on what a message says.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { jsonSchemaAjv } from "../model/json-schema.js";
 import { isHttpUrl } from "../model/url.js";
 import { explainLeaf } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
@@ -15,9 +14,6 @@ import { pathText } from "./path-text.js";
 import { configSchema } from "./schema-file.js";
 import { schemaMessage } from "./schema-messages.js";
 import type { SourceIndex } from "./source-index.js";
-
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 interface Validators {
   document: ValidateFunction;
@@ -35,8 +31,7 @@ let compiled: Validators | undefined;
 
 function validators(): Validators {
   if (compiled === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-    addFormats(ajv, ["uri"]);
+    const ajv = jsonSchemaAjv({ verbose: true });
     // Not ajv's strict `uri`, which refuses the macros real pixel URLs carry (`{cachebuster}`).
     ajv.addFormat("http-url", isHttpUrl);
     const schema = withHttpUrlFormat(configSchema());
@@ -51,7 +46,8 @@ function validators(): Validators {
 }
 
 /**
- * The schema file is portable (strict ajv, standard formats only: issue 27 item 9), so its
+ * The schema file is portable (strict ajv, standard formats only, so that any editor
+ * or validator reads it: ARCHITECTURE.md), so its
  * `URL` definition holds only a pattern. doohctl's own check, stricter (no control
  * character, readable by WHATWG `URL`, no user info: src/model/url.ts), is the format
  * `http-url`, added here to a copy of the definition; its errors are explained by the same

@@ -13,7 +13,8 @@
  * counted on that escaped text, so that it stays under its character.
  */
 import { printable } from "../model/printable.js";
-import { looksLikeCredential, withoutSecrets } from "./guard-text.js";
+import { Scrubber } from "../model/scrub.js";
+import { looksLikeCredential } from "./guard-text.js";
 
 /**
  * Characters kept before and after the caret on a long line: with the gutter, a snippet fits
@@ -27,12 +28,12 @@ export function sourceSnippet(
   text: string,
   line: number,
   column: number,
-  secrets: readonly string[] = [],
+  secrets: Scrubber = new Scrubber(),
 ): string[] | undefined {
   if (line < 1) return undefined;
   const source = lineAt(text, line);
   if (source === undefined || source.trim() === "") return undefined;
-  if (looksLikeCredential(source) || withoutSecrets(source, secrets) !== source) return undefined;
+  if (looksLikeCredential(source) || secrets.text(source) !== source) return undefined;
   const at = Math.min(Math.max(column - 1, 0), source.length);
   const whole = printable(source).length <= WHOLE;
   const start = whole || at <= BEFORE ? 0 : at - BEFORE;

@@ -5,7 +5,8 @@
  * could not be in. Every problem names its path in the seed.
  */
 import { readFile } from "node:fs/promises";
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { jsonSchemaAjv } from "../model/json-schema.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type {
@@ -68,8 +69,10 @@ export interface EmulatorSeed {
   networks?: Network[];
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(SEED_SCHEMA);
+// Published as draft-07 (schemas/emulator-seed.schema.json) for editors; every keyword it
+// uses means the same in 2020-12, the one draft doohctl validates with.
+const { $schema: _, ...seedSchema } = SEED_SCHEMA;
+const validateSchema = jsonSchemaAjv().compile(seedSchema);
 
 /** `/campaigns/3/cpm` -> `campaigns[3].cpm`. */
 function toField(pointer: string): string {

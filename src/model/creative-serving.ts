@@ -7,6 +7,8 @@
  * yet; one that FAILED processing, is archived or was DENIED by every network that reviewed
  * it cannot.
  */
+
+import { plural } from "./plural.js";
 import type { Creative } from "./wire.js";
 
 export type CreativeServing =
@@ -17,7 +19,7 @@ export type CreativeServing =
   | { state: "cannot serve"; reason: string };
 
 function networks(ids: readonly string[]): string {
-  return `network${ids.length === 1 ? "" : "s"} ${ids.join(", ")}`;
+  return `${plural(ids.length, "network")} ${ids.join(", ")}`;
 }
 
 export function creativeServing(

@@ -1,5 +1,5 @@
 /**
- * What is said of a request that gets no answer (issue 22, docs/api-client.md "Retries"):
+ * What is said of a request that gets no answer (docs/api-client.md "Retries"):
  * one phrase for the client's errors and the progress displays alike.
  */
 

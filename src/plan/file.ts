@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { jsonSchemaAjv } from "../model/json-schema.js";
 import { canonicalDocument } from "./canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
@@ -110,13 +110,11 @@ function schemaPath(): string {
   throw new Error("schemas/plan.schema.json not found: the installation is incomplete");
 }
 
-let validator: ReturnType<Ajv2020["compile"]> | undefined;
+let validator: ValidateFunction | undefined;
 function validate(value: unknown): string[] {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-    validator = ajv.compile(JSON.parse(readFileSync(schemaPath(), "utf8")));
-  }
+  // strict off: the schema's if/then branches require properties their parent defines,
+  // which ajv's strict mode (strictRequired) refuses though the schema is valid JSON Schema.
+  validator ??= jsonSchemaAjv({ strict: false }).compile(JSON.parse(readFileSync(schemaPath(), "utf8")));
   if (validator(value)) return [];
   return (validator.errors ?? [])
     .slice(0, 10)

@@ -124,7 +124,8 @@ function increases(input: PolicyInput): Finding[] {
 
 /**
  * Per advertiser and currency (the money table's rows), never netted across advertisers: a
- * raise for one advertiser is not offset by a cut for another (issue 25).
+ * raise for one advertiser is not offset by a cut for another: each
+ * advertiser pays its own raise.
  */
 function addedSpend(input: PolicyInput): Finding[] {
   const rule = input.desired.policy?.max_added_spend;

@@ -6,6 +6,7 @@
  */
 import { Endpoints } from "../api/endpoints.js";
 import type { ApiRequest } from "../api/types.js";
+import { count } from "../model/plural.js";
 import type { CampaignPatch, CreativePatch, InsertionOrderPatch } from "../model/wire.js";
 import { MAX_BATCH } from "../model/wire.js";
 import type { Built } from "./build.js";
@@ -42,10 +43,6 @@ function draft(phase: Phase, request: ApiRequest, itemChangeIds: string[][], des
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
   const items = built.insertionOrders
     .map((work) => ({ work, patch: phase === 1 ? work.widen : work.narrow }))
@@ -57,7 +54,7 @@ function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
         batch.map(({ work, patch }): InsertionOrderPatch => ({ id: work.id, ...patch })),
       ),
       batch.map(({ work }) => [work.changeId]),
-      `PATCH ${plural(batch.length, "insertion order")} (${phase === 1 ? "widening" : "narrowing"})`,
+      `PATCH ${count(batch.length, "insertion order")} (${phase === 1 ? "widening" : "narrowing"})`,
     ),
   );
 }
@@ -151,7 +148,7 @@ function creativeBatches(built: Built): Draft[] {
       5,
       Endpoints.patchCreatives(batch.map((w): CreativePatch => ({ id: w.id, ...w.patch }))),
       batch.map((w) => w.changeIds),
-      `PATCH ${plural(batch.length, "creative")}`,
+      `PATCH ${count(batch.length, "creative")}`,
     ),
   );
 }
@@ -193,20 +190,20 @@ function changeIdsOf(item: Item): string[] {
 }
 
 function describeBatch(phase: 3 | 4 | 6, items: readonly Item[]): string {
-  const count = (test: (item: Item) => boolean) => items.filter(test).length;
-  const pauses = count((i) => i.kind === "pause" || (i.kind === "update" && i.work.pause));
-  const reactivations = count((i) => i.kind === "reactivate");
-  const deactivations = count((i) => i.kind === "update" && i.work.deactivate && !i.work.pause);
-  const raises = count((i) => i.kind === "activate" && raisedLate(i.work));
+  const matching = (test: (item: Item) => boolean) => items.filter(test).length;
+  const pauses = matching((i) => i.kind === "pause" || (i.kind === "update" && i.work.pause));
+  const reactivations = matching((i) => i.kind === "reactivate");
+  const deactivations = matching((i) => i.kind === "update" && i.work.deactivate && !i.work.pause);
+  const raises = matching((i) => i.kind === "activate" && raisedLate(i.work));
   const activates = items.some((i) => i.kind === "activate" && i.work.activate);
   const notes = [
-    phase === 3 && deactivations > 0 ? plural(deactivations, "deactivation") : "",
-    pauses > 0 ? `${plural(pauses, "pause")} for targeting changes` : "",
-    reactivations > 0 ? `${plural(reactivations, "reactivation")} after targeting changes` : "",
-    raises > 0 ? `${plural(raises, "budget raise")} after decreases` : "",
+    phase === 3 && deactivations > 0 ? count(deactivations, "deactivation") : "",
+    pauses > 0 ? `${count(pauses, "pause")} for targeting changes` : "",
+    reactivations > 0 ? `${count(reactivations, "reactivation")} after targeting changes` : "",
+    raises > 0 ? `${count(raises, "budget raise")} after decreases` : "",
   ].filter(Boolean);
   const what = phase === 6 && activates ? ["activate", ...notes] : notes;
-  return `PATCH ${plural(items.length, "campaign")}${what.length > 0 ? ` (${what.join(phase === 6 ? "; " : ", ")})` : ""}`;
+  return `PATCH ${count(items.length, "campaign")}${what.length > 0 ? ` (${what.join(phase === 6 ? "; " : ", ")})` : ""}`;
 }
 
 function materialize(steps: readonly Step[], creatives: readonly Draft[]): Draft[] {
@@ -264,7 +261,7 @@ export function scheduleRequests(built: Built, options: { maxDarkRequests?: numb
         2,
         Endpoints.createCampaigns(batch.map((w) => w.create!.item)),
         batch.map((w) => [w.create!.changeId]),
-        `POST ${plural(batch.length, "campaign")} (created inactive)`,
+        `POST ${count(batch.length, "campaign")} (created inactive)`,
       ),
     ),
     ...materialize(choice.layout.steps, creatives),

@@ -4,6 +4,7 @@
  */
 import { RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
+import { count } from "../model/plural.js";
 import { deactivates } from "./changes.js";
 import type { Change, ChangeKind, InsertionOrderDelta, PlannedRequest, PlanSummary } from "./types.js";
 import { writeSendTimes } from "./window.js";
@@ -35,7 +36,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
   const impressions = new Map<string, { delta: number; created: number }>();
   const add = (io: string, line: string) => lines.set(io, [...(lines.get(io) ?? []), line]);
   const counted = new Map<string, { paused: number; deactivated: number }>();
-  const count = (io: string) => {
+  const tally = (io: string) => {
     const c = counted.get(io) ?? { paused: 0, deactivated: 0 };
     counted.set(io, c);
     return c;
@@ -89,23 +90,22 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
         }
       }
     }
-    if (deactivates(change)) count(io).deactivated++;
-    if (change.kind === "replace_targetings" && change.pause) count(io).paused++;
+    if (deactivates(change)) tally(io).deactivated++;
+    if (change.kind === "replace_targetings" && change.pause) tally(io).paused++;
   }
   for (const [io, perIo] of cpm) {
-    for (const [key, n] of perIo) add(io, `${key} on ${n} campaign${n === 1 ? "" : "s"}`);
+    for (const [key, n] of perIo) add(io, `${key} on ${count(n, "campaign")}`);
   }
   for (const [io, { delta, created }] of impressions) {
     if (delta === 0 && created === 0) continue;
     add(
       io,
-      `campaign budgets ${grouped(delta, true)} impressions${created > 0 ? ` (${created} new campaign${created === 1 ? "" : "s"})` : ""}`,
+      `campaign budgets ${grouped(delta, true)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
     );
   }
   for (const [io, c] of counted) {
-    if (c.paused > 0)
-      add(io, `${c.paused} campaign${c.paused === 1 ? "" : "s"} paused during apply for targeting changes`);
-    if (c.deactivated > 0) add(io, `${c.deactivated} campaign${c.deactivated === 1 ? "" : "s"} deactivated`);
+    if (c.paused > 0) add(io, `${count(c.paused, "campaign")} paused during apply for targeting changes`);
+    if (c.deactivated > 0) add(io, `${count(c.deactivated, "campaign")} deactivated`);
   }
   return [...lines.entries()].map(([insertion_order_id, l]) => ({ insertion_order_id, lines: l }));
 }

@@ -4,6 +4,7 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { TARGETING_OPTIONS } from "../model/targeting-members.js";
@@ -144,11 +145,6 @@ export function insertionOrderOf(change: Change): string | undefined {
   if (change.kind === "update_insertion_order") return change.insertion_order_id;
   if (change.kind === "update_creative") return undefined;
   return change.campaign.insertion_order_id;
-}
-
-/** `1 campaign`, `2 campaigns`; `count(1, "campaign created", "campaigns created")`. */
-export function count(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
 }
 
 export function eta(plan: Plan): string {

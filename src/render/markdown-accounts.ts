@@ -9,6 +9,7 @@
  * rendered by the caller, so this module depends on no planning code.
  */
 import { Money } from "../model/money.js";
+import { plural } from "../model/plural.js";
 import { Time } from "../model/time.js";
 import type { Plan } from "../plan/types.js";
 import { cell, code } from "./markdown-text.js";
@@ -79,8 +80,9 @@ export function accountSummary(input: { account: string; file: string; plan: Pla
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+/** `1,200 changes`: counts grouped as en-US writes them. */
+function grouped(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${plural(n, word)}`;
 }
 
 /** `Acme: +600.00 USD<br>Beta: -25.00 EUR`: the advertisers whose maximum spend changes. */
@@ -115,7 +117,7 @@ function totalMoney(accounts: readonly AccountSummary[]): string {
 }
 
 function changesCell(a: AccountSummary): string {
-  const errors = a.errors > 0 ? ` (**${plural(a.errors, "error")}: cannot be applied**)` : "";
+  const errors = a.errors > 0 ? ` (**${grouped(a.errors, "error")}: cannot be applied**)` : "";
   return `${a.changes.toLocaleString("en-US")}${errors}`;
 }
 
@@ -123,7 +125,7 @@ function summaryLines(accounts: readonly AccountSummary[]): string[] {
   const slowest = Math.max(0, ...accounts.map((a) => a.estimatedApplyMs));
   const sum = (pick: (a: AccountSummary) => number) => accounts.reduce((n, a) => n + pick(a), 0);
   return [
-    `## doohctl plan: ${plural(accounts.length, "account")}, ${plural(
+    `## doohctl plan: ${grouped(accounts.length, "account")}, ${grouped(
       sum((a) => a.changes),
       "change",
     )}`,

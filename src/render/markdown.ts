@@ -4,18 +4,10 @@
  * in <details> blocks. Never longer than `maxChars` (60,000 by default, under GitHub's
  * comment limit): the details are cut with a note pointing at the JSON artifact.
  */
+
+import { count as countOf } from "../model/plural.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
-import {
-  actionCounts,
-  count as countOf,
-  darkTime,
-  detailLines,
-  eta,
-  groups,
-  headline,
-  MARKER,
-  spendRows,
-} from "./format.js";
+import { actionCounts, darkTime, detailLines, eta, groups, headline, MARKER, spendRows } from "./format.js";
 import { cell } from "./markdown-text.js";
 import { scopeBanner } from "./scope.js";
 
@@ -164,7 +156,7 @@ function compose(plan: Plan, max: number, deactivating: ReadonlySet<string>): st
     "",
     ...guardrailNotes(plan),
     errors.length > 0
-      ? `**${errors.length} error${errors.length === 1 ? "" : "s"}: this plan cannot be applied.**`
+      ? `**${countOf(errors.length, "error")}: this plan cannot be applied.**`
       : `**${eta(plan)}**; ${countOf(plan.summary.read_requests, "read request")}. \`${plan.connection.api_origin}\` (${plan.connection.environment})${plan.targets.length > 0 ? `, narrowed to ${plan.targets.join(", ")}` : ""}.`,
     "",
     ...(darkTime(plan) && errors.length === 0 ? [`${darkTime(plan)}.`, ""] : []),

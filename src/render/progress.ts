@@ -24,7 +24,7 @@ export interface ProgressView {
   /** A wait in progress: clock time it ends, and why. */
   wait?: { until: number; reason: WaitReason };
   /**
-   * The request out the longest without an answer (issue 22): when it went, which attempt of
+   * The request out the longest without an answer: when it went, which attempt of
    * how many, and the clock time its deadline runs out. Shown once it has been silent for
    * `SILENT_MS`, as a countdown to the deadline.
    */

@@ -2,9 +2,10 @@
  * pull's output (docs/pull.md, Output): text is the live pauses first, then a unified diff
  * per file, then what was not pulled and why; JSON carries the same facts.
  */
+
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { PullResult } from "../pull/pull.js";
-import { count } from "./format.js";
 
 export interface PullOutcome extends PullResult {
   /** Files written (none with --check). */

@@ -11,9 +11,10 @@ import type {
   UnsentRequest,
 } from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
-import { campaignLabel, count } from "./format.js";
+import { campaignLabel } from "./format.js";
 import { formatElapsed, itemsText } from "./progress.js";
 
 /** Per action: what one of it is, and what several are. */

@@ -6,10 +6,11 @@
  * (`Money.formatAmount`, src/model/money.ts).
  */
 import { Money } from "../model/money.js";
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
 import type { InsertionOrderStatus } from "../plan/status-rollup.js";
-import { count, type Paint, paint } from "./format.js";
+import { type Paint, paint } from "./format.js";
 import { cell } from "./markdown-text.js";
 import { statusGantt } from "./status-gantt.js";
 

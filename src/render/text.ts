@@ -4,11 +4,11 @@
  * findings, the ordered requests and the summary. Pure: plan in, text out.
  */
 
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import { PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
-  count,
   darkTime,
   detailLines,
   eta,
@@ -37,7 +37,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const errors = plan.findings.filter((f) => f.severity === "error").length;
   out.push(
     p.bold(
-      `doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}${errors > 0 ? `; ${errors} error${errors === 1 ? "" : "s"}, nothing can be applied` : ""}`,
+      `doohctl plan: ${plan.changes.length === 0 ? noChanges(plan) : actionCounts(plan)}${errors > 0 ? `; ${count(errors, "error")}, nothing can be applied` : ""}`,
     ),
   );
   out.push(p.dim(`${plan.connection.api_origin} (${plan.connection.environment}), ${plan.created_at}`));

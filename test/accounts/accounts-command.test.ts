@@ -1,5 +1,5 @@
 /**
- * Issue 28 items 1 and 2: accounts in the config and `doohctl accounts` in each format
+ * Accounts in the config and `doohctl accounts` in each format
  * (docs/safety.md, Several accounts in one repository). Offline: no emulator is needed to list.
  */
 import { execFileSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * Issue 28 item 3: per account, nothing shared by accident (docs/safety.md, Keeping two
+ * Per account, nothing shared by accident (docs/safety.md, Keeping two
  * accounts apart). Two configured accounts meet where they could collide most: one DSP, one
  * origin and environment, one G9 account_id, two API users, one HOME (so one state directory,
  * one session cache directory, one lock directory). The built CLI is killed with SIGKILL in

@@ -1,5 +1,5 @@
 /**
- * Issue 28 item 1 across the wire: three accounts against three emulators, each behind an
+ * Accounts across the wire: three accounts against three emulators, each behind an
  * intercepting proxy that records every login. Each account's credentials go to its own
  * origin and nowhere else, even with DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD
  * set to a fourth DSP (docs/safety.md, Credentials).

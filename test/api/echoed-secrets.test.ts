@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 8: a DSP that echoes secrets. Its error answers quote the login body (the
+ * A DSP that echoes secrets. Its error answers quote the login body (the
  * password) or the Cookie header (the session token) in `message` and in `data`; doohctl
  * scrubs both at the client's boundary, so neither reaches stdout, stderr, the --log journal
  * or a JSON result. Over real HTTP: a node:http proxy in front of the emulator.
@@ -94,7 +94,7 @@ function expectClean(text: string, what: string): void {
   expect(leaks(text, PASSWORD), what).toEqual([]);
 }
 
-/** Issue 22, item 7: every form a server may echo the password in (test/helpers/echoes.ts). */
+/** Every form a server may echo the password in (test/helpers/echoes.ts). */
 const FORMS = echoForms(PASSWORD, SECRET_USER.email);
 const EVERY_FORM = Object.entries(FORMS).map(([name, form]) => `${name}: ${form}`);
 

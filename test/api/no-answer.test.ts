@@ -1,5 +1,5 @@
 /**
- * Issue 22, finding 8, at the client: a request the DSP accepts and never answers. Over real
+ * At the client: a request the DSP accepts and never answers. Over real
  * HTTP with a 200 ms deadline: a proxy in front of the emulator holds every GET and POST of
  * /campaigns. Each attempt is announced with its deadline and its count (`sent`), answered
  * by a `response` of the same id, and the error says "no answer after 200ms (attempt k of n)";

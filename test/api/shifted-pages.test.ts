@@ -1,5 +1,5 @@
 /**
- * Issue 22, finding 3: a list that shifts between two pages of one read. Page 1 starts with
+ * A list that shifts between two pages of one read. Page 1 starts with
  * the last item of page 0 (as when an item before it was deleted meanwhile): every page holds
  * the count `total_size` promises, yet one campaign is never seen. Read as is, the plan would
  * create that campaign a second time. A hostile proxy (test/helpers/proxy.ts) in front of the
@@ -118,7 +118,7 @@ function carriedOutThenShifted(shifted: string[], posts: () => void): OnRequest 
   };
 }
 
-describe("a list that shifts between two pages of one read (issue 22, finding 3)", () => {
+describe("a list that shifts between two pages of one read", () => {
   it("plan and apply stop before any write, naming the list and the id that came twice", async () => {
     const shifted: string[] = [];
     proxy = await interceptingProxy(account.emulator.origin, { onRequest: shiftingPageOne(shifted) });

@@ -1,5 +1,5 @@
 /**
- * Issue 22, Saved plans and Credentials: a plan file never chooses which config is read, nor
+ * Saved plans and Credentials: a plan file never chooses which config is read, nor
  * where the credentials go. `apply --plan` reads config files only inside the tree, named
  * relative to it, and checks every digest before it parses any; the config's api_origin
  * must be DOOHCTL_API_ORIGIN's, which CI must set.

@@ -47,7 +47,7 @@ describe("plan's read progress", () => {
   });
 });
 
-/** Issue 22, finding 8: a GET that is never answered. */
+/** A GET that is never answered. */
 describe("a request that gets no answer", () => {
   beforeEach(() => {
     vi.useFakeTimers();

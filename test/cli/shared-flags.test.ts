@@ -35,7 +35,7 @@ describe("options several commands share", () => {
     }
   });
 
-  // Issue 27 item 3: one --format, each command with its own values. The five commands that
+  // One --format, each command with its own values. The five commands that
   // check it themselves say so as a usage error in their own voice, before reading anything.
   it.each([
     ["plan", "output on stdout: text, json or markdown", "text, json or markdown"],

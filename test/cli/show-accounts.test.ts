@@ -1,5 +1,5 @@
 /**
- * Issue 28, item 4: one review for a change across accounts. Each account is its own emulator
+ * One review for a change across accounts. Each account is its own emulator
  * (its own user and rate windows); `plan -o` saves a plan per account, as the fan-out
  * workflow's matrix jobs do, and `show plan-*.json --format markdown` combines them into one
  * pull-request comment (docs/plan.md, "Several accounts in one comment").

@@ -1,5 +1,5 @@
 /**
- * Issue 22, Files: the machine is the trust boundary. A config directory's entries must be
+ * Files: the machine is the trust boundary. A config directory's entries must be
  * regular files inside the tree; a FIFO, a device or a kernel file is refused at once, by
  * name; no message quotes more than the token at fault, nor anything like a credential.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22, Scale: no spread of a large array anywhere in config and plan. `push(...items)`
+ * Scale: no spread of a large array anywhere in config and plan. `push(...items)`
  * puts every item on the stack, and past ~125,000 items the load threw "Maximum call stack
  * size exceeded" instead of validating or reporting.
  */

@@ -13,7 +13,7 @@ function portableValidator() {
   return ajv.compile(structuredClone(configSchema()));
 }
 
-describe("schemas/doohctl.schema.json is portable (issue 27 item 9)", () => {
+describe("schemas/doohctl.schema.json is portable", () => {
   it("compiles under ajv strict mode with only the standard formats of ajv-formats", () => {
     expect(() => portableValidator()).not.toThrow();
   });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sourceSnippet } from "../../src/config/snippet.js";
+import { Scrubber } from "../../src/model/scrub.js";
 
 describe("sourceSnippet", () => {
   it("puts the caret under the column, counted on the escaped text of control characters", () => {
@@ -24,7 +25,7 @@ describe("sourceSnippet", () => {
     expect(sourceSnippet(text, 1, 3)).toBeUndefined();
     expect(sourceSnippet(text, 2, 29)).toBeUndefined();
     expect(sourceSnippet(text, 3, 9)).toBeUndefined();
-    expect(sourceSnippet(text, 4, 9, ["Winter-Sale-2026"])).toBeUndefined();
+    expect(sourceSnippet(text, 4, 9, new Scrubber(["Winter-Sale-2026"]))).toBeUndefined();
     expect(sourceSnippet(text, 4, 9)?.[1]).toBe("4 |   name: Winter-Sale-2026");
   });
 

@@ -1,11 +1,11 @@
 /**
  * One line indented wrongly is one error at that line (src/config/yaml/stray-indent.ts), not
- * yaml's cascade of errors down the file with a false "appears twice" (issue 24).
+ * yaml's cascade of errors down the file with a false "appears twice".
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseYamlFully } from "../../src/config/yaml/full-reader.js";
+import { parseYaml } from "../../src/config/yaml/read.js";
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "quickstart", "doohctl.yaml");
 const LINES = readFileSync(EXAMPLE, "utf8").split("\n");
@@ -20,7 +20,7 @@ function deIndented(at: number, by: number): string {
 describe("a line indented unlike its map", () => {
   it("a campaign key moved to its insertion order's column is one error there, with the indentation to use", () => {
     const at = LINES.findIndex((l) => /^ {8}budget_impressions:/.test(l));
-    const { issues, usable } = parseYamlFully(deIndented(at, 4), "doohctl.yaml");
+    const { issues, usable } = parseYaml(deIndented(at, 4), "doohctl.yaml");
     expect(usable).toBe(false);
     expect(issues).toEqual([
       expect.objectContaining({
@@ -37,7 +37,7 @@ describe("a line indented unlike its map", () => {
     const noisy: string[] = [];
     LINES.forEach((line, at) => {
       if (!/^ {2,}\S/.test(line) || line.trimStart().startsWith("#")) return;
-      const { issues } = parseYamlFully(deIndented(at, 2), "doohctl.yaml");
+      const { issues } = parseYaml(deIndented(at, 2), "doohctl.yaml");
       if (issues.length > 1 || issues.some((i) => i.code === "DUPLICATE_KEY")) {
         noisy.push(`line ${at + 1}: ${issues.map((i) => `${i.line}:${i.code}`).join(" ")}`);
       }

@@ -1,8 +1,7 @@
 /**
  * The last line of defence: whatever the yaml package throws on (none known today; the
  * merge-loop TypeError was one) reaches the user as a located ConfigError, never a crash.
- * The YAML packages, not our code, are replaced here, to throw as an unknown bug would:
- * js-yaml (the fast reader's) hands the file on to the full reader, whose yaml fails.
+ * The yaml package, not our code, is replaced here, to throw as an unknown bug would.
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../../src/config/issues.js";
@@ -33,18 +32,6 @@ vi.mock("yaml", async (importOriginal) => {
           return Reflect.get(target, key, receiver);
         },
       });
-    },
-  };
-});
-
-vi.mock("js-yaml", async (importOriginal) => {
-  const jsYaml = await importOriginal<typeof import("js-yaml")>();
-  return {
-    ...jsYaml,
-    parseEvents: (text: string, options: never) => {
-      // js-yaml refuses the text, as it does a syntax error: the fast reader hands it over.
-      if (text.includes(THROWS)) throw new jsYaml.YAMLException("unexpected end of the stream");
-      return jsYaml.parseEvents(text, options);
     },
   };
 });

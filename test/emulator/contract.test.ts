@@ -1,5 +1,5 @@
 /**
- * The emulator is strict to the contract (issue 14): each divergence a differential run found
+ * The emulator is strict to the contract: each divergence a differential run found
  * against an independent reading of the specification, checked over real HTTP.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 4: where the contract and the emulator disagreed on what may be sent. Where
+ * Where the contract and the emulator disagreed on what may be sent. Where
  * the specification or a gap decision settles the point, the contract says it, so the
  * client's request check refuses it before any write; where neither does, the emulator is
  * loosened to the contract (docs/emulator.md, "Requests").

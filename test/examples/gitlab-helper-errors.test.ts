@@ -1,6 +1,6 @@
 /**
  * examples/gitlab/doohctl-gitlab.mjs when the GitLab API cannot be reached: one line naming
- * the step and the cause, exit 1, never a `TypeError: fetch failed` stack (issue 24).
+ * the step and the cause, exit 1, never a `TypeError: fetch failed` stack.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";

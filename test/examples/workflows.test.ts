@@ -64,7 +64,7 @@ describe("GitHub workflow examples", () => {
     const plan = WORKFLOWS.find((w) => w.name === "doohctl-plan.yml")!.doc;
     const [checkout] = steps(plan);
     expect(checkout.with["fetch-depth"]).toBe(0);
-    // The merge base of GitHub's merge commit and the base branch, not origin/main (issue 24, finding 5).
+    // The merge base of GitHub's merge commit and the base branch, not origin/main.
     const base = steps(plan).find((s) => s.id === "base");
     expect(base.run).toContain('base=$(git merge-base "origin/$BASE_REF" HEAD)');
     const commands = steps(plan).flatMap((s) => (s.with?.command ? [s.with.command] : []));

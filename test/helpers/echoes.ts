@@ -1,5 +1,5 @@
 /**
- * The forms in which a hostile or careless server may echo a secret (issue 22, item 7), for
+ * The forms in which a hostile or careless server may echo a secret, for
  * the scrubbing tests: each names how it was made, so a failure says which form leaked.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The test users, once (issue 27 item 7): every seed and every CLI environment in test/ logs in
+ * The test users, once: every seed and every CLI environment in test/ logs in
  * as one of these. A test that needs a user unlike them says how with `user({ ... })`, e.g. a
  * password with quotes for the secret-scrubbing tests. `test/helpers/vocabulary.test.ts`
  * refuses a `USER` constant defined anywhere else.

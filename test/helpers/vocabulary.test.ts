@@ -1,5 +1,5 @@
 /**
- * The tests' one vocabulary (issue 27 item 7, ARCHITECTURE.md#testing): the emulator starts
+ * The tests' one vocabulary (ARCHITECTURE.md#testing): the emulator starts
  * through `emulatorWorld()` (test/helpers/world.ts) or `startCliAccount()`
  * (test/helpers/cli-account.ts), and the users are those of test/helpers/users.ts.
  */

@@ -1,7 +1,7 @@
 /**
- * One rule for whether a creative can serve, used by plan (DOOH501) and status (issue 25,
- * finding 8: creative 9201 was "will not serve there" in plan and "1 of 1 can serve" in
- * status): PROCESSED, not archived, and APPROVED by at least one network.
+ * One rule for whether a creative can serve, used by plan (DOOH501) and status, so that the
+ * two never disagree on one creative: PROCESSED, not archived, and APPROVED by at least one
+ * network.
  */
 import { describe, expect, it } from "vitest";
 import { creativeServing } from "../../src/model/creative-serving.js";

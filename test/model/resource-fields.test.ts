@@ -9,7 +9,7 @@ import { RESOURCE_SCHEMA_PARTS } from "../../scripts/gen-targeting-schemas.js";
 import { memberProblems } from "../../src/cli/doctor/checks.js";
 import { apiOwnedKey } from "../../src/config/api-owned.js";
 import { normalizeFile } from "../../src/config/normalize.js";
-import { parseYamlFully } from "../../src/config/yaml/full-reader.js";
+import { parseYaml } from "../../src/config/yaml/read.js";
 import * as emulatorCampaigns from "../../src/emulator/routes/campaigns.js";
 import * as emulatorCreatives from "../../src/emulator/routes/creatives.js";
 import * as emulatorInsertionOrders from "../../src/emulator/routes/insertion-orders.js";
@@ -159,7 +159,7 @@ describe("a field added to a copy of the campaign table (an integer frequency_ca
   it("the normalization: a config declaring it holds it, with where it was written", () => {
     const text =
       'version: 1\ninsertion_orders:\n  - id: "1001"\n    campaigns:\n      - name: c\n        frequency_cap: 5\n';
-    const parsed = parseYamlFully(text, "cap.yaml");
+    const parsed = parseYaml(text, "cap.yaml");
     const tables = { insertionOrder: INSERTION_ORDER_FIELDS, campaign: fields, creative: CREATIVE_FIELDS };
     const { result, issues } = normalizeFile(parsed.value as Record<string, unknown>, parsed.index, tables);
     expect(issues).toEqual([]);

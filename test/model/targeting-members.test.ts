@@ -19,7 +19,7 @@ const at = (doc: Json, path: readonly string[]) =>
 
 const OUT_OF_DATE = "run `npm run build && node dist/scripts/gen-targeting-schemas.js`";
 
-describe("the description of the targeting option kinds (issue 27 item 8)", () => {
+describe("the description of the targeting option kinds", () => {
   it("names each member and each id list once, and only a deal option goes without exclude (G5)", () => {
     const members = TARGETING_OPTIONS.map((kind) => kind.member);
     const lists = TARGETING_OPTIONS.map((kind) => kind.ids.name);

@@ -1,7 +1,7 @@
 /**
  * Every table of option members is taken from the one description (src/model/targeting-members.ts):
  * for each kind it describes, each consumer handles that kind's member, id list and exclude
- * as the description says (issue 27 item 8).
+ * as the description says.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * DOOH303 states the cpm the delivered impressions were bought at (spend x 1000 / delivered),
- * not the cpm in the config, which may have drifted (issue 25, finding 7).
+ * not the cpm in the config, which may have drifted.
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";

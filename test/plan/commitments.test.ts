@@ -1,5 +1,5 @@
 /**
- * Commitments (issue 25, finding 3): the campaigns of an insertion order can spend more than
+ * Commitments: the campaigns of an insertion order can spend more than
  * its budget_money. DOOH803 in plan and validate; DOOH906 under commitments_within_budget.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";

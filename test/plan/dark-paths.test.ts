@@ -1,5 +1,5 @@
 /**
- * Every dark path counts (issue 25, finding 6): end_time moved to now, no creative left that
+ * Every dark path counts: end_time moved to now, no creative left that
  * can serve, a budget at or below what is delivered stop a campaign in flight as surely as a
  * deactivation; no_deactivation_in_flight (DOOH905) denies each, and without a policy the
  * ones no other finding names are DOOH102. A budget cut that leaves less than
@@ -132,7 +132,7 @@ describe("dark paths of a campaign in flight", () => {
 });
 
 describe("a budget cut that leaves less than --min-budget-days at the current pace (DOOH304)", () => {
-  // Issue 25, finding 6: 600k -> 275k with 271,368 delivered. Flight Dec 1 to Jan 31, now Dec
+  // 600k -> 275k with 271,368 delivered. Flight Dec 1 to Jan 31, now Dec
   // 20: 19 days elapsed, pace 271,368 / 19 = 14,282.5 a day (14,283 shown); the 3,632 left last
   // 3,632 / 14,282.5 = 0.254 days (0.3 shown), and 42 days of flight remain: dark about
   // 42 - 0.254 = 41.7 days early.

@@ -16,8 +16,8 @@ import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import { parsePlan } from "../../src/plan/file.js";
 import { createPlan } from "../../src/plan/planner.js";
+import { checkProposal } from "../../src/plan/proposal.js";
 import { readLiveState } from "../../src/plan/read.js";
-import { checkStaleness } from "../../src/plan/stale.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
@@ -125,16 +125,18 @@ describe("plan against the emulator", () => {
   it("says which field of which object moved since a saved plan was made", async () => {
     const desired = await loadConfig([CONFIG], { cwd: ROOT });
     const c = client();
-    const plan = createPlan(desired, await readLiveState(c, desired), PLAN_OPTIONS);
-    expect(await checkStaleness(plan, c)).toEqual([]);
+    // As `apply --plan` checks a saved plan: made again from the same config, the live state now.
+    const again = async () => createPlan(desired, await readLiveState(c, desired), PLAN_OPTIONS);
+    const plan = await again();
+    expect(checkProposal(plan, await again())).toEqual({ stale: [], altered: [] });
     await c.send(Endpoints.patchCampaigns([{ id: "5101", cpm: Money.parse("16 USD") }]));
     plan.fingerprints.push({ ...plan.fingerprints.find((f) => f.kind === "campaign")!, id: "9999" });
-    const stale = await checkStaleness(plan, c);
+    const check = checkProposal(plan, await again());
     await c.close();
-    expect(stale.map((s) => s.message)).toEqual([
-      "campaign 5101: cpm 15.00 USD -> 16.00 USD since the plan was made",
-      "campaign 9999 no longer exists",
-    ]);
+    expect(check).toEqual({
+      stale: ["campaign 5101: cpm 15.00 USD -> 16.00 USD since the plan was made"],
+      altered: ["the file fingerprints campaign 9999, which the plan does not read"],
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Loosening a guardrail is itself a finding (issue 25, finding 5): one PR raised max_cpm to
+ * Loosening a guardrail is itself a finding: one PR raised max_cpm to
  * 100 USD with warn and the cpm increase limit to 1000%, and the PR comment showed only DOOH303.
  */
 import { describe, expect, it } from "vitest";

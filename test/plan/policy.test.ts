@@ -192,7 +192,7 @@ describe("guardrail policies", () => {
   });
 });
 
-describe("max_added_spend per advertiser and currency (issue 25, finding 4)", () => {
+describe("max_added_spend per advertiser and currency", () => {
   it("never nets one advertiser's raise against another's cut", () => {
     // Advertiser 1: 5001 100,000 x 12 / 1000 = 1,200 -> 600,000 x 12 / 1000 = 7,200: +6,000.
     // Advertiser 2: 5002 500,000 x 12 / 1000 = 6,000 -> 125,000 x 12 / 1000 = 1,500: -4,500.

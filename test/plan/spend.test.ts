@@ -41,7 +41,7 @@ function shown(rows: readonly SpendDelta[] | undefined) {
 }
 
 describe("money summary", () => {
-  it("prices a mid-flight cpm change on the undelivered impressions only (issue 25, finding 1)", () => {
+  it("prices a mid-flight cpm change on the undelivered impressions only", () => {
     const live = liveState({
       insertionOrders: [liveIo({ budget_money: null })],
       campaigns: [
@@ -287,7 +287,7 @@ describe("money summary", () => {
     ]);
   });
 
-  it("lists an insertion order's budget_money change as its own row (issue 25, finding 2)", () => {
+  it("lists an insertion order's budget_money change as its own row", () => {
     const live = liveState({ campaigns: [liveCampaign({ progress: progress(0, usd("0")) })] });
     const d = desiredState([desiredIo("1001", { fields: { budget_money: usd("250000") } })]);
     expect(plan(d, live).summary.budget_money).toEqual([

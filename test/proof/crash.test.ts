@@ -1,5 +1,5 @@
 /**
- * Crash recovery (issue 8): the built `doohctl apply` is killed with SIGKILL at seeded points,
+ * Crash recovery: the built `doohctl apply` is killed with SIGKILL at seeded points,
  * including between a campaign POST and its response (killed from the emulator's onWrite,
  * which runs after the write and before the answer is sent). A following apply and plan
  * converge, no campaign exists twice, no active campaign lost a targeting, and the journal

@@ -1,5 +1,5 @@
 /**
- * The emulator's exposure (issue 8): it binds loopback unless told otherwise, and its control
+ * The emulator's exposure: it binds loopback unless told otherwise, and its control
  * path (state dump, reset, clock, faults) does not exist unless enabled: both in-process and
  * as `doohctl emulator`.
  */

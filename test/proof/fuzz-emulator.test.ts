@@ -1,5 +1,5 @@
 /**
- * Fuzzing the emulator (issue 8), beyond test/emulator/fuzz.test.ts (random methods, paths,
+ * Fuzzing the emulator, beyond test/emulator/fuzz.test.ts (random methods, paths,
  * queries and bodies): here the bodies start as valid writes against a realistic account and
  * are then mutated, so they reach the deep rules (G4 batches, G5, G6, G8) where a partial
  * write would hide; and raw malformed HTTP is thrown at the socket. Never a 500, never a

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the config loader (issue 8): random YAML documents and random mutations of the
+ * Fuzzing the config loader: random YAML documents and random mutations of the
  * shipped examples never crash it. Every outcome is a DesiredState or a ConfigError whose
  * every issue names the file and a line and column inside it (line 0 only for issues about a
  * file as a whole: unreadable, not UTF-8, empty).

@@ -1,5 +1,5 @@
 /**
- * A GitHub runner cancelling the built `doohctl apply` (issue 22, finding 7): SIGINT, 7.5 s
+ * A GitHub runner cancelling the built `doohctl apply`: SIGINT, 7.5 s
  * later SIGTERM, 2.5 s later SIGKILL, sent while campaigns are paused for a targeting change.
  * Without a terminal no signal aborts the restore of delivery (docs/apply.md, Interrupting):
  * - the reactivation is slow (held by the DSP until after the SIGTERM): the SIGTERM is

@@ -1,5 +1,5 @@
 /**
- * Secrets (issue 8): every command runs with a known password, and with the session token the
+ * Secrets: every command runs with a known password, and with the session token the
  * emulator handed out. Whatever doohctl writes (stdout, stderr, journals, saved plans, error
  * reports, every file it leaves behind) holds neither; the session cache holds the token, as it
  * must, in a 0600 file, and nothing else does.

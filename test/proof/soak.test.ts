@@ -1,5 +1,5 @@
 /**
- * Fault soak (issue 8): a large scenario applied while the emulator injects 429s, 500s,
+ * Fault soak: a large scenario applied while the emulator injects 429s, 500s,
  * dropped connections and latency jitter. Every run must converge, or stop with a report
  * whose re-plan shows exactly what it did not do; I1, I2 and I3 hold after every write. One
  * auto-advancing VirtualClock is shared by emulator and client, so rate limits cost no real

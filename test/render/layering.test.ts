@@ -55,8 +55,8 @@ describe("src/render takes plain data", () => {
     ]);
   });
 
-  // Issue 27 item 5: render called serializePlan (plan/file.ts) and deactivates
-  // (plan/changes.ts); the CLI now computes both and passes the result in.
+  // Renderers are functions from data to text: serializing a plan (plan/file.ts) and
+  // deciding what deactivates (plan/changes.ts) are the CLI's, which passes the result in.
   it("imports only types from src/plan (the phase names aside)", () => {
     const files = readdirSync(RENDER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
     expect(files.length).toBeGreaterThan(5);

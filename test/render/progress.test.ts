@@ -149,7 +149,7 @@ describe("the progress line after a stop", () => {
   });
 });
 
-/** Issue 22, finding 8: a request without an answer, on apply's progress. */
+/** A request without an answer, on apply's progress. */
 describe("a request that gets no answer", () => {
   const silent: ProgressView = {
     done: 1,

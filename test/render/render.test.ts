@@ -69,7 +69,7 @@ describe("renderers", () => {
     golden("spend.summary.json.golden", `${JSON.stringify(JSON.parse(json).summary.spend, null, 2)}\n`);
   });
 
-  it("shows an insertion order's budget_money change as its own row (issue 25, finding 2)", () => {
+  it("shows an insertion order's budget_money change as its own row", () => {
     // IO 1001 budget_money 25,000 -> 250,000 USD: +225,000.00 (+900.0%), where the money
     // table showed 0.00 USD. Its campaign 5001 is unchanged: 100,000 x 12 / 1000 = 1,200.
     const p = plan(

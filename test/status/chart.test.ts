@@ -1,8 +1,8 @@
 /**
  * The Mermaid chart of `doohctl status --format markdown`, checked with Mermaid's own parser
  * (test/status/mermaid.ts, the 11.x release GitHub renders with): every golden Markdown file,
- * and a report with every state a campaign can be in, under names Mermaid would misread
- * (issue 25, finding 9: the chart never rendered).
+ * and a report with every state a campaign can be in, under names Mermaid would misread,
+ * so that the chart GitHub shows is one that renders.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

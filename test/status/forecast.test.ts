@@ -1,6 +1,6 @@
 /**
  * `doohctl status` forecasts and alerts from the one progress sample the DSP gives (G2), each
- * figure with its hand calculation (issue 25, finding 9; docs/status.md). Pure: the report is
+ * figure with its hand calculation (docs/status.md). Pure: the report is
  * built from wire campaigns at a fixed instant, no emulator needed.
  */
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * Mermaid's own parser, the one GitHub renders charts with (the `mermaid` devDependency is
  * pinned to a 11.x release; GitHub renders with Mermaid 11), under jsdom since Mermaid
  * expects a browser. Only a parse: the faithful check that a chart in a status report is
- * not the "Parse error" box GitHub shows for a chart it cannot read (issue 25, finding 9).
+ * not the "Parse error" box GitHub shows for a chart it cannot read.
  */
 import { JSDOM } from "jsdom";
 

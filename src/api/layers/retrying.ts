@@ -5,11 +5,11 @@
  * applied is an OutcomeUnknownError, never sent again.
  */
 import type { Clock } from "../../model/clock.js";
+import type { Scrubber } from "../../model/scrub.js";
 import { noAnswerText } from "../../model/silence.js";
 import { apiError } from "../answer.js";
 import { OutcomeUnknownError, RetryBudgetError, TimeoutError } from "../errors.js";
 import { type AttemptOutcome, decideRetry, parseRetryAfter, type RetryPolicy } from "../retry.js";
-import type { Scrubber } from "../scrub.js";
 import { attempt, type Layer } from "../send.js";
 import type { HttpResponse } from "../transport.js";
 import type { ApiEvent, ClientStats } from "../types.js";
@@ -56,7 +56,8 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       }
       // A trickled answer is no blip: another attempt would hold the run for another deadline.
       if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
-      // Issue 22: an unanswered request's last error says which attempt of how many it was.
+      // An unanswered request's last error says which attempt of how many it was, so a
+      // person can tell a dead DSP from a slow one.
       const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
       const decision = decideRetry({
         policy,
@@ -88,7 +89,7 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
           if (response && response.status !== 429) throw apiError(request, response, scrubber, failures);
           throw new RetryBudgetError(request.method, request.path, decision.detail);
         case "outcome-unknown":
-          // A POST that got no answer says so, and for how long (issue 22), not just "timeout".
+          // A POST that got no answer says so, and for how long, not just "timeout".
           throw new OutcomeUnknownError(
             request.method,
             request.path,

@@ -3,8 +3,9 @@
  * cookie; a 401 or 403 (a revoked, unknown or expired token) gets one fresh login and one
  * more try, and a session just created that is refused again is a CredentialsError.
  */
+
+import type { Scrubber } from "../../model/scrub.js";
 import { CredentialsError } from "../errors.js";
-import type { Scrubber } from "../scrub.js";
 import type { Layer } from "../send.js";
 import type { Session } from "../session.js";
 

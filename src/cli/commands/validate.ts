@@ -1,6 +1,7 @@
 import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
+import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { configCommitmentFindings } from "../../plan/commitments.js";
 import type { CommandModule } from "../command.js";
@@ -58,8 +59,4 @@ export function summary(state: DesiredState): string {
     "campaign",
     "campaigns",
   )}, ${count(state.creatives.length, "creative", "creatives")} (${count(state.files.length, "file", "files")})`;
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

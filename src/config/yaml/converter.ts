@@ -1,5 +1,5 @@
 /**
- * The full reader's walk over `yaml`'s document tree: plain data, with each value's position
+ * The YAML reader's walk over `yaml`'s document tree: plain data, with each value's position
  * recorded in the SourceIndex, and what the tree holds that a config cannot (an alias of no
  * anchor, a loop, a key written twice, a merge of something not a map) as located issues.
  */

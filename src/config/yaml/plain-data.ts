@@ -1,4 +1,4 @@
-/** Building the plain values both YAML readers produce. */
+/** Building the plain values the YAML reader produces. */
 
 /** Plain assignment, except that a `__proto__` key stays data instead of a prototype. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {

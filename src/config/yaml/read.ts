@@ -1,23 +1,164 @@
 /**
- * Stage 1: text -> a plain JSON-like value plus a SourceIndex of positions.
+ * Stage 1: text -> a plain JSON-like value plus a SourceIndex of positions, read by `yaml`,
+ * which explains every error at its position. This is the one way in for the rest of config.
  * YAML 1.2 core schema, so `2026-12-01T00:00:00Z` stays a string (no implicit timestamps);
  * `<<` merge keys on; duplicate keys are errors. Integers come in as bigint so that an id
  * with more digits than a double holds is caught ("quote this id") rather than rounded.
- *
- * Two readers give the same answer: the fast one (fast-reader.ts) for files within its
- * reach, and the full one (full-reader.ts, `yaml`), the reference, for the rest and for
- * every file with an error. This is the one way in for the rest of config.
  */
 
-import { readPlainYaml } from "./fast-reader.js";
-import { type ParsedSource, parseYamlFully } from "./full-reader.js";
+import { isScalar, LineCounter, parseDocument } from "yaml";
+import { append } from "../../model/append.js";
+import { count } from "../../model/plural.js";
+import type { ConfigIssue } from "../issues.js";
+import { SourceIndex } from "../source-index.js";
+import { resolveAliases } from "./aliases.js";
+import { Converter } from "./converter.js";
+import { explainYamlError } from "./error-explanation.js";
+import { strayIndentAt } from "./stray-indent.js";
+import { syntaxCause } from "./syntax-cause.js";
 
-/**
- * Reads one file's YAML: through the fast event reader when the file is within what it
- * covers, else through `yaml`, which also explains every error.
- */
-export function parseYaml(text: string, file: string): ParsedSource {
-  const plain = readPlainYaml(text, file);
-  if (plain !== undefined) return { ...plain, issues: [], usable: true };
-  return parseYamlFully(text, file);
+export interface ParsedSource {
+  /** The document as plain data; bigint where an integer is beyond the safe range. */
+  value: unknown;
+  index: SourceIndex;
+  issues: ConfigIssue[];
+  /** False when later stages would only report follow-on noise. */
+  usable: boolean;
 }
+
+const YAML_OPTIONS = {
+  version: "1.2",
+  schema: "core",
+  merge: true,
+  uniqueKeys: true,
+  intAsBigInt: true,
+  prettyErrors: false,
+} as const;
+
+/** The lines of a text's YAML syntax errors (not its duplicate keys): stray-indent.ts tries fixes. */
+function syntaxErrorLines(text: string): number[] {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  return doc.errors.filter((e) => e.code !== "DUPLICATE_KEY").map((e) => lineCounter.linePos(e.pos[0]).line);
+}
+
+/** Reads one file's YAML with `yaml`, with located errors. */
+export function parseYaml(text: string, file: string): ParsedSource {
+  const lineCounter = new LineCounter();
+  const index = new SourceIndex(file, lineCounter, text);
+  const issues: ConfigIssue[] = [];
+  try {
+    return readDocument(text, index, lineCounter, issues);
+  } catch (error) {
+    // Defensive: every shape we know of is reported as an issue below; anything the yaml
+    // package (or this converter) still throws on becomes a located issue too, so that
+    // loadConfig only ever rejects with a ConfigError.
+    issues.push({
+      file,
+      ...documentStart(text),
+      path: "",
+      message: `YAML: this document could not be read (${errorText(error)}): simplify its anchors, aliases and \`<<\` merge keys, and please report it as a doohctl bug`,
+      code: "YAML_SYNTAX",
+    });
+    return { value: undefined, index, issues, usable: false };
+  }
+}
+
+function readDocument(
+  text: string,
+  index: SourceIndex,
+  lineCounter: LineCounter,
+  issues: ConfigIssue[],
+): ParsedSource {
+  const file = index.file;
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  let usable = true;
+  // A key written twice is reported by the converter, which knows its path and the first
+  // occurrence; yaml's own report stands only where the converter does not run.
+  const duplicates: ConfigIssue[] = [];
+  const reported = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  // An unclosed bracket or quote, or a tab, is reported where it starts; yaml's errors from
+  // there on follow from it and are not (syntax-cause.ts).
+  const cause = syntaxCause(text, reported);
+  const errors = cause ? reported.filter((e) => e.pos[0] < cause.offset) : reported;
+  if (cause) {
+    usable = false;
+    const { message, hint, code } = cause;
+    issues.push({
+      file,
+      ...index.position(cause.offset),
+      path: "",
+      message,
+      ...(hint ? { hint } : {}),
+      code,
+    });
+  }
+  const first = errors.find((e) => e.code !== "DUPLICATE_KEY");
+  // A tab, or a value that needs quotes, has its own explanation (error-explanation.ts).
+  const plain =
+    first !== undefined &&
+    first.code !== "TAB_AS_INDENT" &&
+    explainYamlError(first.code, first.message, text, first.pos).hint === undefined;
+  const stray = plain ? strayIndentAt(text, index.position(first.pos[0]).line, syntaxErrorLines) : undefined;
+  if (stray) {
+    usable = false;
+    issues.push({
+      file,
+      line: stray.line,
+      column: stray.indent + 1,
+      path: "",
+      message: `YAML: this line is indented by ${spaces(stray.indent)}, which breaks the lines after it: indent it by ${spaces(stray.expected)}`,
+      hint: "the other errors YAML finds here follow from this line: validate again once it is fixed",
+      code: "YAML_SYNTAX",
+    });
+  }
+  for (const error of errors) {
+    const { line, column } = index.position(error.pos[0]);
+    // Around a stray line, yaml reads lines in the wrong map: noise, false duplicates too.
+    // Re-indenting it left no syntax error, so the only others it keeps are earlier keys twice.
+    if (stray && (line >= stray.line || error.code !== "DUPLICATE_KEY")) continue;
+    const { code, message, hint } = explainYamlError(error.code, error.message, text, error.pos);
+    const issue: ConfigIssue = { file, line, column, path: "", message, ...(hint ? { hint } : {}), code };
+    if (code === "DUPLICATE_KEY") duplicates.push(issue);
+    else {
+      usable = false;
+      issues.push(issue);
+    }
+  }
+  if (!usable) return { value: undefined, index, issues: [...issues, ...duplicates], usable };
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+    issues.push({
+      file,
+      line: 1,
+      column: 1,
+      path: "",
+      message: "file is empty: a config starts with `version: 1`",
+      code: "EMPTY_FILE",
+    });
+    return { value: undefined, index, issues, usable: false };
+  }
+  // A looping alias would make the converter recurse into a collection it is still building.
+  const aliases = resolveAliases(doc, index);
+  append(issues, aliases.loops);
+  if (aliases.loops.length > 0) return { value: undefined, index, issues, usable: false };
+  const converter = new Converter(doc, aliases.targets, index, issues);
+  const value = converter.convert(doc.contents);
+  if (converter.unknownAliases > 0) return { value: undefined, index, issues, usable: false };
+  return { value, index, issues, usable: true };
+}
+
+/** The first line holding content (not blank, a comment or a directive), for a file-wide issue. */
+function documentStart(text: string): { line: number; column: number } {
+  const lines = text.split("\n");
+  const at = lines.findIndex(
+    (line) => !/^\s*(#.*)?$/.test(line) && !line.startsWith("%") && line.trim() !== "---",
+  );
+  if (at === -1) return { line: 1, column: 1 };
+  return { line: at + 1, column: (lines[at]?.search(/\S/) ?? 0) + 1 };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]}` : String(error);
+}
+
+const spaces = (n: number) => count(n, "space");

@@ -1,7 +1,7 @@
 /**
  * One line indented unlike the lines around it makes `yaml` report a cascade: every line
- * after it read in the wrong map, ten errors and a false "appears twice" for one slip
- * (issue 24). When re-indenting one line near the first error makes the whole file readable,
+ * after it read in the wrong map, ten errors and a false "appears twice" for one slip.
+ * When re-indenting one line near the first error makes the whole file readable,
  * that line is the one error to report, with the indentation that works; otherwise yaml's
  * errors stand as they are.
  */

@@ -3,6 +3,8 @@
  * they are contracted outside the API. A patch that would leave a campaign outside the
  * flight window, exceed the budget or clash with a cpm currency is refused (G8).
  */
+
+import { plural } from "../../model/plural.js";
 import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
@@ -90,7 +92,7 @@ function campaignList(ids: readonly string[]): string {
   const sorted = [...ids].sort(compareIds);
   const shown = sorted.slice(0, 10).join(", ");
   const more = sorted.length > 10 ? ` and ${sorted.length - 10} more` : "";
-  return `${sorted.length === 1 ? "campaign" : "campaigns"} ${shown}${more}`;
+  return `${plural(sorted.length, "campaign")} ${shown}${more}`;
 }
 
 /** G8, restated from the insertion order's side: which of its fields the change breaks. */

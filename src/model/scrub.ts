@@ -1,15 +1,19 @@
 /**
- * Secrets the client knows (the password, every session token it sent) scrubbed out of text
+ * The one secret scrubber: the client, the config guard (src/config/guard-text.ts) and the
+ * CLI (src/cli/config-secrets.ts) all replace the secrets they know with it.
+ *
+ * The client's secrets (the password, every session token it sent) are scrubbed out of text
  * the server wrote, before that text becomes part of an error or an event. A server may echo
  * the request body of a failed login (the password) or the Cookie header (the token) in an
  * error `message` or in `data`, raw or escaped (echo-forms.ts: JSON, `\u`, HTML, URL, any
  * case, base64 of the password and of `email:password`); scrubbing here, at the client's
  * boundary, means nothing downstream (terminal, journal, plan file, JSON result) can print
  * it. Text is scrubbed whole before any cut (`excerpt`): a cut first could leave half a
- * secret that no longer matches (issue 22, item 7).
+ * secret that no longer matches.
  */
-import type { ApiFieldError } from "../model/wire.js";
+
 import { base64Forms, echoPattern } from "./echo-forms.js";
+import type { ApiFieldError } from "./wire.js";
 
 export const REDACTED = "[redacted]";
 

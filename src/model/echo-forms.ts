@@ -1,5 +1,5 @@
 /**
- * The forms a secret takes when a server echoes it (issue 22, item 7), as regular
+ * The forms a secret takes when a server echoes it, as regular
  * expressions: each character of the secret may come as itself (in any case), JSON-escaped
  * (`\"`, `\\`, `\/`, `\n`..., once or several times over), `\u`-escaped (`\u0041`, any case
  * of hex), HTML-escaped (`&amp;`, `&quot;`, `&#39;`, `&#x27;`, possibly escaped twice) or
