@@ -79,7 +79,7 @@ function readDocument(
   const reported = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
   // An unclosed bracket or quote, or a tab, is reported where it starts; yaml's errors from
   // there on follow from it and are not (syntax-cause.ts).
-  const cause = syntaxCause(text, reported);
+  const cause = syntaxCause(text, reported, syntaxErrorLines);
   const errors = cause ? reported.filter((e) => e.pos[0] < cause.offset) : reported;
   if (cause) {
     usable = false;

@@ -8,8 +8,10 @@
  * drops every error from there on (what follows from it).
  */
 import { type CST, Parser, type YAMLError } from "yaml";
+import { count } from "../../model/plural.js";
 import type { ConfigIssueCode } from "../issues.js";
 import { explainYamlError, withoutComment } from "./error-explanation.js";
+import { type ErrorLines, strayIndentAt } from "./stray-indent.js";
 
 export interface SyntaxCause {
   /** Where the cause starts in the text: the opening bracket or quote, the tab. */
@@ -20,11 +22,21 @@ export interface SyntaxCause {
 }
 
 /** The first cause of `errors` (yaml's, of `text`), or undefined when none is one of the above. */
-export function syntaxCause(text: string, errors: readonly YAMLError[]): SyntaxCause | undefined {
+export function syntaxCause(
+  text: string,
+  errors: readonly YAMLError[],
+  errorLines: ErrorLines,
+): SyntaxCause | undefined {
   if (!errors.some((e) => e.code !== "DUPLICATE_KEY")) return undefined;
   const causes: SyntaxCause[] = [];
   const tab = errors.find((e) => e.code === "TAB_AS_INDENT");
-  if (tab) causes.push({ offset: tab.pos[0], ...explainYamlError(tab.code, tab.message, text, tab.pos) });
+  if (tab) {
+    // What to write: the spaces that make the file readable, found as for a stray line.
+    const line = text.slice(0, tab.pos[0]).split("\n").length;
+    const fix = strayIndentAt(text, line, errorLines);
+    const hint = fix?.line === line ? `indent it with ${count(fix.expected, "space")} instead` : undefined;
+    causes.push({ offset: tab.pos[0], ...explainYamlError(tab.code, tab.message, text, tab.pos), hint });
+  }
   const unclosed = firstUnclosed(text);
   if (unclosed) causes.push(unclosed);
   return causes.sort((a, b) => a.offset - b.offset)[0];
