@@ -1,9 +1,10 @@
 /**
- * The source line a terminal shows under a config error (src/config/snippet.ts): a caret at
- * the column, and never a line that could hold a credential or the run's password.
+ * The source line a terminal shows under a config error (src/config/snippet.ts), and the hint
+ * of an unclosed quote (syntax-cause.ts): never a line that could hold a credential or the run's password.
  */
 import { describe, expect, it } from "vitest";
 import { sourceSnippet } from "../../src/config/snippet.js";
+import { parseYaml } from "../../src/config/yaml/read.js";
 import { Scrubber } from "../../src/model/scrub.js";
 
 describe("sourceSnippet", () => {
@@ -42,5 +43,15 @@ describe("sourceSnippet", () => {
     expect(sourceSnippet("a: 1\n\n", 0, 0)).toBeUndefined();
     expect(sourceSnippet("a: 1\n\n", 2, 1)).toBeUndefined();
     expect(sourceSnippet("a: 1\n", 9, 1)).toBeUndefined();
+  });
+});
+
+describe("an unclosed quote's hint", () => {
+  it("completes the line, unless the line looks like it holds a credential", () => {
+    const plain = parseYaml('version: 1\nnote: "holiday\n', "a.yaml").issues;
+    expect(plain.map((i) => [i.line, i.column, i.hint])).toEqual([[2, 7, 'write "holiday"']]);
+    const secret = parseYaml('version: 1\napi_token: "s3cr3t-value\n', "b.yaml").issues;
+    expect(secret.map((i) => [i.line, i.column, i.hint])).toEqual([[2, 12, undefined]]);
+    expect(JSON.stringify(secret)).not.toContain("s3cr3t");
   });
 });

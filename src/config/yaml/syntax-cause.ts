@@ -9,6 +9,7 @@
  */
 import { type CST, Parser, type YAMLError } from "yaml";
 import { count } from "../../model/plural.js";
+import { looksLikeCredential } from "../guard-text.js";
 import type { ConfigIssueCode } from "../issues.js";
 import { explainYamlError, withoutComment } from "./error-explanation.js";
 import { type ErrorLines, strayIndentAt } from "./stray-indent.js";
@@ -74,10 +75,15 @@ function firstUnclosed(text: string): SyntaxCause | undefined {
   return first;
 }
 
-/** The rest of the line from `offset`, without a trailing comment: what the hint completes. */
+/**
+ * The rest of the line from `offset`: what the hint completes. Empty when the line looks like
+ * it holds a credential (`password: "…`): a hint never quotes one (guard-text.ts).
+ */
 function restOfLine(text: string, offset: number): string {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
   const end = text.indexOf("\n", offset);
-  return text.slice(offset, end === -1 ? text.length : end).replace(/\r$/, "");
+  const line = text.slice(start, end === -1 ? text.length : end).replace(/\r$/, "");
+  return looksLikeCredential(line) ? "" : line.slice(offset - start);
 }
 
 function unclosedBracket(text: string, offset: number, opener: string): SyntaxCause {
