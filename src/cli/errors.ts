@@ -127,14 +127,19 @@ export function reportError(io: CliIO, command: string, thrown: unknown, format:
       error instanceof ConfigError ? e : { ...e, message: textWithoutEnvSecrets(e.message, io.env) },
     );
     io.stdout.write(renderJsonErrors(errors));
-  } else if (error instanceof ConfigError) io.stderr.write(describeError(command, error));
+  } else if (error instanceof ConfigError) io.stderr.write(configErrorText(error, io.stderr.isTTY));
   else io.stderr.write(`doohctl ${command}: ${textWithoutEnvSecrets(plainMessage(error), io.env)}\n`);
 }
 
-/** One error as stderr text: every config issue at its place, else the typed error's message. */
-export function describeError(command: string, error: unknown): string {
-  if (error instanceof ConfigError) return `${error.issues.map(formatIssue).join("\n")}\n`;
-  return `doohctl ${command}: ${plainMessage(error)}\n`;
+/**
+ * A config error's issues as stderr text, each at its place; for a person at a terminal with
+ * its line and a caret under the spot (src/config/snippet.ts), never in a log or a pipe.
+ */
+export function configErrorText(error: ConfigError, terminal: boolean): string {
+  const issues = error.issues.map((issue) =>
+    formatIssue(issue, terminal ? error.snippetOf(issue) : undefined),
+  );
+  return `${issues.join("\n")}\n`;
 }
 
 /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { CliIO } from "./io.js";
-import { droppedOutputNote, type ProcessSink, processSink } from "./process-output.js";
+import { droppedOutputNote, type ProcessSink, processSink, stdoutIsProse } from "./process-output.js";
 import { run } from "./program.js";
 import { askLine } from "./prompt.js";
 
@@ -30,8 +30,9 @@ function processIO(stdout: ProcessSink, stderr: ProcessSink): CliIO {
 
 // A reader that went away never ends the run (process-output.ts): the apply stops and restores
 // as it would, and the exit code says what happened to it, not to its output.
-const stdout = processSink(process.stdout);
-const stderr = processSink(process.stderr);
+// On a terminal, prose breaks at spaces to its width, never mid-word; data is left as written.
+const stdout = processSink(process.stdout, stdoutIsProse(process.argv.slice(2)));
+const stderr = processSink(process.stderr, true);
 const code = await run(process.argv.slice(2), processIO(stdout, stderr));
 // A stream reports a failed write on a later tick: let the last ones come in.
 await new Promise((resolve) => setImmediate(resolve));

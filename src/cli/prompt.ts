@@ -43,9 +43,12 @@ export async function askLine(input: TerminalInput, output: Writable, question: 
       });
       // Ctrl-D (end of input) is no answer: readline rejects with "Aborted with Ctrl+D",
       // which apply would print as its error; as an empty answer it says nothing was sent.
-      rl.question(question).then(resolve, (error: unknown) =>
-        (error as { code?: unknown })?.code === "ABORT_ERR" ? resolve("") : reject(error),
-      );
+      // Enter ends the prompt's line, Ctrl-D does not: end it, so the next line starts clean.
+      rl.question(question).then(resolve, (error: unknown) => {
+        if ((error as { code?: unknown })?.code !== "ABORT_ERR") return reject(error);
+        output.write("\n");
+        resolve("");
+      });
     });
   } finally {
     rl.close();

@@ -6,6 +6,7 @@
 import { printable } from "../model/printable.js";
 import { Scrubber } from "../model/scrub.js";
 import { guardIssue } from "./guard-text.js";
+import { sourceSnippet } from "./snippet.js";
 
 /** Stable codes: tools match on these, so they never change meaning. */
 export type ConfigIssueCode =
@@ -70,12 +71,20 @@ export class ConfigError extends Error {
   readonly issues: readonly ConfigIssue[];
   /** As the stages wrote them, to guard again with the run's secrets (`withSecrets`). */
   readonly #found: readonly ConfigIssue[];
+  /** The run's secrets, that no quoted line may hold (snippet.ts). */
+  readonly #scrubber: Scrubber;
+  /** Each file's text by the name issues give it, to quote an issue's line (snippet.ts). */
+  readonly #sources: ReadonlyMap<string, string>;
 
   /**
    * No message quotes more than the token at fault, nor anything like a credential, nor one
    * of `secrets` (guard-text.ts): the issues are guarded here, whatever stage wrote them.
    */
-  constructor(found: readonly ConfigIssue[], secrets: readonly string[] = []) {
+  constructor(
+    found: readonly ConfigIssue[],
+    secrets: readonly string[] = [],
+    sources: ReadonlyMap<string, string> = new Map(),
+  ) {
     const scrubber = new Scrubber(secrets);
     const issues = found.map((issue) => guardIssue(issue, scrubber));
     const first = issues[0];
@@ -83,6 +92,8 @@ export class ConfigError extends Error {
     super(first ? `${formatIssue(first)}${more}` : "invalid configuration");
     this.issues = issues;
     this.#found = found;
+    this.#scrubber = scrubber;
+    this.#sources = sources;
   }
 
   /**
@@ -90,7 +101,13 @@ export class ConfigError extends Error {
    * any cut: the CLI passes DOOHCTL_PASSWORD, which the config module never reads.
    */
   withSecrets(secrets: readonly string[]): ConfigError {
-    return new ConfigError(this.#found, secrets);
+    return new ConfigError(this.#found, secrets, this.#sources);
+  }
+
+  /** The issue's line with a caret under its column, when it is one of a file read (snippet.ts). */
+  snippetOf(issue: ConfigIssue): string[] | undefined {
+    const text = this.#sources.get(issue.file);
+    return text === undefined ? undefined : sourceSnippet(text, issue.line, issue.column, this.#scrubber);
   }
 }
 
@@ -99,11 +116,12 @@ export class ConfigError extends Error {
  * Quoted keys and values are the file's text: an escape or line break in them is shown, not
  * sent to the terminal.
  */
-export function formatIssue(issue: ConfigIssue): string {
+export function formatIssue(issue: ConfigIssue, snippet: readonly string[] = []): string {
   const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
   const path = issue.path === "" ? "" : `${issue.path}: `;
   const hint = issue.hint === undefined ? "" : `\n  hint: ${printable(issue.hint)}`;
-  return `${printable(`${where}: ${path}${issue.message}`)}${hint}`;
+  const quoted = snippet.map((line) => `\n${line}`).join("");
+  return `${printable(`${where}: ${path}${issue.message}`)}${quoted}${hint}`;
 }
 
 /** The JSON form of `validate --format json`: same text, one object per issue. */

@@ -101,6 +101,8 @@ export async function loadConfig(
     throw new ConfigError(sortIssues(issues, resolved.order));
   }
   options.beforeParse?.(state.files);
+  // Kept for the error only: a terminal shows each issue's line (snippet.ts).
+  const sources = new Map<string, string>();
 
   for (const { file, bytes } of contents) {
     const decoded = decodeUtf8(bytes, file.display);
@@ -108,6 +110,7 @@ export async function loadConfig(
       issues.push(decoded.issue);
       continue;
     }
+    sources.set(file.display, decoded.text);
     const parsed = parseYaml(decoded.text, file.display);
     append(issues, parsed.issues);
     if (!parsed.usable) continue;
@@ -152,7 +155,7 @@ export async function loadConfig(
   // On disk only: an injected file system (a git revision) is the run's own files again.
   if (!injected) append(issues, await accountsMixed(read, options.cwd));
   if (issues.length > 0) {
-    throw new ConfigError(sortIssues(dedupe(issues), resolved.order));
+    throw new ConfigError(sortIssues(dedupe(issues), resolved.order), [], sources);
   }
   return state;
 }

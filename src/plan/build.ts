@@ -20,7 +20,7 @@ import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./ioPatch.js";
 import type { LiveIndex } from "./live-index.js";
 import { reactivation, restoration } from "./recovered.js";
-import { changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
+import { adoptedByName, changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope, targetFindings } from "./scope.js";
 import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "./types.js";
 import type { CampaignWork, Context, CreativeWork, InsertionOrderWork } from "./work.js";
@@ -114,6 +114,8 @@ export function buildChanges(input: BuildInput): Built {
         continue;
       }
       if (match.status === "new") append(ctx.findings, nearDuplicateNames(io.id, match.desired, ioCampaigns));
+      else if (match.live && scope.changed)
+        append(ctx.findings, adoptedByName(scope.changed.scope, io.id, match.desired, match.live));
       const work = match.live
         ? campaignUpdate(ctx, {
             io,

@@ -65,6 +65,10 @@ export const FINDING_CATALOGUE = {
     "src/plan/campaign-update.ts",
     "live targetings hold a member doohctl does not know: replacing them would remove it (see docs/assumptions.md#g14)",
   ),
+  DOOH015: warning(
+    "src/plan/removals.ts",
+    "campaign added since --changed-since REF takes over a live campaign of the same name: pin its id if meant, or rename",
+  ),
   DOOH101: warning("src/plan/analyze.ts", "deactivates a live campaign"),
   DOOH102: warning(
     "src/plan/dark-paths.ts",

@@ -104,3 +104,32 @@ export function nearDuplicateNames(
     ),
   ];
 }
+
+/**
+ * DOOH015: a campaign block the change adds (`--changed-since`), without `id`, that matches a
+ * live campaign by name (ARCHITECTURE.md#identity). The config at REF never declared that
+ * campaign, so the reviewer reads the block as a new campaign, while the plan edits a live one
+ * (its budget, its cpm, its targetings) in place: say which, and how to mean either.
+ */
+export function adoptedByName(
+  scope: ChangedScope,
+  insertionOrderId: string,
+  desired: DesiredCampaign,
+  live: Campaign,
+): Finding[] {
+  if (desired.id !== undefined) return [];
+  const added = scope.campaigns.some(
+    (c) => c.added && c.insertion_order_id === insertionOrderId && c.name === desired.name,
+  );
+  if (!added) return [];
+  return [
+    finding(
+      "DOOH015",
+      `campaign "${desired.name}" is new in the config since ${scope.since}, but live campaign ${live.id} "${live.name}" of insertion order ${insertionOrderId}${live.active ? " (active)" : ""} has its name, so the plan changes that campaign instead of creating one: pin id: "${live.id}" if taking it over is meant, or choose another name for a new campaign`,
+      {
+        address: campaignAddress(insertionOrderId, desired.name),
+        source: desired.fieldSources.name ?? desired.source,
+      },
+    ),
+  ];
+}

@@ -72,6 +72,14 @@ describe("askLine", () => {
     const output = screen("Apply? ", () => input.type("\x03"));
     await expect(askLine(input, output, "Apply? ")).rejects.toBeInstanceOf(PromptInterrupted);
   });
+
+  it("answers nothing on Ctrl-D and ends the prompt's line, so what follows starts on its own", async () => {
+    const input = fakeTerminal();
+    const output = screen("Apply? ", () => input.type("\x04"));
+    expect(await askLine(input, output, "Apply? ")).toBe("");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output.text().slice(output.text().lastIndexOf("Apply? "))).toMatch(/^Apply\? [^\n]*\n$/);
+  });
 });
 
 describe("doohctl apply at the prompt", () => {

@@ -6,7 +6,7 @@
  */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { processSink } from "../../src/cli/process-output.js";
+import { processSink, stdoutIsProse } from "../../src/cli/process-output.js";
 
 /** A stream that takes `accepted` writes, then fails each later one with `code`, as a pipe whose reader died. */
 function failingPipe(accepted: number, code: string) {
@@ -66,5 +66,74 @@ describe("processSink", () => {
     expect(sink.failure()).toBeUndefined();
     expect(sink.isTTY).toBe(true);
     expect(sink.columns).toBe(120);
+  });
+
+  it("breaks a line too long for the terminal at a space, never mid-word, and leaves a pipe's lines whole", () => {
+    const message =
+      "insertion_orders[0].campaigns[2]: a campaign needs a name: add name, unique within its insertion order";
+    const screen: string[] = [];
+    const terminal = processSink(
+      {
+        write: (t: string) => screen.push(t),
+        on: () => {},
+        isTTY: true,
+        columns: 40,
+      },
+      true,
+    );
+    terminal.write(`${message}\n  hint: the campaign names already taken are listed above\n`);
+    expect(screen.join("")).toBe(
+      [
+        "insertion_orders[0].campaigns[2]: a",
+        "  campaign needs a name: add name,",
+        "  unique within its insertion order",
+        "  hint: the campaign names already taken",
+        "    are listed above",
+        "",
+      ].join("\n"),
+    );
+    for (const line of screen.join("").split("\n")) expect(line.length).toBeLessThanOrEqual(40);
+    const piped: string[] = [];
+    processSink({ write: (t: string) => piped.push(t), on: () => {}, isTTY: false, columns: 40 }, true).write(
+      `${message}\n`,
+    );
+    expect(piped.join("")).toBe(`${message}\n`);
+    // Data on a terminal (JSON, YAML, a diff) is never broken: a copy from the screen must parse.
+    const data: string[] = [];
+    processSink({ write: (t: string) => data.push(t), on: () => {}, isTTY: true, columns: 40 }).write(
+      `${message}\n`,
+    );
+    expect(data.join("")).toBe(`${message}\n`);
+  });
+
+  it("counts colour codes as no width and leaves a progress redraw (\\r, erase) as it is", () => {
+    const screen: string[] = [];
+    const terminal = processSink(
+      {
+        write: (t: string) => screen.push(t),
+        on: () => {},
+        isTTY: true,
+        columns: 22,
+      },
+      true,
+    );
+    terminal.write("\x1b[1mdoohctl plan:\x1b[22m 2 to add\n");
+    terminal.write("\r[#####     ] 5/10 reads, 3s left\x1b[K");
+    expect(screen).toEqual([
+      "\x1b[1mdoohctl plan:\x1b[22m 2 to add\n",
+      "\r[#####     ] 5/10 reads, 3s left\x1b[K",
+    ]);
+  });
+});
+
+describe("stdoutIsProse", () => {
+  it("wraps text output, never JSON, Markdown or a command whose stdout is YAML, JSON or a diff", () => {
+    expect(stdoutIsProse(["plan", "conf"])).toBe(true);
+    expect(stdoutIsProse(["status", "--format", "text"])).toBe(true);
+    expect(stdoutIsProse(["plan", "--format", "json"])).toBe(false);
+    expect(stdoutIsProse(["plan", "--format=markdown"])).toBe(false);
+    expect(stdoutIsProse(["export", "--campaign", "5001"])).toBe(false);
+    expect(stdoutIsProse(["pull"])).toBe(false);
+    expect(stdoutIsProse(["schema"])).toBe(false);
   });
 });

@@ -44,6 +44,40 @@ describe("doohctl validate", () => {
     );
   });
 
+  it("on a terminal, plan shows a config error's line and a caret; --format json the same issue, without it", async () => {
+    const cwd = tempDir({
+      "doohctl.yaml":
+        "version: 1\ninsertion_orders:\n  - id: '1'\n    campaigns:\n      - name: A\n        cpm: 12.5\n",
+    });
+    const terminal = bufferIO({ cwd, tty: true });
+    expect(await run(["plan"], terminal)).toBe(1);
+    expect(terminal.err()).toBe(
+      [
+        'doohctl.yaml:6:14: insertion_orders[0].campaigns[0].cpm: money needs a currency: write "12.5 USD"',
+        "  |",
+        "6 |         cpm: 12.5",
+        "  |              ^",
+        "",
+      ].join("\n"),
+    );
+    const json = bufferIO({ cwd, tty: true });
+    expect(await run(["plan", "--format", "json"], json)).toBe(1);
+    expect(JSON.parse(json.out())).toEqual({
+      errors: [
+        {
+          code: "MONEY_INVALID",
+          message: 'money needs a currency: write "12.5 USD"',
+          location: {
+            file: "doohctl.yaml",
+            line: 6,
+            column: 14,
+            path: "insertion_orders[0].campaigns[0].cpm",
+          },
+        },
+      ],
+    });
+  });
+
   it("with --format json prints the issues as a JSON array on stdout", async () => {
     const cwd = tempDir({ "doohctl.yaml": "version: 1\ninsertion_order: []\n" });
     const io = bufferIO({ cwd });

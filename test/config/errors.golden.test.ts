@@ -28,6 +28,19 @@ const CASES = readdirSync(DIR)
   })
   .sort((a, b) => (a.name < b.name ? -1 : 1));
 
+const TERMINAL_DIR = fileURLToPath(new URL("./fixtures/errors-terminal/", import.meta.url));
+const TERMINAL_CASES = CASES.filter(({ name }) =>
+  [
+    "unclosed-bracket.yaml",
+    "tab-cascade.yaml",
+    "yaml-syntax.yaml",
+    "stray-indent.yaml",
+    "money.yaml",
+    "password.yaml",
+    "control-characters.yaml",
+  ].includes(name),
+);
+
 describe("validate error output (golden)", () => {
   it.each(CASES)("reports $name at file:line:column with what to write instead", async ({ name, cwd }) => {
     const io = bufferIO({ cwd });
@@ -43,6 +56,21 @@ describe("validate error output (golden)", () => {
     ).toBe(true);
     expect(io.err()).toBe(readFileSync(expectedFile, "utf8"));
   });
+
+  // On a terminal each issue also shows its line, a caret under the spot (src/config/snippet.ts):
+  // the YAML causes, a schema error, and a password's line, which is never quoted.
+  it.each(TERMINAL_CASES)(
+    "on a terminal shows the line of $name with a caret at the cause",
+    async ({ name, cwd }) => {
+      const io = bufferIO({ cwd, tty: true });
+      expect(await run(["validate", name], io)).toBe(1);
+      const expectedFile = `${TERMINAL_DIR}${name.replace(/\.yaml$/, "")}.expected`;
+      if (process.env.UPDATE_GOLDEN === "1") writeFileSync(expectedFile, io.err());
+      expect(io.err()).toBe(readFileSync(expectedFile, "utf8"));
+      expect(io.err()).not.toContain("hunter2");
+      expect(io.err()).not.toContain("also-secret");
+    },
+  );
 
   it("says the same thing in JSON as in text, issue by issue", async () => {
     for (const { name, cwd } of CASES) {

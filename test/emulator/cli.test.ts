@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { loadSeedFile, SEED_SCHEMA } from "../../src/emulator/index.js";
@@ -54,6 +55,25 @@ describe("doohctl emulator", () => {
     const faults = bufferIO();
     expect(await run(["emulator", "--port", "0", "--faults", "500"], faults)).toBe(1);
     expect(faults.err()).toContain('"500": the probability must be a number between 0 and 1');
+  });
+
+  it("exits 1 on a busy port with the flag that moves it, not Node's EADDRINUSE and stack", async () => {
+    // Any listener holds the port: what matters is that `listen` fails, not who holds it.
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, "127.0.0.1", done));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const io = bufferIO();
+      expect(await run(["emulator", "--port", String(port)], io)).toBe(1);
+      expect(io.err()).toBe(
+        `doohctl emulator: port ${port} on 127.0.0.1 is already in use (another emulator?): pass --port N for another port, or --port 0 for any free one\n`,
+      );
+      const json = bufferIO();
+      expect(await run(["emulator", "--port", String(port), "--format", "json"], json)).toBe(1);
+      expect(JSON.parse(json.out()).errors[0].code).toBe("PORT_IN_USE");
+    } finally {
+      await new Promise((done) => holder.close(done));
+    }
   });
 });
 

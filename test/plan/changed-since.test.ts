@@ -194,6 +194,39 @@ describe("plan --changed-since", () => {
     expect(p.findings.map((f) => f.code)).not.toContain("DOOH011");
   });
 
+  it("warns when a block the change adds takes over a live campaign by name (DOOH015), not once id is pinned", async () => {
+    // The live campaign is no longer declared at REF; the change adds a block of its name, which
+    // a reviewer reads as a new campaign, with a budget of its own.
+    const live = liveActive("1001");
+    const declared = readFileSync(join(repo, "conf", FILES[0]!.name), "utf8");
+    edit(0, (t) => removeBlock(t, live.name));
+    git("commit", "-q", "-am", "stop declaring one campaign");
+    const block = blockOf(declared, live.name);
+    const budget = live.budget_impressions + 1000;
+    const added = block.replace(/budget_impressions: \d+/, `budget_impressions: ${budget}`);
+    expect(added).not.toBe(block);
+    edit(0, () => declared.replace(block, added));
+    const p = await scopedPlan();
+    expect(p.changes.map((c) => [c.kind, c.address])).toEqual([
+      ["update_campaign", `campaign.1001/${live.name}`],
+    ]);
+    const takeover = p.findings.find((f) => f.code === "DOOH015");
+    expect(takeover).toMatchObject({ severity: "warning", address: `campaign.1001/${live.name}` });
+    expect(takeover?.message).toContain(`live campaign ${live.id} "${live.name}" of insertion order 1001`);
+    expect(takeover?.message).toContain(
+      `pin id: "${live.id}" if taking it over is meant, or choose another name`,
+    );
+    const text = await plan(["--changed-since", "main"], "text");
+    expect(text.out).toMatch(
+      new RegExp(`warning DOOH015: campaign "${live.name}" is new in the config since main`),
+    );
+
+    // Pinned, the block says which campaign it means: no warning; an edit of a declared one neither.
+    const pinned = added.replace(/^(\s*)- name: (.*)$/m, `$1- name: $2\n$1  id: "${live.id}"`);
+    edit(0, () => declared.replace(block, pinned));
+    expect((await scopedPlan()).findings.map((f) => f.code)).not.toContain("DOOH015");
+  });
+
   it("refuses an unknown REF, a directory outside git, and a path that did not exist at REF", async () => {
     const unknown = await plan(["--changed-since", "no-such-branch"]);
     expect(unknown.code).toBe(1);
@@ -291,4 +324,12 @@ function removeBlock(text: string, name: string): string {
   let end = start + 1;
   while (end < lines.length && lines[end]!.length > indent && lines[end]![indent] === " ") end++;
   return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+}
+
+/** The lines of the campaign block named `name`, as they are in `text`. */
+function blockOf(text: string, name: string): string {
+  const kept = removeBlock(text, name).split("\n");
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => l.trimStart() === `- name: ${name}`);
+  return lines.slice(start, start + lines.length - kept.length).join("\n");
 }

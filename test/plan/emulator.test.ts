@@ -166,6 +166,16 @@ describe("plan command errors", () => {
     expect(io.err()).not.toContain(DEMO_USER.password);
   });
 
+  it("on a terminal shows each plan error once: in the Findings, not again on stderr", async () => {
+    const file = join(dir, "unknown.yaml");
+    writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
+    const io = bufferIO({ env: env(), cwd: dir, tty: true });
+    expect(await run(["plan", file, "--no-session-cache"], io)).toBe(1);
+    expect(io.out().match(/DOOH001/g)).toHaveLength(1);
+    expect(io.err()).not.toContain("DOOH001");
+    expect(io.err()).toContain("doohctl plan: the plan has errors: nothing can be applied\n");
+  });
+
   it("with --format json prints plan errors as JSON errors, never a plan document", async () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');

@@ -19,7 +19,7 @@ import {
 } from "../../model/limits.js";
 import type { Environment } from "../../model/wire.js";
 import type { CommandModule } from "../command.js";
-import { reportError } from "../errors.js";
+import { CommandError, reportError } from "../errors.js";
 import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
@@ -123,7 +123,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           error instanceof FlagError ||
           (error as NodeJS.ErrnoException).code === "EADDRINUSE";
         if (!known) throw error;
-        reportError(io, "emulator", error, flags.format);
+        reportError(io, "emulator", portInUse(error, flags) ?? error, flags.format);
         setExit(EXIT.error);
         return;
       }
@@ -161,3 +161,15 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       setExit(EXIT.ok);
     });
 };
+
+/**
+ * Node's `listen EADDRINUSE: address already in use 127.0.0.1:4010` names the port but not
+ * the flag that moves it: say which to pass (docs/emulator.md).
+ */
+function portInUse(error: unknown, flags: EmulatorFlags): CommandError | undefined {
+  if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") return undefined;
+  return new CommandError(
+    "PORT_IN_USE",
+    `port ${flags.port} on ${flags.host} is already in use (another emulator?): pass --port N for another port, or --port 0 for any free one`,
+  );
+}

@@ -72,9 +72,11 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
         return EXIT.error;
       }
       // The plan, findings included, is the answer on stdout; the errors that make it
-      // unappliable are on stderr, where a person or a CI log looks for errors.
+      // unappliable are on stderr, where a CI log or a redirected stdout keeps them apart.
+      // When both are the one terminal, the Findings above already show them: once is enough.
       io.stdout.write(render(plan, format, io));
-      for (const f of plan.findings.filter((f) => f.severity === "error")) {
+      const sameScreen = io.stdout.isTTY && io.stderr.isTTY && format === "text";
+      for (const f of sameScreen ? [] : plan.findings.filter((f) => f.severity === "error")) {
         const at = f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
         io.stderr.write(`doohctl plan: error ${f.code}: ${f.message}${at}\n`);
       }

@@ -6,6 +6,7 @@ import { printable } from "../../model/printable.js";
 import { configCommitmentFindings } from "../../plan/commitments.js";
 import type { CommandModule } from "../command.js";
 import { withoutEnvSecrets } from "../config-secrets.js";
+import { configErrorText } from "../errors.js";
 import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
@@ -33,7 +34,7 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
         if (options.format === "json") {
           io.stdout.write(issuesToJson(error.issues));
         } else {
-          for (const issue of error.issues) io.stderr.write(`${formatIssue(issue)}\n`);
+          io.stderr.write(configErrorText(error, io.stderr.isTTY));
           io.stderr.write(`invalid: ${count(error.issues.length, "error", "errors")}\n`);
         }
         setExit(EXIT.error);

@@ -113,7 +113,7 @@ function lineValue(text: string, offset: number): { text: string; start: number 
 }
 
 /** `text` up to a ` #` comment that is not inside quotes. */
-function withoutComment(text: string): string {
+export function withoutComment(text: string): string {
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];

@@ -17,6 +17,7 @@ import { resolveAliases } from "./aliases.js";
 import { Converter } from "./converter.js";
 import { explainYamlError } from "./error-explanation.js";
 import { strayIndentAt } from "./stray-indent.js";
+import { syntaxCause } from "./syntax-cause.js";
 
 export interface ParsedSource {
   /** The document as plain data; bigint where an integer is beyond the safe range. */
@@ -105,7 +106,23 @@ function readDocument(
   // A key written twice is reported by the converter, which knows its path and the first
   // occurrence; yaml's own report stands only where the converter does not run.
   const duplicates: ConfigIssue[] = [];
-  const errors = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  const reported = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  // An unclosed bracket or quote, or a tab, is reported where it starts; yaml's errors from
+  // there on follow from it and are not (syntax-cause.ts).
+  const cause = syntaxCause(text, reported, syntaxErrorLines);
+  const errors = cause ? reported.filter((e) => e.pos[0] < cause.offset) : reported;
+  if (cause) {
+    usable = false;
+    const { message, hint, code } = cause;
+    issues.push({
+      file,
+      ...index.position(cause.offset),
+      path: "",
+      message,
+      ...(hint ? { hint } : {}),
+      code,
+    });
+  }
   const first = errors.find((e) => e.code !== "DUPLICATE_KEY");
   // A tab, or a value that needs quotes, has its own explanation (error-explanation.ts).
   const plain =
