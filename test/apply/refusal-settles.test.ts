@@ -116,6 +116,7 @@ describe("an apply that refuses", () => {
             renewed_at: new Date().toISOString(),
           },
         }),
+        { mode: 0o600 },
       );
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
