@@ -1,7 +1,8 @@
 /**
  * `doohctl status` per insertion order: the reported campaigns of each, summed. Impressions
  * add up across campaigns; spend adds up per currency only (an insertion order's campaigns
- * may be priced in more than one), exact (src/model/money.ts).
+ * may be priced in more than one), exact (src/model/money.ts). The budget of an insertion
+ * order is the sum of its campaigns' maximum spend, the plan's figure (src/plan/spend.ts).
  */
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
@@ -43,10 +44,17 @@ export function rollup(statuses: readonly CampaignStatus[]): InsertionOrderStatu
     row.impressions.budget += status.impressions.budget;
     row.impressions.projected += status.pacing.projected_impressions;
     if (status.alerts.length > 0) row.alerting += 1;
+    // Each amount in its own currency: spend in an old cpm currency is never added to the new one.
+    const add = (currency: string, spent: bigint, budget: bigint) => {
+      const [s, b] = entry.money.get(currency) ?? [0n, 0n];
+      entry.money.set(currency, [s + spent, b + budget]);
+    };
     const spent = Money.parse(status.spend.amount);
-    const budget = Money.parse(status.spend.budget);
-    const [s, b] = entry.money.get(budget.currency_code) ?? [0n, 0n];
-    entry.money.set(budget.currency_code, [s + Money.toNanos(spent), b + Money.toNanos(budget)]);
+    for (const text of status.spend.maximum) {
+      const maximum = Money.parse(text);
+      add(maximum.currency_code, 0n, Money.toNanos(maximum));
+    }
+    add(spent.currency_code, Money.toNanos(spent), 0n);
     orders.set(status.insertion_order_id, entry);
   }
   return [...orders.values()].map(({ row, money }) => ({

@@ -10,6 +10,7 @@ import { Money } from "../model/money.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
+import { maximumSpendMoney } from "./spend.js";
 import { DAY_MS, type Forecast, forecast } from "./status-forecast.js";
 import { type InsertionOrderStatus, rollup } from "./status-rollup.js";
 
@@ -67,8 +68,14 @@ export interface CampaignStatus {
   /** Share of the flight behind us, 0 to 100. */
   flight_elapsed_pct: number;
   impressions: { delivered: number; budget: number; pct: number };
-  /** Exact amounts (`Money.format`); text and Markdown round them for people. */
-  spend: { amount: string; budget: string; pct: number };
+  /**
+   * Exact amounts (`Money.format`); text and Markdown round them for people. `amount` is
+   * `progress.spend`, in the currency it was spent in; `budget` is the campaign's maximum spend
+   * in its cpm's currency, the plan's figure (src/plan/spend.ts: spent plus the undelivered
+   * budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s first.
+   * `pct` is amount of budget, 0 when their currencies differ (never converted).
+   */
+  spend: { amount: string; budget: string; maximum: string[]; pct: number };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
@@ -195,11 +202,15 @@ function campaignStatus(
     outlook,
     threshold: input.thresholds.behind_pct,
   });
-  const budgetSpend = Money.fromNanos(
-    (Money.toNanos(campaign.cpm) * BigInt(budget)) / 1000n,
-    campaign.cpm.currency_code,
+  const spend = campaign.progress ? Money.fromWire(campaign.progress.spend) : Money.zero(campaign.cpm.currency_code);
+  const cpm = Money.fromWire(campaign.cpm);
+  const { maximum } = maximumSpendMoney(
+    { impressions: budget, cpm, end_time: campaign.end_time },
+    campaign.progress ? { delivered, spent: spend } : undefined,
+    now,
   );
-  const spend = campaign.progress?.spend ?? Money.zero(campaign.cpm.currency_code);
+  const budgetSpend = maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
+  const otherMaximum = maximum.filter((m) => m !== budgetSpend);
   const alerts = alertsOf({
     campaign,
     creatives,
@@ -225,7 +236,11 @@ function campaignStatus(
     spend: {
       amount: Money.format(spend),
       budget: Money.format(budgetSpend),
-      pct: round(share(Money.toNanos(spend), Money.toNanos(budgetSpend))),
+      maximum: [budgetSpend, ...otherMaximum].map(Money.format),
+      pct:
+        spend.currency_code === budgetSpend.currency_code
+          ? round(share(Money.toNanos(spend), Money.toNanos(budgetSpend)))
+          : 0,
     },
     pacing: { verdict, ...outlook },
     creatives: {
@@ -287,12 +302,19 @@ function alertsOf(o: {
   // A pace needs time to mean anything: judged after the grace period, and a campaign that
   // delivered nothing at all is "nothing delivered" below, not behind.
   if (o.verdict === "behind" && graceOver && delivered > 0) {
-    add("behind", `behind pace: ${outlook.difference_pct}% against what the remaining budget needs`);
+    add(
+      "behind",
+      `behind pace: ${shownPercent(outlook.difference_pct, input.thresholds.behind_pct)} against what the remaining budget needs`,
+    );
   }
+  // Running out early is a pace judged like "ahead": after the grace period and outside the
+  // band. A campaign the verdict calls on track raises no budget alert; one that delivered its
+  // whole budget before its end is a fact, not a forecast, and always does.
+  const runsOut = o.verdict === "ahead" && graceOver;
   if (
     outlook.exhausted_at !== undefined &&
     outlook.dark_days !== undefined &&
-    o.verdict !== "never activated"
+    (o.verdict === "budget delivered" || runsOut)
   ) {
     add(
       "budget exhausted",
@@ -351,6 +373,23 @@ const ALERT_ORDER: readonly AlertKind[] = [
 ];
 
 const EN_US = new Intl.NumberFormat("en-US");
+
+/**
+ * A percent for people, rounded once to a tenth, signed; with more decimals where a tenth
+ * would read as the threshold itself (-10.03 against 10 shows "-10.03%", not "-10.0%").
+ */
+export function shownPercent(value: number, threshold?: number): string {
+  let digits = 1;
+  while (
+    digits < 4 &&
+    threshold !== undefined &&
+    Math.abs(Number(value.toFixed(digits))) === threshold &&
+    Math.abs(value) !== threshold
+  ) {
+    digits += 1;
+  }
+  return `${value > 0 ? "+" : ""}${value.toFixed(digits)}%`;
+}
 
 function darkDays(days: number): string {
   return days < 0.1 ? "less than 0.1 days" : `${days.toFixed(1)} days`;

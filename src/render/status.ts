@@ -7,7 +7,7 @@
  */
 import { Money } from "../model/money.js";
 import { printable } from "../model/printable.js";
-import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
+import { type CampaignStatus, type PacingVerdict, type StatusReport, shownPercent } from "../plan/status.js";
 import type { InsertionOrderStatus } from "../plan/status-rollup.js";
 import { count, type Paint, paint } from "./format.js";
 import { cell } from "./markdown-text.js";
@@ -30,11 +30,11 @@ function bar(pct: number): string {
   return `[${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}]`;
 }
 
-function verdictText(c: CampaignStatus): string {
+function verdictText(c: CampaignStatus, threshold: number): string {
   const { verdict, difference_pct } = c.pacing;
   if (verdict === "behind" || verdict === "ahead" || verdict === "on track") {
-    const sign = difference_pct > 0 ? "+" : "";
-    return `${verdict} (${sign}${difference_pct}% against what the remaining budget needs)`;
+    // The JSON figure is exact; rounded here once, with the digits that keep it off the threshold.
+    return `${verdict} (${shownPercent(difference_pct, threshold)} against what the remaining budget needs)`;
   }
   return verdict;
 }
@@ -103,7 +103,7 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `  spend        ${bar(c.spend.pct)} ${c.spend.pct}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
     );
     lines.push(`  forecast     ${forecastText(c)}`);
-    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c))}`);
+    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`);
     lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
     for (const problem of c.creatives.problems) {
       lines.push(
@@ -150,7 +150,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
       lines.push(
         `| ${cell(`${c.id} ${c.name}`)} | ${c.flight_elapsed_pct}% | ` +
           `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${c.impressions.pct}%) | ` +
-          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c)} | ` +
+          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
           `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
       );
