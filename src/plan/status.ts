@@ -202,14 +202,17 @@ function campaignStatus(
     outlook,
     threshold: input.thresholds.behind_pct,
   });
-  const spend = campaign.progress ? Money.fromWire(campaign.progress.spend) : Money.zero(campaign.cpm.currency_code);
+  const spend = campaign.progress
+    ? Money.fromWire(campaign.progress.spend)
+    : Money.zero(campaign.cpm.currency_code);
   const cpm = Money.fromWire(campaign.cpm);
   const { maximum } = maximumSpendMoney(
     { impressions: budget, cpm, end_time: campaign.end_time },
     campaign.progress ? { delivered, spent: spend } : undefined,
     now,
   );
-  const budgetSpend = maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
+  const budgetSpend =
+    maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
   const otherMaximum = maximum.filter((m) => m !== budgetSpend);
   const alerts = alertsOf({
     campaign,
