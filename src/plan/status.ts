@@ -7,6 +7,7 @@
  */
 import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
+import { shownPercent } from "../model/percent.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative } from "../model/wire.js";
@@ -376,23 +377,6 @@ const ALERT_ORDER: readonly AlertKind[] = [
 ];
 
 const EN_US = new Intl.NumberFormat("en-US");
-
-/**
- * A percent for people, rounded once to a tenth, signed; with more decimals where a tenth
- * would read as the threshold itself (-10.03 against 10 shows "-10.03%", not "-10.0%").
- */
-export function shownPercent(value: number, threshold?: number): string {
-  let digits = 1;
-  while (
-    digits < 4 &&
-    threshold !== undefined &&
-    Math.abs(Number(value.toFixed(digits))) === threshold &&
-    Math.abs(value) !== threshold
-  ) {
-    digits += 1;
-  }
-  return `${value > 0 ? "+" : ""}${value.toFixed(digits)}%`;
-}
 
 function darkDays(days: number): string {
   return days < 0.1 ? "less than 0.1 days" : `${days.toFixed(1)} days`;

@@ -6,8 +6,9 @@
  * (`Money.formatAmount`, src/model/money.ts).
  */
 import { Money } from "../model/money.js";
+import { shownPercent } from "../model/percent.js";
 import { printable } from "../model/printable.js";
-import { type CampaignStatus, type PacingVerdict, type StatusReport, shownPercent } from "../plan/status.js";
+import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
 import type { InsertionOrderStatus } from "../plan/status-rollup.js";
 import { count, type Paint, paint } from "./format.js";
 import { cell } from "./markdown-text.js";
