@@ -39,7 +39,7 @@ export function commitmentMessage(c: Commitment, basis: string): string {
   const over = Money.compare(c.committed, c.budget) > 0;
   const within = over
     ? `its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), more than its budget_money ${Money.formatAmount(c.budget)} by ${Money.formatAmount(Money.subtract(c.committed, c.budget))}`
-    : `its campaigns can spend up to ${Money.formatAmount(c.committed)} in ${c.budget.currency_code} (${basis}), within its budget_money ${Money.formatAmount(c.budget)}`;
+    : `its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), within its budget_money ${Money.formatAmount(c.budget)}`;
   const other = c.elsewhere ?? [];
   const note =
     other.length > 0
