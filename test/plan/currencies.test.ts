@@ -49,7 +49,7 @@ afterEach(async () => {
 async function start(budgetMoney: Money | null): Promise<void> {
   clock = new VirtualClock({ start: Date.parse(DEC_10) });
   const seed = seedAccount();
-  seed.insertion_orders = seed.insertion_orders?.map((io) =>
+  seed.insertion_orders = (seed.insertion_orders ?? []).map((io) =>
     io.id === "1002" ? { ...io, budget_money: budgetMoney } : io,
   );
   seed.campaigns = [
