@@ -79,6 +79,12 @@ export interface CampaignStatus {
   spend: { amount: string; budget: string; maximum: string[]; pct: number };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
+  /**
+   * An ended flight short of its budget: the impressions and money (at its current cpm, exact)
+   * not delivered. Shown whether or not it alerts: a campaign declared `active: false`, or
+   * ended more than 7 days ago, still leaves this money undelivered.
+   */
+  undelivered?: { impressions: number; amount: string };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
   paused_by_apply?: { apply_id: string; paused_at: string; apply_running: boolean };
   /** Why this campaign makes the exit code 2, the cause first; empty when it does not. */
@@ -252,6 +258,14 @@ function campaignStatus(
       can_serve: canServe,
       problems: creatives.flatMap(creativeProblems),
     },
+    ...(now >= end && delivered < budget
+      ? {
+          undelivered: {
+            impressions: budget - delivered,
+            amount: Money.format(undeliveredMoney(campaign, budget - delivered)),
+          },
+        }
+      : {}),
     ...(pause && !campaign.active
       ? {
           paused_by_apply: {
@@ -336,10 +350,7 @@ function alertsOf(o: {
     budget > 0 &&
     (short / budget) * 100 > input.thresholds.ended_short_pct
   ) {
-    const undelivered = Money.fromNanos(
-      (Money.toNanos(campaign.cpm) * BigInt(short)) / 1000n,
-      campaign.cpm.currency_code,
-    );
+    const undelivered = undeliveredMoney(campaign, short);
     add(
       "ended short",
       `ended ${round((short / budget) * 100)}% short: ${EN_US.format(short)} impressions (${Money.formatAmount(undelivered)}) not delivered`,
@@ -377,6 +388,14 @@ const ALERT_ORDER: readonly AlertKind[] = [
 ];
 
 const EN_US = new Intl.NumberFormat("en-US");
+
+/** What `impressions` not delivered would have cost at the campaign's current cpm. */
+function undeliveredMoney(campaign: Campaign, impressions: number): Money {
+  return Money.fromNanos(
+    (Money.toNanos(campaign.cpm) * BigInt(impressions)) / 1000n,
+    campaign.cpm.currency_code,
+  );
+}
 
 function darkDays(days: number): string {
   return days < 0.1 ? "less than 0.1 days" : `${days.toFixed(1)} days`;

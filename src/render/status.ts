@@ -118,6 +118,12 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       );
       if (!c.paused_by_apply.apply_running) lines.push("    the next plan or apply reactivates it");
     }
+    if (c.undelivered && !c.alerts.some((a) => a.kind === "ended short")) {
+      // Silent for the exit code (declared active: false, or ended over 7 days ago), never hidden.
+      lines.push(
+        `  undelivered  ${EN_US.format(c.undelivered.impressions)} impressions (${amount(c.undelivered.amount)}) not delivered`,
+      );
+    }
     for (const alert of c.alerts) lines.push(p.remove(`  ! ${printable(alert.message)}`));
     lines.push("");
   }

@@ -187,3 +187,36 @@ describe("status: one price for one budget", () => {
     );
   });
 });
+
+describe("status: money left undelivered is never hidden", () => {
+  it("shows what an ended flight did not deliver when it does not alert: declared inactive, or over 7 days ago", () => {
+    // Budget 600,000, 518,196 delivered by the end (Jan 2): 81,804 short; at 12.00 USD cpm
+    // 81,804 x 12 / 1000 = 981.648 USD, shown 981.65 USD. Declared active: false: no alert
+    // (held back on purpose), but the money is still shown.
+    const short = wire({ id: "5001", budget_impressions: 600_000, delivered: 518_196 });
+    const held = buildStatusReport({
+      campaigns: [short],
+      creatives: creatives(["5001"]),
+      recorded: [],
+      declaredInactive: new Set(["5001"]),
+      now: Date.parse("2027-01-05T00:00:00Z"),
+      thresholds: THRESHOLDS,
+      scope: "declared",
+    });
+    expect(held.campaigns[0]!.alerts).toEqual([]);
+    expect(held.campaigns[0]!.undelivered).toEqual({ impressions: 81_804, amount: "981.648 USD" });
+    expect(renderStatusText(held, { colour: false })).toContain(
+      "  undelivered  81,804 impressions (981.65 USD) not delivered\n",
+    );
+    // Jan 20, 18 days after the end: the alert is history, the 981.65 USD still not delivered.
+    const old = report([short], "2027-01-20T00:00:00Z");
+    expect(old.campaigns[0]!.alerts).toEqual([]);
+    expect(renderStatusText(old, { colour: false })).toContain(
+      "  undelivered  81,804 impressions (981.65 USD) not delivered\n",
+    );
+    // While the alert stands, its message says it once; no second line.
+    const fresh = renderStatusText(report([short], "2027-01-05T00:00:00Z"), { colour: false });
+    expect(fresh).toContain("! ended 13.6% short: 81,804 impressions (981.65 USD) not delivered");
+    expect(fresh).not.toContain("  undelivered");
+  });
+});
