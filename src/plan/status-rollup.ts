@@ -6,6 +6,7 @@
  */
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
+import type { InsertionOrder } from "../model/wire.js";
 import type { CampaignStatus } from "./status.js";
 
 export interface InsertionOrderStatus {
@@ -17,11 +18,17 @@ export interface InsertionOrderStatus {
   impressions: { delivered: number; budget: number; projected: number };
   /** One entry per currency, exact amounts, in the order first met. */
   spend: { amount: string; budget: string }[];
+  /** The insertion order's own `budget_money`, exact; null when it has none; absent when not read. */
+  budget_money?: string | null;
   /** Its campaigns with at least one alert. */
   alerting: number;
 }
 
-export function rollup(statuses: readonly CampaignStatus[]): InsertionOrderStatus[] {
+export function rollup(
+  statuses: readonly CampaignStatus[],
+  insertionOrders?: readonly InsertionOrder[],
+): InsertionOrderStatus[] {
+  const budgets = new Map((insertionOrders ?? []).map((io) => [io.id, io.budget_money]));
   const orders = new Map<string, { row: InsertionOrderStatus; money: Map<string, [bigint, bigint]> }>();
   for (const status of statuses) {
     const entry = orders.get(status.insertion_order_id) ?? {
@@ -57,11 +64,15 @@ export function rollup(statuses: readonly CampaignStatus[]): InsertionOrderStatu
     add(spent.currency_code, Money.toNanos(spent), 0n);
     orders.set(status.insertion_order_id, entry);
   }
-  return [...orders.values()].map(({ row, money }) => ({
-    ...row,
-    spend: [...money].map(([currency, [s, b]]) => ({
-      amount: Money.format(Money.fromNanos(s, currency)),
-      budget: Money.format(Money.fromNanos(b, currency)),
-    })),
-  }));
+  return [...orders.values()].map(({ row, money }) => {
+    const budget = budgets.get(row.id);
+    return {
+      ...row,
+      ...(budgets.has(row.id) ? { budget_money: budget ? Money.format(Money.fromWire(budget)) : null } : {}),
+      spend: [...money].map(([currency, [s, b]]) => ({
+        amount: Money.format(Money.fromNanos(s, currency)),
+        budget: Money.format(Money.fromNanos(b, currency)),
+      })),
+    };
+  });
 }

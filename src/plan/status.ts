@@ -10,7 +10,7 @@ import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
-import type { Campaign, Creative } from "../model/wire.js";
+import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { maximumSpendMoney } from "./spend.js";
 import { DAY_MS, type Forecast, forecast } from "./status-forecast.js";
 import { type InsertionOrderStatus, rollup } from "./status-rollup.js";
@@ -134,6 +134,8 @@ export interface StatusInput {
   campaigns: readonly Campaign[];
   creatives: readonly Creative[];
   recorded: readonly RecordedPause[];
+  /** The declared insertion orders as read, for their `budget_money`; absent when not read. */
+  insertionOrders?: readonly InsertionOrder[];
   /** Ids of the campaigns the config declares `active: false`. */
   declaredInactive?: ReadonlySet<string>;
   now: number;
@@ -173,7 +175,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     thresholds: input.thresholds,
     scope: input.scope,
     campaigns,
-    insertion_orders: rollup(campaigns),
+    insertion_orders: rollup(campaigns, input.insertionOrders),
     summary,
   };
 }

@@ -136,6 +136,9 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
         `${EN_US.format(order.impressions.projected)} by the end at the current pace`,
     );
     lines.push(`  spend        ${spendOf(order)}`);
+    if (order.budget_money !== undefined) {
+      lines.push(`  budget_money ${order.budget_money === null ? "none" : amount(order.budget_money)}`);
+    }
     lines.push(
       `  alerts       ${order.alerting === 0 ? "none" : `${count(order.alerting, "campaign")} with alerts`}`,
     );
