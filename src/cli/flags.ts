@@ -147,7 +147,7 @@ export function addTuningOptions(command: Command): Command {
     )
     .option(
       "--allow <code>",
-      "apply although the config's policy denies it: the policy code (DOOH901..DOOH906) becomes a warning; repeatable, recorded in the plan",
+      "apply although the config's policy denies it (DOOH901..DOOH906), or a currency change under money spent (DOOH804): the code becomes a warning; repeatable, recorded in the plan",
       allowCode,
     );
 }
