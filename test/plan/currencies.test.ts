@@ -20,6 +20,7 @@ import { Money } from "../../src/model/money.js";
 import type { Campaign } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
+import { buildStatusReport } from "../../src/plan/status.js";
 import type { Plan } from "../../src/plan/types.js";
 import { spendRows } from "../../src/render/format.js";
 import {
@@ -199,5 +200,39 @@ describe("currencies: never netted, converted or dropped", () => {
     const later = await stations();
     expect(later.spend).toEqual(eur("2888.70"));
     expect(later.impressions_delivered).toBeGreaterThan(288_870);
+  });
+
+  it("prices one budget once: status shows the plan's maximum spend for the campaign and the insertion order", async () => {
+    await start(eur("40000"));
+    const c = client();
+    let campaigns: Campaign[];
+    let insertionOrders: Awaited<ReturnType<typeof c.getInsertionOrders>>;
+    try {
+      // Mid-flight the cpm goes from 10.00 to 12.00 EUR: the 288,870 delivered stay bought at
+      // 2,888.70 EUR; the 711,130 left cost 711,130 x 12 / 1000 = 8,533.56 EUR: the maximum is
+      // 2,888.70 + 8,533.56 = 11,422.26 EUR, not 1,000,000 x 12 / 1000 = 12,000.00 at today's cpm.
+      await c.send(Endpoints.patchCampaign("5003", { cpm: eur("12") }));
+      campaigns = await c.listCampaignsByInsertionOrder(["1002"], { includeProgress: true });
+      insertionOrders = await c.getInsertionOrders(["1002"]);
+    } finally {
+      await c.close();
+    }
+    const status = buildStatusReport({
+      campaigns,
+      creatives: [],
+      recorded: [],
+      insertionOrders,
+      now: clock.now(),
+      thresholds: { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 },
+      scope: "declared",
+    });
+    expect(status.campaigns[0]?.spend).toMatchObject({ amount: "2888.70 EUR", budget: "11422.26 EUR" });
+    expect(status.insertion_orders[0]).toMatchObject({
+      spend: [{ amount: "2888.70 EUR", budget: "11422.26 EUR" }],
+      budget_money: "40000.00 EUR",
+    });
+    // The plan's money table, the same function (src/plan/spend.ts): the same 11,422.26 EUR.
+    const plan = await planOf([desiredCampaign("Stations", { id: "5003" })], {});
+    expect(plan.summary.spend?.map((r) => Money.format(r.max_spend_after))).toEqual(["11422.26 EUR"]);
   });
 });
