@@ -6,7 +6,7 @@
  * thresholds of the large-increase analyzer (DOOH401).
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { isPolicyCode, POLICY_CODES } from "../plan/policy.js";
+import { ALLOWED_CODES, isAllowableCode } from "../plan/policy.js";
 import type { PlanThresholds } from "../plan/types.js";
 import { UsageError } from "./errors.js";
 import type { PipelineOptions } from "./pipeline.js";
@@ -106,12 +106,12 @@ function nonNegative(value: string): number {
   return number;
 }
 
-/** One `--allow CODE`: a policy code (DOOH901..DOOH906), collected into a list. */
+/** One `--allow CODE`: a policy code (DOOH901..DOOH906) or DOOH804, collected into a list. */
 function allowCode(value: string, previous: string[] | undefined): string[] {
   const code = value.trim().toUpperCase();
-  if (!isPolicyCode(code)) {
+  if (!isAllowableCode(code)) {
     throw new InvalidArgumentError(
-      `${value} is not a policy code: write one of ${POLICY_CODES.join(", ")} (see docs/plan.md)`,
+      `${value} is not a code --allow accepts: write one of ${ALLOWED_CODES.join(", ")} (see docs/plan.md)`,
     );
   }
   return collect(code, previous ?? []);
@@ -147,7 +147,7 @@ export function addTuningOptions(command: Command): Command {
     )
     .option(
       "--allow <code>",
-      "apply although the config's policy denies it: the policy code (DOOH901..DOOH906) becomes a warning; repeatable, recorded in the plan",
+      "apply although the config's policy denies it (DOOH901..DOOH906), or a currency change under money spent (DOOH804): the code becomes a warning; repeatable, recorded in the plan",
       allowCode,
     );
 }

@@ -5,7 +5,11 @@
  * spread over its flight at a pace between 85% and 115% of linear, fixed by its id, so the
  * same seed and the same clock moves give the same figures. Impressions are capped at the
  * budget; spend is impressions * cpm / 1000 in exact nanos, each cpm pricing only the
- * impressions delivered while it was the campaign's.
+ * impressions delivered while it was the campaign's, in that cpm's currency: a cpm that
+ * changes currency never relabels or converts what was spent (docs/plan.md, "Currencies").
+ * G2's `progress.spend` is one Money: while one currency holds spend it is that one; once
+ * two do, it is the first currency spent in (what the campaign was bought in), and the later
+ * currency's spend is kept in the accrual but not shown, never added to it.
  */
 import { Money } from "../model/money.js";
 
@@ -16,8 +20,15 @@ export interface Accrual {
   /** Impression-fractions not yet whole, as numerator over `denominator` (exact, no drift). */
   carry: string;
   denominator: string;
-  /** Spend of the impressions delivered under earlier cpms, in nanos. */
+  /** Spend of the impressions delivered under earlier cpms in the current cpm's currency, in nanos. */
   spent_nanos: string;
+  /**
+   * Spend in other currencies than the current cpm's, in nanos, in the order first spent;
+   * absent until a cpm changes currency after spending (older state files have none).
+   */
+  spent_elsewhere?: { currency_code: string; nanos: string }[];
+  /** The currency first spent in, set when a cpm changes currency after spending. */
+  first_currency?: string;
   /** Impressions delivered under the current cpm, and that cpm. */
   segment_impressions: number;
   segment_cpm: Money;
@@ -59,7 +70,21 @@ export function startAccrual(since: number, cpm: Money): Accrual {
 export function accrue(previous: Accrual, campaign: DeliveringCampaign, now: number): Accrual {
   const next: Accrual = { ...previous, since: Math.max(previous.since, now) };
   if (!Money.equals(next.segment_cpm, campaign.cpm)) {
-    next.spent_nanos = (BigInt(next.spent_nanos) + segmentSpend(next)).toString();
+    const spent = BigInt(next.spent_nanos) + segmentSpend(next);
+    const from = next.segment_cpm.currency_code;
+    const to = campaign.cpm.currency_code;
+    if (from === to) next.spent_nanos = spent.toString();
+    else {
+      // The old currency's spend is put aside in its own currency; the new one's, if any, resumes.
+      if (spent > 0n && next.first_currency === undefined) next.first_currency = from;
+      const elsewhere = (next.spent_elsewhere ?? []).map((e) => ({ ...e }));
+      const old = elsewhere.find((e) => e.currency_code === from);
+      if (old) old.nanos = (BigInt(old.nanos) + spent).toString();
+      else if (spent > 0n) elsewhere.push({ currency_code: from, nanos: spent.toString() });
+      const resumed = elsewhere.find((e) => e.currency_code === to);
+      next.spent_nanos = resumed?.nanos ?? "0";
+      next.spent_elsewhere = elsewhere.filter((e) => e !== resumed);
+    }
     next.segment_impressions = 0;
     next.segment_cpm = { ...campaign.cpm };
   }
@@ -83,12 +108,23 @@ export function accrue(previous: Accrual, campaign: DeliveringCampaign, now: num
   return next;
 }
 
+/** Spend per currency, each in the currency it was spent in. */
+export function spendByCurrency(accrual: Accrual): Money[] {
+  const current = Money.fromNanos(
+    BigInt(accrual.spent_nanos) + segmentSpend(accrual),
+    accrual.segment_cpm.currency_code,
+  );
+  const elsewhere = (accrual.spent_elsewhere ?? []).map((e) =>
+    Money.fromNanos(BigInt(e.nanos), e.currency_code),
+  );
+  return [...elsewhere, current];
+}
+
 export function progressOf(accrual: Accrual): { impressions_delivered: number; spend: Money } {
-  const nanos = BigInt(accrual.spent_nanos) + segmentSpend(accrual);
-  return {
-    impressions_delivered: accrual.delivered,
-    spend: Money.fromNanos(nanos, accrual.segment_cpm.currency_code),
-  };
+  const spent = spendByCurrency(accrual).filter((m) => Money.toNanos(m) > 0n);
+  const first = spent.find((m) => m.currency_code === accrual.first_currency);
+  const current = Money.zero(accrual.segment_cpm.currency_code);
+  return { impressions_delivered: accrual.delivered, spend: first ?? spent[0] ?? current };
 }
 
 function segmentSpend(accrual: Accrual): bigint {

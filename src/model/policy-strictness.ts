@@ -2,8 +2,9 @@
  * Whether one set of guardrail rules is looser than another (docs/plan.md, "Guardrail
  * policies"): what an insertion order's own `policy` may not do to the top-level rules, and
  * what a change to `policy:` since `--changed-since REF` must show its reviewer. A rule is
- * looser when it is removed, turns `deny` into `warn`, raises a limit, or drops a currency's
- * limit (a currency without one is not limited). Adding a rule, or lowering a limit, tightens.
+ * looser when it is removed, turns `deny` into `warn`, raises a limit, drops every limit, or
+ * adds a currency (a rule with limits allows nothing in a currency it does not list). Adding a
+ * rule, lowering a limit, or dropping one currency's limit tightens.
  */
 import type { PolicyRule, PolicyRules } from "./desired.js";
 import { Money } from "./money.js";
@@ -41,11 +42,20 @@ function ruleLoosenings(
     const flag = name === "cpm_increase_percent" ? "--cpm-increase-threshold" : "--budget-increase-threshold";
     out.push(`limit ${before.limit}% -> ${percentLimit(after, flag)}`);
   }
-  for (const limit of before.limits ?? []) {
-    const now = after.limits?.find((m) => m.currency_code === limit.currency_code);
-    if (!now) out.push(`no ${limit.currency_code} limit (was ${Money.formatGrouped(limit)})`);
-    else if (Money.compare(now, limit) > 0)
-      out.push(`${Money.formatGrouped(limit)} -> ${Money.formatGrouped(now)}`);
+  // A rule with limits binds every currency, one it does not list at zero (src/plan/policy.ts):
+  // dropping every limit loosens, dropping one currency's tightens, adding a currency loosens.
+  const was = before.limits ?? [];
+  const now = after.limits ?? [];
+  if (was.length > 0 && now.length === 0) {
+    for (const limit of was) out.push(`no ${limit.currency_code} limit (was ${Money.formatGrouped(limit)})`);
+    return out;
+  }
+  for (const limit of now) {
+    const old = was.find((m) => m.currency_code === limit.currency_code);
+    if (was.length > 0 && !old)
+      out.push(`${limit.currency_code}: none allowed -> ${Money.formatGrouped(limit)}`);
+    else if (old && Money.compare(limit, old) > 0)
+      out.push(`${Money.formatGrouped(old)} -> ${Money.formatGrouped(limit)}`);
   }
   return out;
 }

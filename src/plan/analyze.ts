@@ -71,24 +71,37 @@ function pauses(input: AnalyzeInput): Finding[] {
   });
 }
 
+/** The words every dark path's message carries (docs/plan.md): a campaign in flight stops delivering. */
+function stopsInFlight(input: AnalyzeInput, campaignId: string | undefined): string {
+  const live = campaignId === undefined ? undefined : input.live.campaigns.get(campaignId);
+  if (!live?.active) return "";
+  const now = Time.toMillis(input.now);
+  const inFlight = Time.toMillis(live.start_time) <= now && now < Time.toMillis(live.end_time);
+  return inFlight ? `, in flight until ${live.end_time}: delivery stops at apply` : "";
+}
+
 function deactivations(input: AnalyzeInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind === "deactivate_campaign") {
       return [
         finding(
           "DOOH101",
-          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}": the config does not list it and insertion order ${c.campaign.insertion_order_id} has unmanaged_campaigns: deactivate`,
+          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"${stopsInFlight(input, c.campaign.campaign_id)}: the config does not list it and insertion order ${c.campaign.insertion_order_id} has unmanaged_campaigns: deactivate`,
           { address: c.address, change_ids: [c.id] },
         ),
       ];
     }
     if (c.kind === "update_campaign" && deactivates(c)) {
       return [
-        finding("DOOH101", `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"`, {
-          address: c.address,
-          change_ids: [c.id],
-          source: c.fields.find((f) => f.field === "active")?.source ?? c.source,
-        }),
+        finding(
+          "DOOH101",
+          `deactivates live campaign ${c.campaign.campaign_id} "${c.campaign.name}"${stopsInFlight(input, c.campaign.campaign_id)}`,
+          {
+            address: c.address,
+            change_ids: [c.id],
+            source: c.fields.find((f) => f.field === "active")?.source ?? c.source,
+          },
+        ),
       ];
     }
     return [];
@@ -105,10 +118,18 @@ function endedFlights(input: AnalyzeInput): Finding[] {
     const live = id === undefined ? undefined : input.live.campaigns.get(id);
     if (!live || seen.has(live.id) || Time.toMillis(live.end_time) > now) return [];
     seen.add(live.id);
+    // An end moved past now reopens the flight: an active campaign delivers again at apply.
+    const end = c.kind === "update_campaign" ? c.fields.find((f) => f.field === "end_time") : undefined;
+    const reopened =
+      typeof end?.after === "string" &&
+      Time.toMillis(end.after) > now &&
+      input.finalActive.get(live.id) === true
+        ? `; its new end_time ${end.after} is after now, so delivery starts again at apply`
+        : "";
     return [
       finding(
         "DOOH301",
-        `edits campaign ${live.id} "${live.name}", whose flight ended ${live.end_time}: check this change is meant`,
+        `edits campaign ${live.id} "${live.name}", whose flight ended ${live.end_time}: check this change is meant${reopened}`,
         { address: c.address, change_ids: [c.id], source: c.source },
       ),
     ];

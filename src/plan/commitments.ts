@@ -1,7 +1,8 @@
 /**
  * Commitments (docs/plan.md, "Commitments"): the campaigns of an insertion order, live and
  * planned, declared in the config or not, can spend their maximum spend (spend.ts); when that
- * sum is above the insertion order's `budget_money` the contract can be overspent. A warning
+ * sum is above the insertion order's `budget_money` the contract can be overspent; so can it when
+ * they have spent or can spend in another currency, which is never converted. A warning
  * (DOOH803), or under the policy rule `commitments_within_budget` a denial (DOOH906).
  * `validate` checks the same where the config alone decides (`configCommitments`).
  */
@@ -18,6 +19,11 @@ export interface Commitment {
   insertion_order: { id: string; name?: string; contract_number: string | null };
   budget: Money;
   committed: Money;
+  /**
+   * The campaigns' maximum spend in currencies other than the budget's (spend in an old cpm
+   * currency): never converted, so the budget cannot be compared with it.
+   */
+  elsewhere?: Money[];
   /** Where the budget is declared, or the insertion order. */
   source?: SourceRef;
   change_ids: string[];
@@ -30,7 +36,16 @@ function label(io: Commitment["insertion_order"]): string {
 
 /** The message of DOOH803 and DOOH906: both amounts and by how much. */
 export function commitmentMessage(c: Commitment, basis: string): string {
-  return `${label(c.insertion_order)}: its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), more than its budget_money ${Money.formatAmount(c.budget)} by ${Money.formatAmount(Money.subtract(c.committed, c.budget))}`;
+  const over = Money.compare(c.committed, c.budget) > 0;
+  const within = over
+    ? `its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), more than its budget_money ${Money.formatAmount(c.budget)} by ${Money.formatAmount(Money.subtract(c.committed, c.budget))}`
+    : `its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), within its budget_money ${Money.formatAmount(c.budget)}`;
+  const other = c.elsewhere ?? [];
+  const note =
+    other.length > 0
+      ? `; they have spent or can spend ${other.map((m) => Money.formatAmount(m)).join(" and ")} as well, which cannot be compared with a budget in ${c.budget.currency_code} (never converted)`
+      : "";
+  return `${label(c.insertion_order)}: ${within}${note}`;
 }
 
 /** Divides the sum of products by 1000 once, rounding half up to the nano (as spend.ts). */
@@ -60,11 +75,18 @@ export function overcommitted(input: {
       : io.budget_money && Money.fromWire(io.budget_money);
     if (!budget) return [];
     let sum = 0n;
+    const other = new Map<string, bigint>();
     for (const c of campaigns) {
       if (c.insertion_order_id !== io.id) continue;
       const { spent, left } = maximumSpend(c.after, c.progress, now);
-      sum += (spent.get(budget.currency_code) ?? 0n) + (left.get(budget.currency_code) ?? 0n);
+      for (const [currency, amount] of [...spent, ...left]) {
+        if (currency === budget.currency_code) sum += amount;
+        else other.set(currency, (other.get(currency) ?? 0n) + amount);
+      }
     }
+    const elsewhere = [...other]
+      .filter(([, amount]) => amount > 0n)
+      .map(([currency, amount]) => toMoney(amount, currency));
     // The changes that move the sum or the budget: the budget's, and the campaigns' creations and updates.
     const changeIds = input.changes
       .filter(
@@ -75,7 +97,7 @@ export function overcommitted(input: {
       )
       .map((c) => c.id);
     const committed = toMoney(sum, budget.currency_code);
-    if (Money.compare(committed, budget) <= 0) return [];
+    if (Money.compare(committed, budget) <= 0 && elsewhere.length === 0) return [];
     const desired = input.desired.insertionOrders.find((d) => d.id === io.id);
     const source = desired?.fieldSources.budget_money ?? desired?.source;
     return [
@@ -83,6 +105,7 @@ export function overcommitted(input: {
         insertion_order: io,
         budget,
         committed,
+        ...(elsewhere.length > 0 ? { elsewhere } : {}),
         ...(source ? { source } : {}),
         change_ids: changeIds,
       },

@@ -2,8 +2,8 @@
  * Delivery-aware analyzers: what a change does to a campaign that has already delivered.
  * They read the live campaigns' `progress` (G2 `include_progress=true`, read on the same list
  * requests as the campaigns); a campaign read without it gets none of these findings.
- * Errors (DOOH801, DOOH802) are changes the DSP would let through but no one means: a budget
- * below what is already delivered or spent. Warnings (DOOH302, DOOH303) say what delivery
+ * Errors (DOOH801, DOOH802, DOOH804) are changes the DSP would let through but no one means: a
+ * budget below what is already delivered or spent, a currency changed under money spent. Warnings (DOOH302, DOOH303) say what delivery
  * will do at apply.
  */
 
@@ -19,6 +19,8 @@ export interface DeliveryInput {
   /** The live state, indexed once per plan. */
   live: LiveIndex;
   now: string;
+  /** `--allow`: DOOH804 named here is a warning that says so. */
+  allowed?: readonly string[];
 }
 
 function grouped(n: number): string {
@@ -75,17 +77,94 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
       const budget = field(c.fields, "budget_money");
       const after = Money.fromValue(budget?.after);
       if (!budget || !after) return [];
-      const spent = spentByCurrency(input.live.campaignsOf(c.insertion_order_id)).get(after.currency_code);
+      const byCurrency = spentByCurrency(input.live.campaignsOf(c.insertion_order_id));
+      const spent = byCurrency.get(after.currency_code);
       if (!spent || Money.compare(after, spent) >= 0) return [];
       return [
         finding(
           "DOOH802",
-          `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatAmount(after)}, below the ${Money.formatAmount(spent)} its campaigns have already spent: raise it to at least ${Money.formatAmount(atLeast(spent))}`,
+          `sets budget_money of insertion order ${c.insertion_order_id} to ${showApart(after, spent)}, below the ${showApart(spent, after)} its campaigns have already spent in ${after.currency_code}: raise it to at least ${Money.formatAmount(atLeast(spent))}${elsewhere(byCurrency, after.currency_code)}`,
           { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
         ),
       ];
     }
     return [];
+  });
+}
+
+/**
+ * An amount for people in its minor units, or with every decimal when that would read the same
+ * as `other` (16,679.52 USD against 16,679.525 USD spent shows 16,679.525).
+ */
+function showApart(amount: Money, other: Money): string {
+  const short = Money.formatAmount(amount);
+  if (Money.equals(amount, other) || short !== Money.formatAmount(other)) return short;
+  return Money.formatGrouped(amount);
+}
+
+/** The note for spend in other currencies than `currency`: never converted, never compared. */
+function elsewhere(byCurrency: ReadonlyMap<string, Money>, currency: string): string {
+  const other = [...byCurrency.values()].filter((m) => m.currency_code !== currency && Money.toNanos(m) > 0n);
+  if (other.length === 0) return "";
+  return `; ${other.map((m) => Money.formatAmount(m)).join(" and ")} spent in another currency cannot be compared with it (never converted)`;
+}
+
+/** What a DOOH804 is: an error, or a warning that says `--allow DOOH804` let it through. */
+function currencyFinding(
+  input: DeliveryInput,
+  message: string,
+  extra: Parameters<typeof finding>[2],
+): Finding {
+  const denied = finding("DOOH804", message, extra);
+  if (input.allowed?.includes("DOOH804")) {
+    return { ...denied, severity: "warning", message: `${message}: allowed by --allow DOOH804` };
+  }
+  return { ...denied, message: `${message}: keep the currency, or pass --allow DOOH804 to apply anyway` };
+}
+
+/**
+ * DOOH804: the currency of money already spent changes. An insertion order's `budget_money`
+ * moving to another currency while its campaigns have spent in the old one, or a campaign's cpm
+ * moving to another currency after it has spent: the spend stays in the currency it was spent
+ * in (never converted, G2 progress.spend), so no budget and no policy limit in the new currency
+ * bounds it. An error unless `--allow DOOH804`.
+ */
+function currencyChanges(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind === "update_insertion_order") {
+      const budget = field(c.fields, "budget_money");
+      const before = Money.fromValue(budget?.before);
+      const after = Money.fromValue(budget?.after);
+      if (!budget || !before || !after || before.currency_code === after.currency_code) return [];
+      const byCurrency = spentByCurrency(input.live.campaignsOf(c.insertion_order_id));
+      const spent = [...byCurrency.values()].filter(
+        (m) => m.currency_code !== after.currency_code && Money.toNanos(m) > 0n,
+      );
+      if (spent.length === 0) return [];
+      return [
+        currencyFinding(
+          input,
+          `changes the currency of budget_money of insertion order ${c.insertion_order_id}, ${Money.formatAmount(before)} -> ${Money.formatAmount(after)}, after its campaigns have spent ${spent.map((m) => Money.formatAmount(m)).join(" and ")}: that spend stays in its currency and cannot count against a budget in ${after.currency_code}`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
+    const cpm = field(c.fields, "cpm");
+    const before = Money.fromValue(cpm?.before);
+    const after = Money.fromValue(cpm?.after);
+    const spend = live?.progress ? Money.fromWire(live.progress.spend) : undefined;
+    if (!live || !cpm || !before || !after || !spend || before.currency_code === after.currency_code)
+      return [];
+    if (spend.currency_code === after.currency_code || Money.toNanos(spend) === 0n) return [];
+    return [
+      currencyFinding(
+        input,
+        `changes the currency of the cpm of campaign ${live.id} "${live.name}", ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}, after it has spent ${Money.formatAmount(spend)}: that spend stays in ${spend.currency_code}, the rest of its budget is bought in ${after.currency_code}`,
+        { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
+      ),
+    ];
   });
 }
 
@@ -171,9 +250,10 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
   });
 }
 
-/** The errors: a budget below what is delivered or spent. */
+/** The errors: a budget below what is delivered or spent, a currency changed under spent money. */
 export const BUDGET_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
   { name: "budgets-below-delivery", codes: ["DOOH801", "DOOH802"], run: budgetsBelowDelivery },
+  { name: "currency-changes", codes: ["DOOH804"], run: currencyChanges },
 ];
 
 /** Runs before scheduling: a budget below what is delivered or spent leaves nothing to apply. */

@@ -14,6 +14,11 @@ interface CatalogueEntry {
    * `finding` with this code (test/plan/finding-modules.test.ts scans src/ for it).
    */
   module: string;
+  /**
+   * An error outside the policy that `--allow CODE` lowers to a warning, like a policy deny:
+   * a change that is sometimes meant but must never pass unseen.
+   */
+  allowable?: true;
 }
 
 function error(module: string, summary: string): CatalogueEntry {
@@ -131,8 +136,15 @@ export const FINDING_CATALOGUE = {
   DOOH802: error("src/plan/delivery.ts", "insertion order budget_money below what its campaigns have spent"),
   DOOH803: warning(
     "src/plan/commitments.ts",
-    "the campaigns of an insertion order can spend more than its budget_money",
+    "the campaigns of an insertion order can spend more than its budget_money, or in a currency it cannot be compared with",
   ),
+  DOOH804: {
+    ...error(
+      "src/plan/delivery.ts",
+      "changes the currency of a budget_money or cpm after money was spent in the old one (never converted; --allow DOOH804)",
+    ),
+    allowable: true,
+  },
   DOOH901: error("src/plan/policy.ts", "policy max_cpm: cpm above the highest cpm for its currency"),
   DOOH902: error("src/plan/policy.ts", "policy budget_increase_percent: budget increase above the limit"),
   DOOH903: error("src/plan/policy.ts", "policy cpm_increase_percent: cpm increase above the limit"),
@@ -155,6 +167,13 @@ export const FINDING_CATALOGUE = {
 } satisfies Record<string, CatalogueEntry>;
 
 export type FindingCode = keyof typeof FINDING_CATALOGUE;
+
+/** The codes outside the policy that `--allow` accepts (`allowable` in the catalogue). */
+export const ALLOWABLE_CODES: readonly FindingCode[] = (
+  Object.entries(FINDING_CATALOGUE) as [FindingCode, CatalogueEntry][]
+)
+  .filter(([, entry]) => entry.allowable === true)
+  .map(([code]) => code);
 
 /** A finding of `code`, with the severity the catalogue gives it. */
 export function finding(

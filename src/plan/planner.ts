@@ -113,7 +113,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     ...built.findings,
     ...recordFindings(options.recordIssues ?? []),
     // Before scheduling: a budget below what is delivered or spent leaves nothing to apply.
-    ...overspentBudgets({ changes: built.changes, live: index, now: options.now }),
+    ...overspentBudgets({ changes: built.changes, live: index, now: options.now, allowed }),
     // Before scheduling too: a denied policy leaves nothing to apply.
     ...policyFindings({
       desired,

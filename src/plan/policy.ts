@@ -9,7 +9,7 @@ import { Money } from "../model/money.js";
 import { describeIncrease, increasePercent, show } from "./analyze.js";
 import { commitmentFindings } from "./commitments.js";
 import { darkPaths } from "./dark-paths.js";
-import { type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
+import { ALLOWABLE_CODES, type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
 import type { LiveIndex } from "./live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "./types.js";
 
@@ -70,10 +70,24 @@ function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding 
   };
 }
 
-/** The rule's limit in `currency` when `amount` is above it; a currency it does not list is not limited. */
+/**
+ * The rule's limit in `currency` when `amount` is above it. A rule with limits binds every
+ * currency: one it does not list has a limit of zero (a rule naming only EUR denies a switch to
+ * USD rather than letting it pass unlimited; docs/plan.md, "Currencies"). A rule without limits
+ * limits nothing.
+ */
 function exceededLimit(rule: PolicyRule, currency: string, amount: Money): Money | undefined {
-  const limit = rule.limits?.find((m) => m.currency_code === currency);
-  return limit && Money.compare(amount, limit) > 0 ? limit : undefined;
+  if (rule.limits === undefined || rule.limits.length === 0) return undefined;
+  const limit = rule.limits.find((m) => m.currency_code === currency) ?? Money.zero(currency);
+  return Money.compare(amount, limit) > 0 ? limit : undefined;
+}
+
+/** `the highest cpm 25.00 USD`, or what a currency the rule does not list means. */
+function limitText(rule: PolicyRule, limit: Money, what: string, listedText: string): string {
+  const listed = rule.limits?.some((m) => m.currency_code === limit.currency_code) === true;
+  if (listed) return listedText;
+  const names = (rule.limits ?? []).map((m) => m.currency_code).join(", ");
+  return `${what} in ${limit.currency_code}: the rule limits only ${names}, so nothing in ${limit.currency_code} is within it (add a ${limit.currency_code} limit to allow it)`;
 }
 
 function maxCpm(input: PolicyInput): Finding[] {
@@ -91,7 +105,7 @@ function maxCpm(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH901",
-          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above the highest cpm ${Money.formatGrouped(limit)}`,
+          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above ${limitText(rule, limit, "the highest cpm", `the highest cpm ${Money.formatGrouped(limit)}`)}`,
           { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
         ),
       ),
@@ -144,7 +158,7 @@ function addedSpend(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH904",
-          `this plan adds ${Money.formatAmount(added)} of maximum spend for ${advertiser} (money table, docs/plan.md), above the largest added spend ${Money.formatAmount(limit)} per apply and advertiser`,
+          `this plan adds ${Money.formatAmount(added)} of maximum spend for ${advertiser} (money table, docs/plan.md), above ${limitText(rule, limit, "the largest added spend per apply and advertiser", `the largest added spend ${Money.formatAmount(limit)} per apply and advertiser`)}`,
           { source: rule.source },
         ),
       ),
@@ -205,6 +219,13 @@ export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap(
 
 export function isPolicyCode(code: string): boolean {
   return (POLICY_CODES as readonly string[]).includes(code);
+}
+
+/** What `--allow` accepts: the policy codes and the catalogue's other allowable errors (DOOH804). */
+export const ALLOWED_CODES: readonly FindingCode[] = [...POLICY_CODES, ...ALLOWABLE_CODES];
+
+export function isAllowableCode(code: string): boolean {
+  return (ALLOWED_CODES as readonly string[]).includes(code);
 }
 
 /** Runs before scheduling: a denied policy leaves nothing to apply. */

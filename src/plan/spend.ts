@@ -134,6 +134,25 @@ export function budgetedCampaigns(input: {
   return [...byId.values(), ...created];
 }
 
+/**
+ * A campaign's maximum spend per currency, as Money: what `status` shows as its budget and sums
+ * per insertion order, with the same arithmetic as the plan's money table (one price for one
+ * budget). Spend in a currency other than the cpm's stays in its own entry.
+ */
+export function maximumSpendMoney(
+  terms: Terms,
+  progress: BudgetedCampaign["progress"],
+  now: number,
+): { spent: Money[]; maximum: Money[] } {
+  const { spent, left } = maximumSpend(terms, progress, now);
+  const total: Tally = new Map(spent);
+  for (const [currency, amount] of left) addTo(total, currency, amount);
+  // The cpm's currency always has an entry, zero when nothing is left or spent in it.
+  if (!total.has(terms.cpm.currency_code)) total.set(terms.cpm.currency_code, 0n);
+  const money = (tally: Tally) => [...tally].map(([currency, amount]) => toMoney(amount, currency));
+  return { spent: money(spent), maximum: money(total) };
+}
+
 /** Divides by 1000 once, rounding half up to the nano. */
 function toMoney(milliNanos: bigint, currency: string): Money {
   return Money.fromNanos((milliNanos + 500n) / 1000n, currency);

@@ -4,7 +4,9 @@
  * remaining flight, capped at the budget. Pacing is judged against what the remaining budget
  * needs over the remaining flight, not against a straight line from the flight's start for
  * today's budget, which a mid-flight budget raise would make "behind" whatever the DSP does
- * next (docs/status.md, Pacing). Pure arithmetic on numbers; no clock of its own.
+ * next (docs/status.md, Pacing). Pure arithmetic on numbers; no clock of its own. Every figure
+ * is exact (unrounded): verdicts and alerts compare it with their thresholds as it is, and
+ * only the text and Markdown renderers round it, once (docs/status.md, Rounding).
  */
 import { Time } from "../model/time.js";
 
@@ -43,8 +45,8 @@ export function forecast(input: ForecastInput): Forecast {
   const left = Math.max(0, budget - delivered);
   const projected = Math.min(budget, Math.floor(delivered + (input.delivering ? pace * remaining : 0)));
   const base = {
-    pace_per_day: round(pace * DAY_MS),
-    required_per_day: remaining > 0 ? round((left / remaining) * DAY_MS) : 0,
+    pace_per_day: pace * DAY_MS,
+    required_per_day: remaining > 0 ? (left / remaining) * DAY_MS : 0,
     projected_impressions: Math.max(delivered, projected),
   };
   const inFlight = now >= start && now < end;
@@ -54,7 +56,7 @@ export function forecast(input: ForecastInput): Forecast {
     return { ...base, difference_pct: 0, exhausted_at: Time.fromMillis(now), dark_days: days(end - now) };
   }
   const difference = elapsed > 0 ? ((pace * remaining) / left - 1) * 100 : 0;
-  const result: Forecast = { ...base, difference_pct: round(difference) };
+  const result: Forecast = { ...base, difference_pct: difference };
   if (input.delivering && pace > 0 && pace * remaining > left) {
     const exhausted = now + left / pace;
     return {
@@ -67,9 +69,5 @@ export function forecast(input: ForecastInput): Forecast {
 }
 
 function days(ms: number): number {
-  return round(ms / DAY_MS);
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
+  return ms / DAY_MS;
 }

@@ -7,9 +7,11 @@
  */
 import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
+import { shownPercent } from "../model/percent.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
-import type { Campaign, Creative } from "../model/wire.js";
+import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
+import { maximumSpendMoney } from "./spend.js";
 import { DAY_MS, type Forecast, forecast } from "./status-forecast.js";
 import { type InsertionOrderStatus, rollup } from "./status-rollup.js";
 
@@ -67,10 +69,22 @@ export interface CampaignStatus {
   /** Share of the flight behind us, 0 to 100. */
   flight_elapsed_pct: number;
   impressions: { delivered: number; budget: number; pct: number };
-  /** Exact amounts (`Money.format`); text and Markdown round them for people. */
-  spend: { amount: string; budget: string; pct: number };
+  /**
+   * Exact amounts (`Money.format`); text and Markdown round them for people. `amount` is
+   * `progress.spend`, in the currency it was spent in; `budget` is the campaign's maximum spend
+   * in its cpm's currency, the plan's figure (src/plan/spend.ts: spent plus the undelivered
+   * budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s first.
+   * `pct` is amount of budget, 0 when their currencies differ (never converted).
+   */
+  spend: { amount: string; budget: string; maximum: string[]; pct: number };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
+  /**
+   * An ended flight short of its budget: the impressions and money (at its current cpm, exact)
+   * not delivered. Shown whether or not it alerts: a campaign declared `active: false`, or
+   * ended more than 7 days ago, still leaves this money undelivered.
+   */
+  undelivered?: { impressions: number; amount: string };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
   paused_by_apply?: { apply_id: string; paused_at: string; apply_running: boolean };
   /** Why this campaign makes the exit code 2, the cause first; empty when it does not. */
@@ -120,6 +134,8 @@ export interface StatusInput {
   campaigns: readonly Campaign[];
   creatives: readonly Creative[];
   recorded: readonly RecordedPause[];
+  /** The declared insertion orders as read, for their `budget_money`; absent when not read. */
+  insertionOrders?: readonly InsertionOrder[];
   /** Ids of the campaigns the config declares `active: false`. */
   declaredInactive?: ReadonlySet<string>;
   now: number;
@@ -159,7 +175,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
     thresholds: input.thresholds,
     scope: input.scope,
     campaigns,
-    insertion_orders: rollup(campaigns),
+    insertion_orders: rollup(campaigns, input.insertionOrders),
     summary,
   };
 }
@@ -195,11 +211,18 @@ function campaignStatus(
     outlook,
     threshold: input.thresholds.behind_pct,
   });
-  const budgetSpend = Money.fromNanos(
-    (Money.toNanos(campaign.cpm) * BigInt(budget)) / 1000n,
-    campaign.cpm.currency_code,
+  const spend = campaign.progress
+    ? Money.fromWire(campaign.progress.spend)
+    : Money.zero(campaign.cpm.currency_code);
+  const cpm = Money.fromWire(campaign.cpm);
+  const { maximum } = maximumSpendMoney(
+    { impressions: budget, cpm, end_time: campaign.end_time },
+    campaign.progress ? { delivered, spent: spend } : undefined,
+    now,
   );
-  const spend = campaign.progress?.spend ?? Money.zero(campaign.cpm.currency_code);
+  const budgetSpend =
+    maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
+  const otherMaximum = maximum.filter((m) => m !== budgetSpend);
   const alerts = alertsOf({
     campaign,
     creatives,
@@ -225,7 +248,11 @@ function campaignStatus(
     spend: {
       amount: Money.format(spend),
       budget: Money.format(budgetSpend),
-      pct: round(share(Money.toNanos(spend), Money.toNanos(budgetSpend))),
+      maximum: [budgetSpend, ...otherMaximum].map(Money.format),
+      pct:
+        spend.currency_code === budgetSpend.currency_code
+          ? round(share(Money.toNanos(spend), Money.toNanos(budgetSpend)))
+          : 0,
     },
     pacing: { verdict, ...outlook },
     creatives: {
@@ -233,6 +260,14 @@ function campaignStatus(
       can_serve: canServe,
       problems: creatives.flatMap(creativeProblems),
     },
+    ...(now >= end && delivered < budget
+      ? {
+          undelivered: {
+            impressions: budget - delivered,
+            amount: Money.format(undeliveredMoney(campaign, budget - delivered)),
+          },
+        }
+      : {}),
     ...(pause && !campaign.active
       ? {
           paused_by_apply: {
@@ -287,12 +322,19 @@ function alertsOf(o: {
   // A pace needs time to mean anything: judged after the grace period, and a campaign that
   // delivered nothing at all is "nothing delivered" below, not behind.
   if (o.verdict === "behind" && graceOver && delivered > 0) {
-    add("behind", `behind pace: ${outlook.difference_pct}% against what the remaining budget needs`);
+    add(
+      "behind",
+      `behind pace: ${shownPercent(outlook.difference_pct, input.thresholds.behind_pct)} against what the remaining budget needs`,
+    );
   }
+  // Running out early is a pace judged like "ahead": after the grace period and outside the
+  // band. A campaign the verdict calls on track raises no budget alert; one that delivered its
+  // whole budget before its end is a fact, not a forecast, and always does.
+  const runsOut = o.verdict === "ahead" && graceOver;
   if (
     outlook.exhausted_at !== undefined &&
     outlook.dark_days !== undefined &&
-    o.verdict !== "never activated"
+    (o.verdict === "budget delivered" || runsOut)
   ) {
     add(
       "budget exhausted",
@@ -310,10 +352,7 @@ function alertsOf(o: {
     budget > 0 &&
     (short / budget) * 100 > input.thresholds.ended_short_pct
   ) {
-    const undelivered = Money.fromNanos(
-      (Money.toNanos(campaign.cpm) * BigInt(short)) / 1000n,
-      campaign.cpm.currency_code,
-    );
+    const undelivered = undeliveredMoney(campaign, short);
     add(
       "ended short",
       `ended ${round((short / budget) * 100)}% short: ${EN_US.format(short)} impressions (${Money.formatAmount(undelivered)}) not delivered`,
@@ -351,6 +390,14 @@ const ALERT_ORDER: readonly AlertKind[] = [
 ];
 
 const EN_US = new Intl.NumberFormat("en-US");
+
+/** What `impressions` not delivered would have cost at the campaign's current cpm. */
+function undeliveredMoney(campaign: Campaign, impressions: number): Money {
+  return Money.fromNanos(
+    (Money.toNanos(campaign.cpm) * BigInt(impressions)) / 1000n,
+    campaign.cpm.currency_code,
+  );
+}
 
 function darkDays(days: number): string {
   return days < 0.1 ? "less than 0.1 days" : `${days.toFixed(1)} days`;

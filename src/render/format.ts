@@ -253,7 +253,14 @@ function budgetRow(b: BudgetMoneyDelta): SpendRow {
     advertiser: budgetTitle(b),
     before: before ? Money.formatAmount(before) : "none",
     after: after ? Money.formatAmount(after) : "none",
-    change: same ? changeText(before, after) : before ? "removed" : "new",
+    // A currency change is named, never read as a budget cleared: amounts are never converted.
+    change: same
+      ? changeText(before, after)
+      : before && after
+        ? `currency ${before.currency_code} -> ${after.currency_code}`
+        : before
+          ? "removed"
+          : "new",
     remaining: "",
   };
 }

@@ -6,6 +6,7 @@
  * (`Money.formatAmount`, src/model/money.ts).
  */
 import { Money } from "../model/money.js";
+import { shownPercent } from "../model/percent.js";
 import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
@@ -31,11 +32,11 @@ function bar(pct: number): string {
   return `[${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}]`;
 }
 
-function verdictText(c: CampaignStatus): string {
+function verdictText(c: CampaignStatus, threshold: number): string {
   const { verdict, difference_pct } = c.pacing;
   if (verdict === "behind" || verdict === "ahead" || verdict === "on track") {
-    const sign = difference_pct > 0 ? "+" : "";
-    return `${verdict} (${sign}${difference_pct}% against what the remaining budget needs)`;
+    // The JSON figure is exact; rounded here once, with the digits that keep it off the threshold.
+    return `${verdict} (${shownPercent(difference_pct, threshold)} against what the remaining budget needs)`;
   }
   return verdict;
 }
@@ -104,7 +105,7 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `  spend        ${bar(c.spend.pct)} ${c.spend.pct}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
     );
     lines.push(`  forecast     ${forecastText(c)}`);
-    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c))}`);
+    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`);
     lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
     for (const problem of c.creatives.problems) {
       lines.push(
@@ -118,6 +119,12 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       );
       if (!c.paused_by_apply.apply_running) lines.push("    the next plan or apply reactivates it");
     }
+    if (c.undelivered && !c.alerts.some((a) => a.kind === "ended short")) {
+      // Silent for the exit code (declared active: false, or ended over 7 days ago), never hidden.
+      lines.push(
+        `  undelivered  ${EN_US.format(c.undelivered.impressions)} impressions (${amount(c.undelivered.amount)}) not delivered`,
+      );
+    }
     for (const alert of c.alerts) lines.push(p.remove(`  ! ${printable(alert.message)}`));
     lines.push("");
   }
@@ -130,6 +137,9 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
         `${EN_US.format(order.impressions.projected)} by the end at the current pace`,
     );
     lines.push(`  spend        ${spendOf(order)}`);
+    if (order.budget_money !== undefined) {
+      lines.push(`  budget_money ${order.budget_money === null ? "none" : amount(order.budget_money)}`);
+    }
     lines.push(
       `  alerts       ${order.alerting === 0 ? "none" : `${count(order.alerting, "campaign")} with alerts`}`,
     );
@@ -151,7 +161,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
       lines.push(
         `| ${cell(`${c.id} ${c.name}`)} | ${c.flight_elapsed_pct}% | ` +
           `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${c.impressions.pct}%) | ` +
-          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c)} | ` +
+          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
           `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
       );

@@ -52,7 +52,7 @@ describe("guardrail policies against the emulator", () => {
 
     const unknown = bufferIO({ env, cwd: dir });
     expect(await run(["plan", "--allow", "DOOH401"], unknown)).not.toBe(0);
-    expect(unknown.err()).toContain("DOOH401 is not a policy code: write one of DOOH901");
+    expect(unknown.err()).toContain("DOOH401 is not a code --allow accepts: write one of DOOH901");
 
     const allowed = bufferIO({ env, cwd: dir });
     expect(await run(["apply", "--auto-approve", "--allow", "dooh901"], allowed), allowed.err()).toBe(0);

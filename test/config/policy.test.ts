@@ -75,6 +75,24 @@ insertion_orders:
     });
   });
 
+  it("counts a currency added by an insertion order's rule as loosening, one dropped as tightening", async () => {
+    // A rule with limits allows nothing in a currency it does not list (docs/plan.md,
+    // "Currencies"): top level 25 USD allows no EUR cpm, so 1001's 30 EUR loosens it; 1001
+    // dropping USD (limit 0 there) tightens it and is no error.
+    const found = await problems({
+      "doohctl.yaml": `version: 1
+policy:
+  max_cpm: { limits: ["25 USD"] }
+insertion_orders:
+  - id: "1001"
+    policy:
+      max_cpm: { limits: ["30 EUR"] }
+`,
+    });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain("loosens the top-level rule, max_cpm: EUR: none allowed -> 30.00 EUR");
+  });
+
   it("refuses an insertion order's policy that loosens a top-level rule, naming each loosening", async () => {
     const found = await problems({
       "doohctl.yaml": `version: 1
@@ -95,7 +113,6 @@ insertion_orders:
     expect(found).toEqual([
       `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: deny -> warn: an insertion order's policy may only tighten the top-level rules${hint}`,
       `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: 25.00 USD -> 40.00 USD: an insertion order's policy may only tighten the top-level rules${hint}`,
-      `doohctl.yaml:9:16: insertion_orders[0].policy.max_cpm: insertion order 1001's policy loosens the top-level rule, max_cpm: no EUR limit (was 22.00 EUR): an insertion order's policy may only tighten the top-level rules${hint}`,
       `doohctl.yaml:11:34: insertion_orders[0].policy.no_deactivation_in_flight: insertion order 1001's policy loosens the top-level rule, no_deactivation_in_flight: deny -> warn: an insertion order's policy may only tighten the top-level rules${hint}`,
     ]);
   });

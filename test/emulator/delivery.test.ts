@@ -7,7 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { accrue, pacePermille, progressOf, startAccrual } from "../../src/emulator/delivery.js";
+import {
+  accrue,
+  pacePermille,
+  progressOf,
+  spendByCurrency,
+  startAccrual,
+} from "../../src/emulator/delivery.js";
 import { boot, DSP, login, type Session } from "./helpers.js";
 
 let s: Session | undefined;
@@ -151,5 +157,44 @@ describe("accrual", () => {
     const nanos = (333_333_333n * BigInt(first)) / 1000n + (2_000_000_000n * BigInt(second)) / 1000n;
     const spend = progressOf(end).spend;
     expect(BigInt(spend.units) * 1_000_000_000n + BigInt(spend.nanos)).toBe(nanos);
+  });
+
+  it("keeps spend in the currency it was spent in when the cpm changes currency", () => {
+    const eur = { currency_code: "EUR", units: "10", nanos: 0 };
+    const usd = { currency_code: "USD", units: "20", nanos: 0 };
+    const campaign = { ...flight, budget_impressions: 3_000_000, cpm: eur };
+    const half = accrue(startAccrual(0, eur), campaign, 500);
+    const first = half.delivered;
+    // Delivered at 10 EUR: first x 10 / 1000 EUR, e.g. 1,5xx,xxx impressions -> 15,xxx.xx EUR.
+    const eurNanos = (10_000_000_000n * BigInt(first)) / 1000n;
+    // The switch itself, before any USD impression: still EUR, never relabelled USD.
+    const switched = accrue(half, { ...campaign, cpm: usd }, 500);
+    expect(progressOf(switched).spend).toEqual({
+      currency_code: "EUR",
+      units: String(eurNanos / 1_000_000_000n),
+      nanos: Number(eurNanos % 1_000_000_000n),
+    });
+    // Delivering at 20 USD adds second x 20 / 1000 USD in its own currency, never to the EUR.
+    const end = accrue(switched, { ...campaign, cpm: usd }, 800);
+    const second = end.delivered - first;
+    expect(second).toBeGreaterThan(0);
+    const usdNanos = (20_000_000_000n * BigInt(second)) / 1000n;
+    const nanosOf = (m: { units: string; nanos: number }) =>
+      BigInt(m.units) * 1_000_000_000n + BigInt(m.nanos);
+    expect(spendByCurrency(end).map((m) => [m.currency_code, nanosOf(m)])).toEqual([
+      ["EUR", eurNanos],
+      ["USD", usdNanos],
+    ]);
+    // G2 shows one Money: the first currency spent in, EUR, unchanged by the USD delivery.
+    expect(progressOf(end).spend.currency_code).toBe("EUR");
+    expect(nanosOf(progressOf(end).spend)).toBe(eurNanos);
+    // Back to EUR: its spend resumes from what it was; the USD stays aside.
+    const back = accrue(end, { ...campaign, cpm: eur }, 1000);
+    const third = back.delivered - end.delivered;
+    expect(spendByCurrency(back).map((m) => [m.currency_code, nanosOf(m)])).toEqual([
+      ["USD", usdNanos],
+      ["EUR", eurNanos + (10_000_000_000n * BigInt(third)) / 1000n],
+    ]);
+    expect(progressOf(back).spend.currency_code).toBe("EUR");
   });
 });

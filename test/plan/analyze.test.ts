@@ -37,6 +37,34 @@ describe("analyzers", () => {
     expect(plan(d, live).findings).toEqual([]);
   });
 
+  it("says a reopened flight delivers again (DOOH301), and a deactivation in flight stops delivery (DOOH101)", () => {
+    // 5001 "Airports" ran Dec 15 .. Jan 1 and ended; on Jan 2 the config moves its end to
+    // Feb 1: the campaign is active, so it delivers again as soon as the change is applied.
+    const ended = liveState({ campaigns: [liveCampaign({ end_time: "2027-01-01T00:00:00Z" })] });
+    const reopen = desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Airports", { fields: { end_time: "2027-02-01T00:00:00Z" } })],
+      }),
+    ]);
+    const reopened = plan(reopen, ended, { now: "2027-01-02T00:00:00Z" }).findings.find(
+      (f) => f.code === "DOOH301",
+    );
+    expect(reopened?.message).toBe(
+      'edits campaign 5001 "Airports", whose flight ended 2027-01-01T00:00:00Z: check this change is meant; its new end_time 2027-02-01T00:00:00Z is after now, so delivery starts again at apply',
+    );
+    // In flight on Jan 2 (Dec 15 .. Feb 1) and active: `active: false` stops its delivery.
+    const flying = liveState({ campaigns: [liveCampaign({ in_flight: true })] });
+    const stop = desiredState([
+      desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields: { active: false } })] }),
+    ]);
+    const stopped = plan(stop, flying, { now: "2027-01-02T00:00:00Z" }).findings.find(
+      (f) => f.code === "DOOH101",
+    );
+    expect(stopped?.message).toBe(
+      'deactivates live campaign 5001 "Airports", in flight until 2027-02-01T00:00:00Z: delivery stops at apply',
+    );
+  });
+
   it("summarizes money and impression deltas per insertion order with the apply estimate", () => {
     const campaigns = [
       liveCampaign(),

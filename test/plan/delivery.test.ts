@@ -119,8 +119,11 @@ describe("delivery-aware findings", () => {
     const plan = await planOf([], { budget_money: justBelow });
     const error = plan.findings.find((f) => f.code === "DOOH802");
     expect(error?.severity).toBe("error");
+    // A budget one nano below the spend would read the same to the cent (1,019.025 USD spent
+    // on the seeded clock, 81,522 x 12.50 / 1000, shows 1,019.02 half to even): both figures
+    // are shown with every decimal so they differ.
     expect(error?.message).toContain(
-      `below the ${Money.formatAmount(spent)} its campaigns have already spent: raise it to at least `,
+      `to ${Money.formatGrouped(justBelow)}, below the ${Money.formatGrouped(spent)} its campaigns have already spent in USD: raise it to at least `,
     );
     expect(plan.requests).toEqual([]);
 
@@ -128,10 +131,17 @@ describe("delivery-aware findings", () => {
     expect(codes(exact)).not.toContain("DOOH802");
   });
 
-  it("counts no spend in another currency against the money budget", async () => {
+  it("counts no spend in another currency against the money budget, and refuses the switch (DOOH804)", async () => {
     await start();
+    const spent = Money.fromWire((await airports()).progress.spend);
     const plan = await planOf([], { budget_money: Money.parse("0.01 EUR") });
     expect(codes(plan)).not.toContain("DOOH802");
+    const error = plan.findings.find((f) => f.code === "DOOH804");
+    expect(error?.severity).toBe("error");
+    expect(error?.message).toContain(
+      `after its campaigns have spent ${Money.formatAmount(spent)}: that spend stays in its currency and cannot count against a budget in EUR`,
+    );
+    expect(plan.requests).toEqual([]);
   });
 
   it("warns that moving an in-flight campaign's end before now stops delivery at apply (DOOH302)", async () => {

@@ -48,17 +48,21 @@ describe("guardrail policies", () => {
     );
     expect(codes(warn)).toEqual(["warning DOOH901"]);
     expect(warn.requests.length).toBeGreaterThan(0);
-    // At the limit, or a limit in another currency: no finding.
+    // At the limit: no finding.
     const at = plan(
       withPolicy({ cpm: usd("12.5") }, { max_cpm: rule("deny", { limits: [usd("12.5")] }) }),
       live,
     );
     expect(codes(at)).toEqual([]);
+    // A rule that names only EUR binds a USD cpm too: switching currency does not escape it.
     const eur = plan(
       withPolicy({ cpm: usd("13") }, { max_cpm: rule("deny", { limits: [Money.parse("1 EUR")] }) }),
       live,
     );
-    expect(codes(eur)).toEqual([]);
+    expect(codes(eur)).toEqual(["error DOOH901"]);
+    expect(eur.findings[0]!.message).toContain(
+      "cpm 13.00 USD is above the highest cpm in USD: the rule limits only EUR, so nothing in USD is within it (add a USD limit to allow it)",
+    );
   });
 
   it("--allow turns a deny into a warning that says so, and the plan records it", () => {

@@ -100,12 +100,14 @@ describe("status: budget exhausted before the flight ends", () => {
     );
     expect(c.pacing).toMatchObject({
       verdict: "ahead",
-      pace_per_day: 3333.3,
+      // Exact in JSON (50,000 / 15 a day; 3,333.3... / 3,000 - 1 = 1/9); text rounds once.
+      pace_per_day: expect.closeTo(50_000 / 15, 9),
       required_per_day: 3000,
       projected_impressions: 101_000,
-      difference_pct: 11.1,
+      difference_pct: expect.closeTo(100 / 9, 9),
       exhausted_at: "2026-12-31T07:12:00Z",
-      dark_days: 1.7,
+      // Dec 31 07:12 is exhausted at 15.3 days after Dec 16; Jan 2 00:00 is 1.7 days later.
+      dark_days: expect.closeTo(1.7, 9),
     });
     expect(c.alerts.map((a) => a.message)).toEqual([
       "budget runs out at this pace on 2026-12-31T07:12:00Z: dark for 1.7 days before the flight ends",
@@ -138,8 +140,8 @@ describe("status: pace judged against the remaining budget over the remaining fl
     expect(c.pacing).toMatchObject({
       verdict: "behind",
       pace_per_day: 3125,
-      required_per_day: 4791.7,
-      difference_pct: -34.8,
+      required_per_day: expect.closeTo(57_500 / 12, 9),
+      difference_pct: expect.closeTo((3125 / (57_500 / 12) - 1) * 100, 9),
       projected_impressions: 100_000,
     });
     expect(c.alerts.map((a) => a.kind)).toEqual(["behind"]);

@@ -178,7 +178,7 @@ describe("doohctl status", () => {
     expect(readFileSync(file, "utf8")).toBe(JSON.stringify(record));
   });
 
-  it("reads campaigns by insertion order with progress and their creatives, and never writes", async () => {
+  it("reads campaigns by insertion order with progress, their creatives and insertion orders, and never writes", async () => {
     await world.start();
     await world.status(ALL_NAMES);
     const reads = world
@@ -188,6 +188,8 @@ describe("doohctl status", () => {
     expect(reads.map((e) => `${e.method} ${e.path}`)).toEqual([
       "GET /api/dsp/v1/campaigns",
       "GET /api/dsp/v1/creatives",
+      // One GET of the declared insertion orders (100 a request), for their budget_money.
+      "GET /api/dsp/v1/insertion_orders",
     ]);
     expect(reads[0]?.query).toContain("include_progress=true");
   });

@@ -116,11 +116,14 @@ export async function statusCommand(
       const campaigns = selectCampaigns(io, desired, live, flags.all === true);
       const declaredInactive = declaredInactiveIds(desired, live);
       const creatives = await client.listCreativesByCampaign(campaigns.map((c) => c.id));
+      // Each insertion order's budget_money beside what its campaigns can spend (docs/status.md).
+      const insertionOrders = await client.getInsertionOrders(desired.insertionOrders.map((io) => io.id));
       const record = readRecord(io, recovery, desired, live);
       const report = buildStatusReport({
         campaigns,
         creatives,
         recorded: record.pauses,
+        insertionOrders,
         declaredInactive,
         now: clock.now(),
         thresholds: { behind_pct: threshold, ended_short_pct: endedShort, grace_hours: grace },
