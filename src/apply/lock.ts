@@ -86,14 +86,29 @@ function holderOf(path: string): LockFile | undefined {
 const STALE_TAKEOVER_MS = 10_000;
 
 /**
- * Removes the lock at `path` if it is still a dead holder's (or still unreadable, when
- * `unreadable` says it has been for a while). Two waiters that both saw a crashed apply's lock
- * must not both remove "it": the second would remove the lock the first has just taken, and
- * both would run. So removal happens only under a takeover directory (mkdir is atomic), after
- * reading the holder again; only its owner's release() removes a live lock otherwise.
+ * Which file is at `path` (inode and change time, so that a new file on a reused inode is
+ * another file), or undefined when none is.
+ */
+function identityOf(path: string): string | undefined {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${stat.ino}:${stat.ctimeNs}`;
+}
+
+/**
+ * Removes the lock at `path` if it is still a dead holder's, or, when `unreadable` names the
+ * file that has been unreadable for a while, if it is still that very file. Two waiters that
+ * both saw a crashed apply's lock must not both remove "it": the second would remove the lock
+ * the first has just taken, and both would run. So removal happens only under a takeover
+ * directory (mkdir is atomic), after reading the holder again; and a lock its owner has just
+ * created and not yet written is another file than the one found unreadable, so it is never
+ * mistaken for it. Only its owner's release() removes a live lock otherwise.
  * Returns false when another process is taking over right now.
  */
-function takeOver(path: string, unreadable: boolean, alive: (holder: LockFile) => boolean): boolean {
+function takeOver(
+  path: string,
+  unreadable: string | undefined,
+  alive: (holder: LockFile) => boolean,
+): boolean {
   const guard = `${path}.takeover`;
   try {
     mkdirSync(guard);
@@ -110,7 +125,8 @@ function takeOver(path: string, unreadable: boolean, alive: (holder: LockFile) =
   }
   try {
     const holder = holderOf(path);
-    if (holder ? !alive(holder) : unreadable) rmSync(path, { force: true });
+    const dead = holder ? !alive(holder) : unreadable !== undefined && identityOf(path) === unreadable;
+    if (dead) rmSync(path, { force: true });
     return true;
   } finally {
     rmSync(guard, { recursive: true, force: true });
@@ -138,7 +154,8 @@ export async function acquireApplyLock(input: {
   }
   const alive = (holder: LockFile) => leaseFresh(holder.lease, clock.now(), () => heldHere.has(holder.token));
   let told = false;
-  let unreadable = 0;
+  // The file found unreadable, and how many looks in a row found that same file so.
+  let unreadable: { file: string | undefined; looks: number } = { file: undefined, looks: 0 };
   for (;;) {
     try {
       const fd = createExclusive(path);
@@ -169,14 +186,19 @@ export async function acquireApplyLock(input: {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw unusable(dir, error);
     }
     const holder = holderOf(path);
-    if (!holder && ++unreadable < 5) {
-      // Its owner may be between creating the file and writing it.
-      await clock.sleep(200, input.signal);
-      continue;
+    if (!holder) {
+      const file = identityOf(path);
+      if (file === undefined) continue; // released meanwhile: create it again
+      unreadable = { file, looks: file === unreadable.file ? unreadable.looks + 1 : 1 };
+      if (unreadable.looks < 5) {
+        // Its owner may be between creating the file and writing it.
+        await clock.sleep(200, input.signal);
+        continue;
+      }
     }
     if (!holder || !alive(holder)) {
       // A crashed apply's lock: nobody will release it.
-      if (!takeOver(path, !holder, alive)) await clock.sleep(50, input.signal);
+      if (!takeOver(path, holder ? undefined : unreadable.file, alive)) await clock.sleep(50, input.signal);
       continue;
     }
     if (!told) {
