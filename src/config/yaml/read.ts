@@ -107,6 +107,19 @@ function readDocument(
   // occurrence; yaml's own report stands only where the converter does not run.
   const duplicates: ConfigIssue[] = [];
   const reported = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  // yaml's own recursion gave out (thousands of levels): that one cause, where it was found;
+  // the error hunts below would parse the text again and give out too.
+  const exhausted = reported.find((e) => e.code === "RESOURCE_EXHAUSTION");
+  if (exhausted !== undefined) {
+    const { code, message } = explainYamlError(exhausted.code, exhausted.message, text, exhausted.pos);
+    const at = index.position(exhausted.pos[0]);
+    return {
+      value: undefined,
+      index,
+      issues: [{ file: index.file, ...at, path: "", message, code }],
+      usable: false,
+    };
+  }
   // An unclosed bracket or quote, or a tab, is reported where it starts; yaml's errors from
   // there on follow from it and are not (syntax-cause.ts).
   const cause = syntaxCause(text, reported, syntaxErrorLines);
