@@ -7,6 +7,7 @@ import { ApiError, OutcomeUnknownError, RetryBudgetError } from "../../src/api/e
 import type { ApiEvent } from "../../src/api/types.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seededRandom } from "../../src/model/random.js";
+import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
 
@@ -20,14 +21,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-const usd = { currency_code: "USD", units: "9", nanos: 0 };
+const CPM = usdParts("9");
 const newCampaign = {
   insertion_order_id: "1001",
   name: "Late addition",
   start_time: "2026-12-01T00:00:00Z",
   end_time: "2026-12-20T00:00:00Z",
   budget_impressions: 10,
-  cpm: usd,
+  cpm: CPM,
 };
 
 /** Reads, a PUT and a PATCH: the idempotent requests, each of which must come through. */

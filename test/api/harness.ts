@@ -7,11 +7,8 @@ import type { EmulatorOptions, EmulatorSeed } from "../../src/emulator/index.js"
 import type { RateLimits } from "../../src/model/limits.js";
 import { seededRandom } from "../../src/model/random.js";
 import { seedWithCampaigns } from "../helpers/builders.js";
-import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { USER };
 export const CAMPAIGNS_PATH = "/api/dsp/v1/campaigns";
 
 export type Harness = EmulatorWorld;

@@ -15,9 +15,9 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { startWorld } from "./harness.js";
 
 const CAMPAIGNS = 150;

@@ -18,10 +18,10 @@ import {
   PUBLISHERS,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
 import { startWorld, type World } from "./harness.js";

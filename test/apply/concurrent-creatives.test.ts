@@ -14,8 +14,8 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
 import { startWorld, type World } from "./harness.js";

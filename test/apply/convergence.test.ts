@@ -25,10 +25,10 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { startWorld } from "./harness.js";
 
 /** Draws from a seeded generator, so a failing case is reproduced from its seed. */

@@ -9,9 +9,6 @@ import { ADVERTISER } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { USER };
-
 export type World = EmulatorWorld;
 
 export function startWorld(

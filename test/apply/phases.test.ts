@@ -15,10 +15,10 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { startWorld, type World } from "./harness.js";
 
 let world: World | undefined;

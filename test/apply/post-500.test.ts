@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { Clock } from "../../src/model/clock.js";
-import { desiredCampaign, desiredIo, desiredState, seedIo, usd, VENUES_A } from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, seedIo, VENUES_A } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 

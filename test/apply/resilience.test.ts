@@ -20,9 +20,9 @@ import {
   FILE,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen, readBody, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { startWorld, type World } from "./harness.js";

@@ -16,10 +16,10 @@ import {
   desiredState,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
 import { startWorld, type World } from "./harness.js";
 

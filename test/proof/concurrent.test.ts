@@ -13,11 +13,11 @@ import {
   desiredState,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { COLLEAGUE, USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
 
