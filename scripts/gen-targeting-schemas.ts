@@ -1,17 +1,23 @@
 /**
- * Writes the targeting parts of the JSON schemas from the one description of the option
- * kinds (`TARGETING_OPTIONS`, src/model/targeting-members.ts): the config schema's
- * `$defs/targeting_option_set` (then docs/config.md, which is made from it), the contract's
- * `components/schemas/TargetingOptionSet`, and the emulator's seed schema (SEED_SCHEMA, which
- * takes its option set from the same table). Every other part of each file is left as it is.
- * Run after changing the description: `npm run build && node dist/scripts/gen-targeting-schemas.js`.
- * test/model/targeting-members.test.ts fails when a file is out of date.
+ * Writes the parts of the JSON schemas that the model describes once. From the option kinds
+ * (`TARGETING_OPTIONS`, src/model/targeting-members.ts): the config schema's
+ * `$defs/targeting_option_set`, the contract's `components/schemas/TargetingOptionSet`, and
+ * the emulator's seed schema (SEED_SCHEMA, which takes its option set from the same table).
+ * From the resources' members (`RESOURCES`, src/model/resource-fields.ts): their properties in
+ * the config schema's `$defs` and in the contract's read, PATCH and create schemas
+ * (src/model/resource-schemas.ts). Then docs/config.md, which is made from the config schema.
+ * Every other part of each file is left as it is.
+ * Run after changing a description: `npm run build && node dist/scripts/gen-targeting-schemas.js`.
+ * test/model/targeting-members.test.ts and test/model/resource-fields.test.ts fail when a
+ * file is out of date.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseDocument } from "yaml";
 import { SEED_SCHEMA } from "../src/emulator/seed-schema.js";
+import { RESOURCES, type ResourceTable } from "../src/model/resource-fields.js";
+import { configResourceSchema, contractResourceSchema } from "../src/model/resource-schemas.js";
 import { excludeDocs, TARGETING_OPTIONS, type TargetingOptionKind } from "../src/model/targeting-members.js";
 import { configDocsPath, renderConfigDocs } from "./gen-config-docs.js";
 
@@ -88,6 +94,31 @@ export const TARGETING_SCHEMA_FILES = [
   },
 ] as const;
 
+/**
+ * The resource parts: each the path of a schema and what it becomes, given what it is now
+ * (the members no table describes stay as they are).
+ */
+export const RESOURCE_SCHEMA_PARTS: ReadonlyArray<{
+  file: string;
+  path: readonly string[];
+  part: (existing: Schema) => Schema;
+}> = Object.values(RESOURCES as Record<string, ResourceTable>).flatMap((table) => [
+  {
+    file: "schemas/doohctl.schema.json",
+    path: ["$defs", table.config],
+    part: (existing: Schema) => configResourceSchema(table, existing),
+  },
+  ...[
+    table.contract.read,
+    ...table.contract.patch,
+    ...(table.contract.create === undefined ? [] : [table.contract.create]),
+  ].map((name) => ({
+    file: "schemas/dsp-api.openapi.json",
+    path: ["components", "schemas", name],
+    part: (existing: Schema) => contractResourceSchema(table, name, existing),
+  })),
+]);
+
 export const SEED_SCHEMA_FILE = "schemas/emulator-seed.schema.json";
 
 /** `text` with the JSON value at `path` replaced by `value`; the rest of the text as it was. */
@@ -105,6 +136,13 @@ function main(): void {
     const at = `${root}${file}`;
     writeFileSync(at, splice(readFileSync(at, "utf8"), path, part()));
     written.push(at);
+  }
+  for (const { file, path, part } of RESOURCE_SCHEMA_PARTS) {
+    const at = `${root}${file}`;
+    const text = readFileSync(at, "utf8");
+    const existing = path.reduce<Schema>((node, key) => node[key] as Schema, JSON.parse(text) as Schema);
+    writeFileSync(at, splice(text, path, part(existing)));
+    if (!written.includes(at)) written.push(at);
   }
   const seed = `${root}${SEED_SCHEMA_FILE}`;
   writeFileSync(seed, `${JSON.stringify(SEED_SCHEMA, null, 2)}\n`);

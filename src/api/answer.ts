@@ -3,9 +3,11 @@
  * it matches the contract, or a typed error carrying the server's words, scrubbed of every
  * secret first (issue 13, item 8).
  */
+
+import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
 import { type ContractIssue, findOperation, readAnswer } from "./contract.js";
-import { ApiError, ContractError } from "./errors.js";
+import { ApiError, ContractError, ResponseTooDeepError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import type { Scrubber } from "./scrub.js";
 import type { HttpResponse } from "./transport.js";
@@ -83,6 +85,10 @@ export function trustedBody(
   if (response.text.trim() === "") {
     if (op?.responseSchema === undefined) return undefined;
     throw fail([{ at: "/", expected: `a JSON body (${op.responseSchema}), got none` }]);
+  }
+  // Before parsing: the contract check, compare and fingerprint walk the body recursively.
+  if (jsonTooDeepAt(response.text) !== undefined) {
+    throw new ResponseTooDeepError(request.method, request.path, MAX_NESTING_DEPTH);
   }
   let body: unknown;
   try {

@@ -103,6 +103,25 @@ export function schemaValidator(name: string): ValidateFunction {
   return validate;
 }
 
+const fragments = new Map<string, ValidateFunction>();
+
+/**
+ * Checks `value` against a fragment of the contract written as the document writes its own
+ * (its `$ref`s name `#/components/schemas/...`): a member's schema from the model's tables
+ * (src/model/resource-schemas.ts), for doctor. Compiled once per fragment.
+ */
+export function checkFragment(fragment: object, value: unknown): ContractIssue[] {
+  const text = JSON.stringify(fragment);
+  let validate = fragments.get(text);
+  if (!validate) {
+    validate = contract().ajv.compile(
+      JSON.parse(text.replaceAll('"#/components/', `"${DOC_ID}#/components/`)),
+    );
+    fragments.set(text, validate);
+  }
+  return validate(value) ? [] : issuesOf(validate.errors);
+}
+
 const schemaName = (ref: string | undefined) => ref?.replace("#/components/schemas/", "");
 
 /** The operation `method path` names in the contract, or undefined when it names none. */

@@ -273,6 +273,26 @@ export class ContractError extends RequestError {
   }
 }
 
+/**
+ * An answer nested deeper than MAX_NESTING_DEPTH (src/model/json-depth.ts): refused before it
+ * is parsed, as a walk over it would overflow the stack (docs/api-client.md). Not retried.
+ */
+export class ResponseTooDeepError extends RequestError {
+  override readonly name = "ResponseTooDeepError";
+  readonly code = "RESPONSE_TOO_DEEP";
+  constructor(
+    method: HttpMethod,
+    path: string,
+    readonly limitDepth: number,
+  ) {
+    super(
+      method,
+      path,
+      `the DSP's answer nests objects or arrays more than ${limitDepth} levels deep, far deeper than the contract's (schemas/dsp-api.openapi.json); doohctl refuses it unread. Check that api_origin is the DSP, and report the answer to its operator if it is`,
+    );
+  }
+}
+
 /** An answer larger than `maxResponseBytes`: reading stopped at the cap. */
 export class ResponseTooLargeError extends RequestError {
   override readonly name = "ResponseTooLargeError";

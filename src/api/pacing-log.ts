@@ -11,11 +11,24 @@
  * grows past COMPACT_BYTES it is rewritten without the lines whose window is over (to a
  * temporary file, then renamed); a line another run appends during that rewrite can be lost,
  * which costs at most one slot of pacing, never a wrong request. No secret goes in the file.
+ *
+ * The file is a state file like the recovery record (private-files.ts): in a 0700 directory
+ * of this OS user, 0600, never opened through a link. Its dates are bounded: a line in the
+ * future counts as now (see `firstSeen`), so no file can make a run wait past one window.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestClass } from "../model/limits.js";
+import { writeFileAtomicSync } from "./atomic-write.js";
+import {
+  CACHE_DIR,
+  checkPrivateFile,
+  type OwnerCheck,
+  PrivateFileError,
+  privateDir,
+  readPrivateFile,
+} from "./private-files.js";
 
 /** What the limiter needs of other runs; injected, so tests can share one in memory. */
 export interface PacingLog {
@@ -27,37 +40,73 @@ export interface PacingLog {
 
 const COMPACT_BYTES = 64 * 1024;
 
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+export class PacingLogError extends Error {
+  override readonly name = "PacingLogError";
+  readonly code = "STATE_FILE_UNSAFE";
+}
+
 /**
  * @param keepMs how long a line matters: the longest window of the configured limits (plus
  * margin); a compaction drops older lines.
+ * Throws PacingLogError, before any request, when the file is there but is not a 0600
+ * regular file of this OS user (a link is never followed): another user's lines would pace
+ * this run, and a link would have its lines appended to the file it names.
  */
-export function filePacingLog(options: { path: string; now: () => number; keepMs: number }): PacingLog {
+export function filePacingLog(options: {
+  path: string;
+  now: () => number;
+  keepMs: number;
+  owner?: OwnerCheck;
+}): PacingLog {
   const run = randomUUID().slice(0, 8);
-  const { path } = options;
+  const { path, now } = options;
+  const owner = options.owner ? { owner: options.owner } : {};
+  try {
+    readPrivateFile(path, owner);
+  } catch (error) {
+    if (!(error instanceof PrivateFileError)) throw error;
+    throw new PacingLogError(
+      `the pacing log ${path} is ${error.message}: doohctl reads only a log it wrote itself; remove it (doohctl starts a new one), or turn the cache off (--no-session-cache, DOOHCTL_SESSION_CACHE=off)`,
+    );
+  }
   let broken = false;
+  /**
+   * Time read from a file is bounded (G10): a line dated in the future (a forged file, or the
+   * system clock stepped back) counts as sent when this run first saw it, so it holds a slot
+   * for one window at most, never until its date.
+   */
+  const firstSeen = new Map<string, number>();
   const lines = (): string[] => {
     try {
-      return readFileSync(path, "utf8").split("\n");
+      return (readPrivateFile(path, owner) ?? "").split("\n");
     } catch {
-      return []; // no file yet, or unreadable: pace on this run's own requests
+      return []; // unreadable since the start (replaced meanwhile): pace on this run's own requests
     }
   };
   return {
     others(cls, since) {
       const times: number[] = [];
+      const at = now();
       for (const line of lines()) {
-        const [who, which, at] = line.split(" ");
-        if (who === run || which !== cls || at === undefined) continue;
-        const time = Number(at);
-        if (Number.isFinite(time) && time > since) times.push(time);
+        const [who, which, stamp] = line.split(" ");
+        if (who === run || which !== cls || stamp === undefined) continue;
+        let time = Number(stamp);
+        if (!Number.isFinite(time)) continue;
+        if (time > at) {
+          if (!firstSeen.has(line)) firstSeen.set(line, at);
+          time = firstSeen.get(line)!;
+        }
+        if (time > since) times.push(time);
       }
       return times;
     },
     record(cls, at) {
       if (broken) return;
       try {
-        appendFileSync(path, `${run} ${cls} ${at}\n`, { mode: 0o600 });
-        if (statSync(path).size > COMPACT_BYTES) compact(path, options.now() - options.keepMs);
+        const size = append(path, `${run} ${cls} ${at}\n`, options.owner);
+        if (size > COMPACT_BYTES) compact(path, now(), now() - options.keepMs, options.owner);
       } catch {
         broken = true; // pacing across runs is an aid: a read-only cache must not fail the run
       }
@@ -65,24 +114,41 @@ export function filePacingLog(options: { path: string; now: () => number; keepMs
   };
 }
 
-function compact(path: string, since: number): void {
-  const keep = readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => Number(line.split(" ")[2]) > since);
-  const temporary = `${path}.${randomUUID().slice(0, 8)}.tmp`;
-  writeFileSync(temporary, keep.length > 0 ? `${keep.join("\n")}\n` : "", { mode: 0o600 });
-  renameSync(temporary, path);
+/** One O_APPEND write (never through a link, only to this user's 0600 file); the size after it. */
+function append(path: string, line: string, owner: OwnerCheck | undefined): number {
+  const fd = openSync(path, APPEND, 0o600);
+  try {
+    checkPrivateFile(fd, path, owner ?? { uid: process.getuid?.() });
+    writeSync(fd, line);
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Rewrites the log without the lines whose window is over; a future date is written as now. */
+function compact(path: string, now: number, since: number, owner: OwnerCheck | undefined): void {
+  const keep: string[] = [];
+  for (const line of (readPrivateFile(path, owner ? { owner } : {}) ?? "").split("\n")) {
+    const [who, which, stamp] = line.split(" ");
+    const time = Number(stamp);
+    if (!Number.isFinite(time) || time <= since) continue;
+    keep.push(`${who} ${which} ${Math.min(time, now)}`);
+  }
+  writeFileAtomicSync(path, keep.length > 0 ? `${keep.join("\n")}\n` : "", { mode: 0o600 });
 }
 
 /**
  * The log's file for one origin, environment and user, keyed like the session cache: the
- * name reveals none of them. Creates the directory (mode 0700) if needed.
+ * name reveals none of them. Creates the directory (mode 0700) if needed, and refuses one that
+ * is not this OS user's own, 0700 (StateDirError, naming the path and the fix).
  */
 export function pacingLogPath(
   dir: string,
   who: { origin: string; environment: string; email: string },
+  owner?: OwnerCheck,
 ): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateDir(dir, { create: true, place: CACHE_DIR, ...(owner ? { owner } : {}) });
   const key = createHash("sha256").update(`${who.origin}\n${who.environment}\n${who.email}`).digest("hex");
   return join(dir, `pacing-${key.slice(0, 32)}.log`);
 }

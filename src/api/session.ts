@@ -4,12 +4,26 @@
  * Concurrent requests share one login. An optional cache file lets consecutive runs reuse a
  * session. The token lives only in memory and in that 0600 file: never in an event, an error
  * or a log line.
+ *
+ * The cache decides the account a run's recovery record and apply lock are keyed by (G9), so
+ * it is trusted only as the recovery record is (private-files.ts): a 0600 file of this OS
+ * user in a 0700 directory of its own, never read through a link. Anything else is ignored
+ * with a warning naming the path and the fix, and the run logs in afresh: a cache file
+ * another user planted must not move a plan to another account's recovery record.
  */
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Clock } from "../model/clock.js";
-import type { Environment } from "../model/wire.js";
+import { type Environment, SESSION_LIFETIME_MS } from "../model/wire.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import {
+  CACHE_DIR,
+  type OwnerCheck,
+  PrivateFileError,
+  privateDir,
+  readPrivateFile,
+  StateDirError,
+} from "./private-files.js";
 
 /** A token is not used in its last minutes: a long request must not outlive it. */
 export const SESSION_EXPIRY_MARGIN_MS = 5 * 60 * 1000;
@@ -32,8 +46,10 @@ export interface SessionOptions {
   login(signal?: AbortSignal): Promise<SessionToken>;
   /** Told when a session comes into use: from a login or from the cache file. */
   onSession?: (cached: boolean) => void;
-  /** Told when the cache file cannot be written: the run goes on without it. */
+  /** Told when the cache cannot be read safely or written: the run goes on without it. */
   onCacheError?: (message: string) => void;
+  /** The OS user the cache must belong to (default this process's); tests inject another. */
+  owner?: OwnerCheck;
 }
 
 interface CacheFile {
@@ -50,6 +66,8 @@ export class Session {
   private current: SessionToken | undefined;
   private pending: Promise<SessionToken> | undefined;
   private cacheRead: Promise<void> | undefined;
+  /** The cache directory was refused (and the user told): nothing is written there either. */
+  private cacheRefused = false;
   private readonly options: SessionOptions;
 
   constructor(options: SessionOptions) {
@@ -103,8 +121,10 @@ export class Session {
           // The cache only saves a login next time: failing to write it must not fail this run.
           await this.writeCache(session).catch((error: NodeJS.ErrnoException) => {
             this.options.onCacheError?.(
-              `cannot write the session cache in ${this.options.cacheDir} (${error.code ?? error.message}); ` +
-                "going on without it (turn it off with --no-session-cache or DOOHCTL_SESSION_CACHE=off)",
+              error instanceof StateDirError
+                ? `session cache not written: ${error.message}`
+                : `cannot write the session cache in ${this.options.cacheDir} (${error.code ?? error.message}); ` +
+                    "going on without it (turn it off with --no-session-cache or DOOHCTL_SESSION_CACHE=off)",
             );
           });
           return session;
@@ -126,41 +146,63 @@ export class Session {
 
   private async readCache(): Promise<SessionToken | undefined> {
     const path = this.cachePath();
-    if (!path) return undefined;
+    const dir = this.options.cacheDir;
+    if (!path || dir === undefined) return undefined;
+    const owner = this.options.owner ? { owner: this.options.owner } : {};
+    let text: string | undefined;
     try {
-      const file = JSON.parse(await readFile(path, "utf8")) as Partial<CacheFile>;
-      const { origin, environment, email } = this.options;
-      if (
-        file.version !== 1 ||
-        file.origin !== origin ||
-        file.environment !== environment ||
-        file.email !== email ||
-        typeof file.token !== "string" ||
-        typeof file.expiresAt !== "number" ||
-        // A cache file of an earlier doohctl holds no account id: a fresh login replaces it.
-        typeof file.accountId !== "string" ||
-        file.accountId === ""
-      ) {
-        return undefined;
+      if (!privateDir(dir, { create: false, place: CACHE_DIR, ...owner })) return undefined;
+      text = readPrivateFile(path, owner);
+    } catch (error) {
+      if (error instanceof StateDirError) {
+        this.cacheRefused = true;
+        this.options.onCacheError?.(`session cache not used, logging in afresh: ${error.message}`);
+      } else if (error instanceof PrivateFileError) {
+        this.options.onCacheError?.(`session cache not used, logging in afresh: ${path} is ${error.message}`);
       }
-      return { token: file.token, expiresAt: file.expiresAt, accountId: file.accountId };
-    } catch {
-      // No file, or an unreadable one: a fresh login replaces it.
+      // Otherwise an unreadable file: a fresh login replaces it.
       return undefined;
     }
+    if (text === undefined) return undefined;
+    let file: Partial<CacheFile>;
+    try {
+      file = JSON.parse(text) as Partial<CacheFile>;
+    } catch {
+      return undefined; // a torn or foreign file: a fresh login replaces it
+    }
+    const { origin, environment, email, clock } = this.options;
+    if (
+      file.version !== 1 ||
+      file.origin !== origin ||
+      file.environment !== environment ||
+      file.email !== email ||
+      typeof file.token !== "string" ||
+      typeof file.expiresAt !== "number" ||
+      // Time read from a file is bounded: no session outlives its 8 hours from now (a clock
+      // stepped back, or a forged date), whatever the file says.
+      file.expiresAt > clock.now() + SESSION_LIFETIME_MS ||
+      // A cache file of an earlier doohctl holds no account id: a fresh login replaces it.
+      typeof file.accountId !== "string" ||
+      file.accountId === ""
+    ) {
+      return undefined;
+    }
+    return { token: file.token, expiresAt: file.expiresAt, accountId: file.accountId };
   }
 
-  /** Atomic (temp file + rename), 0600 in a 0700 directory. */
+  /** Through the one atomic write: 0600, in a 0700 directory of this user's (checked first). */
   private async writeCache(session: SessionToken): Promise<void> {
     const path = this.cachePath();
-    if (!path || this.options.cacheDir === undefined) return;
+    const dir = this.options.cacheDir;
+    if (!path || dir === undefined || this.cacheRefused) return;
     const { origin, environment, email } = this.options;
     const file: CacheFile = { version: 1, origin, environment, email, ...session };
-    await mkdir(this.options.cacheDir, { recursive: true, mode: 0o700 });
-    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, `${JSON.stringify(file)}\n`, { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, path);
+    privateDir(dir, {
+      create: true,
+      place: CACHE_DIR,
+      ...(this.options.owner ? { owner: this.options.owner } : {}),
+    });
+    await writeFileAtomic(path, `${JSON.stringify(file)}\n`, { mode: 0o600 });
   }
 }
 

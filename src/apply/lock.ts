@@ -15,16 +15,11 @@ import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { writeFileAtomicSync } from "../api/atomic-write.js";
+import { createExclusive, privateDir, readPrivateFile, StateDirError } from "../api/private-files.js";
 import type { Clock } from "../model/clock.js";
 import type { RecoveryScope } from "../model/recovery.js";
 import { type Lease, leaseExpiry, leaseFresh, leaseOf, ownLease, renewEvery } from "./lease.js";
-import {
-  createExclusive,
-  privateDir,
-  readPrivateFile,
-  StateDirError,
-  writeDurably,
-} from "./private-files.js";
 import { accountKey } from "./recovery.js";
 
 interface LockFile {
@@ -161,7 +156,7 @@ export async function acquireApplyLock(input: {
       const renewal = renewEvery(clock, () => {
         // Renewed only while still ours: a lock taken over after a long stall is the new holder's.
         if (holderOf(path)?.token === mine.token)
-          writeDurably(path, dir, JSON.stringify({ ...mine, lease: ownLease(clock) }));
+          writeFileAtomicSync(path, JSON.stringify({ ...mine, lease: ownLease(clock) }));
       });
       return {
         release: () => {

@@ -8,8 +8,8 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readPrivateFile } from "../api/private-files.js";
 import type { RecordIssue, RecoveryScope } from "../model/recovery.js";
-import { readPrivateFile } from "./private-files.js";
 import { recordFileOf } from "./record-file.js";
 
 /** Every record file under `root` (the state dir's `recovery/`) of this DSP account under another name. */

@@ -15,10 +15,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { writeFileAtomicSync } from "../api/atomic-write.js";
+import { privateDir, readPrivateFile, StateDirError } from "../api/private-files.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { RecordedPause, RecordHolder, RecordIssue, RecoveryScope } from "../model/recovery.js";
 import { type Lease, leaseExpiry, leaseFresh, ownLease, renewEvery } from "./lease.js";
-import { privateDir, readPrivateFile, StateDirError, writeDurably } from "./private-files.js";
 import {
   entriesOf,
   entryOf,
@@ -158,7 +159,7 @@ export class RecoveryStore {
       });
       if (kept.length === file.paused.length) continue;
       if (kept.length === 0) rmSync(path, { force: true });
-      else writeDurably(path, this.dir, `${JSON.stringify({ ...file, paused: kept }, null, 2)}\n`);
+      else writeFileAtomicSync(path, `${JSON.stringify({ ...file, paused: kept }, null, 2)}\n`);
     }
   }
 
@@ -316,6 +317,6 @@ export class ApplyRecovery {
       lease,
       paused: this.paused,
     };
-    writeDurably(this.path, this.at.dir, `${JSON.stringify(file, null, 2)}\n`);
+    writeFileAtomicSync(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }

@@ -52,15 +52,28 @@ export async function restoreDelivery(input: {
     const already = input.campaignIds.filter((id) => live.some((c) => c.id === id) && !inactive.has(id));
     restored.push(...already);
     const ids = input.campaignIds.filter((id) => inactive.has(id));
+    // Neither read back nor reactivated: never counted as restored.
+    const unseen = input.campaignIds.filter((id) => !live.some((c) => c.id === id));
+    const stillInactive: string[] = [];
     for (let at = 0; at < ids.length; at += MAX_BATCH) {
       const chunk = ids.slice(at, at + MAX_BATCH);
-      await client.send(
+      const answer = await client.send(
         Endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
         signal ? { signal, items: chunk.length } : { items: chunk.length },
       );
-      restored.push(...chunk);
+      // Restored is what the DSP's answer shows active, not what was asked for.
+      const active = new Set((answer?.campaigns ?? []).filter((c) => c.active).map((c) => c.id));
+      for (const id of chunk) (active.has(id) ? restored : stillInactive).push(id);
     }
     input.recovery?.reactivated(restored);
+    const missed = [...unseen, ...stillInactive];
+    if (missed.length > 0) {
+      const error = `${campaigns(missed.length)} not active after the reactivation request: ${missed.join(", ")}${unseen.length > 0 ? ` (not read back: ${unseen.join(", ")})` : ""}`;
+      say(
+        `could not reactivate every paused campaign (${error}); the recovery record keeps them for the next plan`,
+      );
+      return { restored, error };
+    }
     say(`delivery restored: ${campaigns(restored.length)} active again`);
     return { restored };
   } catch (error) {

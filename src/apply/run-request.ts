@@ -135,8 +135,9 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
       guard.record(request, { campaigns: outcome.campaigns });
     } else {
       const sendOptions = signal ? { signal, items: planned.items } : { items: planned.items };
-      guard.record(request, await client.send(request, sendOptions));
-      run.pauses.reactivated(request);
+      const answer = await client.send(request, sendOptions);
+      guard.record(request, answer);
+      run.pauses.reactivated(request, answer);
     }
     // A POST whose lost answer was found created by listing (G3) succeeded: its last write
     // answer (a 500, or none) is not its outcome.

@@ -8,7 +8,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDspClient } from "../api/client.js";
-import { filePacingLog, type PacingLog, pacingLogPath } from "../api/pacing-log.js";
+import { filePacingLog, type PacingLog, PacingLogError, pacingLogPath } from "../api/pacing-log.js";
+import { StateDirError } from "../api/private-files.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
 import { credentialVariables, type ResolvedConnection, resolveConnection } from "../config/connection.js";
 import { FileRefused, readRegularFileSync } from "../config/file-guard.js";
@@ -164,7 +165,10 @@ function pacingLog(
       email,
     });
     return filePacingLog({ path, now, keepMs: longest + 1_000 });
-  } catch {
-    return undefined; // an unusable cache directory: each run paces on its own requests
+  } catch (error) {
+    // A directory or log another user could write is refused loudly, before any request
+    // (private-files.ts); an unusable one (a read-only home): each run paces on its own.
+    if (error instanceof PacingLogError || (error instanceof StateDirError && error.unsafe)) throw error;
+    return undefined;
   }
 }

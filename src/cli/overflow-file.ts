@@ -3,18 +3,26 @@
  * anything is written. FILE is never one of the saved plans shown, by any path, link or hard
  * link: the reviewed plan `apply --plan` is given would be replaced by markdown. A directory,
  * or a directory that does not exist, is refused with what to do, never a raw EISDIR/ENOENT.
- * Like `plan -o`, a link to another file is followed: naming it is the user's own choice.
+ * An existing file is replaced only with --force (like `export -o`): a comment written over
+ * a config file by a slip of the path would lose it. With --force, like `plan -o`, a link to
+ * another file is followed: naming it is the user's own choice.
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { CommandError } from "./errors.js";
 
 const CODE = "SHOW_OVERFLOW_FILE";
 
 /** Throws CommandError(SHOW_OVERFLOW_FILE) when `overflow` may not be written. */
-export function checkOverflowFile(cwd: string, overflow: string, plans: readonly string[]): void {
+export function checkOverflowFile(
+  cwd: string,
+  overflow: string,
+  plans: readonly string[],
+  options: { force: boolean },
+): void {
   const target = resolve(cwd, overflow);
   const at = statSync(target, { throwIfNoEntry: false });
+  const link = lstatSync(target, { throwIfNoEntry: false });
   if (at?.isDirectory()) {
     throw new CommandError(
       CODE,
@@ -31,8 +39,14 @@ export function checkOverflowFile(cwd: string, overflow: string, plans: readonly
         );
       }
     }
-    return;
   }
+  if ((at !== undefined || link !== undefined) && !options.force) {
+    throw new CommandError(
+      CODE,
+      `--overflow ${overflow}: already exists: choose another file, or add --force to overwrite it`,
+    );
+  }
+  if (at !== undefined) return;
   const dir = dirname(target);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     const shown = relative(cwd, dir) || ".";

@@ -3,10 +3,8 @@
  * MAX_PLAN_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
  * ends (docs/plan.md, Saved plans); then checked by parsePlan.
  */
-import { randomBytes } from "node:crypto";
 import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { writeFileAtomic } from "../api/atomic-write.js";
 import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { PlanFileError, parsePlan, planFileChunks } from "../plan/file.js";
 import type { Plan } from "../plan/types.js";
@@ -48,12 +46,9 @@ export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_
   return parsePlan(text, shown);
 }
 
-/** The buffer a plan file is written through: few system calls, no joined strings. */
-const WRITE_BYTES = 1024 * 1024;
-
 /**
  * Saves `plan` to `path` (`plan -o`) as `serializePlan` would write it, streamed piece by
- * piece (`planFileChunks`) into a temporary file beside it and then renamed over it: a reader
+ * piece (`planFileChunks`) through the one atomic write (src/api/atomic-write.ts): a reader
  * never sees half a plan, and an interrupted write leaves the previous file as it was. The
  * file gets the mode a plain write gives it: an existing file's own (a symbolic link is
  * followed, as a plain write follows it), else 0666 less the umask.
@@ -66,61 +61,41 @@ export async function writePlanFile(
   const maxBytes = options.maxBytes ?? MAX_PLAN_FILE_BYTES;
   const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
   const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  // Tracked before it exists: an exit as soon as it is created still removes it.
-  trackUnfinished(temp);
-  const handle = await open(temp, "wx", 0o666).catch((error: unknown) => {
-    unfinished.delete(temp);
-    throw error;
-  });
-  try {
-    if (existingMode !== undefined) await handle.chmod(existingMode & 0o7777);
-    const buffer = Buffer.allocUnsafe(WRITE_BYTES);
-    let used = 0;
-    const writeAll = async (bytes: Buffer, length: number) => {
-      for (let at = 0; at < length; ) at += (await handle.write(bytes, at, length - at)).bytesWritten;
-    };
+  function* counted(): Generator<string> {
     let total = 0;
     for (const chunk of planFileChunks(plan)) {
-      const bytes = Buffer.byteLength(chunk);
-      total += bytes;
+      total += Buffer.byteLength(chunk);
       // A plan file apply --plan would refuse is not saved: the previous file stays.
       if (total > maxBytes) throw tooLargeToSave(options.shown ?? path, maxBytes);
-      if (used + bytes > WRITE_BYTES) {
-        await writeAll(buffer, used);
-        used = 0;
-      }
-      if (bytes > WRITE_BYTES) await writeAll(Buffer.from(chunk), bytes);
-      else used += buffer.write(chunk, used, "utf8");
+      yield chunk;
     }
-    await writeAll(buffer, used);
-    await handle.close();
-    await rename(temp, target);
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
-    throw error;
-  } finally {
-    unfinished.delete(temp);
   }
+  await writeFileAtomic(target, counted(), {
+    ...(existingMode !== undefined ? { mode: existingMode & 0o7777 } : { mode: 0o666, umask: true }),
+    track: unfinished,
+  });
 }
 
 /**
  * Temporary files of writes under way. Ctrl-C during the write of a large plan ends the process
  * at once (interruptible.ts, main.ts `exitNow`): its exit removes them, so no
- * `.<name>.<hex>.tmp` is left beside the plan file, which stays as it was.
+ * `.<name>.<pid>.<hex>.tmp` is left beside the plan file, which stays as it was.
  */
-const unfinished = new Set<string>();
-let removedAtExit = false;
+const unfinished = {
+  temps: new Set<string>(),
+  removedAtExit: false,
+  add(temp: string): void {
+    if (!this.removedAtExit) process.on("exit", () => removeUnfinished(this.temps));
+    this.removedAtExit = true;
+    this.temps.add(temp);
+  },
+  delete(temp: string): void {
+    this.temps.delete(temp);
+  },
+};
 
-function trackUnfinished(temp: string): void {
-  if (!removedAtExit) process.on("exit", removeUnfinished);
-  removedAtExit = true;
-  unfinished.add(temp);
-}
-
-function removeUnfinished(): void {
-  for (const temp of unfinished) rmSync(temp, { force: true });
+function removeUnfinished(temps: Set<string>): void {
+  for (const temp of temps) rmSync(temp, { force: true });
 }
 
 function tooLargeToSave(shown: string, maxBytes: number): PlanFileError {

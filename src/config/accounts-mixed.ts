@@ -7,7 +7,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { AccountConnectionError, declaredAccount } from "./accounts.js";
+import { AccountConnectionError, type ConnectionDeclaration, declaredAccount } from "./accounts.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 
 /** A file the run read, and the account its own `connection` declares, if any. */
@@ -15,13 +15,17 @@ export interface ReadFile {
   display: string;
   absolute: string;
   account?: string | undefined;
+  /** Its `connection` as the run parsed it; null: none (or one not valid, reported by the run). */
+  connection: ConnectionDeclaration | null;
 }
 
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
 /**
  * The issues of a run whose files are not all of one account. A directory whose YAML files
- * were all read is known from them; another is read for its `connection.account` only.
+ * were all read is known from them; another is read for its `connection` only. A directory
+ * of two connections is refused as `doohctl accounts` refuses it (CONNECTION_DECLARED_TWICE),
+ * whether or not the run reads both files.
  */
 export async function accountsMixed(files: readonly ReadFile[], cwd: string): Promise<ConfigIssue[]> {
   const byDir = new Map<string, ReadFile[]>();
@@ -34,22 +38,30 @@ export async function accountsMixed(files: readonly ReadFile[], cwd: string): Pr
   const declared = files.find((f) => f.account !== undefined);
   const owners: { dir: string; account: string; file: string; first: ReadFile }[] = [];
   const unreadable: { error: AccountConnectionError; first: ReadFile }[] = [];
+  const issues: ConfigIssue[] = [];
   for (const [dir, read] of byDir) {
+    const known = new Map(read.map((f) => [f.absolute, f.connection]));
+    const found = await declaredAccount(dir, cwd, undefined, known).catch((error: unknown) => {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    });
+    const twice = found instanceof ConfigError ? found.issues.filter(isTwice) : [];
+    if (twice.length > 0) {
+      for (const issue of twice) issues.push(issue);
+      continue;
+    }
     const own = read.find((f) => f.account !== undefined);
     if (own) {
       owners.push({ dir, account: own.account!, file: own.display, first: read[0]! });
       continue;
     }
     if (await allRead(dir, read)) continue;
-    const found = await declaredAccount(dir, cwd).catch((error: unknown) => {
-      if (error instanceof AccountConnectionError) return error;
-      if (error instanceof ConfigError) return undefined; // no account named: this run reports it
-      throw error;
-    });
+    // Not valid and naming no account: this run reports it, if it reads the file.
     if (found instanceof AccountConnectionError) unreadable.push({ error: found, first: read[0]! });
-    else if (found) owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
+    else if (found && !(found instanceof ConfigError)) {
+      owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
+    }
   }
-  const issues: ConfigIssue[] = [];
   // A connection of the directory that cannot be read may name an account (its name out of
   // form, its variables of two stems): this run cannot tell whose credentials to use, so it
   // refuses rather than fall back to DOOHCTL_EMAIL and DOOHCTL_PASSWORD.
@@ -85,6 +97,8 @@ export async function accountsMixed(files: readonly ReadFile[], cwd: string): Pr
   }
   return issues;
 }
+
+const isTwice = (issue: ConfigIssue) => issue.code === "CONNECTION_DECLARED_TWICE";
 
 /** Whether every YAML file directly in `dir` is among those read. */
 async function allRead(dir: string, read: readonly ReadFile[]): Promise<boolean> {

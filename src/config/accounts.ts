@@ -7,7 +7,7 @@
  */
 import { readdir, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import type { AccountSettings } from "../model/desired.js";
+import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import type { Environment } from "../model/wire.js";
 import { findTree, isInside, readRegularFile } from "./file-guard.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
@@ -45,13 +45,14 @@ export class AccountsPathError extends Error {
 
 const YAML_NAME = /^[^.].*\.ya?ml$/i;
 /**
- * Only a file that may declare an account is parsed. The key `account` is in its text, or
- * spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped): in any style,
- * flow (`connection: { account: north, ... }`) and JSON included. A narrower test (a line
- * starting `account:`) hid a flow-style account from the CI matrix, and let a file of its
- * directory run with the generic DOOHCTL_* credentials.
+ * Only a file that may declare a connection is parsed. The key `connection` or `account` is
+ * in its text, or spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped):
+ * in any style, flow (`connection: { account: north, ... }`) and JSON included. A narrower
+ * test (a line starting `account:`) hid a flow-style account from the CI matrix, and let a
+ * file of its directory run with the generic DOOHCTL_* credentials.
  */
-const mayDeclare = (text: string): boolean => text.includes("account") || text.includes("\\");
+const mayDeclare = (text: string): boolean =>
+  text.includes("account") || text.includes("connection") || text.includes("\\");
 /** Never walked: they hold no config, and node_modules can be huge. */
 const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
 
@@ -63,24 +64,71 @@ export class AccountConnectionError extends ConfigError {}
 
 const ACCOUNT_KEYS = ["account", "api_origin_from", "email_from", "password_from"];
 
+const namesAccount = (d: ConnectionDeclaration): boolean => d.settings.account !== undefined;
+
+/** A file's `connection`, valid, as declared: `account` absent in a single-account tree. */
+export interface ConnectionDeclaration {
+  /** As shown in messages. */
+  file: string;
+  settings: ConnectionSettings;
+}
+
+/**
+ * One directory holds one account, so one `connection` (docs/config.md, One account per
+ * directory): in a directory where a connection names an account, every connection after the
+ * first (in file-name order) is an issue naming both files, whether a run reads it or not.
+ * The one check of `doohctl accounts` and of every run's config (load.ts through
+ * accounts-mixed.ts): a run that took the first file's connection planned one account's
+ * campaigns with another's credentials, against its origin. Connections that name no account
+ * are single-account configs a run names one at a time (`staging.yaml`, `production.yaml`);
+ * a run that reads two is refused by rules.ts, at each one's line.
+ */
+export function connectionsDeclaredTwice(
+  dir: string,
+  declared: readonly ConnectionDeclaration[],
+): ConfigIssue[] {
+  const first = declared[0];
+  if (first === undefined || !declared.some(namesAccount)) return [];
+  const named = (d: ConnectionDeclaration) =>
+    d.settings.account === undefined
+      ? `${d.file} (no account)`
+      : `${d.file} (account ${d.settings.account.name})`;
+  return declared.slice(1).map((second) => ({
+    file: second.file,
+    line: 0,
+    column: 0,
+    path: "connection",
+    code: "CONNECTION_DECLARED_TWICE" as const,
+    message: `${dir} declares a second connection, in ${named(second)}, besides ${named(first)}: one directory holds one account, so one connection; keep this directory's own and move the other, with its account's files, to a directory of its own (doohctl accounts lists them)`,
+  }));
+}
+
 /**
  * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
  * `connection` is not valid, or when two of the directory's files declare a connection;
- * AccountConnectionError when such a connection names an account.
+ * AccountConnectionError when such a connection names an account. `known` holds the files a
+ * run has already parsed (by absolute path; null: no connection): they are not read again.
  */
 export async function declaredAccount(
   dir: string,
   cwd: string,
   tree?: string,
+  known?: ReadonlyMap<string, ConnectionDeclaration | null>,
 ): Promise<FoundAccount | undefined> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => YAML_NAME.test(n)).sort();
   // As a run reads a directory (files.ts): an entry must resolve inside the tree or the directory.
   const trusted = [tree ?? (await findTree(cwd)), await realpath(dir).catch(() => dir)];
-  const found: { settings: AccountSettings; environment: Environment; file: string }[] = [];
+  const found: ConnectionDeclaration[] = [];
   const issues: ConfigIssue[] = [];
   let namesAccount = false;
   for (const name of names) {
     const file = shown(join(dir, name), cwd);
+    const parsedByRun = known?.get(join(dir, name));
+    if (parsedByRun !== undefined) {
+      if (parsedByRun?.settings.account) namesAccount = true;
+      if (parsedByRun) found.push(parsedByRun);
+      continue;
+    }
     let bytes: Uint8Array;
     try {
       const real = await realpath(join(dir, name));
@@ -108,33 +156,23 @@ export async function declaredAccount(
     const places = new Places(parsed.index);
     const settings = normalizeConnection(doc.connection as Raw, "connection", places);
     for (const issue of places.issues) issues.push(issue);
-    if (settings.account) {
-      found.push({ settings: settings.account, environment: settings.environment ?? "production", file });
-    }
+    if (places.issues.length === 0) found.push({ file, settings });
   }
-  if (found.length > 1) {
-    issues.push({
-      file: found[1]!.file,
-      line: 0,
-      column: 0,
-      path: "connection.account",
-      code: "CONNECTION_DECLARED_TWICE",
-      message: `a second account in ${shown(dir, cwd)} (also in ${found[0]!.file}): one directory holds one account; move each to its own directory`,
-    });
-  }
+  for (const issue of connectionsDeclaredTwice(shown(dir, cwd), found)) issues.push(issue);
   if (issues.length > 0) throw namesAccount ? new AccountConnectionError(issues) : new ConfigError(issues);
   const one = found[0];
-  if (one === undefined) return undefined;
+  const account: AccountSettings | undefined = one?.settings.account;
+  if (one === undefined || account === undefined) return undefined;
   return {
     dir,
     file: one.file,
     entry: {
-      account: one.settings.name,
+      account: account.name,
       path: argument(shown(dir, cwd)),
-      environment: one.environment,
-      api_origin_from: one.settings.apiOriginFrom,
-      email_from: one.settings.emailFrom,
-      password_from: one.settings.passwordFrom,
+      environment: one.settings.environment ?? ("production" satisfies Environment),
+      api_origin_from: account.apiOriginFrom,
+      email_from: account.emailFrom,
+      password_from: account.passwordFrom,
     },
   };
 }

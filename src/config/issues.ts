@@ -44,7 +44,8 @@ export type ConfigIssueCode =
   | "ACCOUNT_VARIABLE_INVALID"
   | "ACCOUNT_INCOMPLETE"
   | "ACCOUNTS_MIXED"
-  | "POLICY_LOOSENED";
+  | "POLICY_LOOSENED"
+  | "NESTING_TOO_DEEP";
 
 export interface ConfigIssue {
   /** The file as the user named it (relative to the working directory when inside it). */

@@ -4,6 +4,7 @@
  * any, a ConfigError carries them all, in file order.
  */
 import { createHash } from "node:crypto";
+import { dirname } from "node:path";
 import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
 import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
@@ -122,10 +123,21 @@ export async function loadConfig(
     );
     append(issues, normalizeIssues);
     const account = result.connection?.settings.account?.name;
-    read.push({ display: file.display, absolute: file.absolute, account });
-    // A second account's connection is ACCOUNTS_MIXED (below), not a connection declared twice.
+    const declaration = result.connection
+      ? { file: file.display, settings: result.connection.settings }
+      : null;
+    // On disk, a second connection of an account's directory is refused by the check `doohctl
+    // accounts` makes (accountsMixed, below), and a second account's is ACCOUNTS_MIXED.
+    const dir = dirname(file.absolute);
+    const sameDirectory =
+      !injected &&
+      read.some(
+        (f) =>
+          f.connection && dirname(f.absolute) === dir && (f.account !== undefined || account !== undefined),
+      );
+    read.push({ display: file.display, absolute: file.absolute, account, connection: declaration });
     const first = read.find((f) => f.account !== undefined)?.account;
-    if (result.connection && (account === undefined || first === account)) {
+    if (result.connection && !sameDirectory && (account === undefined || first === account)) {
       connections.push(result.connection.source);
       if (connections.length === 1) state.connection = result.connection.settings;
     }

@@ -6,6 +6,7 @@
 import type {
   CampaignFields,
   ConnectionSettings,
+  CreativeFields,
   DesiredCampaign,
   DesiredCreative,
   DesiredInsertionOrder,
@@ -14,6 +15,13 @@ import type {
   SourceRef,
 } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../model/resource-fields.js";
 import { sortedIds, Targeting } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import { unitsProblem } from "./explain.js";
@@ -33,17 +41,34 @@ export interface NormalizedFile {
   creatives: DesiredCreative[];
 }
 
+/** The members each resource declares (resource-fields.ts); a test passes a table with one more. */
+export interface DeclaredTables {
+  insertionOrder: readonly FieldSpec[];
+  campaign: readonly FieldSpec[];
+  creative: readonly FieldSpec[];
+}
+
+const TABLES: DeclaredTables = {
+  insertionOrder: INSERTION_ORDER_FIELDS,
+  campaign: CAMPAIGN_FIELDS,
+  creative: CREATIVE_FIELDS,
+};
+
 export function normalizeFile(
   doc: Raw,
   index: SourceIndex,
+  tables: DeclaredTables = TABLES,
 ): { result: NormalizedFile; issues: ConfigIssue[] } {
-  return new Normalizer(index).file(doc);
+  return new Normalizer(index, tables).file(doc);
 }
 
 class Normalizer {
   private readonly places: Places;
 
-  constructor(index: SourceIndex) {
+  constructor(
+    index: SourceIndex,
+    private readonly tables: DeclaredTables,
+  ) {
     this.places = new Places(index);
   }
 
@@ -76,24 +101,7 @@ class Normalizer {
 
   private insertionOrder(raw: Raw, list: Raw[], i: number): DesiredInsertionOrder {
     const at = `insertion_orders[${i}]`;
-    const fields: InsertionOrderFields = {};
-    const fieldSources: DesiredInsertionOrder["fieldSources"] = {};
-    const declare = <K extends keyof InsertionOrderFields>(
-      key: K,
-      value: InsertionOrderFields[K] | undefined,
-    ) => {
-      if (value === undefined) return;
-      fields[key] = value;
-      fieldSources[key] = this.places.ref(raw, key, childPath(at, key));
-    };
-    if (raw.contract_number !== undefined) declare("contract_number", raw.contract_number as string | null);
-    declare("start_time", this.time(raw, "start_time", at));
-    declare("end_time", this.time(raw, "end_time", at));
-    if (raw.budget_impressions !== undefined)
-      declare("budget_impressions", raw.budget_impressions as number | null);
-    if (raw.budget_money !== undefined) {
-      declare("budget_money", raw.budget_money === null ? null : this.money(raw, "budget_money", at));
-    }
+    const { fields, fieldSources } = this.declared<InsertionOrderFields>(this.tables.insertionOrder, raw, at);
     const campaigns = (raw.campaigns ?? []) as Raw[];
     const campaignsAt = childPath(at, "campaigns");
     return {
@@ -113,31 +121,17 @@ class Normalizer {
   }
 
   private campaign(raw: Raw, list: Raw[], j: number, at: string): DesiredCampaign {
-    const fields: CampaignFields = {};
-    const fieldSources: DesiredCampaign["fieldSources"] = {};
-    const declare = <K extends keyof CampaignFields>(key: K, value: CampaignFields[K] | undefined) => {
-      if (value === undefined) return;
-      fields[key] = value;
-      fieldSources[key] = this.places.ref(raw, key, childPath(at, key));
-    };
-    if (typeof raw.active === "boolean") declare("active", raw.active);
-    declare("start_time", this.time(raw, "start_time", at));
-    declare("end_time", this.time(raw, "end_time", at));
-    if (typeof raw.budget_impressions === "number") declare("budget_impressions", raw.budget_impressions);
-    if (raw.cpm !== undefined) declare("cpm", this.money(raw, "cpm", at));
-    if (raw.pacing !== undefined) {
-      declare("pacing", normalizePacing(raw.pacing as Raw, childPath(at, "pacing"), this.places));
-    }
+    const { fields, fieldSources } = this.declared<CampaignFields>(this.tables.campaign, raw, at);
     const campaign: DesiredCampaign = {
       name: typeof raw.name === "string" ? raw.name : this.places.unnamed("name", list, j, at),
       fields,
       source: this.places.ref(list, j, at),
-      fieldSources,
+      fieldSources: fieldSources as DesiredCampaign["fieldSources"],
     };
-    fieldSources.name = this.places.ref(raw, "name", childPath(at, "name"));
+    campaign.fieldSources.name = this.places.ref(raw, "name", childPath(at, "name"));
     if (raw.id !== undefined) {
       campaign.id = idText(raw.id);
-      fieldSources.id = this.places.ref(raw, "id", childPath(at, "id"));
+      campaign.fieldSources.id = this.places.ref(raw, "id", childPath(at, "id"));
     }
     if (raw.targetings !== undefined) {
       const path = childPath(at, "targetings");
@@ -148,42 +142,71 @@ class Normalizer {
       );
       if (targetings !== undefined) {
         campaign.targetings = targetings;
-        fieldSources.targetings = this.places.ref(raw, "targetings", path);
+        campaign.fieldSources.targetings = this.places.ref(raw, "targetings", path);
       }
     }
     if (raw.creatives !== undefined) {
       campaign.creatives = sortedIds(present(raw.creatives as unknown[]).map(idText));
-      fieldSources.creatives = this.places.ref(raw, "creatives", childPath(at, "creatives"));
+      campaign.fieldSources.creatives = this.places.ref(raw, "creatives", childPath(at, "creatives"));
     }
     return campaign;
   }
 
   private creative(raw: Raw, list: Raw[], i: number): DesiredCreative {
     const at = `creatives[${i}]`;
-    const creative: DesiredCreative = {
+    return {
       id: idText(raw.id),
-      fields: {},
+      ...this.declared<CreativeFields>(this.tables.creative, raw, at),
       source: this.places.ref(list, i, at),
       ...(raw.id === undefined ? {} : { idSource: this.places.ref(raw, "id", childPath(at, "id")) }),
-      fieldSources: {},
     };
-    if (raw.category_ids !== undefined) {
-      creative.fields.category_ids = sortedIds(present(raw.category_ids as unknown[]).map(idText));
-      creative.fieldSources.category_ids = this.places.ref(
-        raw,
-        "category_ids",
-        childPath(at, "category_ids"),
-      );
+  }
+
+  /**
+   * The `config` members of `table` (resource-fields.ts) that `raw` declares, each read by its
+   * kind, and where each was written.
+   */
+  declared<F extends object>(
+    table: readonly FieldSpec[],
+    raw: Raw,
+    at: string,
+  ): { fields: F; fieldSources: Partial<Record<keyof F, SourceRef>> } {
+    const fields: Record<string, unknown> = {};
+    const fieldSources: Record<string, SourceRef> = {};
+    for (const spec of withFlag(table, "config")) {
+      const value = this.value(spec, raw, at);
+      if (value === undefined) continue;
+      fields[spec.name] = value;
+      fieldSources[spec.name] = this.places.ref(raw, spec.name, childPath(at, spec.name));
     }
-    if (typeof raw.pixel_url === "string") {
-      creative.fields.pixel_url = raw.pixel_url;
-      creative.fieldSources.pixel_url = this.places.ref(raw, "pixel_url", childPath(at, "pixel_url"));
+    return { fields: fields as F, fieldSources: fieldSources as Partial<Record<keyof F, SourceRef>> };
+  }
+
+  /** One declared value, by its kind; undefined when absent (or refused, and reported). */
+  private value(spec: FieldSpec, raw: Raw, at: string): unknown {
+    const value = raw[spec.name];
+    if (value === undefined) return undefined;
+    if (value === null) return spec.nullable ? null : undefined;
+    switch (spec.kind) {
+      case "time":
+        return this.time(raw, spec.name, at);
+      case "money":
+        return this.money(raw, spec.name, at);
+      case "opaque":
+        return isMap(value) ? normalizePacing(value, childPath(at, spec.name), this.places) : undefined;
+      case "id_list":
+        return Array.isArray(value) ? sortedIds(present(value).map(idText)) : undefined;
+      case "integer":
+        return typeof value === "number" ? value : undefined;
+      case "boolean":
+        return typeof value === "boolean" ? value : undefined;
+      default:
+        return typeof value === "string" ? value : undefined;
     }
-    return creative;
   }
 
   /** Calendar checks the schema's pattern cannot make (February 30th), then canonical UTC. */
-  private time(raw: Raw, key: "start_time" | "end_time", at: string): string | undefined {
+  private time(raw: Raw, key: string, at: string): string | undefined {
     const text = raw[key];
     if (typeof text !== "string") return undefined;
     // Configs repeat the same few instants thousands of times: Time.parse remembers each.

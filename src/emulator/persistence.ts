@@ -2,6 +2,11 @@
  * `--state FILE`: the emulator's state survives restarts. The file is written after every
  * successful write, atomically (a temporary file in the same directory, then a rename), so
  * a crash leaves either the old state or the new one, never half a file.
+ *
+ * This is not the client's one atomic write (src/api/atomic-write.ts): the emulator is the
+ * client's test oracle and imports src/model only (ARCHITECTURE.md, Layers and their arrows;
+ * biome.json), and src/model holds no file I/O. It is a test double's file, written after
+ * every write it serves, so it skips the fsyncs that make the client's state files durable.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { Accrual } from "./delivery.js";

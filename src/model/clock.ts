@@ -9,6 +9,13 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * The longest timer Node sets (2^31-1 ms, about 24.8 days): a longer one fires at once with a
+ * TimeoutOverflowWarning, so a wait on a far date would spin. A sleep is clamped to it; its
+ * caller wakes early and looks again.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -19,7 +26,7 @@ export const systemClock: Clock = {
           signal?.removeEventListener("abort", onAbort);
           resolve();
         },
-        Math.max(0, ms),
+        Math.min(MAX_TIMER_MS, Math.max(0, ms)),
       );
       const onAbort = () => {
         clearTimeout(timer);

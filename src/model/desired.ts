@@ -5,6 +5,12 @@
  */
 import type { RateLimits } from "./limits.js";
 import type { Money } from "./money.js";
+import type {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  DeclaredOf,
+  INSERTION_ORDER_FIELDS,
+} from "./resource-fields.js";
 import type { TargetingOptionSet } from "./targeting.js";
 import type { Environment } from "./wire.js";
 
@@ -38,14 +44,8 @@ export interface ConnectionSettings {
 
 export type UnmanagedCampaignsPolicy = "ignore" | "deactivate";
 
-/** Managed insertion order fields; an absent key is unmanaged. Times are canonical UTC. */
-export interface InsertionOrderFields {
-  contract_number?: string | null;
-  start_time?: string;
-  end_time?: string;
-  budget_impressions?: number | null;
-  budget_money?: Money | null;
-}
+/** Managed insertion order fields (resource-fields.ts); an absent key is unmanaged. Times are canonical UTC. */
+export type InsertionOrderFields = DeclaredOf<typeof INSERTION_ORDER_FIELDS>;
 
 export type PolicyAction = "deny" | "warn";
 
@@ -85,15 +85,8 @@ export interface DesiredInsertionOrder {
   fieldSources: Partial<Record<keyof InsertionOrderFields, SourceRef>>;
 }
 
-/** Managed campaign fields; `name` is identity, not a field (G2: not updatable). */
-export interface CampaignFields {
-  active?: boolean;
-  start_time?: string;
-  end_time?: string;
-  budget_impressions?: number;
-  cpm?: Money;
-  pacing?: Record<string, unknown>;
-}
+/** Managed campaign fields (resource-fields.ts); `name` is identity, not a field (G2: not updatable). */
+export type CampaignFields = DeclaredOf<typeof CAMPAIGN_FIELDS>;
 
 export interface DesiredCampaign {
   name: string;
@@ -108,10 +101,7 @@ export interface DesiredCampaign {
   fieldSources: Partial<Record<keyof CampaignFields | "targetings" | "creatives" | "name" | "id", SourceRef>>;
 }
 
-export interface CreativeFields {
-  category_ids?: string[];
-  pixel_url?: string;
-}
+export type CreativeFields = DeclaredOf<typeof CREATIVE_FIELDS>;
 
 export interface DesiredCreative {
   id: string;

@@ -2,8 +2,8 @@
  * The one description of the targeting option kinds (G5, docs/assumptions.md#g5): every
  * table of option members in doohctl is taken from `TARGETING_OPTIONS`: the model's types and
  * normal form (targeting.ts), the client's tolerant reader (src/api/tolerant.ts), the config's
- * id check (src/config/id-numbers.ts), the renderers' words (src/render/format.ts), doctor's
- * shape check (src/cli/doctor/shapes.ts), the emulator's seed schema and its table of members
+ * id check (src/config/id-numbers.ts), the renderers' words (src/render/format.ts), the
+ * emulator's seed schema and its table of members
  * (src/emulator/seed-schema.ts, src/emulator/routes/targetings.ts), and the targeting parts of
  * the JSON schemas, which scripts/gen-targeting-schemas.ts writes and
  * test/model/targeting-members.test.ts checks. ARCHITECTURE.md#adding-a-targeting-member says

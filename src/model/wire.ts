@@ -4,41 +4,27 @@
  * the rules on its own.
  */
 import type { Money } from "./money.js";
+import type {
+  CAMPAIGN_FIELDS,
+  ChangesOf,
+  CREATIVE_FIELDS,
+  CreatedOf,
+  INSERTION_ORDER_FIELDS,
+  WireOf,
+} from "./resource-fields.js";
+
+// The members of each resource are described once, in resource-fields.ts; these types are taken from it.
 
 /** G1: insertion orders are contracted outside the API; they are read and patched only. */
-export interface InsertionOrder {
-  id: string;
-  advertiser_id: string;
-  name: string;
-  contract_number: string | null;
-  start_time: string;
-  end_time: string;
-  budget_impressions: number | null;
-  budget_money: Money | null;
-}
+export interface InsertionOrder extends WireOf<typeof INSERTION_ORDER_FIELDS> {}
 
 /** Properties a PATCH of an insertion order may carry (spec; G1 names the contract number). */
-export interface InsertionOrderPatch {
+export interface InsertionOrderPatch extends ChangesOf<typeof INSERTION_ORDER_FIELDS> {
   id: string;
-  contract_number?: string | null;
-  start_time?: string;
-  end_time?: string;
-  budget_impressions?: number | null;
-  budget_money?: Money | null;
 }
 
 /** G2. `pacing` is opaque: stored and returned as given. */
-export interface Campaign {
-  id: string;
-  insertion_order_id: string;
-  name: string;
-  active: boolean;
-  in_flight: boolean;
-  start_time: string;
-  end_time: string;
-  budget_impressions: number;
-  cpm: Money;
-  pacing: Record<string, unknown>;
+export interface Campaign extends WireOf<typeof CAMPAIGN_FIELDS> {
   progress?: CampaignProgress;
 }
 
@@ -48,27 +34,14 @@ export interface CampaignProgress {
   spend: Money;
 }
 
-/** G3: one item of `POST /campaigns`. */
-export interface CampaignCreate {
-  insertion_order_id: string;
-  name: string;
-  start_time: string;
-  end_time: string;
-  budget_impressions: number;
-  cpm: Money;
-  pacing?: Record<string, unknown>;
-  active?: boolean;
-}
+/** G3: one item of `POST /campaigns`; `active` is sent as false (I2). */
+export type CampaignCreate = { insertion_order_id: string; name: string; active?: boolean } & CreatedOf<
+  typeof CAMPAIGN_FIELDS
+>;
 
 /** Spec: the properties a campaign PATCH may change. */
-export interface CampaignPatch {
+export interface CampaignPatch extends ChangesOf<typeof CAMPAIGN_FIELDS> {
   id: string;
-  active?: boolean;
-  start_time?: string;
-  end_time?: string;
-  budget_impressions?: number;
-  cpm?: Money;
-  pacing?: Record<string, unknown>;
 }
 
 export interface Advertiser {
@@ -119,19 +92,11 @@ export interface CreativeAuditEntry {
   last_reviewed: string;
 }
 
-/** The DSP view of a creative. */
-export interface Creative {
-  id: string;
-  campaign_ids: string[];
-  insertion_order_ids: string[];
-  category_ids: string[];
-  advertiser_id: string;
+/** The DSP view of a creative: the members doohctl reads (resource-fields.ts), and the rest. */
+export interface Creative extends WireOf<typeof CREATIVE_FIELDS> {
   create_time: string;
-  name: string;
   thumbnail_url: string;
-  pixel_url: string;
   duration_ms: number;
-  archived: boolean;
   type: CreativeType;
   requires_audio: boolean;
   processing_status: ProcessingStatus;
@@ -139,12 +104,13 @@ export interface Creative {
   audits: CreativeAuditEntry[];
 }
 
-/** G6: one item of `PATCH /creatives`; the single-object PATCH takes the same without `id`. */
-export interface CreativePatch {
+/**
+ * G6: one item of `PATCH /creatives`; the single-object PATCH takes the same without `id`.
+ * The associations are written by the plan's association phase, not from a config field.
+ */
+export interface CreativePatch extends ChangesOf<typeof CREATIVE_FIELDS> {
   id: string;
-  pixel_url?: string;
   campaign_ids?: string[];
-  category_ids?: string[];
   insertion_order_ids?: string[];
 }
 

@@ -4,6 +4,7 @@
  * is created inactive and activated in phase 6, once its targetings and creatives are in place.
  */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
+import { CAMPAIGN_FIELDS, type FieldSpec, withFlag } from "../model/resource-fields.js";
 import { Targeting } from "../model/targeting.js";
 import type { CampaignCreate } from "../model/wire.js";
 import { createFields } from "./compare.js";
@@ -13,8 +14,27 @@ import { Placeholder } from "./placeholder.js";
 import type { CampaignRef } from "./types.js";
 import { type CampaignWork, type Context, emptyWork } from "./work.js";
 
-/** G3: what creating a campaign needs. */
-const CREATE_REQUIRED = ["start_time", "end_time", "budget_impressions", "cpm"] as const;
+/**
+ * G3: the item of a `POST /campaigns` from the fields `fields` marks `create`
+ * (resource-fields.ts), or the `required` ones it lacks. I2: it is created inactive and
+ * activated in phase 6, once its targetings and creatives are in place.
+ */
+export function campaignCreateItem(
+  insertionOrderId: string,
+  desired: Pick<DesiredCampaign, "name" | "fields">,
+  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
+): { item: CampaignCreate; missing: [] } | { item: undefined; missing: string[] } {
+  const values = desired.fields as Readonly<Record<string, unknown>>;
+  const missing = withFlag(fields, "required")
+    .map((f) => f.name)
+    .filter((name) => values[name] === undefined);
+  if (missing.length > 0) return { item: undefined, missing };
+  const item: Record<string, unknown> = { insertion_order_id: insertionOrderId, name: desired.name };
+  for (const { name } of withFlag(fields, "create"))
+    if (values[name] !== undefined) item[name] = values[name];
+  item.active = false;
+  return { item: item as CampaignCreate, missing: [] };
+}
 
 export function campaignCreation(
   ctx: Context,
@@ -22,8 +42,8 @@ export function campaignCreation(
   desired: DesiredCampaign,
 ): CampaignWork | undefined {
   const address = campaignAddress(io.id, desired.name);
-  const missing = CREATE_REQUIRED.filter((field) => desired.fields[field] === undefined);
-  if (missing.length > 0) {
+  const { item, missing } = campaignCreateItem(io.id, desired);
+  if (item === undefined) {
     ctx.findings.push(
       finding(
         "DOOH006",
@@ -35,18 +55,6 @@ export function campaignCreation(
   }
   const f = desired.fields;
   const changeId = ctx.nextId();
-  const item: CampaignCreate = {
-    insertion_order_id: io.id,
-    name: desired.name,
-    start_time: f.start_time!,
-    end_time: f.end_time!,
-    budget_impressions: f.budget_impressions!,
-    cpm: f.cpm!,
-    ...(f.pacing !== undefined ? { pacing: f.pacing } : {}),
-    // I2: a new campaign is created inactive and activated in phase 6, once its
-    // targetings and creatives are in place.
-    active: false,
-  };
   const key = Placeholder.make(changeId);
   const work = emptyWork(key, io.id, desired.name);
   work.create = { changeId, item };

@@ -3,15 +3,16 @@
  * its targetings (paused around the PUT when an active campaign loses a set, G5/I1), and the
  * deactivation of one `unmanaged_campaigns: deactivate` does not list.
  */
-import type { DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
+import type { CampaignFields, DesiredCampaign, DesiredInsertionOrder } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
+import { CAMPAIGN_FIELDS, type FieldSpec } from "../model/resource-fields.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
-import type { Campaign } from "../model/wire.js";
-import { diffCampaign } from "./compare.js";
+import type { Campaign, CampaignPatch } from "../model/wire.js";
+import { diffCampaign, patchOf } from "./compare.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
 import { recoveryOf } from "./recovered.js";
-import type { CampaignRef, LiveState } from "./types.js";
+import type { CampaignRef, FieldChange, LiveState } from "./types.js";
 import { type CampaignWork, type Context, emptyWork, liveRef, liveWork } from "./work.js";
 
 export function campaignUpdate(
@@ -41,10 +42,7 @@ export function campaignUpdate(
   if (fields.length > 0) {
     const id = ctx.nextId();
     ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });
-    for (const field of fields) {
-      if (field.field === "active") continue;
-      (work.patch as Record<string, unknown>)[field.field] = desired.fields[field.field as "cpm"];
-    }
+    Object.assign(work.patch, campaignChanges(desired.fields, fields));
     if (Object.keys(work.patch).length > 0) work.patchChangeIds.push(id);
     if (live.active && !work.finalActive) {
       work.deactivate = true;
@@ -113,6 +111,18 @@ export function campaignUpdate(
     }
   }
   return work;
+}
+
+/**
+ * The PATCH of a campaign's changed fields, taken from `fields` (resource-fields.ts); `active`
+ * goes through the phases (deactivate, activate), never with the other fields.
+ */
+export function campaignChanges(
+  declared: CampaignFields,
+  changed: readonly FieldChange[],
+  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
+): Omit<CampaignPatch, "id"> {
+  return patchOf(fields, declared, changed, ["active"]);
 }
 
 export function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {

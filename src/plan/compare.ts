@@ -7,6 +7,14 @@
 import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
 import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../model/resource-fields.js";
 import { sortedIds } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
@@ -53,37 +61,79 @@ function change(field: string, before: unknown, after: unknown, source: SourceRe
 }
 
 type Sources<K extends string> = Partial<Record<K, SourceRef>>;
+type Values = Readonly<Record<string, unknown>>;
+type Opaque = Record<string, unknown>;
 
-const IO_FIELDS = [
-  "contract_number",
-  "start_time",
-  "end_time",
-  "budget_impressions",
-  "budget_money",
-] as const;
+/** Equality of two values of one kind, by the model's own rules (see above). */
+export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  switch (kind) {
+    case "time":
+      return Time.equals(a as string, b as string);
+    case "money":
+      return moneyOrNullEquals(a as Money, b as Money);
+    case "opaque":
+      return pacingEquals(a as Opaque, (b ?? {}) as Opaque);
+    case "id_list":
+      return idSetEquals(a as string[], b as string[]);
+    default:
+      return a === b;
+  }
+}
+
+/** A value as a plan shows it: an id list sorted, the rest as is. */
+const shown = (kind: FieldKind, value: unknown) =>
+  kind === "id_list" && Array.isArray(value) ? sortedIds(value as string[]) : value;
+
+/**
+ * The compared members of `fields` (resource-fields.ts) that `desired` declares and `live`
+ * holds otherwise, in the table's order; an opaque member with the paths inside it.
+ */
+export function diffFields(
+  fields: readonly FieldSpec[],
+  desired: object,
+  live: object,
+  sources: Sources<string>,
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const { name, kind } of withFlag(fields, "compare")) {
+    const want = (desired as Values)[name];
+    if (want === undefined) continue;
+    const have = (live as Values)[name];
+    if (valuesEqual(kind, want, have)) continue;
+    const fieldChange = change(name, shown(kind, have), shown(kind, want), sources[name]);
+    if (kind === "opaque") fieldChange.details = objectDetails(name, (have ?? {}) as Opaque, want as Opaque);
+    changes.push(fieldChange);
+  }
+  return changes;
+}
+
+/**
+ * A PATCH body's values: each `update` member of `fields` among the `changed` fields (but
+ * `except`), with its declared value, an id list sorted. No PATCH body is written by hand.
+ */
+export function patchOf(
+  fields: readonly FieldSpec[],
+  declared: object,
+  changed: readonly FieldChange[],
+  except: readonly string[] = [],
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const { name, kind } of withFlag(fields, "update")) {
+    const value = (declared as Values)[name];
+    if (value === undefined || except.includes(name) || !changed.some((f) => f.field === name)) continue;
+    patch[name] = shown(kind, value);
+  }
+  return patch;
+}
 
 export function diffInsertionOrder(
   desired: InsertionOrderFields,
   live: InsertionOrder,
   sources: Sources<keyof InsertionOrderFields>,
 ): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of IO_FIELDS) {
-    const want = desired[field];
-    if (want === undefined) continue;
-    const have = live[field];
-    const same =
-      field === "start_time" || field === "end_time"
-        ? Time.equals(want as string, have as string)
-        : field === "budget_money"
-          ? moneyOrNullEquals(want as Money | null, have as Money | null)
-          : want === have;
-    if (!same) changes.push(change(field, have, want, sources[field]));
-  }
-  return changes;
+  return diffFields(INSERTION_ORDER_FIELDS, desired, live, sources);
 }
-
-const CAMPAIGN_FIELDS = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"] as const;
 
 export function pacingEquals(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return jsonDiff(a, b).length === 0;
@@ -94,46 +144,20 @@ export function diffCampaign(
   live: Campaign,
   sources: Sources<keyof CampaignFields>,
 ): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of CAMPAIGN_FIELDS) {
-    const want = desired[field];
-    if (want === undefined) continue;
-    const have = live[field];
-    let same: boolean;
-    switch (field) {
-      case "start_time":
-      case "end_time":
-        same = Time.equals(want as string, have as string);
-        break;
-      case "cpm":
-        same = Money.equals(want as Money, have as Money);
-        break;
-      case "pacing":
-        same = pacingEquals(want as Record<string, unknown>, (have ?? {}) as Record<string, unknown>);
-        break;
-      default:
-        same = want === have;
-    }
-    if (same) continue;
-    const fieldChange = change(field, have, want, sources[field]);
-    if (field === "pacing") {
-      fieldChange.details = objectDetails(
-        "pacing",
-        (have ?? {}) as Record<string, unknown>,
-        want as Record<string, unknown>,
-      );
-    }
-    changes.push(fieldChange);
-  }
-  return changes;
+  return diffFields(CAMPAIGN_FIELDS, desired, live, sources);
 }
 
 /** Fields a new campaign is created with (G3); `active` is handled by the phases. */
-export function createFields(desired: CampaignFields, sources: Sources<keyof CampaignFields>): FieldChange[] {
+export function createFields(
+  desired: CampaignFields,
+  sources: Sources<keyof CampaignFields>,
+  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
+): FieldChange[] {
+  const values: Values = desired;
   const changes: FieldChange[] = [];
-  for (const field of CAMPAIGN_FIELDS) {
-    const want = desired[field];
-    if (want !== undefined) changes.push(change(field, null, want, sources[field]));
+  for (const { name } of withFlag(fields, "compare")) {
+    const want = values[name];
+    if (want !== undefined) changes.push(change(name, null, want, (sources as Sources<string>)[name]));
   }
   return changes;
 }
@@ -143,19 +167,5 @@ export function diffCreative(
   live: Creative,
   sources: Sources<keyof CreativeFields>,
 ): FieldChange[] {
-  const changes: FieldChange[] = [];
-  if (desired.category_ids !== undefined && !idSetEquals(desired.category_ids, live.category_ids)) {
-    changes.push(
-      change(
-        "category_ids",
-        sortedIds(live.category_ids),
-        sortedIds(desired.category_ids),
-        sources.category_ids,
-      ),
-    );
-  }
-  if (desired.pixel_url !== undefined && desired.pixel_url !== live.pixel_url) {
-    changes.push(change("pixel_url", live.pixel_url, desired.pixel_url, sources.pixel_url));
-  }
-  return changes;
+  return diffFields(CREATIVE_FIELDS, desired, live, sources);
 }

@@ -5,9 +5,10 @@
  * campaigns the config does not manage are carried through untouched.
  */
 import type { DesiredCampaign, DesiredCreative, DesiredState } from "../model/desired.js";
+import { CREATIVE_FIELDS } from "../model/resource-fields.js";
 import { compareIds, sortedIds } from "../model/targeting.js";
 import type { Advertiser, Creative, InsertionOrder } from "../model/wire.js";
-import { diffCreative } from "./compare.js";
+import { diffCreative, patchOf } from "./compare.js";
 import { finding } from "./findings.js";
 import { campaignAddress } from "./identity.js";
 import type { LiveIndex } from "./live-index.js";
@@ -183,13 +184,7 @@ export function creativeWork(
       fields,
     });
     const item = work.get(desired.id) ?? { id: desired.id, patch: {}, changeIds: [] };
-    for (const field of fields) {
-      if (field.field === "category_ids")
-        item.patch.category_ids = sortedIds(desired.fields.category_ids ?? []);
-      if (field.field === "pixel_url" && desired.fields.pixel_url !== undefined) {
-        item.patch.pixel_url = desired.fields.pixel_url;
-      }
-    }
+    Object.assign(item.patch, patchOf(CREATIVE_FIELDS, desired.fields, fields));
     item.changeIds.push(id);
     work.set(desired.id, item);
   }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
 import { canonicalDocument } from "./canonical.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
@@ -19,6 +20,7 @@ export class PlanFileError extends Error {
       | "PLAN_FILE_NOT_REGULAR"
       | "PLAN_FILE_TOO_LARGE"
       | "PLAN_FILE_NOT_JSON"
+      | "PLAN_FILE_TOO_DEEP"
       | "PLAN_FORMAT_VERSION"
       | "PLAN_FILE_INVALID",
     message: string,
@@ -123,8 +125,22 @@ function validate(value: unknown): string[] {
     .map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
 }
 
+/**
+ * A plan holds values from the config and the DSP, each at most MAX_NESTING_DEPTH deep
+ * (src/model/json-depth.ts), a few levels down in the plan: twice the limit leaves room.
+ */
+const PLAN_MAX_DEPTH = 2 * MAX_NESTING_DEPTH;
+
 /** Parses and checks a saved plan; `file` names it in messages. */
 export function parsePlan(text: string, file: string): Plan {
+  // Before parsing: the schema check, the fingerprint and the comparison recurse into it.
+  const deepAt = jsonTooDeepAt(text, PLAN_MAX_DEPTH);
+  if (deepAt !== undefined) {
+    throw new PlanFileError(
+      "PLAN_FILE_TOO_DEEP",
+      `${file} nests objects or arrays more than ${PLAN_MAX_DEPTH} levels deep (at character ${deepAt}), deeper than any plan doohctl writes: make the plan again with doohctl plan -o ${file}`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -5,6 +5,14 @@
  */
 import { createHash } from "node:crypto";
 import { Money } from "../model/money.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../model/resource-fields.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
@@ -15,7 +23,31 @@ import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "./types.js";
 // Callers (stale.ts, tests) have long found canonical JSON here.
 export { canonicalJson };
 
-const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
+/** A member's value as a fingerprint holds it: times, money and opaque objects canonical, id lists sorted. */
+function snapshotValue(kind: FieldKind, value: unknown): JsonValue {
+  if (value === null) return null;
+  switch (kind) {
+    case "time":
+      return Time.parse(value as string);
+    case "money":
+      return Money.fromWire(value as Money) as unknown as JsonValue;
+    case "opaque":
+      return JSON.parse(canonicalJson(value ?? {})) as JsonValue;
+    case "id_list":
+      return sortedIds(value as string[]);
+    default:
+      return value as JsonValue;
+  }
+}
+
+/** The `fingerprint` members of `fields` (resource-fields.ts) of a live object. */
+export function snapshotOf(fields: readonly FieldSpec[], live: object): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const { name, kind } of withFlag(fields, "fingerprint")) {
+    out[name] = snapshotValue(kind, (live as Record<string, unknown>)[name]);
+  }
+  return out;
+}
 
 /**
  * An insertion order as the plan saw it, with the ids and names of its campaigns: a campaign
@@ -23,15 +55,7 @@ const money = (m: Money | null) => (m === null ? null : Money.fromWire(m));
  * would act on) makes the plan stale.
  */
 export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
-  return {
-    advertiser_id: io.advertiser_id,
-    contract_number: io.contract_number,
-    start_time: Time.parse(io.start_time),
-    end_time: Time.parse(io.end_time),
-    budget_impressions: io.budget_impressions,
-    budget_money: money(io.budget_money) as unknown as JsonValue,
-    campaigns: campaignNames(io.id, campaigns),
-  };
+  return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: campaignNames(io.id, campaigns) };
 }
 
 /** Campaign id -> name of one insertion order's campaigns (keys sort in canonical JSON). */
@@ -45,16 +69,7 @@ export function campaignNames(
 }
 
 export function campaignSnapshot(c: Campaign): JsonValue {
-  return {
-    insertion_order_id: c.insertion_order_id,
-    name: c.name,
-    active: c.active,
-    start_time: Time.parse(c.start_time),
-    end_time: Time.parse(c.end_time),
-    budget_impressions: c.budget_impressions,
-    cpm: Money.fromWire(c.cpm) as unknown as JsonValue,
-    pacing: JSON.parse(canonicalJson(c.pacing ?? {})) as JsonValue,
-  };
+  return snapshotOf(CAMPAIGN_FIELDS, c);
 }
 
 /**
@@ -69,13 +84,7 @@ export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonVal
 
 /** Only what decides writes: processing or audit status moving does not make a plan stale. */
 export function creativeSnapshot(c: Creative): JsonValue {
-  return {
-    advertiser_id: c.advertiser_id,
-    archived: c.archived,
-    campaign_ids: sortedIds(c.campaign_ids),
-    category_ids: sortedIds(c.category_ids),
-    pixel_url: c.pixel_url,
-  };
+  return snapshotOf(CREATIVE_FIELDS, c);
 }
 
 export function fingerprintOf(kind: ObjectKind, id: string, snapshot: JsonValue): Fingerprint {

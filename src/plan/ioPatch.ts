@@ -5,10 +5,15 @@
  */
 import type { InsertionOrderFields } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import { INSERTION_ORDER_FIELDS, withFlag } from "../model/resource-fields.js";
 import { Time } from "../model/time.js";
 import type { InsertionOrder, InsertionOrderPatch } from "../model/wire.js";
+import { valuesEqual } from "./compare.js";
 
 type Patch = Omit<InsertionOrderPatch, "id">;
+
+/** The members whose change widens or narrows the room campaigns have (G8), each below. */
+const BOUNDED = ["start_time", "end_time", "budget_impressions", "budget_money"];
 
 export function splitInsertionOrderPatch(
   desired: InsertionOrderFields,
@@ -16,8 +21,13 @@ export function splitInsertionOrderPatch(
 ): { widen: Patch; narrow: Patch } {
   const widen: Patch = {};
   const narrow: Patch = {};
-  if (desired.contract_number !== undefined && desired.contract_number !== live.contract_number) {
-    widen.contract_number = desired.contract_number;
+  // A member G8 does not bound (contract_number) narrows nothing: it goes with the widening.
+  for (const { name, kind } of withFlag(INSERTION_ORDER_FIELDS, "update")) {
+    const want = (desired as Record<string, unknown>)[name];
+    if (BOUNDED.includes(name) || want === undefined) continue;
+    if (!valuesEqual(kind, want, (live as unknown as Record<string, unknown>)[name])) {
+      (widen as Record<string, unknown>)[name] = want;
+    }
   }
   if (desired.start_time !== undefined && !Time.equals(desired.start_time, live.start_time)) {
     if (Time.compare(desired.start_time, live.start_time) < 0) widen.start_time = desired.start_time;

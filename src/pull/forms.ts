@@ -7,12 +7,11 @@ import { isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { JsonValue } from "../plan/types.js";
+import { type ScalarStyle, yamlScalar } from "../render/yaml-text.js";
 
 export class PullFormError extends Error {
   override readonly name = "PullFormError";
 }
-
-type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
 /** What the author wrote a value as, looked up once per replaced node. */
 export interface AuthorForm {
@@ -106,16 +105,14 @@ function readsAs(source: string, expected: unknown): boolean {
   return JSON.stringify((doc.toJS() as { k: unknown }).k) === JSON.stringify(expected);
 }
 
-function quoted(value: string, style: ScalarStyle): string {
-  if (style === "QUOTE_SINGLE") return `'${value.replace(/'/g, "''")}'`;
-  return JSON.stringify(value);
-}
-
-/** A scalar in the given style: strings keep their quoting; plain ones are quoted when they must be. */
+/**
+ * A scalar in the given style: strings keep their quoting; plain ones are quoted when they
+ * must be. The quoting is the `yaml` library's, through the one YAML rule (src/render/yaml-text.ts).
+ */
 export function scalarText(value: JsonValue, style: ScalarStyle): string {
   if (typeof value !== "string") return value === null ? "null" : String(value);
-  if (style !== "PLAIN") return quoted(value, style);
-  return plainReadsBack(value) ? value : JSON.stringify(value);
+  if (style === "PLAIN" && !plainReadsBack(value)) return yamlScalar(value, "QUOTE_DOUBLE");
+  return yamlScalar(value, style);
 }
 
 /** `12.50 USD` with the author's decimals (at least as many as the amount needs). */

@@ -5,6 +5,7 @@
  */
 import type { DesiredCampaign, DesiredState, SourceRef } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
+import { type FieldKind, type FieldSpec, RESOURCES, withFlag } from "../model/resource-fields.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import { isHttpUrl } from "../model/url.js";
 import type { Campaign } from "../model/wire.js";
@@ -19,14 +20,18 @@ export interface PullWork {
   livePauses: { address: string; campaign_id: string; file: string; line: number }[];
 }
 
-const KINDS: Record<string, PullValueKind> = {
-  start_time: "time",
-  end_time: "time",
-  cpm: "money",
-  budget_money: "money",
-  pacing: "object",
-  category_ids: "ids",
+/** How pull writes each `pull` member of the tables (resource-fields.ts), by its kind. */
+const PULL_FORMS: Partial<Record<FieldKind, PullValueKind>> = {
+  time: "time",
+  money: "money",
+  opaque: "object",
+  id_list: "ids",
 };
+const KINDS: Record<string, PullValueKind> = Object.fromEntries(
+  Object.values(RESOURCES).flatMap(({ fields }) =>
+    withFlag<FieldSpec>(fields, "pull").map(({ name, kind }) => [name, PULL_FORMS[kind] ?? "scalar"]),
+  ),
+);
 
 function item(
   address: string,

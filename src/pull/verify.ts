@@ -5,6 +5,7 @@
  * and no value pull did not mean to touch, changed.
  */
 import type { DesiredState } from "../model/desired.js";
+import { printable } from "../model/printable.js";
 import { createPlan } from "../plan/planner.js";
 import type { Change, LiveState, PlanOptions } from "../plan/types.js";
 import { itemKey, type Pulled } from "./items.js";
@@ -30,6 +31,15 @@ export function declaredValues(desired: DesiredState): Map<string, string> {
     for (const [field, value] of Object.entries(c.fields)) put(`creative.${c.id}`, field, value);
   }
   return values;
+}
+
+/**
+ * `address field` for a message: the address is DSP text and may hold a NUL itself (the
+ * field never does), so the key splits at its last NUL and the address is printable.
+ */
+function shownKey(key: string): string {
+  const cut = key.lastIndexOf("\u0000");
+  return `${printable(key.slice(0, cut))} ${key.slice(cut + 1)}`;
 }
 
 function changedKeys(changes: readonly Change[]): Set<string> {
@@ -71,20 +81,19 @@ export function verifyPull(input: {
   const plan = createPlan(input.after, input.live, input.planOptions);
   const left = changedKeys(plan.changes);
   for (const key of pulled) {
-    if (left.has(key))
-      problems.push(`${key.replace("\u0000", " ")} still differs from the live value after the edit`);
+    if (left.has(key)) problems.push(`${shownKey(key)} still differs from the live value after the edit`);
   }
   const before = declaredValues(input.before);
   const after = declaredValues(input.after);
   for (const [key, value] of before) {
     if (pulled.has(key)) continue;
     if (after.get(key) !== value)
-      problems.push(`${key.replace("\u0000", " ")} would change, and pull did not mean to change it`);
+      problems.push(`${shownKey(key)} would change, and pull did not mean to change it`);
   }
   for (const key of after.keys()) {
-    const address = key.split("\u0000")[0] ?? "";
+    const address = key.slice(0, key.lastIndexOf("\u0000"));
     if (!before.has(key) && !pulled.has(key) && !appended.has(address)) {
-      problems.push(`${key.replace("\u0000", " ")} would appear, and pull did not mean to add it`);
+      problems.push(`${shownKey(key)} would appear, and pull did not mean to add it`);
     }
   }
   return problems;

@@ -1,22 +1,12 @@
 /**
  * Reading and writing config files for pull: never through a link, only regular files, and
- * a file that changed since pull read it is refused (its digest is compared right before the
- * write). The write is atomic: a temporary file in the same directory, created exclusively
- * ('wx'), then renamed over the file, which keeps the file's mode.
+ * a file that changed since pull read it, or a read-only one, is refused (its digest is
+ * compared right before the write). The write is the one atomic write
+ * (src/api/atomic-write.ts), keeping the file's mode.
  */
-import { createHash, randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync } from "node:fs";
+import { writeFileAtomicSync } from "../api/atomic-write.js";
 
 export class PullFileError extends Error {
   override readonly name = "PullFileError";
@@ -39,27 +29,21 @@ export function readRegular(path: string, display: string): Buffer {
   return readFileSync(path);
 }
 
-/** Replaces `path` with `text` unless its bytes are no longer those with digest `expected`. */
+/**
+ * Replaces `path` with `text` unless its bytes are no longer those with digest `expected`, or
+ * it is read-only: a file its owner made read-only is theirs to change, never replaced behind
+ * their back. The file keeps its mode (0640 stays 0640).
+ */
 export function writeIfUnchanged(path: string, display: string, text: string, expected: string): void {
   const now = readRegular(path, display);
   if (sha256(now) !== expected) {
     throw new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
   }
   const mode = lstatSync(path).mode & 0o7777;
-  const temp = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.pull.tmp`,
-  );
-  const fd = openSync(temp, "wx", mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
+  if ((mode & 0o200) === 0) {
+    throw new PullFileError(
+      `${display} is read-only (mode ${mode.toString(8).padStart(4, "0")}): nothing written to it; make it writable (chmod u+w ${display}) and run pull again, or edit it by hand`,
+    );
   }
-  closeSync(fd);
-  chmodSync(temp, mode);
-  renameSync(temp, path);
+  writeFileAtomicSync(path, text, { mode });
 }

@@ -6,11 +6,21 @@
  */
 import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
+import { printable } from "../model/printable.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../model/resource-fields.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import { httpUrlProblem, isHttpUrl, withoutUserinfo } from "../model/url.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { LiveState } from "../plan/types.js";
+import { yamlDocument } from "./yaml-text.js";
 
 export interface ExportOptions {
   /** The `yaml-language-server` schema reference written on the first line. */
@@ -82,17 +92,35 @@ export function exportOmissions(live: LiveState): string[] {
   return lines;
 }
 
+/** A member's value as a config writes it (docs/config.md); undefined: left unmanaged. */
+function exportValue(kind: FieldKind, value: unknown): unknown {
+  if (value === null) return null;
+  switch (kind) {
+    case "time":
+      return Time.parse(value as string);
+    case "money":
+      return Money.format(value as Money);
+    case "id_list":
+      return sortedIds(value as string[]);
+    case "url":
+      return exportablePixelUrl(value as string) ? value : undefined;
+    default:
+      return value;
+  }
+}
+
+/** The `export` members of `fields` (resource-fields.ts) of a live object, in the table's order. */
+export function exportFields(fields: readonly FieldSpec[], live: object): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  for (const { name, kind } of withFlag(fields, "export")) {
+    const value = exportValue(kind, (live as Record<string, unknown>)[name]);
+    if (value !== undefined) entry[name] = value;
+  }
+  return entry;
+}
+
 export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: string[] | undefined) {
-  const entry: Record<string, unknown> = {
-    name: campaign.name,
-    id: campaign.id,
-    active: campaign.active,
-    start_time: Time.parse(campaign.start_time),
-    end_time: Time.parse(campaign.end_time),
-    budget_impressions: campaign.budget_impressions,
-    cpm: Money.format(campaign.cpm),
-    pacing: campaign.pacing,
-  };
+  const entry = exportFields(CAMPAIGN_FIELDS, campaign);
   const targetings = live.targetings[campaign.id];
   // G14: a list holding a member doohctl does not know stays undeclared (exportOmissions says so).
   if (targetings !== undefined && Targeting.unknownMembers(targetings).length === 0) {
@@ -113,16 +141,7 @@ function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
 }
 
 function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
-  const entry: Record<string, unknown> = {
-    id: io.id,
-    contract_number: io.contract_number,
-    start_time: Time.parse(io.start_time),
-    end_time: Time.parse(io.end_time),
-    budget_impressions: io.budget_impressions,
-    budget_money: io.budget_money === null ? null : Money.format(io.budget_money),
-    campaigns,
-  };
-  return entry;
+  return { ...exportFields(INSERTION_ORDER_FIELDS, io), campaigns };
 }
 
 /** Creative ids associated with each campaign, sorted; only campaigns in `campaignIds`. */
@@ -173,16 +192,12 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
     ),
     creatives: [...live.creatives]
       .sort((a, b) => compareIds(a.id, b.id))
-      .map((creative) => ({
-        id: creative.id,
-        category_ids: sortedIds(creative.category_ids),
-        ...(exportablePixelUrl(creative.pixel_url) ? { pixel_url: creative.pixel_url } : {}),
-      })),
+      .map((creative) => exportFields(CREATIVE_FIELDS, creative)),
   };
 
   const doc = new Document(data);
   doc.commentBefore =
-    ` yaml-language-server: $schema=${options.schemaUrl}\n` +
+    ` yaml-language-server: $schema=${printable(options.schemaUrl)}\n` +
     ` Exported by doohctl ${options.toolVersion} at ${options.now}. A plan on this file shows no changes.`;
 
   const ioSeq = doc.get("insertion_orders");
@@ -191,16 +206,19 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
       const io = insertionOrders[index];
       if (!io || !isMap(node)) return;
       (node as YAMLMap).spaceBefore = index > 0;
-      (node as YAMLMap).commentBefore =
-        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`;
+      // A comment has no escapes: DSP names in it are shown as printable text (no line break).
+      (node as YAMLMap).commentBefore = printable(
+        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`,
+      );
       const campaignSeq = node.get("campaigns");
       const campaigns = (byInsertionOrder.get(io.id) ?? []).sort((a, b) => compareIds(a.id, b.id));
       if (isSeq(campaignSeq)) {
         campaignSeq.items.forEach((campaignNode, i) => {
           const campaign = campaigns[i];
           if (!campaign || !isMap(campaignNode)) return;
-          (campaignNode as YAMLMap).commentBefore =
-            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`;
+          (campaignNode as YAMLMap).commentBefore = printable(
+            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`,
+          );
         });
       }
     });
@@ -226,5 +244,5 @@ export function exportLayout(doc: Document): string {
       if (pair.value.items.every((item) => isScalar(item.value) || isSeq(item.value))) pair.value.flow = true;
     },
   });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return yamlDocument(doc, { lineWidth: 0, flowCollectionPadding: false });
 }

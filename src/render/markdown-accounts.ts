@@ -9,9 +9,9 @@
  * rendered by the caller, so this module depends on no planning code.
  */
 import { Money } from "../model/money.js";
-import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
 import type { Plan } from "../plan/types.js";
+import { cell, code } from "./markdown-text.js";
 
 /** What one account's saved plan does to the most an advertiser can spend, in one currency. */
 export interface AccountMoney {
@@ -79,14 +79,6 @@ export function accountSummary(input: { account: string; file: string; plan: Pla
   };
 }
 
-function cell(text: string): string {
-  return printable(text).replace(/\|/g, "\\|");
-}
-
-function code(text: string): string {
-  return `\`${printable(text).replace(/`/g, "'")}\``;
-}
-
 function plural(n: number, word: string): string {
   return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -115,7 +107,9 @@ function totalMoney(accounts: readonly AccountSummary[]): string {
   const lines = changed
     .sort((a, b) => a.currency_code.localeCompare(b.currency_code))
     .map((m) => Money.formatAmount(m, { signed: true }));
-  const unknown = accounts.filter((a) => a.money === undefined).map((a) => cell(code(a.account)));
+  const unknown = accounts
+    .filter((a) => a.money === undefined)
+    .map((a) => code(a.account, { inTable: true }));
   if (unknown.length > 0) lines.push(`without ${unknown.join(", ")} (no spend in the plan file)`);
   return lines.length === 0 ? "none" : lines.join("<br>");
 }
@@ -138,7 +132,7 @@ function summaryLines(accounts: readonly AccountSummary[]): string[] {
     "|---|--:|--:|---|---|",
     ...accounts.map(
       (a) =>
-        `| ${cell(code(a.account))} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
+        `| ${code(a.account, { inTable: true })} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
     ),
     `| **all** | ${sum((a) => a.changes).toLocaleString("en-US")} | ${sum((a) => a.writeRequests).toLocaleString("en-US")} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
     "",
@@ -151,7 +145,7 @@ function sectionOf(a: AccountSummary, markdown: string): string {
 
 /** The line that names the accounts whose plans the comment leaves out. */
 function leftNote(left: readonly string[], overflow: string | undefined): string {
-  const names = left.map(code).join(", ");
+  const names = left.map((name) => code(name)).join(", ");
   const where =
     overflow === undefined
       ? "run `doohctl show` with `--overflow FILE` to write the complete comment to FILE"

@@ -4,7 +4,6 @@
  * in <details> blocks. Never longer than `maxChars` (60,000 by default, under GitHub's
  * comment limit): the details are cut with a note pointing at the JSON artifact.
  */
-import { printable } from "../model/printable.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
 import {
   actionCounts,
@@ -17,6 +16,7 @@ import {
   MARKER,
   spendRows,
 } from "./format.js";
+import { cell } from "./markdown-text.js";
 import { scopeBanner } from "./scope.js";
 
 export interface MarkdownOptions {
@@ -31,10 +31,6 @@ export interface MarkdownOptions {
 
 const TRUNCATED =
   "\n\n> The plan is too long for this comment: the rest is cut. The full plan is in the JSON artifact (`doohctl plan -o plan.json`).\n";
-
-function cell(text: string): string {
-  return printable(text).replace(/\|/g, "\\|");
-}
 
 /** A quoted line for a `--changed-since` plan, so a reviewer never takes it for the whole config. */
 function scopedNote(plan: Plan): string[] {

@@ -2,6 +2,7 @@
  * pull's output (docs/pull.md, Output): text is the live pauses first, then a unified diff
  * per file, then what was not pulled and why; JSON carries the same facts.
  */
+import { printable } from "../model/printable.js";
 import type { PullResult } from "../pull/pull.js";
 import { count } from "./format.js";
 
@@ -21,8 +22,9 @@ export function renderPullText(outcome: PullOutcome): string {
     );
   }
   if (lines.length > 0) lines.push("");
-  let text = lines.join("\n");
-  for (const f of outcome.files) text += f.diff;
+  // Addresses, reasons and the files' lines hold DSP text: each line printable, none forged.
+  let text = lines.map(printable).join("\n");
+  for (const f of outcome.files) text += diffText(f.diff);
   const tail: string[] = [];
   for (const p of outcome.pulled)
     if (p.note) tail.push(`note: ${p.address} ${p.field} (${p.file}:${p.line}): ${p.note}`);
@@ -33,13 +35,29 @@ export function renderPullText(outcome: PullOutcome): string {
     tail.push(`not pulled: ${n.address}${n.field ? ` ${n.field}` : ""}${where}: ${n.reason}`);
   }
   const changed = outcome.files.length;
-  if (changed === 0) tail.push("pull: the config files match the live state: nothing to write");
-  else if (outcome.check) tail.push(`pull --check: ${count(changed, "file")} would change; nothing written`);
-  else
+  // Never "match" while something was refused: the summary says what was not pulled.
+  const refused =
+    outcome.notPulled.length > 0 ? `; ${count(outcome.notPulled.length, "item")} not pulled (above)` : "";
+  if (changed === 0 && refused === "")
+    tail.push("pull: the config files match the live state: nothing to write");
+  else if (changed === 0) tail.push(`pull: nothing written${refused}`);
+  else if (outcome.check)
+    tail.push(`pull --check: ${count(changed, "file")} would change; nothing written${refused}`);
+  else {
+    const values = outcome.pulled.filter((p) => outcome.written.includes(p.file)).length;
     tail.push(
-      `pull: ${count(outcome.pulled.length, "value")} written to ${count(outcome.written.length, "file")}`,
+      `pull: ${count(values, "value")} written to ${count(outcome.written.length, "file")}${refused}`,
     );
-  return `${text}${tail.join("\n")}\n`;
+  }
+  return `${text}${tail.map(printable).join("\n")}\n`;
+}
+
+/** A diff's lines, each printable (a file's line holds no line break; a raw CR or ESC shows as an escape). */
+function diffText(diff: string): string {
+  return diff
+    .split("\n")
+    .map((line) => printable(line))
+    .join("\n");
 }
 
 export function renderPullJson(outcome: PullOutcome): string {

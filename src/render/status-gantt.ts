@@ -6,11 +6,19 @@
  * `todayMarker` is the reader's clock, so it is off. The test suite parses every chart this
  * writes with Mermaid's own parser (test/status/mermaid.ts).
  */
+import { printable } from "../model/printable.js";
 import type { CampaignStatus, StatusReport } from "../plan/status.js";
 
-/** Mermaid task names: `:` starts the task's data, `#` and `;` end a line or start a comment. */
+/**
+ * Mermaid task names: `:` starts the task's data, `#` and `;` end a line or start a comment;
+ * `<`, `>`, `"` and `` ` `` would be markup or quoting to Mermaid, so a name from the DSP is
+ * only ever text; control and bidi characters are escapes (printable), never a line break.
+ */
 function ganttName(text: string): string {
-  return text.replace(/[:#;]/g, " ").replace(/\s+/g, " ").trim();
+  return printable(text)
+    .replace(/[:#;<>"`]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The UTC day of an instant (times are sent and shown as UTC). */

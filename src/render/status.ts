@@ -6,9 +6,11 @@
  * (`Money.formatAmount`, src/model/money.ts).
  */
 import { Money } from "../model/money.js";
+import { printable } from "../model/printable.js";
 import type { CampaignStatus, PacingVerdict, StatusReport } from "../plan/status.js";
 import type { InsertionOrderStatus } from "../plan/status-rollup.js";
 import { count, type Paint, paint } from "./format.js";
+import { cell } from "./markdown-text.js";
 import { statusGantt } from "./status-gantt.js";
 
 const EN_US = new Intl.NumberFormat("en-US");
@@ -87,7 +89,9 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
   const p = paint(options.colour);
   const lines: string[] = [];
   for (const c of report.campaigns) {
-    lines.push(`${p.bold(`campaign ${c.id} "${c.name}"`)} (insertion order ${c.insertion_order_id})`);
+    lines.push(
+      `${p.bold(`campaign ${printable(c.id)} "${printable(c.name)}"`)} (insertion order ${printable(c.insertion_order_id)})`,
+    );
     lines.push(
       `  flight       ${bar(c.flight_elapsed_pct)} ${c.flight_elapsed_pct}% of ${c.start_time} .. ${c.end_time}`,
     );
@@ -102,7 +106,9 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
     lines.push(`  pacing       ${colourOf(p, c)(verdictText(c))}`);
     lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
     for (const problem of c.creatives.problems) {
-      lines.push(`    creative ${problem.creative_id} "${problem.name}": ${problem.reason}`);
+      lines.push(
+        `    creative ${printable(problem.creative_id)} "${printable(problem.name)}": ${printable(problem.reason)}`,
+      );
     }
     if (c.paused_by_apply) {
       const who = c.paused_by_apply.apply_running ? "a running apply" : "an apply that did not finish";
@@ -111,12 +117,12 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       );
       if (!c.paused_by_apply.apply_running) lines.push("    the next plan or apply reactivates it");
     }
-    for (const alert of c.alerts) lines.push(p.remove(`  ! ${alert.message}`));
+    for (const alert of c.alerts) lines.push(p.remove(`  ! ${printable(alert.message)}`));
     lines.push("");
   }
   for (const order of report.insertion_orders) {
     lines.push(
-      `${p.bold(`insertion order ${order.id}`)}: ${count(order.campaigns, "campaign")}, ${order.start_time} .. ${order.end_time}`,
+      `${p.bold(`insertion order ${printable(order.id)}`)}: ${count(order.campaigns, "campaign")}, ${order.start_time} .. ${order.end_time}`,
     );
     lines.push(
       `  impressions  ${EN_US.format(order.impressions.delivered)} of ${EN_US.format(order.impressions.budget)}, ` +
@@ -130,11 +136,6 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
   }
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;
-}
-
-/** Table cells: a pipe or a line break would end the cell or the row. */
-function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
 export function renderStatusMarkdown(report: StatusReport): string {

@@ -52,6 +52,7 @@ function holdLock(dir: string, pid: number, renewedAt: number, scope = SCOPE): v
         renewed_at: new Date(renewedAt).toISOString(),
       },
     }),
+    { mode: 0o600 },
   );
 }
 

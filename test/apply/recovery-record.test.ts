@@ -11,7 +11,7 @@ import {
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { StateDirError } from "../../src/apply/private-files.js";
+import { StateDirError } from "../../src/api/private-files.js";
 import { accountKey, defaultStateDir, RecoveryRecordError, RecoveryStore } from "../../src/apply/recovery.js";
 import { accountDir, entry, filesOf, rewrite, SCOPE, STARTED, stateDir } from "./record-files.js";
 
@@ -97,7 +97,7 @@ describe("what the recovery record does not obey", () => {
       "f-account.json": { ...good, account_id: "8", paused: [entry("6001")] },
     };
     for (const [name, file] of Object.entries(forged))
-      writeFileSync(join(accountDir(dir), name), JSON.stringify(file));
+      writeFileSync(join(accountDir(dir), name), JSON.stringify(file), { mode: 0o600 });
     const store = new RecoveryStore(dir, SCOPE);
     const { pauses, issues } = store.readAll();
     expect(pauses.map((e) => e.campaign_id)).toEqual(["5001"]);
@@ -142,11 +142,14 @@ describe("what the recovery record does not obey", () => {
     apply.end();
     const account = accountDir(dir);
     const good = JSON.parse(readFileSync(join(account, `${apply.applyId}.json`), "utf8"));
-    writeFileSync(join(account, "a-cut.json"), '{"format_version": 2, "paus');
-    writeFileSync(join(account, "b-newer.json"), JSON.stringify({ ...good, format_version: 3 }));
-    writeFileSync(join(account, "c-edited.json"), JSON.stringify({ ...good, paused: {} }));
-    writeFileSync(join(account, "d-list.json"), "[]");
+    const mode = 0o600;
+    writeFileSync(join(account, "a-cut.json"), '{"format_version": 2, "paus', { mode });
+    writeFileSync(join(account, "b-newer.json"), JSON.stringify({ ...good, format_version: 3 }), { mode });
+    writeFileSync(join(account, "c-edited.json"), JSON.stringify({ ...good, paused: {} }), { mode });
+    writeFileSync(join(account, "d-list.json"), "[]", { mode });
     symlinkSync("/proc/self/environ", join(account, "e-link.json"));
+    // A good record, but open to others: anyone could have written it.
+    writeFileSync(join(account, "f-open.json"), JSON.stringify(good), { mode: 0o644 });
     const store = new RecoveryStore(dir, SCOPE);
     expect(store.readAll().issues).toEqual([
       { path: join(account, "a-cut.json"), kind: "unreadable", reason: "not JSON" },
@@ -158,6 +161,11 @@ describe("what the recovery record does not obey", () => {
       { path: join(account, "c-edited.json"), kind: "unreadable", reason: "paused is not a list" },
       { path: join(account, "d-list.json"), kind: "unreadable", reason: "not a recovery record" },
       { path: join(account, "e-link.json"), kind: "unreadable", reason: "a symbolic link, never followed" },
+      {
+        path: join(account, "f-open.json"),
+        kind: "unreadable",
+        reason: `mode 644: group or others could read or replace it; run: chmod 600 ${join(account, "f-open.json")}`,
+      },
     ]);
     expect(store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
     store.drop(["5001"]);
@@ -167,6 +175,7 @@ describe("what the recovery record does not obey", () => {
       "c-edited.json",
       "d-list.json",
       "e-link.json",
+      "f-open.json",
     ]);
   });
 
@@ -196,19 +205,21 @@ describe("what the recovery record does not obey", () => {
 });
 
 describe("the recovery record's files", () => {
-  it("never writes through a link planted at its temporary file", () => {
+  it("never writes through a link planted where a temporary file could be", () => {
     const dir = stateDir();
     const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
     apply.add([entry("5001")]);
     const victim = join(stateDir(), "unrelated.txt");
     writeFileSync(victim, "untouched\n");
-    const temp = join(accountDir(dir), `${apply.applyId}.json.${process.pid}.tmp`);
-    symlinkSync(victim, temp);
+    // The name an earlier doohctl used; the one atomic write's names carry random bytes and
+    // are created O_EXCL|O_NOFOLLOW (test/api/atomic-write.test.ts).
+    const planted = `${apply.applyId}.json.${process.pid}.tmp`;
+    symlinkSync(victim, join(accountDir(dir), planted));
     apply.add([entry("5002")]);
     apply.end();
     expect(readFileSync(victim, "utf8")).toBe("untouched\n");
     expect(new RecoveryStore(dir, SCOPE).read().map((e) => e.campaign_id)).toEqual(["5001", "5002"]);
-    expect(filesOf(dir)).toEqual([`${apply.applyId}.json`]);
+    expect(filesOf(dir).sort()).toEqual([`${apply.applyId}.json`, planted].sort());
   });
 
   it("refuses an account directory open to others, naming it and the chmod to run", () => {

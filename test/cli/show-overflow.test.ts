@@ -93,6 +93,23 @@ describe("show --overflow FILE", () => {
     expect(missing.err).toContain("--overflow nowhere/comment.md: the directory nowhere does not exist");
   });
 
+  it("refuses an existing file without --force (one plan or several), leaving it as it was; --force overwrites it", async () => {
+    const config = "version: 1\ninsertion_orders: []\n";
+    writeFileSync(join(dir, "doohctl.yaml"), config);
+    for (const plans of [["plan-north.json"], ["plan-north.json", "plan-south.json"]]) {
+      const shown = await show(...plans, "--overflow", "doohctl.yaml");
+      expect(shown.code).toBe(1);
+      expect(shown.err).toContain(
+        "--overflow doohctl.yaml: already exists: choose another file, or add --force to overwrite it",
+      );
+      expect(shown.out).toBe("");
+      expect(readFileSync(join(dir, "doohctl.yaml"), "utf8")).toBe(config);
+    }
+    const forced = await show("plan-north.json", "plan-south.json", "--overflow", "doohctl.yaml", "--force");
+    expect(forced.code, forced.err).toBe(0);
+    expect(readFileSync(join(dir, "doohctl.yaml"), "utf8")).toContain("## Account `south`");
+  });
+
   it("writes the complete comment to a new file, as before", async () => {
     const shown = await show("plan-north.json", "plan-south.json", "--overflow", "comment-full.md");
     expect(shown.code, shown.err).toBe(0);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keptAnswer } from "../../src/api/tolerant.js";
-import { targetingProblems } from "../../src/cli/doctor/shapes.js";
+import { targetingProblems } from "../../src/cli/doctor/checks.js";
 import { ConfigError, type ConfigIssue } from "../../src/config/issues.js";
 import { loadConfig } from "../../src/config/load.js";
 import { Issues } from "../../src/emulator/errors.js";
@@ -59,12 +59,12 @@ describe.each(TARGETING_OPTIONS)("the option kind $member, in every table", (kin
     }
   });
 
-  it("doctor: finds its shape sound, and its id list not a list of strings when it is not", () => {
+  it("doctor: finds its shape sound by the contract, and its id list not a list of strings when it is not", () => {
     expect(
       targetingProblems([set(kind.member, { [ids]: ["3"], ...(kind.exclude ? { exclude: true } : {}) })]),
     ).toEqual([]);
     expect(targetingProblems([set(kind.member, { [ids]: [3] })])).toEqual([
-      `targetings[0].${kind.member}.${ids} is not an array of strings (saw {"${ids}":[3]})`,
+      `targetings/0/${kind.member}/${ids}/0: must be string`,
     ]);
   });
 

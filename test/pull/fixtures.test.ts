@@ -4,7 +4,17 @@
  * emulator's seed is the drifted live state; after pull a plan shows no change, the diff
  * touches only the drifted values, and a second pull writes nothing.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -231,6 +241,43 @@ describe("doohctl pull of hand-written files", () => {
     expect(result.out).toMatch(/not pulled: b\.yaml .*b\.yaml is a symbolic link/);
     expect(readFileSync(join(dir, "real-b.yaml"), "utf8")).toBe(B);
     expect(readFileSync(join(dir, "a.yaml"), "utf8")).toBe(A_PULLED);
+  });
+
+  it("refuses a read-only file (0444), keeping it and its mode; the summary says so and the exit is 1", async () => {
+    files();
+    chmodSync(join(dir, "b.yaml"), 0o444);
+    const result = await pull();
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(
+      "not pulled: b.yaml (b.yaml): b.yaml is read-only (mode 0444): nothing written to it; make it writable (chmod u+w b.yaml) and run pull again, or edit it by hand",
+    );
+    expect(result.out).toMatch(/\npull: \d+ values written to 1 file; 1 item not pulled \(above\)\n$/);
+    expect(readFileSync(join(dir, "b.yaml"), "utf8")).toBe(B);
+    expect(statSync(join(dir, "b.yaml")).mode & 0o777).toBe(0o444);
+    expect(readFileSync(join(dir, "a.yaml"), "utf8")).toBe(A_PULLED);
+  });
+
+  it("keeps a file's mode (0640 stays 0640)", async () => {
+    files();
+    chmodSync(join(dir, "a.yaml"), 0o640);
+    const result = await pull();
+    expect(result.code, result.out + result.err).toBe(0);
+    expect(readFileSync(join(dir, "a.yaml"), "utf8")).toBe(A_PULLED);
+    expect(statSync(join(dir, "a.yaml")).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir).sort()).toEqual(["a.yaml", "b.yaml"]);
+  });
+
+  it("never says the files match when it refused them all: it says nothing was written and why (exit 1)", async () => {
+    files();
+    for (const name of ["a.yaml", "b.yaml"]) {
+      renameSync(join(dir, name), join(dir, `real-${name}`));
+      symlinkSync(join(dir, `real-${name}`), join(dir, name));
+    }
+    const result = await pull();
+    expect(result.code).toBe(1);
+    expect(result.out).not.toContain("match");
+    expect(result.out).toMatch(/\npull: nothing written; \d+ items not pulled \(above\)\n$/);
+    expect(readFileSync(join(dir, "real-a.yaml"), "utf8")).toBe(A);
   });
 
   it("--new appends the undeclared campaign whose flight has not ended, id pinned", async () => {

@@ -158,7 +158,7 @@ describe("doohctl status", () => {
         { campaign_id: "5002", insertion_order_id: "1001", name: "Malls", paused_at: "2026-12-16T11:00:01Z" },
       ],
     };
-    writeFileSync(file, JSON.stringify(record));
+    writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
     const reply = await fetch(`${world.running().origin}/api/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -20,6 +20,7 @@ interface ShowFlags {
   format: "text" | "json" | "markdown";
   maxChars?: number;
   overflow?: string;
+  force?: boolean;
 }
 
 /** The smallest `--max-chars`: room for a summary row or two and the note on what is left out. */
@@ -52,7 +53,11 @@ export const registerShow: CommandModule = (program, io, setExit) => {
         `markdown: the comment's limit in characters (several plans: default ${COMMENT_MAX_CHARS}, GitHub's; one plan: 60000 as before)`,
       ).argParser(maxChars),
     )
-    .option("--overflow <file>", "markdown: also write the complete comment, every plan in full, to FILE")
+    .option(
+      "--overflow <file>",
+      "markdown: also write the complete comment, every plan in full, to FILE (never overwrites without --force)",
+    )
+    .option("--force", "let --overflow overwrite an existing file")
     .action((files: string[], flags: ShowFlags) => {
       try {
         if (flags.format !== "markdown" && (flags.maxChars !== undefined || flags.overflow !== undefined)) {
@@ -60,7 +65,9 @@ export const registerShow: CommandModule = (program, io, setExit) => {
             `--max-chars and --overflow shape a pull-request comment: use them with --format markdown, not --format ${flags.format}`,
           );
         }
-        if (flags.overflow !== undefined) checkOverflowFile(io.cwd, flags.overflow, files);
+        if (flags.overflow !== undefined) {
+          checkOverflowFile(io.cwd, flags.overflow, files, { force: flags.force === true });
+        }
         if (files.length === 1) showOne(io, files[0] ?? "", flags);
         else showMany(io, readAccountPlans(files, io.cwd), flags);
         setExit(EXIT.ok);
@@ -81,6 +88,7 @@ function showOne(io: CliIO, file: string, flags: ShowFlags): void {
       writeFileSync(
         resolve(io.cwd, flags.overflow),
         flags.maxChars === undefined ? markdown : markdownOf(plan),
+        { flag: overflowFlag(flags) },
       );
     }
     io.stdout.write(markdown);
@@ -102,7 +110,10 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
     io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
   } else if (flags.format === "markdown") {
     // The complete comment goes to the file as each plan is rendered; only the comment is kept.
-    const fd = flags.overflow === undefined ? undefined : openSync(resolve(io.cwd, flags.overflow), "w");
+    const fd =
+      flags.overflow === undefined
+        ? undefined
+        : openSync(resolve(io.cwd, flags.overflow), overflowFlag(flags));
     try {
       const { comment } = renderAccountsMarkdown(
         plans.map(({ account, file, plan }) => accountSummary({ account, file, plan })),
@@ -128,6 +139,14 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
         .join("\n"),
     );
   }
+}
+
+/**
+ * Without --force the file is created exclusively: one that appeared since the check
+ * (overflow-file.ts) is refused too (EEXIST), never replaced.
+ */
+function overflowFlag(flags: ShowFlags): "w" | "wx" {
+  return flags.force ? "w" : "wx";
 }
 
 /** A plan's pull-request comment: render takes the deactivating changes as plain data. */

@@ -2,27 +2,23 @@
  * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G14) that GETs
  * can check, in order of importance, so that a small read budget leaves the least out. Each
  * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
- * them; shapes.ts holds the expected shapes).
+ * them). What an answer must hold is the contract's to say, for the members of the model's
+ * tables (`memberProblems`).
  */
+import { checkFragment } from "../../api/contract.js";
 import { printable } from "../../model/printable.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+} from "../../model/resource-fields.js";
+import { contractFieldSchema } from "../../model/resource-schemas.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
 import { memberChecks } from "./members.js";
 import { type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
-import {
-  ascendingIds,
-  badFields,
-  CAMPAIGN_FIELDS,
-  CREATIVE_FIELDS,
-  INSERTION_ORDER_FIELDS,
-  isInt,
-  isMoney,
-  isObj,
-  members,
-  type Obj,
-  show,
-  targetingProblems,
-} from "./shapes.js";
+import { ascendingIds, isObj, members, type Obj, show } from "./seen.js";
 
 export type { CheckResult, CheckStatus, ProbeInput } from "./probe.js";
 
@@ -34,6 +30,28 @@ const ABSENT_ID = "999999999999999999";
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
 const idOf = (item: Obj | undefined) => (typeof item?.id === "string" ? item.id : undefined);
+
+/**
+ * The members of `fields` (resource-fields.ts) that `item` lacks or holds otherwise than the
+ * contract's schema of them says, as `name (missing)` or `name (saw value: what)`.
+ */
+export function memberProblems(fields: readonly FieldSpec[], item: object): string[] {
+  const values = item as Obj;
+  return fields.flatMap((spec) => {
+    if (!Object.hasOwn(values, spec.name)) return [`${spec.name} (missing)`];
+    const value = values[spec.name];
+    const issue = checkFragment(contractFieldSchema(spec, "read"), value)[0];
+    return issue === undefined ? [] : [`${spec.name} (saw ${show(value)}: ${issue.expected})`];
+  });
+}
+
+/** G5 option sets as the contract's `TargetingOptionSet` says: the first few problems. */
+export function targetingProblems(list: readonly unknown[]): string[] {
+  const sets = { type: "array", items: { $ref: "#/components/schemas/TargetingOptionSet" } };
+  return checkFragment(sets, list)
+    .slice(0, 3)
+    .map((issue) => `targetings${printable(issue.at)}: ${issue.expected}`);
+}
 
 /** The list found exactly `id`, else the problem. */
 function exactlyOne(list: ListSeen, id: string, what: string): string[] {
@@ -79,7 +97,7 @@ async function insertionOrderChecks(probe: Probe): Promise<void> {
       const list = await probe.readList("insertion_orders", dsp("/insertion_orders"), [["page_size", "100"]]);
       first = list.items[0];
       const fields = first
-        ? badFields(first, INSERTION_ORDER_FIELDS).map((f) => `insertion order field ${f}`)
+        ? memberProblems(INSERTION_ORDER_FIELDS, first).map((f) => `insertion order field ${f}`)
         : [];
       return {
         problems: [...list.problems, ...fields],
@@ -97,7 +115,7 @@ async function insertionOrderChecks(probe: Probe): Promise<void> {
       if (!answer.ok) problems.push(failure(answer));
       else if (!isObj(answer.body) || answer.body.id !== id)
         problems.push(`expected insertion order ${printable(id!)}, saw ${show(answer.body)}`);
-      else problems.push(...badFields(answer.body, INSERTION_ORDER_FIELDS).map((f) => `field ${f}`));
+      else problems.push(...memberProblems(INSERTION_ORDER_FIELDS, answer.body).map((f) => `field ${f}`));
       return { problems, holds: `GET /insertion_orders/${printable(id!)} answers it` };
     },
   );
@@ -125,7 +143,7 @@ async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
       first = list.items[0];
       const problems = [...list.problems];
       if (first) {
-        problems.push(...badFields(first, CAMPAIGN_FIELDS).map((f) => `campaign field ${f}`));
+        problems.push(...memberProblems(CAMPAIGN_FIELDS, first).map((f) => `campaign field ${f}`));
         if ("progress" in first) problems.push("progress is present without include_progress=true");
       }
       const fields = first ? ", fields as G2 names them, no progress unasked" : "";
@@ -144,7 +162,7 @@ async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
       if (!answer.ok) problems.push(failure(answer));
       else {
         const progress = isObj(answer.body) ? answer.body.progress : undefined;
-        if (!isObj(progress) || !isInt(progress.impressions_delivered) || !isMoney(progress.spend))
+        if (checkFragment({ $ref: "#/components/schemas/CampaignProgress" }, progress).length > 0)
           problems.push(`progress is not {impressions_delivered, spend} (saw ${show(progress)})`);
       }
       return {
@@ -215,7 +233,7 @@ async function creativeCheck(probe: Probe): Promise<void> {
     let holds = `{creatives, total_size}, ${list.total} in all`;
     if (first === undefined || id === undefined)
       return { problems, holds: `${holds}; no creative to probe the filters with` };
-    problems.push(...badFields(first, CREATIVE_FIELDS).map((f) => `creative field ${f}`));
+    problems.push(...memberProblems(CREATIVE_FIELDS, first).map((f) => `creative field ${f}`));
     const query = [["filter", `id:${id}`] as [string, string], ...filtersOf(first, CREATIVE_FILTERS)];
     const filtered = await probe.readList("creatives", dsp("/creatives"), query);
     problems.push(...exactlyOne(filtered, id, `the G6 filters of creative ${printable(id)}`));

@@ -9,7 +9,7 @@ import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
 import { SESSION_LIFETIME_MS, sessionCookieName } from "../../model/wire.js";
 import type { CheckResult } from "./probe.js";
-import { show } from "./shapes.js";
+import { show } from "./seen.js";
 
 /** Tolerance around 8 hours: clock skew between the DSP and this machine. */
 const EXPIRY_SLACK_MS = 5 * 60 * 1000;

@@ -16,7 +16,7 @@ import type { LoginSeen } from "../../api/login-seen.js";
 import type { ApiRequest } from "../../api/types.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
-import { isInt, isObj, members, type Obj } from "./shapes.js";
+import { isInt, isObj, members, type Obj } from "./seen.js";
 
 export type CheckStatus = "holds" | "differs" | "not checked";
 

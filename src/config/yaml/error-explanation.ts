@@ -2,6 +2,7 @@
  * `yaml`'s error codes and messages turned into what a person can act on: where a value
  * needs quotes, a tab that indents, a key written twice, a second document.
  */
+import { MAX_NESTING_DEPTH } from "../../model/json-depth.js";
 import type { ConfigIssueCode } from "../issues.js";
 
 export function explainYamlError(
@@ -10,6 +11,13 @@ export function explainYamlError(
   text: string,
   pos: [number, number],
 ): { code: ConfigIssueCode; message: string; hint?: string | undefined } {
+  // yaml's own recursion gives out at a few thousand levels: the limit says what to do.
+  if (message.includes("Maximum call stack size exceeded")) {
+    return {
+      code: "NESTING_TOO_DEEP",
+      message: `YAML: nested too deep to read: a config value (a pacing too) nests at most ${MAX_NESTING_DEPTH} maps and lists; flatten it`,
+    };
+  }
   switch (code) {
     // Text that YAML reads as syntax: a value with ": " in it, one starting with @ or `, or
     // text after a quoted value. Quoting the whole value is the fix, where the error is in

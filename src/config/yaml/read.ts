@@ -9,6 +9,8 @@
  * every file with an error. This is the one way in for the rest of config.
  */
 
+import { MAX_NESTING_DEPTH, valueTooDeepAt } from "../../model/json-depth.js";
+import { pathText } from "../path-text.js";
 import { readPlainYaml } from "./fast-reader.js";
 import { type ParsedSource, parseYamlFully } from "./full-reader.js";
 
@@ -18,6 +20,33 @@ import { type ParsedSource, parseYamlFully } from "./full-reader.js";
  */
 export function parseYaml(text: string, file: string): ParsedSource {
   const plain = readPlainYaml(text, file);
-  if (plain !== undefined) return { ...plain, issues: [], usable: true };
-  return parseYamlFully(text, file);
+  return tooDeep(plain !== undefined ? { ...plain, issues: [], usable: true } : parseYamlFully(text, file));
+}
+
+/**
+ * A value nested deeper than MAX_NESTING_DEPTH (src/model/json-depth.ts; a `pacing` is opaque
+ * to the schema) is refused where it starts: the walks of later stages (the password search,
+ * compare, the fingerprint) recurse, and thousands of levels overflowed the stack.
+ */
+function tooDeep(parsed: ParsedSource): ParsedSource {
+  if (!parsed.usable) return parsed;
+  const path = valueTooDeepAt(parsed.value);
+  if (path === undefined) return parsed;
+  let parent: unknown = parsed.value;
+  for (const key of path.slice(0, -1)) parent = (parent as Record<string | number, unknown>)[key];
+  const at = parsed.index.ofKey(parent, path[path.length - 1]!);
+  return {
+    ...parsed,
+    usable: false,
+    issues: [
+      ...parsed.issues,
+      {
+        file: parsed.index.file,
+        ...at,
+        path: pathText(path),
+        code: "NESTING_TOO_DEEP",
+        message: `nested more than ${MAX_NESTING_DEPTH} levels deep, counted from the top of the file: a config value (a pacing too) nests at most ${MAX_NESTING_DEPTH} maps and lists; flatten it`,
+      },
+    ],
+  };
 }

@@ -24,11 +24,11 @@ import { checkInsertionOrder } from "../rules.js";
 import { type CampaignRecord, instant, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
-const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
-const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
+export const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
+export const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
 /** The keys of a PATCH body (single, or each batch item). */
 const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
-const CREATABLE = [
+export const CREATABLE = [
   "insertion_order_id",
   "name",
   "start_time",
@@ -38,7 +38,7 @@ const CREATABLE = [
   "pacing",
   "active",
 ];
-const REQUIRED = ["insertion_order_id", "name", "start_time", "end_time", "budget_impressions", "cpm"];
+export const REQUIRED = ["insertion_order_id", "name", "start_time", "end_time", "budget_impressions", "cpm"];
 
 function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
   return {

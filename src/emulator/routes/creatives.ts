@@ -26,8 +26,8 @@ import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } fr
 import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
-const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
-const READ_ONLY = [
+export const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
+export const READ_ONLY = [
   "advertiser_id",
   "create_time",
   "name",
@@ -42,7 +42,7 @@ const READ_ONLY = [
 ];
 /** The keys of a PATCH body (single, or each batch item). */
 const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
-const CREATABLE = [
+export const CREATABLE = [
   "name",
   "advertiser_id",
   "type",

@@ -21,8 +21,8 @@ import { checkInsertionOrder } from "../rules.js";
 import { instant, type Store } from "../store.js";
 import { readPatchBatch, readPatchBody } from "./batch.js";
 
-const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
-const READ_ONLY = ["name", "advertiser_id"];
+export const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
+export const READ_ONLY = ["name", "advertiser_id"];
 /** The keys of a PATCH body (single, or each batch item). */
 const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
 

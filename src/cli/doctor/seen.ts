@@ -1,0 +1,29 @@
+/**
+ * What `doohctl doctor` saw, as a report says it: every value is `unknown` until tested, and
+ * text taken from an answer is made printable and short. What an answer must hold is the
+ * contract's to say (src/api/contract.ts), with the members of the model's tables
+ * (src/model/resource-fields.ts); checks.ts asks it.
+ */
+import { printable } from "../../model/printable.js";
+
+export type Obj = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+
+/** A value as compact JSON, printable, at most 200 characters. */
+export const show = (value: unknown): string =>
+  printable(JSON.stringify(value) ?? String(value)).slice(0, 200);
+
+/** The member names of an object (`{items, total_size}`), else the value itself. */
+export const members = (body: unknown): string =>
+  isObj(body) ? `{${Object.keys(body).map(printable).join(", ")}}` : show(body);
+
+/** G12: ids are numeric strings in ascending numeric order; a non-numeric id breaks it. */
+export function ascendingIds(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) {
+    const [a, b] = [ids[i - 1]!, ids[i]!];
+    if (!/^[0-9]+$/.test(a) || !/^[0-9]+$/.test(b) || BigInt(a) >= BigInt(b)) return false;
+  }
+  return true;
+}
