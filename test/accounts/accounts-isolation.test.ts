@@ -17,11 +17,11 @@ import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { systemClock } from "../../src/model/clock.js";
-import { USER } from "../apply/harness.js";
 import { accountEnv, writeAccount } from "../helpers/accounts-repo.js";
 import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { type CliAccountOptions, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "../proof/binary.js";
 
 /** Two API users of one DSP account (account_id 1): the apply tests' user, renamed. */

@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
 import { accountEnv, accountVariables, writeAccount } from "../helpers/accounts-repo.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { type CliAccountOptions, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { type InterceptingProxy, interceptingProxy, readBody } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
 
 const NAMES = ["north", "south", "west"] as const;
 /** Each account's own API user: the apply tests' user, with a name and password of its own. */

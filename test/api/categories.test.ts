@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { seedWithCampaigns } from "../helpers/builders.js";
-import { type Harness, harness } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 const LIST = "/api/dsp/v1/creative_categories";
-let h: Harness;
+let h: EmulatorWorld;
 afterEach(() => h.close());
 
-async function withCategories(count: number): Promise<Harness> {
+async function withCategories(count: number): Promise<EmulatorWorld> {
   const seed = {
     ...seedWithCampaigns(0),
     creative_categories: Array.from({ length: count }, (_, i) => ({
@@ -19,7 +19,7 @@ async function withCategories(count: number): Promise<Harness> {
       name: `Category ${i + 1}`,
     })),
   };
-  h = await harness({ emulator: { seed: seed as never } });
+  h = await emulatorWorld({ seed: seed as never, emulator: { rateLimits: "off" } });
   return h;
 }
 

@@ -14,8 +14,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
-import { type Answer, send, startProxy } from "./proxy.js";
 
 const CONTRACT = JSON.parse(
   readFileSync(new URL("../../schemas/dsp-api.openapi.json", import.meta.url), "utf8"),
@@ -64,7 +64,7 @@ const KINDS = [
 ] as const;
 
 async function both(answer: Answer): Promise<string[]> {
-  const proxy = await startProxy(emulator.origin, answer);
+  const proxy = await answeringProxy(emulator.origin, answer);
   try {
     writeFileSync(join(dir, "doohctl.yaml"), accountConfig(proxy.origin, LINES));
     const texts: string[] = [];

@@ -14,8 +14,8 @@ import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { echoForms, leaks } from "../helpers/echoes.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, type FakeDsp, type Seen, send } from "../helpers/proxy.js";
 import { user } from "../helpers/users.js";
-import { type Answer, type FakeDsp, type Seen, send, startProxy } from "./proxy.js";
 
 const PASSWORD = 'Echoed-Pa55word "quoted" & spaced';
 const SECRET_USER = user({ password: PASSWORD });
@@ -62,7 +62,7 @@ async function doohctl(origin: string, args: string[]) {
 }
 
 async function withProxy<T>(answer: Answer, body: (proxy: FakeDsp) => Promise<T>): Promise<T> {
-  const proxy = await startProxy(emulator.origin, async (seen, response, upstream) => {
+  const proxy = await answeringProxy(emulator.origin, async (seen, response, upstream) => {
     tokenOf(seen);
     return answer(seen, response, upstream);
   });

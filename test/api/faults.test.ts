@@ -7,10 +7,13 @@ import { ApiError, OutcomeUnknownError, RetryBudgetError } from "../../src/api/e
 import type { ApiEvent } from "../../src/api/types.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seededRandom } from "../../src/model/random.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
-import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
+import { CAMPAIGNS_PATH } from "./harness.js";
 
-let h: Harness | undefined;
+let h: EmulatorWorld | undefined;
 let server: Server | undefined;
 afterEach(async () => {
   await h?.close();
@@ -20,18 +23,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-const usd = { currency_code: "USD", units: "9", nanos: 0 };
+const CPM = usdParts("9");
 const newCampaign = {
   insertion_order_id: "1001",
   name: "Late addition",
   start_time: "2026-12-01T00:00:00Z",
   end_time: "2026-12-20T00:00:00Z",
   budget_impressions: 10,
-  cpm: usd,
+  cpm: CPM,
 };
 
 /** Reads, a PUT and a PATCH: the idempotent requests, each of which must come through. */
-async function idempotentRound(client: Harness["client"], round: number) {
+async function idempotentRound(client: EmulatorWorld["client"], round: number) {
   const campaigns = await client.getCampaigns(["5001", "5002", "5003"]);
   const one = await client.send(Endpoints.getCampaign("5002"));
   const { targetings } = await client.send(
@@ -52,8 +55,9 @@ describe("faults the client survives (emulator --faults)", () => {
       // to reseed at random, so about 1 run in 100 met 8 faults in a row and gave up). Seed
       // 22 faults the second request 4 times in a row, and again later; eight attempts leave
       // room above that.
-      h = await harness({
-        emulator: { faultSeed: 22 },
+      h = await emulatorWorld({
+        seed: seedWithCampaigns(3),
+        emulator: { rateLimits: "off", faultSeed: 22 },
         client: { retry: { maxAttempts: 8, maxRateLimited: 8 } },
       });
       await h.client.send(Endpoints.getCampaign("5001")); // log in before the faults start
@@ -74,7 +78,7 @@ describe("faults the client survives (emulator --faults)", () => {
   }
 
   it("waits the Retry-After of an injected 429 and says so in a wait event", async () => {
-    h = await harness({ emulator: { faultSeed: 1 } });
+    h = await emulatorWorld({ seed: seedWithCampaigns(3), emulator: { rateLimits: "off", faultSeed: 1 } });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.emulator.setFaults("429:0.5");
     for (let i = 0; i < 6; i++) await h.client.send(Endpoints.getCampaign("5001"));
@@ -87,7 +91,7 @@ describe("faults the client survives (emulator --faults)", () => {
 
   for (const spec of ["500:1", "reset:1"]) {
     it(`surfaces POST /campaigns under ${spec} as outcome unknown, without sending it twice`, async () => {
-      h = await harness();
+      h = await emulatorWorld({ seed: seedWithCampaigns(3), emulator: { rateLimits: "off" } });
       await h.client.send(Endpoints.getCampaign("5001"));
       h.emulator.setFaults(spec);
       await expect(h.client.send(Endpoints.createCampaigns([newCampaign]))).rejects.toBeInstanceOf(
@@ -102,7 +106,7 @@ describe("faults the client survives (emulator --faults)", () => {
   }
 
   it("sends a POST again after a 429, which the server refused before handling it", async () => {
-    h = await harness({ emulator: { faultSeed: 5 } });
+    h = await emulatorWorld({ seed: seedWithCampaigns(3), emulator: { rateLimits: "off", faultSeed: 5 } });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.emulator.setFaults("429:0.6");
     const { campaigns: created } = await h.client.send(Endpoints.createCampaigns([newCampaign]));
@@ -112,7 +116,11 @@ describe("faults the client survives (emulator --faults)", () => {
   });
 
   it("gives up idempotent retries after the configured attempts with the last error", async () => {
-    h = await harness({ client: { retry: { maxAttempts: 3 } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { retry: { maxAttempts: 3 } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.emulator.setFaults("500:1");
     const error = await h.client.send(Endpoints.getCampaign("5001")).catch((e: unknown) => e);
@@ -123,7 +131,11 @@ describe("faults the client survives (emulator --faults)", () => {
   });
 
   it("says, when it gives up, how many attempts failed and what to do", async () => {
-    h = await harness({ client: { retry: { maxAttempts: 3, maxRateLimited: 2 } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { retry: { maxAttempts: 3, maxRateLimited: 2 } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.emulator.setFaults("500:1");
     const failing = await h.client.send(Endpoints.getCampaign("5001")).catch((e: unknown) => e);

@@ -11,8 +11,9 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { OutcomeUnknownError, TimeoutError } from "../../src/api/errors.js";
 import type { ApiEvent, DspClient } from "../../src/api/types.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { seedCampaign, usd } from "../helpers/builders.js";
+import { seedCampaign } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { usd } from "../helpers/money.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 

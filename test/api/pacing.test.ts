@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { CAMPAIGNS_PATH, type Harness, harness, maxInWindow } from "./harness.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
+import { CAMPAIGNS_PATH, maxInWindow } from "./harness.js";
 
-let h: Harness | undefined;
+let h: EmulatorWorld | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -11,7 +13,7 @@ afterEach(async () => {
 
 describe("pacing against the emulator's published windows (G10)", () => {
   it("sends 35 writes and 250 GETs with zero 429s, never more than the limit inside any 60 s window", async () => {
-    h = await harness({ campaigns: 40, rateLimits: PUBLISHED_RATE_LIMITS });
+    h = await emulatorWorld({ seed: seedWithCampaigns(40), emulator: { rateLimits: PUBLISHED_RATE_LIMITS } });
     const { client, emulator, clock } = h;
     const start = clock.now();
     const writes = (async () => {
@@ -46,7 +48,11 @@ describe("pacing against the emulator's published windows (G10)", () => {
   });
 
   it("sends the next request at once while the window has room", async () => {
-    h = await harness({ rateLimits: PUBLISHED_RATE_LIMITS, autoAdvance: false });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      autoAdvance: false,
+      emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
+    });
     const { client, clock, events } = h;
     const before = clock.now();
     await client.send(Endpoints.getCampaign("5001"));
@@ -58,8 +64,9 @@ describe("pacing against the emulator's published windows (G10)", () => {
   });
 
   it("reports a rate-limit wait with the time it ends, for a countdown", async () => {
-    h = await harness({
-      rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 2, windowMs: 60_000 } },
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 2, windowMs: 60_000 } } },
       client: { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 2, windowMs: 60_000 } } },
     });
     const { client, events, clock } = h;

@@ -10,9 +10,9 @@ import type { DspClient } from "../../src/api/types.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seedWithCampaigns } from "../helpers/builders.js";
+import { answeringProxy, type FakeDsp, send } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
-import { type FakeDsp, send, startProxy } from "./proxy.js";
 
 let world: EmulatorWorld;
 let emulator: RunningEmulator;
@@ -33,7 +33,7 @@ async function withPageOne(change: (body: { campaigns: unknown[]; total_size: nu
     emulator: { rateLimits: "off" },
   });
   emulator = world.emulator;
-  proxy = await startProxy(emulator.origin, async (seen, response, upstream) => {
+  proxy = await answeringProxy(emulator.origin, async (seen, response, upstream) => {
     if (seen.method !== "GET" || seen.query.get("page") !== "1") return false;
     const answer = await upstream();
     send(response, { ...answer, body: JSON.stringify(change(JSON.parse(answer.body))) });

@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { ApiError, PagingLimitError } from "../../src/api/errors.js";
 import { listAll } from "../../src/api/paging.js";
-import type { EmulatorOptions } from "../../src/emulator/index.js";
+import type { EmulatorSeed } from "../../src/emulator/index.js";
 import { sendInChunks } from "../helpers/batches.js";
 import { seedWithCampaigns } from "../helpers/builders.js";
-import { CAMPAIGNS_PATH, type Harness, harness } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
+import { CAMPAIGNS_PATH } from "./harness.js";
 
-let h: Harness | undefined;
+let h: EmulatorWorld | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -17,7 +18,7 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => String(5001 + i))
 
 describe("paging and batch reads: exact request counts", () => {
   it("reads campaigns with progress on the same pages when asked (G2), and without it otherwise", async () => {
-    h = await harness({ campaigns: 150 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(150), emulator: { rateLimits: "off" } });
     const plain = await h.client.listCampaignsByInsertionOrder(["1001"]);
     expect(plain.some((c) => "progress" in c)).toBe(false);
     expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(2);
@@ -35,7 +36,7 @@ describe("paging and batch reads: exact request counts", () => {
     [1000, 10, 10],
   ] as const) {
     it(`reads ${count} campaigns of an insertion order in ${listRequests} request(s), and by id in ${idRequests}`, async () => {
-      h = await harness({ campaigns: count });
+      h = await emulatorWorld({ seed: seedWithCampaigns(count), emulator: { rateLimits: "off" } });
       const listed = await h.client.listCampaignsByInsertionOrder(["1001"]);
       expect(listed.map((c) => c.id)).toEqual(ids(count));
       expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(listRequests);
@@ -47,7 +48,7 @@ describe("paging and batch reads: exact request counts", () => {
   }
 
   it("asks for 100 items a page and 100 repeated id filters a request", async () => {
-    h = await harness({ campaigns: 150 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(150), emulator: { rateLimits: "off" } });
     await h.client.getCampaigns(ids(150));
     const queries = h.emulator
       .requestLog()
@@ -58,37 +59,37 @@ describe("paging and batch reads: exact request counts", () => {
   });
 
   it("reads a filtered list page by page in id order", async () => {
-    h = await harness({ campaigns: 230 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(230), emulator: { rateLimits: "off" } });
     const all = await listAll(h.client.send, Endpoints.campaigns, { query: { filter: { active: [false] } } });
     expect(all.map((c) => c.id)).toEqual(ids(230));
     expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(3);
   });
 
   it("lists a whole resource with several pages in flight", async () => {
-    h = await harness({ campaigns: 450 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(450), emulator: { rateLimits: "off" } });
     const all = await listAll(h.client.send, Endpoints.campaigns);
     expect(all).toHaveLength(450);
     expect(h.seen("GET", CAMPAIGNS_PATH)).toBe(5);
   });
 
   it("returns missing ids as absent, not as an error", async () => {
-    h = await harness({ campaigns: 2 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(2), emulator: { rateLimits: "off" } });
     expect((await h.client.getCampaigns(["5002", "9999"])).map((c) => c.id)).toEqual(["5002"]);
   });
 });
 
 describe("G12: a query reaches at most 101 pages", () => {
   /** Insertion orders 1001 and 1002 with the given numbers of campaigns. */
-  function twoInsertionOrders(first: number, second: number): EmulatorOptions["seed"] {
+  function twoInsertionOrders(first: number, second: number): EmulatorSeed {
     const seed = seedWithCampaigns(first + second);
     const io = seed.insertion_orders[0]!;
     seed.insertion_orders.push({ ...io, id: "1002", name: "Spring 2027" });
     for (const campaign of seed.campaigns.slice(first)) campaign.insertion_order_id = "1002";
-    return seed as EmulatorOptions["seed"];
+    return seed as EmulatorSeed;
   }
 
   it("splits the filter values of a batch read whose matches exceed 10,100 items", async () => {
-    h = await harness({ emulator: { seed: twoInsertionOrders(6_000, 5_000) } });
+    h = await emulatorWorld({ seed: twoInsertionOrders(6_000, 5_000), emulator: { rateLimits: "off" } });
     const campaigns = await h.client.listCampaignsByInsertionOrder(["1001", "1002"]);
     expect(campaigns).toHaveLength(11_000);
     // One probe of both, then each insertion order on its own: 60 and 50 pages.
@@ -96,7 +97,7 @@ describe("G12: a query reaches at most 101 pages", () => {
   });
 
   it("refuses, with a way out, a single filter value that matches more than 10,100 items", async () => {
-    h = await harness({ campaigns: 10_101 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(10_101), emulator: { rateLimits: "off" } });
     const error = await h.client.listCampaignsByInsertionOrder(["1001"]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PagingLimitError);
     expect((error as Error).message).toMatch(/10101 items, more than the 10100 .* narrow it with filters/);
@@ -105,7 +106,7 @@ describe("G12: a query reaches at most 101 pages", () => {
 
 describe("batch writes", () => {
   it("splits 250 updates into 3 transactional requests of at most 100 items, in order", async () => {
-    h = await harness({ campaigns: 250 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(250), emulator: { rateLimits: "off" } });
     const updated = await sendInChunks(h.client, {
       items: ids(250).map((id) => ({ id, budget_impressions: 7 })),
       build: Endpoints.patchCampaigns,
@@ -120,7 +121,7 @@ describe("batch writes", () => {
   });
 
   it("keeps the 422 field list intact and says where the failing chunk starts", async () => {
-    h = await harness({ campaigns: 150 });
+    h = await emulatorWorld({ seed: seedWithCampaigns(150), emulator: { rateLimits: "off" } });
     const items = ids(150).map((id) => ({ id, budget_impressions: 5 }));
     items[120] = { id: "9999", budget_impressions: 5 };
     const error = await sendInChunks(h.client, {

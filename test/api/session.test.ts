@@ -7,10 +7,11 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { CredentialsError } from "../../src/api/errors.js";
 import { tokenFromSetCookie } from "../../src/api/session.js";
 import { SESSION_PATH } from "../../src/model/wire.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
-import { type Harness, harness } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let h: Harness | undefined;
+let h: EmulatorWorld | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 
 describe("sessions (spec, Authentication; G9)", () => {
   it("logs in once and reuses the cookie for every request", async () => {
-    h = await harness();
+    h = await emulatorWorld({ seed: seedWithCampaigns(3), emulator: { rateLimits: "off" } });
     await h.client.send(Endpoints.getCampaign("5001"));
     await Promise.all([
       h.client.getCampaigns(["5001", "5002"]),
@@ -32,7 +33,11 @@ describe("sessions (spec, Authentication; G9)", () => {
   });
 
   it("says the login answered 200 without this environment's cookie, not that it 'failed with 200'", async () => {
-    h = await harness({ client: { environment: "staging" } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { environment: "staging" },
+    });
     const error = await h.client.send(Endpoints.getCampaign("5001")).catch((e: Error) => e);
     expect((error as Error).message).toBe(
       "POST /api/session answered 200 but set no tr-staging session cookie: check connection.environment (staging), the user may belong to the other environment",
@@ -40,7 +45,11 @@ describe("sessions (spec, Authentication; G9)", () => {
   });
 
   it("logs in again, transparently, when the 8-hour session runs out mid-run", async () => {
-    h = await harness({ autoAdvance: false });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      autoAdvance: false,
+      emulator: { rateLimits: "off" },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     h.clock.advance(8 * 60 * 60 * 1000);
     expect((await h.client.send(Endpoints.getCampaign("5002"))).id).toBe("5002");
@@ -50,7 +59,11 @@ describe("sessions (spec, Authentication; G9)", () => {
 
   it("refuses wrong credentials with an error naming the user, and the password appears nowhere", async () => {
     const password = "wrong-password-7731";
-    h = await harness({ client: { credentials: { email: USER.email, password } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { credentials: { email: USER.email, password } },
+    });
     const error = await h.client.send(Endpoints.getCampaign("5001")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CredentialsError);
     const message = (error as Error).message;
@@ -67,7 +80,11 @@ describe("session cache file", () => {
 
   it("lets a second run reuse the session, from a 0600 file whose name reveals nothing", async () => {
     const dir = cacheDir();
-    h = await harness({ client: { sessionCache: { dir } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     const [file] = readdirSync(dir);
     expect(file).toMatch(/^session-[0-9a-f]{32}\.json$/);
@@ -98,7 +115,11 @@ describe("session cache file", () => {
     // The cache directory's parent is a file: mkdir fails with ENOTDIR.
     const parent = join(mkdtempSync(join(tmpdir(), "doohctl-session-")), "not-a-dir");
     writeFileSync(parent, "");
-    h = await harness({ client: { sessionCache: { dir: join(parent, "cache") } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir: join(parent, "cache") } },
+    });
     const campaign = await h.client.send(Endpoints.getCampaign("5001"));
     expect(campaign.id).toBe("5001");
     const warnings = h.events.filter((e) => e.type === "warning");
@@ -109,7 +130,11 @@ describe("session cache file", () => {
 
   it("logs in again once when the DSP answers 403 to a cached session", async () => {
     const dir = cacheDir();
-    h = await harness({ client: { sessionCache: { dir } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     const [file] = readdirSync(dir);
     const path = join(dir, file!);
@@ -133,7 +158,11 @@ describe("session cache file", () => {
 
   it("ignores a cached session for another environment or user", async () => {
     const dir = cacheDir();
-    h = await harness({ client: { sessionCache: { dir } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     const other = createDspClient({
       apiOrigin: h.emulator.origin,
@@ -151,7 +180,11 @@ describe("session cache file", () => {
 describe("the session's account (G9)", () => {
   it("is the account_id of the login answer, and is kept with a cached session", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "doohctl-session-")), "cache");
-    h = await harness({ client: { sessionCache: { dir } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir } },
+    });
     expect(await h.client.accountId()).toBe(USER.account_id);
     const second = createDspClient({
       apiOrigin: h.emulator.origin,
@@ -167,7 +200,11 @@ describe("the session's account (G9)", () => {
 
   it("is not taken from a cache file of an earlier doohctl, which named no account: a fresh login answers it", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "doohctl-session-")), "cache");
-    h = await harness({ client: { sessionCache: { dir } } });
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
+      client: { sessionCache: { dir } },
+    });
     await h.client.send(Endpoints.getCampaign("5001"));
     const [file] = readdirSync(dir);
     const { accountId: _, ...earlier } = JSON.parse(readFileSync(join(dir, file!), "utf8"));

@@ -21,7 +21,8 @@ import { filePacingLog, PacingLogError, pacingLogPath } from "../../src/api/paci
 import { StateDirError } from "../../src/api/private-files.js";
 import { Session, type SessionToken } from "../../src/api/session.js";
 import { MAX_TIMER_MS, systemClock, VirtualClock } from "../../src/model/clock.js";
-import { type Harness, harness } from "./harness.js";
+import { seedWithCampaigns } from "../helpers/builders.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
 const ORIGIN = "https://dsp.example.com";
 const EMAIL = "ops@example.com";
@@ -228,7 +229,7 @@ describe("the pacing log is trusted only as the recovery record is", () => {
 });
 
 describe("waits bounded whatever a file says", () => {
-  let h: Harness | undefined;
+  let h: EmulatorWorld | undefined;
   afterEach(async () => {
     await h?.close();
     h = undefined;
@@ -245,7 +246,9 @@ describe("waits bounded whatever a file says", () => {
     writeFileSync(path, `${lines.join("\n")}\n`, { mode: 0o600 });
     let now = () => start;
     const pacingLog = filePacingLog({ path, now: () => now(), keepMs: 61_000 });
-    h = await harness({
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: "off" },
       client: {
         pacingLog,
         rateLimits: {

@@ -13,8 +13,8 @@ import { run } from "../../src/cli/program.js";
 import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
 import { DEMO_USER } from "../helpers/users.js";
-import { type Answer, send, startProxy } from "./proxy.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
@@ -81,7 +81,7 @@ function rewrite(value: unknown, d: Draw, key = "", depth = 0): unknown {
 }
 
 async function planThrough(answer: Answer): Promise<unknown> {
-  const proxy = await startProxy(emulator.origin, answer);
+  const proxy = await answeringProxy(emulator.origin, answer);
   try {
     const io = bufferIO({
       env: {

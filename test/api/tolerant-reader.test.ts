@@ -15,8 +15,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedCreative } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, type Seen, send, type Upstream } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
-import { type Answer, type Seen, send, startProxy, type Upstream } from "./proxy.js";
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -85,7 +85,7 @@ async function runThrough(
   args: string[],
   target: RunningEmulator = emulator,
 ): Promise<Outcome> {
-  const proxy = await startProxy(target.origin, answer);
+  const proxy = await answeringProxy(target.origin, answer);
   try {
     writeFileSync(join(dir, "doohctl.yaml"), accountConfig(proxy.origin, lines));
     const io = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });
@@ -361,7 +361,7 @@ describe("a live targeting member doohctl does not know is never dropped (G14, D
     const known = { venue_type_targeting_option: { venue_type_ids: ["14"] } };
     let current = targetings([known]);
     // One proxy for both runs: the config names its origin, and a saved plan its config.
-    const proxy = await startProxy(emulator.origin, (seen, response, upstream) =>
+    const proxy = await answeringProxy(emulator.origin, (seen, response, upstream) =>
       current(seen, response, upstream),
     );
     try {

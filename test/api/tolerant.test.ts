@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { checkAnswer, findOperation, readAnswer } from "../../src/api/contract.js";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import type { HttpMethod } from "../../src/api/types.js";
+import { usdParts } from "../helpers/money.js";
 
 const DSP = "/api/dsp/v1";
 
@@ -17,7 +18,7 @@ function read(method: HttpMethod, path: string, body: unknown) {
   return { ...readAnswer(op, body), strict: checkAnswer(op, body) };
 }
 
-const usd = { currency_code: "USD", units: "12", nanos: 0 };
+const CPM = usdParts("12");
 const campaign = {
   id: "5001",
   insertion_order_id: "1001",
@@ -27,7 +28,7 @@ const campaign = {
   start_time: "2026-12-01T00:00:00Z",
   end_time: "2027-01-01T00:00:00Z",
   budget_impressions: 100,
-  cpm: usd,
+  cpm: CPM,
   pacing: { strategy: "even", extra: 1 },
 };
 const creative = {
@@ -56,8 +57,8 @@ describe("the tolerant view keeps what the contract names and drops the rest", (
         {
           ...campaign,
           frequency_cap: 3,
-          cpm: { ...usd, display: "$12" },
-          progress: { impressions_delivered: 5, spend: { ...usd, units: "0" }, pace: "ok" },
+          cpm: { ...CPM, display: "$12" },
+          progress: { impressions_delivered: 5, spend: { ...CPM, units: "0" }, pace: "ok" },
         },
       ],
       total_size: 1,
@@ -67,7 +68,7 @@ describe("the tolerant view keeps what the contract names and drops the rest", (
     expect(strict.length).toBeGreaterThan(0); // the document as written refuses it
     expect(issues).toEqual([]);
     expect(kept).toEqual({
-      campaigns: [{ ...campaign, progress: { impressions_delivered: 5, spend: { ...usd, units: "0" } } }],
+      campaigns: [{ ...campaign, progress: { impressions_delivered: 5, spend: { ...CPM, units: "0" } } }],
       total_size: 1,
     });
   });

@@ -15,8 +15,8 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, type Seen, send, type Upstream } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
-import { type Answer, type Seen, send, startProxy, type Upstream } from "./proxy.js";
 
 let emulator: RunningEmulator;
 let dir: string;
@@ -55,7 +55,7 @@ const get = (suffix: string) => (seen: Seen) => seen.method === "GET" && seen.pa
 
 /** Runs plan and apply through a proxy answering with `answer`; neither may write. */
 async function both(answer: Answer, env: Record<string, string> = {}) {
-  const proxy = await startProxy(emulator.origin, answer);
+  const proxy = await answeringProxy(emulator.origin, answer);
   try {
     writeFileSync(join(dir, "doohctl.yaml"), config(proxy.origin));
     const outputs: string[] = [];
@@ -77,7 +77,7 @@ async function both(answer: Answer, env: Record<string, string> = {}) {
 
 describe("answers that break the contract stop plan and apply before any write", () => {
   it("passes the emulator's own answers: the same config plans and applies through the proxy", async () => {
-    const proxy = await startProxy(emulator.origin, async () => false);
+    const proxy = await answeringProxy(emulator.origin, async () => false);
     try {
       writeFileSync(join(dir, "doohctl.yaml"), config(proxy.origin));
       const io = bufferIO({ env: { ...loginEnv(USER, dir), DOOHCTL_SESSION_CACHE: "off" }, cwd: dir });

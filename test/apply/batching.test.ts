@@ -15,10 +15,10 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
-import { startWorld } from "./harness.js";
+import { usd } from "../helpers/money.js";
+import { emulatorWorld } from "../helpers/world.js";
 
 const CAMPAIGNS = 150;
 const ASSOCIATED = 120;
@@ -62,10 +62,12 @@ function noOpItems(method: string, path: string, body: unknown, before: Emulator
 
 describe("batching (I4)", () => {
   it("splits 150 campaign updates and 120 creative changes into batches of 100 with no no-op item", async () => {
-    const world = await startWorld({
-      insertion_orders: [seedIo("1001", { budget_impressions: 20_000_000 })],
-      campaigns: Array.from({ length: CAMPAIGNS }, (_, i) => seedCampaign(campaignId(i), "1001", `C${i}`)),
-      creatives: Array.from({ length: ASSOCIATED }, (_, i) => seedCreative(creativeId(i))),
+    const world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001", { budget_impressions: 20_000_000 })],
+        campaigns: Array.from({ length: CAMPAIGNS }, (_, i) => seedCampaign(campaignId(i), "1001", `C${i}`)),
+        creatives: Array.from({ length: ASSOCIATED }, (_, i) => seedCreative(creativeId(i))),
+      },
     });
     try {
       const desired = desiredState([

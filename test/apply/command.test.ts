@@ -9,9 +9,10 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import type { Plan } from "../../src/plan/types.js";
-import { seedCampaign, usd } from "../helpers/builders.js";
+import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
 

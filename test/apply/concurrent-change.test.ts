@@ -18,15 +18,14 @@ import {
   PUBLISHERS,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
-import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { startWorld, type World } from "./harness.js";
+import { colleagueClient, dspWrites, type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 let colleague: DspClient | undefined;
 afterEach(async () => {
   await colleague?.close();
@@ -56,17 +55,19 @@ function editAfterFirstWrite(client: DspClient, edit: () => Promise<unknown>): D
   });
 }
 
-function otherClient(w: World): DspClient {
+function otherClient(w: EmulatorWorld): DspClient {
   return colleagueClient(w.emulator.origin, USER, w.clock);
 }
 
-const answeredWrites = (w: World) => dspWrites(w.emulator).filter((e) => e.status < 300);
+const answeredWrites = (w: EmulatorWorld) => dspWrites(w.emulator).filter((e) => e.status < 300);
 
 describe("a change made through the API while apply runs", () => {
   it("stops the apply before the campaign PATCH that would undo it, naming campaign and field", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls")],
+      },
     });
     // Request 1 changes the insertion order, request 2 the campaign's budget.
     const desired = desiredState([
@@ -107,10 +108,12 @@ describe("a change made through the API while apply runs", () => {
   });
 
   it("stops the apply before a targeting PUT when the campaign's targetings were changed", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
-      targetings: { "5001": [VENUES_A], "5002": [VENUES_A] },
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
+        targetings: { "5001": [VENUES_A], "5002": [VENUES_A] },
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -145,9 +148,11 @@ describe("a change made through the API while apply runs", () => {
   });
 
   it("goes through when nothing it writes was changed by the other client", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Stations")],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -175,10 +180,12 @@ describe("a campaign reactivated by another apply after this one planned its tar
   it("sends no targeting PUT that removes a set from it: the apply stops, no 422, its targetings kept", async () => {
     // Inactive when planned (paused by the other apply), so the plan changes its targetings
     // without a pause; the other apply then reactivates it, as it does once it is done.
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls", { active: false })],
-      targetings: { "5001": [VENUES_A, PUBLISHERS] },
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls", { active: false })],
+        targetings: { "5001": [VENUES_A, PUBLISHERS] },
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {

@@ -14,13 +14,12 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
-import { colleagueClient } from "../helpers/world.js";
-import { startWorld, type World } from "./harness.js";
+import { colleagueClient, type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -28,10 +27,12 @@ afterEach(async () => {
 
 describe("a creative edited by someone else during an apply", () => {
   it("stops before the creative batch instead of overwriting the other association", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Unmanaged")],
-      creatives: [seedCreative("9001", ["5001"], ["1001"]), seedCreative("9002")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Unmanaged")],
+        creatives: [seedCreative("9001", ["5001"], ["1001"]), seedCreative("9002")],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {

@@ -25,11 +25,11 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
-import { startWorld } from "./harness.js";
+import { usd } from "../helpers/money.js";
+import { emulatorWorld } from "../helpers/world.js";
 
 /** Draws from a seeded generator, so a failing case is reproduced from its seed. */
 function random(seed: number) {
@@ -286,7 +286,7 @@ describe("convergence (I6)", () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (seedValue) => {
         const s = scenario(seedValue);
-        const world = await startWorld(s.seed);
+        const world = await emulatorWorld({ seed: s.seed });
         try {
           const desired = desiredState(s.insertionOrders);
           const plan = await world.plan(desired);

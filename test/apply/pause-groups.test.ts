@@ -20,10 +20,9 @@ import {
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
-import { dspWrites } from "../helpers/world.js";
-import { startWorld, type World } from "./harness.js";
+import { dspWrites, type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -34,12 +33,14 @@ const COUNT = 150;
 describe("grouped pauses, as the DSP sees them", () => {
   it("keeps each paused campaign dark only for its own group, at the minimum number of writes", async () => {
     const ids = Array.from({ length: COUNT }, (_, i) => String(5001 + i));
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: ids.map((id) =>
-        seedCampaign(id, "1001", `C${id}`, { active: true, budget_impressions: 1_000 }),
-      ),
-      targetings: Object.fromEntries(ids.map((id) => [id, [VENUES_A]])),
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: ids.map((id) =>
+          seedCampaign(id, "1001", `C${id}`, { active: true, budget_impressions: 1_000 }),
+        ),
+        targetings: Object.fromEntries(ids.map((id) => [id, [VENUES_A]])),
+      },
     });
     // Every campaign loses VENUES_A while active, `active` left out of the config: all pause.
     const desired = desiredState([
@@ -89,14 +90,14 @@ describe("grouped pauses, as the DSP sees them", () => {
 describe("restoring delivery after an interruption", () => {
   it("waits for a write slot with a countdown, then reactivates: the PUT never went, so I1 holds", async () => {
     // One write a minute: the pause takes the window, so the reactivation must wait for it.
-    world = await startWorld(
-      {
+    world = await emulatorWorld({
+      seed: {
         insertion_orders: [seedIo("1001")],
         campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
         targetings: { "5001": [VENUES_A] },
       },
-      { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 1, windowMs: 60_000 } } },
-    );
+      client: { rateLimits: { ...PUBLISHED_RATE_LIMITS, write: { limit: 1, windowMs: 60_000 } } },
+    });
     const plan = await world.plan(
       desiredState([
         desiredIo("1001", {

@@ -15,19 +15,19 @@ import {
   seedCampaign,
   seedCreative,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
-import { startWorld, type World } from "./harness.js";
+import { usd } from "../helpers/money.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
 
-async function applyAndConverge(w: World, desired: ReturnType<typeof desiredState>) {
+async function applyAndConverge(w: EmulatorWorld, desired: ReturnType<typeof desiredState>) {
   const plan = await w.plan(desired);
   expect(plan.findings.filter((f) => f.severity === "error")).toEqual([]);
   const before = w.writes().length;
@@ -42,7 +42,9 @@ async function applyAndConverge(w: World, desired: ReturnType<typeof desiredStat
 
 describe("apply phases", () => {
   it("creates a campaign inactive, gives it targetings and creatives, and only then activates it", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")], creatives: [seedCreative("9001")] });
+    world = await emulatorWorld({
+      seed: { insertion_orders: [seedIo("1001")], creatives: [seedCreative("9001")] },
+    });
     const states: EmulatorStateView[] = [];
     world.emulator.onWrite((_entry, state) => states.push(state));
     const desired = desiredState([
@@ -84,10 +86,12 @@ describe("apply phases", () => {
   });
 
   it("deactivates an active campaign before removing its venue targeting and reactivates it in the next request", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
-      targetings: { "5001": [VENUES_A, PUBLISHERS] },
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+        targetings: { "5001": [VENUES_A, PUBLISHERS] },
+      },
     });
     const states: EmulatorStateView[] = [];
     world.emulator.onWrite((_entry, state) => states.push(state));
@@ -121,10 +125,12 @@ describe("apply phases", () => {
   });
 
   it("adds a targeting set to an active campaign without pausing it", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
-      targetings: { "5001": [VENUES_A] },
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+        targetings: { "5001": [VENUES_A] },
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -138,9 +144,11 @@ describe("apply phases", () => {
   });
 
   it("widens the insertion order before moving a campaign's flight beyond its old end", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls")],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -159,9 +167,11 @@ describe("apply phases", () => {
   });
 
   it("narrows the insertion order only after its campaigns were narrowed", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls", { budget_impressions: 400_000 })],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls", { budget_impressions: 400_000 })],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -186,12 +196,14 @@ describe("apply phases", () => {
   });
 
   it("moves budget between two campaigns of a full insertion order in one batch", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001", { budget_impressions: 300_000 })],
-      campaigns: [
-        seedCampaign("5001", "1001", "Malls", { budget_impressions: 200_000 }),
-        seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
-      ],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001", { budget_impressions: 300_000 })],
+        campaigns: [
+          seedCampaign("5001", "1001", "Malls", { budget_impressions: 200_000 }),
+          seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
+        ],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -208,12 +220,14 @@ describe("apply phases", () => {
   });
 
   it("deactivates live campaigns the config does not list when unmanaged_campaigns is deactivate", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [
-        seedCampaign("5001", "1001", "Malls", { active: true }),
-        seedCampaign("5002", "1001", "Legacy", { active: true }),
-      ],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [
+          seedCampaign("5001", "1001", "Malls", { active: true }),
+          seedCampaign("5002", "1001", "Legacy", { active: true }),
+        ],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -232,10 +246,12 @@ describe("apply phases", () => {
   });
 
   it("adds and removes creative associations without touching those of unmanaged campaigns", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Unmanaged")],
-      creatives: [seedCreative("9001", ["5001", "5002"], ["1001"]), seedCreative("9002")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Unmanaged")],
+        creatives: [seedCreative("9001", ["5001", "5002"], ["1001"]), seedCreative("9002")],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {

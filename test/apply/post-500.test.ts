@@ -8,18 +8,19 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { Clock } from "../../src/model/clock.js";
-import { desiredCampaign, desiredIo, desiredState, seedIo, usd, VENUES_A } from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, seedIo, VENUES_A } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
-import { startWorld, type World } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
 
 /** Forwards everything; the first POST /campaigns is carried out, and answered 500. */
-async function behindApplyThen500(w: World): Promise<{ world: World; faked: () => number }> {
+async function behindApplyThen500(w: EmulatorWorld): Promise<{ world: EmulatorWorld; faked: () => number }> {
   let faked = 0;
   await w.client.close();
   const behind = await w.behind(
@@ -34,7 +35,7 @@ async function behindApplyThen500(w: World): Promise<{ world: World; faked: () =
 
 describe("a POST /campaigns carried out but answered 500", () => {
   it("is checked by name at once, without the settle wait, and the apply finishes with one campaign", async () => {
-    const started = await startWorld({ insertion_orders: [seedIo("1001")] });
+    const started = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     world = started;
     const { world: behind, faked } = await behindApplyThen500(started);
     world = behind;

@@ -20,14 +20,14 @@ import {
   FILE,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen, readBody, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
-import { startWorld, type World } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -47,12 +47,14 @@ const newCampaign = (name: string) =>
 
 describe("a failing request", () => {
   it("stops the apply, traces each refused field to file:line, and a new plan shows exactly what remains", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
-      campaigns: [
-        seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
-        seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
-      ],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
+        campaigns: [
+          seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
+          seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
+        ],
+      },
     });
     const malls = desiredCampaign("Malls", {
       fields: { budget_impressions: 150_000, active: true },
@@ -96,13 +98,13 @@ describe("a failing request", () => {
 
 describe("resilience", () => {
   it("survives injected 429s and 500s on PATCH and PUT and converges", async () => {
-    world = await startWorld(
-      {
+    world = await emulatorWorld({
+      seed: {
         insertion_orders: [seedIo("1001")],
         campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
       },
-      { faults: "429:0.3,500:0.2", faultSeed: 11 },
-    );
+      emulator: { faults: "429:0.3,500:0.2", faultSeed: 11 },
+    });
     const desired = desiredState([
       desiredIo("1001", {
         campaigns: [
@@ -126,7 +128,7 @@ describe("resilience", () => {
   });
 
   it("sends a POST again only after listing shows the dropped one created nothing", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     const desired = desiredState([desiredIo("1001", { campaigns: [newCampaign("Fresh")], line: "next" })]);
     const plan = await world.plan(desired);
     // Reset exactly the first POST: the emulator drops it before handling, so nothing exists.
@@ -166,7 +168,7 @@ describe("resilience", () => {
   });
 
   it("takes the ids of campaigns a lost POST did create and never creates them twice", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     // A proxy that forwards the first POST, lets the emulator create, then drops the answer.
     let dropped = false;
     await world.client.close();
@@ -191,7 +193,7 @@ describe("resilience", () => {
     expect((await world.plan(desired)).changes).toEqual([]);
   });
   it("lets a timed-out POST settle before checking, so a slow server's late creation is found, not repeated", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     // A slow server: the proxy holds the first POST past the client's timeout and lets the
     // emulator commit it only later, while the apply waits for the outcome to settle.
     let commitLate: (() => Promise<void>) | undefined;
@@ -247,10 +249,12 @@ describe("resilience", () => {
 
 describe("interruption", () => {
   it("starts no request after the signal and reports the rest as not sent", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
-      targetings: { "5001": [VENUES_A] },
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+        targetings: { "5001": [VENUES_A] },
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -295,9 +299,11 @@ describe("interruption", () => {
   });
 
   it("lists a request still waiting for its write slot as not sent, never as abandoned", async () => {
-    world = await startWorld({
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls")],
+    world = await emulatorWorld({
+      seed: {
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls")],
+      },
     });
     // Fill the write window so the apply's first request must wait for a slot.
     for (let i = 0; i < 10; i++)

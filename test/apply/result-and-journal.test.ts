@@ -16,21 +16,21 @@ import {
   desiredState,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
   VENUES_B,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { firstCampaignPostCarriedOutThen } from "../helpers/proxy.js";
-import { startWorld, type World } from "./harness.js";
+import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
 });
 
 /** An apply listener that makes the DSP answer 500 to every request once one of `phase` landed. */
-function answer500sAfterPhase(w: World, phase: number): (event: ApplyEvent) => void {
+function answer500sAfterPhase(w: EmulatorWorld, phase: number): (event: ApplyEvent) => void {
   return (event) => {
     if (event.type === "applied" && event.record.phase === phase) w.emulator.setFaults("500:1", 1);
   };
@@ -50,10 +50,12 @@ function lines(path: string): JournalEntry[] {
 
 /** Active Malls loses VENUES_A (so it is paused), `active` undeclared; the IO gets a contract. */
 async function pausingWorld() {
-  world = await startWorld({
-    insertion_orders: [seedIo("1001")],
-    campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
-    targetings: { "5001": [VENUES_A] },
+  world = await emulatorWorld({
+    seed: {
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5001", "1001", "Malls", { active: true })],
+      targetings: { "5001": [VENUES_A] },
+    },
   });
   const desired = desiredState([
     desiredIo("1001", {
@@ -247,7 +249,7 @@ describe("a campaign paused for a targeting change", () => {
 
 describe("the summary of a stopped apply", () => {
   it("counts a campaign created but not yet activated as created, not yet activated", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     const fresh = desiredCampaign("Fresh", {
       fields: {
         active: true,
@@ -322,7 +324,7 @@ describe("the summary of a stopped apply, for a targeting change", () => {
 
 describe("the status of a recovered request", () => {
   it("is 200 for a POST answered 500 after the emulator created its campaigns", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     // Forwards the first POST /campaigns (the emulator creates) and answers it 500.
     let faked = false;
     await world.client.close();

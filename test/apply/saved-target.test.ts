@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { seedCampaign, seedIo, usd } from "../helpers/builders.js";
+import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient } from "../helpers/world.js";
 

@@ -10,8 +10,8 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
-import { USER } from "../apply/harness.js";
 import { StepFailed } from "../helpers/composite-action.js";
+import { USER } from "../helpers/users.js";
 import type { FanoutRun } from "../helpers/workflow-fanout.js";
 import { ensureBuilt } from "../proof/binary.js";
 import { foreignLogins, passwordsOf, prefixOf, refusedLogins, userOf } from "./ci-accounts.js";

@@ -6,10 +6,10 @@
  */
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+
 import { seedCampaign } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
-import { READER } from "../helpers/users.js";
+import { READER, USER } from "../helpers/users.js";
 import { CAMPAIGNS, campaignsConfig } from "./ci-account.js";
 
 /** `northwind-eu` -> `DOOHCTL_NORTHWIND_EU`: the prefix of the account's variable names. */

@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+
 import { StepFailed, type UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
-import { READER } from "../helpers/users.js";
+import { READER, USER } from "../helpers/users.js";
 import { type FanoutRun, runFanoutWorkflow } from "../helpers/workflow-fanout.js";
 import type { WorkflowYaml } from "../helpers/workflow-job.js";
 import { MAIN, ROOT } from "../proof/binary.js";

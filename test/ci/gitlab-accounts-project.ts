@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { USER } from "../apply/harness.js";
+
 import { type GitLabFake, gitlabFake } from "../helpers/gitlab-api-fake.js";
 import {
   type GitLabCiYaml,
@@ -22,7 +22,7 @@ import {
   type ProjectVariable,
   runGitLabJob,
 } from "../helpers/gitlab-job.js";
-import { READER } from "../helpers/users.js";
+import { READER, USER } from "../helpers/users.js";
 import { ROOT } from "../proof/binary.js";
 import { fakeInstallBin, gitIn } from "./ci-account.js";
 import { accountFile, budgetChanges, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";

@@ -1,3 +1,4 @@
+import { USER } from "../helpers/users.js";
 /**
  * `plan -o` writes the saved plan streamed (`writePlanFile`, docs/plan.md#saved-plans): piece
  * by piece into a temporary file renamed over the target. The bytes are `serializePlan`'s, so
@@ -22,7 +23,7 @@ import { MAX_PLAN_FILE_BYTES, readPlanFile, writePlanFile } from "../../src/cli/
 import { run } from "../../src/cli/program.js";
 import { planFileChunks, serializePlan } from "../../src/plan/file.js";
 import type { Plan } from "../../src/plan/types.js";
-import { USER } from "../apply/harness.js";
+
 import {
   desiredCampaign,
   desiredIo,
@@ -33,11 +34,11 @@ import {
   publisher,
   seedCampaign,
   seedIo,
-  usd,
   venue,
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 import { dspWrites } from "../helpers/world.js";
 import { ensureBuilt, ROOT } from "../proof/binary.js";

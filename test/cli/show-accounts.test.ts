@@ -15,8 +15,8 @@ import type { Plan } from "../../src/plan/types.js";
 import { type AccountSummary, renderAccountsMarkdown } from "../../src/render/markdown-accounts.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
-import { DEMO_USER } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 const GLOBEX = { id: "2", name: "Globex" };
 

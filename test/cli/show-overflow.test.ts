@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
-import { DEMO_USER } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
+import { DEMO_USER } from "../helpers/users.js";
 
 let account: CliAccount;
 let dir: string;

@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { type Answer, send, startProxy } from "../api/proxy.js";
 import { seedAccount } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator | undefined;
@@ -64,7 +64,7 @@ describe("doohctl doctor: the members of each object kind (G14)", () => {
       send(response, { ...answer, body: JSON.stringify(body) });
       return true;
     };
-    const proxy = await startProxy(emulator.origin, withoutActive);
+    const proxy = await answeringProxy(emulator.origin, withoutActive);
     try {
       const { code, check } = await doctorAt(proxy.origin);
       expect(code).toBe(1);
@@ -87,7 +87,7 @@ describe("doohctl doctor: the members of each object kind (G14)", () => {
       send(response, { ...answer, headers });
       return true;
     };
-    const proxy = await startProxy(emulator.origin, noCookie);
+    const proxy = await answeringProxy(emulator.origin, noCookie);
     try {
       const { code, check } = await doctorAt(proxy.origin);
       expect(code).toBe(1);

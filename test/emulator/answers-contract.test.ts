@@ -18,9 +18,9 @@ import {
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { usd } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { DEMO_USER } from "../helpers/users.js";
 
 const SEED = JSON.parse(readFileSync(new URL("../../examples/emulator-seed.json", import.meta.url), "utf8"));

@@ -10,9 +10,6 @@ import { seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
 import { emulatorWorld } from "../helpers/world.js";
 
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { USER };
-
 export interface Reply {
   status: number;
   headers: Headers;

@@ -15,16 +15,14 @@ import type {
   InsertionOrderFields,
   SourceRef,
 } from "../../src/model/desired.js";
-import { Money } from "../../src/model/money.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../../src/model/wire.js";
 import type { LiveState } from "../../src/plan/types.js";
+import { usd } from "./money.js";
 import { USER } from "./users.js";
 
 export const FILE = "doohctl.yaml";
 export const ADVERTISER = { id: "1", name: "Acme" };
-
-export const usd = (text: string) => Money.parse(`${text} USD`);
 
 export function source(line: number, path = "insertion_orders[0]"): SourceRef {
   return { file: FILE, line, column: 5, path };

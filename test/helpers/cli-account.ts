@@ -3,7 +3,7 @@
  * rate limits off, a config aimed at it, and the environment that logs a user in. It is not
  * `emulatorWorld` (world.ts) because the CLI makes its own client, on the real clock; tests of
  * the emulator itself or of a client on the system clock start it here too. These two are the
- * only places the emulator starts (test/helpers/vocabulary.test.ts).
+ * only places the emulator starts (`noRestrictedImports` on test/ in biome.json).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

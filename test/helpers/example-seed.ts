@@ -14,8 +14,6 @@ import { DEMO_USER } from "./users.js";
 export const ROOT = join(import.meta.dirname, "../..");
 /** Where the examples' configs say the emulator listens (`doohctl emulator`'s default). */
 export const EXAMPLE_ORIGIN = "http://127.0.0.1:8787";
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { DEMO_USER };
 
 export interface ExampleAccount {
   emulator: RunningEmulator;

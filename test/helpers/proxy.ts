@@ -3,8 +3,9 @@
  * the client and the DSP. Each request goes to `onRequest`, which may answer it itself, hold
  * it, or send it on with `forward` and then relay, replace or drop the emulator's answer.
  * Requests and answers go through as bytes, piped with their headers untouched; the fake DSP
- * of test/api/proxy.ts instead reads each exchange whole, logs it and may rewrite it.
- * With `tls`, TLS terminates here: an HTTPS front for the plain-HTTP emulator.
+ * (`answeringProxy`, below) is the same proxy reading each exchange whole, logging it and
+ * letting a test rewrite it. With `tls`, TLS terminates here: an HTTPS front for the
+ * plain-HTTP emulator.
  */
 import {
   createServer,
@@ -102,5 +103,86 @@ export async function interceptingProxy(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A request as the fake DSP saw it, read whole. */
+export interface Seen {
+  method: string;
+  /** Path without the query. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** The emulator's answer, read whole (its length and framing headers left to `send`). */
+export interface Upstream {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** Writes its own reply and returns true, or returns false to pass the emulator's through. */
+export type Answer = (
+  request: Seen,
+  response: ServerResponse,
+  upstream: () => Promise<Upstream>,
+) => Promise<boolean>;
+
+export interface FakeDsp extends InterceptingProxy {
+  /** Every request received, in order. */
+  log: Seen[];
+  /** The requests that were not reads or the login. */
+  writes(): Seen[];
+}
+
+export function send(response: ServerResponse, reply: Upstream): void {
+  response.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+  response.end(reply.body);
+}
+
+async function wholeAnswer(answer: IncomingMessage): Promise<Upstream> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined && name !== "content-length" && name !== "transfer-encoding")
+      headers[name] = value;
+  }
+  return { status: answer.statusCode ?? 502, headers, body: (await readBody(answer)).toString("utf8") };
+}
+
+/**
+ * A misbehaving DSP for client tests: `interceptingProxy` in front of the real emulator, each
+ * request read whole, logged (so a test can assert that no write was sent) and given to
+ * `answer`, which may write its own (wrong, echoing, huge, trickling) reply or let the
+ * emulator's answer through, changed or not.
+ */
+export async function answeringProxy(target: string, answer: Answer): Promise<FakeDsp> {
+  const log: Seen[] = [];
+  const proxy = await interceptingProxy(target, {
+    onRequest: (request, response, forward) => {
+      void (async () => {
+        const url = new URL(request.url ?? "/", "http://proxy");
+        const body = await readBody(request);
+        const seen: Seen = {
+          method: request.method ?? "GET",
+          path: url.pathname,
+          query: url.searchParams,
+          headers: request.headers,
+          body: body.toString("utf8"),
+        };
+        log.push(seen);
+        const upstream = async () => wholeAnswer(await forward(body));
+        if (!(await answer(seen, response, upstream))) send(response, await upstream());
+      })().catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
+        response.end(JSON.stringify({ message: String(error) }));
+      });
+    },
+  });
+  return {
+    ...proxy,
+    log,
+    writes: () => log.filter((s) => s.method !== "GET" && s.path !== "/api/session"),
   };
 }

@@ -2,6 +2,8 @@
  * The emulator world of tests that drive the real client: the emulator on port 0 and a client
  * logged in as its first seeded user, sharing one VirtualClock (auto-advancing unless told
  * otherwise) so a run of many rate-limited minutes takes milliseconds. `close()` ends both.
+ * The one builder of such worlds: a folder's tests say what they need different in its
+ * options (a seed, the emulator's rate limits off, a fault plan), not in a wrapper of their own.
  */
 import { createDspClient } from "../../src/api/client.js";
 import type { ApiEvent, Credentials, DspClient, DspClientOptions } from "../../src/api/types.js";
@@ -17,7 +19,9 @@ import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
+import { ADVERTISER } from "./builders.js";
 import { interceptingProxy, type OnRequest } from "./proxy.js";
+import { USER } from "./users.js";
 
 /** Every write request the emulator received on the DSP API, answered or not, in order. */
 export function dspWrites(emulator: RunningEmulator) {
@@ -46,6 +50,10 @@ export interface EmulatorWorld {
 }
 
 export interface EmulatorWorldOptions {
+  /**
+   * The emulator's seed; without `users` the test account's user logs in (USER,
+   * test/helpers/users.ts), without `advertisers` it has one (ADVERTISER, builders.ts).
+   */
   seed: EmulatorSeed;
   /** @default true */
   autoAdvance?: boolean;
@@ -56,19 +64,23 @@ export interface EmulatorWorldOptions {
   clock?: VirtualClock;
   /** Added to the emulator's options (port 0, the clock, the control path and the seed). */
   emulator?: Partial<EmulatorOptions>;
-  /** Added to the client's options (the emulator's origin, production, the first user). */
+  /**
+   * Added to the client's options (the emulator's origin, production, the first user, and a
+   * fixed backoff jitter of 0.5, so every wait is the same on each run and checkable by hand).
+   */
   client?: Partial<DspClientOptions>;
 }
 
 export async function emulatorWorld(options: EmulatorWorldOptions): Promise<EmulatorWorld> {
-  const user = options.seed.users?.[0];
+  const seed: EmulatorSeed = { users: [USER], advertisers: [ADVERTISER], ...options.seed };
+  const user = seed.users?.[0];
   if (!user) throw new Error("emulatorWorld: the seed has no user to log in as");
   const clock = options.clock ?? new VirtualClock({ autoAdvance: options.autoAdvance ?? true });
   const emulator = await startEmulator({
     port: 0,
     clock,
     control: true,
-    seed: options.seed,
+    seed,
     ...options.emulator,
   });
   const clientOptions: DspClientOptions = {
@@ -76,6 +88,7 @@ export async function emulatorWorld(options: EmulatorWorldOptions): Promise<Emul
     environment: "production",
     credentials: { email: user.email, password: user.password },
     clock,
+    random: () => 0.5,
     ...options.client,
   };
   return worldOf(emulator, clock, clientOptions);

@@ -1,19 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Money, MoneyError } from "../../src/model/money.js";
-
-const usd = (units: string, nanos = 0): Money => ({ currency_code: "USD", units, nanos });
+import { usdParts } from "../helpers/money.js";
 
 describe("Money.parse", () => {
   it("reads an amount with a currency into units and nanos", () => {
-    expect(Money.parse("12.50 USD")).toEqual(usd("12", 500_000_000));
+    expect(Money.parse("12.50 USD")).toEqual(usdParts("12", 500_000_000));
     expect(Money.parse("4 EUR")).toEqual({ currency_code: "EUR", units: "4", nanos: 0 });
-    expect(Money.parse("0.000000001 USD")).toEqual(usd("0", 1));
+    expect(Money.parse("0.000000001 USD")).toEqual(usdParts("0", 1));
   });
 
   it("keeps the sign on both units and nanos for negative amounts", () => {
-    expect(Money.parse("-1.25 USD")).toEqual(usd("-1", -250_000_000));
-    expect(Money.parse("-0.5 USD")).toEqual(usd("0", -500_000_000));
+    expect(Money.parse("-1.25 USD")).toEqual(usdParts("-1", -250_000_000));
+    expect(Money.parse("-0.5 USD")).toEqual(usdParts("0", -500_000_000));
   });
 
   it("is exact where a binary float is not", () => {
@@ -40,24 +39,28 @@ describe("Money.parse", () => {
 
 describe("Money arithmetic and formatting", () => {
   it("adds, subtracts and compares within one currency", () => {
-    expect(Money.add(usd("1", 900_000_000), usd("0", 200_000_000))).toEqual(usd("2", 100_000_000));
-    expect(Money.subtract(usd("1"), usd("2", 500_000_000))).toEqual(usd("-1", -500_000_000));
-    expect(Money.compare(usd("1"), usd("0", 999_999_999))).toBe(1);
+    expect(Money.add(usdParts("1", 900_000_000), usdParts("0", 200_000_000))).toEqual(
+      usdParts("2", 100_000_000),
+    );
+    expect(Money.subtract(usdParts("1"), usdParts("2", 500_000_000))).toEqual(usdParts("-1", -500_000_000));
+    expect(Money.compare(usdParts("1"), usdParts("0", 999_999_999))).toBe(1);
   });
 
   it("refuses to mix currencies", () => {
-    expect(() => Money.add(usd("1"), { currency_code: "EUR", units: "1", nanos: 0 })).toThrow(/USD with EUR/);
+    expect(() => Money.add(usdParts("1"), { currency_code: "EUR", units: "1", nanos: 0 })).toThrow(
+      /USD with EUR/,
+    );
   });
 
   it("formats with at least two decimals and groups thousands for summaries", () => {
-    expect(Money.format(usd("12", 500_000_000))).toBe("12.50 USD");
-    expect(Money.format(usd("3", 141_592_653))).toBe("3.141592653 USD");
-    expect(Money.formatGrouped(usd("2500"), { signed: true })).toBe("+2,500.00 USD");
-    expect(Money.formatGrouped(usd("-1234567", -10_000_000))).toBe("-1,234,567.01 USD");
+    expect(Money.format(usdParts("12", 500_000_000))).toBe("12.50 USD");
+    expect(Money.format(usdParts("3", 141_592_653))).toBe("3.141592653 USD");
+    expect(Money.formatGrouped(usdParts("2500"), { signed: true })).toBe("+2,500.00 USD");
+    expect(Money.formatGrouped(usdParts("-1234567", -10_000_000))).toBe("-1,234,567.01 USD");
   });
 
   it("tells wire money from numbers, strings and other objects, nanos optional (G12)", () => {
-    expect(Money.isWire(usd("12", 500_000_000))).toBe(true);
+    expect(Money.isWire(usdParts("12", 500_000_000))).toBe(true);
     expect(Money.isWire({ currency_code: "USD", units: "12" })).toBe(true);
     expect(Money.isWire(12.5)).toBe(false);
     expect(Money.isWire("12.50 USD")).toBe(false);
@@ -67,18 +70,18 @@ describe("Money arithmetic and formatting", () => {
   });
 
   it("reads a field value as normalized money only when it is wire money", () => {
-    expect(Money.fromValue({ currency_code: "USD", units: "12" })).toEqual(usd("12", 0));
+    expect(Money.fromValue({ currency_code: "USD", units: "12" })).toEqual(usdParts("12", 0));
     expect(Money.fromValue(12.5)).toBeUndefined();
     expect(Money.fromValue({ strategy: "even" })).toBeUndefined();
     expect(() => Money.fromValue({ currency_code: "USD", units: "1", nanos: -5 })).toThrow(/same sign/);
   });
 
   it("validates the wire shape with G8's sign rule", () => {
-    expect(Money.validate(usd("1", -5))).toMatch(/same sign/);
+    expect(Money.validate(usdParts("1", -5))).toMatch(/same sign/);
     expect(Money.validate({ currency_code: "usd", units: "1", nanos: 0 })).toMatch(/three upper-case/);
-    expect(Money.validate(usd("1.5"))).toMatch(/integer string/);
-    expect(Money.validate(usd("1", 1_000_000_000))).toMatch(/nanos/);
-    expect(Money.fromWire({ currency_code: "USD", units: "7" })).toEqual(usd("7"));
+    expect(Money.validate(usdParts("1.5"))).toMatch(/integer string/);
+    expect(Money.validate(usdParts("1", 1_000_000_000))).toMatch(/nanos/);
+    expect(Money.fromWire({ currency_code: "USD", units: "7" })).toEqual(usdParts("7"));
   });
 });
 

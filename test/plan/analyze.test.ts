@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  liveCampaign,
-  liveState,
-  usd,
-} from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 describe("analyzers", () => {

@@ -5,14 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
 import { boughtCpm } from "../../src/plan/delivery.js";
-import {
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  liveCampaign,
-  liveState,
-  usd,
-} from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 const progress = (impressions: number, spend: Money) => ({ impressions_delivered: impressions, spend });

@@ -9,8 +9,8 @@ import {
   liveState,
   publisher,
   source,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 const REF = { since: "main", commit: "a".repeat(40) };

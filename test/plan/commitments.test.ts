@@ -16,9 +16,9 @@ import {
   liveIo,
   liveState,
   source,
-  usd,
 } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 const progress = (impressions: number, spend: string) => ({

@@ -23,8 +23,8 @@ import {
   liveState,
   seedAccount,
   source,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
 import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";

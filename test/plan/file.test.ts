@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type PlanFileError, parsePlan, serializePlan } from "../../src/plan/file.js";
 import { canonicalJson } from "../../src/plan/fingerprint.js";
-import {
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  liveCampaign,
-  liveState,
-  usd,
-} from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 function sample() {

@@ -13,8 +13,8 @@ import {
   liveCampaign,
   liveState,
   source,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { markdownOf, plan } from "../helpers/plans.js";
 
 const rule = (line: number, extra: Partial<PolicyRule> = {}): PolicyRule => ({

@@ -9,8 +9,8 @@ import {
   liveIo,
   liveState,
   source,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 const rule = (action: "deny" | "warn", extra: Partial<PolicyRule> = {}): PolicyRule => ({

@@ -13,8 +13,8 @@ import {
   liveCampaign,
   liveIo,
   liveState,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { bodies, plan } from "../helpers/plans.js";
 
 const newFields = {

@@ -8,8 +8,8 @@ import {
   liveCampaign,
   liveCreative,
   liveState,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 const processing = (overrides: Partial<Creative> = {}) =>

@@ -3,7 +3,8 @@ import { Money } from "../../src/model/money.js";
 import { LiveIndex } from "../../src/plan/live-index.js";
 import { simulate } from "../../src/plan/simulate.js";
 import type { LiveState, PlannedRequest } from "../../src/plan/types.js";
-import { liveCampaign, liveIo, liveState, usd, venue } from "../helpers/builders.js";
+import { liveCampaign, liveIo, liveState, venue } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 
 function request(seq: number, method: PlannedRequest["method"], path: string, body: unknown): PlannedRequest {
   const items = (Object.values(body as object)[0] as unknown[] | undefined)?.length ?? 1;

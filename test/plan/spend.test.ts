@@ -18,8 +18,8 @@ import {
   liveIo,
   liveState,
   seedAccount,
-  usd,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { PLAN_OPTIONS, plan } from "../helpers/plans.js";
 import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";

@@ -6,22 +6,21 @@ import { applyPlan } from "../../src/apply/execute.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
-import { startWorld, type World } from "../apply/harness.js";
 import {
   desiredCampaign,
   desiredIo,
   desiredState,
   seedCampaign,
   seedIo,
-  usd,
   VENUES_A,
 } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { COLLEAGUE, USER } from "../helpers/users.js";
-import { colleagueClient, dspWrites } from "../helpers/world.js";
+import { colleagueClient, dspWrites, type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 let other: DspClient | undefined;
 afterEach(async () => {
   await other?.close();
@@ -30,7 +29,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function colleague(w: World): Promise<DspClient> {
+async function colleague(w: EmulatorWorld): Promise<DspClient> {
   const client = colleagueClient(w.emulator.origin, COLLEAGUE, w.clock);
   // Logged in before the apply starts, so the edit is one request when it is triggered.
   await client.getInsertionOrders(["1001"]);
@@ -38,7 +37,7 @@ async function colleague(w: World): Promise<DspClient> {
 }
 
 /** Runs `edit` once, right after the apply's first successful write reached the emulator. */
-function afterFirstWrite(w: World, edit: () => Promise<unknown>): Promise<unknown> {
+function afterFirstWrite(w: EmulatorWorld, edit: () => Promise<unknown>): Promise<unknown> {
   return new Promise((resolve) => {
     const off = w.emulator.onWrite((entry) => {
       if (entry.user !== USER.email) return;
@@ -50,10 +49,12 @@ function afterFirstWrite(w: World, edit: () => Promise<unknown>): Promise<unknow
 
 describe("another client edits during an apply", () => {
   it("finishes on the planned objects and keeps the fields the other client changed", async () => {
-    world = await startWorld({
-      users: [USER, COLLEAGUE],
-      insertion_orders: [seedIo("1001")],
-      campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+    world = await emulatorWorld({
+      seed: {
+        users: [USER, COLLEAGUE],
+        insertion_orders: [seedIo("1001")],
+        campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
+      },
     });
     const desired = desiredState([
       desiredIo("1001", {
@@ -90,13 +91,15 @@ describe("another client edits during an apply", () => {
   });
 
   it("when the edit and the plan cannot both hold, one is refused whole and the apply reports which", async () => {
-    world = await startWorld({
-      users: [USER, COLLEAGUE],
-      insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
-      campaigns: [
-        seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
-        seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
-      ],
+    world = await emulatorWorld({
+      seed: {
+        users: [USER, COLLEAGUE],
+        insertion_orders: [seedIo("1001", { budget_impressions: 400_000 })],
+        campaigns: [
+          seedCampaign("5001", "1001", "Malls", { budget_impressions: 100_000 }),
+          seedCampaign("5002", "1001", "Airports", { budget_impressions: 100_000 }),
+        ],
+      },
     });
     const malls = desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" });
     const desired = desiredState([

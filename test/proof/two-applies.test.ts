@@ -14,19 +14,19 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { startWorld, type World } from "../apply/harness.js";
-import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo, usd } from "../helpers/builders.js";
+import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
+import { usd } from "../helpers/money.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
-import { colleagueClient } from "../helpers/world.js";
+import { colleagueClient, type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
 import { duplicateNames } from "./world.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
 let emulator: RunningEmulator | undefined;
-let world: World | undefined;
+let world: EmulatorWorld | undefined;
 let second: DspClient | undefined;
 afterEach(async () => {
   await emulator?.close();
@@ -119,7 +119,7 @@ describe("two applies of one new campaign on one machine", () => {
 
 describe("two applies of one new campaign on two machines", () => {
   it("create it once when the second's check by name follows the first's POST", async () => {
-    world = await startWorld({ insertion_orders: [seedIo("1001")] });
+    world = await emulatorWorld({ seed: { insertion_orders: [seedIo("1001")] } });
     const desired = desiredState([
       desiredIo("1001", {
         campaigns: [

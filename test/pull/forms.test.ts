@@ -6,16 +6,15 @@ import { describe, expect, it } from "vitest";
 import { moneyText, scalarText, timeText } from "../../src/pull/forms.js";
 import { unifiedDiff } from "../../src/pull/line-diff.js";
 import { PullFileError, sha256, writeIfUnchanged } from "../../src/pull/write.js";
-
-const usd = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
+import { usdParts } from "../helpers/money.js";
 
 describe("a pulled value in the author's form", () => {
   it("writes money with at least the author's decimals, and two when cents appear", () => {
-    expect(moneyText(usd("16"), "15 USD")).toBe("16 USD");
-    expect(moneyText(usd("15", 500_000_000), "15 USD")).toBe("15.50 USD");
-    expect(moneyText(usd("12", 750_000_000), "12.50 USD")).toBe("12.75 USD");
-    expect(moneyText(usd("12", 123_456_789), "12.5 USD")).toBe("12.123456789 USD");
-    expect(moneyText(usd("13"), "12.000 USD")).toBe("13.000 USD");
+    expect(moneyText(usdParts("16"), "15 USD")).toBe("16 USD");
+    expect(moneyText(usdParts("15", 500_000_000), "15 USD")).toBe("15.50 USD");
+    expect(moneyText(usdParts("12", 750_000_000), "12.50 USD")).toBe("12.75 USD");
+    expect(moneyText(usdParts("12", 123_456_789), "12.5 USD")).toBe("12.123456789 USD");
+    expect(moneyText(usdParts("13"), "12.000 USD")).toBe("13.000 USD");
   });
 
   it("writes the live instant in the author's offset", () => {

@@ -8,12 +8,8 @@ import { join } from "node:path";
 import { run } from "../../src/cli/program.js";
 import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
 import { bufferIO } from "../helpers/io.js";
+import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
-
-// Re-exported for tests that import it from here; the users live in test/helpers/users.ts.
-export { USER };
-
-export const usd = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
 
 export interface LiveCampaign {
   id: string;
@@ -56,7 +52,7 @@ export function seedOf(
       start_time: c.start_time ?? "2027-01-01T00:00:00Z",
       end_time: c.end_time ?? "2027-02-01T00:00:00Z",
       budget_impressions: c.budget_impressions ?? 1000,
-      cpm: c.cpm ?? usd("10"),
+      cpm: c.cpm ?? usdParts("10"),
       pacing: {},
     })),
     ...extra,

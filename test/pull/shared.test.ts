@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
-import { type LiveCampaign, seedOf, usd, Workdir } from "./harness.js";
+import { type LiveCampaign, seedOf, Workdir } from "./harness.js";
 
 let emulator: RunningEmulator | undefined;
 let work: Workdir | undefined;
@@ -39,8 +40,8 @@ insertion_orders:
 describe("a value read through an alias", () => {
   it("changes at the anchor when every object reading it drifted to the same value", async () => {
     const w = await account([
-      { id: "1", name: "One", cpm: usd("11") },
-      { id: "2", name: "Two", cpm: usd("11") },
+      { id: "1", name: "One", cpm: usdParts("11") },
+      { id: "2", name: "Two", cpm: usdParts("11") },
     ]);
     w.write("c.yaml", PRICED("10.00 USD"));
     const result = await w.run(["pull", "c.yaml"]);
@@ -51,8 +52,8 @@ describe("a value read through an alias", () => {
 
   it("gives the one object that drifted a copy in place of its alias, and leaves the anchor", async () => {
     const w = await account([
-      { id: "1", name: "One", cpm: usd("11", 500000000) },
-      { id: "2", name: "Two", cpm: usd("10") },
+      { id: "1", name: "One", cpm: usdParts("11", 500000000) },
+      { id: "2", name: "Two", cpm: usdParts("10") },
     ]);
     w.write("c.yaml", PRICED("10.00 USD"));
     const result = await w.run(["pull", "c.yaml"]);
@@ -69,8 +70,8 @@ describe("a value read through an alias", () => {
 
   it("gives each object its own value when they drifted to different values", async () => {
     const w = await account([
-      { id: "1", name: "One", cpm: usd("11") },
-      { id: "2", name: "Two", cpm: usd("12") },
+      { id: "1", name: "One", cpm: usdParts("11") },
+      { id: "2", name: "Two", cpm: usdParts("12") },
     ]);
     w.write("c.yaml", PRICED("10.00 USD"));
     expect((await w.run(["pull", "c.yaml"])).code).toBe(0);
@@ -118,7 +119,7 @@ insertion_orders:
 
   it("adds the drifted key after `<<` in a flow map and in a block map, in the anchor's form", async () => {
     const w = await account([
-      { id: "1", name: "One", cpm: usd("12", 500000000) },
+      { id: "1", name: "One", cpm: usdParts("12", 500000000) },
       { id: "2", name: "Two", budget_impressions: 3000 },
     ]);
     w.write("c.yaml", MERGED);

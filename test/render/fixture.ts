@@ -11,9 +11,9 @@ import {
   liveIo,
   liveState,
   publisher,
-  usd,
   venue,
 } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
 
 export function richPlan(): Plan {

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { run } from "../../src/cli/program.js";
 import { Time } from "../../src/model/time.js";
-import { ADVERTISER, seedCampaign, seedIo, usd } from "../helpers/builders.js";
+import { ADVERTISER, seedCampaign, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { mermaidBlocks, parseMermaidBlocks } from "../status/mermaid.js";
 
 /** Names a campaign may have in the DSP: each a known way to act on a reader. */

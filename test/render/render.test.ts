@@ -5,14 +5,8 @@ import { parsePlan, serializePlan } from "../../src/plan/file.js";
 import type { Change } from "../../src/plan/types.js";
 import { detailLines } from "../../src/render/format.js";
 import { renderText } from "../../src/render/text.js";
-import {
-  desiredCampaign,
-  desiredIo,
-  desiredState,
-  liveCampaign,
-  liveState,
-  usd,
-} from "../helpers/builders.js";
+import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
+import { usd } from "../helpers/money.js";
 import { markdownOf, plan } from "../helpers/plans.js";
 import { richPlan, spendPlan } from "./fixture.js";
 
