@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parse } from "yaml";
 import { ROOT } from "../proof/binary.js";
 import { type ActionYaml, runComposite, StepFailed, type UsesFake } from "./composite-action.js";
@@ -247,14 +247,16 @@ export function workflowFakes(options: {
       for (const prefix of prefixes) {
         const key = keys.find((k) => k === prefix || k.startsWith(prefix));
         if (key) {
-          cpSync(options.cache.get(key)!, join(options.workspace, step.with.path ?? ""), { recursive: true });
+          cpSync(options.cache.get(key)!, resolve(options.workspace, step.with.path ?? ""), {
+            recursive: true,
+          });
           return { "cache-hit": String(key === prefix) };
         }
       }
       return {};
     },
     "actions/cache/save@v4": async (step) => {
-      const from = join(options.workspace, step.with.path ?? "");
+      const from = resolve(options.workspace, step.with.path ?? "");
       if (!existsSync(from)) return {};
       const to = join(options.temp, `cache-${options.cache.size}`);
       cpSync(from, to, { recursive: true });
@@ -281,7 +283,11 @@ export function workflowFakes(options: {
         github: { action_path: ROOT, token: "t", run_attempt: "1" },
         workspace: options.workspace,
         temp: join(options.temp, `action-${actions++}`),
-        fakes: { "actions/setup-node@v4": async () => ({}), "actions/github-script@v7": script.fake },
+        fakes: {
+          "actions/setup-node@v4": async () => ({}),
+          "actions/cache/restore@v4": async () => ({}),
+          "actions/github-script@v7": script.fake,
+        },
       });
       for (const c of [...script.created, ...script.updated])
         options.github.comments.push({ issue: c.issue_number ?? c.comment_id ?? 0, body: c.body });
