@@ -135,11 +135,12 @@ describe("examples/", () => {
     expect(state.connection).toEqual({});
   });
 
-  it("the emulator seed is valid and starts an emulator with its demo user", async () => {
+  it("the emulator seed is valid and starts an emulator with its demo user and a colleague of the same account (docs/emulator.md, rehearsing drift)", async () => {
     const seed = await loadSeedFile(join(EXAMPLES, "emulator-seed.json"));
     const emulator = (await startCliAccount({ seed })).emulator;
     try {
-      expect(emulator.users().map((u) => u.email)).toEqual(["demo@doohctl.test"]);
+      expect(emulator.users().map((u) => u.email)).toEqual(["demo@doohctl.test", "colleague@doohctl.test"]);
+      expect(new Set(emulator.users().map((u) => u.account_id)).size).toBe(1);
     } finally {
       await emulator.close();
     }
