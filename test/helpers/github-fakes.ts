@@ -128,8 +128,9 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
       };
       let m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
       if (m) {
-        const sha = [...pulls.keys()].find((k) => k.startsWith(m![1]!) || m![1]!.startsWith(k));
-        return json(200, sha ? [{ number: pulls.get(sha) }] : []);
+        // The full SHA only: a workflow that looks merges up by a short one must fail here.
+        const number = pulls.get(m[1]!);
+        return json(200, number !== undefined ? [{ number }] : []);
       }
       if (/^\/repos\/[^/]+\/[^/]+\/actions\/artifacts$/.test(url.pathname)) {
         const named = artifacts.filter((a) => a.name === url.searchParams.get("name")).reverse();
