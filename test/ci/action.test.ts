@@ -7,12 +7,13 @@
  * commented; the runner's cancel sequence reaches doohctl, which restores delivery.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { doohctlBuiltByAction } from "../helpers/action-build.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { type ActionYaml, runComposite } from "../helpers/composite-action.js";
@@ -83,8 +84,7 @@ async function workspace(hold?: (body: string) => Promise<void>) {
       ]),
     ]),
   );
-  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(join(bin, "doohctl"), 0o755);
+  doohctlBuiltByAction(bin);
   const env = {
     ...loginEnv(USER, dir),
     PATH: `${bin}:${process.env.PATH ?? ""}`,
@@ -112,7 +112,11 @@ async function runAction(
     github: { action_path: ROOT, token: "t", run_attempt: "1" },
     workspace: world.dir,
     temp: join(world.dir, "runner-temp"),
-    fakes: { "actions/setup-node@v4": async () => ({}), "actions/github-script@v7": comments.fake },
+    fakes: {
+      "actions/setup-node@v4": async () => ({}),
+      "actions/cache/restore@v4": async () => ({}),
+      "actions/github-script@v7": comments.fake,
+    },
     ...more,
   });
   const step = (id: string) => result.steps.find((s) => s.id === id)!;
@@ -136,7 +140,7 @@ describe("action.yml under the runner's bash", () => {
       "ok-exit-codes": "0 2",
       "pr-number": "7",
     });
-    expect(step("step-1").log).toContain(`doohctl ${VERSION} is installed`);
+    expect(step("install").log).toMatch(new RegExp(`doohctl ${VERSION} \\(build \\w+\\) is installed`));
     expect(step("run").outcome, step("run").log).toBe("success");
     expect(step("run").outputs).toMatchObject({ "exit-code": "2", ok: "true" });
     expect(readFileSync(step("run").outputs["stdout-file"]!, "utf8")).toContain("Malls");

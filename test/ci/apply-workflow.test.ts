@@ -53,7 +53,7 @@ describe("the GitHub apply workflow never loses a merge", () => {
     const cRun = await r.run("apply", { name: "push", sha: c });
     expect(cRun.status).toBe("failure");
     expect(cRun.step("reviewed").log).toContain("merges before this one were not applied");
-    expect(cRun.step("reviewed").log).toContain(`${b.slice(0, 7)} Merge pull request #1`);
+    expect(cRun.step("reviewed").log).toContain(`${b} Merge pull request #1`);
     expect(r.writes()).toBe(writes);
     expect(r.budgets()).toMatchObject({ Malls: 100000, Stations: 100000 });
     for (const pr of [1, 2]) {
@@ -124,7 +124,7 @@ describe("the GitHub apply workflow never loses a merge", () => {
     await planned(r, 2, { Stations: 120000 });
     const next = await r.run("apply", { name: "push", sha: r.merge(2) });
     expect(next.status).toBe("failure");
-    expect(next.step("reviewed").log).toContain(`${one.slice(0, 7)} Merge pull request #1`);
+    expect(next.step("reviewed").log).toContain(`${one} Merge pull request #1`);
   }, 120_000);
 
   it("an apply cancelled with campaigns paused names them on its pull request; the next merge's refused run reactivates them and names them", async () => {

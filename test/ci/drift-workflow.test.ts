@@ -44,6 +44,8 @@ describe("the GitHub drift workflow", () => {
     expect(pr.body).toContain("+        budget_impressions: 130000");
     expect(pr.body).toContain("### doohctl plan:");
     expect(pr.body).toContain("| maximum spend | before | after | change");
+    // The diff alone: pull's progress lines (stderr) go to the job log, not the description.
+    expect(pr.body).not.toContain("doohctl: reading");
     expect(r.show("doohctl/drift", CONFIG)).toContain("budget_impressions: 130000");
     expect(r.show("main", CONFIG)).not.toContain("130000");
     expect(r.main()).toBe(sha);

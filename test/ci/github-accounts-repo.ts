@@ -7,18 +7,18 @@
  * names (plan users as repository secrets, write users only in the environment
  * doohctl-<account>), and one call per workflow run, every job on a fresh runner.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-
+import { doohctlBuiltByAction } from "../helpers/action-build.js";
 import { StepFailed, type UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { READER, USER } from "../helpers/users.js";
 import { type FanoutRun, runFanoutWorkflow } from "../helpers/workflow-fanout.js";
 import type { WorkflowYaml } from "../helpers/workflow-job.js";
-import { MAIN, ROOT } from "../proof/binary.js";
+import { ROOT } from "../proof/binary.js";
 import { gitIn, originAndDev } from "./ci-account.js";
 import { accountFile, budgetChanges, prefixOf, startAccountEmulators, userOf } from "./ci-accounts.js";
 
@@ -76,8 +76,7 @@ export async function githubAccountsRepo(accounts: string[]): Promise<AccountsRe
 
   const bin = join(dir, "bin");
   mkdirSync(bin);
-  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(join(bin, "doohctl"), 0o755);
+  doohctlBuiltByAction(bin);
   const cache = new Map<string, string>();
   let runs = 0;
 

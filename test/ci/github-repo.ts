@@ -4,19 +4,20 @@
  * a merge commit on main when merged), the recording GitHub API and `gh` (github-fakes.ts),
  * the emulator with the write user and the read-only plan user, and one call per workflow run.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { RecoveryStore } from "../../src/apply/recovery.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { doohctlBuiltByAction } from "../helpers/action-build.js";
 import type { UsesFake } from "../helpers/composite-action.js";
 import { type GitHubFake, githubFake, workflowFakes } from "../helpers/github-fakes.js";
 import { READER, USER } from "../helpers/users.js";
 import { runWorkflowJob, type WorkflowYaml } from "../helpers/workflow-job.js";
 import { colleagueClient } from "../helpers/world.js";
-import { MAIN, ROOT } from "../proof/binary.js";
+import { ROOT } from "../proof/binary.js";
 import { campaignsConfig, gitIn, originAndDev, startCiEmulator } from "./ci-account.js";
 
 export { CAMPAIGNS } from "./ci-account.js";
@@ -84,8 +85,7 @@ export async function githubRepo(options: { targetings?: boolean } = {}): Promis
 
   const bin = join(dir, "bin");
   mkdirSync(bin);
-  writeFileSync(join(bin, "doohctl"), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(join(bin, "doohctl"), 0o755);
+  doohctlBuiltByAction(bin);
   const cache = new Map<string, string>();
   let runs = 0;
 

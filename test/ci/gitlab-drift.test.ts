@@ -72,6 +72,8 @@ describe("the GitLab drift job", () => {
     expect(mr.description).toContain("+        budget_impressions: 130000");
     expect(mr.description).toContain("### doohctl plan:");
     expect(mr.description).toContain("| maximum spend | before | after | change");
+    // The diff alone: pull's progress lines (stderr) go to the job log, not the description.
+    expect(mr.description).not.toContain("doohctl: reading");
 
     await outOfBand(p, "5003", { budget_impressions: 90000 });
     const second = await p.run("drift", { source: "schedule" });

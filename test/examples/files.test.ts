@@ -99,8 +99,8 @@ describe("examples/", () => {
     }
   });
 
-  it("the README and the docs name the same $schema URL as the examples and export", () => {
-    for (const doc of ["README.md", "docs/export.md", "docs/validate.md"]) {
+  it("the docs name the same $schema URL as the examples and export", () => {
+    for (const doc of ["docs/configuring.md", "docs/export.md", "docs/validate.md"]) {
       const urls = [...readFileSync(join(ROOT, doc), "utf8").matchAll(/\$schema=(\S+)/g)].map((m) => m[1]);
       expect(urls.length, doc).toBeGreaterThan(0);
       for (const url of urls) expect(url, doc).toBe(configSchemaUrl());
@@ -135,11 +135,12 @@ describe("examples/", () => {
     expect(state.connection).toEqual({});
   });
 
-  it("the emulator seed is valid and starts an emulator with its demo user", async () => {
+  it("the emulator seed is valid and starts an emulator with its demo user and a colleague of the same account (docs/emulator.md, rehearsing drift)", async () => {
     const seed = await loadSeedFile(join(EXAMPLES, "emulator-seed.json"));
     const emulator = (await startCliAccount({ seed })).emulator;
     try {
-      expect(emulator.users().map((u) => u.email)).toEqual(["demo@doohctl.test"]);
+      expect(emulator.users().map((u) => u.email)).toEqual(["demo@doohctl.test", "colleague@doohctl.test"]);
+      expect(new Set(emulator.users().map((u) => u.account_id)).size).toBe(1);
     } finally {
       await emulator.close();
     }

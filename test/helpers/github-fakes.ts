@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parse } from "yaml";
 import { ROOT } from "../proof/binary.js";
 import { type ActionYaml, runComposite, StepFailed, type UsesFake } from "./composite-action.js";
@@ -128,8 +128,9 @@ export async function githubFake(dir: string): Promise<GitHubFake> {
       };
       let m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
       if (m) {
-        const sha = [...pulls.keys()].find((k) => k.startsWith(m![1]!) || m![1]!.startsWith(k));
-        return json(200, sha ? [{ number: pulls.get(sha) }] : []);
+        // The full SHA only: a workflow that looks merges up by a short one must fail here.
+        const number = pulls.get(m[1]!);
+        return json(200, number !== undefined ? [{ number }] : []);
       }
       if (/^\/repos\/[^/]+\/[^/]+\/actions\/artifacts$/.test(url.pathname)) {
         const named = artifacts.filter((a) => a.name === url.searchParams.get("name")).reverse();
@@ -252,14 +253,16 @@ export function workflowFakes(options: {
       for (const prefix of prefixes) {
         const key = keys.find((k) => k === prefix || k.startsWith(prefix));
         if (key) {
-          cpSync(options.cache.get(key)!, join(options.workspace, step.with.path ?? ""), { recursive: true });
+          cpSync(options.cache.get(key)!, resolve(options.workspace, step.with.path ?? ""), {
+            recursive: true,
+          });
           return { "cache-hit": String(key === prefix) };
         }
       }
       return {};
     },
     "actions/cache/save@v4": async (step) => {
-      const from = join(options.workspace, step.with.path ?? "");
+      const from = resolve(options.workspace, step.with.path ?? "");
       if (!existsSync(from)) return {};
       const to = join(options.temp, `cache-${options.cache.size}`);
       cpSync(from, to, { recursive: true });
@@ -286,7 +289,11 @@ export function workflowFakes(options: {
         github: { action_path: ROOT, token: "t", run_attempt: "1" },
         workspace: options.workspace,
         temp: join(options.temp, `action-${actions++}`),
-        fakes: { "actions/setup-node@v4": async () => ({}), "actions/github-script@v7": script.fake },
+        fakes: {
+          "actions/setup-node@v4": async () => ({}),
+          "actions/cache/restore@v4": async () => ({}),
+          "actions/github-script@v7": script.fake,
+        },
         ...options.action?.(step.with.command ?? ""),
       });
       for (const c of [...script.created, ...script.updated])

@@ -1,0 +1,138 @@
+/**
+ * Every README and docs/ snippet marked runnable (a fenced block opened with ```sh runnable)
+ * works as written with an installed doohctl, outside the checkout: the package is packed once,
+ * installed globally into a temporary prefix (`npm root -g` answers there), and each document's
+ * runnable blocks run in order as one bash script (`set -euo pipefail`) in an empty directory,
+ * with the emulator's documented port 4010 replaced by a free one. The end state each
+ * walk-through promises is checked after it.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, ROOT } from "../proof/binary.js";
+
+const DOCUMENTS = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)];
+
+/** The runnable blocks of a Markdown file, in order. */
+function runnableBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] | undefined;
+  for (const line of text.split("\n")) {
+    if (current === undefined) {
+      if (/^```sh runnable\s*$/.test(line)) current = [];
+    } else if (line.startsWith("```")) {
+      blocks.push(current.join("\n"));
+      current = undefined;
+    } else current.push(line);
+  }
+  return blocks;
+}
+
+const RUNNABLE = DOCUMENTS.map((doc) => ({
+  doc,
+  blocks: runnableBlocks(readFileSync(join(ROOT, doc), "utf8")),
+})).filter((d) => d.blocks.length > 0);
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => done(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+let dir: string;
+let prefix: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "doohctl-runnable-"));
+  prefix = join(dir, "prefix");
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+    cwd: ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const [info] = JSON.parse(packed) as { filename: string }[];
+  execFileSync(
+    "npm",
+    [
+      "install",
+      "--global",
+      "--prefix",
+      prefix,
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      join(dir, info!.filename),
+    ],
+    { cwd: dir, stdio: "ignore" },
+  );
+}, 240_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a document's runnable blocks as one script in an empty directory; its exit and output. */
+async function runDocument(blocks: string[], work: string): Promise<{ code: number | null; log: string }> {
+  const port = await freePort();
+  mkdirSync(work, { recursive: true });
+  const script = join(work, "..", `${work.split("/").at(-1)}.sh`);
+  writeFileSync(
+    script,
+    [
+      "set -euo pipefail",
+      // A block may start the emulator in the background: it never outlives the script.
+      "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
+      ...blocks.map((b) => b.replaceAll("4010", String(port))),
+    ].join("\n"),
+  );
+  const env: Record<string, string> = {
+    PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
+    HOME: join(dir, "home"),
+    npm_config_prefix: prefix,
+    npm_config_update_notifier: "false",
+    DOOHCTL_STATE_DIR: join(work, ".state"),
+    XDG_CACHE_HOME: join(work, ".cache"),
+    NO_COLOR: "1",
+  };
+  const child = spawn("bash", [script], { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const code = await new Promise<number | null>((done) => child.on("close", (c) => done(c)));
+  return { code, log };
+}
+
+describe("runnable snippets of the README and docs/", () => {
+  it("finds the README's walk-through and the emulator page's drift rehearsal", () => {
+    expect(RUNNABLE.map((d) => d.doc)).toEqual(expect.arrayContaining(["README.md", "docs/emulator.md"]));
+    expect(RUNNABLE.find((d) => d.doc === "README.md")?.blocks.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(RUNNABLE.map((d) => [d.doc, d.blocks] as const))(
+    "%s runs as written from outside the checkout",
+    async (doc, blocks) => {
+      const work = join(dir, doc.replace(/[/.]/g, "-"));
+      const { code, log } = await runDocument(blocks, work);
+      expect(code, log).toBe(0);
+      if (doc === "README.md") {
+        // The edit applied, the colleague's change pulled, and the last plan was empty (exit 0).
+        const config = readFileSync(join(work, "campaigns", "1001.yaml"), "utf8");
+        expect(config).toContain("budget_impressions: 550000");
+        expect(config).toContain("budget_impressions: 320000");
+        expect(log).toContain("+        budget_impressions: 320000");
+        expect(log).not.toContain("Not pulled");
+      }
+      if (doc === "docs/emulator.md") {
+        expect(log).toContain('"cpm":{"currency_code":"USD","units":"14","nanos":0}');
+        expect(log).toMatch(/"id":"5002"[^}]*"active":false/);
+        expect(log).toContain('"end_time":"2027-02-15T00:00:00Z"');
+      }
+    },
+    180_000,
+  );
+});
