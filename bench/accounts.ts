@@ -19,7 +19,7 @@ import { type RunningEmulator, startEmulator } from "../src/emulator/index.js";
 import { VirtualClock } from "../src/model/clock.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
-import { deactivatingChangeIds } from "../src/plan/changes.js";
+import { deactivatingChangeIds } from "../src/plan/changes/changes.js";
 import { createPlan } from "../src/plan/planner.js";
 import { readLiveState } from "../src/plan/read.js";
 import type { Plan } from "../src/plan/types.js";

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { writePlanFile } from "../src/cli/plan-file.js";
 import { loadConfig } from "../src/config/load.js";
 import type { DesiredState } from "../src/model/desired.js";
-import { deactivatingChangeIds } from "../src/plan/changes.js";
+import { deactivatingChangeIds } from "../src/plan/changes/changes.js";
 import { createPlan } from "../src/plan/planner.js";
 import type { LiveState } from "../src/plan/types.js";
 import { renderMarkdown } from "../src/render/markdown.js";

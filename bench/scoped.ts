@@ -20,7 +20,7 @@ import { startEmulator } from "../src/emulator/index.js";
 import { VirtualClock } from "../src/model/clock.js";
 import type { DesiredState } from "../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../src/model/limits.js";
-import { changedSince } from "../src/plan/changed.js";
+import { changedSince } from "../src/plan/changes/changed.js";
 import { createPlan } from "../src/plan/planner.js";
 import { readLiveState } from "../src/plan/read.js";
 import type { ChangedScope } from "../src/plan/types.js";

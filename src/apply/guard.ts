@@ -16,8 +16,8 @@ import {
   fingerprintOf,
   insertionOrderSnapshot,
   targetingsSnapshot,
-} from "../plan/fingerprint.js";
-import { describeStale } from "../plan/stale.js";
+} from "../plan/saved/fingerprint.js";
+import { describeStale } from "../plan/saved/stale.js";
 import type { JsonValue, ObjectKind, Plan } from "../plan/types.js";
 
 export class ConcurrentChangeError extends Error {

@@ -4,7 +4,7 @@
  * names it (the recovery record also keeps it, so the next plan reactivates it).
  */
 import type { LeftPausedCampaign } from "../model/apply-report.js";
-import { pauseSpans } from "../plan/pauses.js";
+import { pauseSpans } from "../plan/requests/pauses.js";
 import type { Plan } from "../plan/types.js";
 
 /** Pauses sent (applied, or abandoned in flight) without their reactivation applied. */

@@ -4,7 +4,7 @@
  * unrecorded; and the campaigns a request reactivated, once the DSP confirmed it.
  */
 import type { Clock } from "../model/clock.js";
-import { activeItems, type PauseSpan, pauseSpans } from "../plan/pauses.js";
+import { activeItems, type PauseSpan, pauseSpans } from "../plan/requests/pauses.js";
 import type { Plan } from "../plan/types.js";
 import type { RecoveryPort } from "./restore.js";
 

@@ -3,7 +3,7 @@
  * by placeholder (`<new:c7>`, plan/types.ts). This module swaps in the real ids.
  */
 
-import { Placeholder } from "../plan/placeholder.js";
+import { Placeholder } from "../plan/changes/placeholder.js";
 import type { Change, JsonValue, PlannedRequest } from "../plan/types.js";
 
 export class UnresolvedPlaceholderError extends Error {

@@ -7,7 +7,7 @@
 import type { ApiEvent, DspClient } from "../api/types.js";
 import type { ApplyFailure, ApplyRequestRecord, PlannedRequestRef } from "../model/apply-report.js";
 import type { Clock } from "../model/clock.js";
-import { Placeholder } from "../plan/placeholder.js";
+import { Placeholder } from "../plan/changes/placeholder.js";
 import type { Change, Plan } from "../plan/types.js";
 import type { ApplyListener } from "./events.js";
 import { describeFailure, failedStatusOf } from "./failure.js";

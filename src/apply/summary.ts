@@ -1,6 +1,6 @@
 /** The result summary: what an apply achieved, counted per change kind and per request. */
 import type { ApplyRequestRecord, ApplySummary } from "../model/apply-report.js";
-import { pauseSpans } from "../plan/pauses.js";
+import { pauseSpans } from "../plan/requests/pauses.js";
 import type { Plan } from "../plan/types.js";
 
 /**

@@ -6,7 +6,7 @@
 import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../api/atomic-write.js";
 import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
-import { PlanFileError, parsePlan, planFileChunks } from "../plan/file.js";
+import { PlanFileError, parsePlan, planFileChunks } from "../plan/saved/file.js";
 import type { Plan } from "../plan/types.js";
 
 /**

@@ -7,7 +7,6 @@
  * them, so no message can slip past.
  */
 import { Scrubber } from "../model/scrub.js";
-import type { ConfigIssue } from "./issues.js";
 
 export const NOT_SHOWN = "[credential not shown]";
 
@@ -83,11 +82,21 @@ function guardText(text: string, secrets: Scrubber): string {
   return cutQuotes(withoutCredentials(secrets.text(text)));
 }
 
+/** What of an issue (src/config/issues.ts) reaches a message: structural, so no import comes back. */
+interface GuardedText {
+  message: string;
+  hint?: string | undefined;
+  path: string;
+}
+
 /**
  * The issue as a message may show it (its message, hint and path): `secrets` (the run's
  * password) first, then the guard.
  */
-export function guardIssue(issue: ConfigIssue, secrets: readonly string[] | Scrubber = []): ConfigIssue {
+export function guardIssue<Issue extends GuardedText>(
+  issue: Issue,
+  secrets: readonly string[] | Scrubber = [],
+): Issue {
   const scrubber = secrets instanceof Scrubber ? secrets : new Scrubber(secrets);
   const message = guardText(issue.message, scrubber);
   const hint = issue.hint === undefined ? undefined : guardText(issue.hint, scrubber);

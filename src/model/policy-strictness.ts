@@ -42,7 +42,7 @@ function ruleLoosenings(
     const flag = name === "cpm_increase_percent" ? "--cpm-increase-threshold" : "--budget-increase-threshold";
     out.push(`limit ${before.limit}% -> ${percentLimit(after, flag)}`);
   }
-  // A rule with limits binds every currency, one it does not list at zero (src/plan/policy.ts):
+  // A rule with limits binds every currency, one it does not list at zero (src/plan/findings/policy.ts):
   // dropping every limit loosens, dropping one currency's tightens, adding a currency loosens.
   const was = before.limits ?? [];
   const now = after.limits ?? [];

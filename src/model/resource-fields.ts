@@ -3,7 +3,7 @@
  * `TARGETING_OPTIONS` (targeting-members.ts): every member doohctl reads, its kind, and what
  * doohctl does with it. The desired-state and wire types (desired.ts, wire.ts), the config's
  * normalization (src/config/normalize.ts), the comparison, create and patch bodies and
- * fingerprints (src/plan/compare.ts, campaign-creation.ts, campaign-update.ts, fingerprint.ts),
+ * fingerprints (src/plan/changes/compare.ts, campaign-creation.ts, campaign-update.ts, fingerprint.ts),
  * export (src/render/export.ts), pull's value kinds (src/pull/from-plan.ts) and doctor's member
  * checks (src/cli/doctor/checks.ts) are taken from it; the config schema's and the contract's
  * fragments of these members are written from it by scripts/gen-targeting-schemas.ts, and

@@ -8,21 +8,22 @@ import { append, largest } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";
 import { Time } from "../model/time.js";
-import { analyze, DEFAULT_THRESHOLDS } from "./analyze.js";
-import { buildChanges } from "./build.js";
-import { overspentBudgets } from "./delivery.js";
-import { finding, hasErrors } from "./findings.js";
-import { fingerprints } from "./fingerprint.js";
+import { buildChanges } from "./changes/build.js";
+import { recordFindings } from "./changes/recovered.js";
+import { analyze, DEFAULT_THRESHOLDS } from "./findings/analyze.js";
+import { overspentBudgets } from "./findings/delivery.js";
+import { finding, hasErrors } from "./findings/findings.js";
+import { policedIncrease, policyFindings } from "./findings/policy.js";
+import { budgetMoneyChanges, spendSummary } from "./findings/spend.js";
+import { savedThresholds } from "./findings/thresholds.js";
 import { LiveIndex } from "./live-index.js";
-import type { Choice } from "./pause-groups.js";
-import { pauseSpans } from "./pauses.js";
-import { policedIncrease, policyFindings } from "./policy.js";
-import { recordFindings } from "./recovered.js";
-import { scheduleRequests } from "./schedule.js";
-import { simulate } from "./simulate.js";
-import { budgetMoneyChanges, spendSummary } from "./spend.js";
-import { planSummary } from "./summary.js";
-import { savedThresholds } from "./thresholds.js";
+import type { Choice } from "./requests/pause-groups.js";
+import { pauseSpans } from "./requests/pauses.js";
+import { scheduleRequests } from "./requests/schedule.js";
+import { simulate } from "./requests/simulate.js";
+import { planSummary } from "./requests/summary.js";
+import { writeSendTimes } from "./requests/window.js";
+import { fingerprints } from "./saved/fingerprint.js";
 import {
   type ChangedScope,
   type Finding,
@@ -33,7 +34,6 @@ import {
   type PlannedRequest,
   type PlanOptions,
 } from "./types.js";
-import { writeSendTimes } from "./window.js";
 
 /**
  * How long the paused campaigns stay dark, estimated as the ETA is: when each request can go

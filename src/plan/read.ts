@@ -13,8 +13,8 @@ import { append } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, CreativeCategory } from "../model/wire.js";
-import { campaignKey, touchedInsertionOrders } from "./changed.js";
-import { matchCampaigns } from "./identity.js";
+import { campaignKey, touchedInsertionOrders } from "./changes/changed.js";
+import { matchCampaigns } from "./changes/identity.js";
 import { LiveIndex } from "./live-index.js";
 import type { ChangedScope, LiveState } from "./types.js";
 

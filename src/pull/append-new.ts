@@ -9,7 +9,7 @@ import type { DesiredState } from "../model/desired.js";
 import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
-import { campaignAddress } from "../plan/identity.js";
+import { campaignAddress } from "../plan/changes/identity.js";
 import type { LiveState } from "../plan/types.js";
 import { campaignEntry, exportLayout } from "../render/export.js";
 import type { Splice } from "./document-edit.js";

@@ -9,7 +9,7 @@ import { type FieldKind, type FieldSpec, RESOURCES, withFlag } from "../model/re
 import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
 import { isHttpUrl } from "../model/url.js";
 import type { Campaign } from "../model/wire.js";
-import { campaignAddress } from "../plan/identity.js";
+import { campaignAddress } from "../plan/changes/identity.js";
 import type { FieldChange, JsonValue, LiveState, Plan } from "../plan/types.js";
 import type { NotPulled, PullItem, PullValueKind } from "./items.js";
 

@@ -14,7 +14,7 @@ import { scopeBanner } from "./scope.js";
 export interface MarkdownOptions {
   /**
    * The ids of the changes that turn a live campaign off, computed by the caller with
-   * `deactivatingChangeIds` (src/plan/changes.ts): render counts them, it does not decide.
+   * `deactivatingChangeIds` (src/plan/changes/changes.ts): render counts them, it does not decide.
    */
   deactivating: ReadonlySet<string>;
   /** @default 60000 */

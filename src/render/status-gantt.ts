@@ -7,7 +7,7 @@
  * writes with Mermaid's own parser (test/status/mermaid.ts).
  */
 import { printable } from "../model/printable.js";
-import type { CampaignStatus, StatusReport } from "../plan/status.js";
+import type { CampaignStatus, StatusReport } from "../status/status.js";
 
 /**
  * Mermaid task names: `:` starts the task's data, `#` and `;` end a line or start a comment;
@@ -34,7 +34,7 @@ function day(time: string): string {
  * purpose stays plain, a paused one is `done` (it delivered once).
  */
 function tagOf(c: CampaignStatus): string {
-  const first = c.alerts[0]?.kind; // the cause first (src/plan/status.ts)
+  const first = c.alerts[0]?.kind; // the cause first (src/status/status.ts)
   if (first === "behind" || first === "budget exhausted") return "crit, active, ";
   if (first === "ended short") return "crit, done, ";
   if (first === "inactive" && c.pacing.verdict === "never activated") return "";

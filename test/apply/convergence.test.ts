@@ -15,7 +15,7 @@ import { Money } from "../../src/model/money.js";
 import { seededRandom } from "../../src/model/random.js";
 import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
 import { Time } from "../../src/model/time.js";
-import { activeItems } from "../../src/plan/pauses.js";
+import { activeItems } from "../../src/plan/requests/pauses.js";
 import type { Plan } from "../../src/plan/types.js";
 import {
   desiredCampaign,

@@ -21,7 +21,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MAX_PLAN_FILE_BYTES, readPlanFile, writePlanFile } from "../../src/cli/plan-file.js";
 import { run } from "../../src/cli/program.js";
-import { planFileChunks, serializePlan } from "../../src/plan/file.js";
+import { planFileChunks, serializePlan } from "../../src/plan/saved/file.js";
 import type { Plan } from "../../src/plan/types.js";
 
 import {

@@ -2,7 +2,7 @@
 import type { ApplyRequestRecord, ApplyResult } from "../../src/model/apply-report.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { deactivatingChangeIds } from "../../src/plan/changes.js";
+import { deactivatingChangeIds } from "../../src/plan/changes/changes.js";
 import { createPlan } from "../../src/plan/planner.js";
 import type { LiveState, Plan, PlanOptions } from "../../src/plan/types.js";
 import { renderMarkdown } from "../../src/render/markdown.js";

@@ -26,10 +26,10 @@ import {
   withFlag,
 } from "../../src/model/resource-fields.js";
 import { configResourceSchema, contractResourceSchema } from "../../src/model/resource-schemas.js";
-import { campaignCreateItem } from "../../src/plan/campaign-creation.js";
-import { campaignChanges } from "../../src/plan/campaign-update.js";
-import { diffFields } from "../../src/plan/compare.js";
-import { snapshotOf } from "../../src/plan/fingerprint.js";
+import { campaignCreateItem } from "../../src/plan/changes/campaign-creation.js";
+import { campaignChanges } from "../../src/plan/changes/campaign-update.js";
+import { diffFields } from "../../src/plan/changes/compare.js";
+import { snapshotOf } from "../../src/plan/saved/fingerprint.js";
 import { exportFields } from "../../src/render/export.js";
 import { liveCampaign } from "../helpers/builders.js";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import { boughtCpm } from "../../src/plan/delivery.js";
+import { boughtCpm } from "../../src/plan/findings/delivery.js";
 import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";

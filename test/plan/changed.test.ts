@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedSince } from "../../src/plan/changed.js";
+import { changedSince } from "../../src/plan/changes/changed.js";
 import {
   desiredCampaign,
   desiredCreative,

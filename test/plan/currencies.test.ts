@@ -20,9 +20,9 @@ import { Money } from "../../src/model/money.js";
 import type { Campaign } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
-import { buildStatusReport } from "../../src/plan/status.js";
 import type { Plan } from "../../src/plan/types.js";
 import { spendRows } from "../../src/render/format.js";
+import { buildStatusReport } from "../../src/status/status.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -231,7 +231,7 @@ describe("currencies: never netted, converted or dropped", () => {
       spend: [{ amount: "2888.70 EUR", budget: "11422.26 EUR" }],
       budget_money: "40000.00 EUR",
     });
-    // The plan's money table, the same function (src/plan/spend.ts): the same 11,422.26 EUR.
+    // The plan's money table, the same function (src/plan/findings/spend.ts): the same 11,422.26 EUR.
     const plan = await planOf([desiredCampaign("Stations", { id: "5003" })], {});
     expect(plan.summary.spend?.map((r) => Money.format(r.max_spend_after))).toEqual(["11422.26 EUR"]);
   });

@@ -14,8 +14,8 @@ import type { DesiredCampaign, InsertionOrderFields } from "../../src/model/desi
 import { Money } from "../../src/model/money.js";
 import type { Campaign } from "../../src/model/wire.js";
 import { createPlan } from "../../src/plan/planner.js";
-import { checkProposal } from "../../src/plan/proposal.js";
 import { readLiveState } from "../../src/plan/read.js";
+import { checkProposal } from "../../src/plan/saved/proposal.js";
 import type { Plan } from "../../src/plan/types.js";
 import { desiredCampaign, desiredIo, desiredState, seedAccount } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";

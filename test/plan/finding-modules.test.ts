@@ -1,6 +1,6 @@
 /**
  * Each finding code has one emitting module, the one its FINDING_CATALOGUE row names
- * (src/plan/findings.ts). A finding is emitted where `finding(CODE, ...)` is called: the one
+ * (src/plan/findings/findings.ts). A finding is emitted where `finding(CODE, ...)` is called: the one
  * constructor, imported from findings.ts, with its code written out. Reading a code
  * (`f.code === "DOOH203"`), listing it (an analyzer's `codes`) or naming it in a message, a
  * comment or a document emits nothing. A finding built by hand (`{ code, severity, ... }`) or
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { FINDING_CATALOGUE, type FindingCode } from "../../src/plan/findings.js";
+import { FINDING_CATALOGUE, type FindingCode } from "../../src/plan/findings/findings.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const CODE = /^DOOH\d{3}$/;
@@ -25,7 +25,7 @@ interface Scan {
 /** The local names under which a module imports `finding` from findings.ts. */
 function constructorNames(source: ts.SourceFile, path: string): Set<string> {
   const names = new Set<string>();
-  if (path === "src/plan/findings.ts") names.add("finding");
+  if (path === "src/plan/findings/findings.ts") names.add("finding");
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     if (!/(^|\/)findings\.js$/.test(statement.moduleSpecifier.text)) continue;
@@ -69,7 +69,7 @@ function scanModule(path: string, text: string, scan: Scan): void {
         scan.emitted.set(code, modules);
       }
     }
-    if (ts.isObjectLiteralExpression(node) && path !== "src/plan/findings.ts") {
+    if (ts.isObjectLiteralExpression(node) && path !== "src/plan/findings/findings.ts") {
       const names = node.properties.map(propertyName);
       const codeLiteral = node.properties.some(
         (p) =>
@@ -143,7 +143,7 @@ describe("each finding code has one emitting module", () => {
         'const analyzer = { name: "x", codes: ["DOOH004"], run: () => [] };',
       ].join("\n"),
       "src/cli/stray.ts": [
-        'import { finding } from "../plan/findings.js";',
+        'import { finding } from "./findings.js";',
         'const code = Math.random() > 0.5 ? "DOOH005" : "DOOH006";',
         "finding(code, 'message');",
         'const byHand = { code: "DOOH007", message: "m" };',

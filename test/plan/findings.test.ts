@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PLAN_ANALYZERS } from "../../src/plan/analyze.js";
-import { BUDGET_ANALYZERS } from "../../src/plan/delivery.js";
-import { FINDING_CATALOGUE, type FindingCode, finding } from "../../src/plan/findings.js";
-import { POLICY_ANALYZERS, POLICY_CODES } from "../../src/plan/policy.js";
+import { PLAN_ANALYZERS } from "../../src/plan/findings/analyze.js";
+import { BUDGET_ANALYZERS } from "../../src/plan/findings/delivery.js";
+import { FINDING_CATALOGUE, type FindingCode, finding } from "../../src/plan/findings/findings.js";
+import { POLICY_ANALYZERS, POLICY_CODES } from "../../src/plan/findings/policy.js";
 
 const CODES = Object.keys(FINDING_CATALOGUE) as FindingCode[];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deactivates } from "../../src/plan/changes.js";
+import { deactivates } from "../../src/plan/changes/changes.js";
 import { LiveIndex } from "../../src/plan/live-index.js";
 import type { Change } from "../../src/plan/types.js";
 import { liveCampaign, liveCreative, liveIo, liveState } from "../helpers/builders.js";

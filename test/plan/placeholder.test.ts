@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Placeholder } from "../../src/plan/placeholder.js";
+import { Placeholder } from "../../src/plan/changes/placeholder.js";
 
 describe("Placeholder: the one home of <new:cN>", () => {
   it("makes, recognizes and parses the placeholder of a create change", () => {

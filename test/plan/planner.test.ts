@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import { pauseSpans } from "../../src/plan/pauses.js";
-import { Placeholder } from "../../src/plan/placeholder.js";
+import { Placeholder } from "../../src/plan/changes/placeholder.js";
+import { pauseSpans } from "../../src/plan/requests/pauses.js";
 import {
   desiredCampaign,
   desiredIo,

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PolicyRule, PolicyRules } from "../../src/model/desired.js";
-import { changedSince } from "../../src/plan/changed.js";
-import { parsePlan, serializePlan } from "../../src/plan/file.js";
+import { changedSince } from "../../src/plan/changes/changed.js";
+import { parsePlan, serializePlan } from "../../src/plan/saved/file.js";
 import {
   desiredCampaign,
   desiredIo,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Campaign } from "../../src/model/wire.js";
-import { Placeholder } from "../../src/plan/placeholder.js";
+import { Placeholder } from "../../src/plan/changes/placeholder.js";
 import type { Plan } from "../../src/plan/types.js";
 import {
   desiredCampaign,

@@ -3,7 +3,7 @@
  * not know, so a plan goes stale when one appears or goes away; nothing else moves them.
  */
 import { describe, expect, it } from "vitest";
-import { fingerprintOf, targetingsSnapshot } from "../../src/plan/fingerprint.js";
+import { fingerprintOf, targetingsSnapshot } from "../../src/plan/saved/fingerprint.js";
 
 const known = { venue_type_targeting_option: { venue_type_ids: ["12"] } };
 

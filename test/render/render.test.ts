@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parsePlan, serializePlan } from "../../src/plan/file.js";
+import { parsePlan, serializePlan } from "../../src/plan/saved/file.js";
 import type { Change } from "../../src/plan/types.js";
 import { detailLines } from "../../src/render/format.js";
 import { renderText } from "../../src/render/text.js";

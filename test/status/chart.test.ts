@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
 import type { Campaign, Creative } from "../../src/model/wire.js";
-import { buildStatusReport } from "../../src/plan/status.js";
 import { renderStatusMarkdown } from "../../src/render/status.js";
+import { buildStatusReport } from "../../src/status/status.js";
 import { mermaidBlocks, parseMermaidBlocks } from "./mermaid.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");

@@ -8,8 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
 import type { Campaign, Creative } from "../../src/model/wire.js";
-import { buildStatusReport } from "../../src/plan/status.js";
 import { renderStatusText } from "../../src/render/status.js";
+import { buildStatusReport } from "../../src/status/status.js";
 
 const THRESHOLDS = { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 };
 

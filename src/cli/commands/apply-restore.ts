@@ -12,7 +12,7 @@ import { ConfigError, formatIssue } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { RecordSettled } from "../../model/recovery.js";
-import { obeyedEntries, recordFindings, settlementOf } from "../../plan/recovered.js";
+import { obeyedEntries, recordFindings, settlementOf } from "../../plan/changes/recovered.js";
 import { renderRestoreText } from "../../render/restore.js";
 import { connect } from "../connection.js";
 import type { CliIO } from "../io.js";

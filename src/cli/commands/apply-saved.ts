@@ -8,8 +8,8 @@ import { credentialVariables, resolveConnection } from "../../config/connection.
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
-import { checkProposal } from "../../plan/proposal.js";
-import { thresholdsOfSaved } from "../../plan/thresholds.js";
+import { thresholdsOfSaved } from "../../plan/findings/thresholds.js";
+import { checkProposal } from "../../plan/saved/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { connect, runUser } from "../connection.js";
 import type { CliIO } from "../io.js";

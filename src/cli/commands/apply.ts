@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { systemClock } from "../../model/clock.js";
 import type { RecordSettled } from "../../model/recovery.js";
-import { hasErrors } from "../../plan/findings.js";
-import { checkProposal } from "../../plan/proposal.js";
+import { hasErrors } from "../../plan/findings/findings.js";
+import { checkProposal } from "../../plan/saved/proposal.js";
 import { renderApplyJson } from "../../render/apply-result.js";
 import { renderApplyReport } from "../../render/report.js";
 import { renderRestoreJson, renderRestoreText, restoreIncomplete } from "../../render/restore.js";

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { deactivatingChangeIds } from "../../plan/changes.js";
-import { serializePlan } from "../../plan/file.js";
-import { hasErrors } from "../../plan/findings.js";
+import { deactivatingChangeIds } from "../../plan/changes/changes.js";
+import { hasErrors } from "../../plan/findings/findings.js";
+import { serializePlan } from "../../plan/saved/file.js";
 import type { Plan } from "../../plan/types.js";
 import { renderMarkdown } from "../../render/markdown.js";
 import { renderText } from "../../render/text.js";

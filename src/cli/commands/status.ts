@@ -13,13 +13,13 @@ import { loadConfig } from "../../config/load.js";
 import { type Clock, systemClock } from "../../model/clock.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
+import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
 import {
   buildStatusReport,
   DEFAULT_BEHIND_THRESHOLD_PCT,
   DEFAULT_ENDED_SHORT_PCT,
   DEFAULT_GRACE_HOURS,
-} from "../../plan/status.js";
-import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
+} from "../../status/status.js";
 import type { CommandModule } from "../command.js";
 import { connect } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";

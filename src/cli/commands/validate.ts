@@ -3,7 +3,7 @@ import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
 import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
-import { configCommitmentFindings } from "../../plan/commitments.js";
+import { configCommitmentFindings } from "../../plan/findings/commitments.js";
 import type { CommandModule } from "../command.js";
 import { withoutEnvSecrets } from "../config-secrets.js";
 import { configErrorText } from "../errors.js";

@@ -1,0 +1,171 @@
+/**
+ * Field-level comparison of declared fields against live values. Only what the config
+ * declares is compared (ARCHITECTURE.md#configuration); values are compared with the model's own
+ * equality (Money.equals, Time.equals, id sets), never as raw JSON, so `12.5 USD` equals
+ * `{units: "12", nanos: 500000000}` and `+01:00` times equal their UTC form.
+ */
+import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
+import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../../model/desired.js";
+import { Money } from "../../model/money.js";
+import {
+  CAMPAIGN_FIELDS,
+  CREATIVE_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  INSERTION_ORDER_FIELDS,
+  withFlag,
+} from "../../model/resource-fields.js";
+import { sortedIds } from "../../model/targeting.js";
+import { Time } from "../../model/time.js";
+import type { Campaign, Creative, InsertionOrder } from "../../model/wire.js";
+import type { FieldChange, FieldDetail, JsonValue } from "../types.js";
+
+/** Plain JSON copy of a wire value, for storing in a plan. */
+export function toJson(value: unknown): JsonValue {
+  // Strings and booleans are their own copy; the round trip is for objects (and NaN -> null).
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+function moneyOrNullEquals(a: Money | null, b: Money | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Money.equals(a, b);
+}
+
+function idSetEquals(a: readonly string[], b: readonly string[]): boolean {
+  const sa = sortedIds(a);
+  const sb = sortedIds(b);
+  return sa.length === sb.length && sa.every((id, i) => id === sb[i]);
+}
+
+/**
+ * Paths inside an opaque object (pacing, G2) that differ, via json-diff-ts; its change
+ * objects stay in this module and come out as our own FieldDetail values.
+ */
+export function objectDetails(
+  field: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): FieldDetail[] {
+  return atomizeChangeset(jsonDiff(before, after)).map((change) => ({
+    path: `${field}${change.path.slice(1)}`,
+    before: change.type === "ADD" ? null : toJson(change.oldValue ?? change.value),
+    after: change.type === "REMOVE" ? null : toJson(change.value),
+  }));
+}
+
+function change(field: string, before: unknown, after: unknown, source: SourceRef | undefined): FieldChange {
+  const result: FieldChange = { field, before: toJson(before), after: toJson(after) };
+  if (source) result.source = source;
+  return result;
+}
+
+type Sources<K extends string> = Partial<Record<K, SourceRef>>;
+type Values = Readonly<Record<string, unknown>>;
+type Opaque = Record<string, unknown>;
+
+/** Equality of two values of one kind, by the model's own rules (see above). */
+export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  switch (kind) {
+    case "time":
+      return Time.equals(a as string, b as string);
+    case "money":
+      return moneyOrNullEquals(a as Money, b as Money);
+    case "opaque":
+      return pacingEquals(a as Opaque, (b ?? {}) as Opaque);
+    case "id_list":
+      return idSetEquals(a as string[], b as string[]);
+    default:
+      return a === b;
+  }
+}
+
+/** A value as a plan shows it: an id list sorted, the rest as is. */
+const shown = (kind: FieldKind, value: unknown) =>
+  kind === "id_list" && Array.isArray(value) ? sortedIds(value as string[]) : value;
+
+/**
+ * The compared members of `fields` (resource-fields.ts) that `desired` declares and `live`
+ * holds otherwise, in the table's order; an opaque member with the paths inside it.
+ */
+export function diffFields(
+  fields: readonly FieldSpec[],
+  desired: object,
+  live: object,
+  sources: Sources<string>,
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const { name, kind } of withFlag(fields, "compare")) {
+    const want = (desired as Values)[name];
+    if (want === undefined) continue;
+    const have = (live as Values)[name];
+    if (valuesEqual(kind, want, have)) continue;
+    const fieldChange = change(name, shown(kind, have), shown(kind, want), sources[name]);
+    if (kind === "opaque") fieldChange.details = objectDetails(name, (have ?? {}) as Opaque, want as Opaque);
+    changes.push(fieldChange);
+  }
+  return changes;
+}
+
+/**
+ * A PATCH body's values: each `update` member of `fields` among the `changed` fields (but
+ * `except`), with its declared value, an id list sorted. No PATCH body is written by hand.
+ */
+export function patchOf(
+  fields: readonly FieldSpec[],
+  declared: object,
+  changed: readonly FieldChange[],
+  except: readonly string[] = [],
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const { name, kind } of withFlag(fields, "update")) {
+    const value = (declared as Values)[name];
+    if (value === undefined || except.includes(name) || !changed.some((f) => f.field === name)) continue;
+    patch[name] = shown(kind, value);
+  }
+  return patch;
+}
+
+export function diffInsertionOrder(
+  desired: InsertionOrderFields,
+  live: InsertionOrder,
+  sources: Sources<keyof InsertionOrderFields>,
+): FieldChange[] {
+  return diffFields(INSERTION_ORDER_FIELDS, desired, live, sources);
+}
+
+export function pacingEquals(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return jsonDiff(a, b).length === 0;
+}
+
+export function diffCampaign(
+  desired: CampaignFields,
+  live: Campaign,
+  sources: Sources<keyof CampaignFields>,
+): FieldChange[] {
+  return diffFields(CAMPAIGN_FIELDS, desired, live, sources);
+}
+
+/** Fields a new campaign is created with (G3); `active` is handled by the phases. */
+export function createFields(
+  desired: CampaignFields,
+  sources: Sources<keyof CampaignFields>,
+  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
+): FieldChange[] {
+  const values: Values = desired;
+  const changes: FieldChange[] = [];
+  for (const { name } of withFlag(fields, "compare")) {
+    const want = values[name];
+    if (want !== undefined) changes.push(change(name, null, want, (sources as Sources<string>)[name]));
+  }
+  return changes;
+}
+
+export function diffCreative(
+  desired: CreativeFields,
+  live: Creative,
+  sources: Sources<keyof CreativeFields>,
+): FieldChange[] {
+  return diffFields(CREATIVE_FIELDS, desired, live, sources);
+}

@@ -1,0 +1,61 @@
+/**
+ * DOOH304: a budget cut on a campaign in flight that leaves it less than `--min-budget-days`
+ * (default 2) of delivery at its current pace, before its flight ends. The pace is the one
+ * progress sample the DSP gives (G2, no history): delivered / elapsed flight time. A cut to
+ * at or below what is delivered is a dark path (dark-paths.ts), not this warning.
+ */
+import { Time } from "../../model/time.js";
+import type { LiveIndex } from "../live-index.js";
+import type { Change, Finding, PlanThresholds } from "../types.js";
+import { finding } from "./findings.js";
+
+const DAY_MS = 86_400_000;
+
+function grouped(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function days(ms: number): string {
+  return `${(ms / DAY_MS).toFixed(1)} days`;
+}
+
+export function shortBudgets(input: {
+  changes: readonly Change[];
+  live: LiveIndex;
+  now: string;
+  thresholds: Required<PlanThresholds>;
+}): Finding[] {
+  const now = Time.toMillis(input.now);
+  const minMs = input.thresholds.minBudgetDays * DAY_MS;
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
+    const budget = c.fields.find((f) => f.field === "budget_impressions");
+    const delivered = live?.progress?.impressions_delivered;
+    if (!live?.active || !live.in_flight || !budget || delivered === undefined) return [];
+    if (
+      typeof budget.after !== "number" ||
+      typeof budget.before !== "number" ||
+      budget.after >= budget.before
+    )
+      return [];
+    const deactivated = c.fields.some((f) => f.field === "active" && f.after === false);
+    const elapsed = now - Time.toMillis(live.start_time);
+    if (deactivated || budget.after <= delivered || delivered === 0 || elapsed <= 0) return [];
+    const endField = c.fields.find((f) => f.field === "end_time")?.after;
+    const end = Time.toMillis(typeof endField === "string" ? endField : live.end_time);
+    const left = budget.after - delivered;
+    // delivered / elapsed is the pace; the rest lasts left / pace = left x elapsed / delivered.
+    const lasts = (left * elapsed) / delivered;
+    const flightLeft = end - now;
+    if (lasts >= minMs || lasts >= flightLeft) return [];
+    const perDay = Math.round((delivered / elapsed) * DAY_MS);
+    return [
+      finding(
+        "DOOH304",
+        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(elapsed)}), less than --min-budget-days ${input.thresholds.minBudgetDays}; it would go dark about ${days(flightLeft - lasts)} before its flight ends`,
+        { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+      ),
+    ];
+  });
+}

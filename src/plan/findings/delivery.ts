@@ -1,0 +1,268 @@
+/**
+ * Delivery-aware analyzers: what a change does to a campaign that has already delivered.
+ * They read the live campaigns' `progress` (G2 `include_progress=true`, read on the same list
+ * requests as the campaigns); a campaign read without it gets none of these findings.
+ * Errors (DOOH801, DOOH802, DOOH804) are changes the DSP would let through but no one means: a
+ * budget below what is already delivered or spent, a currency changed under money spent. Warnings (DOOH302, DOOH303) say what delivery
+ * will do at apply.
+ */
+
+import { Money } from "../../model/money.js";
+import { Time } from "../../model/time.js";
+import type { Campaign } from "../../model/wire.js";
+import type { LiveIndex } from "../live-index.js";
+import type { Change, FieldChange, Finding } from "../types.js";
+import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+
+export interface DeliveryInput {
+  changes: readonly Change[];
+  /** The live state, indexed once per plan. */
+  live: LiveIndex;
+  now: string;
+  /** `--allow`: DOOH804 named here is a warning that says so. */
+  allowed?: readonly string[];
+}
+
+function grouped(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function field(fields: readonly FieldChange[], name: string): FieldChange | undefined {
+  return fields.find((f) => f.field === name);
+}
+
+/** What an insertion order's campaigns have spent, per currency (G2 progress.spend), exact. */
+function spentByCurrency(campaigns: Iterable<Campaign>): Map<string, Money> {
+  const spent = new Map<string, Money>();
+  for (const c of campaigns) {
+    if (!c.progress) continue;
+    const { spend } = c.progress;
+    const sum = spent.get(spend.currency_code);
+    spent.set(spend.currency_code, sum ? Money.add(sum, Money.fromWire(spend)) : Money.fromWire(spend));
+  }
+  return spent;
+}
+
+/** `spent` rounded up to the currency's minor unit: the least budget a person can type that covers it. */
+function atLeast(spent: Money): Money {
+  const rounded = Money.roundToMinor(spent);
+  if (Money.compare(rounded, spent) >= 0) return rounded;
+  const unit = 10n ** BigInt(9 - Money.minorUnits(spent.currency_code));
+  return Money.fromNanos(Money.toNanos(rounded) + unit, spent.currency_code);
+}
+
+/**
+ * DOOH801: a campaign budget below the impressions it has delivered. DOOH802: an insertion
+ * order money budget below what its campaigns have spent (sum of progress.spend in the
+ * budget's currency; spend in another currency cannot count against it).
+ */
+function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind === "update_campaign") {
+      const live =
+        c.campaign.campaign_id === undefined ? undefined : input.live.campaigns.get(c.campaign.campaign_id);
+      const budget = field(c.fields, "budget_impressions");
+      const delivered = live?.progress?.impressions_delivered;
+      if (!live || !budget || typeof budget.after !== "number" || delivered === undefined) return [];
+      if (budget.after >= delivered) return [];
+      return [
+        finding(
+          "DOOH801",
+          `sets budget_impressions of campaign ${live.id} "${live.name}" to ${grouped(budget.after)}, below the ${grouped(delivered)} impressions it has already delivered: raise it to at least ${grouped(delivered)}, or deactivate the campaign to stop it`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    if (c.kind === "update_insertion_order") {
+      const budget = field(c.fields, "budget_money");
+      const after = Money.fromValue(budget?.after);
+      if (!budget || !after) return [];
+      const byCurrency = spentByCurrency(input.live.campaignsOf(c.insertion_order_id));
+      const spent = byCurrency.get(after.currency_code);
+      if (!spent || Money.compare(after, spent) >= 0) return [];
+      return [
+        finding(
+          "DOOH802",
+          `sets budget_money of insertion order ${c.insertion_order_id} to ${showApart(after, spent)}, below the ${showApart(spent, after)} its campaigns have already spent in ${after.currency_code}: raise it to at least ${Money.formatAmount(atLeast(spent))}${elsewhere(byCurrency, after.currency_code)}`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    return [];
+  });
+}
+
+/**
+ * An amount for people in its minor units, or with every decimal when that would read the same
+ * as `other` (16,679.52 USD against 16,679.525 USD spent shows 16,679.525).
+ */
+function showApart(amount: Money, other: Money): string {
+  const short = Money.formatAmount(amount);
+  if (Money.equals(amount, other) || short !== Money.formatAmount(other)) return short;
+  return Money.formatGrouped(amount);
+}
+
+/** The note for spend in other currencies than `currency`: never converted, never compared. */
+function elsewhere(byCurrency: ReadonlyMap<string, Money>, currency: string): string {
+  const other = [...byCurrency.values()].filter((m) => m.currency_code !== currency && Money.toNanos(m) > 0n);
+  if (other.length === 0) return "";
+  return `; ${other.map((m) => Money.formatAmount(m)).join(" and ")} spent in another currency cannot be compared with it (never converted)`;
+}
+
+/** What a DOOH804 is: an error, or a warning that says `--allow DOOH804` let it through. */
+function currencyFinding(
+  input: DeliveryInput,
+  message: string,
+  extra: Parameters<typeof finding>[2],
+): Finding {
+  const denied = finding("DOOH804", message, extra);
+  if (input.allowed?.includes("DOOH804")) {
+    return { ...denied, severity: "warning", message: `${message}: allowed by --allow DOOH804` };
+  }
+  return { ...denied, message: `${message}: keep the currency, or pass --allow DOOH804 to apply anyway` };
+}
+
+/**
+ * DOOH804: the currency of money already spent changes. An insertion order's `budget_money`
+ * moving to another currency while its campaigns have spent in the old one, or a campaign's cpm
+ * moving to another currency after it has spent: the spend stays in the currency it was spent
+ * in (never converted, G2 progress.spend), so no budget and no policy limit in the new currency
+ * bounds it. An error unless `--allow DOOH804`.
+ */
+function currencyChanges(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind === "update_insertion_order") {
+      const budget = field(c.fields, "budget_money");
+      const before = Money.fromValue(budget?.before);
+      const after = Money.fromValue(budget?.after);
+      if (!budget || !before || !after || before.currency_code === after.currency_code) return [];
+      const byCurrency = spentByCurrency(input.live.campaignsOf(c.insertion_order_id));
+      const spent = [...byCurrency.values()].filter(
+        (m) => m.currency_code !== after.currency_code && Money.toNanos(m) > 0n,
+      );
+      if (spent.length === 0) return [];
+      return [
+        currencyFinding(
+          input,
+          `changes the currency of budget_money of insertion order ${c.insertion_order_id}, ${Money.formatAmount(before)} -> ${Money.formatAmount(after)}, after its campaigns have spent ${spent.map((m) => Money.formatAmount(m)).join(" and ")}: that spend stays in its currency and cannot count against a budget in ${after.currency_code}`,
+          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
+        ),
+      ];
+    }
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
+    const cpm = field(c.fields, "cpm");
+    const before = Money.fromValue(cpm?.before);
+    const after = Money.fromValue(cpm?.after);
+    const spend = live?.progress ? Money.fromWire(live.progress.spend) : undefined;
+    if (!live || !cpm || !before || !after || !spend || before.currency_code === after.currency_code)
+      return [];
+    if (spend.currency_code === after.currency_code || Money.toNanos(spend) === 0n) return [];
+    return [
+      currencyFinding(
+        input,
+        `changes the currency of the cpm of campaign ${live.id} "${live.name}", ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}, after it has spent ${Money.formatAmount(spend)}: that spend stays in ${spend.currency_code}, the rest of its budget is bought in ${after.currency_code}`,
+        { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+/**
+ * DOOH302: a new end_time not after now on an active campaign in flight: it stops
+ * delivering as soon as the change is applied. In flight is the DSP's `in_flight` (G2), the
+ * service's clock; "now" is the plan's.
+ */
+function endedInFlight(input: DeliveryInput): Finding[] {
+  const now = Time.toMillis(input.now);
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
+    const end = field(c.fields, "end_time");
+    // An inactive campaign delivers nothing, in flight or not: its end stops nothing.
+    if (!live?.in_flight || !live.active || !end || typeof end.after !== "string") return [];
+    if (Time.toMillis(end.after) > now) return [];
+    const delivered = live.progress
+      ? ` after ${grouped(live.progress.impressions_delivered)} of ${grouped(live.budget_impressions)} impressions`
+      : "";
+    return [
+      finding(
+        "DOOH302",
+        `ends the flight of campaign ${live.id} "${live.name}", in flight now: end_time ${end.after} is not after now, so delivery stops at apply${delivered}`,
+        { address: c.address, change_ids: [c.id], source: end.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+function percent(part: number, whole: number): string {
+  if (whole <= 0) return "all";
+  return `${((part / whole) * 100).toFixed(1)}%`;
+}
+
+/**
+ * The cpm delivered impressions were bought at: spend x 1000 / delivered, rounded half to
+ * even to the nano; undefined when nothing was delivered. It can differ from the cpm in the
+ * config: the cpm may have been changed outside doohctl, or mid-flight before.
+ */
+export function boughtCpm(spend: Money, delivered: number): Money | undefined {
+  if (delivered <= 0) return undefined;
+  const numerator = Money.toNanos(spend) * 1000n;
+  const d = BigInt(delivered);
+  let q = numerator / d;
+  const r = numerator % d;
+  if (r * 2n > d || (r * 2n === d && q % 2n === 1n)) q += 1n;
+  return Money.fromNanos(q, spend.currency_code);
+}
+
+/**
+ * DOOH303: a cpm change on a campaign in flight that has delivered: the impressions already
+ * delivered were bought at the price they cost (spend x 1000 / delivered), only the rest is
+ * bought at the new one.
+ */
+function cpmMidFlight(input: DeliveryInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
+    const live = input.live.campaigns.get(c.campaign.campaign_id);
+    const cpm = field(c.fields, "cpm");
+    const before = Money.fromValue(cpm?.before);
+    const after = Money.fromValue(cpm?.after);
+    const progress = live?.progress;
+    if (!live?.in_flight || !cpm || !before || !after || !progress || progress.impressions_delivered === 0)
+      return [];
+    const budget = field(c.fields, "budget_impressions");
+    const total = typeof budget?.after === "number" ? budget.after : live.budget_impressions;
+    const delivered = progress.impressions_delivered;
+    const rest = Math.max(0, total - delivered);
+    const spend = Money.fromWire(progress.spend);
+    const paid = boughtCpm(spend, delivered);
+    const price =
+      paid && !Money.equals(paid, before)
+        ? `an average cpm of ${Money.formatGrouped(paid)}, not the ${Money.formatGrouped(before)} the campaign has now`
+        : `the old cpm, ${Money.formatGrouped(before)}`;
+    return [
+      finding(
+        "DOOH303",
+        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions) was bought for ${Money.formatAmount(spend)} at ${price}; the new cpm applies to the remaining ${grouped(rest)}`,
+        { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
+      ),
+    ];
+  });
+}
+
+/** The errors: a budget below what is delivered or spent, a currency changed under spent money. */
+export const BUDGET_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
+  { name: "budgets-below-delivery", codes: ["DOOH801", "DOOH802"], run: budgetsBelowDelivery },
+  { name: "currency-changes", codes: ["DOOH804"], run: currencyChanges },
+];
+
+/** Runs before scheduling: a budget below what is delivered or spent leaves nothing to apply. */
+export function overspentBudgets(input: DeliveryInput): Finding[] {
+  return runAnalyzers(BUDGET_ANALYZERS, input);
+}
+
+/** The warnings; `analyze` runs them with the other analyzers. */
+export const DELIVERY_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
+  { name: "ends-in-flight", codes: ["DOOH302"], run: endedInFlight },
+  { name: "cpm-mid-flight", codes: ["DOOH303"], run: cpmMidFlight },
+];

@@ -1,0 +1,234 @@
+/**
+ * Guardrail policies (`policy:` in the config, overridable per insertion order): rules a plan
+ * is checked against before anything is scheduled. A `deny` rule's breach is an error finding
+ * (no requests, exit 1) unless `--allow CODE` names its code, which makes it a warning that
+ * says so; a `warn` rule's breach is a warning.
+ */
+import type { DesiredState, PolicyRule, PolicyRules } from "../../model/desired.js";
+import { Money } from "../../model/money.js";
+import type { LiveIndex } from "../live-index.js";
+import type { Change, Finding, PlanThresholds, SpendDelta } from "../types.js";
+import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { commitmentFindings } from "./commitments.js";
+import { darkPaths } from "./dark-paths.js";
+import { ALLOWABLE_CODES, type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
+
+export interface PolicyInput {
+  desired: DesiredState;
+  changes: readonly Change[];
+  /** The live state, indexed once per plan. */
+  live: LiveIndex;
+  spend: readonly SpendDelta[];
+  thresholds: Required<PlanThresholds>;
+  /** `--allow`: policy codes whose deny becomes a warning. */
+  allowed: readonly string[];
+  /** The plan's clock: an end_time at or before it stops delivery (dark-paths.ts). */
+  now: string;
+}
+
+/** The insertion order a change belongs to, for its override; undefined for a creative. */
+function insertionOrderOf(change: Change): string | undefined {
+  if (change.kind === "update_insertion_order") return change.insertion_order_id;
+  if (change.kind === "update_creative") return undefined;
+  return change.campaign.insertion_order_id;
+}
+
+/** The rules in force for an insertion order: its own, rule by rule, over the top-level ones. */
+export function rulesFor(desired: DesiredState, insertionOrderId: string | undefined): PolicyRules {
+  const own = desired.insertionOrders.find((io) => io.id === insertionOrderId)?.policy;
+  return { ...desired.policy, ...own };
+}
+
+/** Whether a policy rule replaces DOOH401 for this field of this change. */
+export function policedIncrease(desired: DesiredState, change: Change, field: string): boolean {
+  const rules = rulesFor(desired, insertionOrderOf(change));
+  return field === "cpm"
+    ? rules.cpm_increase_percent !== undefined
+    : rules.budget_increase_percent !== undefined;
+}
+
+/**
+ * What a breach of `rule` is: the denial as catalogued (an error), or a warning when the rule
+ * warns or `--allow` names its code. The message says which rule decided.
+ */
+function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding {
+  const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
+  const { code, message } = denial;
+  if (rule.action === "warn") {
+    return { ...denial, severity: "warning", message: `${message}: policy ${where} warns` };
+  }
+  if (input.allowed.includes(code)) {
+    return {
+      ...denial,
+      severity: "warning",
+      message: `${message}: policy ${where} denies it, allowed by --allow ${code}`,
+    };
+  }
+  return {
+    ...denial,
+    message: `${message}: policy ${where} denies it; change the config, or pass --allow ${code} to apply anyway`,
+  };
+}
+
+/**
+ * The rule's limit in `currency` when `amount` is above it. A rule with limits binds every
+ * currency: one it does not list has a limit of zero (a rule naming only EUR denies a switch to
+ * USD rather than letting it pass unlimited; docs/plan.md, "Currencies"). A rule without limits
+ * limits nothing.
+ */
+function exceededLimit(rule: PolicyRule, currency: string, amount: Money): Money | undefined {
+  if (rule.limits === undefined || rule.limits.length === 0) return undefined;
+  const limit = rule.limits.find((m) => m.currency_code === currency) ?? Money.zero(currency);
+  return Money.compare(amount, limit) > 0 ? limit : undefined;
+}
+
+/** `the highest cpm 25.00 USD`, or what a currency the rule does not list means. */
+function limitText(rule: PolicyRule, limit: Money, what: string, listedText: string): string {
+  const listed = rule.limits?.some((m) => m.currency_code === limit.currency_code) === true;
+  if (listed) return listedText;
+  const names = (rule.limits ?? []).map((m) => m.currency_code).join(", ");
+  return `${what} in ${limit.currency_code}: the rule limits only ${names}, so nothing in ${limit.currency_code} is within it (add a ${limit.currency_code} limit to allow it)`;
+}
+
+function maxCpm(input: PolicyInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "create_campaign" && c.kind !== "update_campaign") return [];
+    const rule = rulesFor(input.desired, c.campaign.insertion_order_id).max_cpm;
+    const field = c.fields.find((f) => f.field === "cpm");
+    const cpm = Money.fromValue(field?.after);
+    if (!rule || !cpm) return [];
+    const limit = exceededLimit(rule, cpm.currency_code, cpm);
+    if (!limit) return [];
+    return [
+      breach(
+        input,
+        rule,
+        finding(
+          "DOOH901",
+          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above ${limitText(rule, limit, "the highest cpm", `the highest cpm ${Money.formatGrouped(limit)}`)}`,
+          { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
+        ),
+      ),
+    ];
+  });
+}
+
+function increases(input: PolicyInput): Finding[] {
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];
+    const rules = rulesFor(input.desired, insertionOrderOf(c));
+    return c.fields.flatMap((f) => {
+      const budget = f.field === "budget_impressions" || f.field === "budget_money";
+      if (!budget && f.field !== "cpm") return [];
+      const rule = budget ? rules.budget_increase_percent : rules.cpm_increase_percent;
+      if (!rule) return [];
+      // The DOOH401 threshold flags are the defaults of these rules.
+      const limit =
+        rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
+      const pct = increasePercent(f);
+      if (pct === undefined || pct <= limit) return [];
+      const message = `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`;
+      const extra = { address: c.address, change_ids: [c.id], source: f.source ?? c.source };
+      // Each code written out where it is made (FINDING_CATALOGUE names this module for both).
+      const denial = budget ? finding("DOOH902", message, extra) : finding("DOOH903", message, extra);
+      return [breach(input, rule, denial)];
+    });
+  });
+}
+
+/**
+ * Per advertiser and currency (the money table's rows), never netted across advertisers: a
+ * raise for one advertiser is not offset by a cut for another: each
+ * advertiser pays its own raise.
+ */
+function addedSpend(input: PolicyInput): Finding[] {
+  const rule = input.desired.policy?.max_added_spend;
+  if (!rule) return [];
+  return input.spend.flatMap((delta) => {
+    const added = Money.fromWire(delta.max_spend_change);
+    const limit = exceededLimit(rule, delta.currency_code, added);
+    if (!limit) return [];
+    const advertiser =
+      delta.advertiser_name !== undefined
+        ? `advertiser ${delta.advertiser_id} "${delta.advertiser_name}"`
+        : `advertiser ${delta.advertiser_id}`;
+    return [
+      breach(
+        input,
+        rule,
+        finding(
+          "DOOH904",
+          `this plan adds ${Money.formatAmount(added)} of maximum spend for ${advertiser} (money table, docs/plan.md), above ${limitText(rule, limit, "the largest added spend per apply and advertiser", `the largest added spend ${Money.formatAmount(limit)} per apply and advertiser`)}`,
+          { source: rule.source },
+        ),
+      ),
+    ];
+  });
+}
+
+/** Every dark path of a campaign in flight (dark-paths.ts), not only a deactivation. */
+function deactivationsInFlight(input: PolicyInput): Finding[] {
+  return darkPaths(input).flatMap((path) => {
+    const live = path.campaign;
+    const rule = rulesFor(input.desired, live.insertion_order_id).no_deactivation_in_flight;
+    if (!rule) return [];
+    return [
+      breach(
+        input,
+        rule,
+        finding(
+          "DOOH905",
+          `${path.address ?? `campaign ${live.id}`}: stops delivery of campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time}): ${path.reason}`,
+          {
+            ...(path.address !== undefined ? { address: path.address } : {}),
+            change_ids: path.change_ids,
+            source: path.source,
+          },
+        ),
+      ),
+    ];
+  });
+}
+
+/** DOOH803, or DOOH906 where `commitments_within_budget` is in force for the insertion order. */
+function commitments(input: PolicyInput): Finding[] {
+  return commitmentFindings({
+    changes: input.changes,
+    live: input.live,
+    desired: input.desired,
+    now: input.now,
+    ruleFor: (id) => rulesFor(input.desired, id).commitments_within_budget,
+    breach: (rule, denial) => breach(input, rule, denial),
+  });
+}
+
+/** The guardrail policy analyzers, in the order their findings are listed. */
+export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
+  { name: "max-cpm", codes: ["DOOH901"], run: maxCpm },
+  { name: "policed-increases", codes: ["DOOH902", "DOOH903"], run: increases },
+  { name: "max-added-spend", codes: ["DOOH904"], run: addedSpend },
+  { name: "no-deactivation-in-flight", codes: ["DOOH905"], run: deactivationsInFlight },
+  // DOOH803 is the warning without the rule: not a policy code.
+  { name: "commitments", codes: ["DOOH906", "DOOH803"], run: commitments },
+];
+
+/** The policy codes `--allow` accepts: those the policy analyzers emit. */
+export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap(
+  (analyzer) => analyzer.codes,
+).filter((code) => code.startsWith("DOOH9"));
+
+export function isPolicyCode(code: string): boolean {
+  return (POLICY_CODES as readonly string[]).includes(code);
+}
+
+/** What `--allow` accepts: the policy codes and the catalogue's other allowable errors (DOOH804). */
+export const ALLOWED_CODES: readonly FindingCode[] = [...POLICY_CODES, ...ALLOWABLE_CODES];
+
+export function isAllowableCode(code: string): boolean {
+  return (ALLOWED_CODES as readonly string[]).includes(code);
+}
+
+/** Runs before scheduling: a denied policy leaves nothing to apply. */
+export function policyFindings(input: PolicyInput): Finding[] {
+  return runAnalyzers(POLICY_ANALYZERS, input);
+}

@@ -1,0 +1,273 @@
+/**
+ * The money a plan puts at stake, the way a cost diff shows it (docs/plan.md, "Money"): per
+ * advertiser and currency, the maximum spend of the campaigns before and after the plan, and
+ * the insertion orders' `budget_money` changes as their own rows.
+ *
+ * Maximum spend of a campaign: what it has spent (G2 `progress.spend`) plus what its
+ * undelivered budget can still buy, max(0, budget_impressions - delivered) x cpm / 1000,
+ * while its flight has not ended; once it has ended, what it has spent. Inactive campaigns
+ * count: a later apply can reactivate them. So a mid-flight cpm change prices only the rest
+ * of the budget at the new cpm; the delivered impressions stay bought at what they cost.
+ *
+ * Read without progress (a campaign the plan read by id, outside its insertion order's list,
+ * or a DSP answer without `progress`): nothing is known to be delivered, so its maximum is
+ * the whole budget x cpm / 1000 whether its flight has ended or not, the upper bound; the row
+ * names it in `without_progress` and has no `spent` or `remaining`.
+ *
+ * Exact decimals throughout: products are summed in nano-units x 1000 and divided by 1000
+ * once, rounded half up to the nano; only a cpm with more than 6 decimals leaves a remainder.
+ */
+import { Money } from "../../model/money.js";
+import { compareIds } from "../../model/targeting.js";
+import { Time } from "../../model/time.js";
+import type { Advertiser } from "../../model/wire.js";
+import type { LiveIndex } from "../live-index.js";
+import type { BudgetMoneyDelta, Change, SpendDelta } from "../types.js";
+
+/** What decides a campaign's maximum spend at one side of the plan. */
+interface Terms {
+  impressions: number;
+  cpm: Money;
+  end_time: string;
+}
+
+/** A campaign as spend sees it: before the plan (live) and after it. */
+export interface BudgetedCampaign {
+  /** Undefined for a campaign the plan creates. */
+  campaign_id?: string;
+  insertion_order_id: string;
+  advertiser_id: string;
+  before?: Terms;
+  after: Terms;
+  /** Zero for a new campaign; undefined when read without progress. */
+  progress: { delivered: number; spent: Money } | undefined;
+}
+
+/** Amounts in nano-units x 1000, per currency: the exact sum of products. */
+type Tally = Map<string, bigint>;
+
+function addTo(tally: Tally, currency: string, milliNanos: bigint): void {
+  tally.set(currency, (tally.get(currency) ?? 0n) + milliNanos);
+}
+
+/**
+ * The maximum spend of a campaign under `terms`, split into what is spent and what is left,
+ * each per currency (spend stays in its own currency when a cpm changes currency).
+ */
+export function maximumSpend(
+  terms: Terms,
+  progress: BudgetedCampaign["progress"],
+  now: number,
+): { spent: Tally; left: Tally } {
+  const spent: Tally = new Map();
+  const left: Tally = new Map();
+  const price = Money.toNanos(terms.cpm);
+  if (!progress) {
+    addTo(left, terms.cpm.currency_code, BigInt(terms.impressions) * price);
+    return { spent, left };
+  }
+  addTo(spent, progress.spent.currency_code, Money.toNanos(progress.spent) * 1000n);
+  const ended = Time.toMillis(terms.end_time) <= now;
+  const rest = ended ? 0 : Math.max(0, terms.impressions - progress.delivered);
+  addTo(left, terms.cpm.currency_code, BigInt(rest) * price);
+  return { spent, left };
+}
+
+function createdCampaign(change: Change & { kind: "create_campaign" }, advertiserId: string) {
+  const get = (name: string) => change.fields.find((f) => f.field === name)?.after;
+  const impressions = get("budget_impressions");
+  const cpm = Money.fromValue(get("cpm"));
+  const end = get("end_time");
+  if (typeof impressions !== "number" || !cpm || typeof end !== "string") return undefined;
+  return {
+    insertion_order_id: change.campaign.insertion_order_id,
+    advertiser_id: advertiserId,
+    after: { impressions, cpm, end_time: end },
+    progress: { delivered: 0, spent: Money.zero(cpm.currency_code) },
+  } satisfies BudgetedCampaign;
+}
+
+/** Every campaign of the insertion orders read, live and created, with its terms before and after. */
+export function budgetedCampaigns(input: {
+  changes: readonly Change[];
+  live: LiveIndex;
+}): BudgetedCampaign[] {
+  const { live } = input;
+  const advertiser = (insertionOrderId: string) => live.insertionOrders.get(insertionOrderId)?.advertiser_id;
+  const byId = new Map<string, BudgetedCampaign>();
+  for (const c of live.campaigns.values()) {
+    // Advertiser of a campaign: its insertion order's (live). Campaigns of insertion orders
+    // the plan did not read (a pinned id found elsewhere) are not the plan's to count.
+    const advertiserId = advertiser(c.insertion_order_id);
+    if (advertiserId === undefined) continue;
+    const terms = { impressions: c.budget_impressions, cpm: Money.fromWire(c.cpm), end_time: c.end_time };
+    byId.set(c.id, {
+      campaign_id: c.id,
+      insertion_order_id: c.insertion_order_id,
+      advertiser_id: advertiserId,
+      before: terms,
+      after: { ...terms },
+      progress: c.progress
+        ? { delivered: c.progress.impressions_delivered, spent: Money.fromWire(c.progress.spend) }
+        : undefined,
+    });
+  }
+  const created: BudgetedCampaign[] = [];
+  for (const change of input.changes) {
+    if (change.kind === "create_campaign") {
+      const advertiserId = advertiser(change.campaign.insertion_order_id);
+      const entry = advertiserId === undefined ? undefined : createdCampaign(change, advertiserId);
+      if (entry) created.push(entry);
+      continue;
+    }
+    // A deactivation changes no maximum: an inactive campaign can be reactivated.
+    if (change.kind !== "update_campaign" || change.campaign.campaign_id === undefined) continue;
+    const entry = byId.get(change.campaign.campaign_id);
+    if (!entry) continue;
+    for (const f of change.fields) {
+      if (f.field === "budget_impressions" && typeof f.after === "number") entry.after.impressions = f.after;
+      const cpm = f.field === "cpm" ? Money.fromValue(f.after) : undefined;
+      if (cpm) entry.after.cpm = cpm;
+      if (f.field === "end_time" && typeof f.after === "string") entry.after.end_time = f.after;
+    }
+  }
+  return [...byId.values(), ...created];
+}
+
+/**
+ * A campaign's maximum spend per currency, as Money: what `status` shows as its budget and sums
+ * per insertion order, with the same arithmetic as the plan's money table (one price for one
+ * budget). Spend in a currency other than the cpm's stays in its own entry.
+ */
+export function maximumSpendMoney(
+  terms: Terms,
+  progress: BudgetedCampaign["progress"],
+  now: number,
+): { spent: Money[]; maximum: Money[] } {
+  const { spent, left } = maximumSpend(terms, progress, now);
+  const total: Tally = new Map(spent);
+  for (const [currency, amount] of left) addTo(total, currency, amount);
+  // The cpm's currency always has an entry, zero when nothing is left or spent in it.
+  if (!total.has(terms.cpm.currency_code)) total.set(terms.cpm.currency_code, 0n);
+  const money = (tally: Tally) => [...tally].map(([currency, amount]) => toMoney(amount, currency));
+  return { spent: money(spent), maximum: money(total) };
+}
+
+/** Divides by 1000 once, rounding half up to the nano. */
+function toMoney(milliNanos: bigint, currency: string): Money {
+  return Money.fromNanos((milliNanos + 500n) / 1000n, currency);
+}
+
+function byAdvertiserThenCurrency(
+  a: { advertiser_id: string; currency_code: string },
+  b: { advertiser_id: string; currency_code: string },
+): number {
+  return a.advertiser_id === b.advertiser_id
+    ? a.currency_code.localeCompare(b.currency_code)
+    : compareIds(a.advertiser_id, b.advertiser_id);
+}
+
+interface Row {
+  advertiser_id: string;
+  currency_code: string;
+  before: bigint;
+  after: bigint;
+  spent: bigint;
+  left: bigint;
+  withoutProgress: string[];
+}
+
+/**
+ * Per advertiser and currency, sorted by advertiser id then currency. `spent` and `remaining`
+ * (maximum after the plan less spent) are absent from a row with a campaign read without
+ * progress, which `without_progress` names.
+ */
+export function spendSummary(input: {
+  changes: readonly Change[];
+  live: LiveIndex;
+  advertisers?: readonly Advertiser[];
+  now: string;
+}): SpendDelta[] {
+  const rows = new Map<string, Row>();
+  const row = (advertiserId: string, currency: string): Row => {
+    const key = `${advertiserId}\u0000${currency}`;
+    let r = rows.get(key);
+    if (!r) {
+      r = {
+        advertiser_id: advertiserId,
+        currency_code: currency,
+        before: 0n,
+        after: 0n,
+        spent: 0n,
+        left: 0n,
+        withoutProgress: [],
+      };
+      rows.set(key, r);
+    }
+    return r;
+  };
+  const now = Time.toMillis(input.now);
+  for (const c of budgetedCampaigns(input)) {
+    if (c.before) {
+      const { spent, left } = maximumSpend(c.before, c.progress, now);
+      for (const [currency, amount] of [...spent, ...left]) row(c.advertiser_id, currency).before += amount;
+    }
+    const { spent, left } = maximumSpend(c.after, c.progress, now);
+    for (const [currency, amount] of spent) {
+      const r = row(c.advertiser_id, currency);
+      r.after += amount;
+      r.spent += amount;
+    }
+    for (const [currency, amount] of left) {
+      const r = row(c.advertiser_id, currency);
+      r.after += amount;
+      r.left += amount;
+      if (!c.progress) r.withoutProgress.push(c.campaign_id ?? "");
+    }
+  }
+  const names = new Map((input.advertisers ?? []).map((a) => [a.id, a.name]));
+  return [...rows.values()].sort(byAdvertiserThenCurrency).map((r) => {
+    const before = toMoney(r.before, r.currency_code);
+    const after = toMoney(r.after, r.currency_code);
+    const name = names.get(r.advertiser_id);
+    return {
+      advertiser_id: r.advertiser_id,
+      ...(name !== undefined ? { advertiser_name: name } : {}),
+      currency_code: r.currency_code,
+      max_spend_before: before,
+      max_spend_after: after,
+      max_spend_change: Money.subtract(after, before),
+      ...(r.withoutProgress.length > 0
+        ? { without_progress: r.withoutProgress.sort(compareIds) }
+        : { spent: toMoney(r.spent, r.currency_code), remaining: toMoney(r.left, r.currency_code) }),
+    };
+  });
+}
+
+/** The insertion orders whose `budget_money` the plan changes, as rows of the money table. */
+export function budgetMoneyChanges(input: {
+  changes: readonly Change[];
+  live: LiveIndex;
+  advertisers?: readonly Advertiser[];
+}): BudgetMoneyDelta[] {
+  const ios = input.live.insertionOrders;
+  const names = new Map((input.advertisers ?? []).map((a) => [a.id, a.name]));
+  return input.changes.flatMap((c) => {
+    if (c.kind !== "update_insertion_order") return [];
+    const field = c.fields.find((f) => f.field === "budget_money");
+    const io = ios.get(c.insertion_order_id);
+    if (!field || !io) return [];
+    const name = names.get(io.advertiser_id);
+    return [
+      {
+        insertion_order_id: io.id,
+        insertion_order_name: io.name,
+        contract_number: io.contract_number,
+        advertiser_id: io.advertiser_id,
+        ...(name !== undefined ? { advertiser_name: name } : {}),
+        budget_before: Money.fromValue(field.before) ?? null,
+        budget_after: Money.fromValue(field.after) ?? null,
+      },
+    ];
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The plan's summary: counts per action, request counts, the apply-time estimate at the
+ * write window, and per insertion order the money and impression deltas a reviewer weighs.
+ */
+import { RateLimit, type RateLimits } from "../../model/limits.js";
+import { Money } from "../../model/money.js";
+import { count } from "../../model/plural.js";
+import { deactivates } from "../changes/changes.js";
+import type { Change, ChangeKind, InsertionOrderDelta, PlannedRequest, PlanSummary } from "../types.js";
+import { writeSendTimes } from "./window.js";
+
+/**
+ * When the last write may go, at the write window as it stands (`window.ts`): the first
+ * `limit` at once, each further one when the slot of the write `limit` places before it
+ * frees; slots other runs hold (`busyMs`, ms until each frees) count too. Window-bound.
+ */
+export function estimateApplyMs(
+  writes: number,
+  rateLimits: RateLimits,
+  busyMs: readonly number[] = [],
+): number {
+  return writeSendTimes(writes, rateLimits.write, busyMs).at(-1) ?? 0;
+}
+
+function grouped(n: number, signed = false): string {
+  return `${signed && n > 0 ? "+" : ""}${n.toLocaleString("en-US")}`;
+}
+
+function amount(m: Money): string {
+  return Money.formatGrouped(m).split(" ")[0] ?? "";
+}
+
+function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] {
+  const lines = new Map<string, string[]>();
+  const cpm = new Map<string, Map<string, number>>();
+  const impressions = new Map<string, { delta: number; created: number }>();
+  const add = (io: string, line: string) => lines.set(io, [...(lines.get(io) ?? []), line]);
+  const counted = new Map<string, { paused: number; deactivated: number }>();
+  const tally = (io: string) => {
+    const c = counted.get(io) ?? { paused: 0, deactivated: 0 };
+    counted.set(io, c);
+    return c;
+  };
+  for (const change of changes) {
+    if (change.kind === "update_insertion_order") {
+      for (const f of change.fields) {
+        if (f.field === "budget_impressions") {
+          const delta =
+            typeof f.before === "number" && typeof f.after === "number"
+              ? ` (${grouped(f.after - f.before, true)})`
+              : "";
+          const show = (v: unknown) => (typeof v === "number" ? grouped(v) : "none");
+          add(change.insertion_order_id, `budget_impressions ${show(f.before)} -> ${show(f.after)}${delta}`);
+        } else if (f.field === "budget_money") {
+          const b = Money.fromValue(f.before) ?? null;
+          const a = Money.fromValue(f.after) ?? null;
+          add(
+            change.insertion_order_id,
+            a && b && a.currency_code === b.currency_code
+              ? `budget_money ${Money.formatAmount(b)} -> ${Money.formatAmount(a)} (${Money.formatAmount(Money.subtract(a, b), { signed: true })})`
+              : `budget_money ${b ? Money.formatAmount(b) : "none"} -> ${a ? Money.formatAmount(a) : "none"}`,
+          );
+        } else if (f.field === "start_time" || f.field === "end_time") {
+          add(change.insertion_order_id, `${f.field} ${f.before} -> ${f.after}`);
+        }
+      }
+      continue;
+    }
+    if (change.kind === "update_creative") continue;
+    const io = change.campaign.insertion_order_id;
+    if (change.kind === "update_campaign" || change.kind === "create_campaign") {
+      for (const f of change.fields) {
+        if (f.field === "cpm" && change.kind === "update_campaign") {
+          const b = Money.fromValue(f.before) ?? null;
+          const a = Money.fromValue(f.after) ?? null;
+          if (!a || !b) continue;
+          const key =
+            a.currency_code === b.currency_code
+              ? `cpm ${amount(b)} -> ${amount(a)} ${a.currency_code}`
+              : `cpm ${Money.formatGrouped(b)} -> ${Money.formatGrouped(a)}`;
+          const perIo = cpm.get(io) ?? new Map<string, number>();
+          perIo.set(key, (perIo.get(key) ?? 0) + 1);
+          cpm.set(io, perIo);
+        }
+        if (f.field === "budget_impressions" && typeof f.after === "number") {
+          const entry = impressions.get(io) ?? { delta: 0, created: 0 };
+          entry.delta += f.after - (typeof f.before === "number" ? f.before : 0);
+          if (change.kind === "create_campaign") entry.created++;
+          impressions.set(io, entry);
+        }
+      }
+    }
+    if (deactivates(change)) tally(io).deactivated++;
+    if (change.kind === "replace_targetings" && change.pause) tally(io).paused++;
+  }
+  for (const [io, perIo] of cpm) {
+    for (const [key, n] of perIo) add(io, `${key} on ${count(n, "campaign")}`);
+  }
+  for (const [io, { delta, created }] of impressions) {
+    if (delta === 0 && created === 0) continue;
+    add(
+      io,
+      `campaign budgets ${grouped(delta, true)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
+    );
+  }
+  for (const [io, c] of counted) {
+    if (c.paused > 0) add(io, `${count(c.paused, "campaign")} paused during apply for targeting changes`);
+    if (c.deactivated > 0) add(io, `${count(c.deactivated, "campaign")} deactivated`);
+  }
+  return [...lines.entries()].map(([insertion_order_id, l]) => ({ insertion_order_id, lines: l }));
+}
+
+export function planSummary(input: {
+  changes: readonly Change[];
+  requests: readonly PlannedRequest[];
+  readRequests: number;
+  rateLimits: RateLimits;
+  insertionOrderOrder: readonly string[];
+  /** Write slots other runs hold at planning: ms until each frees. */
+  writeWindowBusyMs?: readonly number[] | undefined;
+}): PlanSummary {
+  const actions: Partial<Record<ChangeKind, number>> = {};
+  for (const change of input.changes) actions[change.kind] = (actions[change.kind] ?? 0) + 1;
+  const order = new Map(input.insertionOrderOrder.map((id, i) => [id, i]));
+  const busy = (input.writeWindowBusyMs ?? []).filter((ms) => ms > 0);
+  const deltas = insertionOrderLines(input.changes).sort(
+    (a, b) => (order.get(a.insertion_order_id) ?? 0) - (order.get(b.insertion_order_id) ?? 0),
+  );
+  return {
+    actions,
+    write_requests: input.requests.length,
+    read_requests: input.readRequests,
+    estimated_apply_ms: estimateApplyMs(input.requests.length, input.rateLimits, busy),
+    write_window: RateLimit.formatWindow(input.rateLimits.write),
+    ...(busy.length > 0 ? { write_slots_in_use: busy.length } : {}),
+    insertion_orders: deltas,
+  };
+}
