@@ -116,6 +116,8 @@ describe("an apply that refuses", () => {
             renewed_at: new Date().toISOString(),
           },
         }),
+        // As doohctl writes it: a lock open to others is no holder's (private-files.ts).
+        { mode: 0o600 },
       );
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
