@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { defaultStateDir, stoppedPausesOnDisk } from "../../apply/recovery.js";
 import { systemClock } from "../../model/clock.js";
 import { count } from "../../model/plural.js";
+import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { hasErrors } from "../../plan/findings.js";
 import { checkProposal } from "../../plan/proposal.js";
@@ -143,7 +144,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       );
       // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
       for (const f of plan.findings)
-        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
+        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${printable(f.message)}\n`);
       settleRecorded(io, prepared);
       return EXIT.ok;
     }
