@@ -77,6 +77,7 @@ export async function settleRecord(io: CliIO, input: SettleInput): Promise<Recor
     declared_inactive: verdict.declaredInactive,
     held: verdict.held,
     not_restored: verdict.reactivate.filter((e) => !restored.has(e.campaign_id)),
+    undeclared: record.pauses.filter((e) => !e.owner_running && !obeyed.includes(e)),
     ...(outcome.error !== undefined ? { error: outcome.error } : {}),
     unreadable: all.filter((i) => i.kind === "unreadable"),
   };
