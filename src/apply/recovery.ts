@@ -73,11 +73,7 @@ export function stoppedPausesOnDisk(stateDir: string, now: number = systemClock.
       try {
         if (!privateDir(dir, { create: false })) continue;
         for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
-          const source = readPrivateFile(join(dir, name));
-          const file = source === undefined ? undefined : recordFileOf(source);
-          if (file === undefined || typeof file === "string") continue;
-          if (leaseFresh(file.lease, now, () => begunHere.has(file.apply_id))) continue;
-          count += entriesOf(join(dir, name), file).entries.length;
+          count += stoppedPausesIn(join(dir, name), now);
         }
       } catch {
         // Not a directory of records, or one not safe to read: it says nothing here.
@@ -87,6 +83,19 @@ export function stoppedPausesOnDisk(stateDir: string, now: number = systemClock.
     return count;
   }
   return count;
+}
+
+/** The entries of one record file whose apply no longer runs; 0 for a file not safe to read. */
+function stoppedPausesIn(path: string, now: number): number {
+  try {
+    const source = readPrivateFile(path);
+    const file = source === undefined ? undefined : recordFileOf(source);
+    if (file === undefined || typeof file === "string") return 0;
+    if (leaseFresh(file.lease, now, () => begunHere.has(file.apply_id))) return 0;
+    return entriesOf(path, file).entries.length;
+  } catch {
+    return 0;
+  }
 }
 
 /** A file name for an account: neither origin nor account id on disk outside the files themselves. */
