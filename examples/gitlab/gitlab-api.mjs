@@ -177,7 +177,10 @@ export function cancelledText(path, rerun) {
         : [
             "It left these campaigns PAUSED: they deliver nothing until they are reactivated.",
             "",
+            // A name is the DSP's text: in a fence, no link, image, HTML or mention of it acts.
+            "```text",
             ...paused.map((p) => `- ${p}`),
+            "```",
           ].join("\n"),
     "",
     "The recovery record is kept: the next apply job reactivates what is still paused first, even one that refuses to apply its merge. Without waiting for a merge, run a pipeline by hand, which plans the default branch's HEAD (its plan reactivates them) and applies it:",

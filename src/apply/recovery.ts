@@ -56,6 +56,48 @@ export function defaultStateDir(env: Readonly<Record<string, string | undefined>
   return join(xdg ?? join(env.HOME || homedir(), ".local", "state"), "doohctl");
 }
 
+/**
+ * How many campaigns the records in this state directory, of any account, hold paused by an
+ * apply that no longer runs: read without a login or a config, for a refusal that cannot
+ * settle the record (a config that does not load, a usage or saved-plan refusal before login)
+ * to say that some may still be dark. Read as the store reads (0700 directories, 0600 files,
+ * no links); anything unreadable counts nothing: this only decides whether to say more.
+ */
+export function stoppedPausesOnDisk(stateDir: string, now: number = systemClock.now()): number {
+  const root = join(stateDir, "recovery");
+  let count = 0;
+  try {
+    if (!privateDir(root, { create: false })) return 0;
+    for (const key of readdirSync(root)) {
+      const dir = join(root, key);
+      try {
+        if (!privateDir(dir, { create: false })) continue;
+        for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+          count += stoppedPausesIn(join(dir, name), now);
+        }
+      } catch {
+        // Not a directory of records, or one not safe to read: it says nothing here.
+      }
+    }
+  } catch {
+    return count;
+  }
+  return count;
+}
+
+/** The entries of one record file whose apply no longer runs; 0 for a file not safe to read. */
+function stoppedPausesIn(path: string, now: number): number {
+  try {
+    const source = readPrivateFile(path);
+    const file = source === undefined ? undefined : recordFileOf(source);
+    if (file === undefined || typeof file === "string") return 0;
+    if (leaseFresh(file.lease, now, () => begunHere.has(file.apply_id))) return 0;
+    return entriesOf(path, file).entries.length;
+  } catch {
+    return 0;
+  }
+}
+
 /** A file name for an account: neither origin nor account id on disk outside the files themselves. */
 export function accountKey(scope: RecoveryScope): string {
   // The single account keeps the key it always had: its records and lock stay where they are.

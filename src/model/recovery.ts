@@ -73,6 +73,11 @@ export interface RecordSettled {
   declared_inactive: RecordedPause[];
   held: RecordedPause[];
   not_restored: RecordedPause[];
+  /**
+   * Of stopped applies, of insertion orders this config does not declare (DOOH205): not read
+   * and not touched (another config says whether they stay inactive), and maybe still paused.
+   */
+  undeclared: RecordedPause[];
   /** Why `not_restored` are not (the failed request). */
   error?: string;
   /** Record files or entries that cannot be read (DOOH206): campaigns they list may be paused. */

@@ -15,7 +15,7 @@ const count = (n: number) => (n === 1 ? "1 campaign" : `${n} campaigns`);
 
 /** True when something recorded may still be dark and no running apply will restore it. */
 export function restoreIncomplete(settled: RecordSettled): boolean {
-  return settled.not_restored.length > 0 || settled.unreadable.length > 0;
+  return settled.not_restored.length > 0 || settled.undeclared.length > 0 || settled.unreadable.length > 0;
 }
 
 export function renderRestoreText(settled: RecordSettled): string {
@@ -44,6 +44,12 @@ export function renderRestoreText(settled: RecordSettled): string {
   );
   if (settled.not_restored.length > 0)
     lines.push("  The record keeps them: run doohctl apply --restore-only again.");
+  list(
+    `Recovery record: NOT CHECKED, of insertion orders this config does not declare (${count(settled.undeclared.length)}; they may still be paused):`,
+    settled.undeclared,
+  );
+  if (settled.undeclared.length > 0)
+    lines.push("  Run doohctl apply --restore-only with the config that declares them.");
   for (const u of settled.unreadable)
     lines.push(
       `Recovery record: ${printable(u.path)} cannot be read (${printable(u.reason)}): campaigns it lists may still be paused (DOOH206).`,
@@ -68,6 +74,7 @@ export function renderRestoreJson(settled: RecordSettled): string {
     declared_inactive: settled.declared_inactive.map(entry),
     held: settled.held.map(entry),
     not_restored: settled.not_restored.map(entry),
+    undeclared: settled.undeclared.map(entry),
     ...(settled.error !== undefined ? { error: settled.error } : {}),
     unreadable: settled.unreadable.map((u) => ({ path: u.path, reason: u.reason })),
   };

@@ -116,6 +116,7 @@ describe("an apply that refuses", () => {
             renewed_at: new Date().toISOString(),
           },
         }),
+        // As doohctl writes it: a lock open to others is no holder's (private-files.ts).
         { mode: 0o600 },
       );
       const io = bufferIO({ env: w.env, cwd: w.dir });
@@ -141,5 +142,44 @@ describe("an apply that refuses", () => {
       other.kill("SIGKILL");
       await colleague.close();
     }
+  });
+});
+
+describe("an apply that refuses before it can settle the record", () => {
+  const HINT =
+    /Recovery record: not settled: 1 campaign an apply that stopped left paused may still be paused; [^\n]*run doohctl apply --restore-only/;
+
+  it("with a config that does not load, says a stopped apply's campaign may still be paused and how to restore it", async () => {
+    const w = await afterDeadApply(deadPid(), ["        budget_impressions: lots"]);
+    const before = dspWrites(emulator!).length;
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain("budget_impressions");
+    expect(apply.err).toMatch(HINT);
+    // Nothing sent: the config cannot say what it declares inactive; the record stays.
+    expect(dspWrites(emulator!).length).toBe(before);
+    expect(w.active("5001")).toBe(false);
+    expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
+  });
+
+  it("refusing a file that is no saved plan, or a missing --auto-approve, says the same", async () => {
+    const w = await afterDeadApply(deadPid());
+    writeFileSync(join(w.dir, "junk.json"), '{"x": 1}\n');
+    const saved = await cli(["apply", "--plan", "junk.json", "--auto-approve"], w.env, w.dir);
+    expect(saved.code).toBe(1);
+    expect(saved.err).toContain("not a doohctl plan file");
+    expect(saved.err).toMatch(HINT);
+    const unasked = await cli(["apply"], w.env, w.dir);
+    expect(unasked.code).toBe(1);
+    expect(unasked.err).toContain("--auto-approve");
+    expect(unasked.err).toMatch(HINT);
+    expect(w.active("5001")).toBe(false);
+  });
+
+  it("says nothing of campaigns a running apply holds paused", async () => {
+    const w = await afterDeadApply(process.ppid, ["        budget_impressions: lots"]);
+    const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
+    expect(apply.code).toBe(1);
+    expect(apply.err).not.toContain("Recovery record");
   });
 });

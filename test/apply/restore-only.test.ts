@@ -3,7 +3,7 @@
  * It reactivates what a dead apply left paused unless the config declares it inactive, leaves
  * a running apply's campaigns alone, and sends nothing else; the DSP's state is checked each time.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
@@ -146,5 +146,50 @@ describe("apply --restore-only", () => {
     }
     expect(emulator!.requestLog()).toEqual([]);
     expect(w.active("5001")).toBe(false);
+  });
+});
+
+describe("apply --restore-only, with a record entry of an insertion order the config does not declare", () => {
+  it("names it with the DSP's text made printable: no escape sequence reaches the terminal", async () => {
+    const w = await afterDeadApply(deadPid());
+    const [name] = readdirSync(w.account);
+    const path = join(w.account, name!);
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    file.paused[0] = {
+      ...file.paused[0],
+      insertion_order_id: "1003",
+      name: "Malls\u001b[2J\rdoohctl: all campaigns active",
+    };
+    writeFileSync(path, JSON.stringify(file), { mode: 0o600 });
+    const restored = await cli(["apply", "--restore-only"], w.env, w.dir);
+    expect(restored.err).toContain("DOOH205");
+    expect(restored.err).toContain("Malls\\u001b[2J\\rdoohctl: all campaigns active");
+    expect(restored.err).not.toContain("\u001b");
+    expect(restored.err).not.toContain("\r");
+    expect(onlyReactivations()).toEqual([]);
+  });
+
+  it("does not say all is restored: names it as not checked and exits 1, leaving it to its own config", async () => {
+    const w = await afterDeadApply(deadPid());
+    const [name] = readdirSync(w.account);
+    const path = join(w.account, name!);
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    file.paused[0] = { ...file.paused[0], insertion_order_id: "1003" };
+    writeFileSync(path, JSON.stringify(file), { mode: 0o600 });
+    const text = await cli(["apply", "--restore-only"], w.env, w.dir);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(
+      /NOT CHECKED, of insertion orders this config does not declare \(1 campaign; they may still be paused\):\n {2}campaign 5001 "Malls" \(insertion order 1003\)/,
+    );
+    expect(text.out).not.toContain("no campaign recorded as paused");
+    const json = await cli(["apply", "--restore-only", "--format", "json"], w.env, w.dir);
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.out);
+    expect(doc.status).toBe("incomplete");
+    expect(doc.undeclared.map((e: { campaign_id: string }) => e.campaign_id)).toEqual(["5001"]);
+    // Not touched, and kept for the config that declares it.
+    expect(onlyReactivations()).toEqual([]);
+    expect(w.active("5001")).toBe(false);
+    expect(readdirSync(w.account)).toEqual([name]);
   });
 });

@@ -171,6 +171,8 @@ describe("the GitHub apply workflow never loses a merge", () => {
       expect(cancelled.summary).toContain(`"${name}"`);
     }
     expect(left).toContain("PAUSED");
+    // The names are the DSP's text: fenced, no Markdown of theirs acts in the comment.
+    expect(left).toMatch(/PAUSED[^\n]*\n\n```text\n(- campaign [^\n]*\n){3}```\n/);
     expect(cancelled.step("save").outcome).toBe("success");
 
     // #2 is merged: its plan does not start from the last applied config, so its run applies

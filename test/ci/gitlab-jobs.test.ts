@@ -276,6 +276,8 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
       expect(left, run.afterLog).toContain(line);
     }
     expect(left).toContain("was cancelled");
+    // The names are the DSP's text: fenced, no Markdown of theirs acts in the note.
+    expect(left).toMatch(/PAUSED[^\n]*\n\n```text\n(- campaign [^\n]*\n){3}```\n/);
 
     // !2 is merged: its plan does not start from the last applied config, so its job applies
     // nothing of it, but first reactivates what the cancelled apply left paused.

@@ -11,6 +11,7 @@ import { restoreDelivery } from "../../apply/restore.js";
 import { ConfigError, formatIssue } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
+import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { obeyedEntries, recordFindings, settlementOf } from "../../plan/changes/recovered.js";
 import { renderRestoreText } from "../../render/restore.js";
@@ -41,8 +42,9 @@ export async function settleRecord(io: CliIO, input: SettleInput): Promise<Recor
   const campaigns = ids.length > 0 ? await client.getCampaigns(ids) : [];
   const { obeyed, issues } = obeyedEntries(desired, campaigns, record.pauses);
   const all = [...record.issues, ...issues];
+  // The message names campaigns with the DSP's text (printable.ts).
   for (const f of recordFindings(all.filter((i) => i.kind === "foreign")))
-    io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${f.message}\n`);
+    io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${printable(f.message)}\n`);
   const verdict = settlementOf(desired, campaigns, obeyed);
   const drop = (campaignIds: string[]) => {
     try {
@@ -75,6 +77,7 @@ export async function settleRecord(io: CliIO, input: SettleInput): Promise<Recor
     declared_inactive: verdict.declaredInactive,
     held: verdict.held,
     not_restored: verdict.reactivate.filter((e) => !restored.has(e.campaign_id)),
+    undeclared: record.pauses.filter((e) => !e.owner_running && !obeyed.includes(e)),
     ...(outcome.error !== undefined ? { error: outcome.error } : {}),
     unreadable: all.filter((i) => i.kind === "unreadable"),
   };

@@ -1,5 +1,8 @@
 import type { Command } from "commander";
+import { defaultStateDir, stoppedPausesOnDisk } from "../../apply/recovery.js";
 import { systemClock } from "../../model/clock.js";
+import { count } from "../../model/plural.js";
+import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { hasErrors } from "../../plan/findings/findings.js";
 import { checkProposal } from "../../plan/saved/proposal.js";
@@ -141,7 +144,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
       );
       // Nothing to send is not all well: a campaign may still be paused by a running apply (DOOH203).
       for (const f of plan.findings)
-        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${f.message}\n`);
+        io.stderr.write(`doohctl apply: ${f.severity} ${f.code}: ${printable(f.message)}\n`);
       settleRecorded(io, prepared);
       return EXIT.ok;
     }
@@ -186,6 +189,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     }
     if (error instanceof ApplyRefused && !error.beforeLogin && settle !== undefined)
       await settleBeforeRefusal(io, settle);
+    else sayUnsettled(io);
     reportError(io, "apply", error, flags.format);
     return EXIT.error;
   } finally {
@@ -226,6 +230,24 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
     };
   }
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));
+}
+
+/**
+ * A refusal that cannot settle the record (the config does not load, a usage or saved-plan
+ * refusal before login, a failure before the plan): when a stopped apply's record holds
+ * campaigns paused, say so and how to restore them, so none stays dark unnoticed.
+ */
+function sayUnsettled(io: CliIO): void {
+  let paused: number;
+  try {
+    paused = stoppedPausesOnDisk(defaultStateDir(io.env));
+  } catch {
+    return; // an unusable state directory is refused by the run that needs it
+  }
+  if (paused === 0) return;
+  io.stderr.write(
+    `Recovery record: not settled: ${count(paused, "campaign")} an apply that stopped left paused may still be paused; once the error below is fixed, run doohctl apply --restore-only\n`,
+  );
 }
 
 /** `--restore-only`: settle the record with PATHS' config, report, exit 1 if anything stays dark. */
