@@ -3,6 +3,7 @@
  * and apply share. It reports read progress on stderr and leaves the client open for the
  * caller (apply goes on writing with it); the caller closes it.
  */
+
 import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
 import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
@@ -13,6 +14,7 @@ import { loadConfig } from "../config/load.js";
 import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
 import type { RateWindow } from "../model/limits.js";
+import { printable } from "../model/printable.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import type { Campaign } from "../model/wire.js";
@@ -174,7 +176,8 @@ export function readRecord(
   const record = recovery.readAll();
   const { obeyed, issues } = obeyedEntries(desired, campaigns, record.pauses);
   const all = [...record.issues, ...issues];
-  for (const f of recordFindings(all)) io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${f.message}\n`);
+  for (const f of recordFindings(all))
+    io.stderr.write(`doohctl: ${f.severity} ${f.code}: ${printable(f.message)}\n`);
   return { pauses: obeyed, unreadable: all.filter((i) => i.kind === "unreadable").length };
 }
 

@@ -178,6 +178,29 @@ describe("doohctl status", () => {
     expect(readFileSync(file, "utf8")).toBe(JSON.stringify(record));
   });
 
+  it("names a recorded campaign outside the config with its control characters escaped, never raw", async () => {
+    await world.start();
+    const scope = { origin: world.running().origin, environment: "production", account_id: USER.account_id };
+    const records = join(world.dir(), "state", "recovery", accountKey(scope));
+    mkdirSync(records, { recursive: true, mode: 0o700 });
+    const hostile = "X\u001b[2J\rforged line";
+    const record = {
+      format_version: 2,
+      apply_id: "20261216T110000Z-1-dead",
+      ...scope,
+      lease: { host: "another-machine", pid: 1, renewed_at: "2026-12-16T11:00:00Z" },
+      started_at: "2026-12-16T11:00:00Z",
+      // An insertion order the config does not declare: reported, never obeyed.
+      paused: [
+        { campaign_id: "5999", insertion_order_id: "9999", name: hostile, paused_at: "2026-12-16T11:00:01Z" },
+      ],
+    };
+    writeFileSync(join(records, "dead-apply.json"), JSON.stringify(record), { mode: 0o600 });
+    const result = await world.status(["Malls"]);
+    expect(result.err).toContain("5999");
+    expect(result.err).not.toMatch(/[\u001b\r]/);
+  });
+
   it("reads campaigns by insertion order with progress, their creatives and insertion orders, and never writes", async () => {
     await world.start();
     await world.status(ALL_NAMES);

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { printable } from "../../model/printable.js";
 import { deactivatingChangeIds } from "../../plan/changes/changes.js";
 import { hasErrors } from "../../plan/findings/findings.js";
 import { serializePlan } from "../../plan/saved/file.js";
@@ -78,7 +79,7 @@ async function planCommand(io: CliIO, paths: string[], flags: PlanFlags): Promis
       const sameScreen = io.stdout.isTTY && io.stderr.isTTY && format === "text";
       for (const f of sameScreen ? [] : plan.findings.filter((f) => f.severity === "error")) {
         const at = f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
-        io.stderr.write(`doohctl plan: error ${f.code}: ${f.message}${at}\n`);
+        io.stderr.write(`doohctl plan: error ${f.code}: ${printable(f.message)}${at}\n`);
       }
       const unsaved = flags.out === undefined ? "" : `, and it is not saved to ${flags.out}`;
       io.stderr.write(`doohctl plan: the plan has errors: nothing can be applied${unsaved}\n`);
