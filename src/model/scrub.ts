@@ -21,6 +21,33 @@ interface Pattern {
   /** The length of what it stands for: longer ones are replaced first. */
   length: number;
   regex: RegExp;
+  /**
+   * The text itself, lower-cased when matched in any case; undefined when its case forms are
+   * not one to one (beyond ASCII), so that only the regular expression can tell.
+   */
+  literal: string | undefined;
+  caseless: boolean;
+}
+
+/**
+ * Every echo form but the literal one starts with a backslash, `&`, `%` or `+` (echo-forms.ts):
+ * a text without them can hold a secret only as itself, which a plain search finds. The
+ * patterns of a long session token are large, and compiling one costs up to seconds: most
+ * texts never need it.
+ */
+const ESCAPED = /[\\&%+]/;
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function pattern(text: string, caseless: boolean): Pattern {
+  const literal = ASCII.test(text) ? (caseless ? text.toLowerCase() : text) : undefined;
+  return { length: text.length, regex: echoPattern(text, { caseless }), literal, caseless };
+}
+
+/** Whether `p` may match `text`: false only where a plain search proves it cannot. */
+function mayMatch(p: Pattern, text: string, lower: () => string): boolean {
+  if (p.literal === undefined || ESCAPED.test(text)) return true;
+  return (p.caseless ? lower() : text).includes(p.literal);
 }
 
 export interface ScrubberOptions {
@@ -45,17 +72,19 @@ export class Scrubber {
     const encoded = [secret, ...(this.email !== undefined ? [`${this.email}:${secret}`] : [])].flatMap(
       base64Forms,
     );
-    const added: Pattern[] = [
-      { length: secret.length, regex: echoPattern(secret, { caseless: true }) },
-      ...encoded.map((text) => ({ length: text.length, regex: echoPattern(text, { caseless: false }) })),
-    ];
+    const added: Pattern[] = [pattern(secret, true), ...encoded.map((text) => pattern(text, false))];
     // Longest first, so a secret containing another is replaced whole.
     this.patterns = [...this.patterns, ...added].sort((a, b) => b.length - a.length);
   }
 
   text(text: string): string {
     let out = text;
-    for (const { regex } of this.patterns) out = out.replace(regex, REDACTED);
+    let lowered: string | undefined;
+    for (const p of this.patterns) {
+      if (!mayMatch(p, out, () => (lowered ??= out.toLowerCase()))) continue;
+      out = out.replace(p.regex, REDACTED);
+      lowered = undefined;
+    }
     return out;
   }
 
