@@ -326,10 +326,10 @@ describe("money summary against the emulator", () => {
     const p = createPlan(d, live, { ...PLAN_OPTIONS, now: new Date(clock.now()).toISOString() });
     // 5001 delivers at its cpm: spent + (300,000 - delivered) x 12.50 / 1000 = 300,000 x 12.50 / 1000
     // = 3,750; 5002 (inactive, nothing delivered): 200,000 x 12.50 / 1000 = 2,500; both of
-    // advertiser 1 (its name not read: no advertiser mismatch), 3,750 + 2,500 = 6,250.
+    // advertiser 1 (named: the plan reads the advertisers of its insertion orders), 3,750 + 2,500 = 6,250.
     expect(shown(p.summary.spend)).toEqual([
       {
-        row: "1 USD",
+        row: "Northwind Beverages USD",
         before: "6250.00 USD",
         after: "6250.00 USD",
         change: "0.00 USD",
