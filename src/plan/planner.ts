@@ -20,7 +20,7 @@ import { policedIncrease, policyFindings } from "./policy.js";
 import { recordFindings } from "./recovered.js";
 import { scheduleRequests } from "./schedule.js";
 import { simulate } from "./simulate.js";
-import { budgetMoneyChanges, spendSummary } from "./spend.js";
+import { budgetMoneyChanges, campaignSpendChanges, spendSummary } from "./spend.js";
 import { planSummary } from "./summary.js";
 import { savedThresholds } from "./thresholds.js";
 import {
@@ -102,6 +102,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     advertisers: live.advertisers,
     now: options.now,
   });
+  const campaignSpend = campaignSpendChanges({ changes: built.changes, live: index, now: options.now });
   const budgetMoney = budgetMoneyChanges({
     changes: built.changes,
     live: index,
@@ -199,6 +200,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
       spend,
+      ...(campaignSpend.length > 0 ? { campaign_spend: campaignSpend } : {}),
       ...(budgetMoney.length > 0 ? { budget_money: budgetMoney } : {}),
       ...(policy ? { policy } : {}),
       ...(pauses && requests.length > 0 ? { pauses } : {}),
