@@ -101,7 +101,7 @@ describe("resilience", () => {
         insertion_orders: [seedIo("1001")],
         campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
       },
-      // Seed 12: the plan's advertisers read takes a draw, and this seed still retries a write.
+      // Seed 12: the plan's advertisers read shifts the seeded fault draws; this seed still retries a write.
       { faults: "429:0.3,500:0.2", faultSeed: 12 },
     );
     const desired = desiredState([
