@@ -14,7 +14,7 @@ import { analyze, DEFAULT_THRESHOLDS } from "./findings/analyze.js";
 import { overspentBudgets } from "./findings/delivery.js";
 import { finding, hasErrors } from "./findings/findings.js";
 import { policedIncrease, policyFindings } from "./findings/policy.js";
-import { budgetMoneyChanges, spendSummary } from "./findings/spend.js";
+import { budgetMoneyChanges, campaignSpendChanges, spendSummary } from "./findings/spend.js";
 import { savedThresholds } from "./findings/thresholds.js";
 import { LiveIndex } from "./live-index.js";
 import type { Choice } from "./requests/pause-groups.js";
@@ -102,6 +102,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     advertisers: live.advertisers,
     now: options.now,
   });
+  const campaignSpend = campaignSpendChanges({ changes: built.changes, live: index, now: options.now });
   const budgetMoney = budgetMoneyChanges({
     changes: built.changes,
     live: index,
@@ -199,6 +200,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
         insertionOrderOrder: desired.insertionOrders.map((io) => io.id),
       }),
       spend,
+      ...(campaignSpend.length > 0 ? { campaign_spend: campaignSpend } : {}),
       ...(budgetMoney.length > 0 ? { budget_money: budgetMoney } : {}),
       ...(policy ? { policy } : {}),
       ...(pauses && requests.length > 0 ? { pauses } : {}),

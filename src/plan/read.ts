@@ -4,7 +4,8 @@
  * targetings only of campaigns whose config declares `targetings`, the creatives the config
  * names plus those associated with campaigns whose config declares `creatives` or that the
  * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
- * advertisers only to name them in an advertiser mismatch (G6).
+ * the advertisers of the read insertion orders (100 ids a request) to name them in the money
+ * table and in an advertiser mismatch (G6).
  */
 import { Endpoints } from "../api/endpoints.js";
 import { readByValues } from "../api/paging.js";
@@ -169,10 +170,11 @@ export async function readLiveState(
     progress,
   });
 
-  // G6 rule 2: read advertisers only to name both sides of a mismatch.
+  // The money table names each insertion order's advertiser, so an approver reads "Acme", not
+  // "advertiser 1"; G6 rule 2 also names both sides of a mismatch.
   const ioAdvertiser = new Map(insertionOrders.map((io) => [io.id, io.advertiser_id]));
   const creativeById = new Map(creatives.map((c) => [c.id, c]));
-  const advertiserIds = new Set<string>();
+  const advertiserIds = new Set<string>(ioAdvertiser.values());
   for (const io of desired.insertionOrders) {
     const expected = ioAdvertiser.get(io.id);
     if (expected === undefined) continue;

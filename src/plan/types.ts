@@ -222,6 +222,20 @@ export interface SpendDelta {
   without_progress?: string[];
 }
 
+/** A campaign the plan creates or updates whose maximum spend changes, in one currency. */
+export interface CampaignSpendDelta {
+  insertion_order_id: string;
+  name: string;
+  /** Absent for a campaign the plan creates. */
+  campaign_id?: string;
+  /** Its insertion order's advertiser (live): the money table row it belongs under. */
+  advertiser_id: string;
+  currency_code: string;
+  /** Same arithmetic as SpendDelta, for this campaign alone; zero for a new campaign. */
+  max_spend_before: Money;
+  max_spend_after: Money;
+}
+
 /** An insertion order whose `budget_money` the plan changes: its own row of the money table. */
 export interface BudgetMoneyDelta {
   insertion_order_id: string;
@@ -248,6 +262,8 @@ export interface PlanSummary {
   insertion_orders: InsertionOrderDelta[];
   /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */
   spend?: SpendDelta[];
+  /** Created or updated campaigns whose maximum spend changes; absent when none. */
+  campaign_spend?: CampaignSpendDelta[];
   /** Insertion orders whose `budget_money` the plan changes; absent when none. */
   budget_money?: BudgetMoneyDelta[];
   /**

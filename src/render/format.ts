@@ -9,7 +9,7 @@ import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { TARGETING_OPTIONS } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
-import type { BudgetMoneyDelta, Change, JsonValue, Plan } from "../plan/types.js";
+import type { BudgetMoneyDelta, CampaignSpendDelta, Change, JsonValue, Plan } from "../plan/types.js";
 
 export interface Paint {
   add(text: string): string;
@@ -214,8 +214,10 @@ export interface SpendRow {
   after: string;
   /** `+750.00 USD (+20.0%)`; `+750.00 USD (new)` from zero; `0.00 USD` unchanged. */
   change: string;
-  /** Empty when the plan read no progress for the row, and on a budget row. */
+  /** Empty when the plan read no progress for the row, and on a budget or campaign row. */
   remaining: string;
+  /** Present on a campaign's line under its advertiser's row. */
+  campaign?: true;
 }
 
 function percentOf(change: Money, before: Money): string {
@@ -265,17 +267,37 @@ function budgetRow(b: BudgetMoneyDelta): SpendRow {
   };
 }
 
+/** A changed campaign's line: `campaign 5001 "Airports"` (`new campaign "Airports"` before it exists). */
+function campaignRow(c: CampaignSpendDelta): SpendRow {
+  const who = c.campaign_id !== undefined ? `campaign ${c.campaign_id}` : "new campaign";
+  return {
+    advertiser: `${who} "${printable(c.name)}" of insertion order ${c.insertion_order_id}`,
+    before: Money.formatAmount(c.max_spend_before),
+    after: Money.formatAmount(c.max_spend_after),
+    change: changeText(c.max_spend_before, c.max_spend_after),
+    remaining: "",
+    campaign: true,
+  };
+}
+
 /**
- * The money table (Infracost-like cost diff): maximum spend per advertiser and currency, then
- * each insertion order whose `budget_money` changes; empty for plans without either.
+ * The money table (Infracost-like cost diff): maximum spend per advertiser and currency, each
+ * followed by the changed campaigns' maximum spend in it, then each insertion order whose
+ * `budget_money` changes; empty for plans without either.
  */
 export function spendRows(plan: Plan): SpendRow[] {
-  const spend = (plan.summary.spend ?? []).map((s) => ({
-    advertiser: `${advertiserName(s)}${s.without_progress ? ` (without progress: ${s.without_progress.join(", ")} at budget x cpm)` : ""}`,
-    before: Money.formatAmount(s.max_spend_before),
-    after: Money.formatAmount(s.max_spend_after),
-    change: changeText(s.max_spend_before, s.max_spend_after),
-    remaining: s.remaining ? Money.formatAmount(s.remaining) : "",
-  }));
+  const campaigns = plan.summary.campaign_spend ?? [];
+  const spend = (plan.summary.spend ?? []).flatMap((s) => [
+    {
+      advertiser: `${advertiserName(s)}${s.without_progress ? ` (without progress: ${s.without_progress.join(", ")} at budget x cpm)` : ""}`,
+      before: Money.formatAmount(s.max_spend_before),
+      after: Money.formatAmount(s.max_spend_after),
+      change: changeText(s.max_spend_before, s.max_spend_after),
+      remaining: s.remaining ? Money.formatAmount(s.remaining) : "",
+    },
+    ...campaigns
+      .filter((c) => c.advertiser_id === s.advertiser_id && c.currency_code === s.currency_code)
+      .map(campaignRow),
+  ]);
   return [...spend, ...(plan.summary.budget_money ?? []).map(budgetRow)];
 }

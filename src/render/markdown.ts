@@ -100,7 +100,7 @@ function spendTable(plan: Plan): string[] {
   ];
   for (const r of rows) {
     out.push(
-      `| ${cell(r.advertiser)} | ${r.before} | ${r.after} | **${r.change}**${remaining ? ` | ${r.remaining}` : ""} |`,
+      `| ${r.campaign ? "&emsp;" : ""}${cell(r.advertiser)} | ${r.before} | ${r.after} | **${r.change}**${remaining ? ` | ${r.remaining}` : ""} |`,
     );
   }
   return [...out, ""];

@@ -92,7 +92,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push("", p.bold("Maximum spend (spent + undelivered impressions x cpm / 1000; see docs/plan.md)"));
     for (const r of spend) {
       const left = r.remaining ? `; ${r.remaining} left to spend` : "";
-      out.push(`  ${r.advertiser}: ${r.before} -> ${r.after}, ${r.change}${left}`);
+      out.push(`${r.campaign ? "    " : "  "}${r.advertiser}: ${r.before} -> ${r.after}, ${r.change}${left}`);
     }
   }
   return `${out.join("\n")}\n`;

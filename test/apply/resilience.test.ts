@@ -103,7 +103,8 @@ describe("resilience", () => {
         insertion_orders: [seedIo("1001")],
         campaigns: [seedCampaign("5001", "1001", "Malls"), seedCampaign("5002", "1001", "Airports")],
       },
-      emulator: { faults: "429:0.3,500:0.2", faultSeed: 11 },
+      // Seed 12: the plan's advertisers read shifts the seeded fault draws; this seed still retries a write.
+      emulator: { faults: "429:0.3,500:0.2", faultSeed: 12 },
     });
     const desired = desiredState([
       desiredIo("1001", {

@@ -119,10 +119,10 @@ describe("doohctl show PLAN_FILE... --format markdown (several accounts)", () =>
     expect(code).toBe(0);
     expect(out.startsWith("## doohctl plan: 2 accounts, 4 changes\n")).toBe(true);
     expect(summaryRows(out)).toEqual([
-      // A plan names an advertiser by id where it did not read its name (src/render/format.ts).
-      "| `eu` | 1 | 1 | about 0s at 1000/60s | advertiser 1: +600.00 USD |",
+      // Each plan read its insertion orders' advertisers and names them.
+      "| `eu` | 1 | 1 | about 0s at 1000/60s | Acme: +600.00 USD |",
       // The three campaign updates of two insertion orders go in one PATCH.
-      "| `us` | 3 | 1 | about 0s at 1000/60s | advertiser 1: +430.00 USD<br>advertiser 2: +200.00 EUR |",
+      "| `us` | 3 | 1 | about 0s at 1000/60s | Acme: +430.00 USD<br>Globex: +200.00 EUR |",
       // USD: +600.00 + 430.00 = +1,030.00; EUR: +200.00.
       "| **all** | 4 | 2 | about 0s (each account in its own job) | +200.00 EUR<br>+1,030.00 USD |",
     ]);

@@ -154,21 +154,38 @@ describe("currencies: never netted, converted or dropped", () => {
     // budget row is a currency change, never "removed".
     expect(spendRows(plan)).toEqual([
       {
-        advertiser: "advertiser 2",
+        advertiser: "Contoso Travel",
         before: "10,000.00 EUR",
         after: "2,888.70 EUR",
         change: "-7,111.30 EUR (-71.1%)",
         remaining: "0.00 EUR",
       },
+      // 5003's own lines: its EUR moves as the row's (its only campaign), and its USD is new.
       {
-        advertiser: "advertiser 2",
+        advertiser: 'campaign 5003 "Stations" of insertion order 1002',
+        before: "10,000.00 EUR",
+        after: "2,888.70 EUR",
+        change: "-7,111.30 EUR (-71.1%)",
+        remaining: "",
+        campaign: true,
+      },
+      {
+        advertiser: "Contoso Travel",
         before: "0.00 USD",
         after: "8,533.56 USD",
         change: "+8,533.56 USD (new)",
         remaining: "8,533.56 USD",
       },
       {
-        advertiser: 'advertiser 2: insertion order 1002 "Spring travel" budget_money',
+        advertiser: 'campaign 5003 "Stations" of insertion order 1002',
+        before: "0.00 USD",
+        after: "8,533.56 USD",
+        change: "+8,533.56 USD (new)",
+        remaining: "",
+        campaign: true,
+      },
+      {
+        advertiser: 'Contoso Travel: insertion order 1002 "Spring travel" budget_money',
         before: "20,000.00 EUR",
         after: "21,600.00 USD",
         change: "currency EUR -> USD",

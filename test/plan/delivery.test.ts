@@ -79,10 +79,12 @@ describe("delivery-aware findings", () => {
     await start();
     const plan = await planOf([desiredCampaign("Airports", { id: "5001" })]);
     const gets = emulator!.requestLog().filter((e) => e.method === "GET" && e.path !== "/api/session");
-    expect(plan.summary.read_requests).toBe(2); // insertion orders, campaigns
+    // insertion orders, campaigns, + ceil(1 advertiser / 100) = 1 naming it in the money table
+    expect(plan.summary.read_requests).toBe(2 + 1);
     expect(gets.map((e) => `${e.path}?${decodeURIComponent(e.query)}`)).toEqual([
       expect.stringMatching(/\/insertion_orders\?/),
       expect.stringMatching(/\/campaigns\?.*include_progress=true/),
+      expect.stringMatching(/\/advertisers\?/),
     ]);
   });
 
@@ -258,7 +260,7 @@ describe("delivery-aware findings", () => {
       // spend 5,703.805 - 1,019.025 = 4,684.78.
       expect(out.indexOf("| maximum spend |")).toBe(out.indexOf("|"));
       expect(out).toContain(
-        "| advertiser 1 | 6,250.00 USD | 5,703.80 USD | **-546.20 USD (-8.7%)** | 4,684.78 USD |",
+        "| Northwind Beverages | 6,250.00 USD | 5,703.80 USD | **-546.20 USD (-8.7%)** | 4,684.78 USD |",
       );
       expect(out).toMatch(
         /\| warning \| DOOH303 \| doohctl\.yaml:8 \| changes the cpm of campaign 5001 "Airports" mid-flight/,

@@ -10,6 +10,8 @@ import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { SpendDelta } from "../../src/plan/types.js";
+import { spendRows } from "../../src/render/format.js";
+import { renderText } from "../../src/render/text.js";
 import {
   desiredCampaign,
   desiredIo,
@@ -124,6 +126,68 @@ describe("money summary", () => {
         remaining: "112.50 EUR",
       },
     ]);
+  });
+
+  it("shows each changed campaign's maximum spend before -> after under its advertiser's row", () => {
+    const live = liveState({
+      insertionOrders: [liveIo(), liveIo({ id: "1002", advertiser_id: "2", budget_money: null })],
+      advertisers: [
+        { id: "1", name: "Northwind" },
+        { id: "2", name: "Rail & Co" },
+      ],
+      campaigns: [
+        liveCampaign({ progress: progress(40_000, usd("480")) }), // 40,000 x 12.00 / 1000
+        liveCampaign({ id: "5002", name: "Malls", progress: progress(0, usd("0")) }),
+        liveCampaign({
+          id: "5003",
+          insertion_order_id: "1002",
+          name: "Rail",
+          cpm: eur("8.25"),
+          budget_impressions: 20_000,
+          progress: progress(5_000, eur("41.25")), // 5,000 x 8.25 / 1000
+        }),
+      ],
+    });
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("Airports", { fields: { budget_impressions: 150_000 } }),
+          // A change that moves no money: no line of its own.
+          desiredCampaign("Malls", { fields: { start_time: "2026-12-16T00:00:00Z" } }),
+          desiredCampaign("Stations", {
+            fields: {
+              active: true,
+              start_time: "2026-12-20T00:00:00Z",
+              end_time: "2027-01-20T00:00:00Z",
+              budget_impressions: 50_000,
+              cpm: usd("9"),
+            },
+          }),
+        ],
+      }),
+      desiredIo("1002", { campaigns: [desiredCampaign("Rail", { fields: { cpm: eur("7.5") } })] }),
+    ]);
+    const p = plan(d, live);
+    // Airports: 480 + (100,000 - 40,000) x 12 / 1000 = 1,200 -> 480 + (150,000 - 40,000) x 12 / 1000
+    //   = 480 + 1,320 = 1,800, +600 of 1,200 = +50.0%.
+    // Stations (new): 0 -> 50,000 x 9 / 1000 = 450.
+    // Rail: 41.25 + 15,000 x 8.25 / 1000 = 165 -> 41.25 + 15,000 x 7.5 / 1000 = 153.75, -11.25 / 165 = -6.8%.
+    // Advertiser 1: 2,400 (Airports 1,200 + Malls 100,000 x 12 / 1000 = 1,200) -> 1,800 + 1,200 + 450 = 3,450.
+    expect(spendRows(p).map((r) => [r.advertiser, r.before, r.after, r.change])).toEqual([
+      ["Northwind", "2,400.00 USD", "3,450.00 USD", "+1,050.00 USD (+43.8%)"],
+      [
+        'campaign 5001 "Airports" of insertion order 1001',
+        "1,200.00 USD",
+        "1,800.00 USD",
+        "+600.00 USD (+50.0%)",
+      ],
+      ['new campaign "Stations" of insertion order 1001', "0.00 USD", "450.00 USD", "+450.00 USD (new)"],
+      ["Rail & Co", "165.00 EUR", "153.75 EUR", "-11.25 EUR (-6.8%)"],
+      ['campaign 5003 "Rail" of insertion order 1002', "165.00 EUR", "153.75 EUR", "-11.25 EUR (-6.8%)"],
+    ]);
+    expect(renderText(p, { colour: false })).toContain(
+      '    campaign 5001 "Airports" of insertion order 1001: 1,200.00 USD -> 1,800.00 USD, +600.00 USD (+50.0%)',
+    );
   });
 
   it("counts a new campaign after the plan only, and a deactivated one still at its maximum", () => {
@@ -326,10 +390,10 @@ describe("money summary against the emulator", () => {
     const p = createPlan(d, live, { ...PLAN_OPTIONS, now: new Date(clock.now()).toISOString() });
     // 5001 delivers at its cpm: spent + (300,000 - delivered) x 12.50 / 1000 = 300,000 x 12.50 / 1000
     // = 3,750; 5002 (inactive, nothing delivered): 200,000 x 12.50 / 1000 = 2,500; both of
-    // advertiser 1 (its name not read: no advertiser mismatch), 3,750 + 2,500 = 6,250.
+    // advertiser 1 (named: the plan reads the advertisers of its insertion orders), 3,750 + 2,500 = 6,250.
     expect(shown(p.summary.spend)).toEqual([
       {
-        row: "1 USD",
+        row: "Northwind Beverages USD",
         before: "6250.00 USD",
         after: "6250.00 USD",
         change: "0.00 USD",

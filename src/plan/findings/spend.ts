@@ -22,7 +22,7 @@ import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { Advertiser } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
-import type { BudgetMoneyDelta, Change, SpendDelta } from "../types.js";
+import type { BudgetMoneyDelta, CampaignRef, CampaignSpendDelta, Change, SpendDelta } from "../types.js";
 
 /** What decides a campaign's maximum spend at one side of the plan. */
 interface Terms {
@@ -41,6 +41,8 @@ export interface BudgetedCampaign {
   after: Terms;
   /** Zero for a new campaign; undefined when read without progress. */
   progress: { delivered: number; spent: Money } | undefined;
+  /** The campaign as the plan names it, when the plan creates or updates it. */
+  changed?: CampaignRef;
 }
 
 /** Amounts in nano-units x 1000, per currency: the exact sum of products. */
@@ -84,6 +86,7 @@ function createdCampaign(change: Change & { kind: "create_campaign" }, advertise
     advertiser_id: advertiserId,
     after: { impressions, cpm, end_time: end },
     progress: { delivered: 0, spent: Money.zero(cpm.currency_code) },
+    changed: change.campaign,
   } satisfies BudgetedCampaign;
 }
 
@@ -124,6 +127,7 @@ export function budgetedCampaigns(input: {
     if (change.kind !== "update_campaign" || change.campaign.campaign_id === undefined) continue;
     const entry = byId.get(change.campaign.campaign_id);
     if (!entry) continue;
+    entry.changed = change.campaign;
     for (const f of change.fields) {
       if (f.field === "budget_impressions" && typeof f.after === "number") entry.after.impressions = f.after;
       const cpm = f.field === "cpm" ? Money.fromValue(f.after) : undefined;
@@ -151,6 +155,47 @@ export function maximumSpendMoney(
   if (!total.has(terms.cpm.currency_code)) total.set(terms.cpm.currency_code, 0n);
   const money = (tally: Tally) => [...tally].map(([currency, amount]) => toMoney(amount, currency));
   return { spent: money(spent), maximum: money(total) };
+}
+
+/**
+ * The campaigns the plan creates or updates whose maximum spend changes, per currency, in plan
+ * order: the money table's lines under their advertiser, with the same arithmetic as its rows.
+ */
+export function campaignSpendChanges(input: {
+  changes: readonly Change[];
+  live: LiveIndex;
+  now: string;
+}): CampaignSpendDelta[] {
+  const now = Time.toMillis(input.now);
+  return budgetedCampaigns(input).flatMap((c) => {
+    if (!c.changed) return [];
+    const before: Tally = new Map();
+    if (c.before) {
+      const { spent, left } = maximumSpend(c.before, c.progress, now);
+      for (const [currency, amount] of [...spent, ...left]) addTo(before, currency, amount);
+    }
+    const after: Tally = new Map();
+    const { spent, left } = maximumSpend(c.after, c.progress, now);
+    for (const [currency, amount] of [...spent, ...left]) addTo(after, currency, amount);
+    const currencies = [...new Set([...before.keys(), ...after.keys()])].sort();
+    const ref = c.changed;
+    return currencies.flatMap((currency) => {
+      const b = before.get(currency) ?? 0n;
+      const a = after.get(currency) ?? 0n;
+      if (a === b) return [];
+      return [
+        {
+          insertion_order_id: ref.insertion_order_id,
+          name: ref.name,
+          ...(ref.campaign_id !== undefined ? { campaign_id: ref.campaign_id } : {}),
+          advertiser_id: c.advertiser_id,
+          currency_code: currency,
+          max_spend_before: toMoney(b, currency),
+          max_spend_after: toMoney(a, currency),
+        },
+      ];
+    });
+  });
 }
 
 /** Divides by 1000 once, rounding half up to the nano. */
