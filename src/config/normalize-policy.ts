@@ -1,24 +1,15 @@
 /** Stage 3 for guardrail rules (`policy:`), top-level or per insertion order. */
-import type { PolicyRule, PolicyRules } from "../model/desired.js";
+import { POLICY_RULE_NAMES, type PolicyRule, type PolicyRules } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { unitsProblem } from "./explain.js";
 import { childPath } from "./path-text.js";
 import type { Place, Places } from "./places.js";
 import { isMap, type Raw } from "./raw-values.js";
 
-const RULES = [
-  "max_cpm",
-  "budget_increase_percent",
-  "cpm_increase_percent",
-  "max_added_spend",
-  "no_deactivation_in_flight",
-  "commitments_within_budget",
-] as const;
-
 /** The schema has checked the rules' shapes. Action default: deny. */
 export function normalizePolicy(raw: Raw, at: string, places: Places): PolicyRules {
   const rules: PolicyRules = {};
-  for (const name of RULES) {
+  for (const name of POLICY_RULE_NAMES) {
     const declared = raw[name];
     if (!isMap(declared)) continue;
     const path = childPath(at, name);

@@ -71,6 +71,16 @@ export interface PolicyRules {
   commitments_within_budget?: PolicyRule;
 }
 
+/** Every guardrail rule a `policy:` may declare, in the order they are read and compared. */
+export const POLICY_RULE_NAMES = [
+  "max_cpm",
+  "budget_increase_percent",
+  "cpm_increase_percent",
+  "max_added_spend",
+  "no_deactivation_in_flight",
+  "commitments_within_budget",
+] as const satisfies readonly (keyof PolicyRules)[];
+
 export interface DesiredInsertionOrder {
   id: string;
   fields: InsertionOrderFields;

@@ -6,17 +6,8 @@
  * adds a currency (a rule with limits allows nothing in a currency it does not list). Adding a
  * rule, lowering a limit, or dropping one currency's limit tightens.
  */
-import type { PolicyRule, PolicyRules } from "./desired.js";
+import { POLICY_RULE_NAMES, type PolicyRule, type PolicyRules } from "./desired.js";
 import { Money } from "./money.js";
-
-const NAMES = [
-  "max_cpm",
-  "budget_increase_percent",
-  "cpm_increase_percent",
-  "max_added_spend",
-  "no_deactivation_in_flight",
-  "commitments_within_budget",
-] as const satisfies readonly (keyof PolicyRules)[];
 
 export interface Loosening {
   rule: keyof PolicyRules;
@@ -63,7 +54,7 @@ function ruleLoosenings(
 /** Each way `after` is looser than `before`, rule by rule. */
 export function loosenings(before: PolicyRules | undefined, after: PolicyRules | undefined): Loosening[] {
   if (!before) return [];
-  return NAMES.flatMap((name) => {
+  return POLICY_RULE_NAMES.flatMap((name) => {
     const was = before[name];
     if (!was) return [];
     const now = after?.[name];
