@@ -37,7 +37,7 @@ interface Pattern {
  */
 const ESCAPED = /[\\&%+]/;
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 function pattern(text: string, caseless: boolean): Pattern {
   const literal = ASCII.test(text) ? (caseless ? text.toLowerCase() : text) : undefined;
