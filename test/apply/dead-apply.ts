@@ -7,10 +7,14 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { processStart } from "../../src/apply/lease.js";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
+import { run } from "../../src/cli/program.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 
 export function deadPid(): number {
@@ -73,4 +77,38 @@ export async function deadApplyWorld(owner: number, malls: string[] = [], statio
   const emulatorCampaign = (id: string) => emulator.state().campaigns.find((c) => c.id === id);
   const active = (id: string) => emulatorCampaign(id)?.active;
   return { emulator, dir, env, store, account, active, emulatorCampaign };
+}
+
+/** A test file's dead-apply worlds: the emulator of each test is closed after it. */
+export function deadApplyWorlds() {
+  let current: RunningEmulator | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    /** `deadApplyWorld`, its emulator closed after the test. */
+    async afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
+      const w = await deadApplyWorld(...args);
+      current = w.emulator;
+      return w;
+    },
+    /** Closes `emulator` after the test, like a world's. */
+    closeAfter(emulator: RunningEmulator): RunningEmulator {
+      current = emulator;
+      return emulator;
+    },
+    /** This test's emulator. */
+    emulator(): RunningEmulator {
+      if (current === undefined) throw new Error("no dead-apply world was started in this test");
+      return current;
+    },
+  };
+}
+
+/** `doohctl ARGS` in `dir` with `env`: its exit code and what it printed. */
+export async function cli(args: string[], env: Record<string, string>, dir: string) {
+  const io = bufferIO({ env, cwd: dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
 }

@@ -9,38 +9,21 @@ import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processStart } from "../../src/apply/lease.js";
 import { applyLockDir } from "../../src/apply/lock.js";
 import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
-import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { deadApplyWorld, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
 
-let emulator: RunningEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-/** The world a dead apply left (test/apply/dead-apply.ts); this file's emulator, closed after each test. */
-async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
-  const w = await deadApplyWorld(...args);
-  emulator = w.emulator;
-  return w;
-}
-
-async function cli(args: string[], env: Record<string, string>, dir: string) {
-  const io = bufferIO({ env, cwd: dir });
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const worlds = deadApplyWorlds();
+const { afterDeadApply } = worlds;
 
 describe("a dead apply's recovery record", () => {
   it("makes plan reactivate the campaign (DOOH202) though the config leaves active out, and apply empties the record", async () => {
@@ -67,7 +50,7 @@ describe("a dead apply's recovery record", () => {
     expect(plan.err).toMatch(/may still be paused.*doohctl status --all.*remove the file/);
     const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
     expect(apply.code).toBe(1);
-    expect(dspWrites(emulator!)).toEqual([]);
+    expect(dspWrites(worlds.emulator())).toEqual([]);
     const status = await cli(["status", "--all"], w.env, w.dir);
     expect(status.code, status.err).toBe(2);
     expect(status.err).toContain(`recovery record ${damaged} cannot be read (not JSON)`);
@@ -111,7 +94,7 @@ describe("a dead apply's recovery record", () => {
     const applying = run(["apply", "--auto-approve"], io);
     while (!io.err().includes("waiting for it to finish")) await new Promise((r) => setTimeout(r, 20));
     expect(io.err()).toMatch(/paused by running apply .*pid \d+\).*lease to lapse in (29|30) s/);
-    expect(dspWrites(emulator!)).toEqual([]);
+    expect(dspWrites(worlds.emulator())).toEqual([]);
     // The owner stops renewing: its lease is 31 s old.
     for (const name of readdirSync(w.account)) {
       const file = JSON.parse(readFileSync(join(w.account, name), "utf8"));
@@ -197,7 +180,11 @@ describe("an apply that waits for the apply that paused a campaign", () => {
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
       const w = await afterDeadApply(other.pid!, ["        budget_impressions: 150000"]);
-      const scope = { origin: emulator!.origin, environment: "production", account_id: USER.account_id };
+      const scope = {
+        origin: worlds.emulator().origin,
+        environment: "production",
+        account_id: USER.account_id,
+      };
       const locks = applyLockDir(w.env);
       mkdirSync(locks, { recursive: true, mode: 0o700 });
       writeFileSync(
@@ -216,7 +203,7 @@ describe("an apply that waits for the apply that paused a campaign", () => {
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
       while (!io.err().includes("waiting for it to finish")) await new Promise((r) => setTimeout(r, 20));
-      expect(dspWrites(emulator!)).toEqual([]);
+      expect(dspWrites(worlds.emulator())).toEqual([]);
       other.kill("SIGKILL");
       await once(other, "exit");
       const code = await applying;
@@ -238,7 +225,7 @@ describe("a saved plan that predates a dead apply's recovery record", () => {
     const plan = await cli(["plan", "--target", "1002", "-o", "p.json"], w.env, w.dir);
     expect(plan.code, plan.err).toBe(0);
     renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
-    const writes = () => dspWrites(emulator!);
+    const writes = () => dspWrites(worlds.emulator());
     const before = writes().length;
     const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
     expect(apply.code).toBe(1);
@@ -274,7 +261,7 @@ describe("an apply of this process that stopped and could not reactivate a campa
       configOrders: stations,
       prefix: "doohctl-recovery-own-",
     });
-    emulator = account.emulator;
+    const emulator = worlds.closeAfter(account.emulator);
     // The pause lands; the targetings PUT and every later PATCH (the reactivation) are refused.
     let refusing = true;
     let patches = 0;

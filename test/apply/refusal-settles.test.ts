@@ -9,40 +9,24 @@ import { once } from "node:events";
 import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { processStart } from "../../src/apply/lease.js";
 import { applyLockDir } from "../../src/apply/lock.js";
 import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
-import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Targeting } from "../../src/model/targeting.js";
 import { VENUES_A } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { deadApplyWorld, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
 
-let emulator: RunningEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
-  const w = await deadApplyWorld(...args);
-  emulator = w.emulator;
-  return w;
-}
-
-async function cli(args: string[], env: Record<string, string>, dir: string) {
-  const io = bufferIO({ env, cwd: dir });
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const worlds = deadApplyWorlds();
+const { afterDeadApply } = worlds;
 
 const bodies = (from: number) =>
-  dspWrites(emulator!)
+  dspWrites(worlds.emulator())
     .slice(from)
     .map((e) => e.body);
 const REACTIVATION = { campaigns: [{ id: "5001", active: true }] };
@@ -68,7 +52,7 @@ describe("an apply that refuses", () => {
     ]);
     // The plan was made while Malls was active, before the apply that paused it was killed.
     renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
-    const colleague = colleagueClient(emulator!.origin, USER);
+    const colleague = colleagueClient(worlds.emulator().origin, USER);
     try {
       await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: true }]));
       const plan = await cli(["plan", "-o", "p.json"], w.env, w.dir);
@@ -80,7 +64,7 @@ describe("an apply that refuses", () => {
       await colleague.close();
     }
     renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
-    const before = dspWrites(emulator!).length;
+    const before = dspWrites(worlds.emulator()).length;
     const apply = await cli(["apply", "--plan", "p.json", "--auto-approve"], w.env, w.dir);
     expect(apply.code).toBe(1);
     expect(apply.err).toMatch(/nothing was applied[\s\S]*Make a new plan/);
@@ -88,7 +72,7 @@ describe("an apply that refuses", () => {
     expect(w.active("5001")).toBe(true);
     expect(w.active("5002")).toBe(true);
     expect(bodies(before)).toEqual([REACTIVATION]);
-    const kept = Targeting.normalizeList(emulator!.state().targetings["5001"] ?? []);
+    const kept = Targeting.normalizeList(worlds.emulator().state().targetings["5001"] ?? []);
     expect(Targeting.listEquals(kept, Targeting.normalizeList([VENUES_A]))).toBe(true);
   });
 
@@ -96,12 +80,16 @@ describe("an apply that refuses", () => {
     const w = await afterDeadApply(deadPid(), ["        budget_impressions: 150000"]);
     // The plan is made before the other apply's pause and record exist.
     renameSync(w.env.DOOHCTL_STATE_DIR, `${w.env.DOOHCTL_STATE_DIR}.off`);
-    const colleague = colleagueClient(emulator!.origin, USER);
+    const colleague = colleagueClient(worlds.emulator().origin, USER);
     await colleague.send(Endpoints.patchCampaigns([{ id: "5001", active: true }]));
     // The other apply: a live process holding the account's apply lock.
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
-      const scope = { origin: emulator!.origin, environment: "production", account_id: USER.account_id };
+      const scope = {
+        origin: worlds.emulator().origin,
+        environment: "production",
+        account_id: USER.account_id,
+      };
       const locks = applyLockDir(w.env);
       mkdirSync(locks, { recursive: true, mode: 0o700 });
       writeFileSync(
@@ -122,7 +110,7 @@ describe("an apply that refuses", () => {
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
       while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
-      expect(dspWrites(emulator!)).toHaveLength(1);
+      expect(dspWrites(worlds.emulator())).toHaveLength(1);
       // Meanwhile the other apply pauses Malls, edits it, and dies, leaving its record.
       await colleague.send(
         Endpoints.patchCampaigns([{ id: "5001", active: false, budget_impressions: 120_000 }]),
@@ -130,7 +118,7 @@ describe("an apply that refuses", () => {
       renameSync(`${w.env.DOOHCTL_STATE_DIR}.off`, w.env.DOOHCTL_STATE_DIR);
       other.kill("SIGKILL");
       await once(other, "exit");
-      const before = dspWrites(emulator!).length;
+      const before = dspWrites(worlds.emulator()).length;
       expect(await applying).toBe(1);
       expect(io.err()).toMatch(/plan is stale: another apply of this account ran while this one waited/);
       expect(io.err()).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
@@ -151,13 +139,13 @@ describe("an apply that refuses before it can settle the record", () => {
 
   it("with a config that does not load, says a stopped apply's campaign may still be paused and how to restore it", async () => {
     const w = await afterDeadApply(deadPid(), ["        budget_impressions: lots"]);
-    const before = dspWrites(emulator!).length;
+    const before = dspWrites(worlds.emulator()).length;
     const apply = await cli(["apply", "--auto-approve"], w.env, w.dir);
     expect(apply.code).toBe(1);
     expect(apply.err).toContain("budget_impressions");
     expect(apply.err).toMatch(HINT);
     // Nothing sent: the config cannot say what it declares inactive; the record stays.
-    expect(dspWrites(emulator!).length).toBe(before);
+    expect(dspWrites(worlds.emulator()).length).toBe(before);
     expect(w.active("5001")).toBe(false);
     expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });

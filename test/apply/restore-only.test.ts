@@ -5,40 +5,22 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
-import { run } from "../../src/cli/program.js";
-import type { RunningEmulator } from "../../src/emulator/index.js";
-import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { deadApplyWorld, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
 
 const SCOPE = { environment: "production", account_id: USER.account_id };
 const STARTED = "2026-11-23T10:00:01.000Z";
 
-let emulator: RunningEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
-
-async function afterDeadApply(...args: Parameters<typeof deadApplyWorld>) {
-  const w = await deadApplyWorld(...args);
-  emulator = w.emulator;
-  return w;
-}
-
-async function cli(args: string[], env: Record<string, string>, dir: string) {
-  const io = bufferIO({ env, cwd: dir });
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const worlds = deadApplyWorlds();
+const { afterDeadApply } = worlds;
 
 /** Every write sent: only PATCHes of `active: true`, never anything else. */
 function onlyReactivations(): unknown[] {
-  return dspWrites(emulator!).map((w) => ({ method: w.method, path: w.path, body: w.body }));
+  return dspWrites(worlds.emulator()).map((w) => ({ method: w.method, path: w.path, body: w.body }));
 }
 
 describe("apply --restore-only", () => {
@@ -85,7 +67,7 @@ describe("apply --restore-only", () => {
     expect(restored.code, restored.err).toBe(0);
     expect(restored.out).toMatch(/left inactive, as the config declares.*\n {2}campaign 5001 "Malls"/);
     expect(w.active("5001")).toBe(false);
-    expect(dspWrites(emulator!)).toEqual([]);
+    expect(dspWrites(worlds.emulator())).toEqual([]);
     expect(w.store.read()).toEqual([]);
   });
 
@@ -98,13 +80,13 @@ describe("apply --restore-only", () => {
       new RegExp(`left to the apply still running .*\\n {2}campaign 5001 "Malls" .* pid ${process.ppid}\\)`),
     );
     expect(w.active("5001")).toBe(false);
-    expect(dspWrites(emulator!)).toEqual([]);
+    expect(dspWrites(worlds.emulator())).toEqual([]);
     expect(w.store.read().map((e) => e.campaign_id)).toEqual(["5001"]);
   });
 
   it("exits 1 naming the campaign when its reactivation is refused, and the record keeps it", async () => {
     const w = await afterDeadApply(deadPid());
-    const proxy = await interceptingProxy(emulator!.origin, {
+    const proxy = await interceptingProxy(worlds.emulator().origin, {
       onRequest: (request, response, forward) => {
         if (request.method === "PATCH") {
           request.resume();
@@ -118,7 +100,7 @@ describe("apply --restore-only", () => {
     try {
       // The same account reached through the proxy: its record is keyed by the proxy's origin.
       const config = join(w.dir, "doohctl.yaml");
-      writeFileSync(config, readFileSync(config, "utf8").replace(emulator!.origin, proxy.origin));
+      writeFileSync(config, readFileSync(config, "utf8").replace(worlds.emulator().origin, proxy.origin));
       const store = new RecoveryStore(w.env.DOOHCTL_STATE_DIR, { ...SCOPE, origin: proxy.origin });
       const dead = store.begin("2026-11-23T10:00:00.000Z");
       dead.add([{ campaign_id: "5001", insertion_order_id: "1001", name: "Malls", paused_at: STARTED }]);
@@ -144,7 +126,7 @@ describe("apply --restore-only", () => {
       expect(refused.code).toBe(1);
       expect(refused.err).toContain("--restore-only reactivates what the recovery record holds paused");
     }
-    expect(emulator!.requestLog()).toEqual([]);
+    expect(worlds.emulator().requestLog()).toEqual([]);
     expect(w.active("5001")).toBe(false);
   });
 });
