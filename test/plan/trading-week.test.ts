@@ -2,8 +2,9 @@
  * The trading week's worst cases, end to end through the CLI against the emulator (docs/plan.md,
  * "Currencies" and "Money"; docs/status.md): a currency switch under EUR spend, a pace just over
  * the behind threshold, and one maximum spend that status and plan agree on. Each figure with
- * its hand calculation. Date is frozen at Dec 13 00:00 so the emulator and the CLI share one
- * instant (only Date is faked; timers and sockets run as usual).
+ * its hand calculation. `run()` takes no clock (the CLI and the emulator read systemClock,
+ * src/model/clock.ts), so Date alone is frozen at Dec 13 00:00 and both see that one instant;
+ * timers and sockets run as usual.
  *
  * The world (seedAccount, test/helpers/builders.ts): advertiser 1 (USD) with insertion order
  * 1001 and campaign 5001 "Airports", Dec 1 .. Jan 1 (31 days), 310,000 impressions at 12.50
