@@ -95,14 +95,14 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `${p.bold(`campaign ${printable(c.id)} "${printable(c.name)}"`)} (insertion order ${printable(c.insertion_order_id)})`,
     );
     lines.push(
-      `  flight       ${bar(c.flight_elapsed_pct)} ${c.flight_elapsed_pct}% of ${c.start_time} .. ${c.end_time}`,
+      `  flight       ${bar(c.flight_elapsed_pct)} ${pct(c.flight_elapsed_pct)}% of ${c.start_time} .. ${c.end_time}`,
     );
     lines.push(
-      `  impressions  ${bar(c.impressions.pct)} ${c.impressions.pct}%: ` +
+      `  impressions  ${bar(c.impressions.pct)} ${pct(c.impressions.pct)}%: ` +
         `${EN_US.format(c.impressions.delivered)} of ${EN_US.format(c.impressions.budget)}`,
     );
     lines.push(
-      `  spend        ${bar(c.spend.pct)} ${c.spend.pct}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
+      `  spend        ${bar(c.spend.pct)} ${pct(c.spend.pct)}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
     );
     lines.push(`  forecast     ${forecastText(c)}`);
     lines.push(`  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`);
@@ -159,9 +159,9 @@ export function renderStatusMarkdown(report: StatusReport): string {
     for (const c of report.campaigns) {
       const problems = c.creatives.problems.map((p) => `${p.creative_id}: ${p.reason}`);
       lines.push(
-        `| ${cell(`${c.id} ${c.name}`)} | ${c.flight_elapsed_pct}% | ` +
-          `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${c.impressions.pct}%) | ` +
-          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${c.spend.pct}%) | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
+        `| ${cell(`${c.id} ${c.name}`)} | ${pct(c.flight_elapsed_pct)}% | ` +
+          `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${pct(c.impressions.pct)}%) | ` +
+          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${pct(c.spend.pct)}%) | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
           `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
       );
@@ -181,4 +181,9 @@ export function renderStatusMarkdown(report: StatusReport): string {
     lines.push("", ...statusGantt(report));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A share as people read it: one decimal, rounded once here (the report keeps it exact). */
+function pct(value: number): number {
+  return Math.round(value * 10) / 10;
 }

@@ -189,7 +189,6 @@ function campaignStatus(
   const now = input.now;
   const start = Time.toMillis(campaign.start_time);
   const end = Time.toMillis(campaign.end_time);
-  const elapsed = end > start ? Math.min(1, Math.max(0, (now - start) / (end - start))) : 1;
   const delivered = campaign.progress?.impressions_delivered ?? 0;
   const budget = campaign.budget_impressions;
   const canServe = creatives.filter(creativeCanServe).length; // one rule with plan (src/model/creative-serving.ts)
@@ -243,15 +242,16 @@ function campaignStatus(
     declared_inactive: declaredInactive,
     start_time: campaign.start_time,
     end_time: campaign.end_time,
-    flight_elapsed_pct: round(elapsed * 100),
-    impressions: { delivered, budget, pct: round(budget > 0 ? (delivered / budget) * 100 : 0) },
+    // Exact in JSON; the text and Markdown round once (src/render/status.ts).
+    flight_elapsed_pct: end > start ? Math.min(100, Math.max(0, ((now - start) * 100) / (end - start))) : 100,
+    impressions: { delivered, budget, pct: budget > 0 ? (delivered * 100) / budget : 0 },
     spend: {
       amount: Money.format(spend),
       budget: Money.format(budgetSpend),
       maximum: [budgetSpend, ...otherMaximum].map(Money.format),
       pct:
         spend.currency_code === budgetSpend.currency_code
-          ? round(share(Money.toNanos(spend), Money.toNanos(budgetSpend)))
+          ? share(Money.toNanos(spend), Money.toNanos(budgetSpend))
           : 0,
     },
     pacing: { verdict, ...outlook },
@@ -419,10 +419,10 @@ function creativeProblems(creative: Creative): CreativeProblem[] {
   return out;
 }
 
-/** Percent of a whole in nanos, without binary floats on the amounts themselves. */
+/** Percent of a whole in nanos, to 10 decimals, without binary floats on the amounts themselves. */
 function share(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
-  return Number((part * 100_000n) / whole) / 1000;
+  return Number((part * 10n ** 12n) / whole) / 1e10;
 }
 
 function round(value: number): number {

@@ -146,11 +146,12 @@ describe("status: one price for one budget", () => {
       ],
       "2026-12-17T00:00:00Z",
     );
+    // 585 / 1,383 = 42.29934924078...%: to 10 decimals (cut, not rounded) in the report, 42.3 only where people read it.
     expect(r.campaigns[0]!.spend).toEqual({
       amount: "585.00 USD",
       budget: "1383.00 USD",
       maximum: ["1383.00 USD"],
-      pct: 42.3,
+      pct: 42.2993492407,
     });
     // Insertion order 1001: 585 + 240 = 825.00 spent of 1,383 + 1,200 = 2,583.00 USD.
     expect(r.insertion_orders[0]!.spend).toEqual([{ amount: "825.00 USD", budget: "2583.00 USD" }]);
