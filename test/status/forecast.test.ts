@@ -5,54 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import type { Campaign, Creative } from "../../src/model/wire.js";
+import type { Campaign } from "../../src/model/wire.js";
 import { renderStatusMarkdown, renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport, type StatusInput } from "../../src/status/status.js";
-
-const THRESHOLDS = { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 };
-
-function wire(fields: Partial<Campaign> & { id: string; delivered?: number }): Campaign {
-  const { delivered = 0, ...rest } = fields;
-  const cpm = rest.cpm ?? Money.parse("12.00 USD");
-  return {
-    insertion_order_id: "1001",
-    name: `Campaign ${fields.id}`,
-    active: true,
-    in_flight: true,
-    start_time: "2026-12-01T00:00:00Z",
-    end_time: "2027-01-02T00:00:00Z",
-    budget_impressions: 100_000,
-    cpm,
-    pacing: {},
-    progress: {
-      impressions_delivered: delivered,
-      spend: Money.fromNanos((Money.toNanos(cpm) * BigInt(delivered)) / 1000n, cpm.currency_code),
-    },
-    ...rest,
-  };
-}
-
-/** An approved creative of each campaign: it can serve (src/model/creative-serving.ts). */
-function servingCreatives(ids: readonly string[]): Creative[] {
-  return ids.map((id) => ({
-    id: `9${id}`,
-    campaign_ids: [id],
-    insertion_order_ids: ["1001"],
-    category_ids: [],
-    advertiser_id: "1",
-    create_time: "2026-10-01T00:00:00Z",
-    name: `Spot ${id}`,
-    thumbnail_url: "",
-    pixel_url: "",
-    duration_ms: 10_000,
-    archived: false,
-    type: "IMAGE",
-    requires_audio: false,
-    processing_status: "PROCESSED",
-    asset: null,
-    audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
-  }));
-}
+import { servingCreatives, THRESHOLDS, wire } from "./campaigns.js";
 
 function report(campaigns: Campaign[], at: string, extra: Partial<StatusInput> = {}) {
   return buildStatusReport({

@@ -7,60 +7,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import type { Campaign, Creative } from "../../src/model/wire.js";
+import type { Campaign } from "../../src/model/wire.js";
 import { renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/status/status.js";
-
-const THRESHOLDS = { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 };
-
-/** Flight Dec 1 .. Jan 2 (32 days), active, in insertion order 1001; spend at `spentAt` (default the cpm). */
-function wire(fields: Partial<Campaign> & { id: string; delivered: number; spentAt?: Money }): Campaign {
-  const { delivered, spentAt, ...rest } = fields;
-  const cpm = rest.cpm ?? Money.parse("12.00 USD");
-  const price = spentAt ?? cpm;
-  return {
-    insertion_order_id: "1001",
-    name: `Campaign ${fields.id}`,
-    active: true,
-    in_flight: true,
-    start_time: "2026-12-01T00:00:00Z",
-    end_time: "2027-01-02T00:00:00Z",
-    budget_impressions: 100_000,
-    cpm,
-    pacing: {},
-    progress: {
-      impressions_delivered: delivered,
-      spend: Money.fromNanos((Money.toNanos(price) * BigInt(delivered)) / 1000n, price.currency_code),
-    },
-    ...rest,
-  };
-}
-
-function creatives(ids: readonly string[]): Creative[] {
-  return ids.map((id) => ({
-    id: `9${id}`,
-    campaign_ids: [id],
-    insertion_order_ids: ["1001"],
-    category_ids: [],
-    advertiser_id: "1",
-    create_time: "2026-10-01T00:00:00Z",
-    name: `Spot ${id}`,
-    thumbnail_url: "",
-    pixel_url: "",
-    duration_ms: 10_000,
-    archived: false,
-    type: "IMAGE",
-    requires_audio: false,
-    processing_status: "PROCESSED",
-    asset: null,
-    audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
-  }));
-}
+import { servingCreatives, THRESHOLDS, wire } from "./campaigns.js";
 
 function report(campaigns: Campaign[], at: string) {
   return buildStatusReport({
     campaigns,
-    creatives: creatives(campaigns.map((c) => c.id)),
+    creatives: servingCreatives(campaigns.map((c) => c.id)),
     recorded: [],
     now: Date.parse(at),
     thresholds: THRESHOLDS,
@@ -197,7 +152,7 @@ describe("status: money left undelivered is never hidden", () => {
     const short = wire({ id: "5001", budget_impressions: 600_000, delivered: 518_196 });
     const held = buildStatusReport({
       campaigns: [short],
-      creatives: creatives(["5001"]),
+      creatives: servingCreatives(["5001"]),
       recorded: [],
       declaredInactive: new Set(["5001"]),
       now: Date.parse("2027-01-05T00:00:00Z"),
