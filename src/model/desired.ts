@@ -3,6 +3,7 @@
  * is neither compared nor changed. Every object and field remembers where it was written, so
  * a plan or a failed apply can point at `file:line`.
  */
+import type { Dialect } from "./dialect.js";
 import type { RateLimits } from "./limits.js";
 import type { Money } from "./money.js";
 import type {
@@ -40,6 +41,8 @@ export interface ConnectionSettings {
   apiOrigin?: string;
   environment?: Environment;
   rateLimits?: RateLimits;
+  /** `connection.dialect` (src/model/dialect.ts): absent, every gap decision as written. */
+  dialect?: Dialect;
 }
 
 export type UnmanagedCampaignsPolicy = "ignore" | "deactivate";
