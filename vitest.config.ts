@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     // Random property tests by default; a fixed seed with FC_SEED (CI sets one).
     setupFiles: ["test/setup/fast-check.ts"],
+    // Every temporary directory of a run under one that is removed when it ends.
+    globalSetup: ["test/setup/temp-root.ts"],
     // Integration tests start the emulator in-process on port 0; virtual clocks keep them fast.
     testTimeout: 30_000,
     hookTimeout: 30_000,
