@@ -17,9 +17,6 @@ export const ISOLATED_FILES: Record<string, string> = {
   "test/cli/trading-week.test.ts": "fakes timers",
   "test/api/state-files.test.ts": "listens to process warnings",
   "test/cli/state-files.test.ts": "listens to process warnings",
-  // Its two in-process applies must overlap in time: with src/ already imported the first can
-  // finish before the second asks for the lock, and the wait it asserts never shows.
-  "test/apply/lock-state-dirs.test.ts": "needs two applies to overlap",
 };
 
 /** Globs of the isolated files, for vitest's `include` and `exclude`. */
