@@ -27,7 +27,7 @@ import type {
   SessionInfo,
 } from "../model/wire.js";
 import { DSP_BASE_PATH, MEDIA_OWNER_BASE_PATH, SESSION_PATH } from "../model/wire.js";
-import type { Credentials, HttpMethod, TypedRequest } from "./types.js";
+import type { Credentials, HttpMethod, TypedRequest } from "./request.js";
 
 /** Common list query parameters (spec, "Common list query parameters"; G12). */
 export interface ListQuery<Field extends string = string> {
