@@ -27,3 +27,14 @@ export function ascendingIds(ids: readonly string[]): boolean {
   }
   return true;
 }
+
+/**
+ * A Money's own members of `value` (spec, Money), the rest left out: a richer DSP's extra
+ * members are ignored (G14), as the client's tolerant reader ignores them.
+ */
+export function moneyMembers(value: unknown): unknown {
+  if (!isObj(value)) return value;
+  return Object.fromEntries(
+    ["currency_code", "units", "nanos"].filter((m) => Object.hasOwn(value, m)).map((m) => [m, value[m]]),
+  );
+}
