@@ -7,6 +7,7 @@
  * what the plan saw, updated by this apply's own answers. Any difference stops the apply
  * before that write, naming the object and the field; a new plan then takes the edit in.
  */
+import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
@@ -156,7 +157,7 @@ export class WriteGuard {
 
   /** Right before a POST /campaigns: none of its campaigns may exist by now (no duplicate). */
   private async checkNames(body: unknown, options: SendOptions): Promise<void> {
-    const items = ((body as { campaigns?: unknown } | null)?.campaigns ?? []) as {
+    const items = (createdItems(this.client.dialect, body) ?? []) as {
       insertion_order_id?: unknown;
       name?: unknown;
     }[];
