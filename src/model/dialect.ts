@@ -285,7 +285,7 @@ export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: D
   return problems.length > 0 ? { problems } : { dialect };
 }
 
-/** The reads the specification places itself, under the DSP base path (dsp-api.md; G6, G7). */
+/** The reads the specification places itself, under the DSP base path (G6, G7). */
 const SPEC_READS = [
   "/campaigns",
   "/campaigns/{id}",
