@@ -170,7 +170,8 @@ export async function doctorCommand(
       };
       const header = [
         `doohctl doctor --suggest-dialect: ${origin} (${environment}), ${reads} of ${maxReads} reads`,
-        "Paste under `connection:` in the config; a commented key is left to its default.",
+        "Paste under `connection:` (indented), or save as the file `connection.dialect` names.",
+        "A commented key stays as it is: its default holds, it is not used, or it could not be established.",
       ];
       io.stdout.write(json ? `${JSON.stringify(suggestion, null, 2)}\n` : renderSuggestion(keys, header));
       return EXIT.ok;

@@ -193,7 +193,10 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
       const answer = await probe.read(request.path, request.query ?? [], { raw: true });
       const { member, impressions, spend, parameter } = dialect.progress;
       const holds = `GET /campaigns/{id}?${printable(parameter)} adds ${printable(member)} {${printable(impressions)}, ${printable(spend)}}`;
-      if (!answer.ok) return { problems: [failure(answer)], holds };
+      // A DSP that does not know the parameter may refuse it (G4): the parameter is what differs.
+      const refused = !answer.ok && (answer.status === 400 || answer.status === 422);
+      if (!answer.ok)
+        return { problems: [failure(answer)], holds, keys: refused ? ["progress.parameter"] : [] };
       return { ...progressProblems(answer.body, dialect), holds };
     },
   );

@@ -204,10 +204,15 @@ export class Probe {
     } catch (error) {
       if (error instanceof ContractError) {
         this.answers.push({ path: contract, issues: error.issues });
+        // What differs, without the advice a command's error gives: doctor's report is the advice.
+        const shown = error.issues.slice(0, 3).map((i) => `at ${i.at}: ${i.expected}`);
+        const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : "";
         return {
           ok: false,
           status: undefined,
-          message: printable(error.message),
+          message: printable(
+            `${error.method} ${error.path}: not the contract's answer: ${shown.join("; ")}${more}`,
+          ),
           fields: [],
           issues: error.issues,
         };
