@@ -14,12 +14,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
-import { DEFAULT_DIALECT, type Dialect, type DialectProblem, parseDialect } from "../model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../model/dialect.js";
 import { type ApiFieldError, DSP_BASE_PATH } from "../model/wire.js";
 import type { Handler, Reply, RequestContext } from "./context.js";
 import { DialectError, HttpError, Issues } from "./errors.js";
 import { isPlainObject } from "./fields.js";
-import { ROUTES } from "./routes/all.js";
 import type { Store } from "./store.js";
 
 const IO_LIST = `${DSP_BASE_PATH}/insertion_orders`;
@@ -295,61 +294,9 @@ export class ServedDialect {
   }
 }
 
-/** Two path templates that some request path matches both: `:name` and `{id}` match any segment. */
-function overlap(a: string, b: string): boolean {
-  const left = a.split("/");
-  const right = b.split("/");
-  const any = (segment: string) => segment.startsWith(":") || segment === "{id}";
-  return left.length === right.length && left.every((s, i) => s === right[i] || any(s) || any(right[i]!));
-}
-
-/**
- * What no DSP could serve: a read moved to where another GET of the DSP already answers (the
- * emulator would answer the one for the other), or the two moved reads onto one path.
- */
-function servedPathProblems(d: Dialect): DialectProblem[] {
-  const moved: { key: string; template: string }[] = [];
-  const hidden = new Set<string>();
-  if (d.insertion_orders_path !== DEFAULT_DIALECT.insertion_orders_path) {
-    const at = `${DSP_BASE_PATH}${d.insertion_orders_path}`;
-    moved.push({ key: "insertion_orders_path", template: at });
-    moved.push({ key: "insertion_orders_path", template: `${at}/{id}` });
-    hidden.add(IO_LIST).add(IO_ONE);
-  }
-  if (d.targetings.read_path !== DEFAULT_DIALECT.targetings.read_path) {
-    moved.push({ key: "targetings.read_path", template: `${DSP_BASE_PATH}${d.targetings.read_path}` });
-    hidden.add(TARGETINGS);
-  }
-  const problems = new Map<string, string>();
-  for (const { key, template } of moved) {
-    const route = ROUTES.find(
-      (r) => r.method === "GET" && !hidden.has(r.pattern) && overlap(r.pattern, template),
-    );
-    if (route) {
-      const path = route.pattern.slice(DSP_BASE_PATH.length).replace(/:(\w+)/g, "{$1}");
-      problems.set(
-        key,
-        `must not be where the DSP serves another read (GET ${path}): choose a path of its own`,
-      );
-    } else {
-      const other = moved.find((m) => m.key !== key && overlap(m.template, template));
-      if (other) problems.set(key, `must not overlap ${other.key}: each read needs a path of its own`);
-    }
-  }
-  return [...problems].map(([key, message]) => ({ key, message }));
-}
-
-/** A dialect from its written form (`parseDialect`), refused where the emulator could not serve it. */
-export function readDialect(raw: unknown): { dialect: Dialect } | { problems: DialectProblem[] } {
-  const parsed = parseDialect(raw);
-  if ("problems" in parsed) return parsed;
-  const problems = servedPathProblems(parsed.dialect);
-  return problems.length > 0 ? { problems } : parsed;
-}
-
 /** The dialect, checked; a DialectError naming `source` and each key otherwise. */
 export function checkedDialect(raw: unknown, source: string): Dialect {
-  const read = readDialect(raw);
+  const read = parseDialect(raw);
   if ("problems" in read) throw new DialectError(source, read.problems);
   return read.dialect;
 }

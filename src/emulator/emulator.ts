@@ -27,7 +27,13 @@ import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { type AnswerMode, answerReply } from "./richer.js";
 import { Router } from "./router.js";
-import { ROUTES } from "./routes/all.js";
+import { advertiserRoutes } from "./routes/advertisers.js";
+import { campaignRoutes } from "./routes/campaigns.js";
+import { creativeRoutes } from "./routes/creatives.js";
+import { insertionOrderRoutes } from "./routes/insertion-orders.js";
+import { mediaOwnerRoutes } from "./routes/media-owner.js";
+import { sessionRoutes } from "./routes/session.js";
+import { targetingRoutes } from "./routes/targetings.js";
 import { readCookie, SessionTable } from "./sessions.js";
 import type { EmulatorStateView, Store, UserRecord } from "./store.js";
 
@@ -64,7 +70,15 @@ export type WriteListener = (entry: RequestLogEntry, state: EmulatorStateView) =
 /** The request log keeps the most recent entries only, so a long-running emulator stays small. */
 export const REQUEST_LOG_LIMIT = 10_000;
 
-const ROUTER = new Router(ROUTES);
+const ROUTER = new Router([
+  ...sessionRoutes,
+  ...advertiserRoutes,
+  ...insertionOrderRoutes,
+  ...campaignRoutes,
+  ...targetingRoutes,
+  ...creativeRoutes,
+  ...mediaOwnerRoutes,
+]);
 
 /** A request's route, and the canonical path it was found at (the dialect's path moved there). */
 interface Routed {

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { ErrorObject } from "ajv/dist/2020.js";
-import type { Dialect } from "../model/dialect.js";
+import { type Dialect, parseDialect } from "../model/dialect.js";
 import { jsonSchemaAjv } from "../model/json-schema.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
@@ -20,7 +20,7 @@ import type {
   InsertionOrder,
   Network,
 } from "../model/wire.js";
-import { checkedDialect, readDialect } from "./dialect.js";
+import { checkedDialect } from "./dialect.js";
 import { Issues, SeedError } from "./errors.js";
 import { readMoney, readTime } from "./fields.js";
 import { readTargetingList } from "./routes/targetings.js";
@@ -128,7 +128,7 @@ function checkUnique(issues: Issues, member: string, items: readonly { id: strin
 /** Rules beyond the schema: references, UTC times, money, targetings, G6 associations, G8. */
 function checkRules(seed: EmulatorSeed, issues: Issues): void {
   if (seed.dialect !== undefined) {
-    const read = readDialect(seed.dialect);
+    const read = parseDialect(seed.dialect);
     if ("problems" in read) {
       for (const p of read.problems) issues.add(p.key === "" ? "dialect" : `dialect.${p.key}`, p.message);
     }
