@@ -8,6 +8,15 @@ import { dirname } from "node:path";
 import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
 import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
+import { isDialectDocument } from "./dialect.js";
+import {
+  type DialectDocument,
+  identityOf,
+  locateDialectFile,
+  type NamedDialect,
+  readDialectFile,
+  settleDialect,
+} from "./dialect-file.js";
 import { findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
@@ -20,6 +29,7 @@ import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
 import { normalizeFile } from "./normalize.js";
 import { pathText } from "./path-text.js";
+import { isMap } from "./raw-values.js";
 import { checkRules } from "./rules.js";
 import { checkSchema, pruneInvalid } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
@@ -48,9 +58,12 @@ export interface LoadConfigOptions {
   confine?: boolean;
   /**
    * Called with every file's digest once all are read and before any is parsed: `apply
-   * --plan` throws here when one differs from the plan's, so no byte of it is parsed.
+   * --plan` throws here when one differs from the plan's, so no byte of it is parsed. Called
+   * again, with its digest added, before the dialect file the connection names is parsed
+   * when it is not one of them (its name is known only once the connection is parsed), and
+   * last, with `complete`, once every file is read and the config is valid.
    */
-  beforeParse?: (files: readonly ConfigFileDigest[]) => void;
+  beforeParse?: (files: readonly ConfigFileDigest[], complete: boolean) => void;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -100,31 +113,52 @@ export async function loadConfig(
   if (issues.length > 0 && options.beforeParse !== undefined) {
     throw new ConfigError(sortIssues(issues, resolved.order));
   }
-  options.beforeParse?.(state.files);
+  options.beforeParse?.(state.files, false);
   // Kept for the error only: a terminal shows each issue's line (snippet.ts).
   const sources = new Map<string, string>();
+  const order = resolved.order.slice();
+  const dialects: (DialectDocument & { identity: string })[] = [];
+  let named: NamedDialect | undefined;
 
-  for (const { file, bytes } of contents) {
+  /** Stages 1 to 3 of one file; `dialectOnly` for a dialect file outside the files read. */
+  const parse = async (file: ConfigFileRef, bytes: Uint8Array, dialectOnly = false) => {
     const decoded = decodeUtf8(bytes, file.display);
     if ("issue" in decoded) {
       issues.push(decoded.issue);
-      continue;
+      return undefined;
     }
     sources.set(file.display, decoded.text);
     const parsed = parseYaml(decoded.text, file.display);
     append(issues, parsed.issues);
-    if (!parsed.usable) continue;
+    if (!parsed.usable) return undefined;
     append(issues, findPasswords(parsed.value, parsed.index));
-    const schema = checkSchema(parsed.value, parsed.index);
+    // A dialect file is its own kind of document (dialect-file.ts): `dialect:`, no `version`.
+    const dialectFile = isDialectDocument(parsed.value);
+    if (dialectOnly && !dialectFile && !(isMap(parsed.value) && Object.hasOwn(parsed.value, "dialect"))) {
+      return { parsed: true as const, result: undefined };
+    }
+    const schema = checkSchema(
+      parsed.value,
+      parsed.index,
+      dialectFile || dialectOnly ? "dialect_file" : "document",
+    );
     append(issues, schema.issues);
     append(issues, idsNotWrittenAsRead(parsed.value, parsed.index));
     // Values that broke the schema are reported; the rest goes on to be checked in this run.
-    if (!pruneInvalid(parsed.value, schema.invalid)) continue;
+    if (!pruneInvalid(parsed.value, schema.invalid)) return { parsed: true as const, result: undefined };
     const { result, issues: normalizeIssues } = normalizeFile(
       parsed.value as Record<string, unknown>,
       parsed.index,
     );
     append(issues, normalizeIssues);
+    if (result.dialect)
+      dialects.push({ file, ...result.dialect, identity: await identityOf(file.absolute, fs) });
+    return { parsed: true as const, result };
+  };
+
+  for (const { file, bytes } of contents) {
+    const result = (await parse(file, bytes))?.result;
+    if (result === undefined) continue;
     const account = result.connection?.settings.account?.name;
     const declaration = result.connection
       ? { file: file.display, settings: result.connection.settings }
@@ -142,7 +176,11 @@ export async function loadConfig(
     const first = read.find((f) => f.account !== undefined)?.account;
     if (result.connection && !sameDirectory && (account === undefined || first === account)) {
       connections.push(result.connection.source);
-      if (connections.length === 1) state.connection = result.connection.settings;
+      if (connections.length === 1) {
+        state.connection = result.connection.settings;
+        const dialectFile = result.connection.dialectFile;
+        if (dialectFile) named = { ...dialectFile, from: file };
+      }
     }
     if (result.policy) {
       policies.push(result.policy.source);
@@ -151,13 +189,60 @@ export async function loadConfig(
     append(state.insertionOrders, result.insertionOrders);
     append(state.creatives, result.creatives);
   }
+  const dialect = await namedDialect(named, contents, fs, options, tree, state, issues, parse, order);
+  const settled = settleDialect(dialects, dialect, issues);
+  if (settled !== undefined) state.connection.dialect = settled;
   append(issues, checkRules(state, connections, policies));
   // On disk only: an injected file system (a git revision) is the run's own files again.
   if (!injected) append(issues, await accountsMixed(read, options.cwd));
+  // Every file is read now, the named dialect file too: none of the saved plan's may be missing.
+  if (issues.length === 0) options.beforeParse?.(state.files, true);
   if (issues.length > 0) {
-    throw new ConfigError(sortIssues(dedupe(issues), resolved.order), [], sources);
+    throw new ConfigError(sortIssues(dedupe(issues), order), [], sources);
   }
   return state;
+}
+
+/**
+ * The dialect file the connection names (dialect-file.ts): one of the files read, or read
+ * now, through the same guards, its digest joining the others before it is parsed.
+ */
+async function namedDialect(
+  named: NamedDialect | undefined,
+  contents: readonly { file: ConfigFileRef }[],
+  fs: ConfigFileSystem,
+  options: LoadConfigOptions,
+  tree: string | undefined,
+  state: DesiredState,
+  issues: ConfigIssue[],
+  parse: (
+    file: ConfigFileRef,
+    bytes: Uint8Array,
+    dialectOnly: boolean,
+  ) => Promise<{ parsed: true } | undefined>,
+  order: string[],
+): Promise<Parameters<typeof settleDialect>[1]> {
+  if (named === undefined) return undefined;
+  const located = await locateDialectFile(named, fs, options.cwd, tree);
+  if ("issue" in located) {
+    issues.push(located.issue);
+    return { ...named, identity: undefined, display: named.path, parsed: false };
+  }
+  const { file, identity } = located;
+  const at = { ...named, identity, display: file.display };
+  for (const read of contents) {
+    if ((await identityOf(read.file.absolute, fs)) === identity) return { ...at, parsed: true };
+  }
+  const bytes = await readDialectFile(named, file, fs);
+  if ("issue" in bytes) {
+    issues.push(bytes.issue);
+    return { ...at, parsed: false };
+  }
+  state.files.push(digest(file.inTree ?? file.display, bytes.bytes));
+  // A saved plan's digest of it is checked before a byte of it is parsed, like the others'.
+  options.beforeParse?.(state.files, false);
+  order.push(file.display);
+  return { ...at, parsed: (await parse(file, bytes.bytes, true)) !== undefined };
 }
 
 function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
