@@ -1,7 +1,8 @@
 /**
  * `loadConfig`: files -> DesiredState, in separate stages (read, YAML, password check, JSON
  * Schema, normalize, offline rules). Every issue of every stage is collected; if there is
- * any, a ConfigError carries them all, in file order.
+ * any, a ConfigError carries them all, in file order. The dialect file the connection names,
+ * when it is not one of the files, is read once the connection is parsed (dialect-file.ts).
  */
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
@@ -27,7 +28,7 @@ import {
 } from "./files.js";
 import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
-import { normalizeFile } from "./normalize.js";
+import { type NormalizedFile, normalizeFile } from "./normalize.js";
 import { pathText } from "./path-text.js";
 import { isMap } from "./raw-values.js";
 import { checkRules } from "./rules.js";
@@ -117,11 +118,18 @@ export async function loadConfig(
   // Kept for the error only: a terminal shows each issue's line (snippet.ts).
   const sources = new Map<string, string>();
   const order = resolved.order.slice();
+  // Every top-level `dialect:` read, honoured only in the file the connection names.
   const dialects: (DialectDocument & { identity: string })[] = [];
+  // The files whose YAML was read, so a named file without `dialect:` is told apart from a broken one.
+  const usable = new Set<string>();
   let named: NamedDialect | undefined;
 
   /** Stages 1 to 3 of one file; `dialectOnly` for a dialect file outside the files read. */
-  const parse = async (file: ConfigFileRef, bytes: Uint8Array, dialectOnly = false) => {
+  const parse = async (
+    file: ConfigFileRef,
+    bytes: Uint8Array,
+    dialectOnly = false,
+  ): Promise<NormalizedFile | undefined> => {
     const decoded = decodeUtf8(bytes, file.display);
     if ("issue" in decoded) {
       issues.push(decoded.issue);
@@ -131,21 +139,16 @@ export async function loadConfig(
     const parsed = parseYaml(decoded.text, file.display);
     append(issues, parsed.issues);
     if (!parsed.usable) return undefined;
+    usable.add(file.absolute);
     append(issues, findPasswords(parsed.value, parsed.index));
+    if (dialectOnly && !(isMap(parsed.value) && Object.hasOwn(parsed.value, "dialect"))) return undefined;
     // A dialect file is its own kind of document (dialect-file.ts): `dialect:`, no `version`.
-    const dialectFile = isDialectDocument(parsed.value);
-    if (dialectOnly && !dialectFile && !(isMap(parsed.value) && Object.hasOwn(parsed.value, "dialect"))) {
-      return { parsed: true as const, result: undefined };
-    }
-    const schema = checkSchema(
-      parsed.value,
-      parsed.index,
-      dialectFile || dialectOnly ? "dialect_file" : "document",
-    );
+    const as = dialectOnly || isDialectDocument(parsed.value) ? "dialect_file" : "document";
+    const schema = checkSchema(parsed.value, parsed.index, as);
     append(issues, schema.issues);
     append(issues, idsNotWrittenAsRead(parsed.value, parsed.index));
     // Values that broke the schema are reported; the rest goes on to be checked in this run.
-    if (!pruneInvalid(parsed.value, schema.invalid)) return { parsed: true as const, result: undefined };
+    if (!pruneInvalid(parsed.value, schema.invalid)) return undefined;
     const { result, issues: normalizeIssues } = normalizeFile(
       parsed.value as Record<string, unknown>,
       parsed.index,
@@ -153,11 +156,11 @@ export async function loadConfig(
     append(issues, normalizeIssues);
     if (result.dialect)
       dialects.push({ file, ...result.dialect, identity: await identityOf(file.absolute, fs) });
-    return { parsed: true as const, result };
+    return result;
   };
 
   for (const { file, bytes } of contents) {
-    const result = (await parse(file, bytes))?.result;
+    const result = await parse(file, bytes);
     if (result === undefined) continue;
     const account = result.connection?.settings.account?.name;
     const declaration = result.connection
@@ -189,7 +192,17 @@ export async function loadConfig(
     append(state.insertionOrders, result.insertionOrders);
     append(state.creatives, result.creatives);
   }
-  const dialect = await namedDialect(named, contents, fs, options, tree, state, issues, parse, order);
+  const dialect = await namedDialect(named, {
+    fs,
+    options,
+    tree,
+    state,
+    issues,
+    order,
+    contents,
+    usable,
+    parse,
+  });
   const settled = settleDialect(dialects, dialect, issues);
   if (settled !== undefined) state.connection.dialect = settled;
   append(issues, checkRules(state, connections, policies));
@@ -203,46 +216,52 @@ export async function loadConfig(
   return state;
 }
 
+/** What reading the named dialect file needs of the load that names it. */
+interface DialectRead {
+  fs: ConfigFileSystem;
+  options: LoadConfigOptions;
+  tree: string | undefined;
+  state: DesiredState;
+  issues: ConfigIssue[];
+  /** File order for messages: the dialect file, read last, comes last. */
+  order: string[];
+  contents: readonly { file: ConfigFileRef }[];
+  usable: ReadonlySet<string>;
+  parse: (file: ConfigFileRef, bytes: Uint8Array, dialectOnly: boolean) => Promise<unknown>;
+}
+
 /**
  * The dialect file the connection names (dialect-file.ts): one of the files read, or read
  * now, through the same guards, its digest joining the others before it is parsed.
  */
 async function namedDialect(
   named: NamedDialect | undefined,
-  contents: readonly { file: ConfigFileRef }[],
-  fs: ConfigFileSystem,
-  options: LoadConfigOptions,
-  tree: string | undefined,
-  state: DesiredState,
-  issues: ConfigIssue[],
-  parse: (
-    file: ConfigFileRef,
-    bytes: Uint8Array,
-    dialectOnly: boolean,
-  ) => Promise<{ parsed: true } | undefined>,
-  order: string[],
+  run: DialectRead,
 ): Promise<Parameters<typeof settleDialect>[1]> {
   if (named === undefined) return undefined;
-  const located = await locateDialectFile(named, fs, options.cwd, tree);
+  const located = await locateDialectFile(named, run.fs, run.options.cwd, run.tree);
   if ("issue" in located) {
-    issues.push(located.issue);
+    run.issues.push(located.issue);
     return { ...named, identity: undefined, display: named.path, parsed: false };
   }
   const { file, identity } = located;
   const at = { ...named, identity, display: file.display };
-  for (const read of contents) {
-    if ((await identityOf(read.file.absolute, fs)) === identity) return { ...at, parsed: true };
+  for (const { file: read } of run.contents) {
+    if ((await identityOf(read.absolute, run.fs)) === identity) {
+      return { ...at, parsed: run.usable.has(read.absolute) };
+    }
   }
-  const bytes = await readDialectFile(named, file, fs);
+  const bytes = await readDialectFile(named, file, run.fs);
   if ("issue" in bytes) {
-    issues.push(bytes.issue);
+    run.issues.push(bytes.issue);
     return { ...at, parsed: false };
   }
-  state.files.push(digest(file.inTree ?? file.display, bytes.bytes));
+  run.state.files.push(digest(file.inTree ?? file.display, bytes.bytes));
   // A saved plan's digest of it is checked before a byte of it is parsed, like the others'.
-  options.beforeParse?.(state.files, false);
-  order.push(file.display);
-  return { ...at, parsed: (await parse(file, bytes.bytes, true)) !== undefined };
+  run.options.beforeParse?.(run.state.files, false);
+  run.order.push(file.display);
+  await run.parse(file, bytes.bytes, true);
+  return { ...at, parsed: run.usable.has(file.absolute) };
 }
 
 function digest(path: string, bytes: Uint8Array): ConfigFileDigest {

@@ -238,6 +238,15 @@ describe("a dialect file the connection names", () => {
     expect(JSON.stringify(issues)).not.toContain(secret);
   });
 
+  it("reports a broken dialect file's YAML where it breaks, and nothing else", async () => {
+    const dir = tree({
+      "doohctl.yaml": withDialect(" dialect.yaml"),
+      "dialect.yaml": "dialect:\n  progress: { member: delivery\n",
+    });
+    const issues = await issuesOf(dir);
+    expect(issues.map((i) => `${i.file} ${i.code}`)).toEqual(["dialect.yaml YAML_SYNTAX"]);
+  });
+
   it("refuses a named pipe without waiting for a writer", async () => {
     const dir = tree({ "doohctl.yaml": withDialect(" dialect.yaml") });
     execFileSync("mkfifo", [join(dir, "dialect.yaml")]);
