@@ -165,10 +165,13 @@ describe("apply --plan and the dialect file", () => {
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(100_000);
   });
 
-  it("applies a plan whose dialect file is unchanged, the config named on the command line", async () => {
+  it.each([
+    ["the files the plan names", []],
+    ["the config named on the command line", ["doohctl.yaml"]],
+  ])("applies a plan whose dialect file is unchanged, reading %s", async (_, paths) => {
     const io = bufferIO({ env, cwd: dir });
     const code = await run(
-      ["apply", "--plan", "plan.json", "doohctl.yaml", "--auto-approve", "--no-session-cache"],
+      ["apply", "--plan", "plan.json", ...paths, "--auto-approve", "--no-session-cache"],
       io,
     );
     expect(code, io.err()).toBe(0);
