@@ -12,6 +12,7 @@ import addFormatsModule from "ajv-formats";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { DEFAULT_DIALECT } from "../../src/model/dialect.js";
 import type { Plan } from "../../src/plan/types.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { accountConfig, MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
@@ -176,5 +177,37 @@ describe("apply --plan and the dialect file", () => {
     );
     expect(code, io.err()).toBe(0);
     expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
+  });
+});
+
+describe("the dialect file is the one the client speaks", () => {
+  it("plans and applies against a DSP that lists insertion orders elsewhere, only with the dialect named", async () => {
+    const moved = { ...DEFAULT_DIALECT, insertion_orders_path: "/orders" };
+    const { emulator, dir, env } = await startCliAccount({
+      users: [USER],
+      campaigns: [seedCampaign("5001", "1001", "Malls")],
+      emulator: { dialect: moved },
+      prefix: "doohctl-dialect-client-",
+    });
+    try {
+      const config = accountConfig(emulator.origin, MALLS_RAISED);
+      writeFileSync(join(dir, "doohctl.yaml"), config);
+      const without = bufferIO({ env, cwd: dir });
+      expect(await run(["plan", "--no-session-cache"], without)).toBe(1);
+      writeFileSync(
+        join(dir, "doohctl.yaml"),
+        config.replace("connection:\n", "connection:\n  dialect: dsp/dialect.yaml\n"),
+      );
+      mkdirSync(join(dir, "dsp"));
+      writeFileSync(join(dir, "dsp", "dialect.yaml"), "dialect:\n  insertion_orders_path: /orders\n");
+      const io = bufferIO({ env, cwd: dir });
+      expect(await run(["apply", "--auto-approve", "--no-session-cache"], io), io.err()).toBe(0);
+      expect(
+        emulator.requestLog().some((r) => r.method === "GET" && r.path.startsWith("/api/dsp/v1/orders")),
+      ).toBe(true);
+      expect(emulator.state().campaigns[0]?.budget_impressions).toBe(150_000);
+    } finally {
+      await emulator.close();
+    }
   });
 });
