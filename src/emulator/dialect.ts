@@ -302,7 +302,9 @@ export function checkedDialect(raw: unknown, source: string): Dialect {
 }
 
 /**
- * `doohctl emulator --dialect FILE`: YAML or JSON holding the dialect mapping itself. Its
+ * `doohctl emulator --dialect FILE`: YAML or JSON holding the dialect mapping itself, or a
+ * config's dialect file (the mapping under a top-level `dialect:`, docs/connecting.md), so one
+ * file serves the config and a rehearsal emulator. Its
  * errors name the file and the key, never what else the file holds: no parser message (they
  * quote the text), only where it failed.
  */
@@ -323,5 +325,7 @@ export async function loadDialectFile(path: string, shown = path): Promise<Diale
     const where = at === undefined ? "" : ` (line ${at.line}, column ${at.col})`;
     throw new DialectError(shown, [{ key: "", message: `is not valid YAML or JSON${where}` }]);
   }
-  return checkedDialect(value, shown);
+  const keys = typeof value === "object" && value !== null ? Object.keys(value) : [];
+  const wrapped = keys.includes("dialect") && keys.every((k) => k === "dialect" || k.startsWith("x-"));
+  return checkedDialect(wrapped ? (value as { dialect: unknown }).dialect : value, shown);
 }

@@ -426,6 +426,16 @@ describe("--dialect FILE", () => {
     expect((await loadDialectFile(json)).campaign_targetings).toBe("sets");
   });
 
+  it("reads a config's dialect file as it is: the mapping under `dialect:`, beside x- keys", async () => {
+    const config = file(
+      "dialect.yaml",
+      "x-note: for the DSP of Northwind\ndialect:\n  contract_number: po\n",
+    );
+    expect((await loadDialectFile(config)).contract_number).toBe("po");
+    // Beside other keys, `dialect` is just an unknown key of a bare mapping.
+    expect(await problemsOf(file("mixed.yaml", "dialect: {}\ncontract_number: po\n"))).toContain("dialect");
+  });
+
   it("names the file and the key of each problem, never what else the file holds", async () => {
     const secret = "hunter2-not-for-logs";
     const syntax = file("syntax.yaml", `contract_number: po\nnote: "${secret}\n  progress: [\n`);
