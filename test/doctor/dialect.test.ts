@@ -193,7 +193,16 @@ describe("doohctl doctor against a DSP of another dialect", () => {
       detail: expect.stringMatching(/targeting_sets/),
       change: "connection.dialect.campaign_targetings (G5)",
     });
-    expectReadOnly();
+    // Asked for the dialect, it finds no campaign embedding option sets: the default holds,
+    // and the block does not keep the config's wrong member.
+    const { report, key } = await suggestion(origin, ["--config", file]);
+    expect(key("campaign_targetings")).toMatchObject({
+      status: "holds",
+      value: null,
+      detail: "none of 3 campaign answers holds option sets",
+    });
+    expect(report.dialect).toEqual({});
+    expectReadOnly(2);
   });
 
   it("with the dialect the DSP speaks in the config, every check holds", async () => {

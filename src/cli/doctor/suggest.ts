@@ -209,6 +209,7 @@ async function campaigns(
     return undefined;
   }
   const embedding = embeddedMembers(items);
+  const configured = dialect.campaign_targetings;
   if (embedding.length === 1) {
     seen(
       "campaign_targetings",
@@ -217,11 +218,9 @@ async function campaigns(
     );
   } else if (embedding.length > 1) {
     notSeen(["campaign_targetings"], `several members hold option sets: ${names(embedding)}`);
-  } else if (dialect.campaign_targetings !== null) {
-    notSeen(
-      ["campaign_targetings"],
-      `no campaign answer holds option sets under ${printable(dialect.campaign_targetings)}`,
-    );
+  } else if (configured !== null && items.some((c) => Array.isArray(c[configured]))) {
+    // Only empty lists under the configured member: targetings never set, or not targetings.
+    notSeen(["campaign_targetings"], `only empty lists under ${printable(configured)}`);
   } else {
     seen("campaign_targetings", null, `none of ${items.length} campaign answers holds option sets`);
   }
