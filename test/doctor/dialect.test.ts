@@ -178,7 +178,7 @@ describe("doohctl doctor against a DSP of another dialect", () => {
     const again = await checks(origin, ["--config", member]);
     expect(again.byId.get("campaign-progress")).toMatchObject({
       status: "differs",
-      detail: 'no "progress" member with with_progress=true; objects the contract does not name: delivery',
+      detail: 'no "progress" member with with_progress=true; progress-shaped: delivery',
       change: "connection.dialect.progress.member (G2)",
     });
   });

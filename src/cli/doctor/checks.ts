@@ -19,7 +19,7 @@ import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
 import { memberChecks } from "./members.js";
 import { type Answer, type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
-import { ascendingIds, isObj, members, moneyMembers, type Obj, show } from "./seen.js";
+import { ascendingIds, isObj, members, moneyMembers, type Obj, progressShaped, show } from "./seen.js";
 
 export type { CheckResult, CheckStatus, ProbeInput } from "./probe.js";
 
@@ -229,12 +229,12 @@ export function progressProblems(body: unknown, dialect: Dialect): { problems: s
     return { problems: [`a campaign answer that is not an object (saw ${show(body)})`], keys: [] };
   const progress = body[member];
   if (progress === undefined) {
-    const named = new Set([...CAMPAIGN_FIELDS.map((f) => f.name), dialect.campaign_targetings]);
-    const others = Object.keys(body).filter((m) => !named.has(m) && isObj(body[m]));
+    // A member holding a count and a Money is progress under another name.
+    const others = Object.keys(body).filter((m) => progressShaped(body[m]));
     if (others.length > 0) {
       return {
         problems: [
-          `no "${printable(member)}" member with ${printable(parameter)}; objects the contract does not name: ${others.map(printable).join(", ")}`,
+          `no "${printable(member)}" member with ${printable(parameter)}; progress-shaped: ${others.map(printable).join(", ")}`,
         ],
         keys: ["progress.member"],
       };

@@ -6,7 +6,6 @@
  * established, with what to ask the DSP's support. Only member names are ever taken from an
  * answer, never a member's value, and only names a dialect may hold (MEMBER_NAME).
  */
-import { checkFragment } from "../../api/contract.js";
 import {
   DEFAULT_DIALECT,
   DIALECT_KEYS,
@@ -19,7 +18,7 @@ import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "../../model/resource-fi
 import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { type Answer, failure, Probe, type ProbeInput } from "./probe.js";
-import { isInt, isObj, moneyMembers, type Obj } from "./seen.js";
+import { isCount, isMoney, isObj, type Obj, progressShaped } from "./seen.js";
 
 export type KeyStatus = "holds" | "established" | "not established" | "unused";
 
@@ -241,8 +240,6 @@ export function embeddedMembers(campaigns: readonly Obj[]): string[] {
 }
 
 const isOptionSet = (value: unknown) => isObj(value) && Object.keys(value).some((m) => OPTION_MEMBERS.has(m));
-const isMoney = (value: unknown) =>
-  isObj(value) && checkFragment({ $ref: "#/components/schemas/Money" }, moneyMembers(value)).length === 0;
 
 /**
  * G2: a member that appears in the campaign's answer for one of a few parameter spellings and
@@ -289,11 +286,6 @@ async function progress(
     `no parameter tried (${names(tried)}) added a member holding an integer and a Money`,
   );
 }
-
-const isCount = (value: unknown) => isInt(value) && value >= 0;
-
-const progressShaped = (value: unknown): boolean =>
-  isObj(value) && Object.values(value).some(isCount) && Object.values(value).some(isMoney);
 
 /** The member of `inside` that is `what`: the configured one, G2's, else the only one. */
 function pick(
