@@ -104,7 +104,12 @@ describe("a config that speaks its DSP's dialect", () => {
               ],
             },
             creatives: [
-              seedCreativeWith({ id: "9001", campaign_ids: ["5001"], insertion_order_ids: ["1001"], category_ids: [] }),
+              seedCreativeWith({
+                id: "9001",
+                campaign_ids: ["5001"],
+                insertion_order_ids: ["1001"],
+                category_ids: [],
+              }),
             ],
           },
           emulator: { dialect },
