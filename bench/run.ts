@@ -16,6 +16,7 @@ import { accountsBenchmark } from "./accounts.js";
 import { applyBenchmark } from "./apply.js";
 import { clientBenchmark } from "./client.js";
 import { configBenchmark } from "./config.js";
+import { dialectBenchmark } from "./dialect.js";
 import { emulatorBenchmark } from "./emulator.js";
 import { type Benchmark, type Figure, markdownTable, meets } from "./figures.js";
 import { pausesBenchmark } from "./pauses.js";
@@ -34,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   applyBenchmark,
   pausesBenchmark,
   scopedBenchmark,
+  dialectBenchmark,
   statusBenchmark,
   startupBenchmark,
   pullBenchmark,

@@ -20,6 +20,8 @@ type Schema = {
   enum?: unknown[];
   const?: unknown;
   anyOf?: Schema[];
+  then?: Schema;
+  else?: Schema;
   examples?: unknown[];
   pattern?: string;
   minItems?: number;
@@ -29,6 +31,7 @@ type Schema = {
 const SECTIONS: Array<{ heading: string; path: string; def?: string }> = [
   { heading: "Top level", path: "" },
   { heading: "connection", path: "connection", def: "connection" },
+  { heading: "connection.dialect", path: "connection.dialect", def: "dialect" },
   { heading: "policy", path: "policy", def: "policy" },
   { heading: "insertion_orders[]", path: "insertion_orders[]", def: "insertion_order" },
   { heading: "insertion_orders[].policy", path: "insertion_orders[].policy", def: "insertion_order_policy" },
@@ -116,6 +119,7 @@ function typeOf(schema: Schema, defs: Record<string, Schema>): string {
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
   if (schema.enum) return schema.enum.map((v) => `\`${String(v)}\``).join(" \\| ");
   if (schema.anyOf) return schema.anyOf.map((branch) => typeOf(branch, defs)).join(" or ");
+  if (schema.then && schema.else) return `${typeOf(schema.then, defs)} or ${typeOf(schema.else, defs)}`;
   if (schema.type === "array" && schema.items) return `list of ${typeOf(schema.items, defs)}`;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
   return types.map((t) => (t === "object" ? "map" : t)).join(" or ");

@@ -5,17 +5,19 @@
  * the emulator's seed schema (SEED_SCHEMA, which takes its option set from the same table).
  * From the resources' members (`RESOURCES`, src/model/resource-fields.ts): their properties in
  * the config schema's `$defs` and in the contract's read, PATCH and create schemas
- * (src/model/resource-schemas.ts). Then docs/config.md, which is made from the config schema.
+ * (src/model/resource-schemas.ts). From the dialect's keys (`DIALECT_KEYS`, src/model/dialect.ts):
+ * the config schema's `$defs/dialect`. Then docs/config.md, which is made from the config schema.
  * Every other part of each file is left as it is.
  * Run after changing a description: `npm run build && node dist/scripts/gen-targeting-schemas.js`.
- * test/model/targeting-members.test.ts and test/model/resource-fields.test.ts fail when a
- * file is out of date.
+ * test/model/targeting-members.test.ts, test/model/resource-fields.test.ts and
+ * test/config/dialect-schema.test.ts fail when a file is out of date.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseDocument } from "yaml";
 import { SEED_SCHEMA } from "../src/emulator/seed-schema.js";
+import { DEFAULT_DIALECT, DIALECT_KEYS, type DialectKey, dialectValue } from "../src/model/dialect.js";
 import { RESOURCES, type ResourceTable } from "../src/model/resource-fields.js";
 import { configResourceSchema, contractResourceSchema } from "../src/model/resource-schemas.js";
 import { excludeDocs, TARGETING_OPTIONS, type TargetingOptionKind } from "../src/model/targeting-members.js";
@@ -77,6 +79,55 @@ export function contractOptionSetSchema(): Schema {
     "x-gap": "G5",
   };
 }
+
+/**
+ * `$defs/dialect` of schemas/doohctl.schema.json: each key of `DIALECT_KEYS` with its gap
+ * decision, what it adapts and its default, typed only. What a value may be (a path, a
+ * member name, one parameter) is judged by `parseDialect` alone, so no pattern is copied here.
+ */
+export function configDialectSchema(): Schema {
+  const value = (key: DialectKey): Schema => {
+    const fallback = dialectValue(DEFAULT_DIALECT, key.key);
+    return {
+      description: `${key.gap}: ${key.adapts}. Default: ${fallback === null ? "none (null)" : `\`${fallback}\``}.`,
+      type: key.kind === "member-or-null" ? ["string", "null"] : "string",
+    };
+  };
+  const properties: Record<string, Schema> = {};
+  for (const key of DIALECT_KEYS) {
+    const [group, member] = key.key.split(".") as [string, string | undefined];
+    if (member === undefined) {
+      properties[group] = value(key);
+      continue;
+    }
+    if (properties[group] === undefined) {
+      const keys = DIALECT_KEYS.filter((k) => k.key.startsWith(`${group}.`));
+      properties[group] = {
+        description: `${key.gap}: ${keys.map((k) => k.key.slice(group.length + 1)).join(", ")}; each optional.`,
+        type: "object",
+        additionalProperties: false,
+        properties: {},
+      };
+    }
+    const node = properties[group] as { properties: Record<string, Schema> };
+    node.properties[member] = value(key);
+  }
+  return {
+    title: "Dialect",
+    description:
+      'How this DSP answers where the specification leaves a fact "not shown" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are plain JSON names; the progress parameter is one `name=value`. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.',
+    type: "object",
+    additionalProperties: false,
+    properties,
+  };
+}
+
+/** The dialect part: its path in the config schema, and what it is. */
+export const DIALECT_SCHEMA_PART = {
+  file: "schemas/doohctl.schema.json",
+  path: ["$defs", "dialect"],
+  part: configDialectSchema,
+} as const;
 
 const root = fileURLToPath(new URL(import.meta.url.includes("/dist/") ? "../../" : "../", import.meta.url));
 
@@ -143,6 +194,11 @@ function main(): void {
     const existing = path.reduce<Schema>((node, key) => node[key] as Schema, JSON.parse(text) as Schema);
     writeFileSync(at, splice(text, path, part(existing)));
     if (!written.includes(at)) written.push(at);
+  }
+  {
+    const { file, path, part } = DIALECT_SCHEMA_PART;
+    const at = `${root}${file}`;
+    writeFileSync(at, splice(readFileSync(at, "utf8"), path, part()));
   }
   const seed = `${root}${SEED_SCHEMA_FILE}`;
   writeFileSync(seed, `${JSON.stringify(SEED_SCHEMA, null, 2)}\n`);

@@ -4,12 +4,15 @@
  * secret first.
  */
 
+import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
 import type { Scrubber } from "../model/scrub.js";
-import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
-import { type ContractIssue, findOperation, readAnswer } from "./contract.js";
+import { type ApiErrorBody, type ApiFieldError, DSP_BASE_PATH } from "../model/wire.js";
+import { type ContractIssue, type ContractOperation, findOperation, readAnswer } from "./contract.js";
+import { contractPath } from "./endpoints.js";
 import { ApiError, ContractError, ResponseTooDeepError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
+import { contractAnswer } from "./members.js";
 import type { HttpResponse } from "./transport.js";
 import type { ApiRequest } from "./types.js";
 
@@ -64,19 +67,28 @@ export function apiError(
   });
 }
 
+/** How a 2xx answer is read: the dialect it is in, whether to judge it, who hears of extras. */
+export interface Reading {
+  dialect?: Dialect;
+  /** Doctor's look at an answer as it came: parsed (depth-checked), neither moved nor judged. */
+  raw?: boolean;
+  onUnknownMembers?: (members: readonly string[]) => void;
+}
+
 /**
  * What the client keeps of a 2xx answer, once it matches the tolerant view of the contract's
  * answer for the operation (G14, tolerant.ts): members the contract does not name dropped,
- * unset ones read as unset. Anything else is a ContractError (issues scrubbed: keys come from
- * the server).
+ * unset ones read as unset. A dialect's answer is first put in the contract's names
+ * (members.ts). Anything else is a ContractError (issues scrubbed: keys come from the server).
  */
 export function trustedBody(
   request: ApiRequest,
   response: HttpResponse,
   scrubber: Scrubber,
-  onUnknownMembers?: (members: readonly string[]) => void,
+  reading: Reading = {},
 ): unknown {
-  const op = findOperation(request.method, request.path);
+  const dialect = reading.dialect ?? DEFAULT_DIALECT;
+  const op = findOperation(request.method, contractPath(dialect, request.method, request.path));
   const fail = (issues: ContractIssue[]) =>
     new ContractError(
       request.method,
@@ -84,7 +96,7 @@ export function trustedBody(
       issues.map((i) => ({ at: scrubber.text(i.at), expected: i.expected })),
     );
   if (response.text.trim() === "") {
-    if (op?.responseSchema === undefined) return undefined;
+    if (op?.responseSchema === undefined || reading.raw) return undefined;
     throw fail([{ at: "/", expected: `a JSON body (${op.responseSchema}), got none` }]);
   }
   // Before parsing: the contract check, compare and fingerprint walk the body recursively.
@@ -97,19 +109,66 @@ export function trustedBody(
   } catch {
     throw fail([{ at: "/", expected: "a JSON body, got text that is not JSON" }]);
   }
-  if (!op) return body;
-  const { issues, kept, unknown } = readAnswer(op, body, { collectUnknown: onUnknownMembers !== undefined });
+  if (!op || reading.raw) return body;
+  const moved = contractAnswer(dialect, request.method, op.template, body);
+  const collect = { collectUnknown: reading.onUnknownMembers !== undefined };
+  const { issues, kept, unknown } = readAnswer(op, moved.body, collect);
   if (issues.length > 0) throw fail(issues);
-  if (unknown.length > 0) onUnknownMembers?.(unknown.map((m) => scrubber.text(m)));
+  if (moved.embedded) embedTargetings(kept, moved.embedded, moved.missing ?? [], dialect, fail);
+  if (unknown.length > 0) reading.onUnknownMembers?.(unknown.map((m) => scrubber.text(m)));
   return kept;
 }
+
+/**
+ * G5, G14 with a dialect's `campaign_targetings`: each kept campaign gets its embedded list as
+ * `targetings`, judged as a targetings answer is. A campaign without one is an error: the plan
+ * would otherwise read it as "no targetings" and write them.
+ */
+function embedTargetings(
+  kept: unknown,
+  embedded: Map<string, unknown>,
+  missing: readonly string[],
+  dialect: Dialect,
+  fail: (issues: ContractIssue[]) => Error,
+): void {
+  const member = dialect.campaign_targetings;
+  const issues: ContractIssue[] = missing.map((id) => ({
+    at: `campaign ${id}/${member}`,
+    expected: `a required member with campaign_targetings: ${member} (dialect), missing`,
+  }));
+  const op = TARGETINGS_OPERATION();
+  const campaigns = Array.isArray((kept as { campaigns?: unknown }).campaigns)
+    ? (kept as { campaigns: { id: string; targetings?: unknown }[] }).campaigns
+    : [kept as { id: string; targetings?: unknown }];
+  for (const campaign of campaigns) {
+    const list = embedded.get(campaign.id);
+    if (list === undefined) continue;
+    const read = readAnswer(op, { targetings: list });
+    if (read.issues.length > 0) {
+      for (const i of read.issues)
+        issues.push({
+          at: `campaign ${campaign.id}/${member}${i.at.replace(/^\/targetings/, "")}`,
+          expected: i.expected,
+        });
+      continue;
+    }
+    campaign.targetings = (read.kept as { targetings: unknown }).targetings;
+  }
+  if (issues.length > 0) throw fail(issues);
+}
+
+let targetingsOperation: ContractOperation | undefined;
+const TARGETINGS_OPERATION = (): ContractOperation => {
+  targetingsOperation ??= findOperation("GET", `${DSP_BASE_PATH}/campaigns/0/targetings`)!;
+  return targetingsOperation;
+};
 
 /** What a request sent through the session answered: its trusted body, or the error it is. */
 export function answerOf(
   request: ApiRequest,
   response: HttpResponse,
   scrubber: Scrubber,
-  onUnknownMembers?: (members: readonly string[]) => void,
+  reading: Reading = {},
 ): unknown {
   if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
   if (isHtmlAnswer(response)) {
@@ -121,5 +180,5 @@ export function answerOf(
       path: request.path,
     });
   }
-  return trustedBody(request, response, scrubber, onUnknownMembers);
+  return trustedBody(request, response, scrubber, reading);
 }

@@ -25,7 +25,6 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
@@ -56,30 +55,14 @@ export function temporaryPathFor(path: string): string {
 
 /** Replaces `path` with `data`, on disk before this returns. */
 export function writeFileAtomicSync(path: string, data: Chunk, options: AtomicWriteOptions = {}): void {
-  const mode = options.mode ?? 0o600;
-  const temp = temporaryPathFor(path);
-  options.track?.add(temp);
-  let created = false;
+  const replacement = new Replacement(path, options);
   try {
-    const fd = openSync(temp, CREATE_NEW, mode);
-    created = true;
-    try {
-      if (!options.umask) fchmodSync(fd, mode);
-      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    replacement.write(data);
   } catch (error) {
-    // Only the file this write created: what was planted at its name is not ours to remove.
-    if (created) rmSync(temp, { force: true });
+    replacement.abort();
     throw error;
-  } finally {
-    options.track?.delete(temp);
   }
-  syncDirectory(dirname(path));
+  replacement.commit();
 }
 
 /**
@@ -91,53 +74,104 @@ export async function writeFileAtomic(
   data: Chunk | Iterable<Chunk> | AsyncIterable<Chunk>,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const mode = options.mode ?? 0o600;
-  const temp = temporaryPathFor(path);
-  // Tracked before it exists: an exit as soon as it is created still removes it.
-  options.track?.add(temp);
-  let created = false;
+  const replacement = new Replacement(path, options);
   try {
-    const handle = await open(temp, CREATE_NEW, mode);
-    created = true;
-    try {
-      if (!options.umask) await handle.chmod(mode);
-      await writeChunks(handle, typeof data === "string" || data instanceof Uint8Array ? [data] : data);
-      await handle.sync();
-    } finally {
-      await handle.close();
+    if (typeof data === "string" || data instanceof Uint8Array) replacement.write(data);
+    else {
+      for await (const chunk of data) {
+        // After each full buffer, a turn of the event loop: a Ctrl-C during a long write is
+        // handled now (src/cli/plan-file.ts removes the temporary file), not at its end.
+        if (replacement.write(chunk)) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    await rename(temp, path);
   } catch (error) {
-    if (created) await rm(temp, { force: true });
+    replacement.abort();
     throw error;
-  } finally {
-    options.track?.delete(temp);
   }
-  syncDirectory(dirname(path));
+  replacement.commit();
 }
 
-type Handle = Awaited<ReturnType<typeof open>>;
+/**
+ * One replacement of `path`: its temporary file created, filled through a buffer (few system
+ * calls, no joined strings), then committed (fsync, rename, directory fsync) or aborted
+ * (removed). Writes are synchronous: local files, in pieces of at most WRITE_BYTES.
+ */
+class Replacement {
+  private readonly temp: string;
+  private fd: number | undefined;
+  /** Whether the temporary file is ours and still there. */
+  private created = false;
+  private readonly buffer = Buffer.allocUnsafe(WRITE_BYTES);
+  private used = 0;
 
-async function writeChunks(handle: Handle, chunks: Iterable<Chunk> | AsyncIterable<Chunk>): Promise<void> {
-  const buffer = Buffer.allocUnsafe(WRITE_BYTES);
-  let used = 0;
-  const writeAll = async (bytes: Uint8Array, length: number) => {
-    for (let at = 0; at < length; ) at += (await handle.write(bytes, at, length - at)).bytesWritten;
-  };
-  for await (const chunk of chunks) {
-    const bytes = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
-    if (used + bytes > WRITE_BYTES) {
-      await writeAll(buffer, used);
-      used = 0;
-    }
-    if (bytes > WRITE_BYTES) await writeAll(typeof chunk === "string" ? Buffer.from(chunk) : chunk, bytes);
-    else if (typeof chunk === "string") used += buffer.write(chunk, used, "utf8");
-    else {
-      buffer.set(chunk, used);
-      used += bytes;
+  constructor(
+    private readonly path: string,
+    private readonly options: AtomicWriteOptions,
+  ) {
+    const mode = options.mode ?? 0o600;
+    this.temp = temporaryPathFor(path);
+    // Tracked before it exists: an exit as soon as it is created still removes it.
+    options.track?.add(this.temp);
+    try {
+      this.fd = openSync(this.temp, CREATE_NEW, mode);
+      this.created = true;
+      if (!options.umask) fchmodSync(this.fd, mode);
+    } catch (error) {
+      this.abort();
+      throw error;
     }
   }
-  await writeAll(buffer, used);
+
+  /** Adds `chunk`; true when it went to the file (a full buffer or a large chunk). */
+  write(chunk: Chunk): boolean {
+    const bytes = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    const flushed = this.used + bytes > WRITE_BYTES;
+    if (flushed) this.flush();
+    if (bytes > WRITE_BYTES) {
+      this.writeAll(typeof chunk === "string" ? Buffer.from(chunk) : chunk, bytes);
+      return true;
+    }
+    if (typeof chunk === "string") this.used += this.buffer.write(chunk, this.used, "utf8");
+    else {
+      this.buffer.set(chunk, this.used);
+      this.used += bytes;
+    }
+    return flushed;
+  }
+
+  commit(): void {
+    try {
+      this.flush();
+      fsyncSync(this.fd!);
+      closeSync(this.fd!);
+      this.fd = undefined;
+      renameSync(this.temp, this.path);
+      this.created = false;
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
+    this.options.track?.delete(this.temp);
+    syncDirectory(dirname(this.path));
+  }
+
+  /** Only the file this write created: what was planted at its name is not ours to remove. */
+  abort(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    if (this.created) rmSync(this.temp, { force: true });
+    this.created = false;
+    this.options.track?.delete(this.temp);
+  }
+
+  private flush(): void {
+    this.writeAll(this.buffer, this.used);
+    this.used = 0;
+  }
+
+  private writeAll(bytes: Uint8Array, length: number): void {
+    for (let at = 0; at < length; ) at += writeSync(this.fd!, bytes, at, length - at);
+  }
 }
 
 /** The rename is durable once the directory is: fsync it too. */

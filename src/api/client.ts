@@ -11,10 +11,12 @@
  * the contract before use (answer.ts). Defaults live in defaults.ts.
  */
 
+import { DEFAULT_DIALECT } from "../model/dialect.js";
 import { Scrubber } from "../model/scrub.js";
 import { sessionCookieName } from "../model/wire.js";
 import { answerOf } from "./answer.js";
 import { withDefaults } from "./defaults.js";
+import { endpointsFor } from "./endpoints.js";
 import { TransportPolicyError } from "./errors.js";
 import { paced } from "./layers/paced.js";
 import { retrying } from "./layers/retrying.js";
@@ -30,6 +32,8 @@ export function createDspClient(options: DspClientOptions): DspClient {
   const origin = checkOrigin(options.apiOrigin); // G13: before any connection
   const { clock, concurrency, timeouts, policy, ...settings } = withDefaults(options);
   const { credentials, environment } = options;
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
+  const endpoints = endpointsFor(dialect);
   const cookieName = sessionCookieName(environment);
   // Knows the password now and every token once it is sent or received.
   const scrubber = new Scrubber([credentials.password], { email: credentials.email });
@@ -107,12 +111,21 @@ export function createDspClient(options: DspClientOptions): DspClient {
     const idempotent = request.method !== "POST";
     const items = sendOptions.items ?? itemsOf(request);
     const response = await inSession(exchangeOf(request, { idempotent, items, signal: sendOptions.signal }));
-    return answerOf(request, response, scrubber, options.onUnknownMembers) as T;
+    if (sendOptions.raw && request.method !== "GET") {
+      throw new TransportPolicyError("only a GET's answer may be read raw");
+    }
+    return answerOf(request, response, scrubber, {
+      dialect,
+      raw: sendOptions.raw === true,
+      ...(options.onUnknownMembers ? { onUnknownMembers: options.onUnknownMembers } : {}),
+    }) as T;
   }
 
   return {
     send,
-    ...dspReaders(send),
+    dialect,
+    endpoints,
+    ...dspReaders(send, endpoints, dialect),
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

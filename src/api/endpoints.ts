@@ -2,8 +2,12 @@
  * The one module that names every path, query and body shape of the DSP. Each builder is
  * pure and returns plain data (an ApiRequest), so the planner can put requests in a plan file
  * and the client can send them. Where the specification says "not shown", the shape rests on
- * a gap decision, cited as G<n>; if a real deployment differs, this is the place to adapt.
+ * a gap decision, cited as G<n>. Where a real deployment differs in a fact G1, G2, G3 or G5
+ * guesses, the config's dialect says so (`connection.dialect`, src/model/dialect.ts): the
+ * endpoints are built from it (`endpointsFor`), so a plan shows each request as it is sent.
+ * members.ts reads the answers back into the contract's own names.
  */
+import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
@@ -23,7 +27,7 @@ import type {
   SessionInfo,
 } from "../model/wire.js";
 import { DSP_BASE_PATH, MEDIA_OWNER_BASE_PATH, SESSION_PATH } from "../model/wire.js";
-import type { Credentials, HttpMethod, TypedRequest } from "./types.js";
+import type { Credentials, HttpMethod, TypedRequest } from "./request.js";
 
 /** Common list query parameters (spec, "Common list query parameters"; G12). */
 export interface ListQuery<Field extends string = string> {
@@ -105,89 +109,145 @@ export interface CampaignListQuery extends ListQuery<CampaignFilter> {
   includeProgress?: boolean;
 }
 
-const progress = (q: { includeProgress?: boolean }): Array<[string, string]> =>
-  q.includeProgress ? [["include_progress", "true"]] : [];
+/** A dialect's path template (`/campaigns/{id}/targetings`) with `id` in place of `{id}`. */
+const withId = (template: string, id: string) => template.replace("{id}", segment(id));
 
-export const Endpoints = {
-  // Sessions (spec, Authentication; G9). The body holds the password: never stored or logged.
-  createSession: (credentials: Credentials) =>
-    write<SessionInfo>("POST", SESSION_PATH, { email: credentials.email, password: credentials.password }),
-  /** G9: ends the session of the cookie sent. */
-  deleteSession: (): TypedRequest<undefined> => ({ method: "DELETE", path: SESSION_PATH }),
+/** The endpoints of the DSP as `dialect` places them; the default is every gap decision as written. */
+export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
+  // G2: the one parameter, `name=value` (src/model/dialect.ts checks it).
+  const [name, value] = dialect.progress.parameter.split("=") as [string, string];
+  const progress = (q: { includeProgress?: boolean }): Array<[string, string]> =>
+    q.includeProgress ? [[name, value]] : [];
+  // G1: the contract number under the dialect's member, in what doohctl writes.
+  const contract = <T extends object>(item: T): T => {
+    if (dialect.contract_number === DEFAULT_DIALECT.contract_number || !("contract_number" in item))
+      return item;
+    const { contract_number, ...rest } = item as T & { contract_number: unknown };
+    return { ...rest, [dialect.contract_number]: contract_number } as T;
+  };
+  const insertionOrders = dialect.insertion_orders_path;
+  const createMember = dialect.create_campaigns_member;
+  return {
+    // Sessions (spec, Authentication; G9). The body holds the password: never stored or logged.
+    createSession: (credentials: Credentials) =>
+      write<SessionInfo>("POST", SESSION_PATH, { email: credentials.email, password: credentials.password }),
+    /** G9: ends the session of the cookie sent. */
+    deleteSession: (): TypedRequest<undefined> => ({ method: "DELETE", path: SESSION_PATH }),
 
-  // Insertion orders: read and list are G1; the PATCHes are in the spec.
-  insertionOrders: list<"insertion_orders", InsertionOrder, InsertionOrderFilter>(
-    "insertion_orders",
-    dsp("/insertion_orders"),
-  ),
-  getInsertionOrder: (id: string) => get<InsertionOrder>(dsp(`/insertion_orders/${segment(id)}`)),
-  /** Spec + G4: `{insertion_orders: [...]}`, 1..100 items, transactional. */
-  patchInsertionOrders: (items: readonly InsertionOrderPatch[]) =>
-    write<{ insertion_orders: InsertionOrder[] }>("PATCH", dsp("/insertion_orders"), {
-      insertion_orders: items,
-    }),
-  patchInsertionOrder: (id: string, patch: Omit<InsertionOrderPatch, "id">) =>
-    write<InsertionOrder>("PATCH", dsp(`/insertion_orders/${segment(id)}`), patch),
-
-  // Campaigns (spec; G2, G3, G4).
-  campaigns: {
-    key: "campaigns",
-    request: (query: CampaignListQuery) => get(dsp("/campaigns"), listQuery(query, progress(query))),
-  } as ListEndpoint<"campaigns", Campaign, CampaignFilter> & {
-    request(query: CampaignListQuery): TypedRequest<ListResponse<"campaigns", Campaign>>;
-  },
-  getCampaign: (id: string, options: { includeProgress?: boolean } = {}) =>
-    get<Campaign>(dsp(`/campaigns/${segment(id)}`), progress(options)),
-  /** G3: `{campaigns: [CampaignCreate]}`, 1..100 items, transactional. */
-  createCampaigns: (items: readonly CampaignCreate[]) =>
-    write<{ campaigns: Campaign[] }>("POST", dsp("/campaigns"), { campaigns: items }),
-  /** Spec + G4: `{campaigns: [{id, ...changes}]}`, 1..100 items, transactional. */
-  patchCampaigns: (items: readonly CampaignPatch[]) =>
-    write<{ campaigns: Campaign[] }>("PATCH", dsp("/campaigns"), { campaigns: items }),
-  patchCampaign: (id: string, patch: Omit<CampaignPatch, "id">) =>
-    write<Campaign>("PATCH", dsp(`/campaigns/${segment(id)}`), patch),
-  /** G5: the read path is assumed; `{targetings: []}` when never set. */
-  getTargetings: (campaignId: string) =>
-    get<{ targetings: TargetingOptionSet[] }>(dsp(`/campaigns/${segment(campaignId)}/targetings`)),
-  /** Spec: PUT replaces the whole list. G5: dropping a set of an active campaign is refused. */
-  putTargetings: (campaignId: string, targetings: readonly TargetingOptionSet[]) =>
-    write<{ targetings: TargetingOptionSet[] }>("PUT", dsp(`/campaigns/${segment(campaignId)}/targetings`), {
-      targetings,
-    }),
-
-  // Advertisers (spec; G7 for the create body).
-  advertisers: list<"advertisers", Advertiser, "id">("advertisers", dsp("/advertisers")),
-  getAdvertiser: (id: string) => get<Advertiser>(dsp(`/advertisers/${segment(id)}`)),
-  createAdvertiser: (name: string) => write<Advertiser>("POST", dsp("/advertisers"), { name }),
-
-  // Creative categories (spec): read only.
-  creativeCategories: list<"creative_categories", CreativeCategory, "id">(
-    "creative_categories",
-    dsp("/creative_categories"),
-  ),
-  getCreativeCategory: (id: string) => get<CreativeCategory>(dsp(`/creative_categories/${segment(id)}`)),
-
-  // Creatives (spec; G6 for list fields and the batch bodies).
-  creatives: list<"creatives", Creative, CreativeFilter>("creatives", dsp("/creatives")),
-  getCreative: (id: string) => get<Creative>(dsp(`/creatives/${segment(id)}`)),
-  createCreatives: (items: readonly CreativeCreate[]) =>
-    write<{ creatives: Creative[] }>("POST", dsp("/creatives"), { creatives: items }),
-  patchCreatives: (items: readonly CreativePatch[]) =>
-    write<{ creatives: Creative[] }>("PATCH", dsp("/creatives"), { creatives: items }),
-  patchCreative: (id: string, patch: Omit<CreativePatch, "id">) =>
-    write<Creative>("PATCH", dsp(`/creatives/${segment(id)}`), patch),
-
-  // Media-owner interface (spec; G11 for its base path).
-  creativeCampaignMarkets: (creativeId: string) =>
-    list<"campaigns", CreativeCampaignMarket, string>(
-      "campaigns",
-      mediaOwner(`/creatives/${segment(creativeId)}/campaigns`),
+    // Insertion orders: read and list are G1; the PATCHes are in the spec.
+    insertionOrders: list<"insertion_orders", InsertionOrder, InsertionOrderFilter>(
+      "insertion_orders",
+      dsp(insertionOrders),
     ),
-  patchCreativeAudit: (
-    creativeId: string,
-    audit: { status: AuditStatus; message?: string; category_ids?: string[]; tag_ids?: string[] },
-  ) => write<MediaOwnerCreative>("PATCH", mediaOwner(`/creatives/${segment(creativeId)}`), { audit }),
-  getMediaOwnerCreativeCategory: (id: string) =>
-    get<CreativeCategory>(mediaOwner(`/creative_categories/${segment(id)}`)),
-  networks: list<"networks", Network, "id">("networks", mediaOwner("/networks")),
-};
+    getInsertionOrder: (id: string) => get<InsertionOrder>(dsp(`${insertionOrders}/${segment(id)}`)),
+    /** Spec + G4: `{insertion_orders: [...]}`, 1..100 items, transactional. */
+    patchInsertionOrders: (items: readonly InsertionOrderPatch[]) =>
+      write<{ insertion_orders: InsertionOrder[] }>("PATCH", dsp("/insertion_orders"), {
+        insertion_orders: items.map(contract),
+      }),
+    patchInsertionOrder: (id: string, patch: Omit<InsertionOrderPatch, "id">) =>
+      write<InsertionOrder>("PATCH", dsp(`/insertion_orders/${segment(id)}`), contract(patch)),
+
+    // Campaigns (spec; G2, G3, G4).
+    campaigns: {
+      key: "campaigns",
+      request: (query: CampaignListQuery) => get(dsp("/campaigns"), listQuery(query, progress(query))),
+    } as ListEndpoint<"campaigns", Campaign, CampaignFilter> & {
+      request(query: CampaignListQuery): TypedRequest<ListResponse<"campaigns", Campaign>>;
+    },
+    getCampaign: (id: string, options: { includeProgress?: boolean } = {}) =>
+      get<Campaign>(dsp(`/campaigns/${segment(id)}`), progress(options)),
+    /** G3: `{campaigns: [CampaignCreate]}` (the dialect's member), 1..100 items, transactional. */
+    createCampaigns: (items: readonly CampaignCreate[]) =>
+      write<{ campaigns: Campaign[] }>("POST", dsp("/campaigns"), { [createMember]: items }),
+    /** Spec + G4: `{campaigns: [{id, ...changes}]}`, 1..100 items, transactional. */
+    patchCampaigns: (items: readonly CampaignPatch[]) =>
+      write<{ campaigns: Campaign[] }>("PATCH", dsp("/campaigns"), { campaigns: items }),
+    patchCampaign: (id: string, patch: Omit<CampaignPatch, "id">) =>
+      write<Campaign>("PATCH", dsp(`/campaigns/${segment(id)}`), patch),
+    /** G5: the read path is assumed (the dialect's); `{targetings: []}` when never set. */
+    getTargetings: (campaignId: string) =>
+      get<{ targetings: TargetingOptionSet[] }>(dsp(withId(dialect.targetings.read_path, campaignId))),
+    /** Spec: PUT replaces the whole list. G5: dropping a set of an active campaign is refused. */
+    putTargetings: (campaignId: string, targetings: readonly TargetingOptionSet[]) =>
+      write<{ targetings: TargetingOptionSet[] }>(
+        "PUT",
+        dsp(`/campaigns/${segment(campaignId)}/targetings`),
+        {
+          targetings,
+        },
+      ),
+
+    // Advertisers (spec; G7 for the create body).
+    advertisers: list<"advertisers", Advertiser, "id">("advertisers", dsp("/advertisers")),
+    getAdvertiser: (id: string) => get<Advertiser>(dsp(`/advertisers/${segment(id)}`)),
+    createAdvertiser: (name: string) => write<Advertiser>("POST", dsp("/advertisers"), { name }),
+
+    // Creative categories (spec): read only.
+    creativeCategories: list<"creative_categories", CreativeCategory, "id">(
+      "creative_categories",
+      dsp("/creative_categories"),
+    ),
+    getCreativeCategory: (id: string) => get<CreativeCategory>(dsp(`/creative_categories/${segment(id)}`)),
+
+    // Creatives (spec; G6 for list fields and the batch bodies).
+    creatives: list<"creatives", Creative, CreativeFilter>("creatives", dsp("/creatives")),
+    getCreative: (id: string) => get<Creative>(dsp(`/creatives/${segment(id)}`)),
+    createCreatives: (items: readonly CreativeCreate[]) =>
+      write<{ creatives: Creative[] }>("POST", dsp("/creatives"), { creatives: items }),
+    patchCreatives: (items: readonly CreativePatch[]) =>
+      write<{ creatives: Creative[] }>("PATCH", dsp("/creatives"), { creatives: items }),
+    patchCreative: (id: string, patch: Omit<CreativePatch, "id">) =>
+      write<Creative>("PATCH", dsp(`/creatives/${segment(id)}`), patch),
+
+    // Media-owner interface (spec; G11 for its base path).
+    creativeCampaignMarkets: (creativeId: string) =>
+      list<"campaigns", CreativeCampaignMarket, string>(
+        "campaigns",
+        mediaOwner(`/creatives/${segment(creativeId)}/campaigns`),
+      ),
+    patchCreativeAudit: (
+      creativeId: string,
+      audit: { status: AuditStatus; message?: string; category_ids?: string[]; tag_ids?: string[] },
+    ) => write<MediaOwnerCreative>("PATCH", mediaOwner(`/creatives/${segment(creativeId)}`), { audit }),
+    getMediaOwnerCreativeCategory: (id: string) =>
+      get<CreativeCategory>(mediaOwner(`/creative_categories/${segment(id)}`)),
+    networks: list<"networks", Network, "id">("networks", mediaOwner("/networks")),
+  };
+}
+
+export type DspEndpoints = ReturnType<typeof endpointsFor>;
+
+/** The items of a POST /campaigns body `dialect` built (a saved plan's, G3), or undefined. */
+export function createdItems(dialect: Dialect, body: unknown): unknown {
+  return (body as Record<string, unknown> | null)?.[dialect.create_campaigns_member];
+}
+
+/** The endpoints of the gap decisions as written, for requests no dialect moves (sessions, tests). */
+export const Endpoints = endpointsFor(DEFAULT_DIALECT);
+
+/**
+ * The contract's path for a path `dialect` placed (`GET /orders/7` is the contract's
+ * `GET /insertion_orders/7`), so that an answer is checked against the operation it answers.
+ * Only reads move (G1, G5); writes stay where the specification puts them.
+ */
+export function contractPath(dialect: Dialect, method: HttpMethod, path: string): string {
+  if (method !== "GET" || !path.startsWith(`${DSP_BASE_PATH}/`)) return path;
+  const rest = path.slice(DSP_BASE_PATH.length).split("/");
+  const io = dialect.insertion_orders_path.split("/");
+  if (dialect.insertion_orders_path !== DEFAULT_DIALECT.insertion_orders_path && startsWith(rest, io)) {
+    const tail = rest.slice(io.length);
+    if (tail.length <= 1) return dsp(["/insertion_orders", ...tail].join("/"));
+  }
+  const read = dialect.targetings.read_path.split("/");
+  if (dialect.targetings.read_path !== DEFAULT_DIALECT.targetings.read_path && read.length === rest.length) {
+    const at = read.indexOf("{id}");
+    if (read.every((part, i) => i === at || part === rest[i]) && rest[at] !== "") {
+      return dsp(`/campaigns/${rest[at]}/targetings`);
+    }
+  }
+  return path;
+}
+
+const startsWith = (parts: readonly string[], prefix: readonly string[]) =>
+  prefix.length <= parts.length && prefix.every((part, i) => parts[i] === part);

@@ -7,6 +7,9 @@
  * contract forbids it) or mistyped stops the run before any write. A schema not listed here
  * has every member decided with (list envelopes, `total_size`, batch answers, targetings).
  */
+import type { Dialect } from "../model/dialect.js";
+import { DSP_BASE_PATH } from "../model/wire.js";
+import type { HttpMethod } from "./request.js";
 
 /** Per answer schema: members doohctl does not decide with. */
 export const UNDECIDED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
@@ -58,4 +61,73 @@ export function unsetAllowed(schema: string, member: string): boolean {
 export function decidedMembers(schema: string, named: readonly string[]): string[] {
   const undecided = UNDECIDED_MEMBERS[schema] ?? [];
   return named.filter((m) => !undecided.includes(m));
+}
+
+/**
+ * A dialect's answer in the contract's own names (src/model/dialect.ts; G1, G2, G3, G5), before
+ * the contract judges it: the contract number, progress and its members, the targeting list and
+ * the created campaigns moved to the members the contract names. A member the contract names
+ * that the dialect places elsewhere is dropped first: it is not what the DSP means by it.
+ *
+ * With `campaign_targetings`, each campaign's embedded list is taken out (the contract's
+ * Campaign does not name it) and returned by campaign id, to be judged as a targetings answer
+ * and put back as `targetings` (answer.ts).
+ */
+export function contractAnswer(
+  dialect: Dialect,
+  method: HttpMethod,
+  template: string,
+  body: unknown,
+): { body: unknown; embedded?: Map<string, unknown>; missing?: string[] } {
+  const op = template.slice(DSP_BASE_PATH.length);
+  if (!isObject(body)) return { body };
+  if (op === "/insertion_orders" || op === "/insertion_orders/{id}") {
+    const rename = (io: unknown) => move(io, dialect.contract_number, "contract_number");
+    return { body: op === "/insertion_orders" ? eachOf(body, "insertion_orders", rename) : rename(body) };
+  }
+  if (op === "/campaigns/{campaign_id}/targetings" && method === "GET") {
+    return { body: move(body, dialect.targetings.member, "targetings") };
+  }
+  if (op !== "/campaigns" && op !== "/campaigns/{id}") return { body };
+  const embedded = dialect.campaign_targetings === null ? undefined : new Map<string, unknown>();
+  const missing: string[] = [];
+  const campaign = (c: unknown) => {
+    if (!isObject(c)) return c;
+    let out: Record<string, unknown> = c;
+    const { member, impressions, spend } = dialect.progress;
+    if (member !== "progress" || impressions !== "impressions_delivered" || spend !== "spend") {
+      out = move(out, member, "progress") as Record<string, unknown>;
+      if (isObject(out.progress)) {
+        const progress = move(move(out.progress, impressions, "impressions_delivered"), spend, "spend");
+        out = { ...out, progress };
+      }
+    }
+    if (embedded && dialect.campaign_targetings !== null) {
+      const { [dialect.campaign_targetings]: list, ...rest } = out;
+      const id = typeof out.id === "string" ? out.id : undefined;
+      if (id !== undefined && list !== undefined && list !== null) embedded.set(id, list);
+      else missing.push(id ?? "(no id)");
+      out = rest;
+    }
+    return out;
+  };
+  const created = method === "POST" && op === "/campaigns";
+  const listed = created ? move(body, dialect.create_campaigns_member, "campaigns") : body;
+  const kept = op === "/campaigns" ? eachOf(listed, "campaigns", campaign) : campaign(listed);
+  return { body: kept, ...(embedded ? { embedded, missing } : {}) };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `value` with `from` moved to `to`; the same object when they are one member. */
+function move(value: unknown, from: string, to: string): unknown {
+  if (from === to || !isObject(value)) return value;
+  const { [from]: moved, [to]: _dropped, ...rest } = value;
+  return moved === undefined ? rest : { ...rest, [to]: moved };
+}
+
+function eachOf(envelope: unknown, member: string, each: (item: unknown) => unknown): unknown {
+  if (!isObject(envelope) || !Array.isArray(envelope[member])) return envelope;
+  return { ...envelope, [member]: (envelope[member] as unknown[]).map(each) };
 }

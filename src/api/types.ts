@@ -4,6 +4,7 @@
  */
 
 import type { Clock } from "../model/clock.js";
+import type { Dialect } from "../model/dialect.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
@@ -14,33 +15,12 @@ import type {
   Environment,
   InsertionOrder,
 } from "../model/wire.js";
+import type { DspEndpoints } from "./endpoints.js";
 import type { LoginSeen } from "./login-seen.js";
 import type { PacingLog } from "./pacing-log.js";
+import type { ApiRequest, Credentials, HttpMethod } from "./request.js";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-/** One HTTP request, as plain data: the planner stores these in a plan file. */
-export interface ApiRequest {
-  method: HttpMethod;
-  /** Path below the API origin, e.g. `/api/dsp/v1/campaigns`. */
-  path: string;
-  /** Query parameters in order; a name may repeat (`filter=id:1&filter=id:2`). */
-  query?: Array<[string, string]>;
-  body?: unknown;
-}
-
-/**
- * An ApiRequest that knows the type of its response body. `__response` is a phantom: never
- * set, never serialized; it only lets `send(Endpoints.getCampaign("1"))` infer `Campaign`.
- */
-export interface TypedRequest<T> extends ApiRequest {
-  readonly __response?: T;
-}
-
-export interface Credentials {
-  email: string;
-  password: string;
-}
+export type { ApiRequest, Credentials, HttpMethod, TypedRequest } from "./request.js";
 
 /**
  * Everything the client needs, documented with its default. Defaults live in one place,
@@ -117,6 +97,12 @@ export interface DspClientOptions {
    * @default none
    */
   onUnknownMembers?: (members: readonly string[]) => void;
+  /**
+   * Where the DSP differs from the gap decisions G1, G2, G3 and G5 (`connection.dialect`,
+   * src/model/dialect.ts): requests are built and answers read through it.
+   * @default the gap decisions as written
+   */
+  dialect?: Dialect;
 }
 
 /** What the client reports, for progress display and the apply journal. Never a secret. */
@@ -175,6 +161,11 @@ export interface ClientStats {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /**
+   * GETs only: the answer as it came, parsed (depth-checked) but neither put in the contract's
+   * names nor judged by it. Doctor looks at a DSP's own members this way (`--suggest-dialect`).
+   */
+  raw?: boolean;
   /** Items the request carries (batch size), for events. */
   items?: number;
 }
@@ -214,6 +205,10 @@ export interface DspReaders {
 }
 
 export interface DspClient extends DspReaders {
+  /** The dialect the client speaks (`connection.dialect`; the gap decisions when none). */
+  readonly dialect: Dialect;
+  /** The endpoints as that dialect places them: build every request from these. */
+  readonly endpoints: DspEndpoints;
   /** One request through session, retry and pacing; resolves to the parsed JSON body. */
   send<T = unknown>(request: ApiRequest & { readonly __response?: T }, options?: SendOptions): Promise<T>;
 

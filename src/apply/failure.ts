@@ -9,7 +9,8 @@ import type { SourceRef } from "../model/desired.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { Change, PlannedRequest } from "../plan/types.js";
 
-const ITEM_FIELD = /^[a-z_]+\[(\d+)\](?:\.([a-z_]+))?/;
+/** `campaigns[3].cpm`; a dialect may name the batch member otherwise (G3, create_campaigns_member). */
+const ITEM_FIELD = /^[A-Za-z_][A-Za-z0-9_]*\[(\d+)\](?:\.([A-Za-z_][A-Za-z0-9_]*))?/;
 
 function sourcesOf(changes: readonly Change[], property: string | undefined): SourceRef[] {
   const sources: SourceRef[] = [];

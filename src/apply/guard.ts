@@ -7,6 +7,7 @@
  * what the plan saw, updated by this apply's own answers. Any difference stops the apply
  * before that write, naming the object and the field; a new plan then takes the edit in.
  */
+import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
@@ -94,11 +95,7 @@ export class WriteGuard {
       const id = decodeURIComponent(targetings[1]!);
       // The campaign's `active` in the same look (GET /campaigns filtered by id, G2): a PUT
       // that drops or changes a set goes only to an inactive campaign (I1).
-      const [live, [campaign]] = await Promise.all([
-        this.client.getTargetings([id], options),
-        this.client.getCampaigns([id], options),
-      ]);
-      const sets = live.get(id);
+      const { campaign, sets } = await this.liveTargetings(id, options);
       this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
       return refuseActiveRemoval(id, campaign, sets, body);
     }
@@ -154,9 +151,25 @@ export class WriteGuard {
     }
   }
 
+  /** A campaign and its targetings as the DSP holds them now: one read where its answer embeds them (G5). */
+  private async liveTargetings(
+    id: string,
+    options: SendOptions,
+  ): Promise<{ campaign: Campaign | undefined; sets: TargetingOptionSet[] | undefined }> {
+    if (this.client.dialect.campaign_targetings !== null) {
+      const [campaign] = await this.client.getCampaigns([id], options);
+      return { campaign, sets: campaign?.targetings };
+    }
+    const [live, [campaign]] = await Promise.all([
+      this.client.getTargetings([id], options),
+      this.client.getCampaigns([id], options),
+    ]);
+    return { campaign, sets: live.get(id) };
+  }
+
   /** Right before a POST /campaigns: none of its campaigns may exist by now (no duplicate). */
   private async checkNames(body: unknown, options: SendOptions): Promise<void> {
-    const items = ((body as { campaigns?: unknown } | null)?.campaigns ?? []) as {
+    const items = (createdItems(this.client.dialect, body) ?? []) as {
       insertion_order_id?: unknown;
       name?: unknown;
     }[];

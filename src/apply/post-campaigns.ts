@@ -10,9 +10,12 @@
  * second time. So only then does the check wait `settleMs` first (with a countdown): a
  * creation still running then had a whole further request timeout to land.
  */
+
+import { createdItems } from "../api/endpoints.js";
 import { OutcomeUnknownError } from "../api/errors.js";
 import type { ApiRequest, DspClient } from "../api/types.js";
 import type { Clock } from "../model/clock.js";
+import type { Dialect } from "../model/dialect.js";
 import type { Campaign } from "../model/wire.js";
 
 export class CreationCheckError extends Error {
@@ -33,9 +36,13 @@ interface NewCampaignKey {
   name: string;
 }
 
-function keysOf(body: unknown): NewCampaignKey[] {
-  const items = (body as { campaigns?: unknown } | null)?.campaigns;
-  if (!Array.isArray(items)) throw new CreationCheckError("POST /campaigns body has no campaigns list");
+function keysOf(dialect: Dialect, body: unknown): NewCampaignKey[] {
+  const items = createdItems(dialect, body);
+  if (!Array.isArray(items)) {
+    throw new CreationCheckError(
+      `POST /campaigns body has no ${dialect.create_campaigns_member} list (connection.dialect.create_campaigns_member)`,
+    );
+  }
   return items.map((item: { insertion_order_id?: unknown; name?: unknown }) => ({
     insertion_order_id: String(item.insertion_order_id),
     name: String(item.name),
@@ -88,7 +95,7 @@ export async function postNewCampaigns(options: {
   settleMs: number;
 }): Promise<PostOutcome> {
   const { client, request, items, signal, clock, settleMs } = options;
-  const keys = keysOf(request.body);
+  const keys = keysOf(client.dialect, request.body);
   const sendOptions = signal ? { signal, items } : { items };
   for (let attempt = 1; ; attempt++) {
     try {

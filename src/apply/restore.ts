@@ -2,7 +2,6 @@
  * Delivery first, after a stop (ARCHITECTURE.md#recovery-record): the campaigns an apply paused
  * for targeting changes and did not reactivate are reactivated before it reports.
  */
-import { Endpoints } from "../api/endpoints.js";
 import type { DspClient } from "../api/types.js";
 import { MAX_BATCH } from "../model/wire.js";
 import type { ApplyListener } from "./events.js";
@@ -58,7 +57,7 @@ export async function restoreDelivery(input: {
     for (let at = 0; at < ids.length; at += MAX_BATCH) {
       const chunk = ids.slice(at, at + MAX_BATCH);
       const answer = await client.send(
-        Endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
+        client.endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
         signal ? { signal, items: chunk.length } : { items: chunk.length },
       );
       // Restored is what the DSP's answer shows active, not what was asked for.

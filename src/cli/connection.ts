@@ -136,6 +136,7 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     environment: connection.environment,
     credentials: who,
     rateLimits: connection.rateLimits,
+    ...(settings.dialect ? { dialect: settings.dialect } : {}),
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env, connection) } : false,
     // Pacing across runs: the request log lives (and is turned off) with the session cache.
     ...(pacing ? { pacingLog: pacing } : {}),

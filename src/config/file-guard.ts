@@ -16,7 +16,7 @@ import {
   type Stats,
   statSync,
 } from "node:fs";
-import { open, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /**
@@ -82,31 +82,13 @@ export function describeBytes(bytes: number): string {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const CHUNK = 1024 * 1024;
 
-/** A regular file's bytes, at most `maxBytes`; FileRefused otherwise (ENOENT and the like thrown as is). */
+/**
+ * A regular file's bytes, at most `maxBytes`; FileRefused otherwise (ENOENT and the like thrown
+ * as is). Read synchronously underneath: a regular file's read does not wait on anyone (the
+ * open never waits on a FIFO), and one read path is one set of checks.
+ */
 export async function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): Promise<Uint8Array> {
-  refuseKernelFile(await realpath(path).catch(() => path));
-  // A socket cannot be opened at all (ENXIO): say what it is, like any other non-file.
-  const handle = await open(path, OPEN_FLAGS).catch(async (error: unknown) => {
-    const stats = await stat(path).catch(() => undefined);
-    throw stats !== undefined && !stats.isFile() ? notRegular(stats) : error;
-  });
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw notRegular(stats);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
-    }
-    return new Uint8Array(Buffer.concat(chunks, total));
-  } finally {
-    await handle.close();
-  }
+  return readRegularFileSync(path, maxBytes);
 }
 
 /** The same, synchronously (a saved plan is read before anything else runs). */

@@ -180,7 +180,8 @@ async function skippedFiles(
   return { subdirectories, json, text: parts.join("") };
 }
 
-function displayPath(absolute: string, cwd: string): string {
+/** As messages name a file: relative to the working directory when inside it, with `/`. */
+export function displayPath(absolute: string, cwd: string): string {
   const rel = relative(cwd, absolute);
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)
     ? rel.split(sep).join("/")

@@ -47,6 +47,8 @@ export type ConfigIssueCode =
   | "ACCOUNT_INCOMPLETE"
   | "ACCOUNTS_MIXED"
   | "POLICY_LOOSENED"
+  | "DIALECT_INVALID"
+  | "DIALECT_NOT_NAMED"
   | "NESTING_TOO_DEEP";
 
 export interface ConfigIssue {

@@ -1,13 +1,23 @@
 /**
  * `loadConfig`: files -> DesiredState, in separate stages (read, YAML, password check, JSON
  * Schema, normalize, offline rules). Every issue of every stage is collected; if there is
- * any, a ConfigError carries them all, in file order.
+ * any, a ConfigError carries them all, in file order. The dialect file the connection names,
+ * when it is not one of the files, is read once the connection is parsed (dialect-file.ts).
  */
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
 import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
+import { isDialectDocument } from "./dialect.js";
+import {
+  type DialectDocument,
+  identityOf,
+  locateDialectFile,
+  type NamedDialect,
+  readDialectFile,
+  settleDialect,
+} from "./dialect-file.js";
 import { findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
@@ -18,8 +28,9 @@ import {
 } from "./files.js";
 import { idsNotWrittenAsRead } from "./id-numbers.js";
 import { ConfigError, type ConfigIssue, sortIssues } from "./issues.js";
-import { normalizeFile } from "./normalize.js";
+import { type NormalizedFile, normalizeFile } from "./normalize.js";
 import { pathText } from "./path-text.js";
+import { isMap } from "./raw-values.js";
 import { checkRules } from "./rules.js";
 import { checkSchema, pruneInvalid } from "./schema-check.js";
 import type { SourceIndex } from "./source-index.js";
@@ -48,9 +59,12 @@ export interface LoadConfigOptions {
   confine?: boolean;
   /**
    * Called with every file's digest once all are read and before any is parsed: `apply
-   * --plan` throws here when one differs from the plan's, so no byte of it is parsed.
+   * --plan` throws here when one differs from the plan's, so no byte of it is parsed. Called
+   * again, with its digest added, before the dialect file the connection names is parsed
+   * when it is not one of them (its name is known only once the connection is parsed), and
+   * last, with `complete`, once every file is read and the config is valid.
    */
-  beforeParse?: (files: readonly ConfigFileDigest[]) => void;
+  beforeParse?: (files: readonly ConfigFileDigest[], complete: boolean) => void;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -100,31 +114,54 @@ export async function loadConfig(
   if (issues.length > 0 && options.beforeParse !== undefined) {
     throw new ConfigError(sortIssues(issues, resolved.order));
   }
-  options.beforeParse?.(state.files);
+  options.beforeParse?.(state.files, false);
   // Kept for the error only: a terminal shows each issue's line (snippet.ts).
   const sources = new Map<string, string>();
+  const order = resolved.order.slice();
+  // Every top-level `dialect:` read, honoured only in the file the connection names.
+  const dialects: (DialectDocument & { identity: string })[] = [];
+  // The files whose YAML was read, so a named file without `dialect:` is told apart from a broken one.
+  const usable = new Set<string>();
+  let named: NamedDialect | undefined;
 
-  for (const { file, bytes } of contents) {
+  /** Stages 1 to 3 of one file; `dialectOnly` for a dialect file outside the files read. */
+  const parse = async (
+    file: ConfigFileRef,
+    bytes: Uint8Array,
+    dialectOnly = false,
+  ): Promise<NormalizedFile | undefined> => {
     const decoded = decodeUtf8(bytes, file.display);
     if ("issue" in decoded) {
       issues.push(decoded.issue);
-      continue;
+      return undefined;
     }
     sources.set(file.display, decoded.text);
     const parsed = parseYaml(decoded.text, file.display);
     append(issues, parsed.issues);
-    if (!parsed.usable) continue;
+    if (!parsed.usable) return undefined;
+    usable.add(file.absolute);
     append(issues, findPasswords(parsed.value, parsed.index));
-    const schema = checkSchema(parsed.value, parsed.index);
+    if (dialectOnly && !(isMap(parsed.value) && Object.hasOwn(parsed.value, "dialect"))) return undefined;
+    // A dialect file is its own kind of document (dialect-file.ts): `dialect:`, no `version`.
+    const as = dialectOnly || isDialectDocument(parsed.value) ? "dialect_file" : "document";
+    const schema = checkSchema(parsed.value, parsed.index, as);
     append(issues, schema.issues);
     append(issues, idsNotWrittenAsRead(parsed.value, parsed.index));
     // Values that broke the schema are reported; the rest goes on to be checked in this run.
-    if (!pruneInvalid(parsed.value, schema.invalid)) continue;
+    if (!pruneInvalid(parsed.value, schema.invalid)) return undefined;
     const { result, issues: normalizeIssues } = normalizeFile(
       parsed.value as Record<string, unknown>,
       parsed.index,
     );
     append(issues, normalizeIssues);
+    if (result.dialect)
+      dialects.push({ file, ...result.dialect, identity: await identityOf(file.absolute, fs) });
+    return result;
+  };
+
+  for (const { file, bytes } of contents) {
+    const result = await parse(file, bytes);
+    if (result === undefined) continue;
     const account = result.connection?.settings.account?.name;
     const declaration = result.connection
       ? { file: file.display, settings: result.connection.settings }
@@ -142,7 +179,11 @@ export async function loadConfig(
     const first = read.find((f) => f.account !== undefined)?.account;
     if (result.connection && !sameDirectory && (account === undefined || first === account)) {
       connections.push(result.connection.source);
-      if (connections.length === 1) state.connection = result.connection.settings;
+      if (connections.length === 1) {
+        state.connection = result.connection.settings;
+        const dialectFile = result.connection.dialectFile;
+        if (dialectFile) named = { ...dialectFile, from: file };
+      }
     }
     if (result.policy) {
       policies.push(result.policy.source);
@@ -151,13 +192,76 @@ export async function loadConfig(
     append(state.insertionOrders, result.insertionOrders);
     append(state.creatives, result.creatives);
   }
+  const dialect = await namedDialect(named, {
+    fs,
+    options,
+    tree,
+    state,
+    issues,
+    order,
+    contents,
+    usable,
+    parse,
+  });
+  const settled = settleDialect(dialects, dialect, issues);
+  if (settled !== undefined) state.connection.dialect = settled;
   append(issues, checkRules(state, connections, policies));
   // On disk only: an injected file system (a git revision) is the run's own files again.
   if (!injected) append(issues, await accountsMixed(read, options.cwd));
+  // Every file is read now, the named dialect file too: none of the saved plan's may be missing.
+  if (issues.length === 0) options.beforeParse?.(state.files, true);
   if (issues.length > 0) {
-    throw new ConfigError(sortIssues(dedupe(issues), resolved.order), [], sources);
+    throw new ConfigError(sortIssues(dedupe(issues), order), [], sources);
   }
   return state;
+}
+
+/** What reading the named dialect file needs of the load that names it. */
+interface DialectRead {
+  fs: ConfigFileSystem;
+  options: LoadConfigOptions;
+  tree: string | undefined;
+  state: DesiredState;
+  issues: ConfigIssue[];
+  /** File order for messages: the dialect file, read last, comes last. */
+  order: string[];
+  contents: readonly { file: ConfigFileRef }[];
+  usable: ReadonlySet<string>;
+  parse: (file: ConfigFileRef, bytes: Uint8Array, dialectOnly: boolean) => Promise<unknown>;
+}
+
+/**
+ * The dialect file the connection names (dialect-file.ts): one of the files read, or read
+ * now, through the same guards, its digest joining the others before it is parsed.
+ */
+async function namedDialect(
+  named: NamedDialect | undefined,
+  run: DialectRead,
+): Promise<Parameters<typeof settleDialect>[1]> {
+  if (named === undefined) return undefined;
+  const located = await locateDialectFile(named, run.fs, run.options.cwd, run.tree);
+  if ("issue" in located) {
+    run.issues.push(located.issue);
+    return { ...named, identity: undefined, display: named.path, parsed: false };
+  }
+  const { file, identity } = located;
+  const at = { ...named, identity, display: file.display };
+  for (const { file: read } of run.contents) {
+    if ((await identityOf(read.absolute, run.fs)) === identity) {
+      return { ...at, parsed: run.usable.has(read.absolute) };
+    }
+  }
+  const bytes = await readDialectFile(named, file, run.fs);
+  if ("issue" in bytes) {
+    run.issues.push(bytes.issue);
+    return { ...at, parsed: false };
+  }
+  run.state.files.push(digest(file.inTree ?? file.display, bytes.bytes));
+  // A saved plan's digest of it is checked before a byte of it is parsed, like the others'.
+  run.options.beforeParse?.(run.state.files, false);
+  run.order.push(file.display);
+  await run.parse(file, bytes.bytes, true);
+  return { ...at, parsed: run.usable.has(file.absolute) };
 }
 
 function digest(path: string, bytes: Uint8Array): ConfigFileDigest {

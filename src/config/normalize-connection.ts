@@ -1,14 +1,15 @@
 /**
  * Stage 3 for `connection:`: the account (one of several in a repository), the API origin
- * (G13), the environment and the rate limits.
+ * (G13), the environment, the rate limits and the dialect written in place (dialect.ts).
  */
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
+import { normalizeDialect } from "./dialect.js";
 import { originProblem } from "./origin-problem.js";
 import { childPath } from "./path-text.js";
 import type { Places } from "./places.js";
-import type { Raw } from "./raw-values.js";
+import { isMap, type Raw } from "./raw-values.js";
 
 export function normalizeConnection(raw: Raw, at: string, places: Places): ConnectionSettings {
   const settings: ConnectionSettings = {};
@@ -32,6 +33,11 @@ export function normalizeConnection(raw: Raw, at: string, places: Places): Conne
       if (window !== undefined) limits[name] = window;
     }
     settings.rateLimits = limits;
+  }
+  // Written as a path, the dialect is read from its file once every file is (load.ts).
+  if (isMap(raw.dialect)) {
+    const dialect = normalizeDialect(raw.dialect, childPath(at, "dialect"), places);
+    if (dialect !== undefined) settings.dialect = dialect;
   }
   return settings;
 }

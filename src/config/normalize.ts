@@ -3,6 +3,7 @@
  * Values here already have the right shapes, so this stage only parses leaf values that
  * the schema cannot fully judge (calendar dates, URLs) and records where each was written.
  */
+
 import type {
   CampaignFields,
   ConnectionSettings,
@@ -14,6 +15,7 @@ import type {
   PolicyRules,
   SourceRef,
 } from "../model/desired.js";
+import type { Dialect } from "../model/dialect.js";
 import { Money } from "../model/money.js";
 import {
   CAMPAIGN_FIELDS,
@@ -24,6 +26,7 @@ import {
 } from "../model/resource-fields.js";
 import { sortedIds, Targeting } from "../model/targeting.js";
 import { Time } from "../model/time.js";
+import { normalizeDialect, otherTopKeys } from "./dialect.js";
 import { unitsProblem } from "./explain.js";
 import type { ConfigIssue } from "./issues.js";
 import { normalizeConnection } from "./normalize-connection.js";
@@ -35,7 +38,18 @@ import { idText, isMap, present, type Raw, targetingSet } from "./raw-values.js"
 import type { SourceIndex } from "./source-index.js";
 
 export interface NormalizedFile {
-  connection?: { settings: ConnectionSettings; source: SourceRef };
+  connection?: {
+    settings: ConnectionSettings;
+    source: SourceRef;
+    /** `connection.dialect` written as a path: the dialect file, relative to this file. */
+    dialectFile?: { path: string; source: SourceRef };
+  };
+  /**
+   * A top-level `dialect:`, honoured only in the file `connection.dialect` names (load.ts):
+   * the dialect (undefined when refused, and reported), where its key is, and the file's
+   * other keys, which a dialect file may not hold.
+   */
+  dialect?: { dialect: Dialect | undefined; source: SourceRef; otherKeys: string[] };
   policy?: { rules: PolicyRules; source: SourceRef };
   insertionOrders: DesiredInsertionOrder[];
   creatives: DesiredCreative[];
@@ -75,9 +89,26 @@ class Normalizer {
   file(doc: Raw): { result: NormalizedFile; issues: ConfigIssue[] } {
     const result: NormalizedFile = { insertionOrders: [], creatives: [] };
     if (doc.connection !== undefined) {
+      const raw = doc.connection as Raw;
       result.connection = {
-        settings: normalizeConnection(doc.connection as Raw, "connection", this.places),
+        settings: normalizeConnection(raw, "connection", this.places),
         source: this.places.ref(doc, "connection", "connection"),
+        ...(typeof raw.dialect === "string"
+          ? {
+              dialectFile: {
+                path: raw.dialect,
+                source: this.places.ref(raw, "dialect", "connection.dialect"),
+              },
+            }
+          : {}),
+      };
+    }
+    if (isMap(doc.dialect)) {
+      const index = this.places.index;
+      result.dialect = {
+        dialect: normalizeDialect(doc.dialect, "dialect", this.places),
+        source: { file: index.file, ...index.ofKey(doc, "dialect"), path: "dialect" },
+        otherKeys: otherTopKeys(doc),
       };
     }
     if (isMap(doc.policy)) {

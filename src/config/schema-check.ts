@@ -17,6 +17,8 @@ import type { SourceIndex } from "./source-index.js";
 
 interface Validators {
   document: ValidateFunction;
+  /** A dialect file: `dialect:` and `x-` keys (src/config/dialect.ts). */
+  dialectFile: ValidateFunction;
   /** One item of each top-level list, checked alone (see `validateDocument`). */
   items: Record<(typeof LISTS)[number], ValidateFunction>;
 }
@@ -39,6 +41,7 @@ function validators(): Validators {
     const item = (def: string) => ajv.compile({ $ref: `${schema.$id}#/$defs/${def}` });
     compiled = {
       document,
+      dialectFile: item("dialect_file"),
       items: { insertion_orders: item(ITEM_DEFS.insertion_orders), creatives: item(ITEM_DEFS.creatives) },
     };
   }
@@ -70,8 +73,9 @@ const LONG_LIST = 1_000;
  * top-level list is checked item by item instead, each item's errors placed under its own
  * path, and the document without it, which gives the same errors.
  */
-function validateDocument(value: unknown): ErrorObject[] {
-  const { document, items } = validators();
+function validateDocument(value: unknown, as: SchemaRoot): ErrorObject[] {
+  const { document, dialectFile, items } = validators();
+  if (as === "dialect_file") return dialectFile(value) ? [] : (dialectFile.errors ?? []).slice();
   const record = typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   const long = LISTS.filter((key) => {
     const list = (record as Record<string, unknown> | undefined)?.[key];
@@ -105,11 +109,16 @@ export interface SchemaCheck {
   invalid: string[];
 }
 
+/** What a file is checked as: a config document, or a dialect file (src/config/dialect.ts). */
+export type SchemaRoot = "document" | "dialect_file";
+
 /** Checks one file's document; no issues when it conforms. */
-export function checkSchema(value: unknown, index: SourceIndex): SchemaCheck {
-  const errors = validateDocument(value);
+export function checkSchema(value: unknown, index: SourceIndex, as: SchemaRoot = "document"): SchemaCheck {
+  const errors = validateDocument(value, as);
   if (errors.length === 0) return { issues: [], invalid: [] };
   const invalid = errors.flatMap((error) => {
+    // An `if` only says its branch failed; the branch's own errors name what to remove.
+    if (error.keyword === "if") return [];
     if (error.keyword === "additionalProperties") {
       const key = String((error.params as { additionalProperty: unknown }).additionalProperty);
       return [`${error.instancePath}/${escapePointer(key)}`];

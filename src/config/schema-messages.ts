@@ -43,6 +43,14 @@ export function schemaMessage(
       if (key.toLowerCase() === "password") return undefined;
       const owned = apiOwnedKey(parentSchema.title, key);
       if (owned !== undefined) return { code: "API_OWNED_KEY", message: owned, key };
+      if (parentSchema.title === "Dialect file") {
+        return {
+          code: "DIALECT_INVALID",
+          message: `"${key}" is not allowed in a dialect file`,
+          hint: "a dialect file holds `dialect:` and `x-` keys only, so that CODEOWNERS can guard it alone: move this to a config file",
+          key,
+        };
+      }
       const elsewhere = TOP_LEVEL_ONLY[String(parentSchema.title)]?.[key];
       if (elsewhere !== undefined) {
         return { code: "UNKNOWN_KEY", message: `"${key}" is not allowed here`, hint: elsewhere, key };
@@ -178,6 +186,8 @@ export function schemaMessage(
     case "anyOf":
     case "oneOf":
       return undefined; // handled after the branches
+    case "if":
+      return undefined; // the branch that failed says why
     default:
       return { code: "INVALID_VALUE", message: error.message ?? "is not valid" };
   }

@@ -11,7 +11,7 @@ import type { Reply } from "./context.js";
 import { type Emulator, send } from "./emulator.js";
 import { FaultSpecError, HttpError, invalid, notFound, SeedError } from "./errors.js";
 import { isPlainObject } from "./fields.js";
-import { buildStore, type EmulatorSeed, validateSeed } from "./seed.js";
+import { buildStore, type EmulatorSeed, seedDialect, validateSeed } from "./seed.js";
 
 interface AdjustableClock extends Clock {
   advance(ms: number): void;
@@ -57,6 +57,14 @@ export function controlHandler(
               })),
             });
           throw error;
+        }
+        // The dialect is how this DSP speaks, chosen when it starts; a reset changes its state only.
+        const dialect = seedDialect(seed);
+        if (dialect !== undefined && JSON.stringify(dialect) !== JSON.stringify(emulator.dialect)) {
+          throw invalid(
+            "seed.dialect",
+            "differs from the dialect this emulator serves: a reset keeps that one (start another emulator for another dialect)",
+          );
         }
       }
       emulator.reset(buildStore(seed));

@@ -2,10 +2,12 @@
  * One request's way through the emulator: control path aside, then latency and faults
  * (/api paths), the session (401, 403, G9), rate limits (429, G10), then a missing path or
  * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the
- * store; successful writes are persisted and reported to onWrite listeners.
+ * store; successful writes are persisted and reported to onWrite listeners. A dialect
+ * (dialect.ts) is served at the edge: the routes see the canonical request and answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
+import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import {
@@ -16,7 +18,8 @@ import {
   sessionCookieName,
 } from "../model/wire.js";
 import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
-import type { Reply, RequestContext } from "./context.js";
+import type { Reply, RequestContext, Route } from "./context.js";
+import { ServedDialect } from "./dialect.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
 import { parseFlags } from "./listing.js";
@@ -77,6 +80,13 @@ const ROUTER = new Router([
   ...mediaOwnerRoutes,
 ]);
 
+/** A request's route, and the canonical path it was found at (the dialect's path moved there). */
+interface Routed {
+  route: Route;
+  params: Record<string, string>;
+  path: string;
+}
+
 export interface EmulatorCoreOptions {
   store: Store;
   clock: Clock;
@@ -90,6 +100,8 @@ export interface EmulatorCoreOptions {
   quirks?: ReadonlySet<Quirk>;
   /** G14: what successful answers hold (richer.ts); `contract` by default. */
   answers?: AnswerMode;
+  /** The dialect served (dialect.ts), already checked; the gap decisions by default. */
+  dialect?: Dialect;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -106,6 +118,7 @@ export class Emulator {
   private readonly options: EmulatorCoreOptions;
   private readonly quirks: ReadonlySet<Quirk>;
   private readonly answers: AnswerMode;
+  private readonly served: ServedDialect;
   private control: ControlHandler | undefined;
 
   constructor(options: EmulatorCoreOptions) {
@@ -117,6 +130,12 @@ export class Emulator {
     this.faults = options.faults;
     this.quirks = options.quirks ?? new Set();
     this.answers = options.answers ?? "contract";
+    this.served = new ServedDialect(options.dialect ?? DEFAULT_DIALECT);
+  }
+
+  /** The dialect this emulator serves. */
+  get dialect(): Dialect {
+    return this.served.dialect;
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -193,9 +212,11 @@ export class Emulator {
     let reply: Reply;
     try {
       const trace = quirkQuery(this.quirks, method, url.searchParams);
-      reply = this.dispatch({ req, method, path, query: url.searchParams, raw, entry });
-      reply = quirkReply(this.quirks, { method, path, trace }, reply);
+      const served = this.dispatch({ req, method, path, query: url.searchParams, raw, entry });
+      reply = quirkReply(this.quirks, { method, path: served.path, trace }, served.reply);
       reply = answerReply(this.answers, reply);
+      // Last: the richer answer leaves the canonical targetings alone, and the dialect then moves them.
+      reply = this.served.answer(method, served.pattern, reply, this.store);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
@@ -229,7 +250,8 @@ export class Emulator {
     }
   }
 
-  private dispatch(request: ReceivedRequest): Reply {
+  /** The handler's reply, with the canonical path and the route pattern that answered. */
+  private dispatch(request: ReceivedRequest): { reply: Reply; path: string; pattern: string } {
     const { req, method, path, query, raw, entry } = request;
     const now = this.clock.now();
     const found = this.route(method, path);
@@ -262,7 +284,7 @@ export class Emulator {
     const isWrite = method === "POST" || method === "PUT" || method === "PATCH";
     const ctx: RequestContext = {
       method,
-      path,
+      path: found.path,
       params,
       query,
       store: this.store,
@@ -285,17 +307,20 @@ export class Emulator {
     };
     // No write operation names a query parameter: one given is a 422 naming it, never ignored.
     if (method !== "GET") parseFlags(query);
-    return route.handle(ctx);
+    const reply = this.served.handle(method, route.pattern, ctx, route.handle);
+    return { reply, path: found.path, pattern: route.pattern };
   }
 
   /** The route, or the 404 to answer once the session and the rate limit are seen to. */
-  private route(method: string, path: string): ReturnType<Router["match"]> | HttpError {
+  private route(method: string, path: string): Routed | HttpError {
     // G13: the DSP interface exists in production only.
     if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
       return notFound();
     }
+    const canonical = this.served.path(method, path);
+    if (canonical === undefined) return notFound();
     try {
-      return ROUTER.match(method, path);
+      return { ...ROUTER.match(method, canonical), path: canonical };
     } catch (error) {
       if (error instanceof HttpError) return error;
       throw error;

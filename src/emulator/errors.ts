@@ -3,6 +3,8 @@
  * shape (`{"message", "data"?}`); handlers throw it and the server turns it into a response,
  * so no handler can leave a request half-answered.
  */
+import type { DialectProblem } from "../model/dialect.js";
+import { printable } from "../model/printable.js";
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
 
 /** Spec, "Errors": the message text of each status. */
@@ -99,4 +101,18 @@ export class SeedError extends Error {
 export class FaultSpecError extends Error {
   override readonly name = "FaultSpecError";
   readonly code = "EMULATOR_FAULTS_INVALID";
+}
+
+/** A dialect the emulator cannot serve (`--dialect FILE`, a seed's `dialect`); each problem names its key. */
+export class DialectError extends Error {
+  override readonly name = "DialectError";
+  readonly code = "EMULATOR_DIALECT_INVALID";
+  readonly problems: readonly DialectProblem[];
+
+  constructor(source: string, problems: readonly DialectProblem[]) {
+    // A key the file wrote is named as it is, made printable: never anything else it holds.
+    const lines = problems.map((p) => `  ${p.key === "" ? "(top level)" : printable(p.key)}: ${p.message}`);
+    super(`${source} is not a valid dialect:\n${lines.join("\n")}\nFix the dialect and start again.`);
+    this.problems = problems;
+  }
 }

@@ -6,22 +6,25 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Clock, systemClock } from "../model/clock.js";
+import type { Dialect } from "../model/dialect.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
 import { controlHandler } from "./control.js";
+import { checkedDialect } from "./dialect.js";
 import { Emulator, type RequestLogEntry, send } from "./emulator.js";
 import { HttpError } from "./errors.js";
 import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
 import type { Quirk } from "./quirks.js";
 import type { AnswerMode } from "./richer.js";
-import { buildStore, type EmulatorSeed, validateSeed } from "./seed.js";
+import { buildStore, type EmulatorSeed, seedDialect, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
 
 export { MAX_BODY_BYTES } from "./body.js";
+export { loadDialectFile } from "./dialect.js";
 export type { RequestLogEntry } from "./emulator.js";
 export { REQUEST_LOG_LIMIT } from "./emulator.js";
-export { FaultSpecError, SeedError } from "./errors.js";
+export { DialectError, FaultSpecError, SeedError } from "./errors.js";
 export { QUIRKS, type Quirk } from "./quirks.js";
 export { ANSWER_MODES, type AnswerMode } from "./richer.js";
 export type { EmulatorSeed, SeedCampaign, SeedCreative, SeedInsertionOrder, SeedUser } from "./seed.js";
@@ -65,11 +68,18 @@ export interface EmulatorOptions {
    * (richer.ts, docs/emulator.md).
    */
   answers?: AnswerMode | undefined;
+  /**
+   * The dialect served (dialect.ts, docs/emulator.md "Dialects"): where a real DSP answers
+   * G1, G2, G3 or G5 otherwise. Wins over the seed's `dialect`; default the gap decisions.
+   */
+  dialect?: Dialect | undefined;
 }
 
 export interface RunningEmulator {
   origin: string;
   port: number;
+  /** The dialect it serves (the gap decisions unless one was given). */
+  dialect: Dialect;
   close(): Promise<void>;
   /** In-process hook for invariant checks: called after every successful write with the request and the resulting state. */
   onWrite(listener: (entry: RequestLogEntry, state: EmulatorStateView) => void): () => void;
@@ -85,6 +95,8 @@ export interface RunningEmulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = validateSeed(options.seed ?? {}, "the seed");
+  const dialect =
+    options.dialect === undefined ? seedDialect(seed) : checkedDialect(options.dialect, "the dialect");
   const statePath = options.statePath;
   const store = (statePath ? loadState(statePath) : undefined) ?? buildStore(seed);
   const emulator = new Emulator({
@@ -96,6 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: new FaultInjector(options.faults ?? "", options.faultSeed),
     quirks: new Set(options.quirks ?? []),
     answers: options.answers ?? "contract",
+    ...(dialect === undefined ? {} : { dialect }),
     ...(statePath ? { persist: (s) => saveState(statePath, s) } : {}),
   });
   if (options.control) emulator.enableControl(controlHandler(emulator, seed));
@@ -124,6 +137,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     origin: `http://${host}:${address.port}`,
     port: address.port,
+    dialect: emulator.dialect,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -3,6 +3,7 @@
  * written out (a test keeps the two equal), so editors can complete a seed file. Its option
  * members are the model's table (src/model/targeting-members.ts).
  */
+import { DEFAULT_DIALECT, DIALECT_KEYS, type DialectValueKind, dialectValue } from "../model/dialect.js";
 import { TARGETING_OPTIONS, type TargetingOptionKind } from "../model/targeting-members.js";
 
 const id = { type: "string", pattern: "^[0-9]{1,18}$" };
@@ -42,6 +43,39 @@ export const SEED_OPTION_SET = {
   properties: Object.fromEntries(TARGETING_OPTIONS.map((kind) => [kind.member, option(kind)])),
 };
 
+const DIALECT_VALUE: Record<DialectValueKind, { type: string | string[] }> = {
+  path: { type: "string" },
+  "path-with-id": { type: "string" },
+  member: { type: "string" },
+  "member-or-null": { type: ["string", "null"] },
+  parameter: { type: "string" },
+};
+
+/**
+ * The seed's `dialect`, from the model's one table of keys (src/model/dialect.ts): names and
+ * types for editors; `parseDialect` checks the values.
+ */
+function dialectSchema(): Record<string, unknown> {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const { key, gap, kind, adapts } of DIALECT_KEYS) {
+    const [group, name] = key.split(".") as [string, string | undefined];
+    const fallback = JSON.stringify(dialectValue(DEFAULT_DIALECT, key));
+    const value = { ...DIALECT_VALUE[kind], description: `${gap}: ${adapts}. Default ${fallback}.` };
+    if (name === undefined) properties[group] = value;
+    else {
+      properties[group] ??= { type: "object", additionalProperties: false, properties: {} };
+      (properties[group].properties as Record<string, unknown>)[name] = value;
+    }
+  }
+  return {
+    type: "object",
+    additionalProperties: false,
+    description:
+      "The dialect to serve, written as a config's connection.dialect; --dialect wins over it (docs/emulator.md, Dialects).",
+    properties,
+  };
+}
+
 export const SEED_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
   $id: "https://doohctl.dev/schemas/emulator-seed.schema.json",
@@ -52,6 +86,7 @@ export const SEED_SCHEMA = {
   additionalProperties: false,
   properties: {
     $schema: { type: "string", description: "Path or URL of this schema, for editors." },
+    dialect: dialectSchema(),
     users: {
       type: "array",
       items: {

@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { ErrorObject } from "ajv/dist/2020.js";
+import { type Dialect, parseDialect } from "../model/dialect.js";
 import { jsonSchemaAjv } from "../model/json-schema.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
@@ -19,6 +20,7 @@ import type {
   InsertionOrder,
   Network,
 } from "../model/wire.js";
+import { checkedDialect } from "./dialect.js";
 import { Issues, SeedError } from "./errors.js";
 import { readMoney, readTime } from "./fields.js";
 import { readTargetingList } from "./routes/targetings.js";
@@ -67,6 +69,11 @@ export interface EmulatorSeed {
   creatives?: SeedCreative[];
   creative_categories?: CreativeCategory[];
   networks?: Network[];
+  /**
+   * The dialect to serve, written as a config's `connection.dialect` (src/model/dialect.ts,
+   * docs/emulator.md "Dialects"); `EmulatorOptions.dialect` and `--dialect` win over it.
+   */
+  dialect?: unknown;
 }
 
 // Published as draft-07 (schemas/emulator-seed.schema.json) for editors; every keyword it
@@ -120,6 +127,12 @@ function checkUnique(issues: Issues, member: string, items: readonly { id: strin
 
 /** Rules beyond the schema: references, UTC times, money, targetings, G6 associations, G8. */
 function checkRules(seed: EmulatorSeed, issues: Issues): void {
+  if (seed.dialect !== undefined) {
+    const read = parseDialect(seed.dialect);
+    if ("problems" in read) {
+      for (const p of read.problems) issues.add(p.key === "" ? "dialect" : `dialect.${p.key}`, p.message);
+    }
+  }
   const advertisers = new Set((seed.advertisers ?? []).map((a) => a.id));
   const categories = new Set((seed.creative_categories ?? []).map((c) => c.id));
   const networks = new Set((seed.networks ?? []).map((n) => n.id));
@@ -226,6 +239,11 @@ export function validateSeed(value: unknown, source = "the seed"): EmulatorSeed 
   checkRules(seed, issues);
   if (issues.size > 0) throw new SeedError(source, issues.toData());
   return seed;
+}
+
+/** The dialect of a seed that passed `validateSeed`, when it has one. */
+export function seedDialect(seed: EmulatorSeed): Dialect | undefined {
+  return seed.dialect === undefined ? undefined : checkedDialect(seed.dialect, "the seed's dialect");
 }
 
 export async function loadSeedFile(path: string): Promise<EmulatorSeed> {

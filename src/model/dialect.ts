@@ -285,8 +285,27 @@ export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: D
   return problems.length > 0 ? { problems } : { dialect };
 }
 
+/** The reads the specification places itself, under the DSP base path (G6, G7). */
+const SPEC_READS = [
+  "/campaigns",
+  "/campaigns/{id}",
+  "/creatives",
+  "/creatives/{id}",
+  "/advertisers",
+  "/advertisers/{id}",
+  "/creative_categories",
+  "/creative_categories/{id}",
+];
+
+/** Whether some path matches both templates: as many segments, each equal or one `{id}`. */
+function overlap(a: string, b: string): boolean {
+  const x = a.split("/");
+  const y = b.split("/");
+  return x.length === y.length && x.every((part, i) => part === y[i] || part === "{id}" || y[i] === "{id}");
+}
+
 /**
- * Members that one answer would hold twice: progress and embedded targetings in one campaign,
+ * Reads that one path would reach twice, and members that one answer would hold twice: progress and embedded targetings in one campaign,
  * impressions and spend in one progress. Each would read one value as the other.
  */
 function collisions(dialect: Dialect): DialectProblem[] {
@@ -312,6 +331,29 @@ function collisions(dialect: Dialect): DialectProblem[] {
       key: "campaign_targetings",
       message: `must not be another campaign member (${dialect.campaign_targetings})`,
     });
+  }
+  const reads = [
+    { key: "insertion_orders_path", template: dialect.insertion_orders_path },
+    { key: "insertion_orders_path", template: `${dialect.insertion_orders_path}/{id}` },
+    { key: "targetings.read_path", template: dialect.targetings.read_path },
+  ];
+  const moved = (key: string) => dialectValue(dialect, key) !== dialectValue(DEFAULT_DIALECT, key);
+  const blame = (key: string, other: string) => {
+    if (out.some((p) => p.key === key)) return;
+    out.push({
+      key,
+      message: `must not reach the same paths as ${other}: a request could not say which it reads`,
+    });
+  };
+  for (const [i, read] of reads.entries()) {
+    const spec = SPEC_READS.find((template) => overlap(template, read.template));
+    if (spec !== undefined) blame(read.key, spec);
+    for (const later of reads.slice(i + 1)) {
+      if (later.key === read.key || !overlap(later.template, read.template)) continue;
+      // The key moved from its default is the one to change.
+      if (moved(later.key)) blame(later.key, read.template);
+      else blame(read.key, later.template);
+    }
   }
   if (dialect.progress.impressions === dialect.progress.spend) {
     out.push({ key: "progress.spend", message: "must differ from progress.impressions" });

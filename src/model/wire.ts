@@ -3,6 +3,7 @@
  * by G1, G2, G6, G9, G11). The emulator and the client share these types; each implements
  * the rules on its own.
  */
+
 import type { Money } from "./money.js";
 import type {
   CAMPAIGN_FIELDS,
@@ -12,6 +13,7 @@ import type {
   INSERTION_ORDER_FIELDS,
   WireOf,
 } from "./resource-fields.js";
+import type { TargetingOptionSet } from "./targeting.js";
 
 // The members of each resource are described once, in resource-fields.ts; these types are taken from it.
 
@@ -26,6 +28,11 @@ export interface InsertionOrderPatch extends ChangesOf<typeof INSERTION_ORDER_FI
 /** G2. `pacing` is opaque: stored and returned as given. */
 export interface Campaign extends WireOf<typeof CAMPAIGN_FIELDS> {
   progress?: CampaignProgress;
+  /**
+   * G5 with a dialect's `campaign_targetings` (src/model/dialect.ts): the targetings the DSP
+   * embeds in the campaign's answer, judged as a targetings answer. Absent otherwise.
+   */
+  targetings?: TargetingOptionSet[];
 }
 
 /** G2: present only with `include_progress=true`. */

@@ -4,6 +4,7 @@
  * A plan with an error finding carries no requests: there is nothing safe to apply.
  */
 
+import { endpointsFor } from "../api/endpoints.js";
 import { append, largest } from "../model/append.js";
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";
@@ -141,7 +142,11 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     const interval = options.rateLimits.write.windowMs / options.rateLimits.write.limit;
     const maxDarkRequests =
       options.maxPauseMs === undefined ? undefined : Math.floor(options.maxPauseMs / interval);
-    const schedule = scheduleRequests(built, maxDarkRequests === undefined ? {} : { maxDarkRequests });
+    const endpoints = endpointsFor(desired.connection.dialect);
+    const schedule = scheduleRequests(built, {
+      endpoints,
+      ...(maxDarkRequests === undefined ? {} : { maxDarkRequests }),
+    });
     requests = schedule.requests;
     pauses = pauseSummary({ choice: schedule.pauses, requests, changes: built.changes, options });
     if (!schedule.pauses.boundMet) {

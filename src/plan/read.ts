@@ -7,7 +7,6 @@
  * the advertisers of the read insertion orders (100 ids a request) to name them in the money
  * table and in an advertiser mismatch (G6).
  */
-import { Endpoints } from "../api/endpoints.js";
 import { readByValues } from "../api/paging.js";
 import type { DspClient, SendOptions } from "../api/types.js";
 import { append } from "../model/append.js";
@@ -114,7 +113,7 @@ export async function readLiveState(
   if (restorable.length > 0) {
     progress("campaigns", restorable.length);
     const have = new Set(campaigns.map((c) => c.id));
-    const inactive = await readByValues((r, o) => client.send(r, o), Endpoints.campaigns, {
+    const inactive = await readByValues((r, o) => client.send(r, o), client.endpoints.campaigns, {
       field: "insertion_order_id",
       values: restorable,
       query: { filter: { active: [false], in_flight: [true] } },
@@ -150,9 +149,17 @@ export async function readLiveState(
   }
   for (const c of desired.creatives) if (creativeInScope(c.id)) referenced.add(c.id);
 
-  progress("targetings", withTargetings.length);
+  // G5: one read per campaign, or none when the dialect's campaigns embed them
+  // (`campaign_targetings`): the campaign answers above hold them, checked by the client.
+  const embedded = client.dialect.campaign_targetings !== null;
+  progress("targetings", embedded ? 0 : withTargetings.length);
+  const byId = new Map(campaigns.map((c) => [c.id, c]));
   const targetingMap: Map<string, TargetingOptionSet[]> =
-    withTargetings.length > 0 ? await client.getTargetings(withTargetings, send) : new Map();
+    withTargetings.length === 0
+      ? new Map()
+      : embedded
+        ? new Map(withTargetings.map((id) => [id, embeddedTargetings(byId.get(id), id)]))
+        : await client.getTargetings(withTargetings, send);
 
   const creatives: Creative[] = [];
   progress("creatives", withCreatives.length + referenced.size);
@@ -228,4 +235,11 @@ async function readGainedCategories(input: {
   input.progress("creative categories", gained.size);
   if (gained.size === 0) return [];
   return input.client.getCreativeCategories(sortedIds([...gained]), input.send);
+}
+
+/** A read campaign's embedded targetings; the client refuses an answer without them (answer.ts). */
+function embeddedTargetings(campaign: Campaign | undefined, id: string): TargetingOptionSet[] {
+  if (campaign?.targetings === undefined)
+    throw new Error(`campaign ${id} was read without its embedded targetings`);
+  return campaign.targetings;
 }

@@ -106,21 +106,30 @@ describe("doohctl doctor", () => {
       "G1",
       // G14: the unknown `items` is ignored; the missing `insertion_orders` is what differs.
       /at \/insertion_orders: a required member, missing/,
+      // No dialect key moves a list's envelope: the client is what would change.
+      /schemas\/dsp-api\.openapi\.json, G1$/,
     ],
-    ["targetings-option-sets", "targetings", "G5", /at \/targetings: a required member, missing/],
+    [
+      "targetings-option-sets",
+      "targetings",
+      "G5",
+      /at \/targetings: a required member, missing/,
+      // The dialect key that adapts it, rather than a source file (src/model/dialect.ts).
+      /^connection\.dialect\.targetings\.member \(G5\)$/,
+    ],
     // The client refuses a list without total_size at the first list read (it validates every answer).
-    ["no-total-size", "insertion-order-list", "G1", /total_size/],
-    ["page-unbounded", "page-bound", "G12", /page=101 answered 200/],
+    ["no-total-size", "insertion-order-list", "G1", /total_size/, /schemas\/dsp-api\.openapi\.json, G1$/],
+    ["page-unbounded", "page-bound", "G12", /page=101 answered 200/, /schemas\/dsp-api\.openapi\.json, G12$/],
   ] as const)(
     "with the %s quirk, says %s differs (%s), names what to change and exits 1",
-    async (quirk, id, gap, saw) => {
+    async (quirk, id, gap, saw, change) => {
       const { code, byId, log } = await doctor({ quirks: [quirk] });
       expect(code).toBe(1);
       const check = byId.get(id)!;
       expect(check.status).toBe("differs");
       expect(check.gap).toBe(gap);
       expect(check.detail).toMatch(saw);
-      expect(check.change).toMatch(new RegExp(`schemas/dsp-api\\.openapi\\.json, ${gap}$`));
+      expect(check.change).toMatch(change);
       expectReadOnly(log);
     },
   );
@@ -225,7 +234,7 @@ describe("doohctl doctor", () => {
     const text = io.out();
     expect(text).toMatch(/^doohctl doctor: http:\/\/127\.0\.0\.1:\d+ \(production\), \d+ of 30 reads\n/);
     expect(text).toMatch(/\ndiffers +G5 +targetings read +.*\/targetings: a required member, missing/);
-    expect(text).toMatch(/\n +change: src\/api\/endpoints\.ts \/ schemas\/dsp-api\.openapi\.json, G5\n/);
+    expect(text).toMatch(/\n +change: connection\.dialect\.targetings\.member \(G5\)\n/);
     expect(text).toMatch(/\nholds +G1 +insertion order list /);
     expect(text).toContain("19 hold, 1 differs, 2 not checked");
     expect(text + io.err()).not.toContain(USER.password);

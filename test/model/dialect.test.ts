@@ -83,3 +83,40 @@ describe("parseDialect", () => {
     ]);
   });
 });
+
+describe("paths a dialect places", () => {
+  it.each([
+    [{ insertion_orders_path: "/campaigns" }, "insertion_orders_path", "/campaigns"],
+    [{ insertion_orders_path: "/creatives" }, "insertion_orders_path", "/creatives"],
+    [{ targetings: { read_path: "/campaigns/{id}" } }, "targetings.read_path", "/campaigns/{id}"],
+    [
+      { targetings: { read_path: "/insertion_orders/{id}" } },
+      "targetings.read_path",
+      "/insertion_orders/{id}",
+    ],
+    [
+      { insertion_orders_path: "/orders", targetings: { read_path: "/orders/{id}" } },
+      "targetings.read_path",
+      "/orders/{id}",
+    ],
+  ])("refuses %j, which reaches another read's paths", (raw, key, other) => {
+    const [problem] = problemsOf(raw);
+    expect(problem?.key).toBe(key);
+    expect(problem?.message).toContain(`same paths as ${other}`);
+  });
+
+  it("takes paths of their own", () => {
+    expect(
+      problemsOf({
+        insertion_orders_path: "/orders",
+        targetings: { read_path: "/campaigns/{id}/targeting_sets" },
+      }),
+    ).toEqual([]);
+    expect(
+      problemsOf({
+        insertion_orders_path: "/v2/insertion-orders",
+        targetings: { read_path: "/targetings/{id}" },
+      }),
+    ).toEqual([]);
+  });
+});

@@ -51,13 +51,19 @@ function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
 
 /**
  * Every config file's digest against the plan's, before any byte is parsed (loadConfig's
- * beforeParse): a file that differs is never read further, let alone quoted.
+ * beforeParse): a file that differs is never read further, let alone quoted. The dialect
+ * file a connection names is read after the connection is parsed, so whether a file of the
+ * plan was not read is known only once all are (`complete`).
  */
-function sameDigests(file: string, saved: Plan, shown: string): (files: readonly ConfigFileDigest[]) => void {
-  return (files) => {
+function sameDigests(
+  file: string,
+  saved: Plan,
+  shown: string,
+): (files: readonly ConfigFileDigest[], complete: boolean) => void {
+  return (files, complete) => {
     const digests = new Map(saved.config_files.map((f) => [f.path, f.sha256]));
     const differing = files.filter((f) => digests.get(f.path) !== f.sha256).map((f) => f.path);
-    const missing = saved.config_files.filter((f) => !files.some((d) => d.path === f.path));
+    const missing = complete ? saved.config_files.filter((f) => !files.some((d) => d.path === f.path)) : [];
     if (differing.length > 0 || missing.length > 0) {
       throw new ApplyRefused(
         `${file} was made from other config files than ${shown} are now (${[

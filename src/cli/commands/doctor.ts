@@ -17,6 +17,8 @@ import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
 import { connect, runUser } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
+import type { ProbeInput } from "../doctor/probe.js";
+import { type KeyFinding, renderSuggestion, suggestDialect, suggestedDialect } from "../doctor/suggest.js";
 import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
@@ -25,6 +27,7 @@ interface DoctorFlags extends ConnectionFlags {
   format: string;
   maxReads: string;
   config?: string;
+  suggestDialect?: boolean;
 }
 
 const FORMATS = ["text", "json"] as const;
@@ -43,6 +46,18 @@ export interface DoctorReport {
   summary: { holds: number; differs: number; not_checked: number };
 }
 
+/** `--suggest-dialect --format json`: the mapping to paste, and what was found of each key. */
+export interface DialectSuggestion {
+  format_version: 1;
+  origin: string;
+  environment: string;
+  /** `connection.dialect` as the config writes it: the keys established (or kept), only. */
+  dialect: Record<string, unknown>;
+  keys: KeyFinding[];
+  reads: number;
+  max_reads: number;
+}
+
 export const registerDoctor: CommandModule = (program: Command, io, setExit) => {
   program
     .command("doctor")
@@ -51,7 +66,14 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     )
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
-    .option("--config <file>", "read `connection:` (api_origin, environment, rate_limits) from this config")
+    .option(
+      "--config <file>",
+      "read `connection:` (api_origin, environment, rate_limits, dialect) from this config",
+    )
+    .option(
+      "--suggest-dialect",
+      "print the `connection.dialect` block that GETs can establish for this DSP, instead of the checks",
+    )
     .addOption(Flag.ca())
     .addOption(Flag.sessionCache())
     .action(async (flags: DoctorFlags) => {
@@ -122,8 +144,10 @@ export async function doctorCommand(
       noSession = `no session: ${printable(error.message)}`;
     }
     const probe = client;
-    const checks = await runChecks({
-      send: (request) => probe.send(request),
+    const input: ProbeInput = {
+      send: (request, options) => probe.send(request, options),
+      dialect: probe.dialect,
+      endpoints: probe.endpoints,
       reads: () => probe.stats().reads,
       maxReads,
       login,
@@ -131,7 +155,28 @@ export async function doctorCommand(
       environment,
       unknownMembers,
       ...(noSession !== undefined ? { stopped: noSession } : {}),
-    });
+    };
+    if (flags.suggestDialect) {
+      const keys = await suggestDialect(input);
+      const reads = probe.stats().reads;
+      const suggestion: DialectSuggestion = {
+        format_version: 1,
+        origin,
+        environment,
+        dialect: suggestedDialect(keys),
+        keys,
+        reads,
+        max_reads: maxReads,
+      };
+      const header = [
+        `doohctl doctor --suggest-dialect: ${origin} (${environment}), ${reads} of ${maxReads} reads`,
+        "Paste under `connection:` (indented), or save as the file `connection.dialect` names.",
+        "A commented key stays as it is: its default holds, it is not used, or it could not be established.",
+      ];
+      io.stdout.write(json ? `${JSON.stringify(suggestion, null, 2)}\n` : renderSuggestion(keys, header));
+      return EXIT.ok;
+    }
+    const checks = await runChecks(input);
     const report: DoctorReport = {
       format_version: 1,
       origin,

@@ -3,14 +3,17 @@ import { Option } from "commander";
 import {
   ANSWER_MODES,
   type AnswerMode,
+  DialectError,
   type EmulatorSeed,
   FaultSpecError,
+  loadDialectFile,
   loadSeedFile,
   SeedError,
   startEmulator,
 } from "../../emulator/index.js";
 import { SEED_NAMES, SeedNameError, seedPath } from "../../emulator/seed-names.js";
 import { OffsetClock } from "../../model/clock.js";
+import { changedKeys, type Dialect } from "../../model/dialect.js";
 import {
   PUBLISHED_RATE_LIMITS,
   RateLimit,
@@ -30,6 +33,7 @@ interface EmulatorFlags {
   state?: string;
   environment: Environment;
   answers: AnswerMode;
+  dialect?: string;
   rateLimits?: string;
   latency?: string;
   faults?: string;
@@ -82,6 +86,10 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
         .choices([...ANSWER_MODES])
         .default("contract"),
     )
+    .option(
+      "--dialect <file>",
+      "YAML or JSON dialect: where the DSP answers G1, G2, G3 or G5 otherwise (wins over the seed's dialect)",
+    )
     .option("--rate-limits <list>", "get=100/60s,write=10/60s,session=10/60s (any subset), or off")
     .option("--latency <ms>", "added latency per request, in milliseconds")
     .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
@@ -92,6 +100,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     )
     .action(async (flags: EmulatorFlags) => {
       let seed: EmulatorSeed | undefined;
+      let dialect: Dialect | undefined;
       let rateLimits: RateLimits | "off" | undefined;
       let running: Awaited<ReturnType<typeof startEmulator>>;
       try {
@@ -99,12 +108,15 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           rateLimits = flags.rateLimits.trim() === "off" ? "off" : RateLimit.parseList(flags.rateLimits);
         }
         if (flags.seed !== undefined) seed = await loadSeedFile(seedPath(flags.seed, io.cwd));
+        if (flags.dialect !== undefined)
+          dialect = await loadDialectFile(resolve(io.cwd, flags.dialect), flags.dialect);
         running = await startEmulator({
           port: integer("--port", flags.port, 65535),
           host: flags.host,
           seed,
           environment: flags.environment,
           answers: flags.answers,
+          dialect,
           rateLimits,
           latencyMs: integer("--latency", flags.latency, 600_000),
           faults: flags.faults,
@@ -117,6 +129,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       } catch (error) {
         const known =
           error instanceof SeedError ||
+          error instanceof DialectError ||
           error instanceof SeedNameError ||
           error instanceof FaultSpecError ||
           error instanceof RateLimitSyntaxError ||
@@ -131,6 +144,8 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       io.stderr.write(`doohctl emulator listening on ${running.origin}\n`);
       io.stderr.write(`  environment: ${flags.environment}\n`);
       if (flags.answers !== "contract") io.stderr.write(`  answers: ${flags.answers}\n`);
+      const differing = changedKeys(running.dialect);
+      if (differing.length > 0) io.stderr.write(`  dialect: ${differing.join(", ")}\n`);
       io.stderr.write(
         `  rate limits: ${limits === "off" ? "off" : RateLimit.formatList(limits === "published" ? PUBLISHED_RATE_LIMITS : limits)}\n`,
       );

@@ -1,6 +1,5 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Endpoints } from "../../api/endpoints.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
@@ -142,7 +141,7 @@ export async function readExportState(client: DspClient, ids: readonly string[] 
   const readsAtStart = client.stats().reads;
   const insertionOrders =
     ids === "all"
-      ? await listAll((request, options) => client.send(request, options), Endpoints.insertionOrders)
+      ? await listAll((request, options) => client.send(request, options), client.endpoints.insertionOrders)
       : await client.getInsertionOrders(ids);
   if (ids !== "all") {
     const found = new Set(insertionOrders.map((io) => io.id));

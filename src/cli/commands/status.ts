@@ -6,7 +6,7 @@
  * writes. Exit 2 lets a scheduled job alert.
  */
 import type { Command } from "commander";
-import { Endpoints } from "../../api/endpoints.js";
+import type { CampaignListQuery } from "../../api/endpoints.js";
 import { readByValues } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
@@ -180,10 +180,10 @@ function declaredInactiveIds(desired: DesiredState, live: Campaign[]): Set<strin
  * 100 a page, so n campaigns cost ceil(n / 100) requests.
  */
 function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campaign[]> {
-  return readByValues((request, options) => client.send(request, options), Endpoints.campaigns, {
+  return readByValues((request, options) => client.send(request, options), client.endpoints.campaigns, {
     field: "insertion_order_id",
     values: desired.insertionOrders.map((io) => io.id),
-    query: { includeProgress: true } as Parameters<typeof Endpoints.campaigns.request>[0],
+    query: { includeProgress: true } as CampaignListQuery,
   });
 }
 

@@ -1,6 +1,7 @@
 import { ConfigError, formatIssue, issuesToJson } from "../../config/issues.js";
 import { loadConfig } from "../../config/load.js";
 import type { DesiredState } from "../../model/desired.js";
+import { changedKeys, type Dialect } from "../../model/dialect.js";
 import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { configCommitmentFindings } from "../../plan/findings/commitments.js";
@@ -51,12 +52,23 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
     });
 };
 
-/** `valid: 2 insertion orders, 7 campaigns, 3 creatives (2 files)` */
+/**
+ * `valid: 2 insertion orders, 7 campaigns, 3 creatives (2 files)`, and with a dialect in
+ * effect, the keys it changes (src/model/dialect.ts): a reviewer sees what moves requests.
+ */
 export function summary(state: DesiredState): string {
   const campaigns = state.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0);
   return `valid: ${count(state.insertionOrders.length, "insertion order", "insertion orders")}, ${count(
     campaigns,
     "campaign",
     "campaigns",
-  )}, ${count(state.creatives.length, "creative", "creatives")} (${count(state.files.length, "file", "files")})`;
+  )}, ${count(state.creatives.length, "creative", "creatives")} (${count(state.files.length, "file", "files")})${dialectText(state.connection.dialect)}`;
+}
+
+function dialectText(dialect: Dialect | undefined): string {
+  if (dialect === undefined) return "";
+  const changed = changedKeys(dialect);
+  return changed.length === 0
+    ? "; dialect: every key as the default"
+    : `; dialect: ${changed.join(", ")} differ${changed.length === 1 ? "s" : ""} from the default${changed.length === 1 ? "" : "s"}`;
 }

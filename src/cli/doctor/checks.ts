@@ -6,6 +6,7 @@
  * tables (`memberProblems`).
  */
 import { checkFragment } from "../../api/contract.js";
+import type { Dialect } from "../../model/dialect.js";
 import { printable } from "../../model/printable.js";
 import {
   CAMPAIGN_FIELDS,
@@ -17,8 +18,8 @@ import { contractFieldSchema } from "../../model/resource-schemas.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
 import { memberChecks } from "./members.js";
-import { type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
-import { ascendingIds, isObj, members, type Obj, show } from "./seen.js";
+import { type Answer, type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
+import { ascendingIds, isObj, members, moneyMembers, type Obj, progressShaped, show } from "./seen.js";
 
 export type { CheckResult, CheckStatus, ProbeInput } from "./probe.js";
 
@@ -76,9 +77,9 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   const probe = new Probe(input);
   probe.add(sessionCheck(input.login, input.environment, input.stopped));
   probe.add(tlsCheck(input.login, input.origin, input.stopped));
-  await insertionOrderChecks(probe);
-  const firstCampaign = await campaignChecks(probe);
-  await targetingCheck(probe, idOf(firstCampaign));
+  await insertionOrderChecks(probe, input);
+  const firstCampaign = await campaignChecks(probe, input);
+  await targetingCheck(probe, input, idOf(firstCampaign));
   await creativeCheck(probe);
   await envelopeCheck(probe);
   await pagingChecks(probe);
@@ -87,21 +88,46 @@ export async function runChecks(input: ProbeInput): Promise<CheckResult[]> {
   return probe.results;
 }
 
-/** G1: list, get by id, filters. */
-async function insertionOrderChecks(probe: Probe): Promise<void> {
+/** The dialect keys a failed read points at: a path that is not there, a member that is not. */
+function keysOf(
+  answer: Answer | undefined,
+  notFound: readonly string[],
+  members: Record<string, string>,
+): string[] {
+  if (answer === undefined || answer.ok) return [];
+  if (answer.status === 404) return [...notFound];
+  const keys = new Set<string>();
+  for (const issue of answer.issues ?? []) {
+    for (const [member, key] of Object.entries(members)) {
+      if (issue.at.split("/").includes(member)) keys.add(key);
+    }
+  }
+  return [...keys];
+}
+
+/** G1 with the dialect's path and contract number member: list, get by id, filters. */
+async function insertionOrderChecks(probe: Probe, input: ProbeInput): Promise<void> {
   const base = { gap: "G1", change: `${ENDPOINTS}, G1` };
+  const { endpoints, dialect } = input;
+  const listPath = endpoints.insertionOrders.request({}).path;
+  const at = printable(dialect.insertion_orders_path);
+  // A 404 names the path; a missing or mistyped contract number (in the contract's name, once
+  // the client moved the dialect's member there) names the member.
+  const keys = (answer: Answer | undefined) =>
+    keysOf(answer, ["insertion_orders_path"], { contract_number: "contract_number" });
   let first: Obj | undefined;
   await probe.check(
     { ...base, id: "insertion-order-list", title: "insertion order list", reads: 1 },
     async () => {
-      const list = await probe.readList("insertion_orders", dsp("/insertion_orders"), [["page_size", "100"]]);
+      const list = await probe.readList("insertion_orders", listPath, [["page_size", "100"]]);
       first = list.items[0];
       const fields = first
         ? memberProblems(INSERTION_ORDER_FIELDS, first).map((f) => `insertion order field ${f}`)
         : [];
       return {
         problems: [...list.problems, ...fields],
-        holds: `{insertion_orders, total_size}, ${list.total} in all${first ? ", fields as G1 names them" : ""}`,
+        holds: `GET ${at}: {insertion_orders, total_size}, ${list.total} in all${first ? ", fields as G1 names them" : ""}`,
+        keys: keys(list.failed),
       };
     },
   );
@@ -110,20 +136,20 @@ async function insertionOrderChecks(probe: Probe): Promise<void> {
   await probe.check(
     { ...base, id: "insertion-order-get", title: "insertion order by id", reads: 1, missing },
     async () => {
-      const answer = await probe.read(dsp(`/insertion_orders/${encodeURIComponent(id!)}`));
+      const answer = await probe.read(endpoints.getInsertionOrder(id!).path);
       const problems: string[] = [];
       if (!answer.ok) problems.push(failure(answer));
       else if (!isObj(answer.body) || answer.body.id !== id)
         problems.push(`expected insertion order ${printable(id!)}, saw ${show(answer.body)}`);
       else problems.push(...memberProblems(INSERTION_ORDER_FIELDS, answer.body).map((f) => `field ${f}`));
-      return { problems, holds: `GET /insertion_orders/${printable(id!)} answers it` };
+      return { problems, holds: `GET ${at}/${printable(id!)} answers it`, keys: keys(answer) };
     },
   );
   await probe.check(
     { ...base, id: "insertion-order-filters", title: "insertion order filters", reads: 1, missing },
     async () => {
       const query = [["filter", `id:${id}`] as [string, string], ...filtersOf(first!, ["advertiser_id"])];
-      const list = await probe.readList("insertion_orders", dsp("/insertion_orders"), query);
+      const list = await probe.readList("insertion_orders", listPath, query);
       return {
         problems: exactlyOne(list, id!, `filter id, advertiser_id and search name of ${printable(id!)}`),
         holds: "filter id and advertiser_id, search name find exactly the one",
@@ -132,9 +158,11 @@ async function insertionOrderChecks(probe: Probe): Promise<void> {
   );
 }
 
-/** G2: list and fields, include_progress, filters. Returns the campaign probed. */
-async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
+/** G2: list and fields, progress (the dialect's parameter and members), filters. Returns the campaign probed. */
+async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | undefined> {
   const base = { gap: "G2", change: `${ENDPOINTS}, G2` };
+  const { endpoints, dialect } = input;
+  const embedded = dialect.campaign_targetings;
   let first: Obj | undefined;
   await probe.check(
     { ...base, id: "campaign-list", title: "campaign list and fields", reads: 1 },
@@ -144,31 +172,32 @@ async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
       const problems = [...list.problems];
       if (first) {
         problems.push(...memberProblems(CAMPAIGN_FIELDS, first).map((f) => `campaign field ${f}`));
-        if ("progress" in first) problems.push("progress is present without include_progress=true");
+        if ("progress" in first)
+          problems.push(
+            `${printable(dialect.progress.member)} is present without ${printable(dialect.progress.parameter)}`,
+          );
       }
       const fields = first ? ", fields as G2 names them, no progress unasked" : "";
-      return { problems, holds: `{campaigns, total_size}, ${list.total} in all${fields}` };
+      // With `campaign_targetings`, a campaign without the embedded list is refused (answer.ts).
+      const keys = embedded === null ? [] : keysOf(list.failed, [], { [embedded]: "campaign_targetings" });
+      return { problems, holds: `{campaigns, total_size}, ${list.total} in all${fields}`, keys };
     },
   );
   const id = idOf(first);
   const missing = id === undefined ? "no campaign to probe" : undefined;
   await probe.check(
-    { ...base, id: "campaign-progress", title: "include_progress", reads: 1, missing },
+    { ...base, id: "campaign-progress", title: "campaign progress", reads: 1, missing },
     async () => {
-      const answer = await probe.read(dsp(`/campaigns/${encodeURIComponent(id!)}`), [
-        ["include_progress", "true"],
-      ]);
-      const problems: string[] = [];
-      if (!answer.ok) problems.push(failure(answer));
-      else {
-        const progress = isObj(answer.body) ? answer.body.progress : undefined;
-        if (checkFragment({ $ref: "#/components/schemas/CampaignProgress" }, progress).length > 0)
-          problems.push(`progress is not {impressions_delivered, spend} (saw ${show(progress)})`);
-      }
-      return {
-        problems,
-        holds: "GET /campaigns/{id}?include_progress=true adds progress {impressions_delivered, spend}",
-      };
+      // Read as it came: what the DSP calls progress is what this check looks for.
+      const request = endpoints.getCampaign(id!, { includeProgress: true });
+      const answer = await probe.read(request.path, request.query ?? [], { raw: true });
+      const { member, impressions, spend, parameter } = dialect.progress;
+      const holds = `GET /campaigns/{id}?${printable(parameter)} adds ${printable(member)} {${printable(impressions)}, ${printable(spend)}}`;
+      // A DSP that does not know the parameter may refuse it (G4): the parameter is what differs.
+      const refused = !answer.ok && (answer.status === 400 || answer.status === 422);
+      if (!answer.ok)
+        return { problems: [failure(answer)], holds, keys: refused ? ["progress.parameter"] : [] };
+      return { ...progressProblems(answer.body, dialect), holds };
     },
   );
   await probe.check(
@@ -188,24 +217,113 @@ async function campaignChecks(probe: Probe): Promise<Obj | undefined> {
   return first;
 }
 
-/** G5: the read path of a campaign's targetings and its shape. */
-async function targetingCheck(probe: Probe, campaignId: string | undefined): Promise<void> {
+/**
+ * G2 in the dialect's words: a campaign answer (as it came) asked for progress holds its
+ * progress member, with a count of impressions and a Money spent. What differs names the key:
+ * no new object member at all (the parameter, or the member), another member holding it (the
+ * member), or one of the two inside (impressions, spend).
+ */
+export function progressProblems(body: unknown, dialect: Dialect): { problems: string[]; keys: string[] } {
+  const { member, impressions, spend, parameter } = dialect.progress;
+  if (!isObj(body))
+    return { problems: [`a campaign answer that is not an object (saw ${show(body)})`], keys: [] };
+  const progress = body[member];
+  if (progress === undefined) {
+    // A member holding a count and a Money is progress under another name.
+    const others = Object.keys(body).filter((m) => progressShaped(body[m]));
+    if (others.length > 0) {
+      return {
+        problems: [
+          `no "${printable(member)}" member with ${printable(parameter)}; progress-shaped: ${others.map(printable).join(", ")}`,
+        ],
+        keys: ["progress.member"],
+      };
+    }
+    return {
+      problems: [
+        `${printable(parameter)} added no "${printable(member)}" member (saw members ${members(body)})`,
+      ],
+      keys: ["progress.parameter", "progress.member"],
+    };
+  }
+  if (!isObj(progress))
+    return {
+      problems: [`${printable(member)} is not an object (saw ${show(progress)})`],
+      keys: ["progress.member"],
+    };
+  const contract = { impressions_delivered: progress[impressions], spend: moneyMembers(progress[spend]) };
+  const issues = checkFragment({ $ref: "#/components/schemas/CampaignProgress" }, contract);
+  const problems: string[] = [];
+  const keys: string[] = [];
+  for (const [name, key, contractName] of [
+    [impressions, "progress.impressions", "impressions_delivered"],
+    [spend, "progress.spend", "spend"],
+  ] as const) {
+    const issue = issues.find((i) => i.at === `/${contractName}` || i.at.startsWith(`/${contractName}/`));
+    if (issue === undefined && Object.hasOwn(progress, name)) continue;
+    const what = issue?.expected ?? "a required member, missing";
+    problems.push(
+      `${printable(member)}.${printable(name)} (saw ${show(progress[name])}: ${what}; members ${members(progress)})`,
+    );
+    keys.push(key);
+  }
+  return { problems, keys };
+}
+
+/**
+ * G5: where a campaign's targetings are read (the dialect's path and member), or, with the
+ * dialect's `campaign_targetings`, the list a campaign answer embeds; and its shape.
+ */
+async function targetingCheck(
+  probe: Probe,
+  input: ProbeInput,
+  campaignId: string | undefined,
+): Promise<void> {
   const missing = campaignId === undefined ? "no campaign to probe" : undefined;
-  await probe.check(
-    { id: "targetings", gap: "G5", title: "targetings read", change: `${ENDPOINTS}, G5`, reads: 1, missing },
-    async () => {
-      const answer = await probe.read(dsp(`/campaigns/${encodeURIComponent(campaignId!)}/targetings`));
+  const { endpoints, dialect } = input;
+  const spec = {
+    id: "targetings",
+    gap: "G5",
+    title: "targetings read",
+    change: `${ENDPOINTS}, G5`,
+    reads: 1,
+    missing,
+  };
+  const embedded = dialect.campaign_targetings;
+  if (embedded !== null) {
+    await probe.check(spec, async () => {
+      const answer = await probe.read(endpoints.getCampaign(campaignId!).path);
       const problems: string[] = [];
+      // The client judged the embedded list as a targetings answer (answer.ts) and put it back.
       if (!answer.ok) problems.push(failure(answer));
       else if (!isObj(answer.body) || !Array.isArray(answer.body.targetings))
-        problems.push(`no "targetings" array (saw ${show(answer.body)})`);
-      else problems.push(...targetingProblems(answer.body.targetings));
+        problems.push(`no "${printable(embedded)}" list (saw ${show(answer.body)})`);
       return {
         problems,
-        holds: `GET /campaigns/${printable(campaignId!)}/targetings answers {targetings: [option sets]}`,
+        holds: `GET /campaigns/${printable(campaignId!)} embeds {${printable(embedded)}: [option sets]}`,
+        keys: keysOf(answer, [], { [embedded]: "campaign_targetings" }),
       };
-    },
-  );
+    });
+    return;
+  }
+  const member = printable(dialect.targetings.member);
+  await probe.check(spec, async () => {
+    const answer = await probe.read(endpoints.getTargetings(campaignId!).path);
+    const problems: string[] = [];
+    if (!answer.ok) problems.push(failure(answer));
+    else if (!isObj(answer.body) || !Array.isArray(answer.body.targetings))
+      problems.push(`no "${member}" array (saw ${show(answer.body)})`);
+    else problems.push(...targetingProblems(answer.body.targetings));
+    const path = printable(dialect.targetings.read_path.replace("{id}", campaignId!));
+    return {
+      problems,
+      holds: `GET ${path} answers {${member}: [option sets]}`,
+      // Not there: another path, or the campaigns embed them. Not under its member: the member.
+      keys: keysOf(answer, ["targetings.read_path", "campaign_targetings"], {
+        targetings: "targetings.member",
+      }),
+    };
+  });
 }
 
 const CREATIVE_FILTERS = [

@@ -5,7 +5,7 @@
  * (`differs`: the client refuses such answers, docs/assumptions.md#g14).
  */
 import { printable } from "../../model/printable.js";
-import type { CheckResult, Probe } from "./probe.js";
+import { type CheckResult, dialectKeyWords, type Probe } from "./probe.js";
 
 interface Kind {
   id: string;
@@ -14,6 +14,8 @@ interface Kind {
   schema: string;
   /** The list envelope (or the path end) its answers come under. */
   envelope: string;
+  /** Members a dialect key places (src/model/dialect.ts): the key to change when one is missing. */
+  dialect?: Readonly<Record<string, string>>;
 }
 
 const KINDS: readonly Kind[] = [
@@ -22,6 +24,7 @@ const KINDS: readonly Kind[] = [
     title: "insertion order members",
     schema: "InsertionOrder",
     envelope: "insertion_orders",
+    dialect: { contract_number: "contract_number" },
   },
   { id: "campaign-members", title: "campaign members", schema: "Campaign", envelope: "campaigns" },
   {
@@ -56,6 +59,7 @@ function kindCheck(kind: Kind, probe: Probe, unknown: ReadonlySet<string>): Chec
     change: "src/api/members.ts / src/api/tolerant.ts, G14",
   };
   // `/insertion_orders` or `/insertion_orders/{id}`; targetings: `/campaigns/{id}/targetings`.
+  // The probe records a read a dialect moved under the contract's path (endpoints.ts contractPath).
   const ofKind = new RegExp(`/${kind.envelope}(/[^/]+)?$`);
   const answers = probe.answers.filter(
     (a) => ofKind.test(a.path) && (kind.envelope === "targetings" || !a.path.endsWith("/targetings")),
@@ -70,8 +74,10 @@ function kindCheck(kind: Kind, probe: Probe, unknown: ReadonlySet<string>): Chec
     }
   }
   if (missing.size > 0) {
+    const keys = [...missing].flatMap((m) => (kind.dialect?.[m] ? [kind.dialect[m]] : []));
     return {
       ...base,
+      ...(keys.length > 0 ? { change: keys.map(dialectKeyWords).join(" or ") } : {}),
       status: "differs",
       detail: `missing members doohctl depends on: ${[...missing].sort().join(", ")}`,
     };

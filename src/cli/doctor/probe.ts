@@ -3,6 +3,8 @@
  * (GETs only), turning whatever comes back (an answer, a refusal, a typed client error) into
  * `holds`, `differs` or `not checked`, never a crash.
  */
+
+import { contractPath, type DspEndpoints } from "../../api/endpoints.js";
 import {
   ApiError,
   ContractError,
@@ -14,6 +16,7 @@ import {
 } from "../../api/errors.js";
 import type { LoginSeen } from "../../api/login-seen.js";
 import type { ApiRequest } from "../../api/types.js";
+import { DIALECT_KEYS, type Dialect } from "../../model/dialect.js";
 import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
 import { isInt, isObj, members, type Obj } from "./seen.js";
@@ -28,13 +31,22 @@ export interface CheckResult {
   status: CheckStatus;
   /** What was seen (holds, differs) or why not (not checked). Printable text. */
   detail: string;
-  /** Which files of doohctl and which decision to change, should the check differ. */
+  /**
+   * What to change, should the check differ: the dialect key that adapts it
+   * (`connection.dialect.progress.member (G2)`), else the files of doohctl and the decision.
+   */
   change?: string;
 }
 
 export interface ProbeInput {
-  /** Sends one GET through the client; failures are DspClientError subclasses. */
-  send: (request: ApiRequest & { method: "GET" }) => Promise<unknown>;
+  /**
+   * Sends one GET through the client; failures are DspClientError subclasses. With `raw`, the
+   * answer as it came: parsed, neither put in the contract's names nor judged.
+   */
+  send: (request: ApiRequest & { method: "GET" }, options?: { raw?: boolean }) => Promise<unknown>;
+  /** The dialect the client speaks (`connection.dialect`), and its endpoints: where to probe. */
+  dialect: Dialect;
+  endpoints: DspEndpoints;
   /** Reads spent so far (the client's count, retries included). */
   reads: () => number;
   maxReads: number;
@@ -57,7 +69,14 @@ export interface ProbeInput {
 /** A GET's outcome: the JSON body, or the refusal or error the client reported. */
 export type Answer =
   | { ok: true; body: unknown }
-  | { ok: false; status: number | undefined; message: string; fields: string[] };
+  | {
+      ok: false;
+      status: number | undefined;
+      message: string;
+      fields: string[];
+      /** The contract issues the client refused the answer for, when it did. */
+      issues?: ReadonlyArray<{ at: string; expected: string }>;
+    };
 
 /** A list answer as seen: its items, its total_size, and what is wrong with its envelope. */
 export interface ListSeen {
@@ -67,6 +86,8 @@ export interface ListSeen {
   problems: string[];
   /** Ids in answer order, when the answer had the array. */
   ids: string[] | undefined;
+  /** The refusal or client error, when there was no answer to read. */
+  failed?: Answer & { ok: false };
 }
 
 export interface CheckSpec {
@@ -84,6 +105,14 @@ export interface Verdict {
   problems: string[];
   /** What holds, for the report. */
   holds: string;
+  /** The dialect keys that would adapt what differs (DIALECT_KEYS), when one does. */
+  keys?: readonly string[];
+}
+
+/** `connection.dialect.progress.member (G2)`: a dialect key as a report names it. */
+export function dialectKeyWords(key: string): string {
+  const gap = DIALECT_KEYS.find((k) => k.key === key)?.gap;
+  return `connection.dialect.${key}${gap ? ` (${gap})` : ""}`;
 }
 
 export class Probe {
@@ -136,23 +165,58 @@ export class Probe {
       this.add({ ...base, status: "not checked", detail: `no answer (${error.message})` });
       return;
     }
-    const { problems, holds } = verdict;
+    const { problems, holds, keys = [] } = verdict;
+    // Where a dialect key adapts what differs, that key is the change; a source file otherwise.
+    const change = keys.length > 0 ? keys.map(dialectKeyWords).join(" or ") : spec.change;
     this.add(
       problems.length === 0
         ? { ...base, status: "holds", detail: holds }
-        : { ...base, status: "differs", detail: problems.join("; ") },
+        : { ...base, change, status: "differs", detail: problems.join("; ") },
     );
   }
 
-  async read(path: string, query: Array<[string, string]> = []): Promise<Answer> {
+  /** Whether `reads` more GETs fit the budget (and nothing stopped the probes). */
+  canRead(reads = 1): boolean {
+    return this.whyNot(reads) === undefined;
+  }
+
+  /** Why no further GET is sent (the budget, no session, staging), or undefined. */
+  get stop(): string | undefined {
+    return this.whyNot(1);
+  }
+
+  /**
+   * One GET. Its answer is judged by the client (in the contract's names) unless `raw`; a
+   * judged answer is recorded under the contract's path for the G14 checks (members.ts).
+   */
+  async read(
+    path: string,
+    query: Array<[string, string]> = [],
+    options: { raw?: boolean } = {},
+  ): Promise<Answer> {
     const request: ApiRequest & { method: "GET" } =
       query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
+    const contract = contractPath(this.input.dialect, "GET", path);
     try {
-      const body = await this.input.send(request);
-      this.answers.push({ path, issues: undefined });
+      const body = await this.input.send(request, options.raw ? { raw: true } : {});
+      if (!options.raw) this.answers.push({ path: contract, issues: undefined });
       return { ok: true, body };
     } catch (error) {
-      if (error instanceof ContractError) this.answers.push({ path, issues: error.issues });
+      if (error instanceof ContractError) {
+        this.answers.push({ path: contract, issues: error.issues });
+        // What differs, without the advice a command's error gives: doctor's report is the advice.
+        const shown = error.issues.slice(0, 3).map((i) => `at ${i.at}: ${i.expected}`);
+        const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : "";
+        return {
+          ok: false,
+          status: undefined,
+          message: printable(
+            `${error.method} ${error.path}: not the contract's answer: ${shown.join("; ")}${more}`,
+          ),
+          fields: [],
+          issues: error.issues,
+        };
+      }
       if (error instanceof ApiError) {
         return {
           ok: false,
@@ -178,7 +242,14 @@ export class Probe {
   async readList(envelope: string, path: string, query: Array<[string, string]>): Promise<ListSeen> {
     const answer = await this.read(path, query);
     if (!answer.ok) {
-      return { envelope, items: [], total: undefined, problems: [failure(answer)], ids: undefined };
+      return {
+        envelope,
+        items: [],
+        total: undefined,
+        problems: [failure(answer)],
+        ids: undefined,
+        failed: answer,
+      };
     }
     const body = answer.body;
     const problems: string[] = [];

@@ -4,6 +4,7 @@
  * contract's to say (src/api/contract.ts), with the members of the model's tables
  * (src/model/resource-fields.ts); checks.ts asks it.
  */
+import { checkFragment } from "../../api/contract.js";
 import { printable } from "../../model/printable.js";
 
 export type Obj = Record<string, unknown>;
@@ -27,3 +28,25 @@ export function ascendingIds(ids: readonly string[]): boolean {
   }
   return true;
 }
+
+/**
+ * A Money's own members of `value` (spec, Money), the rest left out: a richer DSP's extra
+ * members are ignored (G14), as the client's tolerant reader ignores them.
+ */
+export function moneyMembers(value: unknown): unknown {
+  if (!isObj(value)) return value;
+  return Object.fromEntries(
+    ["currency_code", "units", "nanos"].filter((m) => Object.hasOwn(value, m)).map((m) => [m, value[m]]),
+  );
+}
+
+/** A Money (spec), its own members judged by the contract; extra members ignored (G14). */
+export const isMoney = (value: unknown): boolean =>
+  isObj(value) && checkFragment({ $ref: "#/components/schemas/Money" }, moneyMembers(value)).length === 0;
+
+/** A count of impressions: a whole number, never negative. */
+export const isCount = (value: unknown): value is number => isInt(value) && value >= 0;
+
+/** What G2's progress looks like in any dialect: an object holding a count and a Money. */
+export const progressShaped = (value: unknown): boolean =>
+  isObj(value) && Object.values(value).some(isCount) && Object.values(value).some(isMoney);

@@ -4,7 +4,7 @@
  * cost no extra batch, and pauses for targeting changes in groups, as short as the request
  * count allows (I5, pause-groups.ts). Every request names the changes it carries, per item.
  */
-import { Endpoints } from "../../api/endpoints.js";
+import { type DspEndpoints, Endpoints } from "../../api/endpoints.js";
 import type { ApiRequest } from "../../api/types.js";
 import { count } from "../../model/plural.js";
 import type { CampaignPatch, CreativePatch, InsertionOrderPatch } from "../../model/wire.js";
@@ -43,14 +43,14 @@ function draft(phase: Phase, request: ApiRequest, itemChangeIds: string[][], des
   };
 }
 
-function insertionOrderBatches(phase: 1 | 7, built: Built): Draft[] {
+function insertionOrderBatches(phase: 1 | 7, built: Built, endpoints: DspEndpoints): Draft[] {
   const items = built.insertionOrders
     .map((work) => ({ work, patch: phase === 1 ? work.widen : work.narrow }))
     .filter(({ patch }) => Object.keys(patch).length > 0);
   return chunks(items).map((batch) =>
     draft(
       phase,
-      Endpoints.patchInsertionOrders(
+      endpoints.patchInsertionOrders(
         batch.map(({ work, patch }): InsertionOrderPatch => ({ id: work.id, ...patch })),
       ),
       batch.map(({ work }) => [work.changeId]),
@@ -227,7 +227,12 @@ export interface Schedule {
 }
 
 /** `maxDarkRequests`: `--max-pause` in write intervals. */
-export function scheduleRequests(built: Built, options: { maxDarkRequests?: number } = {}): Schedule {
+/** `endpoints`: the dialect's (src/api/endpoints.ts), so a plan shows each request as it is sent. */
+export function scheduleRequests(
+  built: Built,
+  options: { maxDarkRequests?: number; endpoints?: DspEndpoints } = {},
+): Schedule {
+  const endpoints = options.endpoints ?? Endpoints;
   fitCreatedBudgets(built);
   placeRaises(built);
   const creates = built.campaigns.filter((w) => w.create);
@@ -255,17 +260,17 @@ export function scheduleRequests(built: Built, options: { maxDarkRequests?: numb
     options.maxDarkRequests,
   );
   const drafts: Draft[] = [
-    ...insertionOrderBatches(1, built),
+    ...insertionOrderBatches(1, built, endpoints),
     ...chunks(creates).map((batch) =>
       draft(
         2,
-        Endpoints.createCampaigns(batch.map((w) => w.create!.item)),
+        endpoints.createCampaigns(batch.map((w) => w.create!.item)),
         batch.map((w) => [w.create!.changeId]),
         `POST ${count(batch.length, "campaign")} (created inactive)`,
       ),
     ),
     ...materialize(choice.layout.steps, creatives),
-    ...insertionOrderBatches(7, built),
+    ...insertionOrderBatches(7, built, endpoints),
   ];
   return { requests: drafts.map((d, i) => ({ seq: i + 1, ...d })), pauses: choice };
 }

@@ -6,8 +6,10 @@
  * refused before any write.
  */
 
+import { createdItems } from "../../api/endpoints.js";
 import { append } from "../../model/append.js";
 import type { DesiredState, SourceRef } from "../../model/desired.js";
+import { DEFAULT_DIALECT, type Dialect } from "../../model/dialect.js";
 import { printable } from "../../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import type { Campaign, InsertionOrder } from "../../model/wire.js";
@@ -187,7 +189,7 @@ interface Step {
 }
 
 /** Carries one planned request out on the model; says what it touched and what it broke (G5). */
-function replayRequest(m: Model, request: PlannedRequest): Step {
+function replayRequest(m: Model, request: PlannedRequest, dialect: Dialect): Step {
   const step: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const body = request.body as Record<string, unknown>;
   if (request.path.endsWith("/insertion_orders")) {
@@ -198,7 +200,7 @@ function replayRequest(m: Model, request: PlannedRequest): Step {
       step.ios.add(io.id);
     }
   } else if (request.method === "POST" && request.path.endsWith("/campaigns")) {
-    (body.campaigns as Items).forEach((item, i) => {
+    (createdItems(dialect, body) as Items).forEach((item, i) => {
       const placeholder = Placeholder.make(request.item_change_ids[i]?.[0] ?? "");
       const c: Camp = { ...(item as unknown as Camp), id: placeholder, active: false };
       const ioId = c.insertion_order_id;
@@ -263,7 +265,7 @@ export function simulate(input: SimulateInput): Finding[] {
   const everTouched: Step = { ios: new Set(), campaigns: new Set(), violations: [] };
   const onTheWay = new Map<string, number>();
   for (const request of requests) {
-    const step = replayRequest(m, request);
+    const step = replayRequest(m, request, input.desired?.connection.dialect ?? DEFAULT_DIALECT);
     for (const v of step.violations) if (!onTheWay.has(v)) onTheWay.set(v, request.seq);
     for (const p of stepProblems(m, step)) if (!onTheWay.has(p)) onTheWay.set(p, request.seq);
     for (const id of step.ios) everTouched.ios.add(id);

@@ -1,0 +1,409 @@
+/**
+ * `doohctl doctor --suggest-dialect` (docs/doctor.md): what GETs can establish of the dialect
+ * a DSP speaks (src/model/dialect.ts; G1, G2, G5), from its answers as they came (the
+ * client's raw reads), within the read budget. Each key of DIALECT_KEYS comes out as holding
+ * (today's decision is what the DSP does), established (another value, seen), or not
+ * established, with what to ask the DSP's support. Only member names are ever taken from an
+ * answer, never a member's value, and only names a dialect may hold (MEMBER_NAME).
+ */
+import {
+  DEFAULT_DIALECT,
+  DIALECT_KEYS,
+  type Dialect,
+  dialectValue,
+  dialectValueProblem,
+} from "../../model/dialect.js";
+import { printable } from "../../model/printable.js";
+import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "../../model/resource-fields.js";
+import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
+import { DSP_BASE_PATH } from "../../model/wire.js";
+import { type Answer, failure, Probe, type ProbeInput } from "./probe.js";
+import { isCount, isMoney, isObj, type Obj, progressShaped } from "./seen.js";
+
+export type KeyStatus = "holds" | "established" | "not established" | "unused";
+
+export interface KeyFinding {
+  /** As the config writes it: `progress.member`. */
+  key: string;
+  status: KeyStatus;
+  /** The value to write: what was seen, or kept from the config when nothing was. */
+  value: string | null;
+  /** What was seen, or why nothing could be. Printable text. */
+  detail: string;
+  /** What to ask the DSP's support (DIALECT_KEYS), when not established. */
+  ask?: string;
+}
+
+/** Where else insertion orders may be listed, when the configured path and G1's answer 404. */
+const INSERTION_ORDER_PATHS = ["/insertion-orders", "/orders"];
+/** Spellings of the progress parameter tried after the configured one and G2's. */
+const PROGRESS_PARAMETERS = [
+  "include_progress=true",
+  "with_progress=true",
+  "include=progress",
+  "expand=progress",
+  "fields=progress",
+];
+const OPTION_MEMBERS = new Set<string>(TARGETING_OPTIONS.map((o) => o.member));
+
+const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
+const names = (list: readonly string[]) => list.map(printable).join(", ");
+
+/** What the probes found of each key, in DIALECT_KEYS order. */
+export async function suggestDialect(input: ProbeInput): Promise<KeyFinding[]> {
+  const probe = new Probe(input);
+  const found = new Map<string, Omit<KeyFinding, "key" | "ask">>();
+  const dialect = input.dialect;
+  const seen = (key: string, value: string | null, detail: string) =>
+    found.set(key, {
+      status: value === dialectValue(DEFAULT_DIALECT, key) ? "holds" : "established",
+      value,
+      detail,
+    });
+  const notSeen = (keys: readonly string[], detail: string) => {
+    for (const key of keys) {
+      if (!found.has(key)) found.set(key, { status: "not established", value: null, detail });
+    }
+  };
+  const read = async (path: string, query: Array<[string, string]> = []): Promise<Answer | string> => {
+    const why = probe.stop;
+    return why ?? probe.read(path, query, { raw: true });
+  };
+
+  await insertionOrders(read, dialect, seen, notSeen);
+  const campaign = await campaigns(read, dialect, seen, notSeen);
+  if (campaign !== undefined) await progress(read, dialect, campaign, seen, notSeen);
+  else notSeen(PROGRESS_KEYS, "no campaign to look at");
+  if (found.get("campaign_targetings")?.value) {
+    const detail = "not read: campaign answers embed their targetings (campaign_targetings)";
+    for (const key of TARGETING_KEYS) found.set(key, { status: "unused", value: null, detail });
+  } else if (campaign !== undefined) {
+    await targetings(read, dialect, campaign, seen, notSeen);
+  } else notSeen(TARGETING_KEYS, "no campaign to look at");
+  notSeen(["create_campaigns_member"], "a GET cannot show it: only a POST /campaigns would");
+
+  return DIALECT_KEYS.map(({ key, ask }) => {
+    const finding = found.get(key)!;
+    if (finding.status === "holds" || finding.status === "established") return { key, ...finding };
+    // Nothing seen: the config's value stays what is written (a paste keeps it).
+    const kept = { key, ...finding, value: dialectValue(dialect, key) };
+    return finding.status === "unused" ? kept : { ...kept, ask };
+  });
+}
+
+type Read = (path: string, query?: Array<[string, string]>) => Promise<Answer | string>;
+type Seen = (key: string, value: string | null, detail: string) => void;
+type NotSeen = (keys: readonly string[], detail: string) => void;
+
+const PROGRESS_KEYS = ["progress.parameter", "progress.member", "progress.impressions", "progress.spend"];
+const TARGETING_KEYS = ["targetings.read_path", "targetings.member"];
+
+/** A read's failure as a finding says it; undefined when it answered. */
+const failed = (answer: Answer | string): string | undefined =>
+  typeof answer === "string" ? answer : answer.ok ? undefined : failure(answer);
+
+/**
+ * G1: the list path (the configured one, G1's, then a few likely others while each is a 404),
+ * then, among its items' members, the one that can hold the contract number.
+ */
+async function insertionOrders(read: Read, dialect: Dialect, seen: Seen, notSeen: NotSeen): Promise<void> {
+  const paths = [
+    ...new Set([
+      dialect.insertion_orders_path,
+      DEFAULT_DIALECT.insertion_orders_path,
+      ...INSERTION_ORDER_PATHS,
+    ]),
+  ];
+  const tried: string[] = [];
+  let items: Obj[] | undefined;
+  for (const path of paths) {
+    const answer = await read(dsp(path), [["page_size", "100"]]);
+    const why = failed(answer);
+    tried.push(path);
+    if (why === undefined) {
+      const body = (answer as Answer & { ok: true }).body;
+      const list = isObj(body) ? body.insertion_orders : undefined;
+      if (Array.isArray(list)) {
+        items = list.filter(isObj);
+        seen("insertion_orders_path", path, `GET ${printable(path)} answers {insertion_orders, ...}`);
+        break;
+      }
+      notSeen(["insertion_orders_path"], `GET ${printable(path)} answered no "insertion_orders" list`);
+      break;
+    }
+    if (typeof answer === "string" || answer.ok || answer.status !== 404) {
+      notSeen(["insertion_orders_path"], `GET ${printable(path)}: ${why}`);
+      break;
+    }
+  }
+  if (items === undefined) {
+    notSeen(["insertion_orders_path"], `${names(tried)} answered 404`);
+    notSeen(["contract_number"], "no insertion order list to look at");
+    return;
+  }
+  if (items.length === 0) {
+    notSeen(["contract_number"], "no insertion order to look at");
+    return;
+  }
+  const candidates = contractNumberCandidates(items);
+  if (candidates.length === 1) {
+    const [member] = candidates as [string];
+    seen(
+      "contract_number",
+      member,
+      member === DEFAULT_DIALECT.contract_number
+        ? `every insertion order has ${member}`
+        : `the one string-or-null member of every insertion order the contract does not name`,
+    );
+  } else {
+    notSeen(
+      ["contract_number"],
+      candidates.length === 0
+        ? "no string-or-null member of every insertion order that the contract does not name"
+        : `several members could be it: ${names(candidates)}`,
+    );
+  }
+}
+
+/**
+ * The members that can hold the contract number: `contract_number` itself when every item has
+ * it as a string or null, else each member the contract does not otherwise name that every item
+ * has as a string or null.
+ */
+export function contractNumberCandidates(items: readonly Obj[]): string[] {
+  const named = new Set<string>(
+    INSERTION_ORDER_FIELDS.map((f) => f.name).filter((n) => n !== "contract_number"),
+  );
+  const stringy = (member: string) =>
+    items.every(
+      (item) => Object.hasOwn(item, member) && (typeof item[member] === "string" || item[member] === null),
+    );
+  const members = [...new Set(items.flatMap((item) => Object.keys(item)))].filter(
+    (m) => !named.has(m) && dialectValueProblem("member", m) === undefined && stringy(m),
+  );
+  return members.includes(DEFAULT_DIALECT.contract_number) ? [DEFAULT_DIALECT.contract_number] : members;
+}
+
+/**
+ * G5: the campaign list as it came, and the member its campaigns embed option sets under,
+ * if any. Returns the first campaign, to read progress and targetings of.
+ */
+async function campaigns(
+  read: Read,
+  dialect: Dialect,
+  seen: Seen,
+  notSeen: NotSeen,
+): Promise<Obj | undefined> {
+  const answer = await read(dsp("/campaigns"), [["page_size", "100"]]);
+  const why = failed(answer);
+  if (why !== undefined) {
+    notSeen(["campaign_targetings", ...PROGRESS_KEYS, ...TARGETING_KEYS], `GET /campaigns: ${why}`);
+    return undefined;
+  }
+  const body = (answer as Answer & { ok: true }).body;
+  const items = isObj(body) && Array.isArray(body.campaigns) ? body.campaigns.filter(isObj) : [];
+  const first = items.find((c) => typeof c.id === "string");
+  if (first === undefined) {
+    notSeen(["campaign_targetings"], "no campaign to look at");
+    return undefined;
+  }
+  const embedding = embeddedMembers(items);
+  const configured = dialect.campaign_targetings;
+  if (embedding.length === 1) {
+    seen(
+      "campaign_targetings",
+      embedding[0]!,
+      `campaign answers hold option sets under ${printable(embedding[0]!)}`,
+    );
+  } else if (embedding.length > 1) {
+    notSeen(["campaign_targetings"], `several members hold option sets: ${names(embedding)}`);
+  } else if (configured !== null && items.some((c) => Array.isArray(c[configured]))) {
+    // Only empty lists under the configured member: targetings never set, or not targetings.
+    notSeen(["campaign_targetings"], `only empty lists under ${printable(configured)}`);
+  } else {
+    seen("campaign_targetings", null, `none of ${items.length} campaign answers holds option sets`);
+  }
+  return first;
+}
+
+/** Members the contract's Campaign does not name whose value is a list of option sets. */
+export function embeddedMembers(campaigns: readonly Obj[]): string[] {
+  const named = new Set<string>(CAMPAIGN_FIELDS.map((f) => f.name));
+  const out = new Set<string>();
+  for (const campaign of campaigns) {
+    for (const [member, value] of Object.entries(campaign)) {
+      if (named.has(member) || dialectValueProblem("member-or-null", member) !== undefined) continue;
+      if (Array.isArray(value) && value.length > 0 && value.every(isOptionSet)) out.add(member);
+    }
+  }
+  return [...out];
+}
+
+const isOptionSet = (value: unknown) => isObj(value) && Object.keys(value).some((m) => OPTION_MEMBERS.has(m));
+
+/**
+ * G2: a member that appears in the campaign's answer for one of a few parameter spellings and
+ * not without it, holding an integer (impressions) and a Money (spend).
+ */
+async function progress(
+  read: Read,
+  dialect: Dialect,
+  campaign: Obj,
+  seen: Seen,
+  notSeen: NotSeen,
+): Promise<void> {
+  const path = dsp(`/campaigns/${encodeURIComponent(campaign.id as string)}`);
+  const plain = await read(path);
+  const why = failed(plain);
+  if (why !== undefined) return notSeen(PROGRESS_KEYS, `GET /campaigns/{id}: ${why}`);
+  const without = (plain as Answer & { ok: true }).body;
+  const before = new Set(isObj(without) ? Object.keys(without) : []);
+  const tried: string[] = [];
+  for (const parameter of new Set([dialect.progress.parameter, ...PROGRESS_PARAMETERS])) {
+    const [name, value] = parameter.split("=") as [string, string];
+    const answer = await read(path, [[name, value]]);
+    if (typeof answer === "string") {
+      return notSeen(PROGRESS_KEYS, tried.length > 0 ? `tried ${names(tried)}; then ${answer}` : answer);
+    }
+    tried.push(parameter);
+    if (!answer.ok || !isObj(answer.body)) continue;
+    const body = answer.body;
+    const added = Object.keys(body).filter(
+      (m) => !before.has(m) && dialectValueProblem("member", m) === undefined && progressShaped(body[m]),
+    );
+    if (added.length !== 1) continue;
+    const member = added[0]!;
+    const inside = body[member] as Obj;
+    const detail = `GET /campaigns/{id}?${parameter} adds ${printable(member)}, which the answer without it lacks`;
+    seen("progress.parameter", parameter, detail);
+    seen("progress.member", member, detail);
+    pick(seen, notSeen, "progress.impressions", inside, dialect.progress.impressions, isCount, "an integer");
+    pick(seen, notSeen, "progress.spend", inside, dialect.progress.spend, isMoney, "a Money");
+    return;
+  }
+  notSeen(
+    PROGRESS_KEYS,
+    `no parameter tried (${names(tried)}) added a member holding an integer and a Money`,
+  );
+}
+
+/** The member of `inside` that is `what`: the configured one, G2's, else the only one. */
+function pick(
+  seen: Seen,
+  notSeen: NotSeen,
+  key: string,
+  inside: Obj,
+  configured: string,
+  is: (value: unknown) => boolean,
+  what: string,
+): void {
+  const all = Object.keys(inside).filter(
+    (m) => dialectValueProblem("member", m) === undefined && is(inside[m]),
+  );
+  const preferred = [configured, dialectValue(DEFAULT_DIALECT, key)!].find((m) => all.includes(m));
+  const member = preferred ?? (all.length === 1 ? all[0] : undefined);
+  if (member !== undefined) seen(key, member, `${printable(member)} holds ${what}`);
+  else
+    notSeen(
+      [key],
+      all.length === 0
+        ? `no member of the progress holds ${what}`
+        : `several members hold ${what}: ${names(all)}`,
+    );
+}
+
+/** G5: the configured read path, and the member of its answer holding the option sets. */
+async function targetings(
+  read: Read,
+  dialect: Dialect,
+  campaign: Obj,
+  seen: Seen,
+  notSeen: NotSeen,
+): Promise<void> {
+  const template = dialect.targetings.read_path;
+  const path = template.replace("{id}", encodeURIComponent(campaign.id as string));
+  const answer = await read(dsp(path));
+  const why = failed(answer);
+  if (why !== undefined) return notSeen(TARGETING_KEYS, `GET ${printable(path)}: ${why}`);
+  const body = (answer as Answer & { ok: true }).body;
+  const lists = isObj(body)
+    ? Object.keys(body).filter(
+        (m) =>
+          dialectValueProblem("member", m) === undefined &&
+          Array.isArray(body[m]) &&
+          (body[m] as unknown[]).every(isOptionSet),
+      )
+    : [];
+  const member = lists.includes(dialect.targetings.member)
+    ? dialect.targetings.member
+    : lists.length === 1
+      ? lists[0]
+      : undefined;
+  if (member === undefined) {
+    notSeen(TARGETING_KEYS, `GET ${printable(path)} answered no one list of option sets`);
+    return;
+  }
+  seen("targetings.read_path", template, `GET ${printable(path)} answers`);
+  seen("targetings.member", member, `its ${printable(member)} is a list of option sets`);
+}
+
+/** Whether a finding's value goes in the block: seen to differ, or kept from the config. */
+const written = (f: KeyFinding) =>
+  f.status === "established" ||
+  (f.status === "not established" && f.value !== dialectValue(DEFAULT_DIALECT, f.key));
+
+/** The `dialect:` mapping to paste, in the config's own form: only the keys written. */
+export function suggestedDialect(findings: readonly KeyFinding[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const finding of findings.filter(written)) {
+    const [group, member] = finding.key.split(".") as [string, string | undefined];
+    if (member === undefined) out[group] = finding.value;
+    else out[group] = { ...(out[group] as object | undefined), [member]: finding.value };
+  }
+  return out;
+}
+
+/** A finding as a YAML comment: what was seen, or what to ask. */
+function note(f: KeyFinding): string {
+  const detail = printable(f.detail);
+  if (f.status === "holds") return `holds (the default): ${detail}`;
+  if (f.status === "established") return `established: ${detail}`;
+  if (f.status === "unused") return detail;
+  const kept = written(f) ? "kept from the config; " : "";
+  return `could not establish (${kept}${detail}). Ask the DSP's support: ${f.ask ?? ""}`;
+}
+
+/**
+ * The `dialect:` block, ready to paste under `connection:`. A value is written as a JSON string
+ * (valid YAML, so a member named `null` or `yes` stays a string); a key not written is a comment
+ * saying why: its default holds, it is unused, or what to ask.
+ */
+export function renderSuggestion(findings: readonly KeyFinding[], header: readonly string[]): string {
+  const value = (f: KeyFinding) => (f.value === null ? "null" : JSON.stringify(f.value));
+  const lines = header.map((h) => `# ${printable(h)}`);
+  const any = findings.some(written);
+  lines.push(any ? "dialect:" : "dialect: {}");
+  const groups = new Set<string>();
+  for (const f of findings) {
+    const [group, member] = f.key.split(".") as [string, string | undefined];
+    if (member === undefined) {
+      lines.push(
+        written(f) ? `  ${f.key}: ${value(f)}  # ${note(f)}` : `  # ${f.key}: ${value(f)}  # ${note(f)}`,
+      );
+      continue;
+    }
+    const members = findings.filter((g) => g.key.startsWith(`${group}.`));
+    if (!members.some(written)) {
+      lines.push(`  # ${f.key}: ${value(f)}  # ${note(f)}`);
+      continue;
+    }
+    if (!groups.has(group)) {
+      groups.add(group);
+      lines.push(`  ${group}:`);
+    }
+    lines.push(
+      written(f) ? `    ${member}: ${value(f)}  # ${note(f)}` : `    # ${member}: ${value(f)}  # ${note(f)}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
