@@ -1,21 +1,12 @@
 import { defineConfig } from "vitest/config";
-
-/**
- * Folders whose tests are pure functions and in-process emulators: they touch no process-wide
- * state (no process.env, no chdir, no module mocks, no fake timers), so their files share one
- * module graph per worker instead of importing src/ afresh each (measured with 4 workers:
- * model, plan and render 84 s and 75 s against 116 s and 112 s isolated; emulator, export,
- * pull, status and doctor 16.5 s against 22.2 s). A test that needs such state belongs in
- * another folder.
- */
-const SHARED_MODULES = ["model", "plan", "render", "emulator", "export", "pull", "status", "doctor"].map(
-  (folder) => `test/${folder}/**/*.test.ts`,
-);
+import { ISOLATED } from "./test/setup/isolation.js";
 
 export default defineConfig({
   test: {
     // Random property tests by default; a fixed seed with FC_SEED (CI sets one).
     setupFiles: ["test/setup/fast-check.ts"],
+    // Every temporary directory of a run under one that is removed when it ends.
+    globalSetup: ["test/setup/temp-root.ts"],
     // Integration tests start the emulator in-process on port 0; virtual clocks keep them fast.
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -26,9 +17,16 @@ export default defineConfig({
     // Long soak and crash variants run only when asked for, to keep the suite
     // short on shared machines: DOOHCTL_LONG_TESTS=1.
     env: { NO_COLOR: "1" },
+    // Test files share one module graph per worker instead of importing src/ afresh each,
+    // except those that change process-wide state (test/setup/isolation.ts; its test holds the
+    // rest to it). Measured on test/apply with 4 workers: 17 CPU-seconds shared against 42
+    // isolated; on test/cli, test/accounts and test/api 39 against 75 (docs/performance.md).
     projects: [
-      { extends: true, test: { name: "shared-modules", include: SHARED_MODULES, isolate: false } },
-      { extends: true, test: { name: "isolated", include: ["test/**/*.test.ts"], exclude: SHARED_MODULES } },
+      {
+        extends: true,
+        test: { name: "shared-modules", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false },
+      },
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
     ],
   },
 });

@@ -8,7 +8,7 @@
  * apply fan-out that applies each account's reviewed plan and records its applied ref, one
  * account's failure that stops and corrupts no other, and an empty matrix that fails nothing.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../../src/plan/types.js";
 import { StepFailed } from "../helpers/composite-action.js";
 import { USER } from "../helpers/users.js";
@@ -35,12 +35,26 @@ async function firstApply(r: AccountsRepo): Promise<void> {
   for (const account of r.accounts) expect(r.applied(account), account).toBe(r.main());
 }
 
-describe("the GitHub fan-out workflows", () => {
-  it("two accounts: plans each with its own plan user, posts one comment, applies each reviewed plan and records its ref", async () => {
-    repo = await githubAccountsRepo(["north", "south-eu"]);
-    const r = repo;
-    await firstApply(r);
-    const before = r.main();
+describe("the GitHub fan-out workflows, two accounts", () => {
+  // One repository for the merges below (each starts where every account is applied at main):
+  // its accounts, emulators and first apply are set up once.
+  let shared: AccountsRepo;
+  beforeAll(async () => {
+    shared = await githubAccountsRepo(["north", "south-eu"]);
+    await firstApply(shared);
+  }, 180_000);
+  afterAll(() => shared?.close());
+
+  /** main's HEAD, which every account's applied ref names. */
+  const appliedMain = (r: AccountsRepo) => {
+    const main = r.main();
+    for (const account of r.accounts) expect(r.applied(account), account).toBe(main);
+    return main;
+  };
+
+  it("plans each with its own plan user, posts one comment, applies each reviewed plan and records its ref", async () => {
+    const r = shared;
+    const before = appliedMain(r);
 
     r.openPullRequest(1, { north: { Malls: 150000 }, "south-eu": { Stations: 70000 } });
     const plan = await r.run("plan", { name: "pull_request", sha: r.mergeRef(1), pr: 1 });
@@ -91,6 +105,44 @@ describe("the GitHub fan-out workflows", () => {
     expect(foreignLogins(r.emulators)).toEqual([]);
   }, 240_000);
 
+  it("one account's apply cancelled leaves the other applied and recorded, and saves its own state under its own key", async () => {
+    const r = shared;
+    const before = appliedMain(r);
+    r.openPullRequest(6, { north: { Malls: 110000 }, "south-eu": { Airports: 90000 } });
+    expect((await r.run("plan", { name: "pull_request", sha: r.mergeRef(6), pr: 6 })).status).toBe("success");
+    const sha = r.merge(6);
+    const saved = r.cacheKeys().length;
+    // North's run is cancelled during the Action's apply (the Action relays the cancel to
+    // doohctl: action.test.ts); here, what the fan-out does around it.
+    const run = await r.run(
+      "apply",
+      { name: "push", sha, before },
+      {
+        fakes: (_job, given) => ({
+          ...given,
+          "doohctl/doohctl@v0.1.0": async (step) => {
+            if (step.with.command?.startsWith("apply ") && step.env.ACCOUNT === "north")
+              throw new StepFailed("cancelled", { "exit-code": "143" }, "cancelled");
+            return given["doohctl/doohctl@v0.1.0"]!(step);
+          },
+        }),
+      },
+    );
+    const north = run.job("apply", "north");
+    expect(north.result).toBe("cancelled");
+    expect(north.run?.step("record").outcome).toBe("skipped");
+    expect(north.run?.step("save").outcome).toBe("success");
+    expect(run.job("apply", "south-eu").result, run.log).toBe("success");
+    expect(r.applied("north")).toBe(before);
+    expect(r.applied("south-eu")).toBe(sha);
+    expect(r.budgets("south-eu")).toMatchObject({ Airports: 90000 });
+    const added = r.cacheKeys().slice(saved);
+    expect(added.filter((k) => k.startsWith("doohctl-state-north-"))).toHaveLength(1);
+    expect(added.filter((k) => k.startsWith("doohctl-state-south-eu-"))).toHaveLength(1);
+  }, 240_000);
+});
+
+describe("the GitHub fan-out workflows", () => {
   it("three accounts: one account's failed apply stops no other and leaves its own ref, and its next merge is refused until applied by hand", async () => {
     repo = await githubAccountsRepo(["north", "south", "east"]);
     const r = repo;
@@ -190,42 +242,4 @@ describe("the GitHub fan-out workflows", () => {
     expect(r.emulators.north!.requestLog()).toEqual([]);
     expect(r.emulators.south!.requestLog()).toEqual([]);
   }, 180_000);
-
-  it("two accounts: one account's apply cancelled leaves the other applied and recorded, and saves its own state under its own key", async () => {
-    repo = await githubAccountsRepo(["north", "south"]);
-    const r = repo;
-    await firstApply(r);
-    const before = r.main();
-    r.openPullRequest(6, { north: { Malls: 110000 }, south: { Airports: 90000 } });
-    expect((await r.run("plan", { name: "pull_request", sha: r.mergeRef(6), pr: 6 })).status).toBe("success");
-    const sha = r.merge(6);
-    const saved = r.cacheKeys().length;
-    // North's run is cancelled during the Action's apply (the Action relays the cancel to
-    // doohctl: action.test.ts); here, what the fan-out does around it.
-    const run = await r.run(
-      "apply",
-      { name: "push", sha, before },
-      {
-        fakes: (_job, given) => ({
-          ...given,
-          "doohctl/doohctl@v0.1.0": async (step) => {
-            if (step.with.command?.startsWith("apply ") && step.env.ACCOUNT === "north")
-              throw new StepFailed("cancelled", { "exit-code": "143" }, "cancelled");
-            return given["doohctl/doohctl@v0.1.0"]!(step);
-          },
-        }),
-      },
-    );
-    const north = run.job("apply", "north");
-    expect(north.result).toBe("cancelled");
-    expect(north.run?.step("record").outcome).toBe("skipped");
-    expect(north.run?.step("save").outcome).toBe("success");
-    expect(run.job("apply", "south").result, run.log).toBe("success");
-    expect(r.applied("north")).toBe(before);
-    expect(r.applied("south")).toBe(sha);
-    expect(r.budgets("south")).toMatchObject({ Airports: 90000 });
-    const added = r.cacheKeys().slice(saved);
-    expect(added.filter((k) => k.startsWith("doohctl-state-north-"))).toHaveLength(1);
-    expect(added.filter((k) => k.startsWith("doohctl-state-south-"))).toHaveLength(1);
-  }, 240_000);
 });

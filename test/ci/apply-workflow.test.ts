@@ -10,7 +10,7 @@
  * `if: cancelled()` step names them on the pull request, and the next merge's refused run
  * reactivates them (`apply --restore-only`) before it fails naming them.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StepFailed } from "../helpers/composite-action.js";
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
 import { ensureBuilt } from "../proof/binary.js";
@@ -36,14 +36,28 @@ async function planned(r: GitHubRepo, pr: number, budgets: Record<string, number
 }
 
 describe("the GitHub apply workflow never loses a merge", () => {
-  it("B's run cancelled, C's run applies nothing and names B; the manual run applies both; D's reviewed plan applies", async () => {
-    repo = await githubRepo();
-    const r = repo;
+  // One repository for the merges of the three tests below, in order (the last leaves a merge
+  // unapplied): each starts where main is applied. Its emulator, origin and first manual run are
+  // set up once.
+  let shared: GitHubRepo;
+  beforeAll(async () => {
+    shared = await githubRepo();
     // Before the first merge: one manual run records the applied commit.
-    const first = await r.run("apply", { name: "workflow_dispatch", sha: r.main() });
+    const first = await shared.run("apply", { name: "workflow_dispatch", sha: shared.main() });
     expect(first.status, first.log).toBe("success");
-    expect(r.applied()).toBeDefined();
+    expect(shared.applied()).toBe(shared.main());
+  }, 120_000);
+  afterAll(() => shared?.close());
 
+  /** main's HEAD, which the applied ref names: every merge so far applied. */
+  const appliedMain = (r: GitHubRepo) => {
+    expect(r.applied(), "main applied").toBe(r.main());
+    return r.main();
+  };
+
+  it("B's run cancelled, C's run applies nothing and names B; the manual run applies both; D's reviewed plan applies", async () => {
+    const r = shared;
+    appliedMain(r);
     await planned(r, 1, { Malls: 150000 });
     const b = r.merge(1);
     // B's apply run was pending when C's push came: GitHub cancelled it, it never ran.
@@ -83,9 +97,8 @@ describe("the GitHub apply workflow never loses a merge", () => {
   }, 180_000);
 
   it("applies the reviewed plan of a rebase merge of several commits: the plan starts from the last applied config", async () => {
-    repo = await githubRepo();
-    const r = repo;
-    expect((await r.run("apply", { name: "workflow_dispatch", sha: r.main() })).status).toBe("success");
+    const r = shared;
+    appliedMain(r);
     r.openPullRequest(4, { Stations: 80000 }, { Malls: 110000 });
     const job = await r.run("plan", { name: "pull_request", sha: r.mergeRef(4), pr: 4 });
     expect(job.status, job.log).toBe("success");
@@ -98,12 +111,10 @@ describe("the GitHub apply workflow never loses a merge", () => {
   }, 120_000);
 
   it("a cancelled apply records nothing, still saves the recovery state, and the next merge's run names it", async () => {
-    repo = await githubRepo();
-    const r = repo;
-    const start = r.main();
-    expect((await r.run("apply", { name: "workflow_dispatch", sha: start })).status).toBe("success");
-    await planned(r, 1, { Malls: 150000 });
-    const one = r.merge(1);
+    const r = shared;
+    const start = appliedMain(r);
+    await planned(r, 5, { Malls: 130000 });
+    const one = r.merge(5);
     const saved = r.cacheKeys().length;
     // The run is cancelled during the Action's apply (the Action relays the cancel to doohctl:
     // action.test.ts); here, what the workflow does after it.
@@ -121,10 +132,10 @@ describe("the GitHub apply workflow never loses a merge", () => {
     expect(r.applied()).toBe(start);
     expect(r.cacheKeys().length).toBe(saved + 1);
 
-    await planned(r, 2, { Stations: 120000 });
-    const next = await r.run("apply", { name: "push", sha: r.merge(2) });
+    await planned(r, 6, { Stations: 110000 });
+    const next = await r.run("apply", { name: "push", sha: r.merge(6) });
     expect(next.status).toBe("failure");
-    expect(next.step("reviewed").log).toContain(`${one} Merge pull request #1`);
+    expect(next.step("reviewed").log).toContain(`${one} Merge pull request #5`);
   }, 120_000);
 
   it("an apply cancelled with campaigns paused names them on its pull request; the next merge's refused run reactivates them and names them", async () => {
