@@ -1,0 +1,99 @@
+/**
+ * A dialect (docs/assumptions.md#dialect) where the DSP answers otherwise than the config says,
+ * over HTTP: what doohctl decides with must be there, or the command stops; nothing a dialect
+ * moves is read as "unset" or "none".
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/program.js";
+import { type Dialect, parseDialect } from "../../src/model/dialect.js";
+import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
+import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { bufferIO } from "../helpers/io.js";
+import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
+import { USER } from "../helpers/users.js";
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+const START = iso(Date.now() - 10 * DAY);
+const END = iso(Date.now() + 60 * DAY);
+const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
+const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
+
+function dialectOf(written: Record<string, unknown>): Dialect {
+  const parsed = parseDialect(written);
+  if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.dialect;
+}
+
+/** Campaign 5001 "Airports", active and in flight with two option sets and a creative. */
+function account(dialect: Dialect): Promise<CliAccount> {
+  return startCliAccount({
+    seed: {
+      users: [USER],
+      advertisers: [ADVERTISER],
+      insertion_orders: [seedIo("1001", { contract_number: "PO-1", start_time: START, end_time: END })],
+      campaigns: [
+        seedCampaign("5001", "1001", "Airports", { active: true, start_time: START, end_time: END }),
+      ],
+      targetings: { "5001": [VENUE_TYPES, PUBLISHERS] },
+      creatives: [seedCreative("9001", ["5001"], ["1001"])],
+    },
+    emulator: { dialect },
+    prefix: "doohctl-dialect-review-",
+  });
+}
+
+function config(origin: string, written: Record<string, unknown>, campaign: readonly string[]): string {
+  return [
+    "version: 1",
+    "connection:",
+    `  api_origin: ${origin}`,
+    "  rate_limits: { get: 1000/60s, write: 1000/60s, session: 100/60s }",
+    `  dialect: ${JSON.stringify(written)}`,
+    "insertion_orders:",
+    '  - id: "1001"',
+    "    campaigns:",
+    "      - name: Airports",
+    ...campaign.map((line) => `        ${line}`),
+    "",
+  ].join("\n");
+}
+
+async function exec(cli: CliAccount, args: string[]) {
+  const io = bufferIO({ env: { ...cli.env, DOOHCTL_SESSION_CACHE: "off" }, cwd: cli.dir });
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** Rewrites the emulator's 2xx JSON answers that `when` picks. */
+function rewrite(
+  when: (method: string, path: string) => boolean,
+  change: (body: Record<string, unknown>) => unknown,
+): Answer {
+  return async (seen, response, upstream) => {
+    if (!when(seen.method, seen.path)) return false;
+    const answer = await upstream();
+    if (answer.status < 200 || answer.status >= 300 || answer.body === "") return false;
+    send(response, { ...answer, body: JSON.stringify(change(JSON.parse(answer.body))) });
+    return true;
+  };
+}
+
+describe("status under a progress member the DSP does not answer", () => {
+  it("stops, naming the member, instead of reporting nothing delivered", async () => {
+    // The DSP answers progress under `delivery`; the config keeps the default `progress`.
+    const cli = await account(dialectOf({ progress: { member: "delivery" } }));
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, {}, []));
+      const status = await exec(cli, ["status"]);
+      expect(status.code, status.out).toBe(1);
+      expect(status.err).toContain("campaign 5001/progress");
+      expect(status.err).toContain("include_progress=true");
+      expect(status.out).toBe("");
+    } finally {
+      await cli.close();
+    }
+  });
+});
