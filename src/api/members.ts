@@ -71,7 +71,7 @@ export function decidedMembers(schema: string, named: readonly string[]): string
  *
  * With `campaign_targetings`, each campaign's embedded list is taken out (the contract's
  * Campaign does not name it) and returned by campaign id, to be judged as a targetings answer
- * and put back as `targetings` (answer.ts).
+ * and put back as `targetings` (answer.ts); a read's campaign without one is `missing`.
  */
 export function contractAnswer(
   dialect: Dialect,
@@ -106,7 +106,9 @@ export function contractAnswer(
       const { [dialect.campaign_targetings]: list, ...rest } = out;
       const id = typeof out.id === "string" ? out.id : undefined;
       if (id !== undefined && list !== undefined && list !== null) embedded.set(id, list);
-      else missing.push(id ?? "(no id)");
+      // G14: only a read's lists are decided with (plan, write guard); a write's answer may
+      // leave them out, or a write the DSP carried out would read as failed.
+      else if (method === "GET") missing.push(id ?? "(no id)");
       out = rest;
     }
     return out;

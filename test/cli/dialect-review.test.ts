@@ -97,3 +97,76 @@ describe("status under a progress member the DSP does not answer", () => {
     }
   });
 });
+
+describe("campaign_targetings (G5, G14)", () => {
+  const written = { campaign_targetings: "targeting_sets" };
+  /** Airports narrowed to one of its two option sets: a pause around the PUT (I1). */
+  const narrowed = ["targetings:", "  - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }"];
+  const campaignsOf = (body: Record<string, unknown>): Record<string, unknown>[] =>
+    Array.isArray(body.campaigns) ? (body.campaigns as Record<string, unknown>[]) : [body];
+
+  it("an embedded option set holding a member doohctl does not know is never replaced (DOOH014)", async () => {
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "GET" && /\/campaigns(\/[^/]+)?$/.test(path),
+        (body) => {
+          for (const c of campaignsOf(body)) {
+            const sets = c.targeting_sets as Record<string, unknown>[];
+            if (sets.length > 0) sets[0] = { ...sets[0], frequency_cap_option: { per_day: 3 } };
+          }
+          return body;
+        },
+      ),
+    );
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
+      const applied = await exec(cli, ["apply", "--auto-approve"]);
+      expect(applied.code, applied.out + applied.err).toBe(1);
+      expect(applied.out + applied.err).toContain("DOOH014");
+      expect(proxy.writes()).toEqual([]);
+      expect(cli.emulator.state().targetings["5001"]).toHaveLength(2);
+      expect(cli.emulator.state().campaigns[0]?.active).toBe(true);
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+
+  it("a write's answer without the embedded list never leaves the campaign paused", async () => {
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "PATCH" && /\/campaigns(\/[^/]+)?$/.test(path),
+        (body) => {
+          for (const c of campaignsOf(body)) delete c.targeting_sets;
+          return body;
+        },
+      ),
+    );
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
+      const applied = await exec(cli, ["apply", "--auto-approve"]);
+      expect(applied.code, applied.out + applied.err).toBe(0);
+      expect(applied.out).not.toContain("LEFT PAUSED");
+      // Paused, narrowed, reactivated: the DSP holds the plan's end state.
+      expect(proxy.writes().map((w) => `${w.method} ${w.path}`)).toEqual([
+        "PATCH /api/dsp/v1/campaigns",
+        "PUT /api/dsp/v1/campaigns/5001/targetings",
+        "PATCH /api/dsp/v1/campaigns",
+      ]);
+      const state = cli.emulator.state();
+      expect(state.campaigns[0]?.active).toBe(true);
+      expect(state.targetings["5001"]).toEqual([
+        { venue_type_targeting_option: { venue_type_ids: ["12", "14"], exclude: false } },
+      ]);
+      const again = await exec(cli, ["plan", "--detailed-exitcode"]);
+      expect(again.code, again.out + again.err).toBe(0);
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+});
