@@ -170,3 +170,37 @@ describe("campaign_targetings (G5, G14)", () => {
     }
   });
 });
+
+describe("DSP text in a refusal", () => {
+  it("is printed with its control characters escaped, never acting on the terminal", async () => {
+    const written = { campaign_targetings: "targeting_sets" };
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "GET" && path.endsWith("/campaigns"),
+        (body) => {
+          for (const c of body.campaigns as Record<string, unknown>[]) {
+            c.id = "5001\u001b[2J\u001b[31m";
+            delete c.targeting_sets;
+          }
+          return body;
+        },
+      ),
+    );
+    try {
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        config(proxy.origin, written, ["budget_impressions: 150000"]),
+      );
+      const planned = await exec(cli, ["plan"]);
+      expect(planned.code).toBe(1);
+      expect(planned.err).toContain("targeting_sets");
+      expect(planned.err).not.toContain("\u001b");
+      expect(planned.err).toContain("5001\\u001b[2J");
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+});
