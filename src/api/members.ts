@@ -119,6 +119,41 @@ export function contractAnswer(
   return { body: kept, ...(embedded ? { embedded, missing } : {}) };
 }
 
+/**
+ * A place in a contract-named answer (`/insertion_orders/0/contract_number`) in the names the
+ * DSP answered under `dialect` (`/insertion_orders/0/po_number`), with the dialect key that
+ * placed it: a refusal must name what the DSP sent, or a user looks for a member it never had.
+ */
+export function dialectPlace(dialect: Dialect, method: HttpMethod, template: string, at: string): string {
+  const op = template.slice(DSP_BASE_PATH.length);
+  const renames: [canonical: string, named: string, key: string][] = [];
+  if (op === "/insertion_orders" || op === "/insertion_orders/{id}") {
+    renames.push(["contract_number", dialect.contract_number, "contract_number"]);
+  } else if (op === "/campaigns/{campaign_id}/targetings" && method === "GET") {
+    renames.push(["targetings", dialect.targetings.member, "targetings.member"]);
+  } else if (op === "/campaigns" || op === "/campaigns/{id}") {
+    renames.push(
+      ["progress", dialect.progress.member, "progress.member"],
+      ["impressions_delivered", dialect.progress.impressions, "progress.impressions"],
+      ["spend", dialect.progress.spend, "progress.spend"],
+    );
+    if (method === "POST" && op === "/campaigns") {
+      renames.push(["campaigns", dialect.create_campaigns_member, "create_campaigns_member"]);
+    }
+  }
+  const keys: string[] = [];
+  const place = at
+    .split("/")
+    .map((part) => {
+      const rename = renames.find(([canonical, named]) => part === canonical && named !== canonical);
+      if (rename === undefined) return part;
+      keys.push(rename[2]);
+      return rename[1];
+    })
+    .join("/");
+  return keys.length === 0 ? at : `${place} (connection.dialect: ${keys.join(", ")})`;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 

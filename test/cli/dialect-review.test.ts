@@ -204,3 +204,32 @@ describe("DSP text in a refusal", () => {
     }
   });
 });
+
+describe("a refusal under a dialect", () => {
+  it("names the member the DSP sent and the dialect key, not the contract's name for it", async () => {
+    // The config's dialect places the contract number under po_number; the DSP keeps the default.
+    const cli = await account(dialectOf({}));
+    try {
+      const written = { contract_number: "po_number", progress: { spend: "cost" } };
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
+      const planned = await exec(cli, ["plan"]);
+      expect(planned.code, planned.err).toBe(1);
+      expect(planned.err).toContain(
+        "at /insertion_orders/0/po_number (connection.dialect: contract_number): a required member, missing",
+      );
+
+      // Progress's inner member: the DSP answers `spend`, the dialect says `cost`.
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        config(cli.emulator.origin, { progress: { spend: "cost" } }, []),
+      );
+      const status = await exec(cli, ["status"]);
+      expect(status.code, status.err).toBe(1);
+      expect(status.err).toContain(
+        "at /campaigns/0/progress/cost (connection.dialect: progress.spend): a required member, missing",
+      );
+    } finally {
+      await cli.close();
+    }
+  });
+});
