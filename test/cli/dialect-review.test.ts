@@ -3,7 +3,7 @@
  * over HTTP: what doohctl decides with must be there, or the command stops; nothing a dialect
  * moves is read as "unset" or "none".
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
@@ -128,6 +128,38 @@ describe("campaign_targetings (G5, G14)", () => {
       expect(proxy.writes()).toEqual([]);
       expect(cli.emulator.state().targetings["5001"]).toHaveLength(2);
       expect(cli.emulator.state().campaigns[0]?.active).toBe(true);
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+
+  it("export and pull leave such a list undeclared, never writing it without the member", async () => {
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "GET" && /\/campaigns(\/[^/]+)?$/.test(path),
+        (body) => {
+          for (const c of campaignsOf(body)) {
+            const sets = c.targeting_sets as Record<string, unknown>[];
+            sets[0] = { ...sets[0], frequency_cap_option: { per_day: 3 } };
+          }
+          return body;
+        },
+      ),
+    );
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, ["budget_impressions: 100000"]));
+      const exported = await exec(cli, ["export", "--all", "--config", "doohctl.yaml"]);
+      expect(exported.code, exported.err).toBe(0);
+      expect(exported.out).toContain("name: Airports");
+      expect(exported.out).not.toContain("venue_type_ids");
+      expect(exported.err).toContain("frequency_cap_option");
+      const pulled = await exec(cli, ["pull"]);
+      expect(pulled.code, pulled.err).toBeLessThan(2);
+      expect(readFileSync(join(cli.dir, "doohctl.yaml"), "utf8")).not.toContain("venue_type_ids");
+      expect(proxy.writes()).toEqual([]);
     } finally {
       await proxy.close();
       await cli.close();
