@@ -150,7 +150,10 @@ describe("campaign_targetings (G5, G14)", () => {
       ),
     );
     try {
-      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, ["budget_impressions: 100000"]));
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        config(proxy.origin, written, ["budget_impressions: 100000"]),
+      );
       const exported = await exec(cli, ["export", "--all", "--config", "doohctl.yaml"]);
       expect(exported.code, exported.err).toBe(0);
       expect(exported.out).toContain("name: Airports");
@@ -261,6 +264,43 @@ describe("a refusal under a dialect", () => {
         "at /campaigns/0/progress/cost (connection.dialect: progress.spend): a required member, missing",
       );
     } finally {
+      await cli.close();
+    }
+  });
+});
+
+describe("an id the DSP answers, in a dialect's path", () => {
+  it("stays one segment under the DSP base path: `..` never climbs out of it", async () => {
+    // Four segments reach no read of the specification's, so the path is a valid one.
+    const written = { targetings: { read_path: "/{id}/targeting/sets" } };
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "GET" && path.endsWith("/campaigns"),
+        (body) => {
+          for (const c of body.campaigns as Record<string, unknown>[]) c.id = "..";
+          return body;
+        },
+      ),
+    );
+    try {
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        config(proxy.origin, written, [
+          "targetings:",
+          "  - venue_type_targeting_option: { venue_type_ids: ['12'] }",
+        ]),
+      );
+      const planned = await exec(cli, ["plan"]);
+      expect(planned.code).toBe(1);
+      expect(planned.err).toContain('the id ".." cannot be a path segment');
+      // As a server reads them: dot segments resolved (the proxy's URL parser does it too).
+      const reads = proxy.log.filter((s) => s.method === "GET").map((s) => s.path);
+      for (const path of reads) expect(path.startsWith("/api/dsp/v1/")).toBe(true);
+      expect(proxy.writes()).toEqual([]);
+    } finally {
+      await proxy.close();
       await cli.close();
     }
   });
