@@ -305,3 +305,52 @@ describe("an id the DSP answers, in a dialect's path", () => {
     }
   });
 });
+
+describe("apply --restore-only under every key at once", () => {
+  it("reactivates the campaign an apply left paused, through the dialect's reads and members", async () => {
+    const written = {
+      insertion_orders_path: "/v2/orders",
+      contract_number: "po_number",
+      progress: { parameter: "with=delivery", member: "delivery", impressions: "impressions", spend: "cost" },
+      targetings: { read_path: "/targeting_sets/{id}", member: "sets" },
+      campaign_targetings: "targeting_sets",
+      create_campaigns_member: "items",
+    };
+    const cli = await account(dialectOf(written));
+    // The pause goes through; the PUT and the reactivation are refused: the record keeps it.
+    let writes = 0;
+    let failing = true;
+    const proxy = await answeringProxy(cli.emulator.origin, async (seen, response) => {
+      if (seen.method === "GET" || seen.path === "/api/session") return false;
+      writes++;
+      if (!failing || writes === 1) return false;
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ message: "refused by the test" }));
+      return true;
+    });
+    try {
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        config(proxy.origin, written, [
+          "targetings:",
+          "  - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }",
+        ]),
+      );
+      const applied = await exec(cli, ["apply", "--auto-approve"]);
+      expect(applied.code, applied.err).toBe(1);
+      expect(applied.out).toContain("LEFT PAUSED");
+      expect(cli.emulator.state().campaigns[0]?.active).toBe(false);
+
+      failing = false;
+      const restored = await exec(cli, ["apply", "--restore-only", "--auto-approve"]);
+      expect(restored.code, restored.out + restored.err).toBe(0);
+      const state = cli.emulator.state();
+      expect(state.campaigns[0]?.active).toBe(true);
+      // Only the reactivation: the targetings stay as they were.
+      expect(state.targetings["5001"]).toHaveLength(2);
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+});
