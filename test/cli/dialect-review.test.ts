@@ -354,3 +354,39 @@ describe("apply --restore-only under every key at once", () => {
     }
   });
 });
+
+describe("create_campaigns_member (G3)", () => {
+  it("a POST answered under another member: the created campaign is found, never created twice", async () => {
+    const written = { create_campaigns_member: "items" };
+    const cli = await account(dialectOf(written));
+    const proxy = await answeringProxy(
+      cli.emulator.origin,
+      rewrite(
+        (method, path) => method === "POST" && path.endsWith("/campaigns"),
+        ({ items, ...rest }) => ({ ...rest, campaigns: items }),
+      ),
+    );
+    const lines = [
+      "      - name: Harbour",
+      `        start_time: "${START}"`,
+      `        end_time: "${END}"`,
+      "        budget_impressions: 20000",
+      "        cpm: 10 USD",
+    ];
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), `${config(proxy.origin, written, [])}${lines.join("\n")}\n`);
+      const applied = await exec(cli, ["apply", "--auto-approve"]);
+      expect(applied.code).toBe(1);
+      expect(applied.err).toContain("at /items (connection.dialect: create_campaigns_member): a required member");
+      // The DSP carried the POST out: the next apply finds Harbour by name and creates nothing.
+      const again = await exec(cli, ["apply", "--auto-approve"]);
+      expect(again.code, again.err).toBe(0);
+      expect(again.out).toContain("No changes");
+      const names = cli.emulator.state().campaigns.map((c) => c.name);
+      expect(names.filter((n) => n === "Harbour")).toHaveLength(1);
+    } finally {
+      await proxy.close();
+      await cli.close();
+    }
+  });
+});
