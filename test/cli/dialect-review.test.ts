@@ -374,10 +374,15 @@ describe("create_campaigns_member (G3)", () => {
       "        cpm: 10 USD",
     ];
     try {
-      writeFileSync(join(cli.dir, "doohctl.yaml"), `${config(proxy.origin, written, [])}${lines.join("\n")}\n`);
+      writeFileSync(
+        join(cli.dir, "doohctl.yaml"),
+        `${config(proxy.origin, written, [])}${lines.join("\n")}\n`,
+      );
       const applied = await exec(cli, ["apply", "--auto-approve"]);
       expect(applied.code).toBe(1);
-      expect(applied.err).toContain("at /items (connection.dialect: create_campaigns_member): a required member");
+      expect(applied.err).toContain(
+        "at /items (connection.dialect: create_campaigns_member): a required member",
+      );
       // The DSP carried the POST out: the next apply finds Harbour by name and creates nothing.
       const again = await exec(cli, ["apply", "--auto-approve"]);
       expect(again.code, again.err).toBe(0);
