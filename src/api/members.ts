@@ -98,7 +98,11 @@ export function contractAnswer(
     if (member !== "progress" || impressions !== "impressions_delivered" || spend !== "spend") {
       out = move(out, member, "progress") as Record<string, unknown>;
       if (isObject(out.progress)) {
-        const progress = move(move(out.progress, impressions, "impressions_delivered"), spend, "spend");
+        // At once: a dialect may exchange the two names (the emulator serves such a swap).
+        const progress = moveAll(out.progress, [
+          [impressions, "impressions_delivered"],
+          [spend, "spend"],
+        ]);
         out = { ...out, progress };
       }
     }
@@ -162,6 +166,18 @@ function move(value: unknown, from: string, to: string): unknown {
   if (from === to || !isObject(value)) return value;
   const { [from]: moved, [to]: _dropped, ...rest } = value;
   return moved === undefined ? rest : { ...rest, [to]: moved };
+}
+
+/** `value` with each `from` moved to its `to`, every one read from `value` as it came. */
+function moveAll(value: Record<string, unknown>, moves: readonly [from: string, to: string][]): unknown {
+  const out: Record<string, unknown> = { ...value };
+  for (const [from, to] of moves) if (from !== to) delete out[to];
+  for (const [from, to] of moves) {
+    if (from === to) continue;
+    if (!moves.some(([, other]) => other === from)) delete out[from];
+    if (value[from] !== undefined) out[to] = value[from];
+  }
+  return out;
 }
 
 function eachOf(envelope: unknown, member: string, each: (item: unknown) => unknown): unknown {

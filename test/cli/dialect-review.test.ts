@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { type Dialect, parseDialect } from "../../src/model/dialect.js";
+import { Money } from "../../src/model/money.js";
 import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
@@ -391,6 +392,29 @@ describe("create_campaigns_member (G3)", () => {
       expect(names.filter((n) => n === "Harbour")).toHaveLength(1);
     } finally {
       await proxy.close();
+      await cli.close();
+    }
+  });
+});
+
+describe("members a dialect exchanges", () => {
+  it("reads progress whose two members swap names, as the DSP serves them", async () => {
+    const written = { progress: { impressions: "spend", spend: "impressions_delivered" } };
+    const cli = await account(dialectOf(written));
+    try {
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
+      const status = await exec(cli, ["status", "--format", "json"]);
+      expect([0, 2], status.err).toContain(status.code);
+      const report = JSON.parse(status.out) as {
+        campaigns: { impressions: { delivered: number }; spend: { amount: string } }[];
+      };
+      const [airports] = report.campaigns;
+      expect(airports!.impressions.delivered).toBeGreaterThan(0);
+      // Spend = impressions x cpm / 1000 at 12 USD (seedCampaign): 0.012 USD an impression.
+      expect(Money.toNanos(Money.parse(airports!.spend.amount))).toBe(
+        BigInt(airports!.impressions.delivered) * 12_000_000n,
+      );
+    } finally {
       await cli.close();
     }
   });
