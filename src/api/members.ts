@@ -107,7 +107,10 @@ export function contractAnswer(
       }
     }
     if (embedded && dialect.campaign_targetings !== null) {
-      const { [dialect.campaign_targetings]: list, ...rest } = out;
+      // From the answer as it came: the member may be the one progress was moved to.
+      const list = c[dialect.campaign_targetings];
+      const { [dialect.campaign_targetings]: _taken, ...others } = out;
+      const rest = dialect.campaign_targetings === "progress" && member !== "progress" ? out : others;
       const id = typeof out.id === "string" ? out.id : undefined;
       if (id !== undefined && list !== undefined && list !== null) embedded.set(id, list);
       // G14: only a read's lists are decided with (plan, write guard); a write's answer may

@@ -419,3 +419,25 @@ describe("members a dialect exchanges", () => {
     }
   });
 });
+
+describe("embedded targetings under the contract's name for progress", () => {
+  it("reads both, each from the member the DSP sent it under", async () => {
+    const written = { progress: { member: "delivery" }, campaign_targetings: "progress" };
+    const cli = await account(dialectOf(written));
+    try {
+      const narrowed = ["targetings:", "  - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }"];
+      writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, narrowed));
+      const planned = await exec(cli, ["plan", "--detailed-exitcode"]);
+      expect(planned.code, planned.err).toBe(2);
+      // Only the publisher set goes: the live list was read whole.
+      expect(planned.out).toContain("- not publishers p1");
+      expect(planned.out).not.toContain("+ venue");
+      const status = await exec(cli, ["status", "--format", "json"]);
+      expect([0, 2], status.err).toContain(status.code);
+      const report = JSON.parse(status.out) as { campaigns: { impressions: { delivered: number } }[] };
+      expect(report.campaigns[0]!.impressions.delivered).toBeGreaterThan(0);
+    } finally {
+      await cli.close();
+    }
+  });
+});
