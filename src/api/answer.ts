@@ -12,7 +12,7 @@ import { type ContractIssue, type ContractOperation, findOperation, readAnswer }
 import { contractPath } from "./endpoints.js";
 import { ApiError, ContractError, ResponseTooDeepError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
-import { contractAnswer } from "./members.js";
+import { contractAnswer, dialectPlace } from "./members.js";
 import type { HttpResponse } from "./transport.js";
 import type { ApiRequest } from "./types.js";
 
@@ -89,11 +89,13 @@ export function trustedBody(
 ): unknown {
   const dialect = reading.dialect ?? DEFAULT_DIALECT;
   const op = findOperation(request.method, contractPath(dialect, request.method, request.path));
+  // Each place in the names the DSP answered (members.ts), never in the contract's alone.
+  const place = (at: string) => (op ? dialectPlace(dialect, request.method, op.template, at) : at);
   const fail = (issues: ContractIssue[]) =>
     new ContractError(
       request.method,
       request.path,
-      issues.map((i) => ({ at: scrubber.text(i.at), expected: i.expected })),
+      issues.map((i) => ({ at: scrubber.text(place(i.at)), expected: i.expected })),
     );
   if (response.text.trim() === "") {
     if (op?.responseSchema === undefined || reading.raw) return undefined;

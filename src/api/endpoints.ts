@@ -54,7 +54,19 @@ export interface ListEndpoint<Key extends string, T, Field extends string = stri
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
 const mediaOwner = (path: string) => `${MEDIA_OWNER_BASE_PATH}${path}`;
-const segment = (id: string) => encodeURIComponent(id);
+/**
+ * An id as one path segment. `.` and `..` stay dot segments once encoded (a URL parser, the
+ * DSP's front among them, resolves even `%2E%2E`): an id the DSP answered would move the read
+ * up a level, out of the DSP base path under a dialect's `/{id}/...` (src/model/dialect.ts).
+ */
+function segment(id: string): string {
+  if (id === "." || id === "..") {
+    throw new Error(
+      `the id "${id}" cannot be a path segment: it would move the request to another path. Nothing was sent; an id the DSP answered is for its operator to fix`,
+    );
+  }
+  return encodeURIComponent(id);
+}
 
 function listQuery(query: ListQuery, extra: Array<[string, string]> = []): Array<[string, string]> {
   const out: Array<[string, string]> = [];

@@ -3,6 +3,7 @@
  * on the class (or `code`), never on message text. No error ever holds the password or the
  * session token: only the user's email, the method and the path.
  */
+import { printable } from "../model/printable.js";
 import { noAnswerText, type Tries } from "../model/silence.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { HttpMethod } from "./types.js";
@@ -261,7 +262,8 @@ export class ContractError extends RequestError {
     /** Where (a JSON pointer into the answer) and what the contract expects there. */
     readonly issues: ReadonlyArray<{ at: string; expected: string }>,
   ) {
-    const shown = issues.slice(0, 5).map((i) => `at ${i.at}: ${i.expected}`);
+    // `at` may hold what the DSP chose (a campaign id, G14): printable, never acting on a terminal.
+    const shown = issues.slice(0, 5).map((i) => `at ${printable(i.at)}: ${i.expected}`);
     const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
     super(
       method,

@@ -71,7 +71,7 @@ export function decidedMembers(schema: string, named: readonly string[]): string
  *
  * With `campaign_targetings`, each campaign's embedded list is taken out (the contract's
  * Campaign does not name it) and returned by campaign id, to be judged as a targetings answer
- * and put back as `targetings` (answer.ts).
+ * and put back as `targetings` (answer.ts); a read's campaign without one is `missing`.
  */
 export function contractAnswer(
   dialect: Dialect,
@@ -98,15 +98,24 @@ export function contractAnswer(
     if (member !== "progress" || impressions !== "impressions_delivered" || spend !== "spend") {
       out = move(out, member, "progress") as Record<string, unknown>;
       if (isObject(out.progress)) {
-        const progress = move(move(out.progress, impressions, "impressions_delivered"), spend, "spend");
+        // At once: a dialect may exchange the two names (the emulator serves such a swap).
+        const progress = moveAll(out.progress, [
+          [impressions, "impressions_delivered"],
+          [spend, "spend"],
+        ]);
         out = { ...out, progress };
       }
     }
     if (embedded && dialect.campaign_targetings !== null) {
-      const { [dialect.campaign_targetings]: list, ...rest } = out;
+      // From the answer as it came: the member may be the one progress was moved to.
+      const list = c[dialect.campaign_targetings];
+      const { [dialect.campaign_targetings]: _taken, ...others } = out;
+      const rest = dialect.campaign_targetings === "progress" && member !== "progress" ? out : others;
       const id = typeof out.id === "string" ? out.id : undefined;
       if (id !== undefined && list !== undefined && list !== null) embedded.set(id, list);
-      else missing.push(id ?? "(no id)");
+      // G14: only a read's lists are decided with (plan, write guard); a write's answer may
+      // leave them out, or a write the DSP carried out would read as failed.
+      else if (method === "GET") missing.push(id ?? "(no id)");
       out = rest;
     }
     return out;
@@ -117,6 +126,41 @@ export function contractAnswer(
   return { body: kept, ...(embedded ? { embedded, missing } : {}) };
 }
 
+/**
+ * A place in a contract-named answer (`/insertion_orders/0/contract_number`) in the names the
+ * DSP answered under `dialect` (`/insertion_orders/0/po_number`), with the dialect key that
+ * placed it: a refusal must name what the DSP sent, or a user looks for a member it never had.
+ */
+export function dialectPlace(dialect: Dialect, method: HttpMethod, template: string, at: string): string {
+  const op = template.slice(DSP_BASE_PATH.length);
+  const renames: [canonical: string, named: string, key: string][] = [];
+  if (op === "/insertion_orders" || op === "/insertion_orders/{id}") {
+    renames.push(["contract_number", dialect.contract_number, "contract_number"]);
+  } else if (op === "/campaigns/{campaign_id}/targetings" && method === "GET") {
+    renames.push(["targetings", dialect.targetings.member, "targetings.member"]);
+  } else if (op === "/campaigns" || op === "/campaigns/{id}") {
+    renames.push(
+      ["progress", dialect.progress.member, "progress.member"],
+      ["impressions_delivered", dialect.progress.impressions, "progress.impressions"],
+      ["spend", dialect.progress.spend, "progress.spend"],
+    );
+    if (method === "POST" && op === "/campaigns") {
+      renames.push(["campaigns", dialect.create_campaigns_member, "create_campaigns_member"]);
+    }
+  }
+  const keys: string[] = [];
+  const place = at
+    .split("/")
+    .map((part) => {
+      const rename = renames.find(([canonical, named]) => part === canonical && named !== canonical);
+      if (rename === undefined) return part;
+      keys.push(rename[2]);
+      return rename[1];
+    })
+    .join("/");
+  return keys.length === 0 ? at : `${place} (connection.dialect: ${keys.join(", ")})`;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -125,6 +169,18 @@ function move(value: unknown, from: string, to: string): unknown {
   if (from === to || !isObject(value)) return value;
   const { [from]: moved, [to]: _dropped, ...rest } = value;
   return moved === undefined ? rest : { ...rest, [to]: moved };
+}
+
+/** `value` with each `from` moved to its `to`, every one read from `value` as it came. */
+function moveAll(value: Record<string, unknown>, moves: readonly [from: string, to: string][]): unknown {
+  const out: Record<string, unknown> = { ...value };
+  for (const [from, to] of moves) if (from !== to) delete out[to];
+  for (const [from, to] of moves) {
+    if (from === to) continue;
+    if (!moves.some(([, other]) => other === from)) delete out[from];
+    if (value[from] !== undefined) out[to] = value[from];
+  }
+  return out;
 }
 
 function eachOf(envelope: unknown, member: string, each: (item: unknown) => unknown): unknown {

@@ -12,6 +12,7 @@
  */
 
 import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "./resource-fields.js";
+import { DSP_BASE_PATH } from "./wire.js";
 
 /** A dialect, in the config's own words (snake_case, as `connection.dialect` writes it). */
 export interface Dialect {
@@ -192,6 +193,10 @@ function pathProblem(value: string, withId: boolean): string | undefined {
   const advice = withId ? "for example `/campaigns/{id}/targetings`" : "for example `/insertion_orders`";
   if (!value.startsWith("/") || value.startsWith("//")) {
     return `must be a path under the DSP base path, starting with one \`/\` (${advice}), never a URL`;
+  }
+  // Written whole, as the DSP's documentation shows it: every request would miss (`/api/dsp/v1/api/dsp/v1/...`).
+  if (value.startsWith(`${DSP_BASE_PATH}/`)) {
+    return `is under ${DSP_BASE_PATH} already: write it without ${DSP_BASE_PATH} (\`${value.slice(DSP_BASE_PATH.length)}\`)`;
   }
   const segments = value.slice(1).split("/");
   let ids = 0;

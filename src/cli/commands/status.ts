@@ -6,8 +6,6 @@
  * writes. Exit 2 lets a scheduled job alert.
  */
 import type { Command } from "commander";
-import type { CampaignListQuery } from "../../api/endpoints.js";
-import { readByValues } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
 import { type Clock, systemClock } from "../../model/clock.js";
@@ -177,14 +175,15 @@ function declaredInactiveIds(desired: DesiredState, live: Campaign[]): Set<strin
 
 /**
  * The campaigns of the declared insertion orders with progress (G2): by `filter=insertion_order_id:`,
- * 100 a page, so n campaigns cost ceil(n / 100) requests.
+ * 100 a page, so n campaigns cost ceil(n / 100) requests. Through the client's reader, which
+ * refuses a campaign answered without progress (G14): a DSP that leaves it out, or answers it
+ * under another member than the dialect's, is never reported as nothing delivered.
  */
 function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campaign[]> {
-  return readByValues((request, options) => client.send(request, options), client.endpoints.campaigns, {
-    field: "insertion_order_id",
-    values: desired.insertionOrders.map((io) => io.id),
-    query: { includeProgress: true } as CampaignListQuery,
-  });
+  return client.listCampaignsByInsertionOrder(
+    desired.insertionOrders.map((io) => io.id),
+    { includeProgress: true },
+  );
 }
 
 /** Declared campaigns by id when pinned, else by name within their insertion order (ARCHITECTURE.md#identity). */
