@@ -7,9 +7,9 @@
 import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
 import type { Scrubber } from "../model/scrub.js";
-import { type ApiErrorBody, type ApiFieldError, DSP_BASE_PATH } from "../model/wire.js";
+import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
 import { type ContractIssue, type ContractOperation, findOperation, readAnswer } from "./contract.js";
-import { contractPath } from "./endpoints.js";
+import { contractPath, Endpoints } from "./endpoints.js";
 import { ApiError, ContractError, ResponseTooDeepError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
 import { contractAnswer, dialectPlace } from "./members.js";
@@ -160,8 +160,10 @@ function embedTargetings(
 }
 
 let targetingsOperation: ContractOperation | undefined;
+/** The contract's targetings read (the gap decisions' endpoints are the contract's paths). */
 const TARGETINGS_OPERATION = (): ContractOperation => {
-  targetingsOperation ??= findOperation("GET", `${DSP_BASE_PATH}/campaigns/0/targetings`)!;
+  const read = Endpoints.getTargetings("0");
+  targetingsOperation ??= findOperation(read.method, read.path)!;
   return targetingsOperation;
 };
 
