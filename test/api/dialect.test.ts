@@ -9,14 +9,9 @@ import { trustedBody } from "../../src/api/answer.js";
 import { contractPath, createdItems, endpointsFor } from "../../src/api/endpoints.js";
 import { ContractError } from "../../src/api/errors.js";
 import type { ApiRequest } from "../../src/api/types.js";
-import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../../src/model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect } from "../../src/model/dialect.js";
 import { Scrubber } from "../../src/model/scrub.js";
-
-function dialectOf(raw: unknown): Dialect {
-  const parsed = parseDialect(raw);
-  if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.dialect;
-}
+import { dialectOf } from "../helpers/dialects.js";
 
 const ALL = dialectOf({
   insertion_orders_path: "/orders",

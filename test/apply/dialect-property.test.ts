@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { applyPlan } from "../../src/apply/execute.js";
 import { loadConfig } from "../../src/config/load.js";
 import { type Dialect, parseDialect } from "../../src/model/dialect.js";
-import { seedCampaignWith, seedCreativeWith } from "../helpers/builders.js";
+import { liveIo, seedCampaignWith, seedCreativeWith } from "../helpers/builders.js";
 import { emulatorWorld } from "../helpers/world.js";
 
 /** Each key's values: its default first, then others a DSP might use. */
@@ -82,18 +82,7 @@ describe("a config that speaks its DSP's dialect", () => {
         const dialect = (parsed as { dialect: Dialect }).dialect;
         const world = await emulatorWorld({
           seed: {
-            insertion_orders: [
-              {
-                id: "1001",
-                advertiser_id: "1",
-                name: "Winter",
-                contract_number: "PO-1",
-                start_time: "2026-12-01T00:00:00Z",
-                end_time: "2027-03-01T00:00:00Z",
-                budget_impressions: 1_000_000,
-                budget_money: null,
-              },
-            ],
+            insertion_orders: [liveIo({ budget_money: null })],
             campaigns: [
               seedCampaignWith({ id: "5001", active: true, name: "Airports", budget_impressions: 300_000 }),
             ],

@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { type Dialect, parseDialect } from "../../src/model/dialect.js";
+import type { Dialect } from "../../src/model/dialect.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import { login, request } from "../emulator/helpers.js";
 import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { dialectOf } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
 import { COLLEAGUE, USER } from "../helpers/users.js";
 
@@ -47,12 +48,6 @@ const ALL = Object.values(ALONE).reduce<Record<string, Record<string, unknown>>>
   }
   return all;
 }, {});
-
-function dialectOf(written: Record<string, unknown>): Dialect {
-  const parsed = parseDialect(written);
-  if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.dialect;
-}
 
 /**
  * The config: the contract number changed, Airports (active, in flight) raised and narrowed

@@ -7,10 +7,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { type Dialect, parseDialect } from "../../src/model/dialect.js";
+import type { Dialect } from "../../src/model/dialect.js";
 import { Money } from "../../src/model/money.js";
 import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { dialectOf } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
 import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
@@ -21,12 +22,6 @@ const START = iso(Date.now() - 10 * DAY);
 const END = iso(Date.now() + 60 * DAY);
 const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
 const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
-
-function dialectOf(written: Record<string, unknown>): Dialect {
-  const parsed = parseDialect(written);
-  if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.dialect;
-}
 
 /** Campaign 5001 "Airports", active and in flight with two option sets and a creative. */
 function account(dialect: Dialect): Promise<CliAccount> {

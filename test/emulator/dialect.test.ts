@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { DialectError, loadDialectFile, SeedError, validateSeed } from "../../src/emulator/index.js";
-import { type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { seedAccount } from "../helpers/builders.js";
+import { dialectOf as dialect } from "../helpers/dialects.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
 import { boot, DSP, fields, login, request, type Session } from "./helpers.js";
@@ -21,13 +21,6 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
-
-/** A dialect as a config writes it, every other key at its default. */
-function dialect(written: Record<string, unknown>): Dialect {
-  const parsed = parseDialect(written);
-  if ("problems" in parsed) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.dialect;
-}
 
 async function state(session: Session) {
   return (await request(session.emulator.origin, "GET", "/__emulator/state")).body;
