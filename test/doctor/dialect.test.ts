@@ -15,6 +15,7 @@ import { DEFAULT_DIALECT, DIALECT_KEYS, parseDialect } from "../../src/model/dia
 import { seedAccount } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { answeringProxy, send } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 
 let account: CliAccount | undefined;
@@ -314,5 +315,29 @@ describe("doohctl doctor --suggest-dialect", () => {
       detail: expect.stringMatching(/read budget exhausted \(5 of 5 reads spent; raise --max-reads\)/),
     });
     expectReadOnly();
+  });
+});
+
+describe("doohctl doctor --suggest-dialect and ids from the DSP", () => {
+  it("never sends a path an id of `..` would move: the keys it needed are not established, and say why", async () => {
+    const origin = await start({ campaign_targetings: "targeting_sets" });
+    // The DSP answers its first campaign with the id `..`: GET /campaigns/.. would read the
+    // DSP base path itself, and a read path `/{id}/...` would leave it.
+    const proxy = await answeringProxy(origin, async (request, response, upstream) => {
+      if (request.method !== "GET" || request.path !== "/api/dsp/v1/campaigns") return false;
+      const answer = await upstream();
+      send(response, { ...answer, body: answer.body.replace('"id":"5001"', '"id":".."') });
+      return true;
+    });
+    try {
+      const { key } = await suggestion(proxy.origin);
+      expect(
+        proxy.log.filter((r) => r.path.split("/").some((part) => part === ".." || part === ".")),
+      ).toEqual([]);
+      expect(key("progress.member").status).toBe("not established");
+      expect(key("progress.member").detail).toContain("cannot be a path segment");
+    } finally {
+      await proxy.close();
+    }
   });
 });

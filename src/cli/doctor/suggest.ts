@@ -6,6 +6,7 @@
  * established, with what to ask the DSP's support. Only member names are ever taken from an
  * answer, never a member's value, and only names a dialect may hold (MEMBER_NAME).
  */
+import { endpointsFor } from "../../api/endpoints.js";
 import {
   DEFAULT_DIALECT,
   DIALECT_KEYS,
@@ -89,6 +90,15 @@ export async function suggestDialect(input: ProbeInput): Promise<KeyFinding[]> {
     const kept = { key, ...finding, value: dialectValue(dialect, key) };
     return finding.status === "unused" ? kept : { ...kept, ask };
   });
+}
+
+/** A path from the dialect's endpoints, or why it cannot be sent (an id of `.` or `..`). */
+function pathOf(build: () => { path: string }): { path: string } | { refused: string } {
+  try {
+    return { path: build().path };
+  } catch (error) {
+    return { refused: (error as Error).message };
+  }
 }
 
 type Read = (path: string, query?: Array<[string, string]>) => Promise<Answer | string>;
@@ -252,7 +262,9 @@ async function progress(
   seen: Seen,
   notSeen: NotSeen,
 ): Promise<void> {
-  const path = dsp(`/campaigns/${encodeURIComponent(campaign.id as string)}`);
+  const at = pathOf(() => endpointsFor(dialect).getCampaign(String(campaign.id)));
+  if ("refused" in at) return notSeen(PROGRESS_KEYS, printable(at.refused));
+  const path = at.path;
   const plain = await read(path);
   const why = failed(plain);
   if (why !== undefined) return notSeen(PROGRESS_KEYS, `GET /campaigns/{id}: ${why}`);
@@ -320,9 +332,10 @@ async function targetings(
   seen: Seen,
   notSeen: NotSeen,
 ): Promise<void> {
-  const template = dialect.targetings.read_path;
-  const path = template.replace("{id}", encodeURIComponent(campaign.id as string));
-  const answer = await read(dsp(path));
+  const at = pathOf(() => endpointsFor(dialect).getTargetings(String(campaign.id)));
+  if ("refused" in at) return notSeen(TARGETING_KEYS, printable(at.refused));
+  const path = at.path.slice(DSP_BASE_PATH.length);
+  const answer = await read(at.path);
   const why = failed(answer);
   if (why !== undefined) return notSeen(TARGETING_KEYS, `GET ${printable(path)}: ${why}`);
   const body = (answer as Answer & { ok: true }).body;
@@ -343,7 +356,7 @@ async function targetings(
     notSeen(TARGETING_KEYS, `GET ${printable(path)} answered no one list of option sets`);
     return;
   }
-  seen("targetings.read_path", template, `GET ${printable(path)} answers`);
+  seen("targetings.read_path", dialect.targetings.read_path, `GET ${printable(path)} answers`);
   seen("targetings.member", member, `its ${printable(member)} is a list of option sets`);
 }
 
