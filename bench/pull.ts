@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseDocument } from "yaml";
+import { type Document, parseDocument } from "yaml";
 import { loadConfig } from "../src/config/load.js";
 import { createPlan } from "../src/plan/planner.js";
 import type { LiveState } from "../src/plan/types.js";
@@ -54,7 +54,12 @@ export const pullBenchmark: Benchmark = {
     try {
       const { live, files } = driftedLive();
       for (const f of files) writeFileSync(join(dir, f.name), f.text);
-      const desired = await loadConfig([dir], { cwd: dir });
+      // As `doohctl pull` loads it: keeping each file's document for the edit.
+      const documents = new Map<string, { text: string; document: Document }>();
+      const desired = await loadConfig([dir], {
+        cwd: dir,
+        onDocument: (file, text, document) => documents.set(file, { text, document }),
+      });
       const texts = new Map(desired.insertionOrders.map((io) => [io.source.file, ""]));
       for (const file of texts.keys()) texts.set(file, readFileSync(join(dir, file), "utf8"));
       const pullTimes: number[] = [];
@@ -73,7 +78,7 @@ export const pullBenchmark: Benchmark = {
         globalThis.gc?.();
         start = performance.now();
         const pullPlan = createPlan(desired, live, PLAN_OPTIONS);
-        const result = pullConfig({ plan: pullPlan, desired, live, recorded: [], texts });
+        const result = pullConfig({ plan: pullPlan, desired, live, recorded: [], texts, documents });
         const edited = new Map(result.files.map((f) => [join(dir, f.file), f.after]));
         const after = await loadConfig([dir], {
           cwd: dir,

@@ -4,6 +4,7 @@
  * caller (apply goes on writing with it); the caller closes it.
  */
 
+import type { Document } from "yaml";
 import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
 import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
@@ -45,7 +46,12 @@ export interface PipelineOptions {
   maxWaitMs?: number | undefined;
   /** `--max-pause`: the longest estimated pause of a campaign for a targeting change. */
   maxPauseMs?: number | undefined;
+  /** Keep each config file's text and parsed document (`PlanRun.documents`): pull edits them. */
+  keepDocuments?: boolean;
 }
+
+/** A config file's text and the document the load parsed from it, by the name messages use. */
+export type ParsedFiles = Map<string, { text: string; document: Document }>;
 
 export interface PlanRun {
   plan: Plan;
@@ -56,13 +62,17 @@ export interface PlanRun {
   /** The account's recovery record, and the entries this plan took into account. */
   recovery: RecoveryStore;
   recorded: RecordedPause[];
+  /** With `keepDocuments`. */
+  documents?: ParsedFiles;
 }
 
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
   const clock = options.clock ?? systemClock;
+  const documents: ParsedFiles | undefined = options.keepDocuments ? new Map() : undefined;
   const desired = await loadConfig(options.paths, {
     cwd: io.cwd,
     onWarning: (warning) => io.stderr.write(`doohctl: warning: ${formatIssue(warning)}\n`),
+    ...(documents ? { onDocument: (file, text, document) => documents.set(file, { text, document }) } : {}),
   });
   const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
   const { client, connection, pacing } = connect(io, desired.connection, {
@@ -72,7 +82,8 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
   try {
-    return await readAndPlan(io, { ...options, desired, client, connection, pacing, changed });
+    const run = await readAndPlan(io, { ...options, desired, client, connection, pacing, changed });
+    return documents ? { ...run, documents } : run;
   } catch (error) {
     await client.close();
     throw error;

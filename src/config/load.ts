@@ -4,8 +4,10 @@
  * any, a ConfigError carries them all, in file order. The dialect file the connection names,
  * when it is not one of the files, is read once the connection is parsed (dialect-file.ts).
  */
+
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
+import type { Document } from "yaml";
 import { append } from "../model/append.js";
 import type { ConfigFileDigest, DesiredState, SourceRef } from "../model/desired.js";
 import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
@@ -65,6 +67,12 @@ export interface LoadConfigOptions {
    * last, with `complete`, once every file is read and the config is valid.
    */
   beforeParse?: (files: readonly ConfigFileDigest[], complete: boolean) => void;
+  /**
+   * Told of each file's text and the YAML document parsed from it (by the name messages use),
+   * once it parsed: `doohctl pull` edits the same texts through these rather than parsing
+   * each file again.
+   */
+  onDocument?: (file: string, text: string, document: Document) => void;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -139,6 +147,7 @@ export async function loadConfig(
     const parsed = parseYaml(decoded.text, file.display);
     append(issues, parsed.issues);
     if (!parsed.usable) return undefined;
+    if (parsed.document) options.onDocument?.(file.display, decoded.text, parsed.document);
     usable.add(file.absolute);
     append(issues, findPasswords(parsed.value, parsed.index));
     if (dialectOnly && !(isMap(parsed.value) && Object.hasOwn(parsed.value, "dialect"))) return undefined;

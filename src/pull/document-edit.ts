@@ -32,7 +32,7 @@ import {
   timeText,
 } from "./forms.js";
 import { itemKey, type NotPulled, type Pulled, type PullItem } from "./items.js";
-import { type Located, locate, pathSegments } from "./locate.js";
+import { keyText, type Located, locate, pathSegments } from "./locate.js";
 
 /** One declared field of this file: who reads what (for the shared-value rule). */
 export interface Reader {
@@ -145,15 +145,17 @@ function replaceSplices(item: PullItem, value: JsonValue, node: Node, ctx: Ctx):
       units: money.units,
       nanos: money.nanos,
     };
-    const written = new Set(node.items.map((p) => (isScalar(p.key) ? String(p.key.value) : "")));
+    const written = new Set(node.items.map((p) => keyText(p.key) ?? ""));
     if (!written.has("nanos") && money.nanos !== 0) return [whole(item, value, node, ctx)];
     const splices: Splice[] = [];
     for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : "";
+      const key = keyText(pair.key) ?? "";
       const target = pair.value as Scalar | null;
       if (!(key in members) || !isScalar(target) || !target.range) continue;
       const next = members[key] ?? null;
-      if (JSON.stringify(target.value) === JSON.stringify(next)) continue;
+      // The loader's documents hold integers as bigint (src/config/yaml/read.ts).
+      const current = typeof target.value === "bigint" ? Number(target.value) : target.value;
+      if (JSON.stringify(current) === JSON.stringify(next)) continue;
       const form = authorForm(target, ctx.text);
       splices.push({ start: target.range[0], end: target.range[1], text: scalarText(next, form.style) });
     }
@@ -190,7 +192,7 @@ function ownValue(item: PullItem, located: Located, ctx: Ctx): Splice | string {
 function mergeInsertion(map: YAMLMap, mergeValue: Node, key: string, value: string, ctx: Ctx): Splice {
   const after = mergeValue.range?.[1] ?? 0;
   if (map.flow) return { start: after, end: after, text: `, ${key}: ${value}` };
-  const mergeKey = map.items.find((p) => isScalar(p.key) && p.key.value === "<<")?.key as Scalar | undefined;
+  const mergeKey = map.items.find((p) => keyText(p.key) === "<<")?.key as Scalar | undefined;
   const column = columnOf(ctx.text, mergeKey?.range?.[0] ?? after);
   const lineEnd = ctx.text.indexOf("\n", after);
   const at = lineEnd === -1 ? ctx.text.length : lineEnd + 1;
@@ -206,10 +208,12 @@ export function editFile(input: {
   readers: () => readonly Reader[];
   /** Campaigns `--new` appends (src/pull/append-new.ts), made in the same pass. */
   appends?: readonly Splice[];
+  /** The document the config load parsed from this very text, so it is not parsed again. */
+  document?: Document;
 }): FileEdit {
   const { text, file } = input;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const doc = parseDocument(text);
+  const doc = input.document ?? parseDocument(text);
   const ctx: Ctx = { text, eol, doc };
   const pulled: Pulled[] = [];
   const notPulled: NotPulled[] = [];
@@ -302,7 +306,7 @@ export function editFile(input: {
 
 /** For every drifted node read through an anchor, the declared fields that read it. */
 function sharedReaders(
-  doc: ReturnType<typeof parseDocument>,
+  doc: Document,
   groups: Map<Node, { located: Located }[]>,
   readers: () => readonly Reader[],
 ): Map<Node, Set<string>> {

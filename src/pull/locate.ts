@@ -33,8 +33,13 @@ function deref(doc: Document, node: unknown): Node | undefined {
   return current as Node | undefined;
 }
 
-function keyText(pair: Pair): string | undefined {
-  return isScalar(pair.key) ? String(pair.key.value) : undefined;
+/**
+ * A map key as written. A document parsed as the config loader parses it (`merge: true`,
+ * src/config/yaml/read.ts) holds the merge key `<<` as a symbol: it reads `<<` here too.
+ */
+export function keyText(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  return typeof key.value === "symbol" ? (key.value.description ?? "<<") : String(key.value);
 }
 
 /** The pair of `key` in a map, own keys first, then its merge keys in order (YAML 1.1 merge). */
@@ -43,9 +48,9 @@ function findPair(
   map: YAMLMap,
 ): (key: string) => { pair: Pair; merged?: { mergePair: Pair } } | undefined {
   return (key) => {
-    for (const pair of map.items) if (keyText(pair) === key) return { pair };
+    for (const pair of map.items) if (keyText(pair.key) === key) return { pair };
     for (const pair of map.items) {
-      if (keyText(pair) !== "<<") continue;
+      if (keyText(pair.key) !== "<<") continue;
       const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
       for (const source of sources) {
         const target = deref(doc, source);

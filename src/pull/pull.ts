@@ -2,6 +2,7 @@
  * pull's core, without I/O: the plan's drift and the config files' texts in, the files'
  * new texts, their diffs and what was and was not pulled out (docs/pull.md).
  */
+import type { Document } from "yaml";
 import type { DesiredState } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
@@ -54,6 +55,11 @@ export function pullConfig(input: {
   recorded: readonly RecordedPause[];
   /** The text of every config file, by the name the config's sources use. */
   texts: ReadonlyMap<string, string>;
+  /**
+   * The documents the config load parsed, by the same names (src/cli/pipeline.ts): a file's
+   * is used when its text is the one read here, else the file is parsed again.
+   */
+  documents?: ReadonlyMap<string, { text: string; document: Document }>;
   /** `--new`: the campaigns to append and their targetings, read for them. */
   appendCampaigns?: { campaigns: readonly Campaign[]; targetings: ReadonlyMap<string, TargetingOptionSet[]> };
 }): PullResult {
@@ -85,9 +91,11 @@ export function pullConfig(input: {
       : undefined;
     if (items.length === 0 && (appends?.splices.length ?? 0) === 0 && (appends?.notPulled.length ?? 0) === 0)
       continue;
+    const parsed = input.documents?.get(file);
     const edit = editFile({
       file,
       text,
+      ...(parsed?.text === text ? { document: parsed.document } : {}),
       items,
       readers: () => readersOf(input.desired, file),
       ...(appends ? { appends: appends.splices } : {}),

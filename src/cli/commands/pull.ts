@@ -58,7 +58,8 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
   }
   let run: PlanRun | undefined;
   try {
-    run = await loadAndPlan(io, pipelineOptionsOf(flags, paths));
+    // The load's documents: the edit reads each file through them, not parsing it again.
+    run = await loadAndPlan(io, { ...pipelineOptionsOf(flags, paths), keepDocuments: true });
     const { files, refused } = await readFiles(io, run);
     const appendCampaigns = flags.new ? await campaignsToAppend(run) : undefined;
     await run.client.close();
@@ -68,6 +69,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
       live: run.live,
       recorded: run.recorded,
       texts: new Map([...files].map(([file, f]) => [file, f.text])),
+      ...(run.documents ? { documents: run.documents } : {}),
       ...(appendCampaigns ? { appendCampaigns } : {}),
     });
     for (const n of refused) result.notPulled.unshift(n);

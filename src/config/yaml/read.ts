@@ -6,7 +6,7 @@
  * with more digits than a double holds is caught ("quote this id") rather than rounded.
  */
 
-import { isScalar, LineCounter, parseDocument } from "yaml";
+import { type Document, isScalar, LineCounter, parseDocument } from "yaml";
 import { append } from "../../model/append.js";
 import { MAX_NESTING_DEPTH, valueTooDeepAt } from "../../model/json-depth.js";
 import { count } from "../../model/plural.js";
@@ -26,6 +26,8 @@ export interface ParsedSource {
   issues: ConfigIssue[];
   /** False when later stages would only report follow-on noise. */
   usable: boolean;
+  /** The parsed document, when usable: pull edits the text through it (src/pull/document-edit.ts). */
+  document?: Document;
 }
 
 const YAML_OPTIONS = {
@@ -187,7 +189,7 @@ function readDocument(
   const converter = new Converter(doc, aliases.targets, index, issues);
   const value = converter.convert(doc.contents);
   if (converter.unknownAliases > 0) return { value: undefined, index, issues, usable: false };
-  return { value, index, issues, usable: true };
+  return { value, index, issues, usable: true, document: doc };
 }
 
 /** The first line holding content (not blank, a comment or a directive), for a file-wide issue. */
