@@ -10,24 +10,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import type { Dialect } from "../../src/model/dialect.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import { login, request } from "../emulator/helpers.js";
-import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
-import { startCliAccount } from "../helpers/cli-account.js";
-import { dialectOf } from "../helpers/dialects.js";
+import { dialectAccount, dialectOf, END, START } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
-import { COLLEAGUE, USER } from "../helpers/users.js";
-
-const DAY = 86_400_000;
-/** Flights around today, so the active campaign is in flight and delivers (G2 progress). */
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-const START = iso(Date.now() - 10 * DAY);
-const END = iso(Date.now() + 60 * DAY);
-
-const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
-const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
+import { COLLEAGUE } from "../helpers/users.js";
 
 /** Each key with a value of its own; `undefined` keys stay at their default. */
 const ALONE: Record<string, Record<string, unknown>> = {
@@ -80,24 +68,6 @@ function config(origin: string, written: Record<string, unknown>, contract = "PO
   ].join("\n");
 }
 
-async function account(dialect: Dialect) {
-  return startCliAccount({
-    seed: {
-      users: [USER, COLLEAGUE],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001", { contract_number: "PO-1", start_time: START, end_time: END })],
-      campaigns: [
-        seedCampaign("5001", "1001", "Airports", { active: true, start_time: START, end_time: END }),
-      ],
-      targetings: { "5001": [VENUE_TYPES, PUBLISHERS] },
-      // A campaign delivers only with a creative (docs/emulator.md).
-      creatives: [seedCreative("9001", ["5001"], ["1001"])],
-    },
-    emulator: { dialect },
-    prefix: "doohctl-dialect-commands-",
-  });
-}
-
 /** Requests the emulator refused, or answered with an error. */
 const refused = (emulator: RunningEmulator) => emulator.requestLog().filter((r) => r.status >= 400);
 
@@ -107,7 +77,7 @@ describe.each([
 ])("a DSP whose dialect moves %s", (_, written) => {
   it("plan, apply, plan, export, status and pull follow it, and the DSP refuses nothing", async () => {
     const dialect = dialectOf(written);
-    const cli = await account(dialect);
+    const cli = await dialectAccount(dialect, "doohctl-dialect-commands-");
     const { emulator, dir, env } = cli;
     const exec = async (args: string[]) => {
       const io = bufferIO({ env, cwd: dir });

@@ -7,39 +7,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import type { Dialect } from "../../src/model/dialect.js";
 import { Money } from "../../src/model/money.js";
-import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "../helpers/builders.js";
-import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
-import { dialectOf } from "../helpers/dialects.js";
+import type { CliAccount } from "../helpers/cli-account.js";
+import { dialectAccount, dialectOf, END, START } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
 import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
-import { USER } from "../helpers/users.js";
-
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-const START = iso(Date.now() - 10 * DAY);
-const END = iso(Date.now() + 60 * DAY);
-const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
-const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
-
-/** Campaign 5001 "Airports", active and in flight with two option sets and a creative. */
-function account(dialect: Dialect): Promise<CliAccount> {
-  return startCliAccount({
-    seed: {
-      users: [USER],
-      advertisers: [ADVERTISER],
-      insertion_orders: [seedIo("1001", { contract_number: "PO-1", start_time: START, end_time: END })],
-      campaigns: [
-        seedCampaign("5001", "1001", "Airports", { active: true, start_time: START, end_time: END }),
-      ],
-      targetings: { "5001": [VENUE_TYPES, PUBLISHERS] },
-      creatives: [seedCreative("9001", ["5001"], ["1001"])],
-    },
-    emulator: { dialect },
-    prefix: "doohctl-dialect-review-",
-  });
-}
 
 function config(origin: string, written: Record<string, unknown>, campaign: readonly string[]): string {
   return [
@@ -80,7 +52,10 @@ function rewrite(
 describe("status under a progress member the DSP does not answer", () => {
   it("stops, naming the member, instead of reporting nothing delivered", async () => {
     // The DSP answers progress under `delivery`; the config keeps the default `progress`.
-    const cli = await account(dialectOf({ progress: { member: "delivery" } }));
+    const cli = await dialectAccount(
+      dialectOf({ progress: { member: "delivery" } }),
+      "doohctl-dialect-review-",
+    );
     try {
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, {}, []));
       const status = await exec(cli, ["status"]);
@@ -102,7 +77,7 @@ describe("campaign_targetings (G5, G14)", () => {
     Array.isArray(body.campaigns) ? (body.campaigns as Record<string, unknown>[]) : [body];
 
   it("an embedded option set holding a member doohctl does not know is never replaced (DOOH014)", async () => {
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -131,7 +106,7 @@ describe("campaign_targetings (G5, G14)", () => {
   });
 
   it("export and pull leave such a list undeclared, never writing it without the member", async () => {
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -166,7 +141,7 @@ describe("campaign_targetings (G5, G14)", () => {
   });
 
   it("a write's answer without the embedded list never leaves the campaign paused", async () => {
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -205,7 +180,7 @@ describe("campaign_targetings (G5, G14)", () => {
 describe("DSP text in a refusal", () => {
   it("is printed with its control characters escaped, never acting on the terminal", async () => {
     const written = { campaign_targetings: "targeting_sets" };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -239,7 +214,7 @@ describe("DSP text in a refusal", () => {
 describe("a refusal under a dialect", () => {
   it("names the member the DSP sent and the dialect key, not the contract's name for it", async () => {
     // The config's dialect places the contract number under po_number; the DSP keeps the default.
-    const cli = await account(dialectOf({}));
+    const cli = await dialectAccount(dialectOf({}), "doohctl-dialect-review-");
     try {
       const written = { contract_number: "po_number", progress: { spend: "cost" } };
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
@@ -269,7 +244,7 @@ describe("an id the DSP answers, in a dialect's path", () => {
   it("stays one segment under the DSP base path: `..` never climbs out of it", async () => {
     // Four segments reach no read of the specification's, so the path is a valid one.
     const written = { targetings: { read_path: "/{id}/targeting/sets" } };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -312,7 +287,7 @@ describe("apply --restore-only under every key at once", () => {
       campaign_targetings: "targeting_sets",
       create_campaigns_member: "items",
     };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     // The pause goes through; the PUT and the reactivation are refused: the record keeps it.
     let writes = 0;
     let failing = true;
@@ -354,7 +329,7 @@ describe("apply --restore-only under every key at once", () => {
 describe("create_campaigns_member (G3)", () => {
   it("a POST answered under another member: the created campaign is found, never created twice", async () => {
     const written = { create_campaigns_member: "items" };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     const proxy = await answeringProxy(
       cli.emulator.origin,
       rewrite(
@@ -395,7 +370,7 @@ describe("create_campaigns_member (G3)", () => {
 describe("members a dialect exchanges", () => {
   it("reads progress whose two members swap names, as the DSP serves them", async () => {
     const written = { progress: { impressions: "spend", spend: "impressions_delivered" } };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     try {
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
       const status = await exec(cli, ["status", "--format", "json"]);
@@ -418,7 +393,7 @@ describe("members a dialect exchanges", () => {
 describe("embedded targetings under the contract's name for progress", () => {
   it("reads both, each from the member the DSP sent it under", async () => {
     const written = { progress: { member: "delivery" }, campaign_targetings: "progress" };
-    const cli = await account(dialectOf(written));
+    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     try {
       const narrowed = ["targetings:", "  - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }"];
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, narrowed));
