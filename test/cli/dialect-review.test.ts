@@ -11,7 +11,7 @@ import { Money } from "../../src/model/money.js";
 import type { CliAccount } from "../helpers/cli-account.js";
 import { dialectAccount, dialectOf, END, START } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
-import { type Answer, answeringProxy, send } from "../helpers/proxy.js";
+import { type Answer, answeringProxy, type FakeDsp, send } from "../helpers/proxy.js";
 
 function config(origin: string, written: Record<string, unknown>, campaign: readonly string[]): string {
   return [
@@ -35,6 +35,32 @@ async function exec(cli: CliAccount, args: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
+/** The dialect account for `written`; closed when `body` ends. */
+async function withAccount(written: unknown, body: (cli: CliAccount) => Promise<void>): Promise<void> {
+  const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
+  try {
+    await body(cli);
+  } finally {
+    await cli.close();
+  }
+}
+
+/** The same behind a proxy that `answer` drives (aim the config at `proxy.origin`). */
+async function behindProxy(
+  written: unknown,
+  answer: Answer,
+  body: (cli: CliAccount, proxy: FakeDsp) => Promise<void>,
+): Promise<void> {
+  await withAccount(written, async (cli) => {
+    const proxy = await answeringProxy(cli.emulator.origin, answer);
+    try {
+      await body(cli, proxy);
+    } finally {
+      await proxy.close();
+    }
+  });
+}
+
 /** Rewrites the emulator's 2xx JSON answers that `when` picks. */
 function rewrite(
   when: (method: string, path: string) => boolean,
@@ -52,20 +78,14 @@ function rewrite(
 describe("status under a progress member the DSP does not answer", () => {
   it("stops, naming the member, instead of reporting nothing delivered", async () => {
     // The DSP answers progress under `delivery`; the config keeps the default `progress`.
-    const cli = await dialectAccount(
-      dialectOf({ progress: { member: "delivery" } }),
-      "doohctl-dialect-review-",
-    );
-    try {
+    await withAccount({ progress: { member: "delivery" } }, async (cli) => {
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, {}, []));
       const status = await exec(cli, ["status"]);
       expect(status.code, status.out).toBe(1);
       expect(status.err).toContain("campaign 5001/progress");
       expect(status.err).toContain("include_progress=true");
       expect(status.out).toBe("");
-    } finally {
-      await cli.close();
-    }
+    });
   });
 });
 
@@ -77,9 +97,8 @@ describe("campaign_targetings (G5, G14)", () => {
     Array.isArray(body.campaigns) ? (body.campaigns as Record<string, unknown>[]) : [body];
 
   it("an embedded option set holding a member doohctl does not know is never replaced (DOOH014)", async () => {
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
+    await behindProxy(
+      written,
       rewrite(
         (method, path) => method === "GET" && /\/campaigns(\/[^/]+)?$/.test(path),
         (body) => {
@@ -90,25 +109,21 @@ describe("campaign_targetings (G5, G14)", () => {
           return body;
         },
       ),
+      async (cli, proxy) => {
+        writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
+        const applied = await exec(cli, ["apply", "--auto-approve"]);
+        expect(applied.code, applied.out + applied.err).toBe(1);
+        expect(applied.out + applied.err).toContain("DOOH014");
+        expect(proxy.writes()).toEqual([]);
+        expect(cli.emulator.state().targetings["5001"]).toHaveLength(2);
+        expect(cli.emulator.state().campaigns[0]?.active).toBe(true);
+      },
     );
-    try {
-      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
-      const applied = await exec(cli, ["apply", "--auto-approve"]);
-      expect(applied.code, applied.out + applied.err).toBe(1);
-      expect(applied.out + applied.err).toContain("DOOH014");
-      expect(proxy.writes()).toEqual([]);
-      expect(cli.emulator.state().targetings["5001"]).toHaveLength(2);
-      expect(cli.emulator.state().campaigns[0]?.active).toBe(true);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
   });
 
   it("export and pull leave such a list undeclared, never writing it without the member", async () => {
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
+    await behindProxy(
+      written,
       rewrite(
         (method, path) => method === "GET" && /\/campaigns(\/[^/]+)?$/.test(path),
         (body) => {
@@ -119,31 +134,27 @@ describe("campaign_targetings (G5, G14)", () => {
           return body;
         },
       ),
+      async (cli, proxy) => {
+        writeFileSync(
+          join(cli.dir, "doohctl.yaml"),
+          config(proxy.origin, written, ["budget_impressions: 100000"]),
+        );
+        const exported = await exec(cli, ["export", "--all", "--config", "doohctl.yaml"]);
+        expect(exported.code, exported.err).toBe(0);
+        expect(exported.out).toContain("name: Airports");
+        expect(exported.out).not.toContain("venue_type_ids");
+        expect(exported.err).toContain("frequency_cap_option");
+        const pulled = await exec(cli, ["pull"]);
+        expect(pulled.code, pulled.err).toBeLessThan(2);
+        expect(readFileSync(join(cli.dir, "doohctl.yaml"), "utf8")).not.toContain("venue_type_ids");
+        expect(proxy.writes()).toEqual([]);
+      },
     );
-    try {
-      writeFileSync(
-        join(cli.dir, "doohctl.yaml"),
-        config(proxy.origin, written, ["budget_impressions: 100000"]),
-      );
-      const exported = await exec(cli, ["export", "--all", "--config", "doohctl.yaml"]);
-      expect(exported.code, exported.err).toBe(0);
-      expect(exported.out).toContain("name: Airports");
-      expect(exported.out).not.toContain("venue_type_ids");
-      expect(exported.err).toContain("frequency_cap_option");
-      const pulled = await exec(cli, ["pull"]);
-      expect(pulled.code, pulled.err).toBeLessThan(2);
-      expect(readFileSync(join(cli.dir, "doohctl.yaml"), "utf8")).not.toContain("venue_type_ids");
-      expect(proxy.writes()).toEqual([]);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
   });
 
   it("a write's answer without the embedded list never leaves the campaign paused", async () => {
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
+    await behindProxy(
+      written,
       rewrite(
         (method, path) => method === "PATCH" && /\/campaigns(\/[^/]+)?$/.test(path),
         (body) => {
@@ -151,38 +162,34 @@ describe("campaign_targetings (G5, G14)", () => {
           return body;
         },
       ),
+      async (cli, proxy) => {
+        writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
+        const applied = await exec(cli, ["apply", "--auto-approve"]);
+        expect(applied.code, applied.out + applied.err).toBe(0);
+        expect(applied.out).not.toContain("LEFT PAUSED");
+        // Paused, narrowed, reactivated: the DSP holds the plan's end state.
+        expect(proxy.writes().map((w) => `${w.method} ${w.path}`)).toEqual([
+          "PATCH /api/dsp/v1/campaigns",
+          "PUT /api/dsp/v1/campaigns/5001/targetings",
+          "PATCH /api/dsp/v1/campaigns",
+        ]);
+        const state = cli.emulator.state();
+        expect(state.campaigns[0]?.active).toBe(true);
+        expect(state.targetings["5001"]).toEqual([
+          { venue_type_targeting_option: { venue_type_ids: ["12", "14"], exclude: false } },
+        ]);
+        const again = await exec(cli, ["plan", "--detailed-exitcode"]);
+        expect(again.code, again.out + again.err).toBe(0);
+      },
     );
-    try {
-      writeFileSync(join(cli.dir, "doohctl.yaml"), config(proxy.origin, written, narrowed));
-      const applied = await exec(cli, ["apply", "--auto-approve"]);
-      expect(applied.code, applied.out + applied.err).toBe(0);
-      expect(applied.out).not.toContain("LEFT PAUSED");
-      // Paused, narrowed, reactivated: the DSP holds the plan's end state.
-      expect(proxy.writes().map((w) => `${w.method} ${w.path}`)).toEqual([
-        "PATCH /api/dsp/v1/campaigns",
-        "PUT /api/dsp/v1/campaigns/5001/targetings",
-        "PATCH /api/dsp/v1/campaigns",
-      ]);
-      const state = cli.emulator.state();
-      expect(state.campaigns[0]?.active).toBe(true);
-      expect(state.targetings["5001"]).toEqual([
-        { venue_type_targeting_option: { venue_type_ids: ["12", "14"], exclude: false } },
-      ]);
-      const again = await exec(cli, ["plan", "--detailed-exitcode"]);
-      expect(again.code, again.out + again.err).toBe(0);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
   });
 });
 
 describe("DSP text in a refusal", () => {
   it("is printed with its control characters escaped, never acting on the terminal", async () => {
     const written = { campaign_targetings: "targeting_sets" };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
+    await behindProxy(
+      written,
       rewrite(
         (method, path) => method === "GET" && path.endsWith("/campaigns"),
         (body) => {
@@ -193,29 +200,25 @@ describe("DSP text in a refusal", () => {
           return body;
         },
       ),
+      async (cli, proxy) => {
+        writeFileSync(
+          join(cli.dir, "doohctl.yaml"),
+          config(proxy.origin, written, ["budget_impressions: 150000"]),
+        );
+        const planned = await exec(cli, ["plan"]);
+        expect(planned.code).toBe(1);
+        expect(planned.err).toContain("targeting_sets");
+        expect(planned.err).not.toContain("\u001b");
+        expect(planned.err).toContain("5001\\u001b[2J");
+      },
     );
-    try {
-      writeFileSync(
-        join(cli.dir, "doohctl.yaml"),
-        config(proxy.origin, written, ["budget_impressions: 150000"]),
-      );
-      const planned = await exec(cli, ["plan"]);
-      expect(planned.code).toBe(1);
-      expect(planned.err).toContain("targeting_sets");
-      expect(planned.err).not.toContain("\u001b");
-      expect(planned.err).toContain("5001\\u001b[2J");
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
   });
 });
 
 describe("a refusal under a dialect", () => {
   it("names the member the DSP sent and the dialect key, not the contract's name for it", async () => {
     // The config's dialect places the contract number under po_number; the DSP keeps the default.
-    const cli = await dialectAccount(dialectOf({}), "doohctl-dialect-review-");
-    try {
+    await withAccount({}, async (cli) => {
       const written = { contract_number: "po_number", progress: { spend: "cost" } };
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
       const planned = await exec(cli, ["plan"]);
@@ -234,9 +237,7 @@ describe("a refusal under a dialect", () => {
       expect(status.err).toContain(
         "at /campaigns/0/progress/cost (connection.dialect: progress.spend): a required member, missing",
       );
-    } finally {
-      await cli.close();
-    }
+    });
   });
 });
 
@@ -244,9 +245,8 @@ describe("an id the DSP answers, in a dialect's path", () => {
   it("stays one segment under the DSP base path: `..` never climbs out of it", async () => {
     // Four segments reach no read of the specification's, so the path is a valid one.
     const written = { targetings: { read_path: "/{id}/targeting/sets" } };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
+    await behindProxy(
+      written,
       rewrite(
         (method, path) => method === "GET" && path.endsWith("/campaigns"),
         (body) => {
@@ -254,26 +254,23 @@ describe("an id the DSP answers, in a dialect's path", () => {
           return body;
         },
       ),
+      async (cli, proxy) => {
+        writeFileSync(
+          join(cli.dir, "doohctl.yaml"),
+          config(proxy.origin, written, [
+            "targetings:",
+            "  - venue_type_targeting_option: { venue_type_ids: ['12'] }",
+          ]),
+        );
+        const planned = await exec(cli, ["plan"]);
+        expect(planned.code).toBe(1);
+        expect(planned.err).toContain('the id ".." cannot be a path segment');
+        // As a server reads them: dot segments resolved (the proxy's URL parser does it too).
+        const reads = proxy.log.filter((s) => s.method === "GET").map((s) => s.path);
+        for (const path of reads) expect(path.startsWith("/api/dsp/v1/")).toBe(true);
+        expect(proxy.writes()).toEqual([]);
+      },
     );
-    try {
-      writeFileSync(
-        join(cli.dir, "doohctl.yaml"),
-        config(proxy.origin, written, [
-          "targetings:",
-          "  - venue_type_targeting_option: { venue_type_ids: ['12'] }",
-        ]),
-      );
-      const planned = await exec(cli, ["plan"]);
-      expect(planned.code).toBe(1);
-      expect(planned.err).toContain('the id ".." cannot be a path segment');
-      // As a server reads them: dot segments resolved (the proxy's URL parser does it too).
-      const reads = proxy.log.filter((s) => s.method === "GET").map((s) => s.path);
-      for (const path of reads) expect(path.startsWith("/api/dsp/v1/")).toBe(true);
-      expect(proxy.writes()).toEqual([]);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
   });
 });
 
@@ -287,19 +284,18 @@ describe("apply --restore-only under every key at once", () => {
       campaign_targetings: "targeting_sets",
       create_campaigns_member: "items",
     };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
     // The pause goes through; the PUT and the reactivation are refused: the record keeps it.
     let writes = 0;
     let failing = true;
-    const proxy = await answeringProxy(cli.emulator.origin, async (seen, response) => {
+    const refuseAfterThePause: Answer = async (seen, response) => {
       if (seen.method === "GET" || seen.path === "/api/session") return false;
       writes++;
       if (!failing || writes === 1) return false;
       response.writeHead(400, { "content-type": "application/json" });
       response.end(JSON.stringify({ message: "refused by the test" }));
       return true;
-    });
-    try {
+    };
+    await behindProxy(written, refuseAfterThePause, async (cli, proxy) => {
       writeFileSync(
         join(cli.dir, "doohctl.yaml"),
         config(proxy.origin, written, [
@@ -319,24 +315,13 @@ describe("apply --restore-only under every key at once", () => {
       expect(state.campaigns[0]?.active).toBe(true);
       // Only the reactivation: the targetings stay as they were.
       expect(state.targetings["5001"]).toHaveLength(2);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
+    });
   });
 });
 
 describe("create_campaigns_member (G3)", () => {
   it("a POST answered under another member: the created campaign is found, never created twice", async () => {
     const written = { create_campaigns_member: "items" };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    const proxy = await answeringProxy(
-      cli.emulator.origin,
-      rewrite(
-        (method, path) => method === "POST" && path.endsWith("/campaigns"),
-        ({ items, ...rest }) => ({ ...rest, campaigns: items }),
-      ),
-    );
     const lines = [
       "      - name: Harbour",
       `        start_time: "${START}"`,
@@ -344,7 +329,11 @@ describe("create_campaigns_member (G3)", () => {
       "        budget_impressions: 20000",
       "        cpm: 10 USD",
     ];
-    try {
+    const underTheContractsName = rewrite(
+      (method, path) => method === "POST" && path.endsWith("/campaigns"),
+      ({ items, ...rest }) => ({ ...rest, campaigns: items }),
+    );
+    await behindProxy(written, underTheContractsName, async (cli, proxy) => {
       writeFileSync(
         join(cli.dir, "doohctl.yaml"),
         `${config(proxy.origin, written, [])}${lines.join("\n")}\n`,
@@ -360,18 +349,14 @@ describe("create_campaigns_member (G3)", () => {
       expect(again.out).toContain("No changes");
       const names = cli.emulator.state().campaigns.map((c) => c.name);
       expect(names.filter((n) => n === "Harbour")).toHaveLength(1);
-    } finally {
-      await proxy.close();
-      await cli.close();
-    }
+    });
   });
 });
 
 describe("members a dialect exchanges", () => {
   it("reads progress whose two members swap names, as the DSP serves them", async () => {
     const written = { progress: { impressions: "spend", spend: "impressions_delivered" } };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    try {
+    await withAccount(written, async (cli) => {
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, []));
       const status = await exec(cli, ["status", "--format", "json"]);
       expect([0, 2], status.err).toContain(status.code);
@@ -384,17 +369,14 @@ describe("members a dialect exchanges", () => {
       expect(Money.toNanos(Money.parse(airports!.spend.amount))).toBe(
         BigInt(airports!.impressions.delivered) * 12_000_000n,
       );
-    } finally {
-      await cli.close();
-    }
+    });
   });
 });
 
 describe("embedded targetings under the contract's name for progress", () => {
   it("reads both, each from the member the DSP sent it under", async () => {
     const written = { progress: { member: "delivery" }, campaign_targetings: "progress" };
-    const cli = await dialectAccount(dialectOf(written), "doohctl-dialect-review-");
-    try {
+    await withAccount(written, async (cli) => {
       const narrowed = ["targetings:", "  - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }"];
       writeFileSync(join(cli.dir, "doohctl.yaml"), config(cli.emulator.origin, written, narrowed));
       const planned = await exec(cli, ["plan", "--detailed-exitcode"]);
@@ -406,8 +388,6 @@ describe("embedded targetings under the contract's name for progress", () => {
       expect([0, 2], status.err).toContain(status.code);
       const report = JSON.parse(status.out) as { campaigns: { impressions: { delivered: number } }[] };
       expect(report.campaigns[0]!.impressions.delivered).toBeGreaterThan(0);
-    } finally {
-      await cli.close();
-    }
+    });
   });
 });
