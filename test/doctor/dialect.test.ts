@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { progressProblems } from "../../src/cli/doctor/checks.js";
+import type { CheckResult as Check } from "../../src/cli/doctor/probe.js";
 import { run } from "../../src/cli/program.js";
 import type { AnswerMode } from "../../src/emulator/index.js";
 import { DEFAULT_DIALECT, DIALECT_KEYS, parseDialect } from "../../src/model/dialect.js";
@@ -23,14 +24,6 @@ afterEach(async () => {
   await account?.close();
   account = undefined;
 });
-
-interface Check {
-  id: string;
-  gap: string;
-  status: string;
-  detail: string;
-  change?: string;
-}
 
 interface Finding {
   key: string;

@@ -4,6 +4,7 @@
  * and its session POSTs (the emulator's request log proves it).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type { CheckResult as Check } from "../../src/cli/doctor/probe.js";
 import { run } from "../../src/cli/program.js";
 import type { Quirk, RunningEmulator } from "../../src/emulator/index.js";
 import { seedAccount } from "../helpers/builders.js";
@@ -17,14 +18,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-interface Check {
-  id: string;
-  gap: string;
-  status: string;
-  detail: string;
-  change?: string;
-}
 
 async function doctor(
   options: { quirks?: Quirk[]; args?: string[]; seed?: ReturnType<typeof seedAccount> } = {},

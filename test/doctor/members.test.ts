@@ -5,6 +5,7 @@
  * by a proxy in front of it; the doctor logs in once either way.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type { CheckResult as Check } from "../../src/cli/doctor/probe.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedAccount } from "../helpers/builders.js";
@@ -18,12 +19,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-interface Check {
-  id: string;
-  status: string;
-  detail: string;
-}
 
 async function doctorAt(origin: string) {
   const io = bufferIO({
