@@ -4,11 +4,12 @@
  * renewed just now by `owner` (a dead pid, or a live one standing for an apply still running).
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { processStart } from "../../src/apply/lease.js";
+import { applyLockDir } from "../../src/apply/lock.js";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
@@ -111,4 +112,29 @@ export async function cli(args: string[], env: Record<string, string>, dir: stri
   const io = bufferIO({ env, cwd: dir });
   const code = await run(args, io);
   return { code, out: io.out(), err: io.err() };
+}
+
+/**
+ * The account's apply lock held by `pid` (a live process standing for another apply), written
+ * as doohctl writes it: 0600, the lease renewed now (src/apply/lock.ts).
+ */
+export function holdApplyLock(env: Record<string, string>, origin: string, pid: number): void {
+  const scope = { origin, environment: "production", account_id: USER.account_id };
+  const locks = applyLockDir(env);
+  mkdirSync(locks, { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(locks, `${accountKey(scope)}.lock`),
+    JSON.stringify({
+      started_at: "2026-11-23T10:00:00.000Z",
+      token: "0123456789abcdef",
+      lease: {
+        host: hostname(),
+        pid,
+        pid_start: processStart(pid) ?? undefined,
+        renewed_at: new Date().toISOString(),
+      },
+    }),
+    // A lock open to others is no holder's (src/api/private-files.ts).
+    { mode: 0o600 },
+  );
 }

@@ -6,13 +6,9 @@
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { processStart } from "../../src/apply/lease.js";
-import { applyLockDir } from "../../src/apply/lock.js";
-import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
@@ -20,7 +16,7 @@ import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds, deadPid, holdApplyLock } from "./dead-apply.js";
 
 const worlds = deadApplyWorlds();
 const { afterDeadApply } = worlds;
@@ -180,26 +176,7 @@ describe("an apply that waits for the apply that paused a campaign", () => {
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
       const w = await afterDeadApply(other.pid!, ["        budget_impressions: 150000"]);
-      const scope = {
-        origin: worlds.emulator().origin,
-        environment: "production",
-        account_id: USER.account_id,
-      };
-      const locks = applyLockDir(w.env);
-      mkdirSync(locks, { recursive: true, mode: 0o700 });
-      writeFileSync(
-        join(locks, `${accountKey(scope)}.lock`),
-        JSON.stringify({
-          started_at: "2026-11-23T10:00:00.000Z",
-          token: "0123456789abcdef",
-          lease: {
-            host: hostname(),
-            pid: other.pid,
-            pid_start: processStart(other.pid!) ?? undefined,
-            renewed_at: new Date().toISOString(),
-          },
-        }),
-      );
+      holdApplyLock(w.env, worlds.emulator().origin, other.pid!);
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
       while (!io.err().includes("waiting for it to finish")) await new Promise((r) => setTimeout(r, 20));

@@ -6,21 +6,17 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
-import { processStart } from "../../src/apply/lease.js";
-import { applyLockDir } from "../../src/apply/lock.js";
-import { accountKey } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import { Targeting } from "../../src/model/targeting.js";
 import { VENUES_A } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds, deadPid, holdApplyLock } from "./dead-apply.js";
 
 const worlds = deadApplyWorlds();
 const { afterDeadApply } = worlds;
@@ -85,28 +81,7 @@ describe("an apply that refuses", () => {
     // The other apply: a live process holding the account's apply lock.
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     try {
-      const scope = {
-        origin: worlds.emulator().origin,
-        environment: "production",
-        account_id: USER.account_id,
-      };
-      const locks = applyLockDir(w.env);
-      mkdirSync(locks, { recursive: true, mode: 0o700 });
-      writeFileSync(
-        join(locks, `${accountKey(scope)}.lock`),
-        JSON.stringify({
-          started_at: "2026-11-23T10:00:00.000Z",
-          token: "0123456789abcdef",
-          lease: {
-            host: hostname(),
-            pid: other.pid,
-            pid_start: processStart(other.pid!) ?? undefined,
-            renewed_at: new Date().toISOString(),
-          },
-        }),
-        // As doohctl writes it: a lock open to others is no holder's (private-files.ts).
-        { mode: 0o600 },
-      );
+      holdApplyLock(w.env, worlds.emulator().origin, other.pid!);
       const io = bufferIO({ env: w.env, cwd: w.dir });
       const applying = run(["apply", "--auto-approve"], io);
       while (!io.err().includes("waiting for another apply")) await new Promise((r) => setTimeout(r, 20));
