@@ -12,7 +12,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { USER } from "../helpers/users.js";
-import { invariantViolations } from "./world.js";
+import { watchDelivery } from "./world.js";
 
 export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
@@ -53,17 +53,7 @@ export async function pausingAccount(latencyMs: number): Promise<PausingAccount>
       ]),
     ]),
   );
-  const violations: string[] = [];
-  let previous = running.state();
-  running.onWrite((entry, state) => {
-    violations.push(...invariantViolations(previous, state, entry, new Map()));
-    previous = state;
-  });
-  const inactive = () =>
-    running
-      .state()
-      .campaigns.filter((c) => !c.active)
-      .map((c) => c.name);
+  const { violations, inactive } = watchDelivery(running);
   return { emulator: running, dir, env: loginEnv(USER, dir), violations, inactive };
 }
 

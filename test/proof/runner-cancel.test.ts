@@ -20,7 +20,7 @@ import { interceptingProxy, type OnRequest, readBody, relay } from "../helpers/p
 import { cancelLikeGitHub } from "../helpers/runner-cancel.js";
 import { USER } from "../helpers/users.js";
 import { ensureBuilt, spawnCli } from "./binary.js";
-import { invariantViolations } from "./world.js";
+import { watchDelivery } from "./world.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -63,17 +63,7 @@ async function account(options: { writeWindow: string; onRequest?: OnRequest }) 
   );
   const dir = mkdtempSync(join(tmpdir(), "doohctl-runner-cancel-"));
   writeFileSync(join(dir, "doohctl.yaml"), config(proxy.origin, options.writeWindow));
-  const violations: string[] = [];
-  let previous = emulator.state();
-  emulator.onWrite((entry, state) => {
-    violations.push(...invariantViolations(previous, state, entry, new Map()));
-    previous = state;
-  });
-  const inactive = () =>
-    emulator
-      .state()
-      .campaigns.filter((c) => !c.active)
-      .map((c) => c.name);
+  const { violations, inactive } = watchDelivery(emulator);
   const close = async () => {
     await proxy.close();
     await emulator.close();

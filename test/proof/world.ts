@@ -6,7 +6,12 @@
 import { parse, stringify } from "yaml";
 import { generateScenario, type Scenario, type ScenarioOptions } from "../../bench/scenario.js";
 import { loadConfig } from "../../src/config/load.js";
-import type { EmulatorSeed, EmulatorStateView, RequestLogEntry } from "../../src/emulator/index.js";
+import type {
+  EmulatorSeed,
+  EmulatorStateView,
+  RequestLogEntry,
+  RunningEmulator,
+} from "../../src/emulator/index.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
 import { Time } from "../../src/model/time.js";
@@ -167,4 +172,26 @@ export function duplicateNames(state: EmulatorStateView): string[] {
     seen.add(key);
   }
   return duplicates;
+}
+
+/**
+ * Watches every write `emulator` answers for I1, I2 and I3 (`invariantViolations`, collected in
+ * `violations`); `inactive()` names the campaigns that are not active now.
+ */
+export function watchDelivery(
+  emulator: RunningEmulator,
+  created: ProofScenario["created"] = new Map(),
+): { violations: string[]; inactive: () => string[] } {
+  const violations: string[] = [];
+  let previous = emulator.state();
+  emulator.onWrite((entry, state) => {
+    violations.push(...invariantViolations(previous, state, entry, created));
+    previous = state;
+  });
+  const inactive = () =>
+    emulator
+      .state()
+      .campaigns.filter((c) => !c.active)
+      .map((c) => c.name);
+  return { violations, inactive };
 }
