@@ -56,6 +56,7 @@ export const statusBenchmark: Benchmark = {
         stdout: out,
         stderr: sink(),
         cwd: dir,
+        clock,
         env: {
           DOOHCTL_EMAIL: BENCH_USER.email,
           DOOHCTL_PASSWORD: BENCH_USER.password,
@@ -66,7 +67,7 @@ export const statusBenchmark: Benchmark = {
         },
       };
       const flags = { format: "text", behindThreshold: "10", sessionCache: false };
-      const code = await statusCommand(io, ["doohctl.yaml"], flags, { clock });
+      const code = await statusCommand(io, ["doohctl.yaml"], flags);
       if (code === 1) throw new Error(`status bench: ${io.stderr.text()}`);
       const log = emulator.requestLog().filter((e) => e.method === "GET");
       const campaignReads = log.filter((e) => e.path.endsWith("/campaigns")).length;

@@ -63,7 +63,7 @@ export function defaultStateDir(env: Readonly<Record<string, string | undefined>
  * to say that some may still be dark. Read as the store reads (0700 directories, 0600 files,
  * no links); anything unreadable counts nothing: this only decides whether to say more.
  */
-export function stoppedPausesOnDisk(stateDir: string, now: number = systemClock.now()): number {
+export function stoppedPausesOnDisk(stateDir: string, now: number): number {
   const root = join(stateDir, "recovery");
   let count = 0;
   try {

@@ -13,7 +13,7 @@ import { StateDirError } from "../api/private-files.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
 import { credentialVariables, type ResolvedConnection, resolveConnection } from "../config/connection.js";
 import { FileRefused, readRegularFileSync } from "../config/file-guard.js";
-import { type Clock, systemClock } from "../model/clock.js";
+import type { Clock } from "../model/clock.js";
 import type { ConnectionSettings } from "../model/desired.js";
 import type { CliIO } from "./io.js";
 
@@ -25,8 +25,6 @@ export class MissingCredentialsError extends Error {
 export interface ConnectOptions {
   /** False with `--no-session-cache`; DOOHCTL_SESSION_CACHE=off turns it off too. */
   sessionCache: boolean;
-  /** Tests pass a VirtualClock shared with the emulator. */
-  clock?: Clock;
   /** `--ca FILE`: a PEM CA certificate trusted in addition to Node's bundled roots. */
   caFile?: string | undefined;
   /** Extra client options, e.g. retry limits in tests. */
@@ -129,7 +127,7 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
   const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
   const who = credentials(io.env, connection);
   const pacing = cacheOn
-    ? pacingLog(sessionCacheDir(io.env, connection), connection, who.email, options.clock)
+    ? pacingLog(sessionCacheDir(io.env, connection), connection, who.email, io.clock)
     : undefined;
   const client = createDspClient({
     apiOrigin: connection.apiOrigin,
@@ -140,7 +138,7 @@ export function connect(io: CliIO, settings: ConnectionSettings, options: Connec
     sessionCache: cacheOn ? { dir: sessionCacheDir(io.env, connection) } : false,
     // Pacing across runs: the request log lives (and is turned off) with the session cache.
     ...(pacing ? { pacingLog: pacing } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock: io.clock,
     ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
     ...clientLimits(io.env),
     ...options.client,
@@ -155,9 +153,9 @@ function pacingLog(
   dir: string,
   connection: ResolvedConnection,
   email: string,
-  clock: Clock | undefined,
+  clock: Clock,
 ): PacingLog | undefined {
-  const now = () => (clock ?? systemClock).now();
+  const now = () => clock.now();
   const longest = Math.max(...Object.values(connection.rateLimits).map((w) => w.windowMs));
   try {
     const path = pacingLogPath(dir, {

@@ -1,3 +1,5 @@
+import type { Clock } from "../model/clock.js";
+
 /**
  * What a command may touch of the outside world. `main.ts` passes the real process; tests
  * pass buffers. Nothing below `src/cli` reads argv, env or stdin, or sets the exit code.
@@ -15,6 +17,11 @@ export interface CliIO {
   stderr: TextSink;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /**
+   * The one clock of a run: "now" for plans, status and records, and every wait. main.ts passes
+   * the system clock; the demo and tests pass one they share with the emulator.
+   */
+  clock: Clock;
   /**
    * Reads one line from the terminal, after discarding what was typed before the question;
    * undefined when stdin is not a TTY. Rejects with PromptInterrupted on Ctrl-C.

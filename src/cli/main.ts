@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { systemClock } from "../model/clock.js";
 import type { CliIO } from "./io.js";
 import { droppedOutputNote, type ProcessSink, processSink, stdoutIsProse } from "./process-output.js";
 import { run } from "./program.js";
@@ -10,6 +11,7 @@ function processIO(stdout: ProcessSink, stderr: ProcessSink): CliIO {
     stderr,
     env: process.env,
     cwd: process.cwd(),
+    clock: systemClock,
     ...(process.stdin.isTTY
       ? { prompt: (question: string) => askLine(process.stdin, process.stderr, question) }
       : {}),

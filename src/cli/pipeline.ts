@@ -12,7 +12,6 @@ import type { ResolvedConnection } from "../config/connection.js";
 import { loadConfigAtRevision, resolveRevision } from "../config/git.js";
 import { formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
-import { type Clock, systemClock } from "../model/clock.js";
 import type { DesiredState } from "../model/desired.js";
 import type { RateWindow } from "../model/limits.js";
 import { printable } from "../model/printable.js";
@@ -38,7 +37,6 @@ export interface PipelineOptions {
   sessionCache: boolean;
   /** `--ca FILE` */
   caFile?: string | undefined;
-  clock?: Clock;
   thresholds?: PlanThresholds | undefined;
   /** `--allow CODE`: policy denials that become warnings (or a saved plan's `allowed`). */
   allowed?: readonly string[] | undefined;
@@ -67,7 +65,6 @@ export interface PlanRun {
 }
 
 export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<PlanRun> {
-  const clock = options.clock ?? systemClock;
   const documents: ParsedFiles | undefined = options.keepDocuments ? new Map() : undefined;
   const desired = await loadConfig(options.paths, {
     cwd: io.cwd,
@@ -78,7 +75,6 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
   const { client, connection, pacing } = connect(io, desired.connection, {
     sessionCache: options.sessionCache,
     caFile: options.caFile,
-    clock,
     ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
   });
   try {
@@ -103,7 +99,7 @@ export async function readAndPlan(
   },
 ): Promise<PlanRun> {
   const { desired, client, connection, changed } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = io.clock;
   // The display listens from the first request: the login the record's account id needs is
   // one too, and an origin that does not answer must say so attempt by attempt.
   const display = createReadProgress({ sink: io.stderr, clock });
@@ -169,7 +165,7 @@ export async function recoveryStoreFor(
       account_id: await client.accountId(),
       ...(connection.account ? { account: connection.account.name } : {}),
     },
-    { legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
+    { clock: io.clock, legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
   );
 }
 

@@ -1,8 +1,17 @@
 import type { CliIO } from "../../src/cli/io.js";
+import type { Clock } from "../../src/model/clock.js";
+import { suiteClock } from "./suite-clock.js";
 
 /** A CliIO over string buffers, for running commands in-process. */
 export function bufferIO(
-  options: { env?: Record<string, string>; cwd?: string; tty?: boolean; answer?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    tty?: boolean;
+    answer?: string;
+    /** The run's clock: a test shares the emulator's. @default suiteClock (suite-clock.ts) */
+    clock?: Clock;
+  } = {},
 ): CliIO & { out(): string; err(): string } {
   let out = "";
   let err = "";
@@ -22,6 +31,7 @@ export function bufferIO(
     },
     env: { NO_COLOR: "1", ...options.env },
     cwd: options.cwd ?? process.cwd(),
+    clock: options.clock ?? suiteClock,
     ...(options.answer !== undefined ? { prompt: async () => options.answer ?? "" } : {}),
     out: () => out,
     err: () => err,

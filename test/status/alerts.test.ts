@@ -25,12 +25,11 @@ describe("doohctl status exit codes", () => {
   it("exits 2 for a campaign in flight past the grace period that was never activated, unless declared active: false", async () => {
     await world.start();
     const io = world.cli();
-    const code = await statusCommand(
-      io,
-      [world.config(["Held back"], { heldBack: false })],
-      { format: "text", behindThreshold: "10", sessionCache: false },
-      { clock: world.clock() },
-    );
+    const code = await statusCommand(io, [world.config(["Held back"], { heldBack: false })], {
+      format: "text",
+      behindThreshold: "10",
+      sessionCache: false,
+    });
     expect(code).toBe(2);
     // Dec 1 00:00 to Dec 16 12:00 is 15.5 days, more than the 24 hours of grace.
     expect(io.out()).toContain("! never activated 15.5 days into its flight");
@@ -38,11 +37,7 @@ describe("doohctl status exit codes", () => {
     // 15.5 days is 372 hours: a grace of 400 hours is not over yet.
     const later = world.cli();
     const flags = { format: "text", behindThreshold: "10", graceHours: "400", sessionCache: false };
-    expect(
-      await statusCommand(later, [world.config(["Held back"], { heldBack: false })], flags, {
-        clock: world.clock(),
-      }),
-    ).toBe(0);
+    expect(await statusCommand(later, [world.config(["Held back"], { heldBack: false })], flags)).toBe(0);
   });
 
   it("refuses an --ended-short-threshold or --grace-hours that is not a number, naming the flag", async () => {

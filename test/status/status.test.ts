@@ -102,11 +102,12 @@ describe("doohctl status", () => {
   it("names a campaign an unfinished apply left paused, and exits 2", async () => {
     await world.start();
     const io = world.cli();
-    const store = new RecoveryStore(join(world.dir(), "state"), {
-      origin: world.running().origin,
-      environment: "production",
-      account_id: USER.account_id,
-    });
+    // The running apply renews its lease on the clock status reads too.
+    const store = new RecoveryStore(
+      join(world.dir(), "state"),
+      { origin: world.running().origin, environment: "production", account_id: USER.account_id },
+      { clock: world.clock() },
+    );
     const apply = store.begin("2026-12-16T11:00:00Z");
     apply.add([
       {
@@ -128,12 +129,11 @@ describe("doohctl status", () => {
       body: JSON.stringify({ active: false }),
     });
     expect(paused.status).toBe(200);
-    const code = await statusCommand(
-      io,
-      [world.config(["Airports"])],
-      { format: "text", behindThreshold: "10", sessionCache: false },
-      { clock: world.clock() },
-    );
+    const code = await statusCommand(io, [world.config(["Airports"])], {
+      format: "text",
+      behindThreshold: "10",
+      sessionCache: false,
+    });
     expect(code).toBe(2);
     expect(io.out()).toContain(`paused by a running apply (${apply.applyId}) at 2026-12-16T11:00:01Z`);
     expect(io.out()).toContain("! paused by an unfinished apply");
@@ -222,6 +222,7 @@ describe("doohctl status", () => {
     await world.start();
     const io = bufferIO({
       cwd: world.dir(),
+      clock: world.clock(),
       env: {
         DOOHCTL_EMAIL: USER.email,
         DOOHCTL_PASSWORD: "wrong-password",
@@ -230,7 +231,7 @@ describe("doohctl status", () => {
       },
     });
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
-    expect(await statusCommand(io, [world.config(["Airports"])], flags, { clock: world.clock() })).toBe(1);
+    expect(await statusCommand(io, [world.config(["Airports"])], flags)).toBe(1);
     const answer = JSON.parse(io.out());
     expect(answer.errors).toEqual([
       {

@@ -160,6 +160,7 @@ export function statusWorld() {
   function cli() {
     return bufferIO({
       cwd: dir,
+      clock,
       env: {
         DOOHCTL_EMAIL: USER.email,
         DOOHCTL_PASSWORD: USER.password,
@@ -172,12 +173,12 @@ export function statusWorld() {
 
   async function status(names: readonly string[], flags: Partial<StatusFlags> = {}) {
     const io = cli();
-    const code = await statusCommand(
-      io,
-      [config(names)],
-      { format: "text", behindThreshold: "10", sessionCache: false, ...flags },
-      { clock },
-    );
+    const code = await statusCommand(io, [config(names)], {
+      format: "text",
+      behindThreshold: "10",
+      sessionCache: false,
+      ...flags,
+    });
     return { code, out: io.out(), err: io.err() };
   }
 

@@ -8,7 +8,6 @@ import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
 import { type ApplyLock, acquireApplyLock, applyLockDir } from "../../apply/lock.js";
 import type { RecoveryPort } from "../../apply/restore.js";
 import type { ApplyResult } from "../../model/apply-report.js";
-import { systemClock } from "../../model/clock.js";
 import {
   PUBLISHED_RATE_LIMITS,
   RateLimit,
@@ -81,10 +80,10 @@ export async function runApply(
     options.log !== undefined ? openFileJournal(resolve(io.cwd, options.log)) : undefined;
   const display = createProgressDisplay({
     sink: io.stderr,
-    clock: systemClock,
+    clock: io.clock,
     writeWindow: writeWindowOf(plan),
   });
-  const record = prepared.recovery.begin(new Date(systemClock.now()).toISOString());
+  const record = prepared.recovery.begin(new Date(io.clock.now()).toISOString());
   const recovery: RecoveryPort = {
     pausing: (entries) => {
       record.add(entries);
@@ -108,7 +107,7 @@ export async function runApply(
     lock = await acquireApplyLock({
       dir: applyLockDir(io.env),
       scope: prepared.recovery.scope,
-      clock: systemClock,
+      clock: io.clock,
       signal: controller.signal,
       onWait: (holder) => {
         waited = true;

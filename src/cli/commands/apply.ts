@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { defaultStateDir, stoppedPausesOnDisk } from "../../apply/recovery.js";
-import { systemClock } from "../../model/clock.js";
 import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
@@ -206,7 +205,7 @@ async function waitForRunningApply(io: CliIO, prepared: PreparedApply): Promise<
     controller.abort(new Error("interrupted"));
   });
   try {
-    return await waitForHolders(io, prepared, { clock: systemClock, signal: controller.signal });
+    return await waitForHolders(io, prepared, { clock: io.clock, signal: controller.signal });
   } catch (error) {
     if (received !== undefined) throw new InterruptedBeforeSending(received);
     throw error;
@@ -240,7 +239,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
 function sayUnsettled(io: CliIO): void {
   let paused: number;
   try {
-    paused = stoppedPausesOnDisk(defaultStateDir(io.env));
+    paused = stoppedPausesOnDisk(defaultStateDir(io.env), io.clock.now());
   } catch {
     return; // an unusable state directory is refused by the run that needs it
   }

@@ -10,8 +10,6 @@ import { CredentialsError, DspClientError } from "../../api/errors.js";
 import type { LoginSeen } from "../../api/login-seen.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
-import type { Clock } from "../../model/clock.js";
-import { systemClock } from "../../model/clock.js";
 import type { ConnectionSettings } from "../../model/desired.js";
 import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
@@ -81,12 +79,8 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
     });
 };
 
-/** Exported for tests, which pass a clock shared with the emulator. */
-export async function doctorCommand(
-  io: CliIO,
-  flags: DoctorFlags,
-  options: { clock?: Clock } = {},
-): Promise<number> {
+/** Exported for tests; "now" and every wait are `io.clock`'s. */
+export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<number> {
   const json = flags.format === "json";
   const fail = (error: unknown): number => {
     reportError(io, "doctor", error, flags.format);
@@ -102,7 +96,6 @@ export async function doctorCommand(
     );
   }
   const maxReads = Number(flags.maxReads);
-  const clock = options.clock ?? systemClock;
   let client: DspClient | undefined;
   let login: LoginSeen | undefined;
   const unknownMembers = new Set<string>();
@@ -113,7 +106,6 @@ export async function doctorCommand(
     const connected = connect(io, settings, {
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
-      clock,
       client: {
         // A probe is retried once: the doctor reports what it sees rather than insisting.
         retry: { maxAttempts: 2 },

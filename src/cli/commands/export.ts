@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
-import { systemClock } from "../../model/clock.js";
 import type { ConnectionSettings } from "../../model/desired.js";
 import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
@@ -91,7 +90,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     const text = renderExport(live, {
       schemaUrl: flags.schema,
       toolVersion: TOOL_VERSION,
-      now: Time.fromMillis(systemClock.now()),
+      now: Time.fromMillis(io.clock.now()),
     });
     if (target === undefined) {
       io.stdout.write(text);

@@ -8,7 +8,6 @@
 import type { Command } from "commander";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
-import { type Clock, systemClock } from "../../model/clock.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
@@ -71,14 +70,9 @@ export const registerStatus: CommandModule = (program: Command, io, setExit) => 
     });
 };
 
-/** The command itself; tests pass the emulator's virtual clock as `clock`, the instant of "now". */
-export async function statusCommand(
-  io: CliIO,
-  paths: string[],
-  flags: StatusFlags,
-  options: { clock?: Clock } = {},
-): Promise<number> {
-  const clock = options.clock ?? systemClock;
+/** The command itself; "now" is `io.clock`'s (tests share the emulator's virtual clock). */
+export async function statusCommand(io: CliIO, paths: string[], flags: StatusFlags): Promise<number> {
+  const clock = io.clock;
   // With --format json, errors are JSON on stdout too: one entry per config issue (errors.ts).
   const fail = (error: unknown): number => {
     reportError(io, "status", error, flags.format);
@@ -106,7 +100,6 @@ export async function statusCommand(
     const { client, connection } = connect(io, desired.connection, {
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
-      clock,
     });
     try {
       const recovery = await recoveryStoreFor(io, connection, client);
