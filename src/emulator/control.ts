@@ -11,7 +11,7 @@ import type { Reply } from "./context.js";
 import { type Emulator, send } from "./emulator.js";
 import { FaultSpecError, HttpError, invalid, notFound, SeedError } from "./errors.js";
 import { isPlainObject } from "./fields.js";
-import { buildStore, type EmulatorSeed, seedDialect, validateSeed } from "./seed.js";
+import { buildStore, type EmulatorSeed, placeSeed, seedDialect, validateSeed } from "./seed.js";
 
 interface AdjustableClock extends Clock {
   advance(ms: number): void;
@@ -47,7 +47,7 @@ export function controlHandler(
       let seed = initialSeed;
       if (input.seed !== undefined) {
         try {
-          seed = validateSeed(input.seed, "seed");
+          seed = placeSeed(validateSeed(input.seed, "seed"), emulator.clock.now()).seed;
         } catch (error) {
           if (error instanceof SeedError)
             throw new HttpError(422, {

@@ -17,7 +17,7 @@ import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
 import type { Quirk } from "./quirks.js";
 import type { AnswerMode } from "./richer.js";
-import { buildStore, type EmulatorSeed, seedDialect, validateSeed } from "./seed.js";
+import { buildStore, type EmulatorSeed, placeSeed, seedDialect, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
 
 export { MAX_BODY_BYTES } from "./body.js";
@@ -38,7 +38,10 @@ export interface EmulatorOptions {
   port?: number | undefined;
   /** Default 127.0.0.1. */
   host?: string | undefined;
-  /** The initial state; default: an empty account with no users. Validated like a seed file. */
+  /**
+   * The initial state; default: an empty account with no users. Validated like a seed file, and
+   * placed at the clock's day when it has `today` (`placeSeed`, docs/emulator.md).
+   */
   seed?: EmulatorSeed | undefined;
   /** Default production; staging answers 404 on every DSP path (G13). */
   environment?: Environment | undefined;
@@ -80,6 +83,11 @@ export interface RunningEmulator {
   port: number;
   /** The dialect it serves (the gap decisions unless one was given). */
   dialect: Dialect;
+  /**
+   * Whole days the seed's dates were moved to place it at the day it started on: 0 for a seed
+   * without `today`, or with the state of `statePath` (already placed when it was first saved).
+   */
+  placedDays: number;
   close(): Promise<void>;
   /** In-process hook for invariant checks: called after every successful write with the request and the resulting state. */
   onWrite(listener: (entry: RequestLogEntry, state: EmulatorStateView) => void): () => void;
@@ -94,14 +102,17 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const seed = validateSeed(options.seed ?? {}, "the seed");
+  const clock = options.clock ?? systemClock;
+  const placed = placeSeed(validateSeed(options.seed ?? {}, "the seed"), clock.now());
+  const seed = placed.seed;
   const dialect =
     options.dialect === undefined ? seedDialect(seed) : checkedDialect(options.dialect, "the dialect");
   const statePath = options.statePath;
-  const store = (statePath ? loadState(statePath) : undefined) ?? buildStore(seed);
+  const saved = statePath ? loadState(statePath) : undefined;
+  const store = saved ?? buildStore(seed);
   const emulator = new Emulator({
     store,
-    clock: options.clock ?? systemClock,
+    clock,
     environment: options.environment ?? "production",
     rateLimits: options.rateLimits ?? PUBLISHED_RATE_LIMITS,
     latencyMs: options.latencyMs ?? 0,
@@ -138,6 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin: `http://${host}:${address.port}`,
     port: address.port,
     dialect: emulator.dialect,
+    placedDays: saved ? 0 : placed.days,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -12,11 +12,14 @@ export const SEED_NAMES: Readonly<Record<string, string>> = {
   demo: "examples/emulator-seed.json",
 };
 
+/** The quick start written for the `demo` seed's days (`doohctl emulator --quickstart DIR`). */
+export const QUICKSTART_FILE = "examples/quickstart/doohctl.yaml";
+
 /** The package root from this module: `src/emulator` (sources) or `dist/src/emulator` (built). */
 const ROOTS = ["../../", "../../../"];
 
-/** The shipped file of a seed name, or undefined when the package lacks it. */
-function packagedSeed(file: string): string | undefined {
+/** The shipped file at `file` (from the package root), or undefined when the package lacks it. */
+export function packagedFile(file: string): string | undefined {
   for (const root of ROOTS) {
     const path = fileURLToPath(new URL(root + file, import.meta.url));
     if (existsSync(path)) return path;
@@ -38,7 +41,7 @@ export class SeedNameError extends Error {
 export function seedPath(value: string, cwd: string): string {
   const file = Object.hasOwn(SEED_NAMES, value) ? SEED_NAMES[value] : undefined;
   if (file !== undefined) {
-    const path = packagedSeed(file);
+    const path = packagedFile(file);
     if (path === undefined) {
       throw new SeedNameError(
         `--seed ${value}: the packaged ${file} is missing next to ${fileURLToPath(import.meta.url)}: the installation is incomplete; reinstall doohctl or give the seed's path`,

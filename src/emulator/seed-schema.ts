@@ -86,6 +86,12 @@ export const SEED_SCHEMA = {
   additionalProperties: false,
   properties: {
     $schema: { type: "string", description: "Path or URL of this schema, for editors." },
+    today: {
+      type: "string",
+      pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+      description:
+        "The day (YYYY-MM-DD, UTC) this seed's dates are written for: the emulator moves every date by the whole days from it to the day it starts on. Without it, the dates stay as written.",
+    },
     dialect: dialectSchema(),
     users: {
       type: "array",

@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { ErrorObject } from "ajv/dist/2020.js";
+import { daysToPlace, isCalendarDate, placeValue } from "../model/calendar.js";
 import { type Dialect, parseDialect } from "../model/dialect.js";
 import { jsonSchemaAjv } from "../model/json-schema.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
@@ -61,6 +62,12 @@ export type SeedInsertionOrder = Omit<
   Partial<Pick<InsertionOrder, "contract_number" | "budget_impressions" | "budget_money">>;
 
 export interface EmulatorSeed {
+  /**
+   * The day (`YYYY-MM-DD`, UTC) the seed's dates are written for: the emulator places such a
+   * seed at the day it starts on, every date moved by the same whole days (`placeSeed`). A seed
+   * without it keeps its dates as written.
+   */
+  today?: string;
   users?: SeedUser[];
   advertisers?: Advertiser[];
   insertion_orders?: SeedInsertionOrder[];
@@ -127,6 +134,8 @@ function checkUnique(issues: Issues, member: string, items: readonly { id: strin
 
 /** Rules beyond the schema: references, UTC times, money, targetings, G6 associations, G8. */
 function checkRules(seed: EmulatorSeed, issues: Issues): void {
+  if (seed.today !== undefined && !isCalendarDate(seed.today))
+    issues.add("today", `"${seed.today}" is not a calendar date: write the day as YYYY-MM-DD`);
   if (seed.dialect !== undefined) {
     const read = parseDialect(seed.dialect);
     if ("problems" in read) {
@@ -229,6 +238,18 @@ function checkRules(seed: EmulatorSeed, issues: Issues): void {
       issues.add(field, v.message);
     }
   });
+}
+
+/**
+ * A checked seed placed at the day of `now` (clock ms): with `today`, every date and time in it
+ * moved by the whole days from that day to now's, and `today` left out (the placed seed is
+ * written for no other day); without it, the seed as it is and 0 days.
+ */
+export function placeSeed(seed: EmulatorSeed, now: number): { seed: EmulatorSeed; days: number } {
+  if (seed.today === undefined) return { seed, days: 0 };
+  const { today, ...rest } = seed;
+  const days = daysToPlace(today, now);
+  return { seed: placeValue(rest, days), days };
 }
 
 /** Checks a parsed seed; throws a SeedError naming every problem's path. */

@@ -137,10 +137,15 @@ export class VirtualClock implements Clock {
 /**
  * Real time plus an offset that only moves forward. A long-running emulator started from the
  * command line uses it so that its control path can still jump time (session expiry, rate
- * windows, flights going in and out of flight) while sleeps stay real.
+ * windows, flights going in and out of flight) while sleeps stay real. `start` sets where it
+ * begins, before or after the real time: a test or the demo on a chosen day, running on from there.
  */
 export class OffsetClock implements Clock {
-  private offset = 0;
+  private offset: number;
+
+  constructor(options: { start?: number } = {}) {
+    this.offset = options.start === undefined ? 0 : options.start - Date.now();
+  }
 
   now(): number {
     return Date.now() + this.offset;

@@ -1,8 +1,11 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { loadSeedFile, SEED_SCHEMA } from "../../src/emulator/index.js";
+import { OffsetClock } from "../../src/model/clock.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
 import { login, request } from "./helpers.js";
 
@@ -73,6 +76,59 @@ describe("doohctl emulator", () => {
       expect(JSON.parse(json.out()).errors[0].code).toBe("PORT_IN_USE");
     } finally {
       await new Promise((done) => holder.close(done));
+    }
+  });
+});
+
+describe("doohctl emulator --quickstart", () => {
+  it("writes the quick start placed on the demo world's days, and it plans the demo's story", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doohctl-quickstart-"));
+    // 2026-12-20 to 2028-03-01 is 365 + 11 + 31 + 29 + 1 = 437 days (2028 is a leap year).
+    const clock = new OffsetClock({ start: Date.parse("2028-03-01T10:00:00Z") });
+    const { io, interrupt } = interruptibleIO({ cwd: dir, clock });
+    const exit = run(["emulator", "--port", "0", "--seed", "demo", "--quickstart", "try"], io);
+    try {
+      await until(() => io.err().includes("Ctrl-C"));
+      expect(io.err()).toContain(
+        "dates: the seed is written for 2026-12-20, placed at today (2028-03-01): every date moved +437 days",
+      );
+      const origin = /listening on (http:\/\/\S+)/.exec(io.err())?.[1] ?? "";
+      const text = readFileSync(join(dir, "try", "doohctl.yaml"), "utf8");
+      // Holiday airports' Dec 1 2026 + 437 days; the comment's date moves with the value.
+      expect(text).toContain("start_time: 2028-02-11T00:00:00Z");
+      expect(text).toContain("end_time: 2028-08-11T00:00:00Z # was 2028-07-11");
+      const env = {
+        DOOHCTL_API_ORIGIN: origin,
+        DOOHCTL_EMAIL: "demo@doohctl.test",
+        DOOHCTL_PASSWORD: "demo-password",
+        DOOHCTL_SESSION_CACHE: "off",
+        HOME: dir,
+      };
+      const plan = bufferIO({ cwd: dir, clock, env });
+      expect(await run(["plan", "try", "--format", "json"], plan), plan.err()).toBe(0);
+      const changed = (
+        JSON.parse(plan.out()) as {
+          changes: { address: string; kind: string; fields?: { field: string }[] }[];
+        }
+      ).changes
+        .filter((c) => c.kind === "update_campaign" || c.kind === "update_insertion_order")
+        .flatMap((c) => (c.fields ?? []).map((f) => `${c.address} ${f.field}`));
+      // The story's edits and nothing else: no flight moved back to the written days.
+      expect(changed.sort()).toEqual([
+        "campaign.1001/Holiday airports cpm",
+        "campaign.1002/Spring downtown budget_impressions",
+        "insertion_order.1002 end_time",
+      ]);
+      const again = bufferIO({ cwd: dir, clock });
+      expect(await run(["emulator", "--port", "0", "--seed", "demo", "--quickstart", "try"], again)).toBe(1);
+      expect(again.err()).toContain("doohctl.yaml was not written: a file (or link) is already there");
+      const unplaced = bufferIO({ cwd: dir, clock });
+      expect(await run(["emulator", "--port", "0", "--quickstart", "other"], unplaced)).toBe(1);
+      expect(unplaced.err()).toContain("needs a seed written for a day (`today`): --seed demo");
+    } finally {
+      interrupt("SIGINT");
+      expect(await exit).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

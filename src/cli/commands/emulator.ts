@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Option } from "commander";
 import {
   ANSWER_MODES,
@@ -11,7 +12,14 @@ import {
   SeedError,
   startEmulator,
 } from "../../emulator/index.js";
-import { SEED_NAMES, SeedNameError, seedPath } from "../../emulator/seed-names.js";
+import {
+  packagedFile,
+  QUICKSTART_FILE,
+  SEED_NAMES,
+  SeedNameError,
+  seedPath,
+} from "../../emulator/seed-names.js";
+import { formatDays, placeText } from "../../model/calendar.js";
 import { OffsetClock } from "../../model/clock.js";
 import { changedKeys, type Dialect } from "../../model/dialect.js";
 import {
@@ -39,6 +47,7 @@ interface EmulatorFlags {
   faults?: string;
   faultSeed?: string;
   control?: boolean;
+  quickstart?: string;
   format: string;
 }
 
@@ -95,6 +104,10 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
     .option("--fault-seed <n>", "seed for reproducible fault draws")
     .option("--control", "enable the /__emulator/ control path")
+    .option(
+      "--quickstart <dir>",
+      "also write the quick start (examples/quickstart) into DIR/doohctl.yaml, its dates placed on the same days as a seed with `today` (docs/demo.md)",
+    )
     .addOption(
       Flag.format("how start-up errors are printed: text on stderr, or json on stdout", ["text", "json"]),
     )
@@ -108,6 +121,11 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           rateLimits = flags.rateLimits.trim() === "off" ? "off" : RateLimit.parseList(flags.rateLimits);
         }
         if (flags.seed !== undefined) seed = await loadSeedFile(seedPath(flags.seed, io.cwd));
+        if (flags.quickstart !== undefined && seed?.today === undefined) {
+          throw new FlagError(
+            "--quickstart writes the quick start placed on the seed's days, and needs a seed written for a day (`today`): --seed demo",
+          );
+        }
         if (flags.dialect !== undefined)
           dialect = await loadDialectFile(resolve(io.cwd, flags.dialect), flags.dialect);
         running = await startEmulator({
@@ -122,8 +140,8 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           faults: flags.faults,
           faultSeed: integer("--fault-seed", flags.faultSeed, 2 ** 32 - 1),
           control: flags.control === true,
-          // Real time that the control path can still move forward (POST /__emulator/clock).
-          clock: new OffsetClock(),
+          // The run's time, which the control path can still move forward (POST /__emulator/clock).
+          clock: new OffsetClock({ start: io.clock.now() }),
           statePath: flags.state === undefined ? undefined : resolve(io.cwd, flags.state),
         });
       } catch (error) {
@@ -140,9 +158,29 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
         setExit(EXIT.error);
         return;
       }
+      if (flags.quickstart !== undefined) {
+        const written = writeQuickstart(resolve(io.cwd, flags.quickstart), running.placedDays);
+        if (written instanceof CommandError) {
+          await running.close();
+          reportError(io, "emulator", written, flags.format);
+          setExit(EXIT.error);
+          return;
+        }
+      }
       const limits = rateLimits ?? "published";
       io.stderr.write(`doohctl emulator listening on ${running.origin}\n`);
       io.stderr.write(`  environment: ${flags.environment}\n`);
+      if (seed?.today !== undefined && flags.state === undefined) {
+        const day = new Date(io.clock.now()).toISOString().slice(0, 10);
+        io.stderr.write(
+          `  dates: the seed is written for ${seed.today}, placed at today (${day}): every date moved ${formatDays(running.placedDays)}\n`,
+        );
+      }
+      if (flags.quickstart !== undefined) {
+        io.stderr.write(
+          `  quick start: ${join(resolve(io.cwd, flags.quickstart), "doohctl.yaml")}, placed on the same days\n`,
+        );
+      }
       if (flags.answers !== "contract") io.stderr.write(`  answers: ${flags.answers}\n`);
       const differing = changedKeys(running.dialect);
       if (differing.length > 0) io.stderr.write(`  dialect: ${differing.join(", ")}\n`);
@@ -176,6 +214,33 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       setExit(EXIT.ok);
     });
 };
+
+/**
+ * The packaged quick start with its dates moved `days`, as DIR/doohctl.yaml: a new file only
+ * (never over one, never through a link), so a user's own config is never replaced.
+ */
+function writeQuickstart(dir: string, days: number): CommandError | undefined {
+  const source = packagedFile(QUICKSTART_FILE);
+  if (source === undefined) {
+    return new CommandError(
+      "QUICKSTART_MISSING",
+      `--quickstart: the packaged ${QUICKSTART_FILE} is missing: the installation is incomplete; reinstall doohctl`,
+    );
+  }
+  const target = join(dir, "doohctl.yaml");
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(target, placeText(readFileSync(source, "utf8"), days), { flag: "wx" });
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EEXIST"
+        ? "a file (or link) is already there: give an empty directory, or remove it"
+        : `it cannot be written (${code ?? "error"}): give a directory you can write`;
+    return new CommandError("QUICKSTART_NOT_WRITTEN", `--quickstart: ${target} was not written: ${why}`);
+  }
+}
 
 /**
  * Node's `listen EADDRINUSE: address already in use 127.0.0.1:4010` names the port but not
