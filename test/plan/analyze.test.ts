@@ -31,6 +31,34 @@ describe("analyzers", () => {
     expect(plan(d, live).findings).toEqual([]);
   });
 
+  it("warns about creating a campaign whose flight has already ended (DOOH301), as in a copied example", () => {
+    const live = liveState({ campaigns: [] });
+    const d = desiredState([
+      desiredIo("1001", {
+        campaigns: [
+          desiredCampaign("January clearance", {
+            fields: {
+              start_time: "2027-01-01T00:00:00Z",
+              end_time: "2027-02-01T00:00:00Z",
+              budget_impressions: 400_000,
+              cpm: usd("8.25"),
+            },
+          }),
+        ],
+      }),
+    ]);
+    const later = plan(d, live, { now: "2028-03-01T00:00:00Z" }).findings;
+    expect(later.map((f) => [f.code, f.message])).toEqual([
+      [
+        "DOOH301",
+        'creates campaign "January clearance", whose flight ended 2027-02-01T00:00:00Z: it will never deliver; give it dates in the future, or leave it out',
+      ],
+    ]);
+    // Its last instant is the end itself: a flight that ends now has ended.
+    expect(plan(d, live, { now: "2027-02-01T00:00:00Z" }).findings.map((f) => f.code)).toEqual(["DOOH301"]);
+    expect(plan(d, live, { now: "2027-01-31T23:59:59Z" }).findings).toEqual([]);
+  });
+
   it("says a reopened flight delivers again (DOOH301), and a deactivation in flight stops delivery (DOOH101)", () => {
     // 5001 "Airports" ran Dec 15 .. Jan 1 and ended; on Jan 2 the config moves its end to
     // Feb 1: the campaign is active, so it delivers again as soon as the change is applied.

@@ -14,7 +14,14 @@ import { Placeholder } from "../changes/placeholder.js";
 import type { LiveIndex } from "../live-index.js";
 import { pauseSpans } from "../requests/pauses.js";
 import { writeSendTimes } from "../requests/window.js";
-import type { Change, FieldChange, Finding, PlannedRequest, PlanThresholds } from "../types.js";
+import type {
+  Change,
+  CreateCampaign,
+  FieldChange,
+  Finding,
+  PlannedRequest,
+  PlanThresholds,
+} from "../types.js";
 import { shortBudgets } from "./budget-cut.js";
 import { silentDarkPaths } from "./dark-paths.js";
 import { DELIVERY_ANALYZERS } from "./delivery.js";
@@ -112,8 +119,8 @@ function endedFlights(input: AnalyzeInput): Finding[] {
   const now = Time.toMillis(input.now);
   const seen = new Set<string>();
   return input.changes.flatMap((c) => {
-    if (c.kind === "update_insertion_order" || c.kind === "update_creative" || c.kind === "create_campaign")
-      return [];
+    if (c.kind === "update_insertion_order" || c.kind === "update_creative") return [];
+    if (c.kind === "create_campaign") return endedCreation(c, now);
     const id = c.campaign.campaign_id;
     const live = id === undefined ? undefined : input.live.campaigns.get(id);
     if (!live || seen.has(live.id) || Time.toMillis(live.end_time) > now) return [];
@@ -134,6 +141,23 @@ function endedFlights(input: AnalyzeInput): Finding[] {
       ),
     ];
   });
+}
+
+/**
+ * A new campaign whose flight is already over: a config copied from an example, or kept past
+ * its dates, would create a campaign that never delivers. Said plainly, so it is never a
+ * silent trap (docs/plan.md).
+ */
+function endedCreation(c: CreateCampaign, now: number): Finding[] {
+  const end = c.fields.find((f) => f.field === "end_time")?.after;
+  if (typeof end !== "string" || Time.toMillis(end) > now) return [];
+  return [
+    finding(
+      "DOOH301",
+      `creates campaign "${c.campaign.name}", whose flight ended ${end}: it will never deliver; give it dates in the future, or leave it out`,
+      { address: c.address, change_ids: [c.id], source: c.source },
+    ),
+  ];
 }
 
 export function increasePercent(field: FieldChange): number | undefined {

@@ -111,7 +111,7 @@ export const FINDING_CATALOGUE = {
     "src/plan/changes/recovered.ts",
     "reactivates an inactive campaign in flight that the config declares active, outside the scope",
   ),
-  DOOH301: warning("src/plan/findings/analyze.ts", "edits a campaign whose flight has ended"),
+  DOOH301: warning("src/plan/findings/analyze.ts", "creates or edits a campaign whose flight has ended"),
   DOOH302: warning(
     "src/plan/findings/delivery.ts",
     "ends the flight of a campaign in flight: delivery stops at apply",
