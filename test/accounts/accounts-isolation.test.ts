@@ -182,5 +182,5 @@ async function accountEmulator(
   campaigns: NonNullable<CliAccountOptions["campaigns"]>,
   seed: CliAccountOptions["seed"] = {},
 ) {
-  return (await startCliAccount({ users, campaigns, seed })).emulator;
+  return (await startCliAccount({ systemTime: true, users, campaigns, seed })).emulator;
 }

@@ -16,6 +16,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
 
 export function deadPid(): number {
@@ -66,7 +67,7 @@ export async function deadApplyWorld(owner: number, malls: string[] = [], statio
   const start = processStart(owner);
   for (const name of readdirSync(account)) {
     const file = JSON.parse(readFileSync(join(account, name), "utf8"));
-    const lease = { host: hostname(), pid: owner, renewed_at: new Date().toISOString() };
+    const lease = { host: hostname(), pid: owner, renewed_at: new Date(suiteClock.now()).toISOString() };
     writeFileSync(
       join(account, name),
       JSON.stringify({
@@ -131,7 +132,7 @@ export function holdApplyLock(env: Record<string, string>, origin: string, pid: 
         host: hostname(),
         pid,
         pid_start: processStart(pid) ?? undefined,
-        renewed_at: new Date().toISOString(),
+        renewed_at: new Date(suiteClock.now()).toISOString(),
       },
     }),
     // A lock open to others is no holder's (src/api/private-files.ts).

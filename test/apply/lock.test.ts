@@ -19,6 +19,7 @@ import type { RecoveryScope } from "../../src/model/recovery.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
 import { interruptibleIO } from "../helpers/io.js";
+import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
 
@@ -235,7 +236,7 @@ describe("doohctl apply waiting for the lock", () => {
     emulator = account.emulator;
     const { dir, env } = account;
     const state = join(dir, "state");
-    holdLock(applyLockDir(env), process.ppid, Date.now(), {
+    holdLock(applyLockDir(env), process.ppid, suiteClock.now(), {
       origin: emulator.origin,
       environment: "production",
       account_id: USER.account_id,

@@ -14,6 +14,7 @@ import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
 import { cli, deadApplyWorlds, deadPid, holdApplyLock } from "./dead-apply.js";
@@ -94,7 +95,7 @@ describe("a dead apply's recovery record", () => {
     // The owner stops renewing: its lease is 31 s old.
     for (const name of readdirSync(w.account)) {
       const file = JSON.parse(readFileSync(join(w.account, name), "utf8"));
-      const renewed_at = new Date(Date.now() - 31_000).toISOString();
+      const renewed_at = new Date(suiteClock.now() - 31_000).toISOString();
       writeFileSync(join(w.account, name), JSON.stringify({ ...file, lease: { ...file.lease, renewed_at } }));
     }
     expect(await applying, io.err()).toBe(0);

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile } from "../../src/emulator/index.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 
 /** The renderers' golden files: the JSON one is a saved plan, as `plan -o` writes it. */
@@ -37,9 +37,8 @@ describe("doohctl show PLAN_FILE", () => {
 
   it("shows a plan saved against the emulator exactly as plan printed it, in every format", async () => {
     const root = join(import.meta.dirname, "..", "..");
-    const emulator = (
-      await startCliAccount({ seed: await loadSeedFile(join(root, "examples", "emulator-seed.json")) })
-    ).emulator;
+    const { seed, clock } = await exampleSeed();
+    const emulator = (await startCliAccount({ seed, emulator: { clock } })).emulator;
     try {
       const dir = mkdtempSync(join(tmpdir(), "doohctl-show-"));
       const env = {
@@ -50,7 +49,7 @@ describe("doohctl show PLAN_FILE", () => {
       };
       const config = join(root, "examples", "quickstart", "doohctl.yaml");
       for (const format of ["text", "markdown", "json"]) {
-        const planned = bufferIO({ env, cwd: dir });
+        const planned = bufferIO({ env, cwd: dir, clock });
         const args = ["plan", config, "-o", `plan-${format}.json`, "--format", format, "--no-session-cache"];
         expect(await run(args, planned), planned.err()).toBe(0);
         const shown = offline();

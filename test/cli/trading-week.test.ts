@@ -2,9 +2,8 @@
  * The trading week's worst cases, end to end through the CLI against the emulator (docs/plan.md,
  * "Currencies" and "Money"; docs/status.md): a currency switch under EUR spend, a pace just over
  * the behind threshold, and one maximum spend that status and plan agree on. Each figure with
- * its hand calculation. `run()` takes no clock (the CLI and the emulator read systemClock,
- * src/model/clock.ts), so Date alone is frozen at Dec 13 00:00 and both see that one instant;
- * timers and sockets run as usual.
+ * its hand calculation. The CLI and the emulator share one clock that stands at Dec 13 00:00
+ * unless something sleeps (a VirtualClock that advances itself), so both see that one instant.
  *
  * The world (seedAccount, test/helpers/builders.ts): advertiser 1 (USD) with insertion order
  * 1001 and campaign 5001 "Airports", Dec 1 .. Jan 1 (31 days), 310,000 impressions at 12.50
@@ -18,8 +17,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
+import { VirtualClock } from "../../src/model/clock.js";
 import { Money } from "../../src/model/money.js";
 import { seedAccount, seedCampaignWith, seedCreativeWith } from "../helpers/builders.js";
 import { accountConfig, type CliAccount, startCliAccount } from "../helpers/cli-account.js";
@@ -27,9 +27,9 @@ import { bufferIO } from "../helpers/io.js";
 
 const eur = (amount: string) => Money.parse(`${amount} EUR`);
 
+const clock = new VirtualClock({ start: Date.parse("2026-12-13T00:00:00Z"), autoAdvance: true });
 let account: CliAccount;
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-12-13T00:00:00Z") });
   const seed = seedAccount();
   seed.insertion_orders = (seed.insertion_orders ?? []).map((io) =>
     io.id === "1002" ? { ...io, budget_money: eur("40000") } : io,
@@ -55,17 +55,16 @@ beforeAll(async () => {
       insertion_order_ids: ["1002"],
     }),
   ];
-  account = await startCliAccount({ seed });
+  account = await startCliAccount({ seed, emulator: { clock } });
 });
 afterAll(async () => {
   await account?.close();
-  vi.useRealTimers();
 });
 
 /** `doohctl <args>` in the account's directory, with `orders` under `insertion_orders:`. */
 async function cli(args: string[], orders: readonly string[]) {
   writeFileSync(join(account.dir, "doohctl.yaml"), accountConfig(account.emulator.origin, orders));
-  const io = bufferIO({ env: account.env, cwd: account.dir });
+  const io = bufferIO({ env: account.env, cwd: account.dir, clock });
   const code = await run([...args, "doohctl.yaml"], io);
   return { code, out: io.out(), err: io.err() };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -141,8 +141,11 @@ insertion_orders:
         publisher_targeting_option: { publisher_ids: ["77"], exclude: true },
       },
     ]);
-    // A merged value points at the anchor, where it was written.
-    expect(airports!.fieldSources.start_time?.line).toBe(13);
+    // A merged value points at the anchor, where it was written: the `x-flight` block's line.
+    const lines = readFileSync(`${EXAMPLES}multi-file/io-1001.yaml`, "utf8").split("\n");
+    const anchor = lines.findIndex((line) => line.startsWith("x-flight: &december"));
+    expect(lines[anchor + 1]).toMatch(/^ {2}start_time: /);
+    expect(airports!.fieldSources.start_time?.line).toBe(anchor + 2);
   });
 
   it("loads the multi-file example: connection, two insertion orders, creatives, in name order", async () => {

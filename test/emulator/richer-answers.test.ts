@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAnswer, findOperation, readAnswer } from "../../src/api/contract.js";
 import { run } from "../../src/cli/program.js";
-import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
 
@@ -23,10 +24,12 @@ let richer: RunningEmulator;
 let plain: RunningEmulator;
 let dir: string;
 
+// The example world on its own day, one clock for both emulators and doohctl: two plans
+// compared across them see the same delivery, whatever the day and the load.
+const { seed, clock } = await exampleSeed({ still: true });
 beforeAll(async () => {
-  const seed = await loadSeedFile(join(ROOT, "examples", "emulator-seed.json"));
-  richer = (await startCliAccount({ seed, emulator: { answers: "richer" } })).emulator;
-  plain = (await startCliAccount({ seed })).emulator;
+  richer = (await startCliAccount({ seed, emulator: { answers: "richer", clock } })).emulator;
+  plain = (await startCliAccount({ seed, emulator: { clock } })).emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-richer-"));
 });
 afterAll(async () => {
@@ -36,6 +39,7 @@ afterAll(async () => {
 
 function cli(emulator: RunningEmulator) {
   return bufferIO({
+    clock: clock,
     env: {
       DOOHCTL_API_ORIGIN: emulator.origin,
       DOOHCTL_EMAIL: DEMO_USER.email,
@@ -110,7 +114,10 @@ describe("every command against the richer emulator", () => {
     expect(await run(["plan", "exported.yaml", "--detailed-exitcode"], roundTrip), roundTrip.err()).toBe(0);
 
     const status = cli(richer);
-    expect(await run(["status", CONFIG], status), status.err()).toBe(0);
+    // The demo world's two alerts (docs/demo.md): status read the richer progress as the plain one.
+    expect(await run(["status", CONFIG], status), status.err()).toBe(2);
+    expect(status.out()).toContain("! behind pace");
+    expect(status.out()).toContain("! budget runs out at this pace");
 
     const doctor = cli(richer);
     const code = await run(["doctor", "--format", "json"], doctor);

@@ -51,7 +51,7 @@ describe("examples/quickstart against examples/emulator-seed.json", () => {
       expect.arrayContaining([
         "insertion_order.1002 end_time",
         "campaign.1001/Holiday airports cpm",
-        "campaign.1001/Holiday malls budget_impressions",
+        "campaign.1002/Spring downtown budget_impressions",
       ]),
     );
     const removal = plan.changes.find((c) => c.kind === "replace_targetings" && c.pause);

@@ -11,13 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { configSchemaUrl } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
-import { type EmulatorSeed, loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
 import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
+import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 import { DEMO_USER, USER } from "../helpers/users.js";
 import { liveSeed } from "./arbitrary.js";
-
-const ROOT = join(import.meta.dirname, "../..");
 
 let dir: string;
 beforeAll(() => {
@@ -51,8 +50,8 @@ async function roundTrip(emulator: RunningEmulator, user: typeof DEMO_USER, args
 describe("doohctl export of the example seed", () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    const seed = await loadSeedFile(join(ROOT, "examples/emulator-seed.json"));
-    emulator = (await startCliAccount({ seed })).emulator;
+    const { seed, clock } = await exampleSeed();
+    emulator = (await startCliAccount({ seed, emulator: { clock } })).emulator;
   });
   afterAll(() => emulator.close());
   afterEach(() => rmSync(join(dir, "out.yaml"), { force: true }));

@@ -16,7 +16,9 @@ import {
   type SeedUser,
   startEmulator,
 } from "../../src/emulator/index.js";
+import { systemClock } from "../../src/model/clock.js";
 import { ADVERTISER, seedIo } from "./builders.js";
+import { SUITE_NOW, suiteClock } from "./suite-clock.js";
 import { USER } from "./users.js";
 
 /** The lines under `insertion_orders:` that raise Malls (seeded at 100,000) to 150,000 impressions. */
@@ -84,7 +86,13 @@ export interface CliAccountOptions {
    * whole seed, as it is (its first user logs in).
    */
   seed?: Partial<EmulatorSeed>;
-  /** Added to the emulator's options (port 0, rate limits off, the seed, the system clock). */
+  /**
+   * For a test whose doohctl is a real child process, which reads the system clock: the
+   * emulator on `systemClock` too, and the seed, written for the suite's day, placed at today
+   * (its `today`, docs/emulator.md), so the two agree on any day.
+   */
+  systemTime?: boolean;
+  /** Added to the emulator's options (port 0, rate limits off, the seed, `suiteClock`). */
   emulator?: Partial<EmulatorOptions>;
   /** The lines under `insertion_orders:` of `doohctl.yaml`. @default [] */
   configOrders?: readonly string[];
@@ -101,10 +109,17 @@ export interface CliAccountOptions {
  */
 export async function startCliAccount(options: CliAccountOptions = {}): Promise<CliAccount> {
   const whole = options.users === undefined && options.campaigns === undefined && options.seed !== undefined;
-  const seed = whole
+  const written = whole
     ? (options.seed as EmulatorSeed)
     : accountSeed(options.users ?? [USER], options.campaigns ?? [], options.seed ?? {});
-  const emulator = await startEmulator({ port: 0, rateLimits: "off", seed, ...options.emulator });
+  const seed = options.systemTime ? { today: SUITE_NOW.slice(0, 10), ...written } : written;
+  const emulator = await startEmulator({
+    port: 0,
+    rateLimits: "off",
+    seed,
+    clock: options.systemTime ? systemClock : suiteClock,
+    ...options.emulator,
+  });
   const dir = mkdtempSync(join(tmpdir(), options.prefix ?? "doohctl-account-"));
   const config = accountConfig(emulator.origin, options.configOrders ?? []) + (options.extraConfig ?? "");
   writeFileSync(join(dir, "doohctl.yaml"), config);

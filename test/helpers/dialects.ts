@@ -2,6 +2,7 @@
 import { type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "./builders.js";
 import { type CliAccount, startCliAccount } from "./cli-account.js";
+import { suiteClock } from "./suite-clock.js";
 import { COLLEAGUE, USER } from "./users.js";
 
 /** A dialect as a config writes it, checked: tests write only valid ones. */
@@ -13,9 +14,9 @@ export function dialectOf(written: unknown): Dialect {
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-/** Flights around today, so the active campaign is in flight and delivers (G2 progress). */
-export const START = iso(Date.now() - 10 * DAY);
-export const END = iso(Date.now() + 60 * DAY);
+/** Flights around the suite's day, so the active campaign is in flight and delivers (G2 progress). */
+export const START = iso(suiteClock.now() - 10 * DAY);
+export const END = iso(suiteClock.now() + 60 * DAY);
 export const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
 export const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
 

@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { type EmulatorSeed, loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import { type Clock, OffsetClock, VirtualClock } from "../../src/model/clock.js";
 import { startCliAccount } from "./cli-account.js";
 import { bufferIO } from "./io.js";
 import { DEMO_USER } from "./users.js";
@@ -14,6 +15,22 @@ import { DEMO_USER } from "./users.js";
 export const ROOT = join(import.meta.dirname, "../..");
 /** Where the examples' configs say the emulator listens (`doohctl emulator`'s default). */
 export const EXAMPLE_ORIGIN = "http://127.0.0.1:8787";
+
+/**
+ * examples/emulator-seed.json, and a clock on the day it is written for (its `today`, at 09:00
+ * UTC), running on from there: the emulator places the seed 0 days away, so the examples' dates
+ * hold as written on any day the suite runs. The emulator and `doohctl` share the clock.
+ * `still`: time stands there unless something sleeps (a VirtualClock that advances itself), so
+ * two plans made moments apart see the same delivery however loaded the machine is.
+ */
+export async function exampleSeed(
+  options: { still?: boolean } = {},
+): Promise<{ seed: EmulatorSeed; clock: Clock }> {
+  const seed = await loadSeedFile(join(ROOT, "examples/emulator-seed.json"));
+  const start = Date.parse(`${seed.today}T09:00:00Z`);
+  const clock = options.still ? new VirtualClock({ start, autoAdvance: true }) : new OffsetClock({ start });
+  return { seed, clock };
+}
 
 export interface ExampleAccount {
   emulator: RunningEmulator;
@@ -29,9 +46,8 @@ export async function startExample(
   prefix: string,
   files: Record<string, { copy: string } | { text: string }>,
 ): Promise<ExampleAccount> {
-  const emulator = (
-    await startCliAccount({ seed: await loadSeedFile(join(ROOT, "examples/emulator-seed.json")) })
-  ).emulator;
+  const { seed, clock } = await exampleSeed();
+  const emulator = (await startCliAccount({ seed, emulator: { clock } })).emulator;
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [name, from] of Object.entries(files)) {
     // The examples name the emulator's documented origin; this one listens on a free port,
@@ -45,6 +61,7 @@ export async function startExample(
     cli: () =>
       bufferIO({
         cwd: dir,
+        clock,
         env: {
           DOOHCTL_API_ORIGIN: emulator.origin,
           DOOHCTL_EMAIL: DEMO_USER.email,

@@ -11,7 +11,7 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { readPlanFile } from "../../src/cli/plan-file.js";
 import { run } from "../../src/cli/program.js";
 import { loadConfig } from "../../src/config/load.js";
-import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
 import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
@@ -19,6 +19,7 @@ import { readLiveState } from "../../src/plan/read.js";
 import { parsePlan } from "../../src/plan/saved/file.js";
 import { checkProposal } from "../../src/plan/saved/proposal.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
 import { DEMO_USER } from "../helpers/users.js";
@@ -26,16 +27,13 @@ import { DEMO_USER } from "../helpers/users.js";
 const ROOT = join(import.meta.dirname, "..", "..");
 const CONFIG = join(ROOT, "examples", "quickstart", "doohctl.yaml");
 
+const { seed, clock } = await exampleSeed();
 let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = (
-    await startCliAccount({
-      seed: await loadSeedFile(join(ROOT, "examples", "emulator-seed.json")),
-      emulator: { rateLimits: PUBLISHED_RATE_LIMITS },
-    })
-  ).emulator;
+  emulator = (await startCliAccount({ seed, emulator: { rateLimits: PUBLISHED_RATE_LIMITS, clock } }))
+    .emulator;
   dir = mkdtempSync(join(tmpdir(), "doohctl-plan-"));
 });
 afterAll(async () => {
@@ -79,7 +77,7 @@ describe("plan against the emulator", () => {
     const dspWrites = () =>
       emulator.requestLog().filter((e) => e.method !== "GET" && e.path !== "/api/session").length;
     const writesBefore = dspWrites();
-    const io = bufferIO({ env: env(), cwd: ROOT });
+    const io = bufferIO({ clock, env: env(), cwd: ROOT });
     expect(await run(["plan", CONFIG, "--detailed-exitcode", "--no-session-cache"], io)).toBe(2);
     expect(io.out()).toContain("insertion order 1001");
     expect(io.err()).toContain("doohctl: reading campaigns");
@@ -89,14 +87,14 @@ describe("plan against the emulator", () => {
   it("exits 0 with --detailed-exitcode when live state already matches", async () => {
     const file = join(dir, "same.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "1002"\n    budget_impressions: 1000000\n');
-    const io = bufferIO({ env: env(), cwd: dir });
+    const io = bufferIO({ clock, env: env(), cwd: dir });
     expect(await run(["plan", file, "--detailed-exitcode", "--no-session-cache"], io)).toBe(0);
     expect(io.out()).toContain("doohctl plan: no changes");
   });
 
   it("saves the plan with -o as JSON that loads back through the schema", async () => {
     const out = join(dir, "plan.json");
-    const io = bufferIO({ env: env(), cwd: ROOT });
+    const io = bufferIO({ clock, env: env(), cwd: ROOT });
     expect(await run(["plan", CONFIG, "-o", out, "--format", "json", "--no-session-cache"], io)).toBe(0);
     const saved = readPlanFile(out);
     expect(parsePlan(io.out(), "stdout")).toEqual(saved);
@@ -111,7 +109,7 @@ describe("plan against the emulator", () => {
 
   it("narrows reads and changes to a --target insertion order", async () => {
     const before = gets();
-    const io = bufferIO({ env: env(), cwd: ROOT });
+    const io = bufferIO({ clock, env: env(), cwd: ROOT });
     expect(
       await run(["plan", CONFIG, "--target", "1002", "--format", "json", "--no-session-cache"], io),
     ).toBe(0);
@@ -145,6 +143,7 @@ describe("plan against the emulator", () => {
 describe("plan command errors", () => {
   it("names the missing credential variable and prints nothing on stdout", async () => {
     const io = bufferIO({
+      clock,
       env: { DOOHCTL_API_ORIGIN: emulator.origin, DOOHCTL_EMAIL: DEMO_USER.email },
       cwd: ROOT,
     });
@@ -156,7 +155,7 @@ describe("plan command errors", () => {
   it("prints a plan with errors on stdout and its errors on stderr, exits 1 and saves nothing", async () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
-    const io = bufferIO({ env: env(), cwd: dir });
+    const io = bufferIO({ clock, env: env(), cwd: dir });
     expect(await run(["plan", file, "--no-session-cache", "-o", "errors.json"], io)).toBe(1);
     expect(io.out()).toMatch(/^doohctl plan: /);
     expect(io.out()).toContain("DOOH001");
@@ -171,7 +170,7 @@ describe("plan command errors", () => {
   it("on a terminal shows each plan error once: in the Findings, not again on stderr", async () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
-    const io = bufferIO({ env: env(), cwd: dir, tty: true });
+    const io = bufferIO({ clock, env: env(), cwd: dir, tty: true });
     expect(await run(["plan", file, "--no-session-cache"], io)).toBe(1);
     expect(io.out().match(/DOOH001/g)).toHaveLength(1);
     expect(io.err()).not.toContain("DOOH001");
@@ -181,7 +180,7 @@ describe("plan command errors", () => {
   it("with --format json prints plan errors as JSON errors, never a plan document", async () => {
     const file = join(dir, "unknown.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "4242"\n    contract_number: X\n');
-    const io = bufferIO({ env: env(), cwd: dir });
+    const io = bufferIO({ clock, env: env(), cwd: dir });
     expect(await run(["plan", file, "--format", "json", "--no-session-cache"], io)).toBe(1);
     const { errors } = JSON.parse(io.out()) as { errors: { code: string; location: { file: string } }[] };
     expect(errors.map((e) => e.code)).toEqual(["DOOH001"]);
@@ -194,7 +193,7 @@ describe("plan command errors", () => {
     const file = join(dir, "bad.yaml");
     writeFileSync(file, 'version: 1\ninsertion_orders:\n  - id: "1001"\n    budget_money: 12\n');
     const before = emulator.requestLog().length;
-    const io = bufferIO({ env: env(), cwd: dir });
+    const io = bufferIO({ clock, env: env(), cwd: dir });
     expect(await run(["plan", file], io)).toBe(1);
     expect(io.err()).toMatch(/bad\.yaml:4:\d+/);
     expect(emulator.requestLog().length).toBe(before);

@@ -52,6 +52,15 @@ export function ensureBuilt(): void {
   if (!existsSync(MAIN)) throw new Error(`npm run build did not produce ${MAIN}`);
 }
 
+/**
+ * What moves the clock of this process (a preload in NODE_OPTIONS, as .ci/run and
+ * docs/development.md use), passed on so a child sees the machine's time as its parent does.
+ */
+function machineClock(): Record<string, string> {
+  const names = ["NODE_OPTIONS", "DOOHCTL_CLOCK_AHEAD_DAYS", "DOOHCTL_TEST_NOW", "DOOHCTL_TEST_FREEZE"];
+  return Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+}
+
 export interface Child {
   process: ChildProcess;
   stdout(): string;
@@ -64,7 +73,7 @@ export function spawnCli(args: string[], options: { cwd: string; env: Record<str
   return captured(
     spawn(process.execPath, [MAIN, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...machineClock(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
@@ -100,7 +109,7 @@ export function spawnGroup(script: string, options: { cwd: string; env: Record<s
   return captured(
     spawn("bash", ["-c", `trap : INT TERM\n${script}`], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...machineClock(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     }),

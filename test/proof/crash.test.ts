@@ -54,6 +54,7 @@ async function crashAndRecover(seed: number, options: CrashOptions = {}): Promis
   const activeBefore = s.seed.campaigns!.filter((c) => c.active).map((c) => c.id);
   const emulator = (
     await startCliAccount({
+      systemTime: true,
       seed: s.seed,
       emulator: {
         rateLimits: {

@@ -24,8 +24,9 @@ async function control(origin: string) {
 
 describe("the emulator's exposure", () => {
   it("binds 127.0.0.1 by default", async () => {
-    const emulator = (await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }))
-      .emulator;
+    const emulator = (
+      await startCliAccount({ systemTime: true, seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } })
+    ).emulator;
     try {
       expect(new URL(emulator.origin).hostname).toBe("127.0.0.1");
     } finally {
@@ -34,8 +35,9 @@ describe("the emulator's exposure", () => {
   });
 
   it("answers 404 on every control route unless control is enabled, and changes nothing", async () => {
-    const emulator = (await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } }))
-      .emulator;
+    const emulator = (
+      await startCliAccount({ systemTime: true, seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS } })
+    ).emulator;
     try {
       const before = JSON.stringify(emulator.state());
       expect(await control(emulator.origin)).toEqual([404, 404, 404]);
@@ -49,7 +51,11 @@ describe("the emulator's exposure", () => {
 
   it("serves the control routes once enabled", async () => {
     const emulator = (
-      await startCliAccount({ seed: SEED, emulator: { rateLimits: PUBLISHED_RATE_LIMITS, control: true } })
+      await startCliAccount({
+        systemTime: true,
+        seed: SEED,
+        emulator: { rateLimits: PUBLISHED_RATE_LIMITS, control: true },
+      })
     ).emulator;
     try {
       expect(await control(emulator.origin)).toEqual([200, 200, 200]);

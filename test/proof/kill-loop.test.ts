@@ -38,6 +38,7 @@ beforeAll(async () => {
   ensureBuilt();
   emulator = (
     await startCliAccount({
+      systemTime: true,
       campaigns: IDS.map((id) => seedCampaign(id, "1001", `Campaign ${id}`, { active: true })),
       seed: { targetings: Object.fromEntries(IDS.map((id) => [id, [VENUES_A, PUBLISHERS]])) },
     })

@@ -18,16 +18,17 @@ beforeAll(() => ensureBuilt(), 180_000);
 
 const SCOPE = { origin: "https://dsp.example.com", environment: "production", account_id: "7" };
 
-/** Holds the lock for 150 ms and prints when; spins until `go` so all start together. */
+/** Holds the lock for 150 ms and prints when, in the machine's time; spins until `go` so all start together. */
 const WORKER = `
 const { acquireApplyLock } = await import(${JSON.stringify(join(ROOT, "dist", "src", "apply", "lock.js"))});
 const { systemClock } = await import(${JSON.stringify(join(ROOT, "dist", "src", "model", "clock.js"))});
 const [dir, go] = process.argv.slice(1);
-while (Date.now() < Number(go)) {}
+const epoch = () => performance.timeOrigin + performance.now();
+while (epoch() < Number(go)) {}
 const lock = await acquireApplyLock({ dir: \`\${dir}/locks\`, scope: ${JSON.stringify(SCOPE)}, clock: systemClock });
-const start = Date.now();
+const start = epoch();
 await new Promise((resolve) => setTimeout(resolve, 150));
-const end = Date.now();
+const end = epoch();
 lock.release();
 process.stdout.write(JSON.stringify({ start, end }));
 `;
@@ -68,7 +69,9 @@ async function round(processes: number, mode: number): Promise<number> {
     }),
     { mode },
   );
-  const go = Date.now() + 700;
+  // Every process's own epoch clock, not Date: a clock moved in each process (a preload such
+  // as the one .ci/run uses) starts anew in each, but the machine's time is one.
+  const go = performance.timeOrigin + performance.now() + 700;
   const held = (await Promise.all(Array.from({ length: processes }, () => worker(dir, go)))).sort(
     (a, b) => a.start - b.start,
   );

@@ -48,6 +48,7 @@ function config(origin: string, writeWindow: string): string {
 async function account(options: { writeWindow: string; onRequest?: OnRequest }) {
   const emulator = (
     await startCliAccount({
+      systemTime: true,
       seed: {
         users: [USER],
         advertisers: [ADVERTISER],

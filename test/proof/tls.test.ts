@@ -64,6 +64,7 @@ describe.skipIf(!hasOpenssl())("TLS against an HTTPS DSP with a test certificate
     _dir = dirname(certs.certPath);
     emulator = (
       await startCliAccount({
+        systemTime: true,
         seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
       })
     ).emulator;

@@ -14,6 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DspClient } from "../../src/api/types.js";
 import { applyPlan } from "../../src/apply/execute.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { placeText } from "../../src/model/calendar.js";
 import { ADVERTISER, desiredCampaign, desiredIo, desiredState, seedIo } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { usd } from "../helpers/money.js";
@@ -79,6 +80,7 @@ describe("two applies of one new campaign on one machine", () => {
   it("create it once: the second waits for the lock, then finds its plan stale and sends no POST", async () => {
     emulator = (
       await startCliAccount({
+        systemTime: true,
         seed: { users: [USER], advertisers: [ADVERTISER], insertion_orders: [seedIo("1001")] },
       })
     ).emulator;
@@ -87,7 +89,9 @@ describe("two applies of one new campaign on one machine", () => {
     const proxy = await holdingPosts(emulator.origin);
     try {
       const home = mkdtempSync(join(tmpdir(), "doohctl-two-"));
-      writeFileSync(join(home, "doohctl.yaml"), accountConfig(proxy.origin, CONFIG_LINES));
+      // The seed is placed at today (systemTime): the config's dates move with it.
+      const config = placeText(accountConfig(proxy.origin, CONFIG_LINES), emulator.placedDays);
+      writeFileSync(join(home, "doohctl.yaml"), config);
       const env = { ...loginEnv(USER, home), DOOHCTL_STATE_DIR: join(home, "state") };
       const [a, b] = [0, 1].map(() => spawnCli(["apply", "--auto-approve"], { cwd: home, env }));
       for (const child of [a!, b!]) {

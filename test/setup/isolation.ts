@@ -14,7 +14,6 @@ export const ISOLATED_FILES: Record<string, string> = {
   "test/apply/recovery-race.test.ts": "mocks a module",
   "test/cli/progress.test.ts": "fakes timers",
   "test/cli/read-progress.test.ts": "fakes timers",
-  "test/cli/trading-week.test.ts": "fakes timers",
   "test/api/state-files.test.ts": "listens to process warnings",
   "test/cli/state-files.test.ts": "listens to process warnings",
 };
