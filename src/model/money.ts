@@ -129,27 +129,32 @@ function equals(a: Money, b: Money): boolean {
 }
 
 /**
- * `"12.50 USD"`: at least two decimals, more only where the amount has them, so the text
- * parses back to the same value.
+ * `"12.50 USD"`, `"5000000 JPY"`, `"1000.000 KWD"`: exact, in at least the currency's minor
+ * units (ISO 4217, `minorUnits`), more decimals only where the amount has them
+ * (`"0.0625 USD"`), so the text parses back to the same value.
  */
 function format(value: Money): string {
   const total = toNanos(value);
   const negative = total < 0n;
   const abs = negative ? -total : total;
   const whole = (abs / NANOS_PER_UNIT).toString();
-  const fraction = (abs % NANOS_PER_UNIT).toString().padStart(9, "0").replace(/0+$/, "").padEnd(2, "0");
-  return `${negative ? "-" : ""}${whole}.${fraction} ${value.currency_code}`;
+  const fraction = (abs % NANOS_PER_UNIT)
+    .toString()
+    .padStart(9, "0")
+    .replace(/0+$/, "")
+    .padEnd(minorUnits(value.currency_code), "0");
+  return `${negative ? "-" : ""}${whole}${fraction.length > 0 ? `.${fraction}` : ""} ${value.currency_code}`;
 }
 
-/** Like `format`, with thousands separators, for summaries ("+2,500.00 USD"). */
+/** Like `format`, with thousands separators, for summaries ("+2,500.00 USD", "1,235 JPY"). */
 function formatGrouped(value: Money, options: { signed?: boolean } = {}): string {
   const text = format(value);
   const [amount = "", currency = ""] = text.split(" ");
   const negative = amount.startsWith("-");
-  const [whole = "", fraction = ""] = amount.replace("-", "").split(".");
+  const [whole = "", fraction] = amount.replace("-", "").split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const sign = negative ? "-" : options.signed ? "+" : "";
-  return `${sign}${grouped}.${fraction} ${currency}`;
+  return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ""} ${currency}`;
 }
 
 /**

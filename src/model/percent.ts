@@ -1,21 +1,25 @@
 /**
- * A percent for people: verdicts compare the exact value with their threshold, and this
- * rounds it once, for text only (docs/status.md, "Rounding").
+ * A percent for people: verdicts compare the exact value (a `Ratio`, src/model/ratio.ts) with
+ * their threshold, and this rounds it once, for text only (docs/status.md, "Rounding").
  */
+import { JSON_DECIMALS, Ratio } from "./ratio.js";
 
 /**
- * Signed, to a tenth; with more decimals where a tenth would read as the threshold itself
- * (-10.03 against 10 shows "-10.03%", not "-10.0%", so the words match the verdict).
+ * Signed unless told (`signed: false`), rounded half to even to `digits` decimals (a tenth unless told); with more decimals
+ * where that would read as the threshold itself (-10.03 against 10 shows "-10.03%", not
+ * "-10.0%"; 10.0001 shows "10.0001%"), so the words match the verdict. An exact -10 is "-10.0%".
  */
-export function shownPercent(value: number, threshold?: number): string {
-  let digits = 1;
-  while (
-    digits < 4 &&
+export function shownPercent(
+  value: Ratio,
+  options: { threshold?: Ratio; digits?: number; signed?: boolean } = {},
+): string {
+  const { threshold } = options;
+  let digits = options.digits ?? 1;
+  const readsAsThreshold = (d: number) =>
     threshold !== undefined &&
-    Math.abs(Number(value.toFixed(digits))) === threshold &&
-    Math.abs(value) !== threshold
-  ) {
-    digits += 1;
-  }
-  return `${value > 0 ? "+" : ""}${value.toFixed(digits)}%`;
+    Ratio.compare(Ratio.abs(Ratio.parse(Ratio.toFixed(value, d))), threshold) === 0;
+  const isThreshold = threshold !== undefined && Ratio.compare(Ratio.abs(value), threshold) === 0;
+  while (digits < JSON_DECIMALS && !isThreshold && readsAsThreshold(digits)) digits += 1;
+  const text = Ratio.toFixed(value, digits);
+  return `${value.n > 0n && options.signed !== false ? "+" : ""}${text}%`;
 }

@@ -214,12 +214,20 @@ export interface SpendDelta {
   max_spend_after: Money;
   /** after - before; negative when the plan lowers it. */
   max_spend_change: Money;
-  /** What the row's campaigns have spent (progress.spend). Absent when `without_progress` is present. */
+  /**
+   * What the row's campaigns have spent (progress.spend). Absent when `without_progress` or
+   * `spend_not_reported` is present.
+   */
   spent?: Money;
   /** What they can still spend after the plan: max_spend_after - spent. Absent likewise. */
   remaining?: Money;
   /** Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound). */
   without_progress?: string[];
+  /**
+   * G15: campaigns whose spend in this currency the DSP does not report (it reports their spend
+   * in an earlier cpm's currency): the maximums count only what they have left to buy in it.
+   */
+  spend_not_reported?: string[];
 }
 
 /** A campaign the plan creates or updates whose maximum spend changes, in one currency. */
@@ -234,6 +242,8 @@ export interface CampaignSpendDelta {
   /** Same arithmetic as SpendDelta, for this campaign alone; zero for a new campaign. */
   max_spend_before: Money;
   max_spend_after: Money;
+  /** G15: its spend in this currency is not reported by the DSP; the amounts leave it out. */
+  spend_not_reported?: true;
 }
 
 /** An insertion order whose `budget_money` the plan changes: its own row of the money table. */

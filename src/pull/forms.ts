@@ -117,7 +117,7 @@ export function scalarText(value: JsonValue, style: ScalarStyle): string {
 
 /** `12.50 USD` with the author's decimals (at least as many as the amount needs). */
 export function moneyText(value: Money, written: string | undefined): string {
-  const formatted = Money.format(value); // at least two decimals
+  const formatted = Money.format(value); // at least the currency's minor units
   const [amount = "", currency = ""] = formatted.split(" ");
   const [whole = "", fraction = ""] = amount.split(".");
   const needed = fraction.replace(/0+$/, "");

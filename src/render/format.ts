@@ -4,7 +4,7 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { count } from "../model/plural.js";
+import { count, plural } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { TARGETING_OPTIONS } from "../model/targeting-members.js";
@@ -267,11 +267,22 @@ function budgetRow(b: BudgetMoneyDelta): SpendRow {
   };
 }
 
+/**
+ * G15 (docs/assumptions.md): the campaigns whose spend in `currency` the DSP does not report;
+ * the row's amounts leave it out and it has no "left to spend".
+ */
+function notReported(currency: string, campaignIds: readonly string[]): string {
+  return `${currency} spend of ${plural(campaignIds.length, "campaign")} ${campaignIds.join(", ")} not reported by the DSP: not counted`;
+}
+
 /** A changed campaign's line: `campaign 5001 "Airports"` (`new campaign "Airports"` before it exists). */
 function campaignRow(c: CampaignSpendDelta): SpendRow {
   const who = c.campaign_id !== undefined ? `campaign ${c.campaign_id}` : "new campaign";
+  const unknown = c.spend_not_reported
+    ? ` (its ${c.currency_code} spend not reported by the DSP: not counted)`
+    : "";
   return {
-    advertiser: `${who} "${printable(c.name)}" of insertion order ${c.insertion_order_id}`,
+    advertiser: `${who} "${printable(c.name)}" of insertion order ${c.insertion_order_id}${unknown}`,
     before: Money.formatAmount(c.max_spend_before),
     after: Money.formatAmount(c.max_spend_after),
     change: changeText(c.max_spend_before, c.max_spend_after),
@@ -289,7 +300,7 @@ export function spendRows(plan: Plan): SpendRow[] {
   const campaigns = plan.summary.campaign_spend ?? [];
   const spend = (plan.summary.spend ?? []).flatMap((s) => [
     {
-      advertiser: `${advertiserName(s)}${s.without_progress ? ` (without progress: ${s.without_progress.join(", ")} at budget x cpm)` : ""}`,
+      advertiser: `${advertiserName(s)}${s.without_progress ? ` (without progress: ${s.without_progress.join(", ")} at budget x cpm)` : ""}${s.spend_not_reported ? ` (${notReported(s.currency_code, s.spend_not_reported)})` : ""}`,
       before: Money.formatAmount(s.max_spend_before),
       after: Money.formatAmount(s.max_spend_after),
       change: changeText(s.max_spend_before, s.max_spend_after),

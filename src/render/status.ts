@@ -7,8 +7,9 @@
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
-import { count } from "../model/plural.js";
+import { count, plural } from "../model/plural.js";
 import { printable } from "../model/printable.js";
+import { Ratio } from "../model/ratio.js";
 import type { InsertionOrderStatus } from "../status/rollup.js";
 import type { CampaignStatus, PacingVerdict, StatusReport } from "../status/status.js";
 import { type Paint, paint } from "./format.js";
@@ -35,8 +36,11 @@ function bar(pct: number): string {
 function verdictText(c: CampaignStatus, threshold: number): string {
   const { verdict, difference_pct } = c.pacing;
   if (verdict === "behind" || verdict === "ahead" || verdict === "on track") {
-    // The JSON figure is exact; rounded here once, with the digits that keep it off the threshold.
-    return `${verdict} (${shownPercent(difference_pct, threshold)} against what the remaining budget needs)`;
+    // The JSON figure, as the decimal it is, rounded for people with the digits that keep it off the threshold.
+    const shown = shownPercent(Ratio.fromDecimal(difference_pct), {
+      threshold: Ratio.fromDecimal(threshold),
+    });
+    return `${verdict} (${shown} against what the remaining budget needs)`;
   }
   return verdict;
 }
@@ -44,9 +48,9 @@ function verdictText(c: CampaignStatus, threshold: number): string {
 function forecastText(c: CampaignStatus): string {
   const p = c.pacing;
   if (p.verdict === "not started") return "not started";
-  const pace = `${EN_US.format(Math.round(p.pace_per_day))} a day`;
+  const pace = `${whole(p.pace_per_day)} a day`;
   if (p.verdict === "ended") return `${pace}; ended with ${EN_US.format(c.impressions.delivered)}`;
-  const needed = p.required_per_day > 0 ? ` (${EN_US.format(Math.round(p.required_per_day))} needed)` : "";
+  const needed = p.required_per_day > 0 ? ` (${whole(p.required_per_day)} needed)` : "";
   return `${pace}${needed}; ${EN_US.format(p.projected_impressions)} of ${EN_US.format(c.impressions.budget)} by the end`;
 }
 
@@ -83,8 +87,37 @@ function summaryLine(report: StatusReport): string {
   );
 }
 
+/**
+ * Each currency's spend of its budget; G15 (docs/assumptions.md): a currency whose spend the
+ * DSP does not report for some campaigns says so, never 0.
+ */
 function spendOf(order: InsertionOrderStatus): string {
-  return order.spend.map((s) => `${amount(s.amount)} of ${amount(s.budget)}`).join(", ");
+  return order.spend
+    .map((s) =>
+      s.amount === null
+        ? `${currencyOf(s.budget)} spend not reported for ${plural(s.not_reported?.length ?? 0, "campaign")} ${(s.not_reported ?? []).join(", ")}, of at least ${amount(s.budget)}`
+        : `${amount(s.amount)} of ${amount(s.budget)}`,
+    )
+    .join(", ");
+}
+
+function currencyOf(text: string): string {
+  return Money.parse(text).currency_code;
+}
+
+/**
+ * A campaign's spend line: the share of its budget, or, when the DSP reports the spend in
+ * another currency than the cpm's (G15), what it reports, what it does not, and what is left.
+ */
+function campaignSpend(c: CampaignStatus, bars: boolean): string {
+  const s = c.spend;
+  if (s.pct === null) {
+    const unknown = s.not_reported ?? currencyOf(s.budget);
+    return `${amount(s.amount)} reported; spend in ${unknown} not reported by the DSP; ${amount(s.budget)} left at the current cpm`;
+  }
+  return bars
+    ? `${bar(s.pct)} ${pct(s.pct)}%: ${amount(s.amount)} of ${amount(s.budget)}`
+    : `${amount(s.amount)} / ${amount(s.budget)} (${pct(s.pct)}%)`;
 }
 
 export function renderStatusText(report: StatusReport, options: { colour: boolean }): string {
@@ -101,9 +134,7 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `  impressions  ${bar(c.impressions.pct)} ${pct(c.impressions.pct)}%: ` +
         `${EN_US.format(c.impressions.delivered)} of ${EN_US.format(c.impressions.budget)}`,
     );
-    lines.push(
-      `  spend        ${bar(c.spend.pct)} ${pct(c.spend.pct)}%: ${amount(c.spend.amount)} of ${amount(c.spend.budget)}`,
-    );
+    lines.push(`  spend        ${campaignSpend(c, true)}`);
     lines.push(`  forecast     ${forecastText(c)}`);
     lines.push(`  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`);
     lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
@@ -161,7 +192,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
       lines.push(
         `| ${cell(`${c.id} ${c.name}`)} | ${pct(c.flight_elapsed_pct)}% | ` +
           `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${pct(c.impressions.pct)}%) | ` +
-          `${amount(c.spend.amount)} / ${amount(c.spend.budget)} (${pct(c.spend.pct)}%) | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
+          `${cell(campaignSpend(c, false))} | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
           `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
       );
@@ -183,7 +214,12 @@ export function renderStatusMarkdown(report: StatusReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A share as people read it: one decimal, rounded once here (the report keeps it exact). */
+/** A share as people read it: the report's figure, as the decimal it is, to a tenth, half to even. */
 function pct(value: number): number {
-  return Math.round(value * 10) / 10;
+  return Number(Ratio.toFixed(Ratio.fromDecimal(value), 1));
+}
+
+/** Impressions a day as people read them: the report's figure to a whole, half to even. */
+function whole(value: number): string {
+  return EN_US.format(BigInt(Ratio.toFixed(Ratio.fromDecimal(value), 0)));
 }

@@ -3,6 +3,8 @@
  * add up across campaigns; spend adds up per currency only (an insertion order's campaigns
  * may be priced in more than one), exact (src/model/money.ts). The budget of an insertion
  * order is the sum of its campaigns' maximum spend, the plan's figure (src/plan/findings/spend.ts).
+ * A currency in which a campaign's spend is not reported (G15, docs/assumptions.md) has no sum:
+ * its `amount` is null and `not_reported` names the campaigns, never a 0 it cannot know.
  */
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
@@ -15,8 +17,12 @@ export interface InsertionOrderStatus {
   start_time: string;
   end_time: string;
   impressions: { delivered: number; budget: number; projected: number };
-  /** One entry per currency, exact amounts, in the order first met. */
-  spend: { amount: string; budget: string }[];
+  /**
+   * One entry per currency, exact amounts, in the order first met. `amount` is null when the
+   * spend of the campaigns `not_reported` names is not known in that currency (G15); `budget`
+   * then counts only what they have left to buy in it.
+   */
+  spend: { amount: string | null; budget: string; not_reported?: string[] }[];
   /** The insertion order's own `budget_money`, exact; null when it has none; absent when not read. */
   budget_money?: string | null;
   /** Its campaigns with at least one alert. */
@@ -25,13 +31,21 @@ export interface InsertionOrderStatus {
 
 /** What the rollup reads of a campaign's status (src/status/status.ts): structural, so no import comes back. */
 interface CampaignFigures {
+  id: string;
   insertion_order_id: string;
   start_time: string;
   end_time: string;
   impressions: { delivered: number; budget: number };
   pacing: { projected_impressions: number };
   alerts: readonly unknown[];
-  spend: { amount: string; maximum: readonly string[] };
+  spend: { amount: string; maximum: readonly string[]; not_reported?: string };
+}
+
+/** Per currency: spent and budget in nanos, and the campaigns whose spend in it is not reported. */
+interface Tally {
+  spent: bigint;
+  budget: bigint;
+  notReported: string[];
 }
 
 export function rollup(
@@ -39,7 +53,7 @@ export function rollup(
   insertionOrders?: readonly InsertionOrder[],
 ): InsertionOrderStatus[] {
   const budgets = new Map((insertionOrders ?? []).map((io) => [io.id, io.budget_money]));
-  const orders = new Map<string, { row: InsertionOrderStatus; money: Map<string, [bigint, bigint]> }>();
+  const orders = new Map<string, { row: InsertionOrderStatus; money: Map<string, Tally> }>();
   for (const status of statuses) {
     const entry = orders.get(status.insertion_order_id) ?? {
       row: {
@@ -51,7 +65,7 @@ export function rollup(
         spend: [],
         alerting: 0,
       },
-      money: new Map<string, [bigint, bigint]>(),
+      money: new Map<string, Tally>(),
     };
     const row = entry.row;
     row.campaigns += 1;
@@ -62,16 +76,18 @@ export function rollup(
     row.impressions.projected += status.pacing.projected_impressions;
     if (status.alerts.length > 0) row.alerting += 1;
     // Each amount in its own currency: spend in an old cpm currency is never added to the new one.
-    const add = (currency: string, spent: bigint, budget: bigint) => {
-      const [s, b] = entry.money.get(currency) ?? [0n, 0n];
-      entry.money.set(currency, [s + spent, b + budget]);
+    const tally = (currency: string): Tally => {
+      const found = entry.money.get(currency) ?? { spent: 0n, budget: 0n, notReported: [] };
+      entry.money.set(currency, found);
+      return found;
     };
     const spent = Money.parse(status.spend.amount);
     for (const text of status.spend.maximum) {
       const maximum = Money.parse(text);
-      add(maximum.currency_code, 0n, Money.toNanos(maximum));
+      tally(maximum.currency_code).budget += Money.toNanos(maximum);
     }
-    add(spent.currency_code, Money.toNanos(spent), 0n);
+    tally(spent.currency_code).spent += Money.toNanos(spent);
+    if (status.spend.not_reported !== undefined) tally(status.spend.not_reported).notReported.push(status.id);
     orders.set(status.insertion_order_id, entry);
   }
   return [...orders.values()].map(({ row, money }) => {
@@ -79,9 +95,10 @@ export function rollup(
     return {
       ...row,
       ...(budgets.has(row.id) ? { budget_money: budget ? Money.format(Money.fromWire(budget)) : null } : {}),
-      spend: [...money].map(([currency, [s, b]]) => ({
-        amount: Money.format(Money.fromNanos(s, currency)),
-        budget: Money.format(Money.fromNanos(b, currency)),
+      spend: [...money].map(([currency, t]) => ({
+        amount: t.notReported.length > 0 ? null : Money.format(Money.fromNanos(t.spent, currency)),
+        budget: Money.format(Money.fromNanos(t.budget, currency)),
+        ...(t.notReported.length > 0 ? { not_reported: t.notReported } : {}),
       })),
     };
   });

@@ -7,15 +7,23 @@
  */
 import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
-import { shownPercent } from "../model/percent.js";
+import { Ratio } from "../model/ratio.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
-import { maximumSpendMoney } from "../plan/findings/spend.js";
-import { DAY_MS, type Forecast, forecast } from "./forecast.js";
+import { maximumSpendMoney, spendNotReportedIn } from "../plan/findings/spend.js";
+import {
+  type AlertKind,
+  alertsOf,
+  type ExactThresholds,
+  type StatusAlert,
+  undeliveredMoney,
+} from "./alerts.js";
+import { type ExactForecast, type Forecast, forecast, forecastFigures } from "./forecast.js";
 import { type InsertionOrderStatus, rollup } from "./rollup.js";
 
-export const STATUS_FORMAT_VERSION = 2;
+/** 3: figures rounded once (src/model/ratio.ts), `spend.pct` null and `not_reported` (G15). */
+export const STATUS_FORMAT_VERSION = 3;
 
 /** `--behind-threshold` default: a pace more than 10% short of what the remaining budget needs. */
 export const DEFAULT_BEHIND_THRESHOLD_PCT = 10;
@@ -23,8 +31,6 @@ export const DEFAULT_BEHIND_THRESHOLD_PCT = 10;
 export const DEFAULT_ENDED_SHORT_PCT = 5;
 /** `--grace-hours` default: a campaign a day into its flight should be delivering. */
 export const DEFAULT_GRACE_HOURS = 24;
-/** An ended-short alert stands for this long after the end, then the flight is history. */
-export const ENDED_SHORT_WINDOW_DAYS = 7;
 
 export type PacingVerdict =
   | "not started"
@@ -35,20 +41,6 @@ export type PacingVerdict =
   | "paused"
   | "never activated"
   | "ended";
-
-export type AlertKind =
-  | "behind"
-  | "budget exhausted"
-  | "ended short"
-  | "inactive"
-  | "nothing delivered"
-  | "no creative"
-  | "paused by apply";
-
-export interface StatusAlert {
-  kind: AlertKind;
-  message: string;
-}
 
 export interface CreativeProblem {
   creative_id: string;
@@ -71,12 +63,15 @@ export interface CampaignStatus {
   impressions: { delivered: number; budget: number; pct: number };
   /**
    * Exact amounts (`Money.format`); text and Markdown round them for people. `amount` is
-   * `progress.spend`, in the currency it was spent in; `budget` is the campaign's maximum spend
-   * in its cpm's currency, the plan's figure (src/plan/findings/spend.ts: spent plus the undelivered
-   * budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s first.
-   * `pct` is amount of budget, 0 when their currencies differ (never converted).
+   * `progress.spend`, in the currency the DSP reports it in; `budget` is the campaign's maximum
+   * spend in its cpm's currency, the plan's figure (src/plan/findings/spend.ts: spent plus the
+   * undelivered budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s
+   * first. `pct` is amount of budget; null when their currencies differ (never converted).
+   * `not_reported` (G15, docs/assumptions.md): the cpm's currency, when the DSP reports the
+   * spend in another one: what the campaign spent in it is not known (never shown as 0), and
+   * `budget` is then only what is left to buy at the current cpm.
    */
-  spend: { amount: string; budget: string; maximum: string[]; pct: number };
+  spend: { amount: string; budget: string; maximum: string[]; pct: number | null; not_reported?: string };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
   /**
@@ -201,27 +196,8 @@ function campaignStatus(
     delivering: campaign.active && canServe > 0,
   });
   const declaredInactive = input.declaredInactive?.has(campaign.id) === true;
-  const verdict = verdictOf({
-    campaign,
-    start,
-    end,
-    now,
-    delivered,
-    outlook,
-    threshold: input.thresholds.behind_pct,
-  });
-  const spend = campaign.progress
-    ? Money.fromWire(campaign.progress.spend)
-    : Money.zero(campaign.cpm.currency_code);
-  const cpm = Money.fromWire(campaign.cpm);
-  const { maximum } = maximumSpendMoney(
-    { impressions: budget, cpm, end_time: campaign.end_time },
-    campaign.progress ? { delivered, spent: spend } : undefined,
-    now,
-  );
-  const budgetSpend =
-    maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
-  const otherMaximum = maximum.filter((m) => m !== budgetSpend);
+  const thresholds = exactThresholds(input.thresholds);
+  const verdict = verdictOf({ campaign, start, end, now, delivered, outlook, threshold: thresholds.behind });
   const alerts = alertsOf({
     campaign,
     creatives,
@@ -232,7 +208,8 @@ function campaignStatus(
     outlook,
     start,
     end,
-    input,
+    now,
+    thresholds,
   });
   return {
     id: campaign.id,
@@ -242,19 +219,18 @@ function campaignStatus(
     declared_inactive: declaredInactive,
     start_time: campaign.start_time,
     end_time: campaign.end_time,
-    // Exact in JSON; the text and Markdown round once (src/render/status.ts).
-    flight_elapsed_pct: end > start ? Math.min(100, Math.max(0, ((now - start) * 100) / (end - start))) : 100,
-    impressions: { delivered, budget, pct: budget > 0 ? (delivered * 100) / budget : 0 },
-    spend: {
-      amount: Money.format(spend),
-      budget: Money.format(budgetSpend),
-      maximum: [budgetSpend, ...otherMaximum].map(Money.format),
-      pct:
-        spend.currency_code === budgetSpend.currency_code
-          ? share(Money.toNanos(spend), Money.toNanos(budgetSpend))
-          : 0,
+    // Rounded once in JSON (src/model/ratio.ts); the text and Markdown round that for people.
+    flight_elapsed_pct:
+      end > start
+        ? Ratio.toJson(Ratio.of(Math.min(end - start, Math.max(0, now - start)) * 100, end - start))
+        : 100,
+    impressions: {
+      delivered,
+      budget,
+      pct: budget > 0 ? Ratio.toJson(Ratio.of(BigInt(delivered) * 100n, budget)) : 0,
     },
-    pacing: { verdict, ...outlook },
+    spend: spendOf(campaign, now),
+    pacing: { verdict, ...forecastFigures(outlook) },
     creatives: {
       total: creatives.length,
       can_serve: canServe,
@@ -281,126 +257,58 @@ function campaignStatus(
   };
 }
 
+/** The thresholds as the decimals they were written as (src/model/ratio.ts, `fromDecimal`). */
+function exactThresholds(t: StatusThresholds): ExactThresholds {
+  return {
+    behind: Ratio.fromDecimal(t.behind_pct),
+    endedShort: Ratio.fromDecimal(t.ended_short_pct),
+    graceHours: Ratio.fromDecimal(t.grace_hours),
+  };
+}
+
+/**
+ * Spend against the plan's maximum spend (src/plan/findings/spend.ts). G15: when the DSP
+ * reports the spend in another currency than the cpm's, what was spent in the cpm's currency
+ * is not known: named (`not_reported`), never a 0, and never compared (`pct` null).
+ */
+function spendOf(campaign: Campaign, now: number): CampaignStatus["spend"] {
+  const delivered = campaign.progress?.impressions_delivered ?? 0;
+  const cpm = Money.fromWire(campaign.cpm);
+  const spend = campaign.progress ? Money.fromWire(campaign.progress.spend) : Money.zero(cpm.currency_code);
+  const { maximum } = maximumSpendMoney(
+    { impressions: campaign.budget_impressions, cpm, end_time: campaign.end_time },
+    campaign.progress ? { delivered, spent: spend } : undefined,
+    now,
+  );
+  const budget = maximum.find((m) => m.currency_code === cpm.currency_code) ?? Money.zero(cpm.currency_code);
+  const notReported = spendNotReportedIn(campaign);
+  return {
+    amount: Money.format(spend),
+    budget: Money.format(budget),
+    maximum: [budget, ...maximum.filter((m) => m !== budget)].map(Money.format),
+    pct: spend.currency_code === budget.currency_code ? share(spend, budget) : null,
+    ...(notReported !== undefined ? { not_reported: notReported } : {}),
+  };
+}
+
 function verdictOf(o: {
   campaign: Campaign;
   start: number;
   end: number;
   now: number;
   delivered: number;
-  outlook: Forecast;
-  threshold: number;
+  outlook: ExactForecast;
+  threshold: Ratio;
 }): PacingVerdict {
   if (o.now < o.start) return "not started";
   if (o.now >= o.end) return "ended";
   if (o.delivered >= o.campaign.budget_impressions) return "budget delivered";
   // One sample has no history: an inactive campaign that delivered nothing was never activated.
   if (!o.campaign.active) return o.delivered > 0 ? "paused" : "never activated";
-  const d = o.outlook.difference_pct;
-  return d < -o.threshold ? "behind" : d > o.threshold ? "ahead" : "on track";
-}
-
-function alertsOf(o: {
-  campaign: Campaign;
-  creatives: readonly Creative[];
-  canServe: number;
-  pause: RecordedPause | undefined;
-  declaredInactive: boolean;
-  verdict: PacingVerdict;
-  outlook: Forecast;
-  start: number;
-  end: number;
-  input: StatusInput;
-}): StatusAlert[] {
-  const { campaign, outlook, input } = o;
-  const now = input.now;
-  const delivered = campaign.progress?.impressions_delivered ?? 0;
-  const budget = campaign.budget_impressions;
-  const ended = now >= o.end;
-  const alerts: StatusAlert[] = [];
-  const add = (kind: AlertKind, message: string) => alerts.push({ kind, message });
-  const graceOver = now - o.start > input.thresholds.grace_hours * 3_600_000;
-  // A pace needs time to mean anything: judged after the grace period, and a campaign that
-  // delivered nothing at all is "nothing delivered" below, not behind.
-  if (o.verdict === "behind" && graceOver && delivered > 0) {
-    add(
-      "behind",
-      `behind pace: ${shownPercent(outlook.difference_pct, input.thresholds.behind_pct)} against what the remaining budget needs`,
-    );
-  }
-  // Running out early is a pace judged like "ahead": after the grace period and outside the
-  // band. A campaign the verdict calls on track raises no budget alert; one that delivered its
-  // whole budget before its end is a fact, not a forecast, and always does.
-  const runsOut = o.verdict === "ahead" && graceOver;
-  if (
-    outlook.exhausted_at !== undefined &&
-    outlook.dark_days !== undefined &&
-    (o.verdict === "budget delivered" || runsOut)
-  ) {
-    add(
-      "budget exhausted",
-      delivered >= budget
-        ? `budget delivered before the flight ends: dark for the remaining ${darkDays(outlook.dark_days)} to ${campaign.end_time}`
-        : `budget runs out at this pace on ${outlook.exhausted_at}: dark for ${darkDays(outlook.dark_days)} before the flight ends`,
-    );
-  }
-  const short = budget - delivered;
-  const window = now - o.end <= ENDED_SHORT_WINDOW_DAYS * DAY_MS;
-  if (
-    ended &&
-    window &&
-    !o.declaredInactive &&
-    budget > 0 &&
-    (short / budget) * 100 > input.thresholds.ended_short_pct
-  ) {
-    const undelivered = undeliveredMoney(campaign, short);
-    add(
-      "ended short",
-      `ended ${round((short / budget) * 100)}% short: ${EN_US.format(short)} impressions (${Money.formatAmount(undelivered)}) not delivered`,
-    );
-  }
-  if (!ended && campaign.active && o.canServe === 0) {
-    add("no creative", o.creatives.length === 0 ? "no creative" : "no creative can serve");
-  }
-  // A campaign an unfinished apply left paused delivers nothing until it is reactivated.
-  if (!ended && o.pause && !campaign.active) add("paused by apply", "paused by an unfinished apply");
-  const intoFlight = `${round((now - o.start) / DAY_MS)} days into its flight`;
-  if (!ended && graceOver && delivered < budget) {
-    if (!campaign.active && !o.declaredInactive && !o.pause) {
-      const state = delivered > 0 ? "paused" : "never activated";
-      add(
-        "inactive",
-        `${state} ${intoFlight}: activate it, or declare active: false if it is held back on purpose`,
-      );
-    } else if (campaign.active && delivered === 0 && o.canServe > 0) {
-      add("nothing delivered", `nothing delivered ${intoFlight}`);
-    }
-  }
-  // The cause before its symptoms: a campaign without a creative is also behind.
-  return alerts.sort((a, b) => ALERT_ORDER.indexOf(a.kind) - ALERT_ORDER.indexOf(b.kind));
-}
-
-const ALERT_ORDER: readonly AlertKind[] = [
-  "no creative",
-  "paused by apply",
-  "inactive",
-  "nothing delivered",
-  "ended short",
-  "budget exhausted",
-  "behind",
-];
-
-const EN_US = new Intl.NumberFormat("en-US");
-
-/** What `impressions` not delivered would have cost at the campaign's current cpm. */
-function undeliveredMoney(campaign: Campaign, impressions: number): Money {
-  return Money.fromNanos(
-    (Money.toNanos(campaign.cpm) * BigInt(impressions)) / 1000n,
-    campaign.cpm.currency_code,
-  );
-}
-
-function darkDays(days: number): string {
-  return days < 0.1 ? "less than 0.1 days" : `${days.toFixed(1)} days`;
+  // Within ± the threshold, both ends included, is on track: exactly -10% against 10 is.
+  const d = o.outlook.difference;
+  if (Ratio.compare(Ratio.abs(d), o.threshold) <= 0) return "on track";
+  return d.n < 0n ? "behind" : "ahead";
 }
 
 function creativeProblems(creative: Creative): CreativeProblem[] {
@@ -419,12 +327,8 @@ function creativeProblems(creative: Creative): CreativeProblem[] {
   return out;
 }
 
-/** Percent of a whole in nanos, to 10 decimals, without binary floats on the amounts themselves. */
-function share(part: bigint, whole: bigint): number {
-  if (whole <= 0n) return 0;
-  return Number((part * 10n ** 12n) / whole) / 1e10;
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
+/** Percent of a whole, from the exact amounts, rounded once (src/model/ratio.ts). */
+function share(part: Money, whole: Money): number {
+  const total = Money.toNanos(whole);
+  return total <= 0n ? 0 : Ratio.toJson(Ratio.of(Money.toNanos(part) * 100n, total));
 }

@@ -42,7 +42,7 @@ describe("guardrail policies against the emulator", () => {
     expect(await run(["plan"], plan)).toBe(1);
     expect(plan.err()).toContain("DOOH901");
     expect(plan.err()).toContain(
-      "campaign.1001/Malls: cpm 30.00 USD is above the highest cpm 25.00 USD: policy doohctl.yaml:11 (policy.max_cpm) denies it; change the config, or pass --allow DOOH901 to apply anyway",
+      'sets the cpm of campaign 5001 "Malls" to 30.00 USD, above the highest cpm 25.00 USD: policy doohctl.yaml:11 (policy.max_cpm) denies it; change the config, or pass --allow DOOH901 to apply anyway',
     );
 
     const denied = bufferIO({ env, cwd: dir });

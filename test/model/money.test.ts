@@ -52,11 +52,19 @@ describe("Money arithmetic and formatting", () => {
     );
   });
 
-  it("formats with at least two decimals and groups thousands for summaries", () => {
+  it("formats exactly in at least the currency's minor units, and groups thousands for summaries", () => {
     expect(Money.format(usdParts("12", 500_000_000))).toBe("12.50 USD");
     expect(Money.format(usdParts("3", 141_592_653))).toBe("3.141592653 USD");
     expect(Money.formatGrouped(usdParts("2500"), { signed: true })).toBe("+2,500.00 USD");
     expect(Money.formatGrouped(usdParts("-1234567", -10_000_000))).toBe("-1,234,567.01 USD");
+    // JPY has no minor unit, KWD thousandths (ISO 4217): never two decimals whatever the currency.
+    expect(Money.format(Money.parse("5000000 JPY"))).toBe("5000000 JPY");
+    expect(Money.format(Money.parse("1000 KWD"))).toBe("1000.000 KWD");
+    // More decimals only where the amount has them: half a yen, a fils and a half.
+    expect(Money.format(Money.parse("2.5 JPY"))).toBe("2.5 JPY");
+    expect(Money.format(Money.parse("0.0015 KWD"))).toBe("0.0015 KWD");
+    expect(Money.formatGrouped(Money.parse("1234567 JPY"))).toBe("1,234,567 JPY");
+    expect(Money.formatGrouped(Money.parse("1234.5 KWD"))).toBe("1,234.500 KWD");
   });
 
   it("tells wire money from numbers, strings and other objects, nanos optional (G12)", () => {
@@ -88,7 +96,7 @@ describe("Money arithmetic and formatting", () => {
 const moneyArb = fc
   .record({
     nanos: fc.bigInt({ min: -(10n ** 21n), max: 10n ** 21n }),
-    currency: fc.constantFrom("USD", "EUR", "GBP", "JPY"),
+    currency: fc.constantFrom("USD", "EUR", "GBP", "JPY", "KWD"),
   })
   .map(({ nanos, currency }) => Money.fromNanos(nanos, currency));
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CampaignFields } from "../../src/model/desired.js";
 import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
@@ -13,13 +14,30 @@ describe("analyzers", () => {
     ]);
     const p = plan(d, live);
     expect(p.findings.map((f) => f.message)).toEqual([
-      "campaign.1001/Airports: cpm 12.00 USD -> 15.00 USD (+25%, above the 20% threshold)",
+      'raises cpm of campaign 5001 "Airports", 12.00 USD -> 15.00 USD (+25%, above the 20% threshold)',
     ]);
     expect(
       plan(d, live, { thresholds: { cpmIncreasePercent: 30, budgetIncreasePercent: 30 } }).findings.map(
         (f) => f.code,
       ),
     ).toEqual(["DOOH401"]);
+  });
+
+  it("judges an increase exactly against its threshold, and quotes the digits that tell them apart (DOOH401)", () => {
+    const live = liveState({ campaigns: [liveCampaign()] });
+    const raise = (fields: CampaignFields) =>
+      plan(desiredState([desiredIo("1001", { campaigns: [desiredCampaign("Airports", { fields })] })]), live);
+    // 12.00 -> 14.40 USD is (14.40 - 12) / 12 = +20% exactly, at the 20% threshold: no finding.
+    // 100,000 -> 150,000 is +50% exactly, at the 50% threshold: none either.
+    expect(raise({ cpm: usd("14.40"), budget_impressions: 150_000 }).findings).toEqual([]);
+    // 14.400001 USD is 2.400001 / 12 = +20.0000083...%, and 150,001 is +50.001%: both above.
+    // The percent is cut to hundredths no more: 20.00 used to read as not above 20.
+    expect(
+      raise({ cpm: usd("14.400001"), budget_impressions: 150_001 }).findings.map((f) => f.message),
+    ).toEqual([
+      'raises budget_impressions of campaign 5001 "Airports", 100,000 -> 150,001 (+50.001%, above the 50% threshold)',
+      'raises cpm of campaign 5001 "Airports", 12.00 USD -> 14.400001 USD (+20.00001%, above the 20% threshold)',
+    ]);
   });
 
   it("warns about editing a campaign whose flight has ended (DOOH301)", () => {

@@ -22,6 +22,7 @@ import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import type { Plan } from "../../src/plan/types.js";
 import { spendRows } from "../../src/render/format.js";
+import { renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/status/status.js";
 import {
   desiredCampaign,
@@ -124,11 +125,11 @@ describe("currencies: never netted, converted or dropped", () => {
     expect(found(plan, "DOOH804").map((f) => [f.severity, f.message])).toEqual([
       [
         "error",
-        "changes the currency of budget_money of insertion order 1002, 40,000.00 EUR -> 1.00 USD, after its campaigns have spent 2,888.70 EUR: that spend stays in its currency and cannot count against a budget in USD: keep the currency, or pass --allow DOOH804 to apply anyway",
+        "changes the currency of budget_money of insertion order 1002, 40,000.00 EUR -> 1.00 USD, after its campaigns have spent 2,888.70 EUR: that spend stays in its currency and cannot count against a budget in USD; and once their cpm is in USD, the DSP reports only their spend in the earlier currency (G15, docs/assumptions.md#g15): what they spend in USD will not be visible to status or plan, and this budget cannot be checked against it: keep the currency, or pass --allow DOOH804 to apply anyway",
       ],
       [
         "error",
-        'changes the currency of the cpm of campaign 5003 "Stations", 10.00 EUR -> 12.00 USD, after it has spent 2,888.70 EUR: that spend stays in EUR, the rest of its budget is bought in USD: keep the currency, or pass --allow DOOH804 to apply anyway',
+        'changes the currency of the cpm of campaign 5003 "Stations", 10.00 EUR -> 12.00 USD, after it has spent 2,888.70 EUR: that spend stays in EUR, the rest of its budget is bought in USD; from then on the DSP reports only its spend in EUR (G15, docs/assumptions.md#g15): what it spends in USD will not be visible to status or plan, and no budget_money in USD can be checked against it: keep the currency, or pass --allow DOOH804 to apply anyway',
       ],
     ]);
     expect(plan.requests).toEqual([]);
@@ -251,5 +252,87 @@ describe("currencies: never netted, converted or dropped", () => {
     // The plan's money table, the same function (src/plan/findings/spend.ts): the same 11,422.26 EUR.
     const plan = await planOf([desiredCampaign("Stations", { id: "5003" })], {});
     expect(plan.summary.spend?.map((r) => Money.format(r.max_spend_after))).toEqual(["11422.26 EUR"]);
+  });
+
+  describe("G15: spend the DSP does not report after an allowed switch is never shown as 0", () => {
+    // 5003 switches from 10.00 EUR to 12.00 USD on Dec 10 (insertion order 1002 without
+    // budget_money, so the DSP takes it, G8), then delivers at 12 USD for ten days. At Dec 20
+    // 00:00 (19 of 31 days) it has delivered floor(19 / 31 x 1,000,000 x 0.995) =
+    // floor(609,838.7) = 609,838: 320,968 since the switch, bought for 320,968 x 12 / 1000 =
+    // 3,851.616 USD. progress.spend still says 2,888.70 EUR (G2: the first currency spent in);
+    // the USD is nowhere in the answer. Left: 390,162 x 12 / 1000 = 4,681.944 USD.
+    async function switched(): Promise<Campaign[]> {
+      await start(null);
+      const c = client();
+      try {
+        await c.send(Endpoints.patchCampaign("5003", { cpm: usd("12") }));
+        clock.advance(10 * DAY);
+        return await c.listCampaignsByInsertionOrder(["1002"], { includeProgress: true });
+      } finally {
+        await c.close();
+      }
+    }
+
+    it("status names the currency whose spend is not reported, and shows no 0.00 USD spent", async () => {
+      const campaigns = await switched();
+      expect(campaigns[0]?.progress).toEqual({ impressions_delivered: 609_838, spend: eur("2888.70") });
+      const status = buildStatusReport({
+        campaigns,
+        creatives: [],
+        recorded: [],
+        now: clock.now(),
+        thresholds: { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 },
+        scope: "declared",
+      });
+      expect(status.campaigns[0]?.spend).toEqual({
+        amount: "2888.70 EUR",
+        budget: "4681.944 USD",
+        maximum: ["4681.944 USD", "2888.70 EUR"],
+        pct: null,
+        not_reported: "USD",
+      });
+      expect(status.insertion_orders[0]?.spend).toEqual([
+        { amount: null, budget: "4681.944 USD", not_reported: ["5003"] },
+        { amount: "2888.70 EUR", budget: "2888.70 EUR" },
+      ]);
+      const text = renderStatusText(status, { colour: false });
+      expect(text).toContain(
+        "  spend        2,888.70 EUR reported; spend in USD not reported by the DSP; 4,681.94 USD left at the current cpm\n",
+      );
+      expect(text).toContain(
+        "  spend        USD spend not reported for campaign 5003, of at least 4,681.94 USD, 2,888.70 EUR of 2,888.70 EUR\n",
+      );
+      expect(text).not.toMatch(/0\.00 USD/);
+    });
+
+    it("plan: DOOH802 says what it cannot check, DOOH803 and the money table leave no 0 spent", async () => {
+      await switched();
+      // A budget of 500 USD: the 3,851.616 USD bought since the switch are above it, but the
+      // DSP does not say so: DOOH802 warns, naming 5003, rather than staying silent.
+      const plan = await planOf([desiredCampaign("Stations", { id: "5003" })], { budget_money: usd("500") });
+      expect(found(plan, "DOOH802").map((f) => [f.severity, f.message])).toEqual([
+        [
+          "warning",
+          "sets budget_money of insertion order 1002 to 500.00 USD: what campaign 5003 has spent in USD since its cpm changed currency, which the DSP does not report (only the spend in the earlier currency; see docs/assumptions.md#g15), so it cannot be checked against this budget: make sure the budget covers it; 2,888.70 EUR spent in another currency cannot be compared with it (never converted)",
+        ],
+      ]);
+      // 4,681.944 USD left to buy is already above 500 USD; the unreported USD is named, not counted.
+      expect(found(plan, "DOOH803").map((f) => f.message)).toEqual([
+        'insertion order 1002 "Spring travel": its campaigns can spend up to 4,681.94 USD (maximum spend of its campaigns, live and planned), more than its budget_money 500.00 USD by 4,181.94 USD; they have spent or can spend 2,888.70 EUR as well, which cannot be compared with a budget in USD (never converted); campaign 5003 has spent an amount in USD the DSP does not report (G15, docs/assumptions.md#g15), not counted, so the budget cannot be checked against it',
+      ]);
+      const usdRow = plan.summary.spend?.find((r) => r.currency_code === "USD");
+      expect(usdRow).toMatchObject({ spend_not_reported: ["5003"] });
+      expect(usdRow?.spent).toBeUndefined();
+      expect(usdRow?.remaining).toBeUndefined();
+      expect(spendRows(plan).filter((r) => r.before.endsWith("USD"))).toEqual([
+        {
+          advertiser: "Contoso Travel (USD spend of campaign 5003 not reported by the DSP: not counted)",
+          before: "4,681.94 USD",
+          after: "4,681.94 USD",
+          change: "0.00 USD",
+          remaining: "",
+        },
+      ]);
+    });
   });
 });

@@ -73,7 +73,7 @@ describe("dark paths of a campaign in flight", () => {
     expect(codes(p)).toEqual(["error DOOH905", "warning DOOH302"]);
     expect(p.requests).toEqual([]);
     expect(p.findings[0]!.message).toBe(
-      `campaign.1001/Airports: stops delivery of campaign 5001 "Airports" in flight (2026-12-15T00:00:00Z to 2027-02-01T00:00:00Z): moves end_time to ${PLAN_OPTIONS.now}, at or before now: policy doohctl.yaml:3 (policy.no_deactivation_in_flight) denies it; change the config, or pass --allow DOOH905 to apply anyway`,
+      `stops delivery of campaign 5001 "Airports" in flight (2026-12-15T00:00:00Z to 2027-02-01T00:00:00Z): moves end_time to ${PLAN_OPTIONS.now}, at or before now: policy doohctl.yaml:3 (policy.no_deactivation_in_flight) denies it; change the config, or pass --allow DOOH905 to apply anyway`,
     );
   });
 
@@ -155,6 +155,16 @@ describe("a budget cut that leaves less than --min-budget-days at the current pa
     expect(p.findings[0]!.message).toBe(
       'cuts budget_impressions of campaign 5001 "Airports", in flight, 600,000 -> 275,000: the 3,632 impressions left last about 0.3 days at its pace of 14,283 a day (271,368 delivered in 19.0 days), less than --min-budget-days 2; it would go dark about 41.7 days before its flight ends',
     );
+  });
+
+  it("judges the days left exactly against --min-budget-days", () => {
+    // 305,289 leaves 33,921 impressions: they last 33,921 x 19 / 271,368 = 2.375 days exactly.
+    // Not less than --min-budget-days 2.375: quiet; less than 2.3751: the warning.
+    const cut = desired({ budget_impressions: 305_289 });
+    expect(codes(plan(cut, live, { now, thresholds: { minBudgetDays: 2.375 } }))).toEqual([]);
+    const p = plan(cut, live, { now, thresholds: { minBudgetDays: 2.3751 } });
+    expect(codes(p)).toEqual(["warning DOOH304"]);
+    expect(p.findings[0]!.message).toContain("the 33,921 impressions left last about 2.4 days");
   });
 
   it("stays quiet for a cut that leaves enough, and takes its threshold from the flag", () => {

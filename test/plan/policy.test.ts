@@ -40,7 +40,7 @@ describe("guardrail policies", () => {
     expect(codes(deny)).toEqual(["error DOOH901"]);
     expect(deny.requests).toEqual([]);
     expect(deny.findings[0]!.message).toBe(
-      "campaign.1001/Airports: cpm 13.00 USD is above the highest cpm 12.50 USD: policy doohctl.yaml:3 (policy.rule) denies it; change the config, or pass --allow DOOH901 to apply anyway",
+      'sets the cpm of campaign 5001 "Airports" to 13.00 USD, above the highest cpm 12.50 USD: policy doohctl.yaml:3 (policy.rule) denies it; change the config, or pass --allow DOOH901 to apply anyway',
     );
     const warn = plan(
       withPolicy({ cpm: usd("13") }, { max_cpm: rule("warn", { limits: [usd("12.5")] }) }),
@@ -61,7 +61,7 @@ describe("guardrail policies", () => {
     );
     expect(codes(eur)).toEqual(["error DOOH901"]);
     expect(eur.findings[0]!.message).toContain(
-      "cpm 13.00 USD is above the highest cpm in USD: the rule limits only EUR, so nothing in USD is within it (add a USD limit to allow it)",
+      "to 13.00 USD, above the highest cpm in USD: the rule limits only EUR, so nothing in USD is within it (add a USD limit to allow it)",
     );
   });
 
@@ -180,7 +180,7 @@ describe("guardrail policies", () => {
     const p = plan(created, liveState());
     expect(codes(p)).toEqual(["error DOOH901"]);
     expect(p.findings[0]!.message).toContain(
-      "campaign.1001/Stations: cpm 30.00 USD is above the highest cpm 25.00 USD",
+      'sets the cpm of new campaign "Stations" of insertion order 1001 to 30.00 USD, above the highest cpm 25.00 USD',
     );
 
     const unmanaged = {

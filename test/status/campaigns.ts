@@ -5,6 +5,7 @@
  */
 import { Money } from "../../src/model/money.js";
 import type { Campaign, Creative } from "../../src/model/wire.js";
+import { buildStatusReport, type StatusInput } from "../../src/status/status.js";
 
 export const THRESHOLDS = { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 };
 
@@ -52,4 +53,17 @@ export function servingCreatives(ids: readonly string[]): Creative[] {
     asset: null,
     audits: [{ network_id: "1", status: "APPROVED", message: "", last_reviewed: "2026-11-20T00:00:00Z" }],
   }));
+}
+
+/** The status report of `campaigns` at `at`, each with a creative that can serve, thresholds 10/5/24. */
+export function reportAt(campaigns: Campaign[], at: string, extra: Partial<StatusInput> = {}) {
+  return buildStatusReport({
+    campaigns,
+    creatives: servingCreatives(campaigns.map((c) => c.id)),
+    recorded: [],
+    now: Date.parse(at),
+    thresholds: THRESHOLDS,
+    scope: "declared",
+    ...extra,
+  });
 }

@@ -5,22 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import type { Campaign } from "../../src/model/wire.js";
 import { renderStatusMarkdown, renderStatusText } from "../../src/render/status.js";
-import { buildStatusReport, type StatusInput } from "../../src/status/status.js";
-import { servingCreatives, THRESHOLDS, wire } from "./campaigns.js";
+import { reportAt, THRESHOLDS, wire } from "./campaigns.js";
 
-function report(campaigns: Campaign[], at: string, extra: Partial<StatusInput> = {}) {
-  return buildStatusReport({
-    campaigns,
-    creatives: servingCreatives(campaigns.map((c) => c.id)),
-    recorded: [],
-    now: Date.parse(at),
-    thresholds: THRESHOLDS,
-    scope: "declared",
-    ...extra,
-  });
-}
+const report = reportAt;
 
 function only(r: ReturnType<typeof report>) {
   const c = r.campaigns[0];
@@ -152,7 +140,7 @@ describe("status: ended short", () => {
       ),
     );
     expect(c.alerts.map((a) => a.message)).toEqual([
-      "ended 10% short: 10 impressions (0.12 USD) not delivered",
+      "ended 10.0% short: 10 impressions (0.12 USD) not delivered",
     ]);
     // 96,000 of 100,000 is 4% short: under the 5% default, over a 3% threshold.
     const near = [wire({ id: "5001", delivered: 96_000 })];

@@ -7,21 +7,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
-import type { Campaign } from "../../src/model/wire.js";
 import { renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/status/status.js";
-import { servingCreatives, THRESHOLDS, wire } from "./campaigns.js";
+import { liveIo } from "../helpers/builders.js";
+import { reportAt, servingCreatives, THRESHOLDS, wire } from "./campaigns.js";
 
-function report(campaigns: Campaign[], at: string) {
-  return buildStatusReport({
-    campaigns,
-    creatives: servingCreatives(campaigns.map((c) => c.id)),
-    recorded: [],
-    now: Date.parse(at),
-    thresholds: THRESHOLDS,
-    scope: "declared",
-  });
-}
+const report = reportAt;
 
 describe("status: thresholds judged on exact figures, printed rounded once", () => {
   it("calls a pace 10.03% short behind, and prints the digits that say so", () => {
@@ -101,21 +92,23 @@ describe("status: one price for one budget", () => {
       ],
       "2026-12-17T00:00:00Z",
     );
-    // 585 / 1,383 = 42.29934924078...%: to 10 decimals (cut, not rounded) in the report, 42.3 only where people read it.
+    // 585 / 1,383 = 42.299349240780...%: rounded once, half to even, to 10 decimals in the
+    // report (42.2993492408), 42.3 only where people read it.
     expect(r.campaigns[0]!.spend).toEqual({
       amount: "585.00 USD",
       budget: "1383.00 USD",
       maximum: ["1383.00 USD"],
-      pct: 42.2993492407,
+      pct: 42.2993492408,
     });
     // Insertion order 1001: 585 + 240 = 825.00 spent of 1,383 + 1,200 = 2,583.00 USD.
     expect(r.insertion_orders[0]!.spend).toEqual([{ amount: "825.00 USD", budget: "2583.00 USD" }]);
   });
 
-  it("keeps spend in the currency it was spent in after a cpm currency change", () => {
+  it("keeps spend in the currency it was spent in after a cpm currency change, and never shows the other as 0", () => {
     // 896,000 of 1,000,000 delivered at 10.00 EUR: 8,960.00 EUR spent; the cpm is now 12.00
     // USD: the 104,000 left can cost 104,000 x 12 / 1000 = 1,248.00 USD. Never added, never
-    // converted: 8,960.00 EUR and 1,248.00 USD, and no share of one in the other.
+    // converted: 8,960.00 EUR and 1,248.00 USD, and no share of one in the other. What it spent
+    // in USD since the switch the DSP does not report (G15): named, never "0.00 USD".
     const r = report(
       [
         wire({
@@ -132,15 +125,60 @@ describe("status: one price for one budget", () => {
       amount: "8960.00 EUR",
       budget: "1248.00 USD",
       maximum: ["1248.00 USD", "8960.00 EUR"],
-      pct: 0,
+      pct: null,
+      not_reported: "USD",
     });
     expect(r.insertion_orders[0]!.spend).toEqual([
-      { amount: "0.00 USD", budget: "1248.00 USD" },
+      { amount: null, budget: "1248.00 USD", not_reported: ["5101"] },
       { amount: "8960.00 EUR", budget: "8960.00 EUR" },
     ]);
-    expect(renderStatusText(r, { colour: false })).toContain(
-      "  spend        0.00 USD of 1,248.00 USD, 8,960.00 EUR of 8,960.00 EUR\n",
+    const text = renderStatusText(r, { colour: false });
+    expect(text).toContain(
+      "  spend        8,960.00 EUR reported; spend in USD not reported by the DSP; 1,248.00 USD left at the current cpm\n",
     );
+    expect(text).toContain(
+      "  spend        USD spend not reported for campaign 5101, of at least 1,248.00 USD, 8,960.00 EUR of 8,960.00 EUR\n",
+    );
+    expect(text).not.toContain("0.00 USD");
+  });
+});
+
+describe("status: every amount in its currency's minor units", () => {
+  it("writes JPY without decimals and KWD with three, in JSON as in text", () => {
+    // 5001: 40,000 of 100,000 at 250 JPY: 40,000 x 250 / 1000 = 10,000 JPY spent; maximum
+    // 10,000 + 60,000 x 250 / 1000 = 25,000 JPY. 5002 (insertion order 1002): 40,000 at
+    // 1.250 KWD = 50 KWD spent; maximum 50 + 60,000 x 1.25 / 1000 = 125 KWD.
+    const jpy = wire({ id: "5001", cpm: Money.parse("250 JPY"), delivered: 40_000 });
+    const kwd = wire({
+      id: "5002",
+      insertion_order_id: "1002",
+      cpm: Money.parse("1.25 KWD"),
+      delivered: 40_000,
+    });
+    const r = buildStatusReport({
+      campaigns: [jpy, kwd],
+      creatives: servingCreatives(["5001", "5002"]),
+      recorded: [],
+      insertionOrders: [
+        liveIo({ id: "1001", budget_money: Money.parse("5000000 JPY") }),
+        liveIo({ id: "1002", budget_money: Money.parse("1000 KWD") }),
+      ],
+      now: Date.parse("2026-12-17T00:00:00Z"),
+      thresholds: THRESHOLDS,
+      scope: "declared",
+    });
+    expect(r.campaigns.map((c) => c.spend)).toEqual([
+      { amount: "10000 JPY", budget: "25000 JPY", maximum: ["25000 JPY"], pct: 40 },
+      { amount: "50.000 KWD", budget: "125.000 KWD", maximum: ["125.000 KWD"], pct: 40 },
+    ]);
+    expect(r.insertion_orders.map((io) => [io.budget_money, io.spend])).toEqual([
+      ["5000000 JPY", [{ amount: "10000 JPY", budget: "25000 JPY" }]],
+      ["1000.000 KWD", [{ amount: "50.000 KWD", budget: "125.000 KWD" }]],
+    ]);
+    const text = renderStatusText(r, { colour: false });
+    expect(text).toContain("  budget_money 5,000,000 JPY\n");
+    expect(text).toContain("  budget_money 1,000.000 KWD\n");
+    expect(text).toContain("40%: 50.000 KWD of 125.000 KWD\n");
   });
 });
 

@@ -126,10 +126,13 @@ export function statusWorld() {
     return emulator;
   }
 
-  async function start(at = MID_DECEMBER): Promise<void> {
+  /** The emulator at `at`, seeded with `account()` as `edit` changes it. */
+  async function start(at = MID_DECEMBER, edit: (seed: EmulatorSeed) => void = () => {}): Promise<void> {
     clock = new VirtualClock({ start: Date.parse(at) });
     await world?.close();
-    world = await emulatorWorld({ seed: account(), clock, emulator: { rateLimits: "off" } });
+    const seed = account();
+    edit(seed);
+    world = await emulatorWorld({ seed, clock, emulator: { rateLimits: "off" } });
     emulator = world.emulator;
   }
 

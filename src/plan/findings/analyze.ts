@@ -6,6 +6,8 @@
 import { creativeServing } from "../../model/creative-serving.js";
 import type { RateLimits } from "../../model/limits.js";
 import { Money } from "../../model/money.js";
+import { shownPercent } from "../../model/percent.js";
+import { Ratio } from "../../model/ratio.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { Creative } from "../../model/wire.js";
@@ -160,33 +162,51 @@ function endedCreation(c: CreateCampaign, now: number): Finding[] {
   ];
 }
 
-export function increasePercent(field: FieldChange): number | undefined {
+/**
+ * A field's increase in percent of its live value, exact (src/model/ratio.ts): undefined when it
+ * does not grow (or is not a number or money of one currency), "from zero" when it was zero.
+ */
+export function increasePercent(field: FieldChange): Ratio | "from zero" | undefined {
   const { before, after } = field;
   if (typeof before === "number" && typeof after === "number") {
     if (after <= before) return undefined;
-    return before === 0 ? Number.POSITIVE_INFINITY : ((after - before) / before) * 100;
+    if (before === 0) return "from zero";
+    const [b, a] = [Ratio.fromDecimal(before), Ratio.fromDecimal(after)];
+    return Ratio.divide(Ratio.multiply(Ratio.subtract(a, b), Ratio.of(100)), b);
   }
-  if (before && after && typeof before === "object" && typeof after === "object" && "units" in before) {
-    const b = before as unknown as Money;
-    const a = after as unknown as Money;
-    if (a.currency_code !== b.currency_code) return undefined;
-    const bn = Money.toNanos(b);
-    const an = Money.toNanos(a);
-    if (an <= bn) return undefined;
-    return bn === 0n ? Number.POSITIVE_INFINITY : Number(((an - bn) * 10_000n) / bn) / 100;
-  }
-  return undefined;
+  const b = Money.fromValue(before);
+  const a = Money.fromValue(after);
+  if (!a || !b || a.currency_code !== b.currency_code) return undefined;
+  const bn = Money.toNanos(b);
+  const an = Money.toNanos(a);
+  if (an <= bn) return undefined;
+  return bn === 0n ? "from zero" : Ratio.of((an - bn) * 100n, bn);
 }
 
-/** An increase as the findings quote it: `+60%`, or `from zero`. */
-export function describeIncrease(percent: number): string {
-  return Number.isFinite(percent) ? `+${percent.toFixed(0)}%` : "from zero";
+/** Whether an increase is above a limit in percent, judged exactly (the limit as the decimal written). */
+export function exceeds(increase: Ratio | "from zero", limit: number): boolean {
+  return increase === "from zero" || Ratio.compare(increase, Ratio.fromDecimal(limit)) > 0;
+}
+
+/** An increase as the findings quote it: `+60%`, `+50.004%` against 50, or `from zero`. */
+export function describeIncrease(increase: Ratio | "from zero", limit: number): string {
+  return increase === "from zero"
+    ? "from zero"
+    : shownPercent(increase, { threshold: Ratio.fromDecimal(limit), digits: 0 });
 }
 
 export function show(value: unknown): string {
   if (typeof value === "number") return value.toLocaleString("en-US");
   if (value && typeof value === "object" && "units" in value) return Money.formatGrouped(value as Money);
   return String(value);
+}
+
+/** What a change is to, as every finding names it: `campaign 5001 "Airports"`, `insertion order 1001`. */
+export function changeSubject(change: Change): string {
+  if (change.kind === "update_insertion_order") return `insertion order ${change.insertion_order_id}`;
+  if (change.kind === "update_creative") return `creative ${change.creative_id}`;
+  const { campaign_id: id, name } = change.campaign;
+  return id !== undefined ? `campaign ${id} "${name}"` : campaignLabel(change.campaign);
 }
 
 function increases(input: AnalyzeInput): Finding[] {
@@ -200,12 +220,12 @@ function increases(input: AnalyzeInput): Finding[] {
     return c.fields.flatMap((f) => {
       const limit = limits[f.field];
       if (input.policed?.(c, f.field)) return [];
-      const pct = increasePercent(f);
-      if (limit === undefined || pct === undefined || pct <= limit) return [];
+      const increase = increasePercent(f);
+      if (limit === undefined || increase === undefined || !exceeds(increase, limit)) return [];
       return [
         finding(
           "DOOH401",
-          `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the ${limit}% threshold)`,
+          `raises ${f.field} of ${changeSubject(c)}, ${show(f.before)} -> ${show(f.after)} (${describeIncrease(increase, limit)}, above the ${limit}% threshold)`,
           { address: c.address, change_ids: [c.id], source: f.source ?? c.source },
         ),
       ];

@@ -2,8 +2,11 @@
  * DOOH304: a budget cut on a campaign in flight that leaves it less than `--min-budget-days`
  * (default 2) of delivery at its current pace, before its flight ends. The pace is the one
  * progress sample the DSP gives (G2, no history): delivered / elapsed flight time. A cut to
- * at or below what is delivered is a dark path (dark-paths.ts), not this warning.
+ * at or below what is delivered is a dark path (dark-paths.ts), not this warning. The
+ * threshold is judged exactly (src/model/ratio.ts): a cut that leaves exactly 2 days is not
+ * less than 2 days.
  */
+import { Ratio } from "../../model/ratio.js";
 import { Time } from "../../model/time.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding, PlanThresholds } from "../types.js";
@@ -11,12 +14,12 @@ import { finding } from "./findings.js";
 
 const DAY_MS = 86_400_000;
 
-function grouped(n: number): string {
+function grouped(n: number | bigint): string {
   return n.toLocaleString("en-US");
 }
 
-function days(ms: number): string {
-  return `${(ms / DAY_MS).toFixed(1)} days`;
+function days(ms: Ratio): string {
+  return `${Ratio.toFixed(Ratio.divide(ms, Ratio.of(DAY_MS)), 1)} days`;
 }
 
 export function shortBudgets(input: {
@@ -26,7 +29,7 @@ export function shortBudgets(input: {
   thresholds: Required<PlanThresholds>;
 }): Finding[] {
   const now = Time.toMillis(input.now);
-  const minMs = input.thresholds.minBudgetDays * DAY_MS;
+  const minMs = Ratio.multiply(Ratio.fromDecimal(input.thresholds.minBudgetDays), Ratio.of(DAY_MS));
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
     const live = input.live.campaigns.get(c.campaign.campaign_id);
@@ -46,14 +49,14 @@ export function shortBudgets(input: {
     const end = Time.toMillis(typeof endField === "string" ? endField : live.end_time);
     const left = budget.after - delivered;
     // delivered / elapsed is the pace; the rest lasts left / pace = left x elapsed / delivered.
-    const lasts = (left * elapsed) / delivered;
-    const flightLeft = end - now;
-    if (lasts >= minMs || lasts >= flightLeft) return [];
-    const perDay = Math.round((delivered / elapsed) * DAY_MS);
+    const lasts = Ratio.of(BigInt(left) * BigInt(elapsed), delivered);
+    const flightLeft = Ratio.of(end - now);
+    if (Ratio.compare(lasts, minMs) >= 0 || Ratio.compare(lasts, flightLeft) >= 0) return [];
+    const perDay = BigInt(Ratio.toFixed(Ratio.of(BigInt(delivered) * BigInt(DAY_MS), elapsed), 0));
     return [
       finding(
         "DOOH304",
-        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(elapsed)}), less than --min-budget-days ${input.thresholds.minBudgetDays}; it would go dark about ${days(flightLeft - lasts)} before its flight ends`,
+        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(Ratio.of(elapsed))}), less than --min-budget-days ${input.thresholds.minBudgetDays}; it would go dark about ${days(Ratio.subtract(flightLeft, lasts))} before its flight ends`,
         { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
       ),
     ];

@@ -8,6 +8,7 @@
  */
 import type { DesiredInsertionOrder, DesiredState, PolicyRule, SourceRef } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
+import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding } from "../types.js";
@@ -24,6 +25,11 @@ export interface Commitment {
    * currency): never converted, so the budget cannot be compared with it.
    */
   elsewhere?: Money[];
+  /**
+   * G15: campaigns whose spend in the budget's currency the DSP does not report (their cpm
+   * changed currency): `committed` counts only what they have left to buy in it.
+   */
+  not_reported?: string[];
   /** Where the budget is declared, or the insertion order. */
   source?: SourceRef;
   change_ids: string[];
@@ -45,7 +51,12 @@ export function commitmentMessage(c: Commitment, basis: string): string {
     other.length > 0
       ? `; they have spent or can spend ${other.map((m) => Money.formatAmount(m)).join(" and ")} as well, which cannot be compared with a budget in ${c.budget.currency_code} (never converted)`
       : "";
-  return `${label(c.insertion_order)}: ${within}${note}`;
+  const unknown = c.not_reported ?? [];
+  const unreported =
+    unknown.length > 0
+      ? `; ${unknown.length === 1 ? `campaign ${unknown[0]} has` : `campaigns ${unknown.join(", ")} have`} spent an amount in ${c.budget.currency_code} the DSP does not report (G15, docs/assumptions.md#g15), not counted, so the budget cannot be checked against it`
+      : "";
+  return `${label(c.insertion_order)}: ${within}${note}${unreported}`;
 }
 
 /** Divides the sum of products by 1000 once, rounding half up to the nano (as spend.ts). */
@@ -76,8 +87,10 @@ export function overcommitted(input: {
     if (!budget) return [];
     let sum = 0n;
     const other = new Map<string, bigint>();
+    const notReported: string[] = [];
     for (const c of campaigns) {
       if (c.insertion_order_id !== io.id) continue;
+      if (c.progress?.notReportedIn === budget.currency_code) notReported.push(c.campaign_id ?? "");
       const { spent, left } = maximumSpend(c.after, c.progress, now);
       for (const [currency, amount] of [...spent, ...left]) {
         if (currency === budget.currency_code) sum += amount;
@@ -97,7 +110,8 @@ export function overcommitted(input: {
       )
       .map((c) => c.id);
     const committed = toMoney(sum, budget.currency_code);
-    if (Money.compare(committed, budget) <= 0 && elsewhere.length === 0) return [];
+    if (Money.compare(committed, budget) <= 0 && elsewhere.length === 0 && notReported.length === 0)
+      return [];
     const desired = input.desired.insertionOrders.find((d) => d.id === io.id);
     const source = desired?.fieldSources.budget_money ?? desired?.source;
     return [
@@ -106,6 +120,7 @@ export function overcommitted(input: {
         budget,
         committed,
         ...(elsewhere.length > 0 ? { elsewhere } : {}),
+        ...(notReported.length > 0 ? { not_reported: notReported.sort(compareIds) } : {}),
         ...(source ? { source } : {}),
         change_ids: changeIds,
       },

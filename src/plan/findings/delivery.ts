@@ -8,11 +8,14 @@
  */
 
 import { Money } from "../../model/money.js";
+import { Ratio } from "../../model/ratio.js";
+import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { Campaign } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, FieldChange, Finding } from "../types.js";
 import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+import { spendNotReportedIn } from "./spend.js";
 
 export interface DeliveryInput {
   changes: readonly Change[];
@@ -73,23 +76,63 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
         ),
       ];
     }
-    if (c.kind === "update_insertion_order") {
-      const budget = field(c.fields, "budget_money");
-      const after = Money.fromValue(budget?.after);
-      if (!budget || !after) return [];
-      const byCurrency = spentByCurrency(input.live.campaignsOf(c.insertion_order_id));
-      const spent = byCurrency.get(after.currency_code);
-      if (!spent || Money.compare(after, spent) >= 0) return [];
-      return [
-        finding(
-          "DOOH802",
-          `sets budget_money of insertion order ${c.insertion_order_id} to ${showApart(after, spent)}, below the ${showApart(spent, after)} its campaigns have already spent in ${after.currency_code}: raise it to at least ${Money.formatAmount(atLeast(spent))}${elsewhere(byCurrency, after.currency_code)}`,
-          { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
-        ),
-      ];
-    }
+    if (c.kind === "update_insertion_order") return budgetMoneyBelowSpend(input, c);
     return [];
   });
+}
+
+/**
+ * DOOH802 for a `budget_money` change. What can be known is compared: the spend reported in
+ * the budget's currency. What cannot (G15, docs/assumptions.md): the spend of campaigns whose
+ * cpm changed currency, which the DSP reports in the old one only. Below what is known is the
+ * error; with spend that cannot be known and nothing known above it, DOOH802 is a warning that
+ * names those campaigns, since no one can tell the budget covers them.
+ */
+function budgetMoneyBelowSpend(
+  input: DeliveryInput,
+  c: Change & { kind: "update_insertion_order" },
+): Finding[] {
+  const budget = field(c.fields, "budget_money");
+  const after = Money.fromValue(budget?.after);
+  if (!budget || !after) return [];
+  const campaigns = input.live.campaignsOf(c.insertion_order_id);
+  const byCurrency = spentByCurrency(campaigns);
+  const spent = byCurrency.get(after.currency_code);
+  const unknown = campaigns
+    .filter((campaign) => spendNotReportedIn(campaign) === after.currency_code)
+    .map((campaign) => campaign.id)
+    .sort(compareIds);
+  const extra = { address: c.address, change_ids: [c.id], source: budget.source ?? c.source };
+  const also = elsewhere(byCurrency, after.currency_code);
+  if (spent && Money.compare(after, spent) < 0) {
+    const more = unknown.length > 0 ? `, plus ${notReported(unknown, after.currency_code)}` : "";
+    return [
+      finding(
+        "DOOH802",
+        `sets budget_money of insertion order ${c.insertion_order_id} to ${showApart(after, spent)}, below the ${showApart(spent, after)} its campaigns have already spent in ${after.currency_code}: raise it to at least ${Money.formatAmount(atLeast(spent))}${more}${also}`,
+        extra,
+      ),
+    ];
+  }
+  if (unknown.length === 0) return [];
+  const known = spent
+    ? `the ${Money.formatAmount(spent)} its campaigns are reported to have spent in ${after.currency_code} is within it, but `
+    : "";
+  const denied = finding(
+    "DOOH802",
+    `sets budget_money of insertion order ${c.insertion_order_id} to ${Money.formatAmount(after)}: ${known}${notReported(unknown, after.currency_code)}, so it cannot be checked against this budget: make sure the budget covers it${also}`,
+    extra,
+  );
+  return [{ ...denied, severity: "warning" }];
+}
+
+/** G15: what the DSP does not report, in words: "what campaign 5003 has spent in USD (...)". */
+function notReported(campaignIds: readonly string[], currency: string): string {
+  const who =
+    campaignIds.length === 1
+      ? `campaign ${campaignIds[0]} has spent in ${currency} since its cpm changed currency`
+      : `campaigns ${campaignIds.join(", ")} have spent in ${currency} since their cpm changed currency`;
+  return `what ${who}, which the DSP does not report (only the spend in the earlier currency; see docs/assumptions.md#g15)`;
 }
 
 /**
@@ -127,7 +170,8 @@ function currencyFinding(
  * moving to another currency while its campaigns have spent in the old one, or a campaign's cpm
  * moving to another currency after it has spent: the spend stays in the currency it was spent
  * in (never converted, G2 progress.spend), so no budget and no policy limit in the new currency
- * bounds it. An error unless `--allow DOOH804`.
+ * bounds it; and what is spent in the new currency is not reported from then on (G15), which
+ * the message says: the price of an allowed switch. An error unless `--allow DOOH804`.
  */
 function currencyChanges(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
@@ -144,7 +188,7 @@ function currencyChanges(input: DeliveryInput): Finding[] {
       return [
         currencyFinding(
           input,
-          `changes the currency of budget_money of insertion order ${c.insertion_order_id}, ${Money.formatAmount(before)} -> ${Money.formatAmount(after)}, after its campaigns have spent ${spent.map((m) => Money.formatAmount(m)).join(" and ")}: that spend stays in its currency and cannot count against a budget in ${after.currency_code}`,
+          `changes the currency of budget_money of insertion order ${c.insertion_order_id}, ${Money.formatAmount(before)} -> ${Money.formatAmount(after)}, after its campaigns have spent ${spent.map((m) => Money.formatAmount(m)).join(" and ")}: that spend stays in its currency and cannot count against a budget in ${after.currency_code}; and once their cpm is in ${after.currency_code}, the DSP reports only their spend in the earlier currency (G15, docs/assumptions.md#g15): what they spend in ${after.currency_code} will not be visible to status or plan, and this budget cannot be checked against it`,
           { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
         ),
       ];
@@ -161,7 +205,7 @@ function currencyChanges(input: DeliveryInput): Finding[] {
     return [
       currencyFinding(
         input,
-        `changes the currency of the cpm of campaign ${live.id} "${live.name}", ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}, after it has spent ${Money.formatAmount(spend)}: that spend stays in ${spend.currency_code}, the rest of its budget is bought in ${after.currency_code}`,
+        `changes the currency of the cpm of campaign ${live.id} "${live.name}", ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}, after it has spent ${Money.formatAmount(spend)}: that spend stays in ${spend.currency_code}, the rest of its budget is bought in ${after.currency_code}; from then on the DSP reports only its spend in ${spend.currency_code} (G15, docs/assumptions.md#g15): what it spends in ${after.currency_code} will not be visible to status or plan, and no budget_money in ${after.currency_code} can be checked against it`,
         { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
       ),
     ];
@@ -197,7 +241,7 @@ function endedInFlight(input: DeliveryInput): Finding[] {
 
 function percent(part: number, whole: number): string {
   if (whole <= 0) return "all";
-  return `${((part / whole) * 100).toFixed(1)}%`;
+  return `${Ratio.toFixed(Ratio.of(BigInt(part) * 100n, whole), 1)}%`;
 }
 
 /**
@@ -240,10 +284,16 @@ function cpmMidFlight(input: DeliveryInput): Finding[] {
       paid && !Money.equals(paid, before)
         ? `an average cpm of ${Money.formatGrouped(paid)}, not the ${Money.formatGrouped(before)} the campaign has now`
         : `the old cpm, ${Money.formatGrouped(before)}`;
+    // G15: with spend not reported in the cpm's currency, no average cpm can be known.
+    const unknown = spendNotReportedIn(live);
+    const bought =
+      unknown !== undefined
+        ? `for ${Money.formatAmount(spend)} plus what it spent in ${unknown}, which the DSP does not report (G15)`
+        : `for ${Money.formatAmount(spend)} at ${price}`;
     return [
       finding(
         "DOOH303",
-        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions) was bought for ${Money.formatAmount(spend)} at ${price}; the new cpm applies to the remaining ${grouped(rest)}`,
+        `changes the cpm of campaign ${live.id} "${live.name}" mid-flight, ${Money.formatGrouped(before)} -> ${Money.formatGrouped(after)}: ${percent(delivered, total)} of its budget (${grouped(delivered)} of ${grouped(total)} impressions) was bought ${bought}; the new cpm applies to the remaining ${grouped(rest)}`,
         { address: c.address, change_ids: [c.id], source: cpm.source ?? c.source },
       ),
     ];

@@ -8,7 +8,7 @@ import type { DesiredState, PolicyRule, PolicyRules } from "../../model/desired.
 import { Money } from "../../model/money.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "../types.js";
-import { describeIncrease, increasePercent, show } from "./analyze.js";
+import { changeSubject, describeIncrease, exceeds, increasePercent, show } from "./analyze.js";
 import { commitmentFindings } from "./commitments.js";
 import { darkPaths } from "./dark-paths.js";
 import { ALLOWABLE_CODES, type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
@@ -105,7 +105,7 @@ function maxCpm(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH901",
-          `${c.address}: cpm ${Money.formatGrouped(cpm)} is above ${limitText(rule, limit, "the highest cpm", `the highest cpm ${Money.formatGrouped(limit)}`)}`,
+          `sets the cpm of ${changeSubject(c)} to ${Money.formatGrouped(cpm)}, above ${limitText(rule, limit, "the highest cpm", `the highest cpm ${Money.formatGrouped(limit)}`)}`,
           { address: c.address, change_ids: [c.id], source: field?.source ?? c.source },
         ),
       ),
@@ -125,9 +125,9 @@ function increases(input: PolicyInput): Finding[] {
       // The DOOH401 threshold flags are the defaults of these rules.
       const limit =
         rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
-      const pct = increasePercent(f);
-      if (pct === undefined || pct <= limit) return [];
-      const message = `${c.address}: ${f.field} ${show(f.before)} -> ${show(f.after)} (${describeIncrease(pct)}, above the largest increase of ${limit}%)`;
+      const increase = increasePercent(f);
+      if (increase === undefined || !exceeds(increase, limit)) return [];
+      const message = `raises ${f.field} of ${changeSubject(c)}, ${show(f.before)} -> ${show(f.after)} (${describeIncrease(increase, limit)}, above the largest increase of ${limit}%)`;
       const extra = { address: c.address, change_ids: [c.id], source: f.source ?? c.source };
       // Each code written out where it is made (FINDING_CATALOGUE names this module for both).
       const denial = budget ? finding("DOOH902", message, extra) : finding("DOOH903", message, extra);
@@ -178,7 +178,7 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
         rule,
         finding(
           "DOOH905",
-          `${path.address ?? `campaign ${live.id}`}: stops delivery of campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time}): ${path.reason}`,
+          `stops delivery of campaign ${live.id} "${live.name}" in flight (${live.start_time} to ${live.end_time}): ${path.reason}`,
           {
             ...(path.address !== undefined ? { address: path.address } : {}),
             change_ids: path.change_ids,

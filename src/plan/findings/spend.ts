@@ -14,13 +14,18 @@
  * the whole budget x cpm / 1000 whether its flight has ended or not, the upper bound; the row
  * names it in `without_progress` and has no `spent` or `remaining`.
  *
+ * Spend not reported (G15, docs/assumptions.md): `progress.spend` is one Money; in another
+ * currency than the cpm's, what the campaign spent in the cpm's currency is not known. Its
+ * maximum there counts only what is left to buy; the row names it in `spend_not_reported`
+ * and has no `spent` or `remaining`, never a spend of 0 it cannot know.
+ *
  * Exact decimals throughout: products are summed in nano-units x 1000 and divided by 1000
  * once, rounded half up to the nano; only a cpm with more than 6 decimals leaves a remainder.
  */
 import { Money } from "../../model/money.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
-import type { Advertiser } from "../../model/wire.js";
+import type { Advertiser, Campaign } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
 import type { BudgetMoneyDelta, CampaignRef, CampaignSpendDelta, Change, SpendDelta } from "../types.js";
 
@@ -39,10 +44,25 @@ export interface BudgetedCampaign {
   advertiser_id: string;
   before?: Terms;
   after: Terms;
-  /** Zero for a new campaign; undefined when read without progress. */
-  progress: { delivered: number; spent: Money } | undefined;
+  /**
+   * Zero for a new campaign; undefined when read without progress. `notReportedIn`: the
+   * currency whose spend the DSP does not report (G15, `spendNotReportedIn`).
+   */
+  progress: { delivered: number; spent: Money; notReportedIn?: string } | undefined;
   /** The campaign as the plan names it, when the plan creates or updates it. */
   changed?: CampaignRef;
+}
+
+/**
+ * G15 (docs/assumptions.md): `progress.spend` is one Money. In another currency than the
+ * cpm's, the cpm changed currency after the campaign had spent: the DSP reports the spend in
+ * the old currency, and what the campaign has spent in the cpm's currency since is not known.
+ * That currency, or undefined when the spend is reported in the cpm's (or not read at all).
+ */
+export function spendNotReportedIn(campaign: Pick<Campaign, "cpm" | "progress">): string | undefined {
+  const spend = campaign.progress?.spend;
+  if (!spend || spend.currency_code === campaign.cpm.currency_code) return undefined;
+  return campaign.cpm.currency_code;
 }
 
 /** Amounts in nano-units x 1000, per currency: the exact sum of products. */
@@ -90,6 +110,15 @@ function createdCampaign(change: Change & { kind: "create_campaign" }, advertise
   } satisfies BudgetedCampaign;
 }
 
+function liveProgress(campaign: Campaign, progress: NonNullable<Campaign["progress"]>) {
+  const notReportedIn = spendNotReportedIn(campaign);
+  return {
+    delivered: progress.impressions_delivered,
+    spent: Money.fromWire(progress.spend),
+    ...(notReportedIn !== undefined ? { notReportedIn } : {}),
+  };
+}
+
 /** Every campaign of the insertion orders read, live and created, with its terms before and after. */
 export function budgetedCampaigns(input: {
   changes: readonly Change[];
@@ -110,9 +139,7 @@ export function budgetedCampaigns(input: {
       advertiser_id: advertiserId,
       before: terms,
       after: { ...terms },
-      progress: c.progress
-        ? { delivered: c.progress.impressions_delivered, spent: Money.fromWire(c.progress.spend) }
-        : undefined,
+      progress: c.progress ? liveProgress(c, c.progress) : undefined,
     });
   }
   const created: BudgetedCampaign[] = [];
@@ -192,6 +219,7 @@ export function campaignSpendChanges(input: {
           currency_code: currency,
           max_spend_before: toMoney(b, currency),
           max_spend_after: toMoney(a, currency),
+          ...(c.progress?.notReportedIn === currency ? { spend_not_reported: true as const } : {}),
         },
       ];
     });
@@ -220,12 +248,14 @@ interface Row {
   spent: bigint;
   left: bigint;
   withoutProgress: string[];
+  notReported: string[];
 }
 
 /**
  * Per advertiser and currency, sorted by advertiser id then currency. `spent` and `remaining`
  * (maximum after the plan less spent) are absent from a row with a campaign read without
- * progress, which `without_progress` names.
+ * progress, which `without_progress` names, or whose spend in the row's currency the DSP does
+ * not report (G15), which `spend_not_reported` names.
  */
 export function spendSummary(input: {
   changes: readonly Change[];
@@ -246,6 +276,7 @@ export function spendSummary(input: {
         spent: 0n,
         left: 0n,
         withoutProgress: [],
+        notReported: [],
       };
       rows.set(key, r);
     }
@@ -269,6 +300,8 @@ export function spendSummary(input: {
       r.left += amount;
       if (!c.progress) r.withoutProgress.push(c.campaign_id ?? "");
     }
+    const notReported = c.progress?.notReportedIn;
+    if (notReported !== undefined) row(c.advertiser_id, notReported).notReported.push(c.campaign_id ?? "");
   }
   const names = new Map((input.advertisers ?? []).map((a) => [a.id, a.name]));
   return [...rows.values()].sort(byAdvertiserThenCurrency).map((r) => {
@@ -282,9 +315,11 @@ export function spendSummary(input: {
       max_spend_before: before,
       max_spend_after: after,
       max_spend_change: Money.subtract(after, before),
-      ...(r.withoutProgress.length > 0
-        ? { without_progress: r.withoutProgress.sort(compareIds) }
-        : { spent: toMoney(r.spent, r.currency_code), remaining: toMoney(r.left, r.currency_code) }),
+      ...(r.withoutProgress.length > 0 ? { without_progress: r.withoutProgress.sort(compareIds) } : {}),
+      ...(r.notReported.length > 0 ? { spend_not_reported: r.notReported.sort(compareIds) } : {}),
+      ...(r.withoutProgress.length === 0 && r.notReported.length === 0
+        ? { spent: toMoney(r.spent, r.currency_code), remaining: toMoney(r.left, r.currency_code) }
+        : {}),
     };
   });
 }
