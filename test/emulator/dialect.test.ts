@@ -452,11 +452,11 @@ describe("--dialect FILE", () => {
   });
 
   it("runs the real command: a bad file is exit 1 naming it; a good one is served and named in the banner", async () => {
-    file("bad.yaml", "create_campaigns_member: 2campaigns\n");
+    file("bad.yaml", "create_campaigns_member: two campaigns\n");
     const refused = bufferIO({ cwd: dir });
     expect(await run(["emulator", "--port", "0", "--dialect", "bad.yaml"], refused)).toBe(1);
     expect(refused.err()).toContain(
-      "doohctl emulator: bad.yaml is not a valid dialect:\n  create_campaigns_member: must be a plain member name",
+      "doohctl emulator: bad.yaml is not a valid dialect:\n  create_campaigns_member: must be a JSON member name",
     );
     expect(refused.err()).not.toContain("listening");
 
