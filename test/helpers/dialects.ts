@@ -1,4 +1,5 @@
 /** Dialects in tests (src/model/dialect.ts): a written one checked, and an account that speaks one. */
+import type { EmulatorOptions } from "../../src/emulator/index.js";
 import { type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { ADVERTISER, seedCampaign, seedCreative, seedIo } from "./builders.js";
 import { type CliAccount, startCliAccount } from "./cli-account.js";
@@ -22,9 +23,13 @@ export const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"],
 /**
  * The emulator serving `dialect`: insertion order 1001 (contract PO-1) and campaign 5001
  * "Airports", active and in flight with two option sets and a creative (so it delivers); the
- * test user and a colleague who changes things out of band.
+ * test user and a colleague who changes things out of band. `emulator` adds options (departures).
  */
-export function dialectAccount(dialect: Dialect, prefix: string): Promise<CliAccount> {
+export function dialectAccount(
+  dialect: Dialect,
+  prefix: string,
+  emulator: Partial<EmulatorOptions> = {},
+): Promise<CliAccount> {
   return startCliAccount({
     seed: {
       users: [USER, COLLEAGUE],
@@ -37,7 +42,7 @@ export function dialectAccount(dialect: Dialect, prefix: string): Promise<CliAcc
       // A campaign delivers only with a creative (docs/emulator.md).
       creatives: [seedCreative("9001", ["5001"], ["1001"])],
     },
-    emulator: { dialect },
+    emulator: { dialect, ...emulator },
     prefix,
   });
 }
