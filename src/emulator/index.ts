@@ -66,7 +66,7 @@ export interface EmulatorOptions {
   statePath?: string | undefined;
   /**
    * TEST-ONLY: departures from the contract, one gap decision each (`io-list-items`,
-   * `targetings-option-sets`, `no-total-size`, `page-unbounded`), so that tests can show
+   * `targetings-option-sets`, `no-total-size`, `page-unbounded`, `page-ignored`), so that tests can show
    * `doohctl doctor` noticing a DSP that differs. Never for rehearsing a change.
    */
   quirks?: readonly Quirk[] | undefined;
