@@ -314,7 +314,7 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
-    // No write operation names a query parameter: one given is a 422 naming it, never ignored.
+    // No write operation names a query parameter: one given is a 422 naming it, unless this DSP ignores it (G16).
     if (method !== "GET") parseFlags(query);
     const reply = this.served.handle(method, route.pattern, ctx, route.handle);
     return { reply, path: found.path, pattern: route.pattern };
