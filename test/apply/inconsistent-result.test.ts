@@ -182,10 +182,11 @@ describe("a DSP whose create answer is in another shape", () => {
 });
 
 describe("a PATCH the DSP accepts with an answer that cannot be read", () => {
-  /** Answers every PATCH /campaigns the emulator carried out with a body no reader expects. */
+  /** Answers every PATCH /campaigns and PUT of targetings the emulator carried out with a body no reader expects. */
   async function unreadablePatches(cli: CliAccount): Promise<FakeDsp> {
     const fake = await answeringProxy(cli.emulator.origin, async (seen, response, upstream) => {
-      if (seen.method !== "PATCH" || !seen.path.endsWith("/campaigns")) return false;
+      const patch = seen.method === "PATCH" && seen.path.endsWith("/campaigns");
+      if (!patch && !(seen.method === "PUT" && seen.path.endsWith("/targetings"))) return false;
       const answer = await upstream();
       if (answer.status !== 200) return false;
       send(response, { ...answer, body: JSON.stringify({ updated: true }) });
@@ -195,14 +196,18 @@ describe("a PATCH the DSP accepts with an answer that cannot be read", () => {
     return fake;
   }
 
-  it("reads the objects back and goes on when they show it as sent", async () => {
+  it("reads the objects back (campaigns, a targeting list) and goes on when they show it as sent", async () => {
     account = await twoActive({});
     proxy = await unreadablePatches(account);
     const applied = await exec(account, ["apply", "--auto-approve"]);
     expect(applied.code, applied.out + applied.err).toBe(0);
     expect(applied.out).toContain("Apply complete.");
-    expect(applied.out).toMatch(/answers? could not be read; the result was learnt otherwise/);
+    // The pause, the PUT and the reactivation: each read back.
+    expect(applied.out).toContain("3 answers could not be read; the result was learnt otherwise:");
     expect(applied.out).toContain("its answer could not be read (not the contract's answer: at /campaigns");
+    expect(applied.out).toMatch(
+      /PUT \/api\/dsp\/v1\/campaigns\/5001\/targetings: .*its answer could not be read \(not the contract's answer: at \/targetings/,
+    );
     expect(applied.out).toContain("the objects were read back");
     const state = account.emulator.state();
     expect(state.campaigns.map((c) => [c.id, c.active, c.budget_impressions])).toEqual([
