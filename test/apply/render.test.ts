@@ -6,6 +6,14 @@ import { renderApplyReport } from "../../src/render/report.js";
 import { source } from "../helpers/builders.js";
 import { applyResult, requestRecord } from "../helpers/plans.js";
 
+/** Request 1 of the reports below: applied as sent. */
+const WIDENED = requestRecord({
+  seq: 1,
+  phase: 1,
+  path: "/api/dsp/v1/insertion_orders",
+  description: "widen 1 insertion order",
+});
+
 describe("apply report", () => {
   it("summarizes a complete apply per action with request counts and elapsed time", () => {
     expect(renderApplyReport(applyResult())).toBe(
@@ -24,14 +32,7 @@ describe("apply report", () => {
     const text = renderApplyReport(
       applyResult({
         status: "failed",
-        applied: [
-          requestRecord({
-            seq: 1,
-            phase: 1,
-            path: "/api/dsp/v1/insertion_orders",
-            description: "widen 1 insertion order",
-          }),
-        ],
+        applied: [WIDENED],
         failure: {
           request: failed,
           code: "API_ERROR",
@@ -88,14 +89,7 @@ describe("apply report", () => {
     const text = renderApplyReport(
       applyResult({
         status: "failed",
-        applied: [
-          requestRecord({
-            seq: 1,
-            phase: 1,
-            path: "/api/dsp/v1/insertion_orders",
-            description: "widen 1 insertion order",
-          }),
-        ],
+        applied: [WIDENED],
         failure: {
           request: taken,
           code: "APPLY_INCONSISTENT_RESULT",

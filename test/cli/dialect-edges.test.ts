@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { Departures } from "../../src/emulator/index.js";
 import type { CliAccount } from "../helpers/cli-account.js";
-import { dialectAccount, dialectOf, END, START } from "../helpers/dialects.js";
+import { dialectAccount, dialectOf, HARBOUR_LINES } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
 
 let account: CliAccount | undefined;
@@ -59,13 +59,7 @@ describe("member names with hyphens and dots", () => {
       "    campaigns:",
       "      - name: Airports",
       "        budget_impressions: 120000",
-      "      - name: Harbour",
-      "        active: true",
-      `        start_time: "${START}"`,
-      `        end_time: "${END}"`,
-      "        budget_impressions: 20000",
-      "        cpm: 10 USD",
-      "        targetings: [{ venue_targeting_option: { venue_targeting_ids: ['101'] } }]",
+      ...HARBOUR_LINES,
     ];
     writeFileSync(
       join(account.dir, "doohctl.yaml"),

@@ -7,22 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { dialectOf } from "../helpers/dialects.js";
 import { interruptibleIO } from "../helpers/io.js";
-import { boot, DSP, fields, login, request, type Session } from "./helpers.js";
+import { boot, DSP, fields, login, NEW_CAMPAIGN, request, type Session } from "./helpers.js";
 
 let session: Session | undefined;
 afterEach(async () => {
   await session?.close();
   session = undefined;
 });
-
-const NEW_CAMPAIGN = {
-  insertion_order_id: "1001",
-  name: "Harbour",
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 20_000,
-  cpm: { currency_code: "USD", units: "10", nanos: 0 },
-};
 
 describe("--drop-on-write", () => {
   it("answers 200 with the value as it was: the member sent is dropped, the rest taken", async () => {

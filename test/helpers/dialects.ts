@@ -17,6 +17,17 @@ const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString()
 /** Flights around today, so the active campaign is in flight and delivers (G2 progress). */
 export const START = iso(Date.now() - 10 * DAY);
 export const END = iso(Date.now() + 60 * DAY);
+/** A new campaign Harbour, active, in flight, with one option set: lines under `campaigns:`. */
+export const HARBOUR_LINES: readonly string[] = [
+  "      - name: Harbour",
+  "        active: true",
+  `        start_time: "${START}"`,
+  `        end_time: "${END}"`,
+  "        budget_impressions: 20000",
+  "        cpm: 10 USD",
+  "        targetings:",
+  "          - publisher_targeting_option: { publisher_ids: [p1] }",
+];
 export const VENUE_TYPES = { venue_type_targeting_option: { venue_type_ids: ["12", "14"] } };
 export const PUBLISHERS = { publisher_targeting_option: { publisher_ids: ["p1"], exclude: true } };
 
