@@ -28,8 +28,7 @@ export class InconsistentResultError extends Error {
   readonly code = "APPLY_INCONSISTENT_RESULT";
   constructor(
     readonly members: readonly InconsistentMember[],
-    /** Batch item index of each member, to trace it to the config. */
-    readonly items: readonly number[],
+    /** The batch field of each member (`campaigns[3].cpm`), to trace it to the config (failure.ts). */
     readonly fields: readonly string[],
   ) {
     super(
@@ -90,12 +89,9 @@ function itemDifferences(
     }
     const shown = answered[name];
     const kind = fields.find((f) => f.name === name)?.kind;
+    // A member no table describes is compared deeply, as JSON, like an opaque one.
     const equal =
-      kind === undefined
-        ? pacingEquals({ v: value }, { v: shown })
-        : kind === "opaque"
-          ? valuesEqual(kind, value, shown ?? {})
-          : valuesEqual(kind, value, shown);
+      kind === undefined ? pacingEquals({ value }, { value: shown }) : valuesEqual(kind, value, shown);
     if (!equal) out.push({ member, sent: value, answered: shown });
   }
   return out;
@@ -225,7 +221,6 @@ export function checkAnswer(request: Request, answer: unknown, dialect: Dialect)
   if (found.length === 0) return;
   throw new InconsistentResultError(
     found.map(({ item: _item, field: _field, ...member }) => member),
-    found.map((d) => d.item),
     found.map((d) => d.field),
   );
 }

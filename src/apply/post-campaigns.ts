@@ -166,9 +166,10 @@ async function acceptedUnread(
   try {
     found = await findByName(options.client, keys, options.signal);
   } catch (error) {
-    if (error instanceof CreationCheckError) throw error;
+    // Accepted all the same: never reported as not applied, whatever the listing met.
+    if (options.signal?.aborted) throw error;
     throw new ResultUnknownError(
-      `POST /campaigns was accepted but its answer cannot be read (${unreadable}), and listing the campaigns by name failed: ${(error as Error).message}. It is applied, with its result unknown: run doohctl plan to see what exists now`,
+      `POST /campaigns was accepted but its answer cannot be read (${unreadable}), and listing the campaigns by name did not tell which they are: ${(error as Error).message}. It is applied, with its result unknown: run doohctl plan to see what exists now`,
       { cause: error },
     );
   }

@@ -108,15 +108,21 @@ async function sendWrite(
     seq,
     message: `${request.method} ${request.path} was accepted but its answer cannot be read (${unreadable}); reading the objects back`,
   });
+  const unknown = (why: string, cause?: unknown) =>
+    new ResultUnknownError(
+      `${request.method} ${request.path} was accepted but its answer cannot be read (${unreadable}), and ${why}. It is applied, with its result unknown: run doohctl plan to see what the DSP holds now`,
+      cause === undefined ? undefined : { cause },
+    );
+  let read: unknown;
   try {
-    return { answer: await readBack(client, request, options), unreadable };
+    read = await readBack(client, request, options);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ResultUnknownError(
-      `${request.method} ${request.path} was accepted but its answer cannot be read (${unreadable}), and reading the objects back failed: ${(error as Error).message}. It is applied, with its result unknown: run doohctl plan to see what the DSP holds now`,
-      { cause: error },
-    );
+    throw unknown(`reading the objects back failed: ${(error as Error).message}`, error);
   }
+  const { absent } = differences(request, read, client.dialect);
+  if (absent.length > 0) throw unknown(`read back, the DSP holds no ${absent.join(", ")}`);
+  return { answer: read, unreadable };
 }
 
 /** Runs the plan's request at `index`: applied (in `run.applied`), or the stop it caused. */

@@ -217,6 +217,55 @@ describe("a PATCH the DSP accepts with an answer that cannot be read", () => {
     expect(state.targetings["5001"]).toHaveLength(1);
   });
 
+  it("is applied with its result unknown, never not applied, when reading the objects back fails too", async () => {
+    account = await twoActive(
+      {},
+      {
+        configOrders: [
+          '  - id: "1001"',
+          "    campaigns:",
+          "      - name: South",
+          "        budget_impressions: 150000",
+        ],
+      },
+    );
+    let patched = false;
+    proxy = await answeringProxy(account.emulator.origin, async (seen, response, upstream) => {
+      if (seen.method === "GET" && patched && seen.path.endsWith("/campaigns")) {
+        send(response, {
+          status: 503,
+          headers: { "content-type": "application/json" },
+          body: '{"message":"Service Unavailable"}',
+        });
+        return true;
+      }
+      if (seen.method !== "PATCH") return false;
+      const answer = await upstream();
+      patched = true;
+      send(response, { ...answer, body: "<html>accepted</html>", headers: { "content-type": "text/html" } });
+      return true;
+    });
+    writeFileSync(
+      join(account.dir, "doohctl.yaml"),
+      accountConfig(proxy.origin, [
+        '  - id: "1001"',
+        "    campaigns:",
+        "      - name: South",
+        "        budget_impressions: 150000",
+      ]),
+    );
+    const applied = await exec(account, ["apply", "--auto-approve"]);
+    expect(applied.code).toBe(1);
+    expect(applied.out).not.toContain("Apply complete");
+    expect(applied.out).toContain("[APPLY_RESULT_UNKNOWN]");
+    expect(applied.out).toMatch(
+      /Applied, result unknown \(1\):\n {2}1\. PATCH \/api\/dsp\/v1\/campaigns: .* -> 200/,
+    );
+    expect(applied.out).toContain("Not sent (0):");
+    // It did land: the DSP holds the new budget.
+    expect(account.emulator.state().campaigns.find((c) => c.id === "5002")?.budget_impressions).toBe(150_000);
+  });
+
   it("stops as an inconsistent result when the objects read back show a member not taken", async () => {
     account = await twoActive({ dropOnWrite: ["budget_impressions"] });
     proxy = await unreadablePatches(account);
