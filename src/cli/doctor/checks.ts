@@ -194,8 +194,7 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
       const { member, impressions, spend, parameter } = dialect.progress;
       const holds = `GET /campaigns/{id}?${printable(parameter)} adds ${printable(member)} {${printable(impressions)}, ${printable(spend)}}`;
       // G16: a DSP that does not know the parameter refuses it, or ignores it (progressProblems).
-      const refused = !answer.ok && (answer.status === 400 || answer.status === 422);
-      if (refused) {
+      if (!answer.ok && (answer.status === 400 || answer.status === 422)) {
         const problem = `${printable(parameter)} ${failure(answer)}: the DSP refuses the parameter, so it does not know it (G16)`;
         return { problems: [problem], holds, keys: ["progress.parameter"] };
       }
