@@ -104,7 +104,8 @@ export function configDialectSchema(): Schema {
       const keys = DIALECT_KEYS.filter((k) => k.key.startsWith(`${group}.`));
       properties[group] = {
         description: `${key.gap}: ${keys.map((k) => k.key.slice(group.length + 1)).join(", ")}; each optional.`,
-        type: "object",
+        // Written with nothing under it (a suggested block, docs/doctor.md): its defaults.
+        type: ["object", "null"],
         additionalProperties: false,
         properties: {},
       };
@@ -115,8 +116,8 @@ export function configDialectSchema(): Schema {
   return {
     title: "Dialect",
     description:
-      'How this DSP answers where the specification leaves a fact "not shown" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are plain JSON names; the progress parameter is one `name=value`. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.',
-    type: "object",
+      'How this DSP answers where the specification leaves a fact "not shown" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are JSON member names (letters, digits, `_`, `-`, `.`); the progress parameter is one `name=value`; written with nothing under it, every key is its default. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.',
+    type: ["object", "null"],
     additionalProperties: false,
     properties,
   };

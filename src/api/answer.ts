@@ -4,7 +4,7 @@
  * secret first.
  */
 
-import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect, dialectKeysHint } from "../model/dialect.js";
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
 import type { Scrubber } from "../model/scrub.js";
 import type { ApiErrorBody, ApiFieldError } from "../model/wire.js";
@@ -12,7 +12,7 @@ import { type ContractIssue, type ContractOperation, findOperation, readAnswer }
 import { contractPath, Endpoints } from "./endpoints.js";
 import { ApiError, ContractError, ResponseTooDeepError } from "./errors.js";
 import { HTML_ANSWER, isHtmlAnswer } from "./html.js";
-import { contractAnswer, dialectPlace } from "./members.js";
+import { contractAnswer, dialectPlace, movedMemberKey } from "./members.js";
 import type { HttpResponse } from "./transport.js";
 import type { ApiRequest } from "./types.js";
 
@@ -91,11 +91,19 @@ export function trustedBody(
   const op = findOperation(request.method, contractPath(dialect, request.method, request.path));
   // Each place in the names the DSP answered (members.ts), never in the contract's alone.
   const place = (at: string) => (op ? dialectPlace(dialect, request.method, op.template, at) : at);
+  // A member a dialect key places: the key that adapts a DSP naming it otherwise.
+  const hint = (at: string) => {
+    const key = op ? movedMemberKey(dialect, request.method, op.template, at) : undefined;
+    return key === undefined ? "" : dialectKeysHint([key]);
+  };
   const fail = (issues: ContractIssue[]) =>
     new ContractError(
       request.method,
       request.path,
-      issues.map((i) => ({ at: scrubber.text(place(i.at)), expected: i.expected })),
+      issues.map((i) => {
+        const advice = i.hint ?? hint(i.at);
+        return { at: scrubber.text(place(i.at)), expected: i.expected, ...(advice ? { hint: advice } : {}) };
+      }),
     );
   if (response.text.trim() === "") {
     if (op?.responseSchema === undefined || reading.raw) return undefined;
@@ -137,6 +145,7 @@ function embedTargetings(
   const issues: ContractIssue[] = missing.map((id) => ({
     at: `campaign ${id}/${member}`,
     expected: `a required member with campaign_targetings: ${member} (dialect), missing`,
+    hint: dialectKeysHint(["campaign_targetings"]),
   }));
   const op = TARGETINGS_OPERATION();
   const campaigns = Array.isArray((kept as { campaigns?: unknown }).campaigns)
@@ -167,6 +176,25 @@ const TARGETINGS_OPERATION = (): ContractOperation => {
   return targetingsOperation;
 };
 
+/**
+ * G2, G16: a read that asked for progress, refused (400, 422) naming that parameter or
+ * nothing: a DSP that does not know it. The error then names the key that adapts it.
+ */
+function refusedProgress(request: ApiRequest, error: ApiError, dialect: Dialect): ApiError | undefined {
+  const [name] = dialect.progress.parameter.split("=");
+  const asked = request.method === "GET" && (request.query ?? []).some(([n]) => n === name);
+  const named = error.data.length === 0 || error.data.some((d) => d.field === name);
+  if (!asked || !named || (error.status !== 400 && error.status !== 422)) return undefined;
+  return new ApiError({
+    status: error.status,
+    apiMessage: error.apiMessage,
+    data: error.data,
+    method: error.method,
+    path: error.path,
+    advice: `: the DSP refused the progress parameter ${dialect.progress.parameter}${dialectKeysHint(["progress.parameter"])}`,
+  });
+}
+
 /** What a request sent through the session answered: its trusted body, or the error it is. */
 export function answerOf(
   request: ApiRequest,
@@ -174,7 +202,10 @@ export function answerOf(
   scrubber: Scrubber,
   reading: Reading = {},
 ): unknown {
-  if (response.status < 200 || response.status >= 300) throw apiError(request, response, scrubber);
+  if (response.status < 200 || response.status >= 300) {
+    const error = apiError(request, response, scrubber);
+    throw refusedProgress(request, error, reading.dialect ?? DEFAULT_DIALECT) ?? error;
+  }
   if (isHtmlAnswer(response)) {
     // A web page where the API should answer: say what it means rather than "not JSON".
     throw new ApiError({

@@ -19,6 +19,8 @@ export interface ContractIssue {
   /** JSON pointer into the body (`/campaigns/0/cpm`), or `?name` for a query parameter. */
   at: string;
   expected: string;
+  /** What adapts a DSP that answers this member otherwise (a dialect key), when one does. */
+  hint?: string;
 }
 
 interface Parameter {

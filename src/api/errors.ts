@@ -55,6 +55,8 @@ export class ApiError extends DspClientError {
     path: string;
     batchOffset?: number;
     attempts?: number;
+    /** What to do, when the caller knows more than the status (a dialect key, say). */
+    advice?: string;
   }) {
     const fields = (init.data ?? []).map((d) => `${d.field} ${d.messages.join(", ")}`);
     const attempts = init.attempts ?? 1;
@@ -62,7 +64,7 @@ export class ApiError extends DspClientError {
       attempts > 1 && init.status >= 500
         ? `, ${attempts} times in a row: the DSP is failing, not the request; run again later, ` +
           "and tell the DSP's operator if it persists"
-        : "";
+        : (init.advice ?? "");
     // A 2xx that is still unusable (no session cookie, an HTML page) did not "fail with 200".
     const outcome = init.status >= 200 && init.status < 300 ? "answered" : "failed with";
     super(
@@ -91,6 +93,7 @@ export class ApiError extends DspClientError {
       path: this.path,
       batchOffset: offset,
       attempts: this.attempts,
+      advice: this.advice,
     });
   }
 }
@@ -259,11 +262,14 @@ export class ContractError extends RequestError {
   constructor(
     method: HttpMethod,
     path: string,
-    /** Where (a JSON pointer into the answer) and what the contract expects there. */
-    readonly issues: ReadonlyArray<{ at: string; expected: string }>,
+    /**
+     * Where (a JSON pointer into the answer), what the contract expects there, and, for a
+     * member a dialect key places, what adapts a DSP that answers it otherwise.
+     */
+    readonly issues: ReadonlyArray<{ at: string; expected: string; hint?: string }>,
   ) {
     // `at` may hold what the DSP chose (a campaign id, G14): printable, never acting on a terminal.
-    const shown = issues.slice(0, 5).map((i) => `at ${printable(i.at)}: ${i.expected}`);
+    const shown = issues.slice(0, 5).map((i) => `at ${printable(i.at)}: ${i.expected}${i.hint ?? ""}`);
     const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
     super(
       method,
@@ -311,4 +317,20 @@ export class ResponseTooLargeError extends RequestError {
         "Raise the cap with DOOHCTL_MAX_RESPONSE_BYTES (client option maxResponseBytes) if the answer is genuine",
     );
   }
+}
+
+/**
+ * Why the answer of a write the DSP accepted (2xx) could not be read: an answer the contract
+ * does not allow, one nested too deep, or a web page; undefined for any other error (a
+ * refusal, no answer). The write happened: its caller learns the result otherwise.
+ */
+export function unreadableAnswer(error: unknown): string | undefined {
+  if (error instanceof ContractError) {
+    const shown = error.issues.slice(0, 3).map((i) => `at ${printable(i.at)}: ${i.expected}`);
+    const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : "";
+    return `not the contract's answer: ${shown.join("; ")}${more}`;
+  }
+  if (error instanceof ResponseTooDeepError) return `nested more than ${error.limitDepth} levels deep`;
+  if (error instanceof ApiError && error.status >= 200 && error.status < 300) return error.apiMessage;
+  return undefined;
 }

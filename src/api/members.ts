@@ -121,7 +121,7 @@ export function contractAnswer(
     return out;
   };
   const created = method === "POST" && op === "/campaigns";
-  const listed = created ? move(body, dialect.create_campaigns_member, "campaigns") : body;
+  const listed = created ? createdList(body, dialect.create_campaigns_member) : body;
   const kept = op === "/campaigns" ? eachOf(listed, "campaigns", campaign) : campaign(listed);
   return { body: kept, ...(embedded ? { embedded, missing } : {}) };
 }
@@ -132,22 +132,7 @@ export function contractAnswer(
  * placed it: a refusal must name what the DSP sent, or a user looks for a member it never had.
  */
 export function dialectPlace(dialect: Dialect, method: HttpMethod, template: string, at: string): string {
-  const op = template.slice(DSP_BASE_PATH.length);
-  const renames: [canonical: string, named: string, key: string][] = [];
-  if (op === "/insertion_orders" || op === "/insertion_orders/{id}") {
-    renames.push(["contract_number", dialect.contract_number, "contract_number"]);
-  } else if (op === "/campaigns/{campaign_id}/targetings" && method === "GET") {
-    renames.push(["targetings", dialect.targetings.member, "targetings.member"]);
-  } else if (op === "/campaigns" || op === "/campaigns/{id}") {
-    renames.push(
-      ["progress", dialect.progress.member, "progress.member"],
-      ["impressions_delivered", dialect.progress.impressions, "progress.impressions"],
-      ["spend", dialect.progress.spend, "progress.spend"],
-    );
-    if (method === "POST" && op === "/campaigns") {
-      renames.push(["campaigns", dialect.create_campaigns_member, "create_campaigns_member"]);
-    }
-  }
+  const renames = renamesOf(dialect, method, template);
   const keys: string[] = [];
   const place = at
     .split("/")
@@ -161,6 +146,51 @@ export function dialectPlace(dialect: Dialect, method: HttpMethod, template: str
   return keys.length === 0 ? at : `${place} (connection.dialect: ${keys.join(", ")})`;
 }
 
+/**
+ * The dialect key that places the member `at` ends with (`/insertion_orders/0/contract_number`:
+ * `contract_number`), renamed or not: an issue about that member may be a DSP that names it
+ * otherwise, which that key adapts.
+ */
+export function movedMemberKey(
+  dialect: Dialect,
+  method: HttpMethod,
+  template: string,
+  at: string,
+): string | undefined {
+  const last = at.split("/").at(-1);
+  return renamesOf(dialect, method, template).find(([canonical]) => canonical === last)?.[2];
+}
+
+/** The members a dialect moves in the answer of one operation: the contract's name, the dialect's, the key. */
+function renamesOf(
+  dialect: Dialect,
+  method: HttpMethod,
+  template: string,
+): [canonical: string, named: string, key: string][] {
+  const op = template.slice(DSP_BASE_PATH.length);
+  if (op === "/insertion_orders" || op === "/insertion_orders/{id}") {
+    return [["contract_number", dialect.contract_number, "contract_number"]];
+  }
+  if (op === "/campaigns/{campaign_id}/targetings" && method === "GET") {
+    return [["targetings", dialect.targetings.member, "targetings.member"]];
+  }
+  if (op !== "/campaigns" && op !== "/campaigns/{id}") return [];
+  return [
+    ["progress", dialect.progress.member, "progress.member"],
+    ["impressions_delivered", dialect.progress.impressions, "progress.impressions"],
+    ["spend", dialect.progress.spend, "progress.spend"],
+    ...(method === "POST" && op === "/campaigns"
+      ? [
+          ["campaigns", dialect.create_campaigns_member, "create_campaigns_member"] as [
+            string,
+            string,
+            string,
+          ],
+        ]
+      : []),
+  ];
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -169,6 +199,18 @@ function move(value: unknown, from: string, to: string): unknown {
   if (from === to || !isObject(value)) return value;
   const { [from]: moved, [to]: _dropped, ...rest } = value;
   return moved === undefined ? rest : { ...rest, [to]: moved };
+}
+
+/**
+ * G3: a create's answer, its campaigns under `campaigns`. The body goes under the dialect's
+ * member; a DSP may answer under that member or under `campaigns`, as its PATCH answers do
+ * (docs/connecting.md, Dialect): whichever of the two holds the list is read, the dialect's first.
+ */
+function createdList(body: Record<string, unknown>, member: string): unknown {
+  if (member === "campaigns" || Object.hasOwn(body, member) || !Object.hasOwn(body, "campaigns")) {
+    return move(body, member, "campaigns");
+  }
+  return body;
 }
 
 /** `value` with each `from` moved to its `to`, every one read from `value` as it came. */

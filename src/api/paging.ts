@@ -40,10 +40,17 @@ function pagesFor(total: number): number {
 function pageItems<Key extends string, T>(
   request: ApiRequest,
   body: ListResponse<Key, T>,
-  { key, page, firstTotal }: { key: Key; page: number; firstTotal?: number | undefined },
+  {
+    key,
+    page,
+    firstTotal,
+    firstId,
+  }: { key: Key; page: number; firstTotal?: number | undefined; firstId?: unknown },
 ): T[] {
   const items = body[key] as T[];
   const total = body.total_size;
+  const id = (items[0] as { id?: unknown } | undefined)?.id;
+  if (page > 0 && firstId !== undefined && id === firstId) throw pageIgnored(request, page);
   const expected = Math.min(MAX_PAGE_SIZE, Math.max(0, total - page * MAX_PAGE_SIZE));
   if (firstTotal !== undefined && total !== firstTotal) {
     throw new ContractError(request.method, request.path, [
@@ -54,15 +61,35 @@ function pageItems<Key extends string, T>(
     ]);
   }
   if (items.length !== expected) {
+    // More than a page holds: a DSP that ignores page_size (G12), which no dialect key adapts.
+    const ignored =
+      items.length > MAX_PAGE_SIZE
+        ? `, more than page_size=${MAX_PAGE_SIZE}: the DSP ignores page_size (G12)`
+        : "";
     throw new ContractError(request.method, request.path, [
       {
         at: `/${key}`,
-        expected: `${expected} items on page ${page} of ${MAX_PAGE_SIZE} per page, as total_size ${total} says; got ${items.length}`,
+        expected: `${expected} items on page ${page} of ${MAX_PAGE_SIZE} per page, as total_size ${total} says; got ${items.length}${ignored}`,
       },
     ]);
   }
   return items;
 }
+
+/**
+ * G12: a later page that starts with page 0's first item is a DSP that ignores `page`: every
+ * page answers page 0, so a list past 100 items cannot be read (said so, not "run again").
+ */
+function pageIgnored(request: ApiRequest, page: number): ContractError {
+  return new ContractError(request.method, request.path, [
+    {
+      at: "?page",
+      expected: `page ${page} to follow page 0, but it answered page 0's items again: the DSP ignores the page parameter (G12), which no dialect key adapts, so doohctl cannot read a list of more than ${MAX_PAGE_SIZE} items there. Tell the DSP's operator (doohctl doctor names it)`,
+    },
+  ]);
+}
+
+const firstIdOf = (items: readonly unknown[]) => (items[0] as { id?: unknown } | undefined)?.id;
 
 /** Names a read for its error: the list and, when filtered, on what (a few values shown). */
 function listName(key: string, filter?: { field: string; values: readonly string[] }): string {
@@ -136,7 +163,11 @@ export async function listAll<Key extends string, T, Field extends string>(
 ): Promise<T[]> {
   const first = await firstPage(send, endpoint, read);
   if (first.total > MAX_QUERY_ITEMS) throw tooMany(first.path, first.total);
-  const rest = await restPages(send, endpoint, { ...read, total: first.total });
+  const rest = await restPages(send, endpoint, {
+    ...read,
+    total: first.total,
+    firstId: firstIdOf(first.items),
+  });
   return wholeRead(first.request, [...first.items, ...rest], { list: endpoint.key, total: first.total });
 }
 
@@ -159,14 +190,14 @@ export async function firstPage<Key extends string, T, Field extends string>(
 export async function restPages<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
-  { query = {}, options = {}, total }: PageRead<Field> & { total: number },
+  { query = {}, options = {}, total, firstId }: PageRead<Field> & { total: number; firstId?: unknown },
 ): Promise<T[]> {
   const pages: Promise<T[]>[] = [];
   for (let page = 1; page < pagesFor(total); page++) {
     const request = endpoint.request({ ...query, page, pageSize: MAX_PAGE_SIZE });
     pages.push(
       send(request, options).then((body) =>
-        pageItems(request, body, { key: endpoint.key, page, firstTotal: total }),
+        pageItems(request, body, { key: endpoint.key, page, firstTotal: total, firstId }),
       ),
     );
   }
@@ -204,7 +235,8 @@ export async function readByValues<Key extends string, T extends { id: string },
       const half = Math.ceil(chunk.length / 2);
       return (await Promise.all([read(chunk.slice(0, half)), read(chunk.slice(half))])).flat();
     }
-    const rest = await restPages(send, endpoint, { query: chunkQuery, options, total: first.total });
+    const firstId = firstIdOf(first.items);
+    const rest = await restPages(send, endpoint, { query: chunkQuery, options, total: first.total, firstId });
     const list = listName(endpoint.key, { field, values: chunk });
     return wholeRead(first.request, [...first.items, ...rest], { list, total: first.total });
   };

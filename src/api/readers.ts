@@ -3,13 +3,16 @@
  * of paging.ts or categories.ts: ids and filter values 100 a request, pages of 100. The
  * requests come from the dialect's endpoints (endpoints.ts).
  */
-import type { Dialect } from "../model/dialect.js";
+import { type Dialect, dialectKeysHint } from "../model/dialect.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { readCreativeCategories } from "./categories.js";
 import type { CampaignListQuery, DspEndpoints } from "./endpoints.js";
 import { ContractError } from "./errors.js";
 import { readByValues, type Sender } from "./paging.js";
 import type { DspReaders } from "./types.js";
+
+/** G2: what places progress, should a DSP answer none for the parameter asked. */
+const PROGRESS_KEYS = ["progress.parameter", "progress.member"];
 
 export function dspReaders(send: Sender, endpoints: DspEndpoints, dialect: Dialect): DspReaders {
   const getCampaigns: DspReaders["getCampaigns"] = (ids, o) =>
@@ -34,6 +37,7 @@ export function dspReaders(send: Sender, endpoints: DspEndpoints, dialect: Diale
           without.map((c) => ({
             at: `campaign ${c.id}/${dialect.progress.member}`,
             expected: `a required member with ${dialect.progress.parameter} (G2), missing`,
+            hint: dialectKeysHint(PROGRESS_KEYS),
           })),
         );
       }

@@ -4,13 +4,23 @@
  * (`item_change_ids[3]`) -> the `cpm` FieldChange's source, else the change's own source.
  */
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
-import type { ApplyFailure, ApplyRequestRecord, FieldFailure } from "../model/apply-report.js";
+import type {
+  ApplyFailure,
+  ApplyRequestRecord,
+  FieldFailure,
+  InconsistentMember,
+} from "../model/apply-report.js";
 import type { SourceRef } from "../model/desired.js";
+import { Money } from "../model/money.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { Change, PlannedRequest } from "../plan/types.js";
+import { InconsistentResultError, ResultUnknownError } from "./answer-check.js";
 
-/** `campaigns[3].cpm`; a dialect may name the batch member otherwise (G3, create_campaigns_member). */
-const ITEM_FIELD = /^[A-Za-z_][A-Za-z0-9_]*\[(\d+)\](?:\.([A-Za-z_][A-Za-z0-9_]*))?/;
+/**
+ * `campaigns[3].cpm`; a dialect may name the batch member and the contract number otherwise
+ * (G3 create_campaigns_member, G1 contract_number: `new-campaigns[3]`, `po-number`).
+ */
+const ITEM_FIELD = /^[A-Za-z0-9_.-]+\[(\d+)\](?:\.([A-Za-z0-9_-]+))?/;
 
 function sourcesOf(changes: readonly Change[], property: string | undefined): SourceRef[] {
   const sources: SourceRef[] = [];
@@ -82,6 +92,17 @@ export function describeFailure(
   changesById: ReadonlyMap<string, Change>,
 ): ApplyFailure {
   const code = (error as { code?: unknown })?.code;
+  if (error instanceof InconsistentResultError) {
+    const fields = error.fields.map((field, i) => ({ field, messages: [differenceText(error.members[i]!)] }));
+    return {
+      request: record,
+      code: error.code,
+      message: error.message,
+      fields: traceFieldErrors(planned, fields, changesById),
+      landed: true,
+      inconsistent: [...error.members],
+    };
+  }
   return {
     request: record,
     code: typeof code === "string" ? code : "APPLY_ERROR",
@@ -94,5 +115,19 @@ export function describeFailure(
           : String(error),
     ...(error instanceof ApiError ? { http_status: error.status } : {}),
     fields: error instanceof ApiError ? traceFieldErrors(planned, error.data, changesById) : [],
+    ...(error instanceof ResultUnknownError ? { landed: true as const } : {}),
   };
+}
+
+/** `sent 600000, answered 500000 (G4: ...)`: one member the DSP did not take as sent. */
+export function differenceText(member: InconsistentMember): string {
+  const answered = Object.hasOwn(member, "answered")
+    ? `the DSP shows ${valueText(member.answered)}`
+    : "the DSP's answer leaves it out";
+  return `${member.object}: sent ${valueText(member.sent)}, ${answered} (${member.explain})`;
+}
+
+function valueText(value: unknown): string {
+  if (Money.isWire(value)) return Money.format(value as Money);
+  return JSON.stringify(value) ?? "nothing";
 }

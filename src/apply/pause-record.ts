@@ -42,24 +42,17 @@ export class PauseRecorder {
   /**
    * After the DSP answered `request` with `answer`: the campaigns the answer shows active
    * leave the record. Not those the request asked for: a 200 whose campaigns are still
-   * inactive (or an answer without them) restored nothing, so the request fails (thrown) and
-   * the apply restores what it paused, naming what it could not (restore.ts).
+   * inactive (or an answer without them) restored nothing, and the answer's check stops the
+   * apply there (answer-check.ts), which restores what it paused, naming what it could not
+   * (restore.ts).
    */
   reactivated(request: WriteRequest, answer: unknown): void {
     // This apply's own pauses only: another activation is the write guard's to check.
-    const asked = [...activeItems(request)]
-      .filter(([id, active]) => active && this.spans.has(id))
-      .map(([id]) => id);
-    if (asked.length === 0) return;
     const shown = activeIn(answer);
-    const ids = asked.filter((id) => shown.has(id));
+    const ids = [...activeItems(request)]
+      .filter(([id, active]) => active && this.spans.has(id) && shown.has(id))
+      .map(([id]) => id);
     if (ids.length > 0) this.recovery?.reactivated(ids);
-    const missed = asked.filter((id) => !shown.has(id));
-    if (missed.length > 0) {
-      throw new Error(
-        `${request.method} ${request.path}: the DSP answered, but its answer does not show ${missed.length === 1 ? "campaign" : "campaigns"} ${missed.join(", ")} active`,
-      );
-    }
   }
 }
 

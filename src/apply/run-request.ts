@@ -4,11 +4,13 @@
  * through its outcome check) and its answer taken in. Its outcome is an event; a failure or
  * an interruption also stops the apply (I7).
  */
-import type { ApiEvent, DspClient } from "../api/types.js";
+import { unreadableAnswer } from "../api/errors.js";
+import type { ApiEvent, ApiRequest, DspClient } from "../api/types.js";
 import type { ApplyFailure, ApplyRequestRecord, PlannedRequestRef } from "../model/apply-report.js";
 import type { Clock } from "../model/clock.js";
 import { Placeholder } from "../plan/changes/placeholder.js";
 import type { Change, Plan } from "../plan/types.js";
+import { checkAnswer, differences, landed, ResultUnknownError, readBack } from "./answer-check.js";
 import type { ApplyListener } from "./events.js";
 import { describeFailure, failedStatusOf } from "./failure.js";
 import type { WriteGuard } from "./guard.js";
@@ -77,6 +79,52 @@ function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): 
   return match?.[1] !== undefined ? [match[1]] : [];
 }
 
+/**
+ * Sends a PATCH or PUT. An answer the DSP gave to a write it accepted (2xx) that cannot be read,
+ * or that leaves out an object written, says nothing of the result: the objects are read back
+ * instead, and a read-back that fails leaves the write applied with its result unknown.
+ */
+async function sendWrite(
+  run: ApplyRun,
+  request: ApiRequest,
+  items: number,
+  seq: number,
+): Promise<{ answer: unknown; unreadable?: string }> {
+  const { client, signal } = run;
+  const options = signal ? { signal } : {};
+  let unreadable: string | undefined;
+  let answer: unknown;
+  try {
+    answer = await client.send(request, { ...options, items });
+    const { absent } = differences(request, answer, client.dialect);
+    if (absent.length === 0) return { answer };
+    unreadable = `it does not hold ${absent.join(", ")}`;
+  } catch (error) {
+    unreadable = unreadableAnswer(error);
+    if (unreadable === undefined) throw error;
+  }
+  run.emit({
+    type: "check",
+    seq,
+    message: `${request.method} ${request.path} was accepted but its answer cannot be read (${unreadable}); reading the objects back`,
+  });
+  const unknown = (why: string, cause?: unknown) =>
+    new ResultUnknownError(
+      `${request.method} ${request.path} was accepted but its answer cannot be read (${unreadable}), and ${why}. It is applied, with its result unknown: run doohctl plan to see what the DSP holds now`,
+      cause === undefined ? undefined : { cause },
+    );
+  let read: unknown;
+  try {
+    read = await readBack(client, request, options);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw unknown(`reading the objects back failed: ${(error as Error).message}`, error);
+  }
+  const { absent } = differences(request, read, client.dialect);
+  if (absent.length > 0) throw unknown(`read back, the DSP holds no ${absent.join(", ")}`);
+  return { answer: read, unreadable };
+}
+
 /** Runs the plan's request at `index`: applied (in `run.applied`), or the stop it caused. */
 export async function runRequest(run: ApplyRun, index: number): Promise<RequestStop | undefined> {
   const { plan, client, clock, signal, emit, guard, created } = run;
@@ -88,6 +136,7 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
   let body = planned.body;
   let createdIds: string[] = [];
   let recovered: ApplyRequestRecord["recovered"];
+  let unreadable: string | undefined;
   // The planned request as sent: `path` once its placeholders are resolved.
   const sent = (): PlannedRequestRef => ({
     seq: planned.seq,
@@ -103,6 +152,8 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
     duration_ms: clock.now() - sentAt,
     attempts: run.attempts.count,
     ...(recovered ? { recovered } : {}),
+    ...(unreadable !== undefined ? { unreadable_answer: unreadable } : {}),
+    ...(recovered === "created" ? { learnt_ids: [...createdIds] } : {}),
   });
   try {
     if (created.size > 0 || Placeholder.within(path)) {
@@ -131,13 +182,17 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
       });
       createdIds = outcome.ids;
       recovered = outcome.recovered;
+      unreadable = outcome.unreadable;
       recordNewIds(planned, outcome.ids, created, run.changesById);
-      guard.record(request, { campaigns: outcome.campaigns });
-    } else {
-      const sendOptions = signal ? { signal, items: planned.items } : { items: planned.items };
-      const answer = await client.send(request, sendOptions);
+      const answer = { campaigns: outcome.campaigns };
       guard.record(request, answer);
-      run.pauses.reactivated(request, answer);
+      checkAnswer(request, answer, client.dialect);
+    } else {
+      const sent = await sendWrite(run, request, planned.items, planned.seq);
+      unreadable = sent.unreadable;
+      guard.record(request, sent.answer);
+      run.pauses.reactivated(request, sent.answer);
+      checkAnswer(request, sent.answer, client.dialect);
     }
     // A POST whose lost answer was found created by listing (G3) succeeded: its last write
     // answer (a 500, or none) is not its outcome.
@@ -162,7 +217,9 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
       emit({ type: "abandoned", record: abandoned, item_ids: itemIdsOf(abandoned.path, body, createdIds) });
       return { abandoned };
     }
-    const failure = describeFailure(planned, record(failedStatusOf(error)), error, run.changesById);
+    // A write the DSP accepted is applied (differently, or with a result unknown): its status is the DSP's.
+    const status = landed(error) ? (run.attempts.lastStatus ?? 200) : failedStatusOf(error);
+    const failure = describeFailure(planned, record(status), error, run.changesById);
     emit({ type: "failed", failure, item_ids: itemIdsOf(failure.request.path, body, createdIds) });
     return { failure };
   }

@@ -35,8 +35,9 @@ export function normalizeConnection(raw: Raw, at: string, places: Places): Conne
     settings.rateLimits = limits;
   }
   // Written as a path, the dialect is read from its file once every file is (load.ts).
-  if (isMap(raw.dialect)) {
-    const dialect = normalizeDialect(raw.dialect, childPath(at, "dialect"), places);
+  // `dialect:` with only comments under it (a suggested block, docs/doctor.md) is the defaults.
+  if (isMap(raw.dialect) || raw.dialect === null) {
+    const dialect = normalizeDialect(raw.dialect ?? {}, childPath(at, "dialect"), places);
     if (dialect !== undefined) settings.dialect = dialect;
   }
   return settings;

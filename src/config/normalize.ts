@@ -103,10 +103,10 @@ class Normalizer {
           : {}),
       };
     }
-    if (isMap(doc.dialect)) {
+    if (isMap(doc.dialect) || doc.dialect === null) {
       const index = this.places.index;
       result.dialect = {
-        dialect: normalizeDialect(doc.dialect, "dialect", this.places),
+        dialect: normalizeDialect(doc.dialect ?? {}, "dialect", this.places),
         source: { file: index.file, ...index.ofKey(doc, "dialect"), path: "dialect" },
         otherKeys: otherTopKeys(doc),
       };

@@ -17,6 +17,7 @@ import { parse as parseYaml } from "yaml";
 import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../model/dialect.js";
 import { type ApiFieldError, DSP_BASE_PATH } from "../model/wire.js";
 import type { Handler, Reply, RequestContext } from "./context.js";
+import { LenientQuery } from "./departures.js";
 import { DialectError, HttpError, Issues } from "./errors.js";
 import { isPlainObject } from "./fields.js";
 import type { Store } from "./store.js";
@@ -272,13 +273,16 @@ export class ServedDialect {
    */
   private progressQuery(query: URLSearchParams, own: Issues): URLSearchParams {
     const [name, value] = this.parameter!;
-    const out = new URLSearchParams();
+    // G16: a DSP that ignores parameters it does not know ignores `include_progress` too.
+    const lenient = query instanceof LenientQuery;
+    const out = lenient ? new LenientQuery() : new URLSearchParams();
     for (const [n, v] of query) {
       if (n === name) {
         if (v === value) out.append(PROGRESS_FLAG, "true");
         else own.add(n, `must be ${value}`);
-      } else if (n === PROGRESS_FLAG) own.add(n, "is not a known parameter");
-      else out.append(n, v);
+      } else if (n === PROGRESS_FLAG) {
+        if (!lenient) own.add(n, "is not a known parameter");
+      } else out.append(n, v);
     }
     return out;
   }

@@ -19,6 +19,7 @@ import {
 } from "../model/wire.js";
 import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
 import type { Reply, RequestContext, Route } from "./context.js";
+import { createReply, type Departures, droppedBody, queryOf } from "./departures.js";
 import { ServedDialect } from "./dialect.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
@@ -102,6 +103,8 @@ export interface EmulatorCoreOptions {
   answers?: AnswerMode;
   /** The dialect served (dialect.ts), already checked; the gap decisions by default. */
   dialect?: Dialect;
+  /** A DSP that departs from the contract, to rehearse against (departures.ts); none by default. */
+  departures?: Departures;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -119,6 +122,7 @@ export class Emulator {
   private readonly quirks: ReadonlySet<Quirk>;
   private readonly answers: AnswerMode;
   private readonly served: ServedDialect;
+  private readonly departures: Departures;
   private control: ControlHandler | undefined;
 
   constructor(options: EmulatorCoreOptions) {
@@ -131,6 +135,7 @@ export class Emulator {
     this.quirks = options.quirks ?? new Set();
     this.answers = options.answers ?? "contract";
     this.served = new ServedDialect(options.dialect ?? DEFAULT_DIALECT);
+    this.departures = options.departures ?? {};
   }
 
   /** The dialect this emulator serves. */
@@ -211,12 +216,14 @@ export class Emulator {
     }
     let reply: Reply;
     try {
-      const trace = quirkQuery(this.quirks, method, url.searchParams);
-      const served = this.dispatch({ req, method, path, query: url.searchParams, raw, entry });
+      const query = queryOf(this.departures, url.searchParams);
+      const trace = quirkQuery(this.quirks, method, query);
+      const served = this.dispatch({ req, method, path, query, raw, entry });
       reply = quirkReply(this.quirks, { method, path: served.path, trace }, served.reply);
       reply = answerReply(this.answers, reply);
-      // Last: the richer answer leaves the canonical targetings alone, and the dialect then moves them.
+      // The richer answer leaves the canonical targetings alone, and the dialect then moves them.
       reply = this.served.answer(method, served.pattern, reply, this.store);
+      reply = createReply(this.departures, this.dialect, { method, pattern: served.pattern }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
@@ -295,8 +302,10 @@ export class Emulator {
       clientIp: req.socket.remoteAddress ?? "unknown",
       json: () => {
         if (!parsed) {
-          parsed = { value: parseJsonBody(raw, req.headers["content-type"]) };
-          if (isWrite && path !== SESSION_PATH) entry.body = structuredClone(parsed.value);
+          const value = parseJsonBody(raw, req.headers["content-type"]);
+          // Logged as it was sent; read as a DSP that drops members would (departures.ts).
+          if (isWrite && path !== SESSION_PATH) entry.body = structuredClone(value);
+          parsed = { value: droppedBody(this.departures, this.dialect, { method, path }, value) };
         }
         return parsed.value;
       },
@@ -305,7 +314,7 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
-    // No write operation names a query parameter: one given is a 422 naming it, never ignored.
+    // No write operation names a query parameter: one given is a 422 naming it, unless this DSP ignores it (G16).
     if (method !== "GET") parseFlags(query);
     const reply = this.served.handle(method, route.pattern, ctx, route.handle);
     return { reply, path: found.path, pattern: route.pattern };

@@ -10,6 +10,7 @@ import type { Dialect } from "../model/dialect.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
 import { controlHandler } from "./control.js";
+import type { Departures } from "./departures.js";
 import { checkedDialect } from "./dialect.js";
 import { Emulator, type RequestLogEntry, send } from "./emulator.js";
 import { HttpError } from "./errors.js";
@@ -21,6 +22,13 @@ import { buildStore, type EmulatorSeed, placeSeed, seedDialect, validateSeed } f
 import type { EmulatorStateView } from "./store.js";
 
 export { MAX_BODY_BYTES } from "./body.js";
+export {
+  CREATE_ANSWERS,
+  type CreateAnswer,
+  type Departures,
+  UNKNOWN_PARAMETERS,
+  type UnknownParameters,
+} from "./departures.js";
 export { loadDialectFile } from "./dialect.js";
 export type { RequestLogEntry } from "./emulator.js";
 export { REQUEST_LOG_LIMIT } from "./emulator.js";
@@ -61,7 +69,7 @@ export interface EmulatorOptions {
   statePath?: string | undefined;
   /**
    * TEST-ONLY: departures from the contract, one gap decision each (`io-list-items`,
-   * `targetings-option-sets`, `no-total-size`, `page-unbounded`), so that tests can show
+   * `targetings-option-sets`, `no-total-size`, `page-unbounded`, `page-ignored`), so that tests can show
    * `doohctl doctor` noticing a DSP that differs. Never for rehearsing a change.
    */
   quirks?: readonly Quirk[] | undefined;
@@ -76,6 +84,12 @@ export interface EmulatorOptions {
    * G1, G2, G3 or G5 otherwise. Wins over the seed's `dialect`; default the gap decisions.
    */
   dialect?: Dialect | undefined;
+  /**
+   * A DSP that departs from the contract where nobody chose, to rehearse against
+   * (departures.ts, docs/emulator.md): members it drops on write, the shape of its create
+   * answer, whether it ignores unknown query parameters (G16). None by default.
+   */
+  departures?: Departures | undefined;
 }
 
 export interface RunningEmulator {
@@ -120,6 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     quirks: new Set(options.quirks ?? []),
     answers: options.answers ?? "contract",
     ...(dialect === undefined ? {} : { dialect }),
+    ...(options.departures === undefined ? {} : { departures: options.departures }),
     ...(statePath ? { persist: (s) => saveState(statePath, s) } : {}),
   });
   if (options.control) emulator.enableControl(controlHandler(emulator, seed));

@@ -5,6 +5,7 @@
  */
 import { compareIds } from "../model/targeting.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
+import { LenientQuery } from "./departures.js";
 import { Issues } from "./errors.js";
 
 export type FilterValue = string | boolean | readonly string[];
@@ -54,14 +55,20 @@ function readFlag(issues: Issues, name: string, text: string): boolean | undefin
   return undefined;
 }
 
-/** Query parameters of a single-object GET or of a write: only the given flags. */
+/**
+ * Query parameters of a single-object GET or of a write: only the given flags. Another is
+ * refused, unless this DSP ignores parameters it does not know (G16, departures.ts).
+ */
 export function parseFlags(query: URLSearchParams, flags: readonly string[] = []): Set<string> {
   const issues = new Issues();
   const set = new Set<string>();
   const seen = new Set<string>();
   for (const [name, value] of query) {
-    if (!flags.includes(name)) issues.add(name, "is not a known parameter");
-    else if (seen.has(name)) issues.add(name, "must be given once");
+    if (!flags.includes(name)) {
+      if (!(query instanceof LenientQuery)) issues.add(name, "is not a known parameter");
+      continue;
+    }
+    if (seen.has(name)) issues.add(name, "must be given once");
     else if (readFlag(issues, name, value)) set.add(name);
     seen.add(name);
   }
@@ -145,7 +152,8 @@ export function parseListQuery<T>(query: URLSearchParams, spec: ListSpec<T>): Li
       result.search.set(field, [...(result.search.get(field) ?? []), text.toLowerCase()]);
     } else if (flags.includes(name)) {
       if (readFlag(issues, name, value)) result.flags.add(name);
-    } else {
+    } else if (!(query instanceof LenientQuery)) {
+      // G16: a parameter the operation does not name is refused, unless this DSP ignores it.
       issues.add(name, "is not a known parameter");
     }
   }

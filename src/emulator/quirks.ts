@@ -15,6 +15,8 @@ export const QUIRKS = [
   "no-total-size",
   /** G12 departed from: a page above 100 is not refused; it answers an empty page. */
   "page-unbounded",
+  /** G12 departed from: `page` is ignored, so every page answers page 0. */
+  "page-ignored",
 ] as const;
 
 export type Quirk = (typeof QUIRKS)[number];
@@ -27,8 +29,12 @@ export interface QuirkTrace {
   pastPageBound: boolean;
 }
 
-/** `page-unbounded`: a page above 100 is taken out of the query and answered empty afterwards. */
+/**
+ * `page-unbounded`: a page above 100 is taken out of the query and answered empty afterwards.
+ * `page-ignored`: the page is taken out of the query, so page 0 answers.
+ */
 export function quirkQuery(quirks: ReadonlySet<Quirk>, method: string, query: URLSearchParams): QuirkTrace {
+  if (method === "GET" && quirks.has("page-ignored")) query.delete("page");
   const page = query.get("page");
   if (method !== "GET" || !quirks.has("page-unbounded") || page === null || !/^[0-9]+$/.test(page)) {
     return { pastPageBound: false };

@@ -28,6 +28,29 @@ export interface ApplyRequestRecord extends PlannedRequestRef {
   attempts: number;
   /** Set when the outcome of a POST was learned by listing campaigns by name. */
   recovered?: "created" | "retried";
+  /**
+   * The DSP accepted the request (2xx) but its answer could not be read (why): the objects
+   * were read back (a create: listed by name) and compared with what was sent instead.
+   */
+  unreadable_answer?: string;
+  /** New campaign ids learnt by listing campaigns by name (`recovered: "created"`). */
+  learnt_ids?: string[];
+}
+
+/**
+ * A member the DSP did not take, or took otherwise, in a write it accepted (an inconsistent
+ * result): what was sent and what the answer (or the objects read back) shows.
+ */
+export interface InconsistentMember {
+  /** `campaign 5001`, `insertion order 1001`, `creative 9001`, `new campaign "Harbour" (5010)`. */
+  object: string;
+  /** As sent (a dialect's name where it places the member). */
+  member: string;
+  sent: unknown;
+  /** What the DSP shows; absent when its answer leaves the member out. */
+  answered?: unknown;
+  /** The gap decision or dialect key that may explain it. */
+  explain: string;
 }
 
 /** A field the API refused (422 `data`), traced back to the config that asked for it. */
@@ -53,6 +76,13 @@ export interface ApplyFailure {
   message: string;
   http_status?: number;
   fields: FieldFailure[];
+  /**
+   * The DSP accepted the request (2xx): it is applied, differently (`inconsistent`) or with a
+   * result unknown, never "not applied".
+   */
+  landed?: true;
+  /** `APPLY_INCONSISTENT_RESULT`: each member the DSP did not take as sent. */
+  inconsistent?: InconsistentMember[];
 }
 
 /** A request of the plan that was never sent. */

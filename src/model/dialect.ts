@@ -8,7 +8,7 @@
  *
  * A dialect moves a request only within the DSP base path of the same origin: a path is a
  * template of plain segments and `{id}`, never a URL, never `..`; the progress parameter is
- * one `name=value`. Member names are plain JSON names.
+ * one `name=value`. Member names are JSON names (MEMBER_NAME).
  */
 
 import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "./resource-fields.js";
@@ -153,8 +153,20 @@ export function changedKeys(dialect: Dialect): string[] {
   ).map((k) => k.key);
 }
 
-/** A plain JSON member name; never one that reaches an object's prototype. */
-export const MEMBER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/**
+ * What an error about a member or parameter that `keys` place adds: the keys that adapt a DSP
+ * answering it otherwise, and the command that proposes them (docs/doctor.md).
+ */
+export function dialectKeysHint(keys: readonly string[]): string {
+  const named = keys.map((key) => `connection.dialect.${key}`).join(" or ");
+  return `; a DSP that answers it otherwise is adapted by ${named} (doohctl doctor --suggest-dialect proposes what its reads can establish)`;
+}
+
+/**
+ * A JSON member name a DSP may use (`po-number`, `delivery.stats`, `contract_ref`): letters,
+ * digits, `_`, `-` and `.`, at most 64; never one that reaches an object's prototype.
+ */
+export const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FORBIDDEN_MEMBERS = new Set(["__proto__", "constructor", "prototype"]);
 /** A path segment: unreserved characters only (RFC 3986), so nothing to decode or escape. */
 const SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
@@ -170,8 +182,11 @@ export function dialectValueProblem(kind: DialectValueKind, value: unknown): str
     return kind === "member-or-null" ? "must be a member name or null" : "must be a string";
   }
   if (kind === "member" || kind === "member-or-null") {
-    if (!MEMBER_NAME.test(value) || FORBIDDEN_MEMBERS.has(value)) {
-      return "must be a plain member name: a letter or `_`, then letters, digits or `_` (at most 64)";
+    if (!MEMBER_NAME.test(value)) {
+      return "must be a JSON member name: letters, digits, `_`, `-` and `.` (1 to 64 of them)";
+    }
+    if (FORBIDDEN_MEMBERS.has(value)) {
+      return "must not be __proto__, constructor or prototype: those names reach every object's prototype";
     }
     return undefined;
   }
@@ -236,12 +251,16 @@ const GROUP_KEYS: Record<string, readonly string[]> = {
 
 /**
  * A dialect from its written form (a config's `connection.dialect`, the emulator's
- * `--dialect` file): every key optional, defaulting to today's decision. Returns the problems
+ * `--dialect` file): every key optional, defaulting to today's decision; null (a key written
+ * with nothing under it) is the defaults. Returns the problems
  * instead when any key is unknown or its value is not of its kind, or two members collide.
  */
 export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: DialectProblem[] } {
   const problems: DialectProblem[] = [];
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+  // `dialect:` (or `progress:`) with nothing but comments under it is YAML's null: every key
+  // its default, so that a suggested block stays valid as its lines are uncommented (doctor.md).
+  if (raw === null) return { dialect: DEFAULT_DIALECT };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
     return { problems: [{ key: "", message: "must be a mapping of dialect keys" }] };
   }
   const written = raw as Record<string, unknown>;
@@ -250,8 +269,8 @@ export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: D
       problems.push({ key, message: `is not a dialect key (${[...TOP_KEYS].join(", ")})` });
   }
   for (const [group, keys] of Object.entries(GROUP_KEYS)) {
-    const value = written[group];
-    if (value === undefined) continue;
+    const value = Object.hasOwn(written, group) ? written[group] : undefined;
+    if (value === undefined || value === null) continue;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       problems.push({ key: group, message: `must be a mapping of ${keys.join(", ")}` });
       continue;
@@ -265,7 +284,10 @@ export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: D
   const values = new Map<string, unknown>();
   for (const { key, kind } of DIALECT_KEYS) {
     let node: unknown = written;
-    for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+    for (const part of key.split(".")) {
+      const parent = node as Record<string, unknown> | null | undefined;
+      node = parent && Object.hasOwn(parent, part) ? parent[part] : undefined;
+    }
     const value = node === undefined ? dialectValue(DEFAULT_DIALECT, key) : node;
     const problem = dialectValueProblem(kind, value);
     if (problem) problems.push({ key, message: problem });

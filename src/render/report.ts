@@ -51,7 +51,27 @@ function statusText(status: ApplyRequestRecord["status"]): string {
 
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}${readBackText(record)}`;
+}
+
+/** A write whose answer could not be read: how its result was learnt instead. */
+function readBackText(record: ApplyRequestRecord): string {
+  if (record.unreadable_answer === undefined) return "";
+  const how =
+    record.learnt_ids !== undefined
+      ? `new campaign ids learnt by name: ${record.learnt_ids.join(", ")}`
+      : "the objects were read back";
+  return `; its answer could not be read (${printable(record.unreadable_answer)}): ${how}`;
+}
+
+/** After a complete apply: the writes whose answers could not be read, and what was learnt. */
+function readBackLines(result: ApplyResult): string[] {
+  const unread = result.applied.filter((r) => r.unreadable_answer !== undefined);
+  if (unread.length === 0) return [];
+  return [
+    `  ${count(unread.length, "answer")} could not be read; the result was learnt otherwise:`,
+    ...unread.map((r) => `    ${appliedLine(r).trimStart()}`),
+  ];
 }
 
 function unsentLine(request: UnsentRequest): string {
@@ -143,15 +163,18 @@ export function renderApplyReport(result: ApplyResult): string {
   const total = result.summary.planned_requests;
   if (result.status === "applied") {
     lines.push("Apply complete.", ...summaryLines(result));
-    lines.push(...newIdLines(result), ...journalLines(result));
+    lines.push(...newIdLines(result), ...readBackLines(result), ...journalLines(result));
     return `${lines.join("\n")}\n`;
   }
 
   const failure = result.failure;
   if (failure) {
     const r = failure.request;
+    const how = failure.landed
+      ? `Apply stopped at request ${r.seq} of ${total}, which the DSP accepted`
+      : `Apply failed at request ${r.seq} of ${total}`;
     lines.push(
-      `Apply failed at request ${r.seq} of ${total}: ${r.method} ${r.path} (${printable(r.description)})`,
+      `${how}: ${r.method} ${r.path} (${printable(r.description)})`,
       `  ${failure.http_status !== undefined ? `${failure.http_status} ` : ""}${printable(failure.message)} [${failure.code}]`,
       ...failure.fields.flatMap(fieldLines),
     );
@@ -168,10 +191,14 @@ export function renderApplyReport(result: ApplyResult): string {
   lines.push(
     "",
     ...leftPausedLines(result),
-    `Applied (${result.applied.length}):`,
+    `Applied as sent (${result.applied.length}):`,
     ...result.applied.map(appliedLine),
   );
   if (result.applied.length === 0) lines.push("  none");
+  if (failure?.landed) {
+    const title = failure.inconsistent ? "Applied differently" : "Applied, result unknown";
+    lines.push("", `${title} (1):`, appliedLine(failure.request));
+  }
   lines.push("", `Not sent (${result.not_sent.length}):`, ...result.not_sent.map(unsentLine));
   if (result.not_sent.length === 0) lines.push("  none");
   lines.push(

@@ -119,7 +119,7 @@ describe("a campaign whose pacing the DSP answers 7,000 levels deep", () => {
     expect(account!.emulator.state().campaigns[0]?.budget_impressions).toBe(100_000);
   });
 
-  it("apply whose reactivation is answered deep fails on the named error and restores from what it reads", async () => {
+  it("apply whose reactivation is answered deep reads the campaigns back: the write happened, and the apply finishes", async () => {
     await deepAccount(
       (method, path, body) =>
         method === "PATCH" && path === "/api/dsp/v1/campaigns" && body.includes('"active":true'),
@@ -140,18 +140,19 @@ describe("a campaign whose pacing the DSP answers 7,000 levels deep", () => {
       ],
     );
     const applied = await cli(["apply", "--auto-approve", "--format", "json"]);
-    expect(applied.code).toBe(1);
+    expect(applied.code, applied.err).toBe(0);
     expect(applied.err).not.toContain("Maximum call stack");
     const result = JSON.parse(applied.out) as {
-      failure: { message: string };
-      restored: string[];
+      status: string;
+      applied: { method: string; unreadable_answer?: string }[];
       left_paused: unknown[];
     };
-    expect(result.failure.message).toContain(
-      "PATCH /api/dsp/v1/campaigns: the DSP's answer nests objects or arrays more than 64 levels deep",
-    );
-    // The reactivation landed; its answer could not be read: the restore reads both active.
-    expect(result.restored).toEqual(["5001", "5002"]);
+    // A 2xx is an applied write: its answer unread, the campaigns read back show them active.
+    expect(result.status).toBe("applied");
+    expect(result.applied.at(-1)).toMatchObject({
+      method: "PATCH",
+      unreadable_answer: "nested more than 64 levels deep",
+    });
     expect(result.left_paused).toEqual([]);
     expect(account!.emulator.state().campaigns.map((c) => [c.id, c.active])).toEqual([
       ["5001", true],

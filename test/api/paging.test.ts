@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
-import { ApiError, PagingLimitError } from "../../src/api/errors.js";
+import { ApiError, ContractError, PagingLimitError } from "../../src/api/errors.js";
 import { listAll } from "../../src/api/paging.js";
 import type { EmulatorSeed } from "../../src/emulator/index.js";
 import { sendInChunks } from "../helpers/batches.js";
@@ -101,6 +101,21 @@ describe("G12: a query reaches at most 101 pages", () => {
     const error = await h.client.listCampaignsByInsertionOrder(["1001"]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PagingLimitError);
     expect((error as Error).message).toMatch(/10101 items, more than the 10100 .* narrow it with filters/);
+  });
+});
+
+describe("G12: a DSP that ignores the paging parameters", () => {
+  it("that ignores page is named as such, not as a list that shifted: no run later helps", async () => {
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(150),
+      emulator: { rateLimits: "off", quirks: ["page-ignored"] },
+    });
+    const error = await h.client.listCampaignsByInsertionOrder(["1001"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as Error).message).toContain(
+      "page 1 to follow page 0, but it answered page 0's items again: the DSP ignores the page parameter (G12), which no dialect key adapts",
+    );
+    expect((error as Error).message).not.toMatch(/run again later/i);
   });
 });
 

@@ -6,6 +6,14 @@ import { renderApplyReport } from "../../src/render/report.js";
 import { source } from "../helpers/builders.js";
 import { applyResult, requestRecord } from "../helpers/plans.js";
 
+/** Request 1 of the reports below: applied as sent. */
+const WIDENED = requestRecord({
+  seq: 1,
+  phase: 1,
+  path: "/api/dsp/v1/insertion_orders",
+  description: "widen 1 insertion order",
+});
+
 describe("apply report", () => {
   it("summarizes a complete apply per action with request counts and elapsed time", () => {
     expect(renderApplyReport(applyResult())).toBe(
@@ -24,14 +32,7 @@ describe("apply report", () => {
     const text = renderApplyReport(
       applyResult({
         status: "failed",
-        applied: [
-          requestRecord({
-            seq: 1,
-            phase: 1,
-            path: "/api/dsp/v1/insertion_orders",
-            description: "widen 1 insertion order",
-          }),
-        ],
+        applied: [WIDENED],
         failure: {
           request: failed,
           code: "API_ERROR",
@@ -68,7 +69,7 @@ describe("apply report", () => {
         "  campaigns[1].cpm: currency must equal the insertion order's budget currency",
         "    from campaign.1001/Airports (doohctl.yaml:14)",
         "",
-        "Applied (1):",
+        "Applied as sent (1):",
         "  1. PATCH /api/dsp/v1/insertion_orders: widen 1 insertion order -> 200 in 120ms",
         "",
         "Not sent (1):",
@@ -80,6 +81,89 @@ describe("apply report", () => {
         "Run doohctl plan to see exactly what remains.",
         "",
       ].join("\n"),
+    );
+  });
+
+  it("names a request the DSP took otherwise than sent as applied differently, apart from what was applied as sent", () => {
+    const taken = requestRecord({ seq: 2, description: "PATCH 1 campaign (updates)", items: 1 });
+    const text = renderApplyReport(
+      applyResult({
+        status: "failed",
+        applied: [WIDENED],
+        failure: {
+          request: taken,
+          code: "APPLY_INCONSISTENT_RESULT",
+          message: "the DSP accepted the request but did not apply it as sent (an inconsistent result)",
+          landed: true,
+          fields: [
+            {
+              field: "campaigns[0].budget_impressions",
+              messages: ["campaign 5001: sent 600000, the DSP shows 500000 (G4)"],
+              item: 0,
+              change_ids: ["c1"],
+              addresses: ["campaign.1001/Malls"],
+              sources: [source(14)],
+            },
+          ],
+          inconsistent: [
+            {
+              object: "campaign 5001",
+              member: "budget_impressions",
+              sent: 600000,
+              answered: 500000,
+              explain: "G4",
+            },
+          ],
+        },
+        summary: { ...applyResult().summary, planned_requests: 2, applied_requests: 1, actions: {} },
+      }),
+    );
+    expect(text).toBe(
+      [
+        "Apply stopped at request 2 of 2, which the DSP accepted: PATCH /api/dsp/v1/campaigns (PATCH 1 campaign (updates))",
+        "  the DSP accepted the request but did not apply it as sent (an inconsistent result) [APPLY_INCONSISTENT_RESULT]",
+        "  campaigns[0].budget_impressions: campaign 5001: sent 600000, the DSP shows 500000 (G4)",
+        "    from campaign.1001/Malls (doohctl.yaml:14)",
+        "",
+        "Applied as sent (1):",
+        "  1. PATCH /api/dsp/v1/insertion_orders: widen 1 insertion order -> 200 in 120ms",
+        "",
+        "Applied differently (1):",
+        "  2. PATCH /api/dsp/v1/campaigns: PATCH 1 campaign (updates) -> 200 in 120ms",
+        "",
+        "Not sent (0):",
+        "  none",
+        "",
+        "Applied 1 of 2 requests in 1m00s.",
+        "  1 write request, 0 read requests, 0 retries",
+        "",
+        "Run doohctl plan to see exactly what remains.",
+        "",
+      ].join("\n"),
+    );
+    expect(text).not.toContain("Apply complete");
+  });
+
+  it("says, after a complete apply, which answers could not be read and the ids it learnt by name", () => {
+    const text = renderApplyReport(
+      applyResult({
+        applied: [
+          requestRecord({
+            method: "POST",
+            phase: 2,
+            description: "create 1 campaign",
+            recovered: "created",
+            unreadable_answer: "it holds no campaigns for 1 sent",
+            learnt_ids: ["5010"],
+          }),
+        ],
+        created: { c1: "5010" },
+      }),
+    );
+    expect(text).toContain("  new campaign ids: 5010\n");
+    expect(text).toContain(
+      "  1 answer could not be read; the result was learnt otherwise:\n" +
+        "    1. POST /api/dsp/v1/campaigns: create 1 campaign -> 200 in 120ms; its answer could not be read (it holds no campaigns for 1 sent): new campaign ids learnt by name: 5010\n",
     );
   });
 

@@ -13,7 +13,7 @@ import type { RunningEmulator } from "../../src/emulator/index.js";
 import { Money } from "../../src/model/money.js";
 import type { Plan } from "../../src/plan/types.js";
 import { login, request } from "../emulator/helpers.js";
-import { dialectAccount, dialectOf, END, START } from "../helpers/dialects.js";
+import { dialectAccount, dialectOf, HARBOUR_LINES } from "../helpers/dialects.js";
 import { bufferIO } from "../helpers/io.js";
 import { COLLEAGUE } from "../helpers/users.js";
 
@@ -56,14 +56,7 @@ function config(origin: string, written: Record<string, unknown>, contract = "PO
     "        budget_impressions: 150000",
     "        targetings:",
     "          - venue_type_targeting_option: { venue_type_ids: ['12', '14'] }",
-    "      - name: Harbour",
-    "        active: true",
-    `        start_time: "${START}"`,
-    `        end_time: "${END}"`,
-    "        budget_impressions: 20000",
-    "        cpm: 10 USD",
-    "        targetings:",
-    "          - publisher_targeting_option: { publisher_ids: [p1] }",
+    ...HARBOUR_LINES,
     "",
   ].join("\n");
 }

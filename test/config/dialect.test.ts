@@ -116,7 +116,7 @@ describe("connection.dialect written in place", () => {
     const text = issues.map((i) => i.message);
     expect(text[0]).toContain("never a URL");
     expect(text[0]).toContain("this key is G1 (docs/assumptions.md)");
-    expect(text[1]).toContain("must be a plain member name");
+    expect(text[1]).toContain("must be a JSON member name");
     expect(text[2]).toContain("must not be a list parameter (page)");
     expect(text[3]).toContain("no `..`");
     expect(text[4]).toContain("this key is G3");

@@ -11,7 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { progressProblems } from "../../src/cli/doctor/checks.js";
 import type { CheckResult as Check } from "../../src/cli/doctor/probe.js";
 import { run } from "../../src/cli/program.js";
-import type { AnswerMode } from "../../src/emulator/index.js";
+import type { AnswerMode, Departures } from "../../src/emulator/index.js";
 import { DEFAULT_DIALECT, DIALECT_KEYS, parseDialect } from "../../src/model/dialect.js";
 import { seedAccount } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
@@ -43,10 +43,14 @@ const DIFFERENT = {
 };
 
 /** The emulator serving `dialect` (written as a config's), on the system clock; its origin. */
-async function start(dialect: Record<string, unknown>, answers?: AnswerMode): Promise<string> {
+async function start(
+  dialect: Record<string, unknown>,
+  answers?: AnswerMode,
+  departures?: Departures,
+): Promise<string> {
   account = await startCliAccount({
     seed: { ...seedAccount(), dialect },
-    emulator: answers ? { answers } : {},
+    emulator: { ...(answers ? { answers } : {}), ...(departures ? { departures } : {}) },
   });
   return account.emulator.origin;
 }
@@ -116,10 +120,11 @@ describe("doohctl doctor against a DSP of another dialect", () => {
       detail: expect.stringMatching(/answered 404/),
       change: "connection.dialect.insertion_orders_path (G1)",
     });
-    // This DSP refuses G2's parameter as an unknown one (G4).
+    // This DSP refuses G2's parameter as an unknown one (G16).
     expect(byId.get("campaign-progress")).toMatchObject({
       status: "differs",
-      detail: "answered 422 Invalid Request",
+      detail:
+        "include_progress=true answered 422 Invalid Request: the DSP refuses the parameter, so it does not know it (G16)",
       change: "connection.dialect.progress.parameter (G2)",
     });
     expect(byId.get("targetings")).toMatchObject({
@@ -137,9 +142,28 @@ describe("doohctl doctor against a DSP of another dialect", () => {
     // whether the parameter or the member differs, so both are named.
     const campaign = { id: "5001", name: "Airports", active: true };
     expect(progressProblems(campaign, DEFAULT_DIALECT)).toEqual({
-      problems: ['include_progress=true added no "progress" member (saw members {id, name, active})'],
+      problems: [
+        'include_progress=true added no "progress" member (saw members {id, name, active}): the DSP ignores the parameter, so it does not know it (G16), or holds progress under another member',
+      ],
       keys: ["progress.parameter", "progress.member"],
     });
+  });
+
+  it("says a DSP that ignores unknown parameters (G16) ignores it, and both kinds name the parameter first", async () => {
+    const origin = await start({ progress: PROGRESS }, undefined, { unknownParameters: "ignore" });
+    const { code, byId } = await checks(origin);
+    expect(code).toBe(1);
+    expect(byId.get("campaign-progress")).toMatchObject({
+      status: "differs",
+      detail: expect.stringMatching(
+        /^include_progress=true added no "progress" member \(saw members \{.*\}\): the DSP ignores the parameter/,
+      ),
+      change: "connection.dialect.progress.parameter (G2) or connection.dialect.progress.member (G2)",
+    });
+    // Asked for the dialect, it finds the parameter among its candidates all the same.
+    const { key } = await suggestion(origin);
+    expect(key("progress.parameter")).toMatchObject({ status: "established", value: PROGRESS.parameter });
+    expectReadOnly(2);
   });
 
   it("names the contract number and the progress members where the config misplaces them", async () => {
@@ -254,8 +278,11 @@ describe("doohctl doctor --suggest-dialect", () => {
     const pasted = parseYaml(out) as { dialect: unknown };
     expect(pasted.dialect).toEqual({
       progress: { parameter: "with_progress=true", member: "delivery", impressions: "shown", spend: "cost" },
+      // Written with its keys commented under it: null, which a dialect reads as the defaults.
+      targetings: null,
       campaign_targetings: "targeting_sets",
     });
+    expect(parseDialect(pasted.dialect)).toHaveProperty("dialect");
     expect(out).toMatch(
       /^# doohctl doctor --suggest-dialect: http:\/\/127\.0\.0\.1:\d+ \(production\), \d+ of 30 reads\n/,
     );
@@ -289,8 +316,9 @@ describe("doohctl doctor --suggest-dialect", () => {
     for (const k of ["progress.parameter", "progress.member", "progress.impressions", "progress.spend"]) {
       expect(key(k)).toMatchObject({
         status: "not established",
+        // G16: this DSP refuses a parameter it does not know.
         detail:
-          "no parameter tried (include_progress=true, with_progress=true, include=progress, expand=progress, fields=progress) added a member holding an integer and a Money",
+          "no parameter tried added a member holding an integer and a Money (refused: include_progress=true, with_progress=true, include=progress, expand=progress, fields=progress)",
         ask: ask(k),
       });
     }

@@ -14,7 +14,7 @@ import { seedAccount } from "../helpers/builders.js";
 import { dialectOf as dialect } from "../helpers/dialects.js";
 import { bufferIO, interruptibleIO } from "../helpers/io.js";
 import { DEMO_USER } from "../helpers/users.js";
-import { boot, DSP, fields, login, request, type Session } from "./helpers.js";
+import { boot, DSP, fields, login, NEW_CAMPAIGN, request, type Session } from "./helpers.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -27,14 +27,6 @@ async function state(session: Session) {
 }
 
 const venueTypes = { venue_type_targeting_option: { venue_type_ids: ["12", "14"], exclude: false } };
-const newCampaign = {
-  insertion_order_id: "1001",
-  name: "Harbour",
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 1_000,
-  cpm: { currency_code: "USD", units: "10", nanos: 0 },
-};
 
 describe("insertion_orders_path (G1)", () => {
   it("lists and reads insertion orders at the dialect's path only; PATCH stays where the spec puts it", async () => {
@@ -225,7 +217,7 @@ describe("campaign_targetings (G5)", () => {
     expect((await s.get(`${DSP}/campaigns/5002`)).body.targeting).toEqual([venueTypes]);
     expect((await s.get(`${DSP}/campaigns/5002/targetings`)).body).toEqual({ targetings: [venueTypes] });
 
-    const created = await s.call("POST", `${DSP}/campaigns`, { campaigns: [newCampaign] });
+    const created = await s.call("POST", `${DSP}/campaigns`, { campaigns: [NEW_CAMPAIGN] });
     expect(created.status).toBe(200);
     expect(created.body.campaigns[0]).toMatchObject({ name: "Harbour", targeting: [] });
     const one = await s.call("PATCH", `${DSP}/campaigns/5001`, { budget_impressions: 310_000 });
@@ -240,7 +232,9 @@ describe("campaign_targetings (G5)", () => {
       targeting: ["is read-only"],
       cpm: ["must be an object"],
     });
-    const post = await s.call("POST", `${DSP}/campaigns`, { campaigns: [{ ...newCampaign, targeting: [] }] });
+    const post = await s.call("POST", `${DSP}/campaigns`, {
+      campaigns: [{ ...NEW_CAMPAIGN, targeting: [] }],
+    });
     expect(fields(post)).toEqual({ "campaigns[0].targeting": ["is read-only"] });
     const items = await s.call("PATCH", `${DSP}/campaigns`, { campaigns: [{ id: "5002", targeting: [] }] });
     expect(fields(items)).toEqual({ "campaigns[0].targeting": ["is read-only"] });
@@ -251,18 +245,18 @@ describe("campaign_targetings (G5)", () => {
 describe("create_campaigns_member (G3)", () => {
   it("takes and answers the created campaigns under the dialect's member, and names it in errors", async () => {
     s = await boot({ dialect: dialect({ create_campaigns_member: "items" }) });
-    const created = await s.call("POST", `${DSP}/campaigns`, { items: [newCampaign] });
+    const created = await s.call("POST", `${DSP}/campaigns`, { items: [NEW_CAMPAIGN] });
     expect(created.status).toBe(200);
     expect(Object.keys(created.body)).toEqual(["items"]);
     expect(created.body.items[0]).toMatchObject({ id: "5004", name: "Harbour" });
 
-    const canonical = await s.call("POST", `${DSP}/campaigns`, { campaigns: [newCampaign] });
+    const canonical = await s.call("POST", `${DSP}/campaigns`, { campaigns: [NEW_CAMPAIGN] });
     expect(fields(canonical)).toEqual({
       campaigns: ["is not a known property"],
       items: ["is required"],
     });
     const bad = await s.call("POST", `${DSP}/campaigns`, {
-      items: [{ ...newCampaign, name: "Quay", cpm: { currency_code: "USD" } }],
+      items: [{ ...NEW_CAMPAIGN, name: "Quay", cpm: { currency_code: "USD" } }],
     });
     expect(fields(bad)).toEqual({ "items[0].cpm.units": ["is required"] });
     // The batch PATCH keeps the spec's envelope.
@@ -300,9 +294,9 @@ describe("every key together", () => {
     expect((await s.get(`${DSP}/campaigns/5001?include_progress=true`)).status).toBe(422);
     expect((await s.get(`${DSP}/campaigns/5001/targeting_sets`)).body).toEqual({ sets: [venueTypes] });
     expect((await s.get(`${DSP}/campaigns/5001/targetings`)).status).toBe(404);
-    const created = await s.call("POST", `${DSP}/campaigns`, { new_campaigns: [newCampaign] });
+    const created = await s.call("POST", `${DSP}/campaigns`, { new_campaigns: [NEW_CAMPAIGN] });
     expect(created.body.new_campaigns[0]).toMatchObject({ name: "Harbour", targetings: [] });
-    expect((await s.call("POST", `${DSP}/campaigns`, { campaigns: [newCampaign] })).status).toBe(422);
+    expect((await s.call("POST", `${DSP}/campaigns`, { campaigns: [NEW_CAMPAIGN] })).status).toBe(422);
     const patched = await s.call("PATCH", `${DSP}/insertion_orders/1001`, { contract_ref: "PO-7" });
     expect(patched.body.contract_ref).toBe("PO-7");
     expect(fields(await s.call("PATCH", `${DSP}/campaigns/5001`, { targetings: [] }))).toEqual({
@@ -319,7 +313,7 @@ describe("every key together", () => {
     const log = s.emulator.requestLog();
     expect(log.some((e) => e.path === `${DSP}/io/1001` && e.status === 200)).toBe(true);
     expect(log.find((e) => e.path === `${DSP}/campaigns` && e.status === 200)?.body).toEqual({
-      new_campaigns: [newCampaign],
+      new_campaigns: [NEW_CAMPAIGN],
     });
   });
 
@@ -335,7 +329,7 @@ describe("every key together", () => {
     const io = await s.get(`${DSP}/io?page_size=1`);
     expect(io.body.insertion_orders[0].contract_ref).toBe("PO-1");
     expect(io.body).toHaveProperty("x_total_size");
-    const created = await s.call("POST", `${DSP}/campaigns`, { new_campaigns: [newCampaign] });
+    const created = await s.call("POST", `${DSP}/campaigns`, { new_campaigns: [NEW_CAMPAIGN] });
     expect(created.body.new_campaigns[0].targetings).toEqual([]);
   });
 });
@@ -452,11 +446,11 @@ describe("--dialect FILE", () => {
   });
 
   it("runs the real command: a bad file is exit 1 naming it; a good one is served and named in the banner", async () => {
-    file("bad.yaml", "create_campaigns_member: 2campaigns\n");
+    file("bad.yaml", "create_campaigns_member: two campaigns\n");
     const refused = bufferIO({ cwd: dir });
     expect(await run(["emulator", "--port", "0", "--dialect", "bad.yaml"], refused)).toBe(1);
     expect(refused.err()).toContain(
-      "doohctl emulator: bad.yaml is not a valid dialect:\n  create_campaigns_member: must be a plain member name",
+      "doohctl emulator: bad.yaml is not a valid dialect:\n  create_campaigns_member: must be a JSON member name",
     );
     expect(refused.err()).not.toContain("listening");
 

@@ -102,3 +102,13 @@ export function fields(reply: Reply): Record<string, string[]> {
     (reply.body?.data ?? []).map((d: { field: string; messages: string[] }) => [d.field, d.messages]),
   );
 }
+
+/** A campaign to create in insertion order 1001 (G3), as a POST /campaigns item. */
+export const NEW_CAMPAIGN = {
+  insertion_order_id: "1001",
+  name: "Harbour",
+  start_time: "2026-12-01T00:00:00Z",
+  end_time: "2027-01-01T00:00:00Z",
+  budget_impressions: 1_000,
+  cpm: { currency_code: "USD", units: "10", nanos: 0 },
+};

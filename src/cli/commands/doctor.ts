@@ -16,7 +16,8 @@ import type { CommandModule } from "../command.js";
 import { connect, runUser } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import type { ProbeInput } from "../doctor/probe.js";
-import { type KeyFinding, renderSuggestion, suggestDialect, suggestedDialect } from "../doctor/suggest.js";
+import { type KeyFinding, suggestDialect } from "../doctor/suggest.js";
+import { renderSuggestion, suggestedDialect } from "../doctor/suggest-render.js";
 import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
@@ -52,6 +53,8 @@ export interface DialectSuggestion {
   /** `connection.dialect` as the config writes it: the keys established (or kept), only. */
   dialect: Record<string, unknown>;
   keys: KeyFinding[];
+  /** Where the DSP differs and no key can express it (a list envelope, total_size, paging). */
+  outside: string[];
   reads: number;
   max_reads: number;
 }
@@ -149,7 +152,7 @@ export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<numb
       ...(noSession !== undefined ? { stopped: noSession } : {}),
     };
     if (flags.suggestDialect) {
-      const keys = await suggestDialect(input);
+      const { keys, outside } = await suggestDialect(input);
       const reads = probe.stats().reads;
       const suggestion: DialectSuggestion = {
         format_version: 1,
@@ -157,6 +160,7 @@ export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<numb
         environment,
         dialect: suggestedDialect(keys),
         keys,
+        outside,
         reads,
         max_reads: maxReads,
       };
@@ -165,8 +169,11 @@ export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<numb
         "Paste under `connection:` (indented), or save as the file `connection.dialect` names.",
         "A commented key stays as it is: its default holds, it is not used, or it could not be established.",
       ];
-      io.stdout.write(json ? `${JSON.stringify(suggestion, null, 2)}\n` : renderSuggestion(keys, header));
-      return EXIT.ok;
+      io.stdout.write(
+        json ? `${JSON.stringify(suggestion, null, 2)}\n` : renderSuggestion(keys, header, outside),
+      );
+      // No block makes doohctl work with a DSP that differs where no key reaches.
+      return outside.length === 0 ? EXIT.ok : EXIT.error;
     }
     const checks = await runChecks(input);
     const report: DoctorReport = {

@@ -4,6 +4,9 @@ import { Option } from "commander";
 import {
   ANSWER_MODES,
   type AnswerMode,
+  CREATE_ANSWERS,
+  type CreateAnswer,
+  type Departures,
   DialectError,
   type EmulatorSeed,
   FaultSpecError,
@@ -11,6 +14,8 @@ import {
   loadSeedFile,
   SeedError,
   startEmulator,
+  UNKNOWN_PARAMETERS,
+  type UnknownParameters,
 } from "../../emulator/index.js";
 import {
   packagedFile,
@@ -21,7 +26,7 @@ import {
 } from "../../emulator/seed-names.js";
 import { formatDays, placeText } from "../../model/calendar.js";
 import { OffsetClock } from "../../model/clock.js";
-import { changedKeys, type Dialect } from "../../model/dialect.js";
+import { changedKeys, type Dialect, dialectValueProblem } from "../../model/dialect.js";
 import {
   PUBLISHED_RATE_LIMITS,
   RateLimit,
@@ -46,6 +51,9 @@ interface EmulatorFlags {
   latency?: string;
   faults?: string;
   faultSeed?: string;
+  dropOnWrite?: string;
+  createAnswer: CreateAnswer;
+  unknownParameters: UnknownParameters;
   control?: boolean;
   quickstart?: string;
   format: string;
@@ -103,6 +111,26 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
     .option("--latency <ms>", "added latency per request, in milliseconds")
     .option("--faults <spec>", "injected faults, e.g. 429:0.1,500:0.05,reset:0.01")
     .option("--fault-seed <n>", "seed for reproducible fault draws")
+    .option(
+      "--drop-on-write <members>",
+      "rehearse a DSP that drops these members (comma-separated, as a request names them) from what it is sent, and answers 200",
+    )
+    .addOption(
+      new Option(
+        "--create-answer <shape>",
+        "how POST /campaigns answers: member (the dialect's create_campaigns_member, G3), campaigns (always under campaigns), or ids (ids only)",
+      )
+        .choices([...CREATE_ANSWERS])
+        .default("member"),
+    )
+    .addOption(
+      new Option(
+        "--unknown-parameters <what>",
+        "what a query parameter an operation does not name gets: refuse (422 naming it) or ignore (G16)",
+      )
+        .choices([...UNKNOWN_PARAMETERS])
+        .default("refuse"),
+    )
     .option("--control", "enable the /__emulator/ control path")
     .option(
       "--quickstart <dir>",
@@ -140,6 +168,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
           faults: flags.faults,
           faultSeed: integer("--fault-seed", flags.faultSeed, 2 ** 32 - 1),
           control: flags.control === true,
+          departures: departuresOf(flags),
           // The run's time, which the control path can still move forward (POST /__emulator/clock).
           clock: new OffsetClock({ start: io.clock.now() }),
           statePath: flags.state === undefined ? undefined : resolve(io.cwd, flags.state),
@@ -182,6 +211,7 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
         );
       }
       if (flags.answers !== "contract") io.stderr.write(`  answers: ${flags.answers}\n`);
+      for (const line of departureLines(flags)) io.stderr.write(`  ${line}\n`);
       const differing = changedKeys(running.dialect);
       if (differing.length > 0) io.stderr.write(`  dialect: ${differing.join(", ")}\n`);
       io.stderr.write(
@@ -214,6 +244,35 @@ export const registerEmulator: CommandModule = (program, io, setExit) => {
       setExit(EXIT.ok);
     });
 };
+
+/** `--drop-on-write`, `--create-answer`, `--unknown-parameters` as the emulator takes them. */
+function departuresOf(flags: EmulatorFlags): Departures {
+  const drop = (flags.dropOnWrite ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .filter((m) => m !== "");
+  const bad = drop.find((m) => dialectValueProblem("member", m) !== undefined);
+  if (bad !== undefined) {
+    throw new FlagError(
+      `--drop-on-write takes member names, comma-separated: "${bad}" ${dialectValueProblem("member", bad)}`,
+    );
+  }
+  return {
+    ...(drop.length > 0 ? { dropOnWrite: drop } : {}),
+    createAnswer: flags.createAnswer,
+    unknownParameters: flags.unknownParameters,
+  };
+}
+
+/** The banner's lines for a DSP that departs from the contract: a rehearsal, said plainly. */
+function departureLines(flags: EmulatorFlags): string[] {
+  const d = departuresOf(flags);
+  return [
+    ...(d.dropOnWrite ? [`drops on write: ${d.dropOnWrite.join(", ")} (answered as if not sent)`] : []),
+    ...(d.createAnswer !== "member" ? [`create answer: ${d.createAnswer}`] : []),
+    ...(d.unknownParameters === "ignore" ? ["unknown query parameters: ignored (G16)"] : []),
+  ];
+}
 
 /**
  * The packaged quick start with its dates moved `days`, as DIR/doohctl.yaml: a new file only

@@ -18,14 +18,14 @@ import { contractFieldSchema } from "../../model/resource-schemas.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { sessionCheck, tlsCheck } from "./login-checks.js";
 import { memberChecks } from "./members.js";
+import { pagingChecks } from "./paging-checks.js";
 import { type Answer, type CheckResult, failure, type ListSeen, Probe, type ProbeInput } from "./probe.js";
-import { ascendingIds, isObj, members, moneyMembers, type Obj, progressShaped, show } from "./seen.js";
+import { isObj, members, moneyMembers, type Obj, progressShaped, show } from "./seen.js";
 
 export type { CheckResult, CheckStatus, ProbeInput } from "./probe.js";
 
 const CONTRACT = "schemas/dsp-api.openapi.json";
 const ENDPOINTS = `src/api/endpoints.ts / ${CONTRACT}`;
-const PAGING = `src/api/paging.ts / ${CONTRACT}, G12`;
 /** An id no account is expected to hold (18 digits, the most the emulator's seeds allow). */
 const ABSENT_ID = "999999999999999999";
 
@@ -193,10 +193,12 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
       const answer = await probe.read(request.path, request.query ?? [], { raw: true });
       const { member, impressions, spend, parameter } = dialect.progress;
       const holds = `GET /campaigns/{id}?${printable(parameter)} adds ${printable(member)} {${printable(impressions)}, ${printable(spend)}}`;
-      // A DSP that does not know the parameter may refuse it (G4): the parameter is what differs.
-      const refused = !answer.ok && (answer.status === 400 || answer.status === 422);
-      if (!answer.ok)
-        return { problems: [failure(answer)], holds, keys: refused ? ["progress.parameter"] : [] };
+      // G16: a DSP that does not know the parameter refuses it, or ignores it (progressProblems).
+      if (!answer.ok && (answer.status === 400 || answer.status === 422)) {
+        const problem = `${printable(parameter)} ${failure(answer)}: the DSP refuses the parameter, so it does not know it (G16)`;
+        return { problems: [problem], holds, keys: ["progress.parameter"] };
+      }
+      if (!answer.ok) return { problems: [failure(answer)], holds };
       return { ...progressProblems(answer.body, dialect), holds };
     },
   );
@@ -241,7 +243,7 @@ export function progressProblems(body: unknown, dialect: Dialect): { problems: s
     }
     return {
       problems: [
-        `${printable(parameter)} added no "${printable(member)}" member (saw members ${members(body)})`,
+        `${printable(parameter)} added no "${printable(member)}" member (saw members ${members(body)}): the DSP ignores the parameter, so it does not know it (G16), or holds progress under another member`,
       ],
       keys: ["progress.parameter", "progress.member"],
     };
@@ -377,62 +379,6 @@ async function envelopeCheck(probe: Probe): Promise<void> {
     }
     return { problems, holds: "{advertisers, total_size} and {creative_categories, total_size}" };
   });
-}
-
-/** G12: the page bound, page_size=0, and what every list read showed of total_size and order. */
-async function pagingChecks(probe: Probe): Promise<void> {
-  const base = { gap: "G12", change: PAGING };
-  await probe.check({ ...base, id: "page-bound", title: "page bound", reads: 1 }, async () => {
-    const answer = await probe.read(dsp("/campaigns"), [
-      ["page", "101"],
-      ["page_size", "1"],
-    ]);
-    const problems: string[] = [];
-    if (answer.ok)
-      problems.push(`page=101 answered 200 (saw members ${members(answer.body)}): no bound at 100`);
-    else if (answer.status !== 422 || !answer.fields.includes("page"))
-      problems.push(`page=101 ${failure(answer)}, fields ${show(answer.fields)}: expected 422 naming page`);
-    return { problems, holds: "page=101 is 422 naming page" };
-  });
-  await probe.check({ ...base, id: "page-size-zero", title: "page_size=0", reads: 1 }, async () => {
-    const full = probe.lists.find((l) => l.envelope === "campaigns" && l.total !== undefined);
-    const list = await probe.readList("campaigns", dsp("/campaigns"), [["page_size", "0"]]);
-    const problems = [...list.problems];
-    if (list.items.length > 0) problems.push(`page_size=0 answered ${list.items.length} items`);
-    if (list.total !== undefined && full !== undefined && list.total !== full.total)
-      problems.push(`page_size=0 answered total_size ${list.total}, a full page ${full.total}`);
-    return { problems, holds: `no items and the true total_size (${list.total})` };
-  });
-  const lists = probe.lists;
-  const without = [...new Set(lists.filter((l) => l.total === undefined).map((l) => l.envelope))];
-  await probe.check(
-    {
-      ...base,
-      id: "total-size",
-      title: "total_size in lists",
-      reads: 0,
-      missing: lists.length === 0 ? "no list was read" : undefined,
-    },
-    async () => ({
-      problems: without.length > 0 ? [`no integer total_size in ${without.join(", ")}`] : [],
-      holds: `every one of ${lists.length} list answers has an integer total_size`,
-    }),
-  );
-  const ordered = lists.filter((l) => l.ids !== undefined && l.ids.length > 1);
-  const unordered = [...new Set(ordered.filter((l) => !ascendingIds(l.ids!)).map((l) => l.envelope))];
-  await probe.check(
-    {
-      ...base,
-      id: "default-order",
-      title: "default ascending-id order",
-      reads: 0,
-      missing: ordered.length === 0 ? "no list answered two items or more" : undefined,
-    },
-    async () => ({
-      problems: unordered.length > 0 ? [`not in ascending numeric id order: ${unordered.join(", ")}`] : [],
-      holds: `${[...new Set(ordered.map((l) => l.envelope))].join(", ")} come in ascending numeric id order`,
-    }),
-  );
 }
 
 /** Spec, Errors: a missing object is 404 with the error shape. */

@@ -18,7 +18,8 @@ import { printable } from "../../model/printable.js";
 import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "../../model/resource-fields.js";
 import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { type Answer, failure, Probe, type ProbeInput } from "./probe.js";
+import { failed, listIn, names, paging, type Read } from "./outside.js";
+import { type Answer, Probe, type ProbeInput } from "./probe.js";
 import { isCount, isMoney, isObj, type Obj, progressShaped } from "./seen.js";
 
 export type KeyStatus = "holds" | "established" | "not established" | "unused";
@@ -48,11 +49,14 @@ const PROGRESS_PARAMETERS = [
 const OPTION_MEMBERS = new Set<string>(TARGETING_OPTIONS.map((o) => o.member));
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
-const names = (list: readonly string[]) => list.map(printable).join(", ");
 
-/** What the probes found of each key, in DIALECT_KEYS order. */
-export async function suggestDialect(input: ProbeInput): Promise<KeyFinding[]> {
+/**
+ * What the probes found of each key, in DIALECT_KEYS order, and how the DSP differs where no
+ * key can express it (`outside`): a list envelope, `total_size`, paging.
+ */
+export async function suggestDialect(input: ProbeInput): Promise<{ keys: KeyFinding[]; outside: string[] }> {
   const probe = new Probe(input);
+  const outside: string[] = [];
   const found = new Map<string, Omit<KeyFinding, "key" | "ask">>();
   const dialect = input.dialect;
   const seen = (key: string, value: string | null, detail: string) =>
@@ -71,8 +75,8 @@ export async function suggestDialect(input: ProbeInput): Promise<KeyFinding[]> {
     return why ?? probe.read(path, query, { raw: true });
   };
 
-  await insertionOrders(read, dialect, seen, notSeen);
-  const campaign = await campaigns(read, dialect, seen, notSeen);
+  await insertionOrders(read, dialect, seen, notSeen, outside);
+  const campaign = await campaigns(read, dialect, seen, notSeen, outside);
   if (campaign !== undefined) await progress(read, dialect, campaign, seen, notSeen);
   else notSeen(PROGRESS_KEYS, "no campaign to look at");
   if (found.get("campaign_targetings")?.value) {
@@ -82,14 +86,17 @@ export async function suggestDialect(input: ProbeInput): Promise<KeyFinding[]> {
     await targetings(read, dialect, campaign, seen, notSeen);
   } else notSeen(TARGETING_KEYS, "no campaign to look at");
   notSeen(["create_campaigns_member"], "a GET cannot show it: only a POST /campaigns would");
+  // Last, as the least a small budget should buy: whether the DSP pages as G12 says.
+  if (campaign !== undefined) await paging(read, outside);
 
-  return DIALECT_KEYS.map(({ key, ask }) => {
+  const keys = DIALECT_KEYS.map(({ key, ask }) => {
     const finding = found.get(key)!;
     if (finding.status === "holds" || finding.status === "established") return { key, ...finding };
     // Nothing seen: the config's value stays what is written (a paste keeps it).
     const kept = { key, ...finding, value: dialectValue(dialect, key) };
     return finding.status === "unused" ? kept : { ...kept, ask };
   });
+  return { keys, outside };
 }
 
 /** A path from the dialect's endpoints, or why it cannot be sent (an id of `.` or `..`). */
@@ -101,22 +108,23 @@ function pathOf(build: () => { path: string }): { path: string } | { refused: st
   }
 }
 
-type Read = (path: string, query?: Array<[string, string]>) => Promise<Answer | string>;
 type Seen = (key: string, value: string | null, detail: string) => void;
 type NotSeen = (keys: readonly string[], detail: string) => void;
 
 const PROGRESS_KEYS = ["progress.parameter", "progress.member", "progress.impressions", "progress.spend"];
 const TARGETING_KEYS = ["targetings.read_path", "targetings.member"];
 
-/** A read's failure as a finding says it; undefined when it answered. */
-const failed = (answer: Answer | string): string | undefined =>
-  typeof answer === "string" ? answer : answer.ok ? undefined : failure(answer);
-
 /**
  * G1: the list path (the configured one, G1's, then a few likely others while each is a 404),
  * then, among its items' members, the one that can hold the contract number.
  */
-async function insertionOrders(read: Read, dialect: Dialect, seen: Seen, notSeen: NotSeen): Promise<void> {
+async function insertionOrders(
+  read: Read,
+  dialect: Dialect,
+  seen: Seen,
+  notSeen: NotSeen,
+  outside: string[],
+): Promise<void> {
   const paths = [
     ...new Set([
       dialect.insertion_orders_path,
@@ -132,13 +140,13 @@ async function insertionOrders(read: Read, dialect: Dialect, seen: Seen, notSeen
     tried.push(path);
     if (why === undefined) {
       const body = (answer as Answer & { ok: true }).body;
-      const list = isObj(body) ? body.insertion_orders : undefined;
-      if (Array.isArray(list)) {
-        items = list.filter(isObj);
-        seen("insertion_orders_path", path, `GET ${printable(path)} answers {insertion_orders, ...}`);
+      const list = listIn(body, "insertion_orders", `GET ${printable(path)}`, outside);
+      if (list !== undefined) {
+        items = list;
+        seen("insertion_orders_path", path, `GET ${printable(path)} answers a list of insertion orders`);
         break;
       }
-      notSeen(["insertion_orders_path"], `GET ${printable(path)} answered no "insertion_orders" list`);
+      notSeen(["insertion_orders_path"], `GET ${printable(path)} answered no list of insertion orders`);
       break;
     }
     if (typeof answer === "string" || answer.ok || answer.status !== 404) {
@@ -203,6 +211,7 @@ async function campaigns(
   dialect: Dialect,
   seen: Seen,
   notSeen: NotSeen,
+  outside: string[],
 ): Promise<Obj | undefined> {
   const answer = await read(dsp("/campaigns"), [["page_size", "100"]]);
   const why = failed(answer);
@@ -211,7 +220,7 @@ async function campaigns(
     return undefined;
   }
   const body = (answer as Answer & { ok: true }).body;
-  const items = isObj(body) && Array.isArray(body.campaigns) ? body.campaigns.filter(isObj) : [];
+  const items = listIn(body, "campaigns", "GET /campaigns", outside) ?? [];
   const first = items.find((c) => typeof c.id === "string");
   if (first === undefined) {
     notSeen(["campaign_targetings"], "no campaign to look at");
@@ -271,6 +280,8 @@ async function progress(
   const without = (plain as Answer & { ok: true }).body;
   const before = new Set(isObj(without) ? Object.keys(without) : []);
   const tried: string[] = [];
+  // G16: a DSP refuses a parameter it does not know (400, 422) or ignores it (no member added).
+  const refused: string[] = [];
   for (const parameter of new Set([dialect.progress.parameter, ...PROGRESS_PARAMETERS])) {
     const [name, value] = parameter.split("=") as [string, string];
     const answer = await read(path, [[name, value]]);
@@ -278,6 +289,7 @@ async function progress(
       return notSeen(PROGRESS_KEYS, tried.length > 0 ? `tried ${names(tried)}; then ${answer}` : answer);
     }
     tried.push(parameter);
+    if (!answer.ok && (answer.status === 400 || answer.status === 422)) refused.push(parameter);
     if (!answer.ok || !isObj(answer.body)) continue;
     const body = answer.body;
     const added = Object.keys(body).filter(
@@ -293,9 +305,14 @@ async function progress(
     pick(seen, notSeen, "progress.spend", inside, dialect.progress.spend, isMoney, "a Money");
     return;
   }
+  const answered = tried.filter((p) => !refused.includes(p));
+  const how = [
+    ...(refused.length > 0 ? [`refused: ${names(refused)}`] : []),
+    ...(answered.length > 0 ? [`answered without one: ${names(answered)}`] : []),
+  ];
   notSeen(
     PROGRESS_KEYS,
-    `no parameter tried (${names(tried)}) added a member holding an integer and a Money`,
+    `no parameter tried added a member holding an integer and a Money (${how.join("; ")})`,
   );
 }
 
@@ -358,65 +375,4 @@ async function targetings(
   }
   seen("targetings.read_path", dialect.targetings.read_path, `GET ${printable(path)} answers`);
   seen("targetings.member", member, `its ${printable(member)} is a list of option sets`);
-}
-
-/** Whether a finding's value goes in the block: seen to differ, or kept from the config. */
-const written = (f: KeyFinding) =>
-  f.status === "established" ||
-  (f.status === "not established" && f.value !== dialectValue(DEFAULT_DIALECT, f.key));
-
-/** The `dialect:` mapping to paste, in the config's own form: only the keys written. */
-export function suggestedDialect(findings: readonly KeyFinding[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const finding of findings.filter(written)) {
-    const [group, member] = finding.key.split(".") as [string, string | undefined];
-    if (member === undefined) out[group] = finding.value;
-    else out[group] = { ...(out[group] as object | undefined), [member]: finding.value };
-  }
-  return out;
-}
-
-/** A finding as a YAML comment: what was seen, or what to ask. */
-function note(f: KeyFinding): string {
-  const detail = printable(f.detail);
-  if (f.status === "holds") return `holds (the default): ${detail}`;
-  if (f.status === "established") return `established: ${detail}`;
-  if (f.status === "unused") return detail;
-  const kept = written(f) ? "kept from the config; " : "";
-  return `could not establish (${kept}${detail}). Ask the DSP's support: ${f.ask ?? ""}`;
-}
-
-/**
- * The `dialect:` block, ready to paste under `connection:`. A value is written as a JSON string
- * (valid YAML, so a member named `null` or `yes` stays a string); a key not written is a comment
- * saying why: its default holds, it is unused, or what to ask.
- */
-export function renderSuggestion(findings: readonly KeyFinding[], header: readonly string[]): string {
-  const value = (f: KeyFinding) => (f.value === null ? "null" : JSON.stringify(f.value));
-  const lines = header.map((h) => `# ${printable(h)}`);
-  const any = findings.some(written);
-  lines.push(any ? "dialect:" : "dialect: {}");
-  const groups = new Set<string>();
-  for (const f of findings) {
-    const [group, member] = f.key.split(".") as [string, string | undefined];
-    if (member === undefined) {
-      lines.push(
-        written(f) ? `  ${f.key}: ${value(f)}  # ${note(f)}` : `  # ${f.key}: ${value(f)}  # ${note(f)}`,
-      );
-      continue;
-    }
-    const members = findings.filter((g) => g.key.startsWith(`${group}.`));
-    if (!members.some(written)) {
-      lines.push(`  # ${f.key}: ${value(f)}  # ${note(f)}`);
-      continue;
-    }
-    if (!groups.has(group)) {
-      groups.add(group);
-      lines.push(`  ${group}:`);
-    }
-    lines.push(
-      written(f) ? `    ${member}: ${value(f)}  # ${note(f)}` : `    # ${member}: ${value(f)}  # ${note(f)}`,
-    );
-  }
-  return `${lines.join("\n")}\n`;
 }
