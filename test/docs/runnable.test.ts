@@ -7,34 +7,13 @@
  * walk-through promises is checked after it.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, ROOT } from "../proof/binary.js";
-
-const DOCUMENTS = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)];
-
-/** The runnable blocks of a Markdown file, in order. */
-function runnableBlocks(text: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] | undefined;
-  for (const line of text.split("\n")) {
-    if (current === undefined) {
-      if (/^```sh runnable\s*$/.test(line)) current = [];
-    } else if (line.startsWith("```")) {
-      blocks.push(current.join("\n"));
-      current = undefined;
-    } else current.push(line);
-  }
-  return blocks;
-}
-
-const RUNNABLE = DOCUMENTS.map((doc) => ({
-  doc,
-  blocks: runnableBlocks(readFileSync(join(ROOT, doc), "utf8")),
-})).filter((d) => d.blocks.length > 0);
+import { RUNNABLE } from "./runnable-blocks.js";
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
