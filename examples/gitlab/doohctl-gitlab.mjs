@@ -223,8 +223,8 @@ async function reviewedPlanOf(mr, applied) {
 /**
  * Drift that `doohctl pull` wrote into the checkout: committed on DRIFT_BRANCH (made afresh
  * from this pipeline's commit and overwritten: the branch is this job's) through the API, and
- * proposed in one merge request whose description is the pull's output (live pauses first,
- * then the diff) and the drift report with its money table; an open one is updated.
+ * proposed in one merge request whose description is what pull wrote (live pauses first, then
+ * its summary), the diff alone, and the drift report with its money table; an open one is updated.
  */
 /**
  * Whether `branch` is one commit on CI_COMMIT_SHA changing exactly these files to these
@@ -281,13 +281,22 @@ async function driftMergeRequest(reportFile, pullFile) {
         actions,
       }),
     });
+  // pull's text output is two kinds of line (docs/pull.md, Output): a diff's lines start with
+  // -, +, a space or @; its other lines (live pauses, notes, the summary) with a word.
+  const lines = pulled.trimEnd().split("\n");
   const description = [
     "Live campaigns drifted from git. This merge request writes the live values into the config (`doohctl pull`): merge it to accept them, or close it and run the apply pipeline by hand to revert the DSP. Its plan should show no change for the pulled fields.",
     "",
-    "### The pulled change (live pauses first)",
+    "### What pull wrote (campaigns paused live first)",
+    "",
+    "````text",
+    ...lines.filter((line) => line !== "" && !/^[-+ @]/.test(line)),
+    "````",
+    "",
+    "### The pulled change: one diff per file, in the order pull reads the config (a directory's files by name)",
     "",
     "````diff",
-    pulled.trimEnd(),
+    ...lines.filter((line) => /^[-+ @]/.test(line)),
     "````",
     "",
     "### The drift report (what apply would do instead)",
