@@ -1,7 +1,8 @@
 /**
  * Every README and docs/ snippet marked runnable (a fenced block opened with ```sh runnable)
  * works as written with an installed doohctl, outside the checkout: the package is packed once,
- * installed globally into a temporary prefix (`npm root -g` answers there), and each document's
+ * installed with `npm install --global --prefix DIR` (whose prefix `npm root -g` does not know:
+ * the blocks find the shipped examples with `doohctl examples`), and each document's
  * runnable blocks run in order as one bash script (`set -euo pipefail`) in an empty directory,
  * with the emulator's documented port 4010 replaced by a free one. The end state each
  * walk-through promises is checked after it.
@@ -72,7 +73,6 @@ async function runDocument(blocks: string[], work: string): Promise<{ code: numb
   const env: Record<string, string> = {
     PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
     HOME: join(dir, "home"),
-    npm_config_prefix: prefix,
     npm_config_update_notifier: "false",
     DOOHCTL_STATE_DIR: join(work, ".state"),
     XDG_CACHE_HOME: join(work, ".cache"),
