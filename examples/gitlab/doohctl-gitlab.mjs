@@ -10,7 +10,8 @@
 //                           and every merge before it was applied; else DOOHCTL_MODE=refused
 //   refused CODE FILE       after `doohctl apply --restore-only` (exit CODE, output FILE) of a refused
 //                           merge: note what was not applied and what was reactivated, and fail
-//   job-failed apply        also, of a cancelled apply job: the campaigns it left paused
+//   job-failed apply        also, of a cancelled apply job: its report (once doohctl ended, at most
+//                           DOOHCTL_CANCEL_WAIT seconds) and the campaigns it left paused
 //   drift-merge-request REPORT PULL
 //                           commit what `doohctl pull` wrote on doohctl/drift and open or update
 //                           the one merge request from it, with PULL's output and the REPORT
@@ -36,6 +37,7 @@ import {
   refused,
   request,
   send,
+  showCancelledReport,
   treeOf,
 } from "./gitlab-api.mjs";
 
@@ -90,7 +92,8 @@ async function jobFailed(key) {
   if (!iid && existsSync("doohctl.env"))
     iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(readFileSync("doohctl.env", "utf8"))?.[1];
   // A cancelled apply may have been ended before it reactivated what it paused (docs/apply.md,
-  // In CI): name what the recovery record still holds paused, in the log and on the MR.
+  // In CI): its report, then what the recovery record still holds paused, in the log and on the MR.
+  if (key === "apply" && env.CI_JOB_STATUS === "canceled") await showCancelledReport("apply.txt");
   const cancelled =
     key === "apply" && env.CI_JOB_STATUS === "canceled"
       ? cancelledText("campaigns/", `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`)
