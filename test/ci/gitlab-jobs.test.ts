@@ -28,6 +28,22 @@ async function start(options: { targetings?: boolean } = {}) {
   return project;
 }
 
+/** `p.run` options that cancel the job as GitLab does (gitlab-job.ts) at the first write `at` matches. */
+function cancelledAt(p: GitLabProject, at: (entry: { method: string }) => boolean = () => true) {
+  let cancelled = false;
+  return {
+    onSpawn: (_child: unknown, cancel: () => void) => {
+      p.emulator.onWrite((entry) => {
+        if (!at(entry) || cancelled) return;
+        cancelled = true;
+        cancel();
+      });
+    },
+  };
+}
+
+const isPut = (entry: { method: string }) => entry.method === "PUT";
+
 const noteOf = (p: GitLabProject, iid: number, key: string) =>
   p.gitlab.notes.get(iid)?.find((n) => n.body.startsWith(`<!-- doohctl:${key} -->`))?.body;
 
@@ -221,20 +237,7 @@ describe("a GitLab apply job cancelled while it runs", () => {
     const p = await start();
     p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
     const sha = p.merge(5);
-    let cancelled = false;
-    const run = await p.run(
-      "apply",
-      { source: "web", sha },
-      {
-        onSpawn: (_child, cancel) => {
-          p.emulator.onWrite(() => {
-            if (cancelled) return;
-            cancelled = true;
-            cancel();
-          });
-        },
-      },
-    );
+    const run = await p.run("apply", { source: "web", sha }, cancelledAt(p));
     expect(run.status, run.log).toBe("canceled");
     expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
     // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
@@ -259,20 +262,7 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     // waits for the write window (2 a 30 s) to reactivate; after_script waits 2 s for it (a
     // project's DOOHCTL_CANCEL_WAIT), and the job ends before it can.
     p.variables.push({ key: "DOOHCTL_CANCEL_WAIT", value: "2" });
-    let cancelled = false;
-    const run = await p.run(
-      "apply",
-      { source: "push", sha: one },
-      {
-        onSpawn: (_child, cancel) => {
-          p.emulator.onWrite((entry) => {
-            if (entry.method !== "PUT" || cancelled) return;
-            cancelled = true;
-            cancel();
-          });
-        },
-      },
-    );
+    const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
     expect(run.status, run.log).toBe("canceled");
     expect(p.inactive(), "the cancelled apply left them paused").toEqual([...CAMPAIGNS].sort());
     expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
@@ -318,20 +308,7 @@ describe("a GitLab apply job cancelled while the write window holds its reactiva
     p.openMergeRequest(1, {}, targetingChange(p.emulator.origin).replace("write: 2/30s", "write: 2/5s"));
     expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
     const one = p.merge(1);
-    let cancelled = false;
-    const run = await p.run(
-      "apply",
-      { source: "push", sha: one },
-      {
-        onSpawn: (_child, cancel) => {
-          p.emulator.onWrite((entry) => {
-            if (entry.method !== "PUT" || cancelled) return;
-            cancelled = true;
-            cancel();
-          });
-        },
-      },
-    );
+    const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
     expect(run.status, run.log).toBe("canceled");
     expect(p.inactive(), run.afterLog).toEqual([]);
     expect(run.afterLog).toContain("doohctl apply, cancelled, exited 143; its report (apply.txt):");

@@ -95,8 +95,27 @@ async function cancelledStep(world: PausingAccount, step: Step, onSent = (_signa
   };
 }
 
-/** Every campaign serves again, and no write broke an invariant on the way (world.ts). */
-function expectEveryCampaignActive(world: PausingAccount) {
+/** The account of paused-account.ts, closed when the test ends. */
+async function account(
+  onTestFinished: (fn: () => Promise<void>) => void,
+  options: { onRequest?: OnRequest } = {},
+) {
+  const world = await pausingAccount(20, options);
+  onTestFinished(() => world.close());
+  return world;
+}
+
+/**
+ * What the recipe promises whichever signals came: doohctl stopped, reactivated and reported;
+ * the step ends with its code, 130 (the first signal was SIGINT); the report is in the step's
+ * log and, through tee, in apply.txt byte for byte; every campaign serves again and no write
+ * broke an invariant on the way (world.ts).
+ */
+function expectStoppedAndRestored(world: PausingAccount, step: Awaited<ReturnType<typeof cancelledStep>>) {
+  expect(step.code, step.log).toBe(130);
+  expect(step.log).toContain("SIGINT: no further change is sent; reactivating what this apply paused");
+  expect(step.log).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+  expect(readFileSync(step.file, "utf8")).toBe(step.log);
   expect(world.inactive()).toEqual([]);
   expect(world.violations).toEqual([]);
 }
@@ -116,23 +135,18 @@ describe("the recipe", () => {
 });
 
 describe.concurrent("a run: step that applies, cancelled the way a GitHub runner cancels it", () => {
-  it("docs/ci.md's recipe: doohctl stops, reactivates, exits 130; the report is in the log and in apply.txt", async () => {
-    const world = await pausingAccount(20);
-    try {
-      const step = await cancelledStep(world, recipe());
-      expect(step.sent, step.log).toEqual(["SIGINT"]);
-      expect(step.code, step.log).toBe(130);
-      expect(step.log).toContain("SIGINT: no further change is sent; reactivating what this apply paused");
-      expect(step.log).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
-      // Everything the step printed went through tee: the file holds the log, byte for byte.
-      expect(readFileSync(step.file, "utf8")).toBe(step.log);
-      expectEveryCampaignActive(world);
-    } finally {
-      await world.close();
-    }
+  it("docs/ci.md's recipe: doohctl stops, reactivates, exits 130; the report is in the log and in apply.txt", async ({
+    onTestFinished,
+  }) => {
+    const world = await account(onTestFinished);
+    const step = await cancelledStep(world, recipe());
+    expect(step.sent, step.log).toEqual(["SIGINT"]);
+    expectStoppedAndRestored(world, step);
   }, 60_000);
 
-  it("docs/ci.md's recipe, the reactivation held past the SIGTERM: SIGTERM ignored, every campaign active, exit 130", async () => {
+  it("docs/ci.md's recipe, the reactivation held past the SIGTERM: SIGTERM ignored, every campaign active, exit 130", async ({
+    onTestFinished,
+  }) => {
     let sigtermSent: () => void = () => {};
     const afterSigterm = new Promise<void>((resolve) => {
       sigtermSent = () => setTimeout(resolve, 300);
@@ -144,36 +158,27 @@ describe.concurrent("a run: step that applies, cancelled the way a GitHub runner
         relay(await forward(body), response);
       });
     };
-    const world = await pausingAccount(20, { onRequest });
-    try {
-      const step = await cancelledStep(world, recipe(), (signal) => {
-        if (signal === "SIGTERM") sigtermSent();
-      });
-      expect(step.sent, step.log).toEqual(["SIGINT", "SIGTERM"]);
-      expect(step.code, step.log).toBe(130);
-      expect(step.log).toMatch(/SIGTERM ignored: reactivating the campaigns this apply paused first/);
-      expect(step.log).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
-      expect(readFileSync(step.file, "utf8")).toBe(step.log);
-      expectEveryCampaignActive(world);
-    } finally {
-      await world.close();
-    }
+    const world = await account(onTestFinished, { onRequest });
+    const step = await cancelledStep(world, recipe(), (signal) => {
+      if (signal === "SIGTERM") sigtermSent();
+    });
+    expect(step.sent, step.log).toEqual(["SIGINT", "SIGTERM"]);
+    expect(step.log).toMatch(/SIGTERM ignored: reactivating the campaigns this apply paused first/);
+    expectStoppedAndRestored(world, step);
   }, 60_000);
 
-  it("a plain `doohctl apply | tee apply.txt`: doohctl never hears the cancel and applies every change after it (exit 0)", async () => {
-    const world = await pausingAccount(20);
-    try {
-      const step = await cancelledStep(world, PLAIN_TEE);
-      expect(step.sent, step.log).toEqual(["SIGINT"]);
-      expect(step.code, step.log).toBe(0);
-      expect(step.log).not.toContain("SIGINT");
-      expect(step.log).toMatch(/^Apply complete\./m);
-      expectEveryCampaignActive(world);
-      // Every change went in: the cancelled run's plan holds nothing more to do.
-      const check = bufferIO({ env: world.env, cwd: world.dir });
-      expect(await run(["plan", "--detailed-exitcode"], check), check.out()).toBe(0);
-    } finally {
-      await world.close();
-    }
+  it("a plain `doohctl apply | tee apply.txt`: doohctl never hears the cancel and applies every change after it (exit 0)", async ({
+    onTestFinished,
+  }) => {
+    const world = await account(onTestFinished);
+    const step = await cancelledStep(world, PLAIN_TEE);
+    expect(step.sent, step.log).toEqual(["SIGINT"]);
+    expect(step.code, step.log).toBe(0);
+    expect(step.log).not.toContain("SIGINT");
+    expect(step.log).toMatch(/^Apply complete\./m);
+    expect(world.inactive()).toEqual([]);
+    // Every change went in: the cancelled run's plan holds nothing more to do.
+    const check = bufferIO({ env: world.env, cwd: world.dir });
+    expect(await run(["plan", "--detailed-exitcode"], check), check.out()).toBe(0);
   }, 60_000);
 });
