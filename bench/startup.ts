@@ -81,7 +81,8 @@ async function run(): Promise<Figure[]> {
         name: "`doohctl validate` of one campaign / bare import of commander",
         value: round2(v / b),
         unit: "x",
-        target: { op: "<=", value: 4 },
+        // Issue 45: the validators are compiled when doohctl is built, not at each start.
+        target: { op: "<=", value: 1.6 },
       },
     ];
   } finally {

@@ -2,8 +2,9 @@
 # The install lines of README.md ("Installing"), run as written against this checkout's HEAD
 # commit, each into a temporary place: the tarball a checkout packs installed globally, a
 # pinned dev dependency from git, and a directory of its own from git. Then each installed
-# doohctl, from a directory outside the checkout, prints its help, starts the emulator with the
-# packaged seed (--seed demo) and plans the quick start against it. The git URLs are
+# doohctl, from a directory outside the checkout, prints its help and where its examples are
+# (`doohctl examples`), starts the emulator with the packaged seed (--seed demo) and plans the
+# quick start against it. The git URLs are
 # git+file:// URLs of this checkout where the README has the GitHub URL; uncommitted changes
 # are not in them. Needs the npm registry (the installs fetch the dependencies). `.ci/run` runs
 # it after the tests; `npm test` does not.
@@ -109,6 +110,13 @@ smoke() {
     return 1
   fi
   [ "$("${doohctl[@]}" --version)" = "$version" ]
+  # README, Installing: `doohctl examples` finds the shipped examples on every route.
+  local examples
+  examples=$("${doohctl[@]}" examples quickstart)
+  if [ "$(realpath "$examples")" != "$(realpath "$package/examples/quickstart")" ]; then
+    echo "doohctl examples quickstart printed $examples, not the package's $package/examples/quickstart"
+    return 1
+  fi
 
   "$bin" emulator --port 0 --seed demo 2>"$work/emulator.err" &
   emulator_pid=$!
@@ -135,7 +143,7 @@ smoke() {
     cat "$work/plan.txt" "$work/plan.err"
     return 1
   fi
-  echo "   the package's files, --help, the emulator with --seed demo, a plan with changes: ok"
+  echo "   the package's files, --help, examples, the emulator with --seed demo, a plan with changes: ok"
 }
 
 smoke "global install of the tarball" "$work/global/lib/node_modules/doohctl" "$work/global/bin/doohctl" \

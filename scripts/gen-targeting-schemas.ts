@@ -6,7 +6,8 @@
  * From the resources' members (`RESOURCES`, src/model/resource-fields.ts): their properties in
  * the config schema's `$defs` and in the contract's read, PATCH and create schemas
  * (src/model/resource-schemas.ts). From the dialect's keys (`DIALECT_KEYS`, src/model/dialect.ts):
- * the config schema's `$defs/dialect`. Then docs/config.md, which is made from the config schema.
+ * the config schema's `$defs/dialect`. Then docs/config.md, which is made from the config schema,
+ * and the validators compiled from the schemas (scripts/gen-validators.ts).
  * Every other part of each file is left as it is.
  * Run after changing a description: `npm run build && node dist/scripts/gen-targeting-schemas.js`.
  * test/model/targeting-members.test.ts, test/model/resource-fields.test.ts and
@@ -22,6 +23,7 @@ import { RESOURCES, type ResourceTable } from "../src/model/resource-fields.js";
 import { configResourceSchema, contractResourceSchema } from "../src/model/resource-schemas.js";
 import { excludeDocs, TARGETING_OPTIONS, type TargetingOptionKind } from "../src/model/targeting-members.js";
 import { configDocsPath, renderConfigDocs } from "./gen-config-docs.js";
+import { writeGeneratedValidators } from "./gen-validators.js";
 
 type Schema = Record<string, unknown>;
 
@@ -208,7 +210,9 @@ function main(): void {
   execFileSync("npx", ["biome", "format", "--write", ...written], { cwd: root, stdio: "inherit" });
   const config = JSON.parse(readFileSync(`${root}schemas/doohctl.schema.json`, "utf8"));
   writeFileSync(configDocsPath(), renderConfigDocs(config));
-  process.stdout.write(`wrote ${[...written, configDocsPath()].join(", ")}\n`);
+  // The validators a run uses are compiled from these schemas (scripts/gen-validators.ts).
+  const validators = writeGeneratedValidators();
+  process.stdout.write(`wrote ${[...written, configDocsPath(), ...validators].join(", ")}\n`);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -7,7 +7,8 @@
 //                  merge before it was applied to this account; else DOOHCTL_MODE=refused
 //   refused CODE FILE  after `doohctl apply --restore-only` of a refused merge: note what was not
 //                  applied and what was reactivated, and fail
-//   cancelled      (after_script) of a cancelled job: the campaigns it left paused, on the MR
+//   cancelled      (after_script) of a cancelled job: its report (once doohctl ended, at most
+//                  DOOHCTL_CANCEL_WAIT seconds) and the campaigns it left paused, on the MR
 //
 // The account is DOOHCTL_ACCOUNT (its directory DOOHCTL_ACCOUNT_PATH), as the matrix gives it.
 // An account's jobs are the matrix jobs GitLab names `doohctl-apply: [<account>, ...]` and
@@ -30,6 +31,7 @@ import {
   refused,
   request,
   send,
+  showCancelledReport,
   treeOf,
 } from "./gitlab-api.mjs";
 
@@ -165,6 +167,7 @@ async function reviewedPlan() {
 /** (after_script) A cancelled apply job of this account names what its record still holds paused. */
 async function cancelled() {
   if (env.CI_JOB_STATUS !== "canceled") return;
+  await showCancelledReport("apply.txt");
   const text = cancelledText(path, `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`);
   process.stdout.write(`${text}\n`);
   const iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(

@@ -10,7 +10,8 @@
 //                           and every merge before it was applied; else DOOHCTL_MODE=refused
 //   refused CODE FILE       after `doohctl apply --restore-only` (exit CODE, output FILE) of a refused
 //                           merge: note what was not applied and what was reactivated, and fail
-//   job-failed apply        also, of a cancelled apply job: the campaigns it left paused
+//   job-failed apply        also, of a cancelled apply job: its report (once doohctl ended, at most
+//                           DOOHCTL_CANCEL_WAIT seconds) and the campaigns it left paused
 //   drift-merge-request REPORT PULL
 //                           commit what `doohctl pull` wrote on doohctl/drift and open or update
 //                           the one merge request from it, with PULL's output and the REPORT
@@ -36,6 +37,7 @@ import {
   refused,
   request,
   send,
+  showCancelledReport,
   treeOf,
 } from "./gitlab-api.mjs";
 
@@ -90,7 +92,8 @@ async function jobFailed(key) {
   if (!iid && existsSync("doohctl.env"))
     iid = /^CI_MERGE_REQUEST_IID=(\d+)$/m.exec(readFileSync("doohctl.env", "utf8"))?.[1];
   // A cancelled apply may have been ended before it reactivated what it paused (docs/apply.md,
-  // In CI): name what the recovery record still holds paused, in the log and on the MR.
+  // In CI): its report, then what the recovery record still holds paused, in the log and on the MR.
+  if (key === "apply" && env.CI_JOB_STATUS === "canceled") await showCancelledReport("apply.txt");
   const cancelled =
     key === "apply" && env.CI_JOB_STATUS === "canceled"
       ? cancelledText("campaigns/", `glab ci run --branch ${env.CI_DEFAULT_BRANCH}`)
@@ -223,8 +226,8 @@ async function reviewedPlanOf(mr, applied) {
 /**
  * Drift that `doohctl pull` wrote into the checkout: committed on DRIFT_BRANCH (made afresh
  * from this pipeline's commit and overwritten: the branch is this job's) through the API, and
- * proposed in one merge request whose description is the pull's output (live pauses first,
- * then the diff) and the drift report with its money table; an open one is updated.
+ * proposed in one merge request whose description is what pull wrote (live pauses first, then
+ * its summary), the diff alone, and the drift report with its money table; an open one is updated.
  */
 /**
  * Whether `branch` is one commit on CI_COMMIT_SHA changing exactly these files to these
@@ -281,13 +284,22 @@ async function driftMergeRequest(reportFile, pullFile) {
         actions,
       }),
     });
+  // pull's text output is two kinds of line (docs/pull.md, Output): a diff's lines start with
+  // -, +, a space or @; its other lines (live pauses, notes, the summary) with a word.
+  const lines = pulled.trimEnd().split("\n");
   const description = [
     "Live campaigns drifted from git. This merge request writes the live values into the config (`doohctl pull`): merge it to accept them, or close it and run the apply pipeline by hand to revert the DSP. Its plan should show no change for the pulled fields.",
     "",
-    "### The pulled change (live pauses first)",
+    "### What pull wrote (campaigns paused live first)",
+    "",
+    "````text",
+    ...lines.filter((line) => line !== "" && !/^[-+ @]/.test(line)),
+    "````",
+    "",
+    "### The pulled change: one diff per file, in the order pull reads the config (a directory's files by name)",
     "",
     "````diff",
-    pulled.trimEnd(),
+    ...lines.filter((line) => /^[-+ @]/.test(line)),
     "````",
     "",
     "### The drift report (what apply would do instead)",

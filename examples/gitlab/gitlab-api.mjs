@@ -164,6 +164,28 @@ export function stillPaused(path) {
   return paused;
 }
 
+/**
+ * (after_script) A cancelled apply job's report: the cancel's SIGTERM reached doohctl too, which
+ * sends no further change, reactivates what it paused and reports into `file`, then the
+ * subshell that outlives the cancel writes its exit code into `file.exit` (.gitlab-ci.yml).
+ * Waits for that at most DOOHCTL_CANCEL_WAIT seconds (60, a window of the published write
+ * limit), so the report is whole and the reactivation is not cut short by the job's end, then
+ * shows the report in the job's log. doohctl's own text: the DSP's names in it are escaped.
+ */
+export async function showCancelledReport(file) {
+  if (!existsSync(file)) return console.log(`doohctl apply was cancelled before it started: no ${file}`);
+  const seconds = Number(env.DOOHCTL_CANCEL_WAIT || 60);
+  const deadline = Date.now() + seconds * 1000;
+  while (!existsSync(`${file}.exit`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  const code = existsSync(`${file}.exit`) ? readFileSync(`${file}.exit`, "utf8").trim() : undefined;
+  console.log(
+    code === undefined
+      ? `doohctl apply, cancelled, still ran ${seconds} s later (DOOHCTL_CANCEL_WAIT); its report so far (${file}):`
+      : `doohctl apply, cancelled, exited ${code}; its report (${file}):`,
+  );
+  process.stdout.write(readFileSync(file, "utf8"));
+}
+
 /** What a cancelled apply job says, on its merge request and in its log: the campaigns it left paused. */
 export function cancelledText(path, rerun) {
   const paused = stillPaused(path);

@@ -69,8 +69,8 @@ export function processSink(stream: OutputStream, wrap = false): ProcessSink {
   };
 }
 
-/** Commands whose stdout is data whatever the format: `export` and `pull` YAML, `schema` JSON. */
-const DATA_COMMANDS = new Set(["export", "pull", "schema"]);
+/** Commands whose stdout is data whatever the format: `export` and `pull` YAML, `schema` JSON, `examples` a path. */
+const DATA_COMMANDS = new Set(["export", "pull", "schema", "examples"]);
 
 /**
  * Whether a run's stdout is prose, to wrap on a terminal: text format (the default) of a

@@ -72,6 +72,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/accounts.js")).registerAccounts,
   },
   {
+    name: "examples",
+    summary: "print where the examples shipped with doohctl are: their directory, or one example's path",
+    load: async () => (await import("./commands/examples.js")).registerExamples,
+  },
+  {
     name: "pull",
     summary:
       "write drifted live values into the config files, in place, keeping their layout (never writes to the DSP)",

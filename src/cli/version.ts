@@ -1,21 +1,34 @@
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 
-function findVersion(): string {
+/** The package's root directory and version, whichever way doohctl was installed. */
+function findPackage(): { root: string; version: string } | undefined {
   // Source runs from src/cli, the build from dist/src/cli: try both depths.
-  for (const candidate of ["../../package.json", "../../../package.json"]) {
+  for (const candidate of ["../../", "../../../"]) {
     try {
-      const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === "doohctl" && pkg.version) return pkg.version;
+      const pkg = require(`${candidate}package.json`) as { name?: string; version?: string };
+      if (pkg.name === "doohctl" && pkg.version) {
+        return { root: fileURLToPath(new URL(candidate, import.meta.url)), version: pkg.version };
+      }
     } catch {
       // not at this depth; try the next
     }
   }
-  return "0.0.0";
+  return undefined;
 }
 
-export const TOOL_VERSION = findVersion();
+const PACKAGE = findPackage();
+
+export const TOOL_VERSION = PACKAGE?.version ?? "0.0.0";
+
+/**
+ * The installed package's own directory (a global install, a dependency, a `--prefix`
+ * directory or a checkout alike), ending in a separator; undefined when its package.json is
+ * missing (an incomplete installation).
+ */
+export const PACKAGE_ROOT = PACKAGE?.root;
 
 /** The GitHub repository doohctl is installed from (package.json `repository`). */
 export const REPOSITORY = "doohctl/doohctl";

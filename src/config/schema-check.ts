@@ -5,13 +5,11 @@
  * normalize them, so the schema and the model never disagree on what a message says.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { jsonSchemaAjv } from "../model/json-schema.js";
-import { isHttpUrl } from "../model/url.js";
+import { creative, dialect_file, document, insertion_order } from "./config-schema.generated.js";
 import { explainLeaf } from "./explain.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 import { escapePointer, type Located, locate } from "./json-pointer.js";
 import { pathText } from "./path-text.js";
-import { configSchema } from "./schema-file.js";
 import { schemaMessage } from "./schema-messages.js";
 import type { SourceIndex } from "./source-index.js";
 
@@ -24,45 +22,20 @@ interface Validators {
 }
 
 const LISTS = ["insertion_orders", "creatives"] as const;
-const ITEM_DEFS: Record<(typeof LISTS)[number], string> = {
-  insertion_orders: "insertion_order",
-  creatives: "creative",
-};
-
-let compiled: Validators | undefined;
-
-function validators(): Validators {
-  if (compiled === undefined) {
-    const ajv = jsonSchemaAjv({ verbose: true });
-    // Not ajv's strict `uri`, which refuses the macros real pixel URLs carry (`{cachebuster}`).
-    ajv.addFormat("http-url", isHttpUrl);
-    const schema = withHttpUrlFormat(configSchema());
-    const document = ajv.compile(schema);
-    const item = (def: string) => ajv.compile({ $ref: `${schema.$id}#/$defs/${def}` });
-    compiled = {
-      document,
-      dialectFile: item("dialect_file"),
-      items: { insertion_orders: item(ITEM_DEFS.insertion_orders), creatives: item(ITEM_DEFS.creatives) },
-    };
-  }
-  return compiled;
-}
 
 /**
- * The schema file is portable (strict ajv, standard formats only, so that any editor
- * or validator reads it: ARCHITECTURE.md), so its
- * `URL` definition holds only a pattern. doohctl's own check, stricter (no control
- * character, readable by WHATWG `URL`, no user info: src/model/url.ts), is the format
- * `http-url`, added here to a copy of the definition; its errors are explained by the same
- * `URL` title as the pattern's (src/config/explain.ts).
+ * Compiled when doohctl is built (scripts/gen-validators.ts): the schema file as doohctl
+ * reads it. The file is portable (strict ajv, standard formats only, so that any editor or
+ * validator reads it: ARCHITECTURE.md), so its `URL` definition holds only a pattern;
+ * doohctl's own check, stricter (src/model/url.ts), is the format `http-url`, which the
+ * generator adds to a copy of the definition. Its errors are explained by the same `URL`
+ * title as the pattern's (src/config/explain.ts).
  */
-function withHttpUrlFormat(schema: Record<string, unknown>): { $id: string } {
-  const copy = structuredClone(schema) as { $id: string; $defs: Record<string, Record<string, unknown>> };
-  const url = copy.$defs.http_url;
-  if (url === undefined) throw new Error("schemas/doohctl.schema.json has no $defs/http_url");
-  url.format = "http-url";
-  return copy;
-}
+const VALIDATORS: Validators = {
+  document,
+  dialectFile: dialect_file,
+  items: { insertion_orders: insertion_order, creatives: creative },
+};
 
 /** Lists longer than this are checked item by item. */
 const LONG_LIST = 1_000;
@@ -74,7 +47,7 @@ const LONG_LIST = 1_000;
  * path, and the document without it, which gives the same errors.
  */
 function validateDocument(value: unknown, as: SchemaRoot): ErrorObject[] {
-  const { document, dialectFile, items } = validators();
+  const { document, dialectFile, items } = VALIDATORS;
   if (as === "dialect_file") return dialectFile(value) ? [] : (dialectFile.errors ?? []).slice();
   const record = typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
   const long = LISTS.filter((key) => {

@@ -8,7 +8,6 @@ import { readFile } from "node:fs/promises";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { daysToPlace, isCalendarDate, placeValue } from "../model/calendar.js";
 import { type Dialect, parseDialect } from "../model/dialect.js";
-import { jsonSchemaAjv } from "../model/json-schema.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import type {
@@ -26,7 +25,8 @@ import { Issues, SeedError } from "./errors.js";
 import { readMoney, readTime } from "./fields.js";
 import { readTargetingList } from "./routes/targetings.js";
 import { checkInsertionOrder } from "./rules.js";
-import { SEED_SCHEMA } from "./seed-schema.js";
+// SEED_SCHEMA (seed-schema.ts), compiled when doohctl is built (scripts/gen-validators.ts).
+import { seed as validateSchema } from "./seed-schema.generated.js";
 import {
   type AuditRecord,
   type CampaignRecord,
@@ -82,11 +82,6 @@ export interface EmulatorSeed {
    */
   dialect?: unknown;
 }
-
-// Published as draft-07 (schemas/emulator-seed.schema.json) for editors; every keyword it
-// uses means the same in 2020-12, the one draft doohctl validates with.
-const { $schema: _, ...seedSchema } = SEED_SCHEMA;
-const validateSchema = jsonSchemaAjv().compile(seedSchema);
 
 /** `/campaigns/3/cpm` -> `campaigns[3].cpm`. */
 function toField(pointer: string): string {

@@ -1,14 +1,13 @@
 /**
  * The one Ajv set-up: JSON Schema draft 2020-12, every error reported (a person fixes a file
- * in one pass), the standard `date-time` and `uri` formats. Each schema family (the config
- * schema, the plan file's, the API contract, the emulator seed's) makes its instance with
- * this, once, and compiles its schemas from it.
+ * in one pass), the formats of json-schema-formats.ts. The validators a run uses are compiled
+ * when doohctl is built (scripts/gen-validators.ts writes their code with this set-up, and
+ * `test/model/generated-validators.test.ts` fails when that code no longer matches the
+ * schemas); a run compiles with it only what cannot be known then: doctor's checks of the
+ * contract's members, and the strict contract checks the tests use (src/api/contract-check.ts).
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { _, Ajv2020 } from "ajv/dist/2020.js";
+import { SCHEMA_FORMATS, type SchemaFormatName } from "./json-schema-formats.js";
 
 export interface SchemaFamilyOptions {
   /**
@@ -19,10 +18,33 @@ export interface SchemaFamilyOptions {
   strict?: boolean;
   /** Errors carry the schema and data they concern (config messages quote them). @default false */
   verbose?: boolean;
+  /** The formats the family's schemas use. @default ["date-time", "uri"] */
+  formats?: readonly SchemaFormatName[];
+  /**
+   * Keep each compiled function's source, for ajv's standalone code (scripts/gen-validators.ts):
+   * the code then reaches the formats as `require("doohctl:formats")`, which the generated
+   * module maps to SCHEMA_FORMATS. @default false
+   */
+  standalone?: boolean;
 }
 
-export function jsonSchemaAjv({ strict = true, verbose = false }: SchemaFamilyOptions = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict, verbose });
-  addFormats(ajv, ["date-time", "uri"]);
+/** The name the generated code reaches SCHEMA_FORMATS by (scripts/gen-validators.ts maps it). */
+export const FORMATS_MODULE = "doohctl:formats";
+
+export function jsonSchemaAjv({
+  strict = true,
+  verbose = false,
+  formats = ["date-time", "uri"],
+  standalone = false,
+}: SchemaFamilyOptions = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict,
+    verbose,
+    ...(standalone
+      ? { code: { source: true, esm: true, lines: true, formats: _`require(${FORMATS_MODULE})` } }
+      : {}),
+  });
+  for (const name of formats) ajv.addFormat(name, SCHEMA_FORMATS[name]);
   return ajv;
 }

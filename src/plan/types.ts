@@ -267,7 +267,7 @@ export interface PlanSummary {
    */
   estimated_apply_ms: number;
   write_window: string;
-  /** Write slots other runs on this machine held at planning (pacing across runs); absent when none. */
+  /** Write slots recent runs on this machine (the user's own earlier ones too) held at planning (pacing across runs); absent when none. */
   write_slots_in_use?: number;
   insertion_orders: InsertionOrderDelta[];
   /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */

@@ -149,8 +149,10 @@ export function insertionOrderOf(change: Change): string | undefined {
 
 export function eta(plan: Plan): string {
   const s = plan.summary;
+  // Slots of the pacing log (src/api/pacing-log.ts): this machine's earlier and concurrent runs
+  // for the same origin, environment and user, an apply just made among them.
   const busy = s.write_slots_in_use
-    ? ` (${count(s.write_slots_in_use, "write slot")} in use by other runs)`
+    ? ` (${count(s.write_slots_in_use, "write slot")} still taken by recent runs on this machine, yours included)`
     : "";
   return `${count(s.write_requests, "write request")}, about ${Time.formatDuration(s.estimated_apply_ms)} at ${s.write_window}${busy}`;
 }

@@ -1,6 +1,7 @@
 /**
  * pull's output (docs/pull.md, Output): text is the live pauses first, then a unified diff
- * per file, then what was not pulled and why; JSON carries the same facts.
+ * per file, then what was not pulled and why; JSON carries the same facts. Only a diff's lines
+ * start with -, +, a space or @, so a script can take the diff alone (the drift examples do).
  */
 
 import { count } from "../model/plural.js";

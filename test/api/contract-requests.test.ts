@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkRequest, findOperation, schemaValidator } from "../../src/api/contract.js";
+import { findOperation } from "../../src/api/contract.js";
+import { checkRequest, schemaValidator } from "../../src/api/contract-check.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { ApiRequest } from "../../src/api/types.js";
 

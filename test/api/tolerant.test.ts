@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkAnswer, findOperation, readAnswer } from "../../src/api/contract.js";
+import { findOperation, readAnswer } from "../../src/api/contract.js";
+import { checkAnswer } from "../../src/api/contract-check.js";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import type { HttpMethod } from "../../src/api/types.js";
 import { usdParts } from "../helpers/money.js";

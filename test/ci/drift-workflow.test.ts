@@ -46,6 +46,12 @@ describe("the GitHub drift workflow", () => {
     expect(pr.body).toContain("| maximum spend | before | after | change");
     // The diff alone: pull's progress lines (stderr) go to the job log, not the description.
     expect(pr.body).not.toContain("doohctl: reading");
+    // The diff alone in its fence, under a heading saying its order; pull's summary apart.
+    const diff = /\n````diff\n([\s\S]*?)\n````\n/.exec(pr.body)?.[1] ?? "";
+    expect(diff.split("\n").filter((line) => !/^[-+ @]/.test(line))).toEqual([]);
+    expect(diff).toMatch(/^--- a\/campaigns\/doohctl\.yaml\n\+\+\+ b\/campaigns\/doohctl\.yaml\n@@ /);
+    expect(pr.body).toContain("### The pulled change: one diff per file, in the order pull reads the config");
+    expect(pr.body).toContain("````text\npull: 1 value written to 1 file\n````");
     expect(r.show("doohctl/drift", CONFIG)).toContain("budget_impressions: 130000");
     expect(r.show("main", CONFIG)).not.toContain("130000");
     expect(r.main()).toBe(sha);

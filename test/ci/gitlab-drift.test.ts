@@ -74,6 +74,14 @@ describe("the GitLab drift job", () => {
     expect(mr.description).toContain("| maximum spend | before | after | change");
     // The diff alone: pull's progress lines (stderr) go to the job log, not the description.
     expect(mr.description).not.toContain("doohctl: reading");
+    // The diff alone in its fence, under a heading saying its order; pull's summary apart.
+    const diff = /\n````diff\n([\s\S]*?)\n````\n/.exec(mr.description ?? "")?.[1] ?? "";
+    expect(diff.split("\n").filter((line) => !/^[-+ @]/.test(line))).toEqual([]);
+    expect(diff).toMatch(/^--- a\/campaigns\/doohctl\.yaml\n\+\+\+ b\/campaigns\/doohctl\.yaml\n@@ /);
+    expect(mr.description).toContain(
+      "### The pulled change: one diff per file, in the order pull reads the config",
+    );
+    expect(mr.description).toContain("````text\npull: 1 value written to 1 file\n````");
 
     await outOfBand(p, "5003", { budget_impressions: 90000 });
     const second = await p.run("drift", { source: "schedule" });

@@ -28,6 +28,22 @@ async function start(options: { targetings?: boolean } = {}) {
   return project;
 }
 
+/** `p.run` options that cancel the job as GitLab does (gitlab-job.ts) at the first write `at` matches. */
+function cancelledAt(p: GitLabProject, at: (entry: { method: string }) => boolean = () => true) {
+  let cancelled = false;
+  return {
+    onSpawn: (_child: unknown, cancel: () => void) => {
+      p.emulator.onWrite((entry) => {
+        if (!at(entry) || cancelled) return;
+        cancelled = true;
+        cancel();
+      });
+    },
+  };
+}
+
+const isPut = (entry: { method: string }) => entry.method === "PUT";
+
 const noteOf = (p: GitLabProject, iid: number, key: string) =>
   p.gitlab.notes.get(iid)?.find((n) => n.body.startsWith(`<!-- doohctl:${key} -->`))?.body;
 
@@ -59,7 +75,7 @@ describe("the GitLab script lines", () => {
     const ci = readFileSync(join(ROOT, "examples", "gitlab", ".gitlab-ci.yml"), "utf8");
     const reads = ci.split("\n").filter((line) => line.includes("$?") && !line.trimStart().startsWith("#"));
     expect(reads.length).toBeGreaterThan(0);
-    for (const line of reads) expect(line).toMatch(/code=0; .* \|\| code=\$\?$/);
+    for (const line of reads) expect(line).toMatch(/code=0; .* \|\| code=\$\?($|;)/);
     expect(ci).not.toMatch(/^\s*- set \+e/m);
   });
 });
@@ -221,22 +237,14 @@ describe("a GitLab apply job cancelled while it runs", () => {
     const p = await start();
     p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
     const sha = p.merge(5);
-    let cancelled = false;
-    const run = await p.run(
-      "apply",
-      { source: "web", sha },
-      {
-        onSpawn: (_child, cancel) => {
-          p.emulator.onWrite(() => {
-            if (cancelled) return;
-            cancelled = true;
-            cancel();
-          });
-        },
-      },
-    );
+    const run = await p.run("apply", { source: "web", sha }, cancelledAt(p));
     expect(run.status, run.log).toBe("canceled");
     expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
+    const report = String(run.job.artifacts["apply.txt"]);
+    expect(report).toMatch(/^Apply (complete|interrupted)/m);
+    expect(run.afterLog).toMatch(/doohctl apply, cancelled, exited (0|143); its report \(apply\.txt\):\n/);
+    expect(run.afterLog).toContain(report);
     const next = await p.run("drift", { source: "schedule" });
     expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
   }, 60_000);
@@ -251,24 +259,15 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
     const one = p.merge(1);
     // Cancelled once the first targeting PUT landed: doohctl stops on the runner's SIGTERM and
-    // waits for the write window (2 a 30 s) to reactivate; the job ends before it can.
-    let cancelled = false;
-    const run = await p.run(
-      "apply",
-      { source: "push", sha: one },
-      {
-        onSpawn: (_child, cancel) => {
-          p.emulator.onWrite((entry) => {
-            if (entry.method !== "PUT" || cancelled) return;
-            cancelled = true;
-            cancel();
-          });
-        },
-      },
-    );
+    // waits for the write window (2 a 30 s) to reactivate; after_script waits 2 s for it (a
+    // project's DOOHCTL_CANCEL_WAIT), and the job ends before it can.
+    p.variables.push({ key: "DOOHCTL_CANCEL_WAIT", value: "2" });
+    const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
     expect(run.status, run.log).toBe("canceled");
     expect(p.inactive(), "the cancelled apply left them paused").toEqual([...CAMPAIGNS].sort());
     expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    expect(run.afterLog).toContain("doohctl apply, cancelled, still ran 2 s later (DOOHCTL_CANCEL_WAIT)");
+    expect(run.afterLog).toContain("SIGTERM: no further change is sent; reactivating what this apply paused");
     const left = noteOf(p, 1, "apply");
     for (const [i, name] of CAMPAIGNS.entries()) {
       const line = `campaign ${5001 + i} "${name}" (insertion order 1001)`;
@@ -297,6 +296,24 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     }
     expect(failure).toContain("none remains paused");
     expect(said).toContain("merges before this one were not applied");
+  }, 120_000);
+});
+
+describe("a GitLab apply job cancelled while the write window holds its reactivation", () => {
+  it("waits in after_script for doohctl to reactivate them: every campaign active, its report and exit 143 in the log", async () => {
+    const p = await start({ targetings: true });
+    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    // !1 pauses all three; the write window (2 a 5 s) holds the reactivation a few seconds,
+    // well inside DOOHCTL_CANCEL_WAIT (60 s, the example's).
+    p.openMergeRequest(1, {}, targetingChange(p.emulator.origin).replace("write: 2/30s", "write: 2/5s"));
+    expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
+    const one = p.merge(1);
+    const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
+    expect(run.status, run.log).toBe("canceled");
+    expect(p.inactive(), run.afterLog).toEqual([]);
+    expect(run.afterLog).toContain("doohctl apply, cancelled, exited 143; its report (apply.txt):");
+    expect(run.afterLog).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+    expect(noteOf(p, 1, "apply")).toContain("No campaign it paused is left paused.");
   }, 120_000);
 });
 

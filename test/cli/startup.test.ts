@@ -39,11 +39,14 @@ describe("start-up: a command loads what it uses (docs/performance.md, Start-up)
     expect(loaded.filter((url) => url.includes("/cli/commands/"))).toEqual([]);
   });
 
-  it("doohctl validate loads the YAML parser but no HTTP client and no emulator", () => {
+  it("doohctl validate loads the YAML parser and the schema's built validator, but no schema compiler, HTTP client or emulator", () => {
     const dir = mkdtempSync(join(tmpdir(), "doohctl-startup-"));
     writeFileSync(join(dir, "doohctl.yaml"), "version: 1\ninsertion_orders: []\n");
     const loaded = modulesLoaded(["validate"], dir);
     expect(loaded.some((url) => url.includes("/node_modules/yaml/"))).toBe(true);
+    expect(loaded.some((url) => url.endsWith("/config/config-schema.generated.js"))).toBe(true);
+    // The validators are compiled when doohctl is built (scripts/gen-validators.ts).
+    expect(loaded.filter((url) => /\/node_modules\/ajv\/dist\/(?!runtime\/)/.test(url))).toEqual([]);
     expect(loaded.filter((url) => /\/node_modules\/undici\/|\/src\/emulator\//.test(url))).toEqual([]);
   });
 

@@ -1,40 +1,20 @@
 /**
  * Every README and docs/ snippet marked runnable (a fenced block opened with ```sh runnable)
  * works as written with an installed doohctl, outside the checkout: the package is packed once,
- * installed globally into a temporary prefix (`npm root -g` answers there), and each document's
+ * installed with `npm install --global --prefix DIR` (whose prefix `npm root -g` does not know:
+ * the blocks find the shipped examples with `doohctl examples`), and each document's
  * runnable blocks run in order as one bash script (`set -euo pipefail`) in an empty directory,
  * with the emulator's documented port 4010 replaced by a free one. The end state each
  * walk-through promises is checked after it.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, ROOT } from "../proof/binary.js";
-
-const DOCUMENTS = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)];
-
-/** The runnable blocks of a Markdown file, in order. */
-function runnableBlocks(text: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] | undefined;
-  for (const line of text.split("\n")) {
-    if (current === undefined) {
-      if (/^```sh runnable\s*$/.test(line)) current = [];
-    } else if (line.startsWith("```")) {
-      blocks.push(current.join("\n"));
-      current = undefined;
-    } else current.push(line);
-  }
-  return blocks;
-}
-
-const RUNNABLE = DOCUMENTS.map((doc) => ({
-  doc,
-  blocks: runnableBlocks(readFileSync(join(ROOT, doc), "utf8")),
-})).filter((d) => d.blocks.length > 0);
+import { RUNNABLE } from "./runnable-blocks.js";
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -93,7 +73,6 @@ async function runDocument(blocks: string[], work: string): Promise<{ code: numb
   const env: Record<string, string> = {
     PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}`,
     HOME: join(dir, "home"),
-    npm_config_prefix: prefix,
     npm_config_update_notifier: "false",
     DOOHCTL_STATE_DIR: join(work, ".state"),
     XDG_CACHE_HOME: join(work, ".cache"),

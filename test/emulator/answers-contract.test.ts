@@ -8,13 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  checkAnswer,
-  checkRequest,
-  findOperation,
-  issuesOf,
-  schemaValidator,
-} from "../../src/api/contract.js";
+import { findOperation, issuesOf } from "../../src/api/contract.js";
+import { checkAnswer, checkRequest, schemaValidator } from "../../src/api/contract-check.js";
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";

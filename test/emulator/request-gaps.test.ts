@@ -5,7 +5,7 @@
  * loosened to the contract (docs/emulator.md, "Requests").
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { checkRequest } from "../../src/api/contract.js";
+import { checkRequest } from "../../src/api/contract-check.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { USER } from "../helpers/users.js";
 import { boot, DSP, fields, request, type Session } from "./helpers.js";

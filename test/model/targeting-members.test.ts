@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { SEED_SCHEMA_FILE, splice, TARGETING_SCHEMA_FILES } from "../../scripts/gen-targeting-schemas.js";
-import { schemaValidator } from "../../src/api/contract.js";
+import { schemaValidator } from "../../src/api/contract-check.js";
 import { configSchema } from "../../src/config/schema-file.js";
 import { SEED_OPTION_SET } from "../../src/emulator/seed-schema.js";
 import { TARGETING_OPTIONS, targetingOption } from "../../src/model/targeting-members.js";

@@ -90,7 +90,9 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
+    // A generated validator holds its schema as data, the plan's finding shape among it
+    // (scripts/gen-validators.ts): it builds no finding.
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".generated.ts") ? [path] : [];
   });
 }
 

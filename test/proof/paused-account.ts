@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { ADVERTISER, PUBLISHERS, seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, loginEnv, startCliAccount } from "../helpers/cli-account.js";
+import { interceptingProxy, type OnRequest } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { watchDelivery } from "./world.js";
 
@@ -18,6 +19,8 @@ export const CAMPAIGNS = ["Malls", "Stations", "Airports"];
 
 export interface PausingAccount {
   emulator: RunningEmulator;
+  /** What the config names as the DSP: the emulator, or the proxy in front of it. */
+  origin: string;
   /** The test's directory: `doohctl.yaml`, HOME and the apply lock's directory. */
   dir: string;
   env: Record<string, string>;
@@ -25,10 +28,18 @@ export interface PausingAccount {
   violations: string[];
   /** The names of the campaigns inactive now. */
   inactive(): string[];
+  /** Closes the proxy, if any, and the emulator. */
+  close(): Promise<void>;
 }
 
-/** The account, its requests each slowed by `latencyMs` so a signal lands while the apply is at work. */
-export async function pausingAccount(latencyMs: number): Promise<PausingAccount> {
+/**
+ * The account, its requests each slowed by `latencyMs` so a signal lands while the apply is at
+ * work; with `onRequest`, the DSP is reached through an intercepting proxy (test/helpers/proxy.ts).
+ */
+export async function pausingAccount(
+  latencyMs: number,
+  options: { onRequest?: OnRequest } = {},
+): Promise<PausingAccount> {
   const running = (
     await startCliAccount({
       seed: {
@@ -41,10 +52,14 @@ export async function pausingAccount(latencyMs: number): Promise<PausingAccount>
       emulator: { latencyMs },
     })
   ).emulator;
+  const proxy = options.onRequest
+    ? await interceptingProxy(running.origin, { onRequest: options.onRequest })
+    : undefined;
+  const origin = proxy?.origin ?? running.origin;
   const dir = mkdtempSync(join(tmpdir(), "doohctl-signals-"));
   writeFileSync(
     join(dir, "doohctl.yaml"),
-    accountConfig(running.origin, [
+    accountConfig(origin, [
       '  - id: "1001"',
       "    campaigns:",
       ...CAMPAIGNS.flatMap((name) => [
@@ -54,7 +69,11 @@ export async function pausingAccount(latencyMs: number): Promise<PausingAccount>
     ]),
   );
   const { violations, inactive } = watchDelivery(running);
-  return { emulator: running, dir, env: loginEnv(USER, dir), violations, inactive };
+  const close = async () => {
+    await proxy?.close();
+    await running.close();
+  };
+  return { emulator: running, origin, dir, env: loginEnv(USER, dir), violations, inactive, close };
 }
 
 /** Whether a write's body pauses a campaign. */

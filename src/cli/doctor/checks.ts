@@ -5,7 +5,7 @@
  * them). What an answer must hold is the contract's to say, for the members of the model's
  * tables (`memberProblems`).
  */
-import { checkFragment } from "../../api/contract.js";
+import { checkFragment } from "../../api/contract-check.js";
 import type { Dialect } from "../../model/dialect.js";
 import { printable } from "../../model/printable.js";
 import {

@@ -4,7 +4,7 @@
  * contract's to say (src/api/contract.ts), with the members of the model's tables
  * (src/model/resource-fields.ts); checks.ts asks it.
  */
-import { checkFragment } from "../../api/contract.js";
+import { checkFragment } from "../../api/contract-check.js";
 import { printable } from "../../model/printable.js";
 
 export type Obj = Record<string, unknown>;

@@ -3,13 +3,10 @@
  * schemas/plan.schema.json on load, its `format_version` first so an old or new file gets
  * a message that says what to do rather than a list of schema errors.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import type { ValidateFunction } from "ajv/dist/2020.js";
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../../model/json-depth.js";
-import { jsonSchemaAjv } from "../../model/json-schema.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../types.js";
 import { canonicalDocument } from "./canonical.js";
+import { plan as validatePlanFile } from "./plan-schema.generated.js";
 
 export class PlanFileError extends Error {
   override readonly name = "PlanFileError";
@@ -103,22 +100,10 @@ function inner(text: string, head: string, tail: string): string {
   return text.slice(head.length, text.length - tail.length);
 }
 
-function schemaPath(): string {
-  // src/plan/saved -> ../../../schemas; dist/src/plan/saved -> ../../../../schemas
-  for (const relative of ["../../../schemas/plan.schema.json", "../../../../schemas/plan.schema.json"]) {
-    const path = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  throw new Error("schemas/plan.schema.json not found: the installation is incomplete");
-}
-
-let validator: ValidateFunction | undefined;
+/** Compiled when doohctl is built (scripts/gen-validators.ts) from schemas/plan.schema.json. */
 function validate(value: unknown): string[] {
-  // strict off: the schema's if/then branches require properties their parent defines,
-  // which ajv's strict mode (strictRequired) refuses though the schema is valid JSON Schema.
-  validator ??= jsonSchemaAjv({ strict: false }).compile(JSON.parse(readFileSync(schemaPath(), "utf8")));
-  if (validator(value)) return [];
-  return (validator.errors ?? [])
+  if (validatePlanFile(value)) return [];
+  return (validatePlanFile.errors ?? [])
     .slice(0, 10)
     .map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
 }

@@ -1,0 +1,47 @@
+/**
+ * The JSON Schema validators a run uses are code generated when doohctl is built
+ * (scripts/gen-validators.ts, ajv's standalone code): each module must be what the schemas
+ * make now, so that a schema changed without running the generator fails here, not in a user's
+ * run. The behaviour of each validator is what the config, plan file, contract and seed tests
+ * check through it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generatedValidators } from "../../scripts/gen-validators.js";
+import { ROOT } from "../proof/binary.js";
+
+const OUT_OF_DATE = "run `npm run build && node dist/scripts/gen-validators.js`";
+
+describe("the generated validators", () => {
+  const modules = generatedValidators();
+
+  it("are one module per schema family, each beside the code that uses it", () => {
+    expect(modules.map((m) => m.file).sort()).toEqual([
+      "src/api/contract-answers.generated.ts",
+      "src/config/config-schema.generated.ts",
+      "src/emulator/seed-schema.generated.ts",
+      "src/plan/saved/plan-schema.generated.ts",
+    ]);
+  });
+
+  it.each(modules.map((m) => [m.file, m.text] as const))("%s is up to date with its schema", (file, text) => {
+    expect(readFileSync(join(ROOT, file), "utf8") === text, `${file} is out of date: ${OUT_OF_DATE}`).toBe(
+      true,
+    );
+  });
+
+  it("load no part of ajv's compiler: only its run-time helpers and the formats table", () => {
+    for (const { text } of modules) {
+      const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+      expect(imports.filter((from) => !from?.endsWith("json-schema-formats.js"))).toEqual([
+        "node:module",
+        "ajv/dist/2020.js",
+      ]);
+      expect(text).toContain('import type { ValidateFunction } from "ajv/dist/2020.js";');
+      const required = new Set([...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]));
+      for (const name of required)
+        expect(name === "doohctl:formats" || name?.startsWith("ajv/dist/runtime/")).toBe(true);
+    }
+  });
+});
