@@ -10,10 +10,10 @@ import { SCHEMA_FORMATS } from "../model/json-schema-formats.js";
 const requireHelper = createRequire(import.meta.url);
 const require = (name: string) => (name === "doohctl:formats" ? SCHEMA_FORMATS : requireHelper(name));
 
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://doohctl.dev/schemas/doohctl.schema.json","title":"doohctl configuration","description":"The desired state of insertion orders, campaigns, campaign targetings and creative associations on a DOOH DSP. Only what is declared is managed: an omitted field is neither compared nor changed.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"Version of this configuration format. Always 1.","const":1,"examples":[1]},"connection":{"description":"How to reach the DSP: api_origin, environment, rate_limits, and for one of several accounts its name and the names of the variables holding its origin and credentials. Optional; declare it in one file only.","$ref":"#/$defs/connection"},"policy":{"description":"Guardrail policies every plan is checked against: each rule `deny` (an error finding: the plan exits 1 and applies nothing, unless `--allow CODE`) or `warn` (a warning finding). An insertion order's own `policy` overrides these rule by rule. Optional; declare it in one file only.","$ref":"#/$defs/policy"},"dialect":{"description":"Only in the dialect file that `connection.dialect` names (a file holding `dialect:` and nothing else but `x-` keys, so that CODEOWNERS can guard it like the policy): the dialect itself. Anywhere else it is an error: name the file in `connection.dialect`, or move the keys under `connection.dialect`.","$ref":"#/$defs/dialect"},"insertion_orders":{"description":"Insertion orders to manage. They must already exist: the API cannot create them, so each is adopted by its id. Lists from several files are concatenated.","type":"array","items":{"$ref":"#/$defs/insertion_order"}},"creatives":{"description":"Properties of existing creatives to manage (categories, pixel URL). Which campaigns a creative is associated with is declared on the campaign (`creatives`). Lists from several files are concatenated.","type":"array","items":{"$ref":"#/$defs/creative"}}},"patternProperties":{"^x-":{"description":"Extension keys (names starting with `x-`) are ignored: a place to define YAML anchors, such as a targeting block that several campaigns reuse with an alias or a `<<` merge key."}},"$defs":{"connection":{"description":"How to reach the DSP. Optional: the environment variables DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override it. Credentials never go here: they come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or, for one of several accounts in a repository (`account`), from the variables its `*_from` keys name.","type":"object","additionalProperties":false,"properties":{"account":{"description":"The name of this account, when one repository holds several (one directory each; see docs/safety.md, Several accounts in one repository): lower-case letters, digits and hyphens, unique across the repository. With it, api_origin_from, email_from and password_from are required, and the origin and credentials come only from the variables they name (docs/safety.md, Credentials). Without it, the single account of DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","examples":["northwind-eu"]},"api_origin_from":{"description":"With account: the NAME of the environment variable that holds this account's API origin (never the origin itself).","$ref":"#/$defs/variable_name"},"email_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's email (never the email itself).","$ref":"#/$defs/variable_name"},"password_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's password (never the password itself).","$ref":"#/$defs/variable_name"},"api_origin":{"description":"Scheme and host of the service, without a path: the DSP API is under `/api/dsp/v1` of it. HTTPS only, except a loopback address such as a local `doohctl emulator`. No user name or password (`user:password@`) in it: the login goes in DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","format":"uri","examples":["https://dsp.example.com","http://127.0.0.1:8787"]},"environment":{"description":"Which environment the API user belongs to; it decides the session cookie (`tr-production` or `tr-staging`). Default: production.","enum":["production","staging"]},"dialect":{"description":"How this DSP answers where the specification leaves a fact \"not shown\" (gap decisions G1, G2, G3 and G5, docs/assumptions.md): a map of the keys below, each optional and defaulting to today's decision, or the path of a dialect file, relative to this file (`.yaml` or `.yml`, inside the repository), whose top level is `dialect:` and nothing else but `x-` keys. Default: every decision as written.","if":{"type":"object"},"then":{"$ref":"#/$defs/dialect"},"else":{"type":"string","minLength":1},"examples":["dialect.yaml"]},"rate_limits":{"description":"Request budgets the client paces itself to, as requests/duration (`ms`, `s` or `m`). Defaults are the published limits: get 100/60s, write 10/60s, session 10/60s.","type":"object","additionalProperties":false,"properties":{"get":{"description":"GET requests per window, per user. Default 100/60s.","$ref":"#/$defs/rate_window"},"write":{"description":"PUT, POST and PATCH requests together per window, per user. Default 10/60s.","$ref":"#/$defs/rate_window"},"session":{"description":"Session creations (logins) per window, per IP address. Default 10/60s.","$ref":"#/$defs/rate_window"}}}}},"dialect":{"title":"Dialect","description":"How this DSP answers where the specification leaves a fact \"not shown\" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are plain JSON names; the progress parameter is one `name=value`. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.","type":"object","additionalProperties":false,"properties":{"insertion_orders_path":{"description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default: `/insertion_orders`.","type":"string"},"contract_number":{"description":"G1: the insertion order member that holds the contract number. Default: `contract_number`.","type":"string"},"progress":{"description":"G2: parameter, member, impressions, spend; each optional.","type":"object","additionalProperties":false,"properties":{"parameter":{"description":"G2: the query parameter that adds delivery progress to campaign answers. Default: `include_progress=true`.","type":"string"},"member":{"description":"G2: the campaign member that holds delivery progress. Default: `progress`.","type":"string"},"impressions":{"description":"G2: the progress member that counts impressions delivered. Default: `impressions_delivered`.","type":"string"},"spend":{"description":"G2: the progress member that holds the money spent (a Money). Default: `spend`.","type":"string"}}},"targetings":{"description":"G5: read_path, member; each optional.","type":"object","additionalProperties":false,"properties":{"read_path":{"description":"G5: the path that reads one campaign's targetings. Default: `/campaigns/{id}/targetings`.","type":"string"},"member":{"description":"G5: the member of that answer that holds the targeting list. Default: `targetings`.","type":"string"}}},"campaign_targetings":{"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default: none (null).","type":["string","null"]},"create_campaigns_member":{"description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default: `campaigns`.","type":"string"}}},"dialect_file":{"title":"Dialect file","description":"The file `connection.dialect` names: `dialect:` and nothing else but `x-` keys (no `version`), so that CODEOWNERS can guard it like the policy.","type":"object","additionalProperties":false,"required":["dialect"],"properties":{"dialect":{"description":"The dialect: the keys of `connection.dialect`, each optional.","$ref":"#/$defs/dialect"}},"patternProperties":{"^x-":{"description":"Extension keys (names starting with `x-`) are ignored: a place for YAML anchors."}}},"insertion_order":{"title":"Insertion order","description":"An existing insertion order, adopted by id, and the campaigns it should have.","type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"description":"Id of an existing insertion order (required). Quote it: \"1001\".","$ref":"#/$defs/id"},"contract_number":{"description":"The contract (purchase order) number; null clears it.","type":["string","null"],"examples":["PO-7781"]},"start_time":{"description":"Start of the flight window: an ISO 8601 date-time with `Z` or an offset. Must be before end_time; campaign flights must lie inside it.","$ref":"#/$defs/time"},"end_time":{"description":"End of the flight window (exclusive): an ISO 8601 date-time with `Z` or an offset.","$ref":"#/$defs/time"},"budget_impressions":{"description":"Impression budget; the declared campaigns' budgets must not add up to more. null clears it. A whole number up to 9007199254740991 (2^53 - 1): beyond it a number loses digits in JSON and budget sums are no longer exact.","type":["integer","null"],"minimum":0,"maximum":9007199254740991,"examples":[2000000]},"budget_money":{"description":"Money budget, like \"25000 USD\"; campaign cpm must be in the same currency. null clears it.","anyOf":[{"$ref":"#/$defs/money"},{"type":"null"}]},"unmanaged_campaigns":{"description":"What to do with live campaigns of this insertion order that the config does not list: `ignore` leaves them alone (default); `deactivate` deactivates them (the API has no delete).","enum":["ignore","deactivate"]},"policy":{"description":"Guardrail policies for this insertion order and its campaigns: each rule given here replaces the top-level rule of the same name (max_added_spend is per apply, so top-level only).","$ref":"#/$defs/insertion_order_policy"},"campaigns":{"description":"Campaigns of this insertion order. A campaign is identified by its id when given, else by its name.","type":"array","items":{"$ref":"#/$defs/campaign"}}}},"campaign":{"title":"Campaign","description":"A campaign (line item). With no live match it is created, which needs start_time, end_time, budget_impressions and cpm.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"description":"Name of the campaign (required): its identity within the insertion order. The API cannot rename a campaign.","type":"string","minLength":1,"examples":["Holiday airports"]},"id":{"description":"Id of an existing campaign: pins identity, so the name is only checked. Omit it for a campaign to create.","$ref":"#/$defs/id"},"active":{"description":"true lets the campaign serve; false stops delivery and keeps its configuration.","type":"boolean"},"start_time":{"description":"Start of the campaign's flight: an ISO 8601 date-time with `Z` or an offset, inside the insertion order's flight.","$ref":"#/$defs/time"},"end_time":{"description":"End of the campaign's flight (exclusive), inside the insertion order's flight.","$ref":"#/$defs/time"},"budget_impressions":{"description":"Impression budget of the campaign: a whole number up to 9007199254740991 (2^53 - 1); beyond it a number loses digits in JSON and budget sums are no longer exact.","type":"integer","minimum":0,"maximum":9007199254740991,"examples":[500000]},"cpm":{"description":"Cost per thousand impressions, like \"12.50 USD\"; in the insertion order's budget_money currency.","$ref":"#/$defs/money"},"pacing":{"description":"Pacing settings: an object passed to the API as written and compared deeply.","type":"object","examples":[{"strategy":"even"}]},"targetings":{"description":"The complete list of targeting option sets. A venue is targeted when it satisfies every option of a set. `[]` removes all targeting; omit the key to leave live targetings alone. Changing targeting of an active campaign pauses it for the change.","type":"array","items":{"$ref":"#/$defs/targeting_option_set"}},"creatives":{"description":"Exactly the creatives (by id) to associate with this campaign; omit the key to leave associations alone.","type":"array","items":{"$ref":"#/$defs/id"},"examples":[["9001","9002"]]}}},"targeting_option_set":{"description":"One targeting option set: one or more options, all of which a venue must satisfy.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"deal_targeting_option":{"description":"Targets venues available through these deals.","type":"object","additionalProperties":false,"required":["deal_ids"],"properties":{"deal_ids":{"description":"Deal ids (at least one).","$ref":"#/$defs/id_list"}}},"venue_type_targeting_option":{"description":"Targets (or, with exclude, excludes) venues of these venue types.","type":"object","additionalProperties":false,"required":["venue_type_ids"],"properties":{"venue_type_ids":{"description":"Venue type ids: numeric category identifiers (at least one; G5).","$ref":"#/$defs/venue_type_id_list"},"exclude":{"description":"true excludes the listed venue types. Default false.","type":"boolean"}}},"venue_targeting_option":{"description":"Targets (or, with exclude, excludes) these venues.","type":"object","additionalProperties":false,"required":["venue_targeting_ids"],"properties":{"venue_targeting_ids":{"description":"Venue ids (at least one).","$ref":"#/$defs/id_list"},"exclude":{"description":"true excludes the listed venues. Default false.","type":"boolean"}}},"publisher_targeting_option":{"description":"Targets (or, with exclude, excludes) venues of these publishers.","type":"object","additionalProperties":false,"required":["publisher_ids"],"properties":{"publisher_ids":{"description":"Publisher ids (at least one).","$ref":"#/$defs/id_list"},"exclude":{"description":"true excludes the listed publishers. Default false.","type":"boolean"}}}}},"creative":{"title":"Creative","description":"Managed properties of an existing creative.","type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"description":"Id of an existing creative (required).","$ref":"#/$defs/id"},"category_ids":{"description":"Exactly the creative categories of this creative, by id; [] removes all.","type":"array","items":{"$ref":"#/$defs/id"},"examples":[["3"]]},"pixel_url":{"description":"Tracking pixel URL: an absolute http or https URL.","$ref":"#/$defs/http_url"}}},"id":{"title":"Id","description":"An identifier: a string without white space or invisible characters, or an integer from 0 up to 9007199254740991 (2^53 - 1; it becomes its decimal string). Quote longer ids: a larger YAML number loses digits.","anyOf":[{"type":"string","minLength":1,"pattern":"^[^\\s\\p{Cc}\\p{Cf}]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}],"examples":["1001"]},"id_list":{"title":"Id list","description":"A non-empty list of ids.","type":"array","minItems":1,"items":{"$ref":"#/$defs/id"}},"venue_type_id_list":{"title":"Venue type id list","description":"A non-empty list of venue type ids. Venue type ids are numeric category identifiers (G5): digits in quotes, or whole numbers.","type":"array","minItems":1,"items":{"$ref":"#/$defs/venue_type_id"}},"venue_type_id":{"title":"Venue type id","description":"A venue type id: a numeric category identifier (G5), written as digits in quotes or as a whole number up to 9007199254740991.","anyOf":[{"type":"string","pattern":"^[0-9]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}],"examples":["12"]},"http_url":{"title":"URL","description":"An absolute http or https URL with a host and no white space. Ad-server macros such as {cachebuster}, [timestamp] or %%CB%% may stand in it.","type":"string","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]\\S*$","examples":["https://pixel.example.com/p?c=9001"],"format":"http-url"},"time":{"title":"Time","description":"An ISO 8601 date-time with `Z` or an offset, and up to nine fraction digits (kept exactly); compared as an instant and sent as UTC.","type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$","examples":["2026-12-01T00:00:00Z","2026-12-01T01:00:00+01:00"]},"money":{"title":"Money","description":"An amount and an ISO 4217 currency: \"12.50 USD\" (up to 9 decimals), or the API's object form. Exact: never a binary float, so a bare number is refused.","anyOf":[{"type":"string","pattern":"^[0-9]+(\\.[0-9]{1,9})?\\s+[A-Z]{3}$","examples":["12.50 USD","25000 EUR"]},{"type":"object","additionalProperties":false,"required":["currency_code","units"],"properties":{"currency_code":{"description":"ISO 4217 currency code, three upper-case letters.","type":"string","pattern":"^[A-Z]{3}$"},"units":{"description":"Whole units, as an integer string (or an integer up to 9007199254740991, 2^53 - 1: a larger YAML number loses digits, so quote it).","anyOf":[{"type":"string","pattern":"^[0-9]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}]},"nanos":{"description":"Fractional part in billionths of a unit, 0 to 999999999. Default 0.","type":"integer","minimum":0,"maximum":999999999}}}]},"variable_name":{"title":"Environment variable name","description":"The name of an environment variable starting with DOOHCTL_: upper-case letters, digits and underscores. Only names starting with DOOHCTL_ are accepted, so that a config cannot point credentials at a variable a pull request controls (CI_COMMIT_MESSAGE, GITHUB_HEAD_REF).","type":"string","pattern":"^DOOHCTL_[A-Z0-9_]+$","examples":["DOOHCTL_NORTHWIND_EU_PASSWORD"]},"rate_window":{"title":"Rate window","description":"requests/duration, the duration in ms, s or m.","type":"string","pattern":"^[1-9][0-9]*/[1-9][0-9]*(ms|s|m)$","examples":["100/60s","10/1m"]},"policy":{"title":"Policy","description":"Guardrail rules checked on every plan. Each rule is an object with an `action` (`deny` or `warn`, default deny) and, where it has one, its limit.","type":"object","additionalProperties":false,"properties":{"max_cpm":{"description":"DOOH901: the highest cpm a created or updated campaign may get, per currency. A cpm in a currency not listed is not limited.","$ref":"#/$defs/policy_money_limits"},"budget_increase_percent":{"description":"DOOH902: the largest increase of a budget (budget_impressions, budget_money) of a campaign or insertion order, in percent. Without `limit`: --budget-increase-threshold, default 50. Replaces the DOOH401 warning for budgets.","$ref":"#/$defs/policy_percent_limit"},"cpm_increase_percent":{"description":"DOOH903: the largest increase of a campaign's cpm, in percent. Without `limit`: --cpm-increase-threshold, default 20. Replaces the DOOH401 warning for cpm.","$ref":"#/$defs/policy_percent_limit"},"max_added_spend":{"description":"DOOH904: the largest increase of the maximum spend (as in the plan's money table) one apply may make for one advertiser, per currency; never netted across advertisers.","$ref":"#/$defs/policy_money_limits"},"no_deactivation_in_flight":{"description":"DOOH905: a campaign that is active and in flight (the DSP's in_flight, G2) must not stop delivering: no deactivation (active: false, unmanaged_campaigns: deactivate), end_time at or before now, removal of its last creative that can serve, or budget at or below what it has delivered.","$ref":"#/$defs/policy_action_only"},"commitments_within_budget":{"description":"DOOH906: the campaigns of an insertion order, live and planned, may not be able to spend more than its budget_money (their maximum spend, as in the plan's money table). Without it, the plan warns (DOOH803).","$ref":"#/$defs/policy_action_only"}}},"insertion_order_policy":{"title":"Insertion order policy","description":"Guardrail rules for one insertion order; each rule given replaces the top-level rule of the same name and may only tighten it (a lower limit, deny for deny).","type":"object","additionalProperties":false,"properties":{"max_cpm":{"description":"DOOH901: the highest cpm a created or updated campaign may get, per currency. A cpm in a currency not listed is not limited.","$ref":"#/$defs/policy_money_limits"},"budget_increase_percent":{"description":"DOOH902: the largest increase of a budget (budget_impressions, budget_money) of a campaign or insertion order, in percent. Without `limit`: --budget-increase-threshold, default 50. Replaces the DOOH401 warning for budgets.","$ref":"#/$defs/policy_percent_limit"},"cpm_increase_percent":{"description":"DOOH903: the largest increase of a campaign's cpm, in percent. Without `limit`: --cpm-increase-threshold, default 20. Replaces the DOOH401 warning for cpm.","$ref":"#/$defs/policy_percent_limit"},"no_deactivation_in_flight":{"description":"DOOH905: a campaign that is active and in flight (the DSP's in_flight, G2) must not stop delivering: no deactivation (active: false, unmanaged_campaigns: deactivate), end_time at or before now, removal of its last creative that can serve, or budget at or below what it has delivered.","$ref":"#/$defs/policy_action_only"},"commitments_within_budget":{"description":"DOOH906: the campaigns of an insertion order, live and planned, may not be able to spend more than its budget_money (their maximum spend, as in the plan's money table). Without it, the plan warns (DOOH803).","$ref":"#/$defs/policy_action_only"}}},"policy_money_limits":{"title":"Money limits rule","description":"A policy rule with one limit per currency: `limits` (required), like [\"25 USD\", \"22 EUR\"], and `action` (`deny` or `warn`, default deny).","type":"object","additionalProperties":false,"required":["limits"],"properties":{"limits":{"description":"One amount per currency, like \"25 USD\"; at most one per currency.","type":"array","minItems":1,"items":{"$ref":"#/$defs/money"},"examples":[["25 USD","22 EUR"]]},"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}},"policy_percent_limit":{"title":"Percent limit rule","description":"A policy rule with a limit in percent: `limit` (0 or more; default: the matching DOOH401 threshold flag) and `action` (`deny` or `warn`, default deny).","type":"object","additionalProperties":false,"properties":{"limit":{"description":"The largest allowed increase, in percent (0 or more).","type":"number","minimum":0,"examples":[30]},"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}},"policy_action_only":{"title":"Action rule","description":"A policy rule without a limit: `action` (`deny` or `warn`, default deny); `{}` denies.","type":"object","additionalProperties":false,"properties":{"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}}}};
-const schema36 = {"title":"Dialect","description":"How this DSP answers where the specification leaves a fact \"not shown\" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are plain JSON names; the progress parameter is one `name=value`. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.","type":"object","additionalProperties":false,"properties":{"insertion_orders_path":{"description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default: `/insertion_orders`.","type":"string"},"contract_number":{"description":"G1: the insertion order member that holds the contract number. Default: `contract_number`.","type":"string"},"progress":{"description":"G2: parameter, member, impressions, spend; each optional.","type":"object","additionalProperties":false,"properties":{"parameter":{"description":"G2: the query parameter that adds delivery progress to campaign answers. Default: `include_progress=true`.","type":"string"},"member":{"description":"G2: the campaign member that holds delivery progress. Default: `progress`.","type":"string"},"impressions":{"description":"G2: the progress member that counts impressions delivered. Default: `impressions_delivered`.","type":"string"},"spend":{"description":"G2: the progress member that holds the money spent (a Money). Default: `spend`.","type":"string"}}},"targetings":{"description":"G5: read_path, member; each optional.","type":"object","additionalProperties":false,"properties":{"read_path":{"description":"G5: the path that reads one campaign's targetings. Default: `/campaigns/{id}/targetings`.","type":"string"},"member":{"description":"G5: the member of that answer that holds the targeting list. Default: `targetings`.","type":"string"}}},"campaign_targetings":{"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default: none (null).","type":["string","null"]},"create_campaigns_member":{"description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default: `campaigns`.","type":"string"}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://doohctl.dev/schemas/doohctl.schema.json","title":"doohctl configuration","description":"The desired state of insertion orders, campaigns, campaign targetings and creative associations on a DOOH DSP. Only what is declared is managed: an omitted field is neither compared nor changed.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"Version of this configuration format. Always 1.","const":1,"examples":[1]},"connection":{"description":"How to reach the DSP: api_origin, environment, rate_limits, and for one of several accounts its name and the names of the variables holding its origin and credentials. Optional; declare it in one file only.","$ref":"#/$defs/connection"},"policy":{"description":"Guardrail policies every plan is checked against: each rule `deny` (an error finding: the plan exits 1 and applies nothing, unless `--allow CODE`) or `warn` (a warning finding). An insertion order's own `policy` overrides these rule by rule. Optional; declare it in one file only.","$ref":"#/$defs/policy"},"dialect":{"description":"Only in the dialect file that `connection.dialect` names (a file holding `dialect:` and nothing else but `x-` keys, so that CODEOWNERS can guard it like the policy): the dialect itself. Anywhere else it is an error: name the file in `connection.dialect`, or move the keys under `connection.dialect`.","$ref":"#/$defs/dialect"},"insertion_orders":{"description":"Insertion orders to manage. They must already exist: the API cannot create them, so each is adopted by its id. Lists from several files are concatenated.","type":"array","items":{"$ref":"#/$defs/insertion_order"}},"creatives":{"description":"Properties of existing creatives to manage (categories, pixel URL). Which campaigns a creative is associated with is declared on the campaign (`creatives`). Lists from several files are concatenated.","type":"array","items":{"$ref":"#/$defs/creative"}}},"patternProperties":{"^x-":{"description":"Extension keys (names starting with `x-`) are ignored: a place to define YAML anchors, such as a targeting block that several campaigns reuse with an alias or a `<<` merge key."}},"$defs":{"connection":{"description":"How to reach the DSP. Optional: the environment variables DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override it. Credentials never go here: they come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or, for one of several accounts in a repository (`account`), from the variables its `*_from` keys name.","type":"object","additionalProperties":false,"properties":{"account":{"description":"The name of this account, when one repository holds several (one directory each; see docs/safety.md, Several accounts in one repository): lower-case letters, digits and hyphens, unique across the repository. With it, api_origin_from, email_from and password_from are required, and the origin and credentials come only from the variables they name (docs/safety.md, Credentials). Without it, the single account of DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","examples":["northwind-eu"]},"api_origin_from":{"description":"With account: the NAME of the environment variable that holds this account's API origin (never the origin itself).","$ref":"#/$defs/variable_name"},"email_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's email (never the email itself).","$ref":"#/$defs/variable_name"},"password_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's password (never the password itself).","$ref":"#/$defs/variable_name"},"api_origin":{"description":"Scheme and host of the service, without a path: the DSP API is under `/api/dsp/v1` of it. HTTPS only, except a loopback address such as a local `doohctl emulator`. No user name or password (`user:password@`) in it: the login goes in DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","format":"uri","examples":["https://dsp.example.com","http://127.0.0.1:8787"]},"environment":{"description":"Which environment the API user belongs to; it decides the session cookie (`tr-production` or `tr-staging`). Default: production.","enum":["production","staging"]},"dialect":{"description":"How this DSP answers where the specification leaves a fact \"not shown\" (gap decisions G1, G2, G3 and G5, docs/assumptions.md): a map of the keys below, each optional and defaulting to today's decision, or the path of a dialect file, relative to this file (`.yaml` or `.yml`, inside the repository), whose top level is `dialect:` and nothing else but `x-` keys. Default: every decision as written.","if":{"type":["object","null"]},"then":{"$ref":"#/$defs/dialect"},"else":{"type":"string","minLength":1},"examples":["dialect.yaml"]},"rate_limits":{"description":"Request budgets the client paces itself to, as requests/duration (`ms`, `s` or `m`). Defaults are the published limits: get 100/60s, write 10/60s, session 10/60s.","type":"object","additionalProperties":false,"properties":{"get":{"description":"GET requests per window, per user. Default 100/60s.","$ref":"#/$defs/rate_window"},"write":{"description":"PUT, POST and PATCH requests together per window, per user. Default 10/60s.","$ref":"#/$defs/rate_window"},"session":{"description":"Session creations (logins) per window, per IP address. Default 10/60s.","$ref":"#/$defs/rate_window"}}}}},"dialect":{"title":"Dialect","description":"How this DSP answers where the specification leaves a fact \"not shown\" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are JSON member names (letters, digits, `_`, `-`, `.`); the progress parameter is one `name=value`; written with nothing under it, every key is its default. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.","type":["object","null"],"additionalProperties":false,"properties":{"insertion_orders_path":{"description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default: `/insertion_orders`.","type":"string"},"contract_number":{"description":"G1: the insertion order member that holds the contract number. Default: `contract_number`.","type":"string"},"progress":{"description":"G2: parameter, member, impressions, spend; each optional.","type":["object","null"],"additionalProperties":false,"properties":{"parameter":{"description":"G2: the query parameter that adds delivery progress to campaign answers. Default: `include_progress=true`.","type":"string"},"member":{"description":"G2: the campaign member that holds delivery progress. Default: `progress`.","type":"string"},"impressions":{"description":"G2: the progress member that counts impressions delivered. Default: `impressions_delivered`.","type":"string"},"spend":{"description":"G2: the progress member that holds the money spent (a Money). Default: `spend`.","type":"string"}}},"targetings":{"description":"G5: read_path, member; each optional.","type":["object","null"],"additionalProperties":false,"properties":{"read_path":{"description":"G5: the path that reads one campaign's targetings. Default: `/campaigns/{id}/targetings`.","type":"string"},"member":{"description":"G5: the member of that answer that holds the targeting list. Default: `targetings`.","type":"string"}}},"campaign_targetings":{"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default: none (null).","type":["string","null"]},"create_campaigns_member":{"description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default: `campaigns`.","type":"string"}}},"dialect_file":{"title":"Dialect file","description":"The file `connection.dialect` names: `dialect:` and nothing else but `x-` keys (no `version`), so that CODEOWNERS can guard it like the policy.","type":"object","additionalProperties":false,"required":["dialect"],"properties":{"dialect":{"description":"The dialect: the keys of `connection.dialect`, each optional.","$ref":"#/$defs/dialect"}},"patternProperties":{"^x-":{"description":"Extension keys (names starting with `x-`) are ignored: a place for YAML anchors."}}},"insertion_order":{"title":"Insertion order","description":"An existing insertion order, adopted by id, and the campaigns it should have.","type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"description":"Id of an existing insertion order (required). Quote it: \"1001\".","$ref":"#/$defs/id"},"contract_number":{"description":"The contract (purchase order) number; null clears it.","type":["string","null"],"examples":["PO-7781"]},"start_time":{"description":"Start of the flight window: an ISO 8601 date-time with `Z` or an offset. Must be before end_time; campaign flights must lie inside it.","$ref":"#/$defs/time"},"end_time":{"description":"End of the flight window (exclusive): an ISO 8601 date-time with `Z` or an offset.","$ref":"#/$defs/time"},"budget_impressions":{"description":"Impression budget; the declared campaigns' budgets must not add up to more. null clears it. A whole number up to 9007199254740991 (2^53 - 1): beyond it a number loses digits in JSON and budget sums are no longer exact.","type":["integer","null"],"minimum":0,"maximum":9007199254740991,"examples":[2000000]},"budget_money":{"description":"Money budget, like \"25000 USD\"; campaign cpm must be in the same currency. null clears it.","anyOf":[{"$ref":"#/$defs/money"},{"type":"null"}]},"unmanaged_campaigns":{"description":"What to do with live campaigns of this insertion order that the config does not list: `ignore` leaves them alone (default); `deactivate` deactivates them (the API has no delete).","enum":["ignore","deactivate"]},"policy":{"description":"Guardrail policies for this insertion order and its campaigns: each rule given here replaces the top-level rule of the same name (max_added_spend is per apply, so top-level only).","$ref":"#/$defs/insertion_order_policy"},"campaigns":{"description":"Campaigns of this insertion order. A campaign is identified by its id when given, else by its name.","type":"array","items":{"$ref":"#/$defs/campaign"}}}},"campaign":{"title":"Campaign","description":"A campaign (line item). With no live match it is created, which needs start_time, end_time, budget_impressions and cpm.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"description":"Name of the campaign (required): its identity within the insertion order. The API cannot rename a campaign.","type":"string","minLength":1,"examples":["Holiday airports"]},"id":{"description":"Id of an existing campaign: pins identity, so the name is only checked. Omit it for a campaign to create.","$ref":"#/$defs/id"},"active":{"description":"true lets the campaign serve; false stops delivery and keeps its configuration.","type":"boolean"},"start_time":{"description":"Start of the campaign's flight: an ISO 8601 date-time with `Z` or an offset, inside the insertion order's flight.","$ref":"#/$defs/time"},"end_time":{"description":"End of the campaign's flight (exclusive), inside the insertion order's flight.","$ref":"#/$defs/time"},"budget_impressions":{"description":"Impression budget of the campaign: a whole number up to 9007199254740991 (2^53 - 1); beyond it a number loses digits in JSON and budget sums are no longer exact.","type":"integer","minimum":0,"maximum":9007199254740991,"examples":[500000]},"cpm":{"description":"Cost per thousand impressions, like \"12.50 USD\"; in the insertion order's budget_money currency.","$ref":"#/$defs/money"},"pacing":{"description":"Pacing settings: an object passed to the API as written and compared deeply.","type":"object","examples":[{"strategy":"even"}]},"targetings":{"description":"The complete list of targeting option sets. A venue is targeted when it satisfies every option of a set. `[]` removes all targeting; omit the key to leave live targetings alone. Changing targeting of an active campaign pauses it for the change.","type":"array","items":{"$ref":"#/$defs/targeting_option_set"}},"creatives":{"description":"Exactly the creatives (by id) to associate with this campaign; omit the key to leave associations alone.","type":"array","items":{"$ref":"#/$defs/id"},"examples":[["9001","9002"]]}}},"targeting_option_set":{"description":"One targeting option set: one or more options, all of which a venue must satisfy.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"deal_targeting_option":{"description":"Targets venues available through these deals.","type":"object","additionalProperties":false,"required":["deal_ids"],"properties":{"deal_ids":{"description":"Deal ids (at least one).","$ref":"#/$defs/id_list"}}},"venue_type_targeting_option":{"description":"Targets (or, with exclude, excludes) venues of these venue types.","type":"object","additionalProperties":false,"required":["venue_type_ids"],"properties":{"venue_type_ids":{"description":"Venue type ids: numeric category identifiers (at least one; G5).","$ref":"#/$defs/venue_type_id_list"},"exclude":{"description":"true excludes the listed venue types. Default false.","type":"boolean"}}},"venue_targeting_option":{"description":"Targets (or, with exclude, excludes) these venues.","type":"object","additionalProperties":false,"required":["venue_targeting_ids"],"properties":{"venue_targeting_ids":{"description":"Venue ids (at least one).","$ref":"#/$defs/id_list"},"exclude":{"description":"true excludes the listed venues. Default false.","type":"boolean"}}},"publisher_targeting_option":{"description":"Targets (or, with exclude, excludes) venues of these publishers.","type":"object","additionalProperties":false,"required":["publisher_ids"],"properties":{"publisher_ids":{"description":"Publisher ids (at least one).","$ref":"#/$defs/id_list"},"exclude":{"description":"true excludes the listed publishers. Default false.","type":"boolean"}}}}},"creative":{"title":"Creative","description":"Managed properties of an existing creative.","type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"description":"Id of an existing creative (required).","$ref":"#/$defs/id"},"category_ids":{"description":"Exactly the creative categories of this creative, by id; [] removes all.","type":"array","items":{"$ref":"#/$defs/id"},"examples":[["3"]]},"pixel_url":{"description":"Tracking pixel URL: an absolute http or https URL.","$ref":"#/$defs/http_url"}}},"id":{"title":"Id","description":"An identifier: a string without white space or invisible characters, or an integer from 0 up to 9007199254740991 (2^53 - 1; it becomes its decimal string). Quote longer ids: a larger YAML number loses digits.","anyOf":[{"type":"string","minLength":1,"pattern":"^[^\\s\\p{Cc}\\p{Cf}]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}],"examples":["1001"]},"id_list":{"title":"Id list","description":"A non-empty list of ids.","type":"array","minItems":1,"items":{"$ref":"#/$defs/id"}},"venue_type_id_list":{"title":"Venue type id list","description":"A non-empty list of venue type ids. Venue type ids are numeric category identifiers (G5): digits in quotes, or whole numbers.","type":"array","minItems":1,"items":{"$ref":"#/$defs/venue_type_id"}},"venue_type_id":{"title":"Venue type id","description":"A venue type id: a numeric category identifier (G5), written as digits in quotes or as a whole number up to 9007199254740991.","anyOf":[{"type":"string","pattern":"^[0-9]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}],"examples":["12"]},"http_url":{"title":"URL","description":"An absolute http or https URL with a host and no white space. Ad-server macros such as {cachebuster}, [timestamp] or %%CB%% may stand in it.","type":"string","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]\\S*$","examples":["https://pixel.example.com/p?c=9001"],"format":"http-url"},"time":{"title":"Time","description":"An ISO 8601 date-time with `Z` or an offset, and up to nine fraction digits (kept exactly); compared as an instant and sent as UTC.","type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$","examples":["2026-12-01T00:00:00Z","2026-12-01T01:00:00+01:00"]},"money":{"title":"Money","description":"An amount and an ISO 4217 currency: \"12.50 USD\" (up to 9 decimals), or the API's object form. Exact: never a binary float, so a bare number is refused.","anyOf":[{"type":"string","pattern":"^[0-9]+(\\.[0-9]{1,9})?\\s+[A-Z]{3}$","examples":["12.50 USD","25000 EUR"]},{"type":"object","additionalProperties":false,"required":["currency_code","units"],"properties":{"currency_code":{"description":"ISO 4217 currency code, three upper-case letters.","type":"string","pattern":"^[A-Z]{3}$"},"units":{"description":"Whole units, as an integer string (or an integer up to 9007199254740991, 2^53 - 1: a larger YAML number loses digits, so quote it).","anyOf":[{"type":"string","pattern":"^[0-9]+$"},{"type":"integer","minimum":0,"maximum":9007199254740991}]},"nanos":{"description":"Fractional part in billionths of a unit, 0 to 999999999. Default 0.","type":"integer","minimum":0,"maximum":999999999}}}]},"variable_name":{"title":"Environment variable name","description":"The name of an environment variable starting with DOOHCTL_: upper-case letters, digits and underscores. Only names starting with DOOHCTL_ are accepted, so that a config cannot point credentials at a variable a pull request controls (CI_COMMIT_MESSAGE, GITHUB_HEAD_REF).","type":"string","pattern":"^DOOHCTL_[A-Z0-9_]+$","examples":["DOOHCTL_NORTHWIND_EU_PASSWORD"]},"rate_window":{"title":"Rate window","description":"requests/duration, the duration in ms, s or m.","type":"string","pattern":"^[1-9][0-9]*/[1-9][0-9]*(ms|s|m)$","examples":["100/60s","10/1m"]},"policy":{"title":"Policy","description":"Guardrail rules checked on every plan. Each rule is an object with an `action` (`deny` or `warn`, default deny) and, where it has one, its limit.","type":"object","additionalProperties":false,"properties":{"max_cpm":{"description":"DOOH901: the highest cpm a created or updated campaign may get, per currency. A cpm in a currency not listed is not limited.","$ref":"#/$defs/policy_money_limits"},"budget_increase_percent":{"description":"DOOH902: the largest increase of a budget (budget_impressions, budget_money) of a campaign or insertion order, in percent. Without `limit`: --budget-increase-threshold, default 50. Replaces the DOOH401 warning for budgets.","$ref":"#/$defs/policy_percent_limit"},"cpm_increase_percent":{"description":"DOOH903: the largest increase of a campaign's cpm, in percent. Without `limit`: --cpm-increase-threshold, default 20. Replaces the DOOH401 warning for cpm.","$ref":"#/$defs/policy_percent_limit"},"max_added_spend":{"description":"DOOH904: the largest increase of the maximum spend (as in the plan's money table) one apply may make for one advertiser, per currency; never netted across advertisers.","$ref":"#/$defs/policy_money_limits"},"no_deactivation_in_flight":{"description":"DOOH905: a campaign that is active and in flight (the DSP's in_flight, G2) must not stop delivering: no deactivation (active: false, unmanaged_campaigns: deactivate), end_time at or before now, removal of its last creative that can serve, or budget at or below what it has delivered.","$ref":"#/$defs/policy_action_only"},"commitments_within_budget":{"description":"DOOH906: the campaigns of an insertion order, live and planned, may not be able to spend more than its budget_money (their maximum spend, as in the plan's money table). Without it, the plan warns (DOOH803).","$ref":"#/$defs/policy_action_only"}}},"insertion_order_policy":{"title":"Insertion order policy","description":"Guardrail rules for one insertion order; each rule given replaces the top-level rule of the same name and may only tighten it (a lower limit, deny for deny).","type":"object","additionalProperties":false,"properties":{"max_cpm":{"description":"DOOH901: the highest cpm a created or updated campaign may get, per currency. A cpm in a currency not listed is not limited.","$ref":"#/$defs/policy_money_limits"},"budget_increase_percent":{"description":"DOOH902: the largest increase of a budget (budget_impressions, budget_money) of a campaign or insertion order, in percent. Without `limit`: --budget-increase-threshold, default 50. Replaces the DOOH401 warning for budgets.","$ref":"#/$defs/policy_percent_limit"},"cpm_increase_percent":{"description":"DOOH903: the largest increase of a campaign's cpm, in percent. Without `limit`: --cpm-increase-threshold, default 20. Replaces the DOOH401 warning for cpm.","$ref":"#/$defs/policy_percent_limit"},"no_deactivation_in_flight":{"description":"DOOH905: a campaign that is active and in flight (the DSP's in_flight, G2) must not stop delivering: no deactivation (active: false, unmanaged_campaigns: deactivate), end_time at or before now, removal of its last creative that can serve, or budget at or below what it has delivered.","$ref":"#/$defs/policy_action_only"},"commitments_within_budget":{"description":"DOOH906: the campaigns of an insertion order, live and planned, may not be able to spend more than its budget_money (their maximum spend, as in the plan's money table). Without it, the plan warns (DOOH803).","$ref":"#/$defs/policy_action_only"}}},"policy_money_limits":{"title":"Money limits rule","description":"A policy rule with one limit per currency: `limits` (required), like [\"25 USD\", \"22 EUR\"], and `action` (`deny` or `warn`, default deny).","type":"object","additionalProperties":false,"required":["limits"],"properties":{"limits":{"description":"One amount per currency, like \"25 USD\"; at most one per currency.","type":"array","minItems":1,"items":{"$ref":"#/$defs/money"},"examples":[["25 USD","22 EUR"]]},"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}},"policy_percent_limit":{"title":"Percent limit rule","description":"A policy rule with a limit in percent: `limit` (0 or more; default: the matching DOOH401 threshold flag) and `action` (`deny` or `warn`, default deny).","type":"object","additionalProperties":false,"properties":{"limit":{"description":"The largest allowed increase, in percent (0 or more).","type":"number","minimum":0,"examples":[30]},"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}},"policy_action_only":{"title":"Action rule","description":"A policy rule without a limit: `action` (`deny` or `warn`, default deny); `{}` denies.","type":"object","additionalProperties":false,"properties":{"action":{"description":"`deny` makes a breach an error finding (the plan exits 1 and applies nothing unless `--allow CODE`); `warn` makes it a warning. Default deny.","enum":["deny","warn"]}}}}};
+const schema36 = {"title":"Dialect","description":"How this DSP answers where the specification leaves a fact \"not shown\" (docs/assumptions.md): each key optional, defaulting to its gap decision. Paths are under the DSP base path of the same origin (`/` then plain segments; `{id}` where the campaign id goes), never a URL; members are JSON member names (letters, digits, `_`, `-`, `.`); the progress parameter is one `name=value`; written with nothing under it, every key is its default. `doohctl validate` says which keys differ from the defaults; `doohctl doctor` proposes the block it can establish.","type":["object","null"],"additionalProperties":false,"properties":{"insertion_orders_path":{"description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default: `/insertion_orders`.","type":"string"},"contract_number":{"description":"G1: the insertion order member that holds the contract number. Default: `contract_number`.","type":"string"},"progress":{"description":"G2: parameter, member, impressions, spend; each optional.","type":["object","null"],"additionalProperties":false,"properties":{"parameter":{"description":"G2: the query parameter that adds delivery progress to campaign answers. Default: `include_progress=true`.","type":"string"},"member":{"description":"G2: the campaign member that holds delivery progress. Default: `progress`.","type":"string"},"impressions":{"description":"G2: the progress member that counts impressions delivered. Default: `impressions_delivered`.","type":"string"},"spend":{"description":"G2: the progress member that holds the money spent (a Money). Default: `spend`.","type":"string"}}},"targetings":{"description":"G5: read_path, member; each optional.","type":["object","null"],"additionalProperties":false,"properties":{"read_path":{"description":"G5: the path that reads one campaign's targetings. Default: `/campaigns/{id}/targetings`.","type":"string"},"member":{"description":"G5: the member of that answer that holds the targeting list. Default: `targetings`.","type":"string"}}},"campaign_targetings":{"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default: none (null).","type":["string","null"]},"create_campaigns_member":{"description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default: `campaigns`.","type":"string"}}};
 const pattern4 = new RegExp("^x-", "u");
-const schema32 = {"description":"How to reach the DSP. Optional: the environment variables DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override it. Credentials never go here: they come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or, for one of several accounts in a repository (`account`), from the variables its `*_from` keys name.","type":"object","additionalProperties":false,"properties":{"account":{"description":"The name of this account, when one repository holds several (one directory each; see docs/safety.md, Several accounts in one repository): lower-case letters, digits and hyphens, unique across the repository. With it, api_origin_from, email_from and password_from are required, and the origin and credentials come only from the variables they name (docs/safety.md, Credentials). Without it, the single account of DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","examples":["northwind-eu"]},"api_origin_from":{"description":"With account: the NAME of the environment variable that holds this account's API origin (never the origin itself).","$ref":"#/$defs/variable_name"},"email_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's email (never the email itself).","$ref":"#/$defs/variable_name"},"password_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's password (never the password itself).","$ref":"#/$defs/variable_name"},"api_origin":{"description":"Scheme and host of the service, without a path: the DSP API is under `/api/dsp/v1` of it. HTTPS only, except a loopback address such as a local `doohctl emulator`. No user name or password (`user:password@`) in it: the login goes in DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","format":"uri","examples":["https://dsp.example.com","http://127.0.0.1:8787"]},"environment":{"description":"Which environment the API user belongs to; it decides the session cookie (`tr-production` or `tr-staging`). Default: production.","enum":["production","staging"]},"dialect":{"description":"How this DSP answers where the specification leaves a fact \"not shown\" (gap decisions G1, G2, G3 and G5, docs/assumptions.md): a map of the keys below, each optional and defaulting to today's decision, or the path of a dialect file, relative to this file (`.yaml` or `.yml`, inside the repository), whose top level is `dialect:` and nothing else but `x-` keys. Default: every decision as written.","if":{"type":"object"},"then":{"$ref":"#/$defs/dialect"},"else":{"type":"string","minLength":1},"examples":["dialect.yaml"]},"rate_limits":{"description":"Request budgets the client paces itself to, as requests/duration (`ms`, `s` or `m`). Defaults are the published limits: get 100/60s, write 10/60s, session 10/60s.","type":"object","additionalProperties":false,"properties":{"get":{"description":"GET requests per window, per user. Default 100/60s.","$ref":"#/$defs/rate_window"},"write":{"description":"PUT, POST and PATCH requests together per window, per user. Default 10/60s.","$ref":"#/$defs/rate_window"},"session":{"description":"Session creations (logins) per window, per IP address. Default 10/60s.","$ref":"#/$defs/rate_window"}}}}};
+const schema32 = {"description":"How to reach the DSP. Optional: the environment variables DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT override it. Credentials never go here: they come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or, for one of several accounts in a repository (`account`), from the variables its `*_from` keys name.","type":"object","additionalProperties":false,"properties":{"account":{"description":"The name of this account, when one repository holds several (one directory each; see docs/safety.md, Several accounts in one repository): lower-case letters, digits and hyphens, unique across the repository. With it, api_origin_from, email_from and password_from are required, and the origin and credentials come only from the variables they name (docs/safety.md, Credentials). Without it, the single account of DOOHCTL_API_ORIGIN, DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","examples":["northwind-eu"]},"api_origin_from":{"description":"With account: the NAME of the environment variable that holds this account's API origin (never the origin itself).","$ref":"#/$defs/variable_name"},"email_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's email (never the email itself).","$ref":"#/$defs/variable_name"},"password_from":{"description":"With account: the NAME of the environment variable that holds this account's API user's password (never the password itself).","$ref":"#/$defs/variable_name"},"api_origin":{"description":"Scheme and host of the service, without a path: the DSP API is under `/api/dsp/v1` of it. HTTPS only, except a loopback address such as a local `doohctl emulator`. No user name or password (`user:password@`) in it: the login goes in DOOHCTL_EMAIL and DOOHCTL_PASSWORD.","type":"string","format":"uri","examples":["https://dsp.example.com","http://127.0.0.1:8787"]},"environment":{"description":"Which environment the API user belongs to; it decides the session cookie (`tr-production` or `tr-staging`). Default: production.","enum":["production","staging"]},"dialect":{"description":"How this DSP answers where the specification leaves a fact \"not shown\" (gap decisions G1, G2, G3 and G5, docs/assumptions.md): a map of the keys below, each optional and defaulting to today's decision, or the path of a dialect file, relative to this file (`.yaml` or `.yml`, inside the repository), whose top level is `dialect:` and nothing else but `x-` keys. Default: every decision as written.","if":{"type":["object","null"]},"then":{"$ref":"#/$defs/dialect"},"else":{"type":"string","minLength":1},"examples":["dialect.yaml"]},"rate_limits":{"description":"Request budgets the client paces itself to, as requests/duration (`ms`, `s` or `m`). Defaults are the published limits: get 100/60s, write 10/60s, session 10/60s.","type":"object","additionalProperties":false,"properties":{"get":{"description":"GET requests per window, per user. Default 100/60s.","$ref":"#/$defs/rate_window"},"write":{"description":"PUT, POST and PATCH requests together per window, per user. Default 10/60s.","$ref":"#/$defs/rate_window"},"session":{"description":"Session creations (logins) per window, per IP address. Default 10/60s.","$ref":"#/$defs/rate_window"}}}}};
 const schema33 = {"title":"Environment variable name","description":"The name of an environment variable starting with DOOHCTL_: upper-case letters, digits and underscores. Only names starting with DOOHCTL_ are accepted, so that a config cannot point credentials at a variable a pull request controls (CI_COMMIT_MESSAGE, GITHUB_HEAD_REF).","type":"string","pattern":"^DOOHCTL_[A-Z0-9_]+$","examples":["DOOHCTL_NORTHWIND_EU_PASSWORD"]};
 const schema37 = {"title":"Rate window","description":"requests/duration, the duration in ms, s or m.","type":"string","pattern":"^[1-9][0-9]*/[1-9][0-9]*(ms|s|m)$","examples":["100/60s","10/1m"]};
 const pattern5 = new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
@@ -188,7 +188,7 @@ let data6 = data.dialect;
 const _errs17 = errors;
 let valid4 = true;
 const _errs18 = errors;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -211,10 +211,8 @@ vErrors = null;
 let ifClause0;
 if(_valid0){
 const _errs20 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key1 in data6){
-if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
-const err13 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data6};
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+const err13 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: schema36.type},message:"must be object,null",schema:schema36.type,parentSchema:schema36,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -223,11 +221,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data6.insertion_orders_path !== undefined){
-let data7 = data6.insertion_orders_path;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data7};
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
+const err14 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -237,10 +234,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data6.contract_number !== undefined){
-let data8 = data6.contract_number;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data8};
+if(data6.insertion_orders_path !== undefined){
+let data7 = data6.insertion_orders_path;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -250,12 +247,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data6.progress !== undefined){
-let data9 = data6.progress;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key2 in data9){
-if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
-const err16 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data9};
+if(data6.contract_number !== undefined){
+let data8 = data6.contract_number;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -265,10 +260,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data9.parameter !== undefined){
-let data10 = data9.parameter;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data10};
+if(data6.progress !== undefined){
+let data9 = data6.progress;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+const err17 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: schema36.properties.progress.type},message:"must be object,null",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -277,11 +272,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data9.member !== undefined){
-let data11 = data9.member;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data11};
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
+const err18 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -291,10 +285,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data9.impressions !== undefined){
-let data12 = data9.impressions;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data12};
+if(data9.parameter !== undefined){
+let data10 = data9.parameter;
+if(typeof data10 !== "string"){
+const err19 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -304,10 +298,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data9.spend !== undefined){
-let data13 = data9.spend;
-if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data13};
+if(data9.member !== undefined){
+let data11 = data9.member;
+if(typeof data11 !== "string"){
+const err20 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -317,9 +311,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data9};
+if(data9.impressions !== undefined){
+let data12 = data9.impressions;
+if(typeof data12 !== "string"){
+const err21 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -329,12 +324,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data6.targetings !== undefined){
-let data14 = data6.targetings;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key3 in data14){
-if(!((key3 === "read_path") || (key3 === "member"))){
-const err22 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data14};
+if(data9.spend !== undefined){
+let data13 = data9.spend;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -344,10 +337,12 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data14.read_path !== undefined){
-let data15 = data14.read_path;
-if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data15};
+}
+}
+if(data6.targetings !== undefined){
+let data14 = data6.targetings;
+if((!(data14 && typeof data14 == "object" && !Array.isArray(data14))) && (data14 !== null)){
+const err23 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: schema36.properties.targetings.type},message:"must be object,null",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -356,11 +351,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data14.member !== undefined){
-let data16 = data14.member;
-if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data16};
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+if(!((key3 === "read_path") || (key3 === "member"))){
+const err24 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -370,9 +364,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data14};
+if(data14.read_path !== undefined){
+let data15 = data14.read_path;
+if(typeof data15 !== "string"){
+const err25 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data15};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -382,10 +377,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data6.campaign_targetings !== undefined){
-let data17 = data6.campaign_targetings;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err26 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data17};
+if(data14.member !== undefined){
+let data16 = data14.member;
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -395,10 +390,12 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data6.create_campaigns_member !== undefined){
-let data18 = data6.create_campaigns_member;
-if(typeof data18 !== "string"){
-const err27 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data18};
+}
+}
+if(data6.campaign_targetings !== undefined){
+let data17 = data6.campaign_targetings;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err27 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -408,9 +405,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data6};
+if(data6.create_campaigns_member !== undefined){
+let data18 = data6.create_campaigns_member;
+if(typeof data18 !== "string"){
+const err28 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data18};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -418,6 +416,8 @@ else {
 vErrors.push(err28);
 }
 errors++;
+}
+}
 }
 var _valid0 = _errs20 === errors;
 valid4 = _valid0;
@@ -3559,10 +3559,8 @@ errors = vErrors.length;
 }
 if(data.dialect !== undefined){
 let data3 = data.dialect;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key1 in data3){
-if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
-const err3 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: schema36.type},message:"must be object,null",schema:schema36.type,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3571,11 +3569,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data3.insertion_orders_path !== undefined){
-let data4 = data3.insertion_orders_path;
-if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data4};
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
+const err4 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3585,10 +3582,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data3.contract_number !== undefined){
-let data5 = data3.contract_number;
-if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data5};
+if(data3.insertion_orders_path !== undefined){
+let data4 = data3.insertion_orders_path;
+if(typeof data4 !== "string"){
+const err5 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3598,12 +3595,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data3.progress !== undefined){
-let data6 = data3.progress;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key2 in data6){
-if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
-const err6 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data6};
+if(data3.contract_number !== undefined){
+let data5 = data3.contract_number;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3613,10 +3608,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data6.parameter !== undefined){
-let data7 = data6.parameter;
-if(typeof data7 !== "string"){
-const err7 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data7};
+if(data3.progress !== undefined){
+let data6 = data3.progress;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+const err7 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: schema36.properties.progress.type},message:"must be object,null",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3625,11 +3620,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data6.member !== undefined){
-let data8 = data6.member;
-if(typeof data8 !== "string"){
-const err8 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data8};
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
+const err8 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3639,10 +3633,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data6.impressions !== undefined){
-let data9 = data6.impressions;
-if(typeof data9 !== "string"){
-const err9 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data9};
+if(data6.parameter !== undefined){
+let data7 = data6.parameter;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3652,10 +3646,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data6.spend !== undefined){
-let data10 = data6.spend;
-if(typeof data10 !== "string"){
-const err10 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data10};
+if(data6.member !== undefined){
+let data8 = data6.member;
+if(typeof data8 !== "string"){
+const err10 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3665,9 +3659,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data6};
+if(data6.impressions !== undefined){
+let data9 = data6.impressions;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data9};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3677,12 +3672,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data3.targetings !== undefined){
-let data11 = data3.targetings;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key3 in data11){
-if(!((key3 === "read_path") || (key3 === "member"))){
-const err12 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data11};
+if(data6.spend !== undefined){
+let data10 = data6.spend;
+if(typeof data10 !== "string"){
+const err12 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data10};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3692,10 +3685,12 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data11.read_path !== undefined){
-let data12 = data11.read_path;
-if(typeof data12 !== "string"){
-const err13 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data12};
+}
+}
+if(data3.targetings !== undefined){
+let data11 = data3.targetings;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+const err13 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: schema36.properties.targetings.type},message:"must be object,null",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data11};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3704,11 +3699,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data11.member !== undefined){
-let data13 = data11.member;
-if(typeof data13 !== "string"){
-const err14 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data13};
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key3 in data11){
+if(!((key3 === "read_path") || (key3 === "member"))){
+const err14 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3718,9 +3712,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data11};
+if(data11.read_path !== undefined){
+let data12 = data11.read_path;
+if(typeof data12 !== "string"){
+const err15 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3730,10 +3725,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.campaign_targetings !== undefined){
-let data14 = data3.campaign_targetings;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err16 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data14};
+if(data11.member !== undefined){
+let data13 = data11.member;
+if(typeof data13 !== "string"){
+const err16 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3743,10 +3738,12 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.create_campaigns_member !== undefined){
-let data15 = data3.create_campaigns_member;
-if(typeof data15 !== "string"){
-const err17 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data15};
+}
+}
+if(data3.campaign_targetings !== undefined){
+let data14 = data3.campaign_targetings;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err17 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data14};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3756,9 +3753,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data3};
+if(data3.create_campaigns_member !== undefined){
+let data15 = data3.create_campaigns_member;
+if(typeof data15 !== "string"){
+const err18 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data15};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3766,6 +3764,8 @@ else {
 vErrors.push(err18);
 }
 errors++;
+}
+}
 }
 }
 if(data.insertion_orders !== undefined){
@@ -3866,10 +3866,8 @@ errors++;
 }
 if(data.dialect !== undefined){
 let data0 = data.dialect;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const key1 in data0){
-if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
-const err2 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data0};
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+const err2 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: schema36.type},message:"must be object,null",schema:schema36.type,parentSchema:schema36,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3878,11 +3876,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data0.insertion_orders_path !== undefined){
-let data1 = data0.insertion_orders_path;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data1};
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
+const err3 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3892,10 +3889,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data0.contract_number !== undefined){
-let data2 = data0.contract_number;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data2};
+if(data0.insertion_orders_path !== undefined){
+let data1 = data0.insertion_orders_path;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/$defs/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.insertion_orders_path.type,parentSchema:schema36.properties.insertion_orders_path,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3905,12 +3902,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data0.progress !== undefined){
-let data3 = data0.progress;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key2 in data3){
-if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
-const err5 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data3};
+if(data0.contract_number !== undefined){
+let data2 = data0.contract_number;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/$defs/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contract_number.type,parentSchema:schema36.properties.contract_number,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3920,10 +3915,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data3.parameter !== undefined){
-let data4 = data3.parameter;
-if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data4};
+if(data0.progress !== undefined){
+let data3 = data0.progress;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+const err6 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: schema36.properties.progress.type},message:"must be object,null",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3932,11 +3927,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data3.member !== undefined){
-let data5 = data3.member;
-if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data5};
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key2 in data3){
+if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
+const err7 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.progress,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3946,10 +3940,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data3.impressions !== undefined){
-let data6 = data3.impressions;
-if(typeof data6 !== "string"){
-const err8 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data6};
+if(data3.parameter !== undefined){
+let data4 = data3.parameter;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/$defs/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.parameter.type,parentSchema:schema36.properties.progress.properties.parameter,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3959,10 +3953,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data3.spend !== undefined){
-let data7 = data3.spend;
-if(typeof data7 !== "string"){
-const err9 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data7};
+if(data3.member !== undefined){
+let data5 = data3.member;
+if(typeof data5 !== "string"){
+const err9 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/$defs/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.member.type,parentSchema:schema36.properties.progress.properties.member,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3972,9 +3966,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/$defs/dialect/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.progress.type,parentSchema:schema36.properties.progress,data:data3};
+if(data3.impressions !== undefined){
+let data6 = data3.impressions;
+if(typeof data6 !== "string"){
+const err10 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/$defs/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.impressions.type,parentSchema:schema36.properties.progress.properties.impressions,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3984,12 +3979,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data0.targetings !== undefined){
-let data8 = data0.targetings;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const key3 in data8){
-if(!((key3 === "read_path") || (key3 === "member"))){
-const err11 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data8};
+if(data3.spend !== undefined){
+let data7 = data3.spend;
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/$defs/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.progress.properties.spend.type,parentSchema:schema36.properties.progress.properties.spend,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3999,10 +3992,12 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data8.read_path !== undefined){
-let data9 = data8.read_path;
-if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data9};
+}
+}
+if(data0.targetings !== undefined){
+let data8 = data0.targetings;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+const err12 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: schema36.properties.targetings.type},message:"must be object,null",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4011,11 +4006,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data8.member !== undefined){
-let data10 = data8.member;
-if(typeof data10 !== "string"){
-const err13 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data10};
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key3 in data8){
+if(!((key3 === "read_path") || (key3 === "member"))){
+const err13 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema36.properties.targetings,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4025,9 +4019,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/$defs/dialect/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.targetings.type,parentSchema:schema36.properties.targetings,data:data8};
+if(data8.read_path !== undefined){
+let data9 = data8.read_path;
+if(typeof data9 !== "string"){
+const err14 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/$defs/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.read_path.type,parentSchema:schema36.properties.targetings.properties.read_path,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4037,10 +4032,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data0.campaign_targetings !== undefined){
-let data11 = data0.campaign_targetings;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err15 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data11};
+if(data8.member !== undefined){
+let data10 = data8.member;
+if(typeof data10 !== "string"){
+const err15 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/$defs/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.targetings.properties.member.type,parentSchema:schema36.properties.targetings.properties.member,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4050,10 +4045,12 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data0.create_campaigns_member !== undefined){
-let data12 = data0.create_campaigns_member;
-if(typeof data12 !== "string"){
-const err16 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data12};
+}
+}
+if(data0.campaign_targetings !== undefined){
+let data11 = data0.campaign_targetings;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err16 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/$defs/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema36.properties.campaign_targetings.type},message:"must be string,null",schema:schema36.properties.campaign_targetings.type,parentSchema:schema36.properties.campaign_targetings,data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4063,9 +4060,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/dialect",schemaPath:"#/$defs/dialect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data0};
+if(data0.create_campaigns_member !== undefined){
+let data12 = data0.create_campaigns_member;
+if(typeof data12 !== "string"){
+const err17 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/$defs/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.create_campaigns_member.type,parentSchema:schema36.properties.create_campaigns_member,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4073,6 +4071,8 @@ else {
 vErrors.push(err17);
 }
 errors++;
+}
+}
 }
 }
 }

@@ -10,13 +10,14 @@ import { SCHEMA_FORMATS } from "../model/json-schema-formats.js";
 const requireHelper = createRequire(import.meta.url);
 const require = (name: string) => (name === "doohctl:formats" ? SCHEMA_FORMATS : requireHelper(name));
 
-const schema31 = {"$id":"https://doohctl.dev/schemas/emulator-seed.schema.json","title":"doohctl emulator seed","description":"The initial state of `doohctl emulator --seed FILE`: users, and every resource in the DSP API's own wire shape (docs/emulator.md).","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Path or URL of this schema, for editors."},"dialect":{"type":"object","additionalProperties":false,"description":"The dialect to serve, written as a config's connection.dialect; --dialect wins over it (docs/emulator.md, Dialects).","properties":{"insertion_orders_path":{"type":"string","description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default \"/insertion_orders\"."},"contract_number":{"type":"string","description":"G1: the insertion order member that holds the contract number. Default \"contract_number\"."},"progress":{"type":"object","additionalProperties":false,"properties":{"parameter":{"type":"string","description":"G2: the query parameter that adds delivery progress to campaign answers. Default \"include_progress=true\"."},"member":{"type":"string","description":"G2: the campaign member that holds delivery progress. Default \"progress\"."},"impressions":{"type":"string","description":"G2: the progress member that counts impressions delivered. Default \"impressions_delivered\"."},"spend":{"type":"string","description":"G2: the progress member that holds the money spent (a Money). Default \"spend\"."}}},"targetings":{"type":"object","additionalProperties":false,"properties":{"read_path":{"type":"string","description":"G5: the path that reads one campaign's targetings. Default \"/campaigns/{id}/targetings\"."},"member":{"type":"string","description":"G5: the member of that answer that holds the targeting list. Default \"targetings\"."}}},"campaign_targetings":{"type":["string","null"],"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default null."},"create_campaigns_member":{"type":"string","description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default \"campaigns\"."}}},"users":{"type":"array","items":{"type":"object","required":["email","password","account_id"],"additionalProperties":false,"properties":{"email":{"type":"string","minLength":3},"password":{"type":"string","minLength":1},"account_id":{"type":"string","minLength":1},"network_id":{"type":"string","pattern":"^[0-9]{1,18}$"}}}},"advertisers":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"creative_categories":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"networks":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"insertion_orders":{"type":"array","items":{"type":"object","required":["id","advertiser_id","name","start_time","end_time"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"advertiser_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"contract_number":{"type":["string","null"],"maxLength":100},"start_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"end_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"budget_impressions":{"type":["integer","null"],"minimum":0},"budget_money":{"oneOf":[{"type":"object","required":["currency_code","units"],"additionalProperties":false,"properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?(0|[1-9][0-9]*)$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},{"type":"null"}]}}}},"campaigns":{"type":"array","items":{"type":"object","required":["id","insertion_order_id","name","active","start_time","end_time","budget_impressions","cpm"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"insertion_order_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"active":{"type":"boolean"},"in_flight":{"type":"boolean","description":"Ignored: the emulator computes it from its clock (G2)."},"start_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"end_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"budget_impressions":{"type":"integer","minimum":0},"cpm":{"type":"object","required":["currency_code","units"],"additionalProperties":false,"properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?(0|[1-9][0-9]*)$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},"pacing":{"type":"object"},"progress":{"type":"object","description":"Ignored: progress is derived (G2)."}}}},"targetings":{"type":"object","propertyNames":{"type":"string","pattern":"^[0-9]{1,18}$"},"additionalProperties":{"type":"array","items":{"type":"object","minProperties":1,"additionalProperties":false,"properties":{"deal_targeting_option":{"type":"object","required":["deal_ids"],"additionalProperties":false,"properties":{"deal_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}},"venue_type_targeting_option":{"type":"object","required":["venue_type_ids"],"additionalProperties":false,"properties":{"venue_type_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}},"venue_targeting_option":{"type":"object","required":["venue_targeting_ids"],"additionalProperties":false,"properties":{"venue_targeting_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}},"publisher_targeting_option":{"type":"object","required":["publisher_ids"],"additionalProperties":false,"properties":{"publisher_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}}}}}},"creatives":{"type":"array","items":{"type":"object","required":["id","advertiser_id","name","create_time"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"advertiser_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"create_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"seat_id":{"type":"string","minLength":1,"description":"The account (seat) the creative belongs to; default: the first user's account_id."},"campaign_ids":{"type":"array","items":{"type":"string","minLength":1}},"insertion_order_ids":{"type":"array","items":{"type":"string","minLength":1}},"category_ids":{"type":"array","items":{"type":"string","minLength":1}},"thumbnail_url":{"type":"string"},"pixel_url":{"type":"string"},"duration_ms":{"type":"integer","minimum":0,"maximum":2147483647},"archived":{"type":"boolean"},"type":{"enum":["NONE","DYNAMIC","SAGE_AND_ARCHER_DYNAMIC","IMAGE","VIDEO","AUDIO","UNKNOWN"]},"requires_audio":{"type":"boolean"},"processing_status":{"enum":["PROCESSING","PROCESSED","FAILED"]},"asset":{"oneOf":[{"type":"null"},{"type":"object","required":["url","height","width","format","file_size_bytes"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1},"height":{"type":"integer","minimum":0},"width":{"type":"integer","minimum":0},"format":{"type":"string","minLength":1},"file_size_bytes":{"type":"integer","minimum":0}}}]},"audits":{"type":"array","items":{"type":"object","required":["network_id","status","message","last_reviewed"],"additionalProperties":false,"properties":{"network_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"status":{"enum":["PENDING","APPROVED","DENIED"]},"message":{"type":"string"},"last_reviewed":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"category_ids":{"type":"array","items":{"type":"string","minLength":1}},"tag_ids":{"type":"array","items":{"type":"string","minLength":1}},"create_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"last_reviewer":{"type":"string"}}}}}}}}};
+const schema31 = {"$id":"https://doohctl.dev/schemas/emulator-seed.schema.json","title":"doohctl emulator seed","description":"The initial state of `doohctl emulator --seed FILE`: users, and every resource in the DSP API's own wire shape (docs/emulator.md).","type":"object","additionalProperties":false,"properties":{"$schema":{"type":"string","description":"Path or URL of this schema, for editors."},"today":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}$","description":"The day (YYYY-MM-DD, UTC) this seed's dates are written for: the emulator moves every date by the whole days from it to the day it starts on. Without it, the dates stay as written."},"dialect":{"type":"object","additionalProperties":false,"description":"The dialect to serve, written as a config's connection.dialect; --dialect wins over it (docs/emulator.md, Dialects).","properties":{"insertion_orders_path":{"type":"string","description":"G1: the path that lists insertion orders; one is read at this path and `/{id}`. Default \"/insertion_orders\"."},"contract_number":{"type":"string","description":"G1: the insertion order member that holds the contract number. Default \"contract_number\"."},"progress":{"type":"object","additionalProperties":false,"properties":{"parameter":{"type":"string","description":"G2: the query parameter that adds delivery progress to campaign answers. Default \"include_progress=true\"."},"member":{"type":"string","description":"G2: the campaign member that holds delivery progress. Default \"progress\"."},"impressions":{"type":"string","description":"G2: the progress member that counts impressions delivered. Default \"impressions_delivered\"."},"spend":{"type":"string","description":"G2: the progress member that holds the money spent (a Money). Default \"spend\"."}}},"targetings":{"type":"object","additionalProperties":false,"properties":{"read_path":{"type":"string","description":"G5: the path that reads one campaign's targetings. Default \"/campaigns/{id}/targetings\"."},"member":{"type":"string","description":"G5: the member of that answer that holds the targeting list. Default \"targetings\"."}}},"campaign_targetings":{"type":["string","null"],"description":"G5: the campaign member that embeds the campaign's targetings (then no targeting read is sent). Default null."},"create_campaigns_member":{"type":"string","description":"G3: the member of the POST /campaigns body and answer that holds the campaigns. Default \"campaigns\"."}}},"users":{"type":"array","items":{"type":"object","required":["email","password","account_id"],"additionalProperties":false,"properties":{"email":{"type":"string","minLength":3},"password":{"type":"string","minLength":1},"account_id":{"type":"string","minLength":1},"network_id":{"type":"string","pattern":"^[0-9]{1,18}$"}}}},"advertisers":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"creative_categories":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"networks":{"type":"array","items":{"type":"object","required":["id","name"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200}}}},"insertion_orders":{"type":"array","items":{"type":"object","required":["id","advertiser_id","name","start_time","end_time"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"advertiser_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"contract_number":{"type":["string","null"],"maxLength":100},"start_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"end_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"budget_impressions":{"type":["integer","null"],"minimum":0},"budget_money":{"oneOf":[{"type":"object","required":["currency_code","units"],"additionalProperties":false,"properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?(0|[1-9][0-9]*)$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},{"type":"null"}]}}}},"campaigns":{"type":"array","items":{"type":"object","required":["id","insertion_order_id","name","active","start_time","end_time","budget_impressions","cpm"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"insertion_order_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"active":{"type":"boolean"},"in_flight":{"type":"boolean","description":"Ignored: the emulator computes it from its clock (G2)."},"start_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"end_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"budget_impressions":{"type":"integer","minimum":0},"cpm":{"type":"object","required":["currency_code","units"],"additionalProperties":false,"properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?(0|[1-9][0-9]*)$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},"pacing":{"type":"object"},"progress":{"type":"object","description":"Ignored: progress is derived (G2)."}}}},"targetings":{"type":"object","propertyNames":{"type":"string","pattern":"^[0-9]{1,18}$"},"additionalProperties":{"type":"array","items":{"type":"object","minProperties":1,"additionalProperties":false,"properties":{"deal_targeting_option":{"type":"object","required":["deal_ids"],"additionalProperties":false,"properties":{"deal_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}},"venue_type_targeting_option":{"type":"object","required":["venue_type_ids"],"additionalProperties":false,"properties":{"venue_type_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}},"venue_targeting_option":{"type":"object","required":["venue_targeting_ids"],"additionalProperties":false,"properties":{"venue_targeting_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}},"publisher_targeting_option":{"type":"object","required":["publisher_ids"],"additionalProperties":false,"properties":{"publisher_ids":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"exclude":{"type":"boolean"}}}}}}},"creatives":{"type":"array","items":{"type":"object","required":["id","advertiser_id","name","create_time"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^[0-9]{1,18}$"},"advertiser_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"name":{"type":"string","minLength":1,"maxLength":200},"create_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"seat_id":{"type":"string","minLength":1,"description":"The account (seat) the creative belongs to; default: the first user's account_id."},"campaign_ids":{"type":"array","items":{"type":"string","minLength":1}},"insertion_order_ids":{"type":"array","items":{"type":"string","minLength":1}},"category_ids":{"type":"array","items":{"type":"string","minLength":1}},"thumbnail_url":{"type":"string"},"pixel_url":{"type":"string"},"duration_ms":{"type":"integer","minimum":0,"maximum":2147483647},"archived":{"type":"boolean"},"type":{"enum":["NONE","DYNAMIC","SAGE_AND_ARCHER_DYNAMIC","IMAGE","VIDEO","AUDIO","UNKNOWN"]},"requires_audio":{"type":"boolean"},"processing_status":{"enum":["PROCESSING","PROCESSED","FAILED"]},"asset":{"oneOf":[{"type":"null"},{"type":"object","required":["url","height","width","format","file_size_bytes"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1},"height":{"type":"integer","minimum":0},"width":{"type":"integer","minimum":0},"format":{"type":"string","minLength":1},"file_size_bytes":{"type":"integer","minimum":0}}}]},"audits":{"type":"array","items":{"type":"object","required":["network_id","status","message","last_reviewed"],"additionalProperties":false,"properties":{"network_id":{"type":"string","pattern":"^[0-9]{1,18}$"},"status":{"enum":["PENDING","APPROVED","DENIED"]},"message":{"type":"string"},"last_reviewed":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"category_ids":{"type":"array","items":{"type":"string","minLength":1}},"tag_ids":{"type":"array","items":{"type":"string","minLength":1}},"create_time":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},"last_reviewer":{"type":"string"}}}}}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const pattern4 = new RegExp("^[0-9]{1,18}$", "u");
-const pattern10 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$", "u");
-const pattern12 = new RegExp("^[A-Z]{3}$", "u");
-const pattern13 = new RegExp("^-?(0|[1-9][0-9]*)$", "u");
+const pattern4 = new RegExp("^\\d{4}-\\d{2}-\\d{2}$", "u");
+const pattern5 = new RegExp("^[0-9]{1,18}$", "u");
+const pattern11 = new RegExp("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$", "u");
+const pattern13 = new RegExp("^[A-Z]{3}$", "u");
+const pattern14 = new RegExp("^-?(0|[1-9][0-9]*)$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://doohctl.dev/schemas/emulator-seed.schema.json" */;
@@ -54,12 +55,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.dialect !== undefined){
-let data1 = data.dialect;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const key1 in data1){
-if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
-const err2 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data.today !== undefined){
+let data1 = data.today;
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err2 = {instancePath:instancePath+"/today",schemaPath:"#/properties/today/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -69,9 +69,8 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data1.insertion_orders_path !== undefined){
-if(typeof data1.insertion_orders_path !== "string"){
-const err3 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/properties/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err3 = {instancePath:instancePath+"/today",schemaPath:"#/properties/today/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -81,9 +80,12 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data1.contract_number !== undefined){
-if(typeof data1.contract_number !== "string"){
-const err4 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/properties/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.dialect !== undefined){
+let data2 = data.dialect;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key1 in data2){
+if(!((((((key1 === "insertion_orders_path") || (key1 === "contract_number")) || (key1 === "progress")) || (key1 === "targetings")) || (key1 === "campaign_targetings")) || (key1 === "create_campaigns_member"))){
+const err4 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -93,12 +95,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data1.progress !== undefined){
-let data4 = data1.progress;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
-const err5 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/properties/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data2.insertion_orders_path !== undefined){
+if(typeof data2.insertion_orders_path !== "string"){
+const err5 = {instancePath:instancePath+"/dialect/insertion_orders_path",schemaPath:"#/properties/dialect/properties/insertion_orders_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -108,9 +107,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data4.parameter !== undefined){
-if(typeof data4.parameter !== "string"){
-const err6 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/properties/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.contract_number !== undefined){
+if(typeof data2.contract_number !== "string"){
+const err6 = {instancePath:instancePath+"/dialect/contract_number",schemaPath:"#/properties/dialect/properties/contract_number/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -120,9 +119,12 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data4.member !== undefined){
-if(typeof data4.member !== "string"){
-const err7 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/properties/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.progress !== undefined){
+let data5 = data2.progress;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+if(!((((key2 === "parameter") || (key2 === "member")) || (key2 === "impressions")) || (key2 === "spend"))){
+const err7 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/properties/dialect/properties/progress/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -132,9 +134,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data4.impressions !== undefined){
-if(typeof data4.impressions !== "string"){
-const err8 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/properties/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5.parameter !== undefined){
+if(typeof data5.parameter !== "string"){
+const err8 = {instancePath:instancePath+"/dialect/progress/parameter",schemaPath:"#/properties/dialect/properties/progress/properties/parameter/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -144,9 +146,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data4.spend !== undefined){
-if(typeof data4.spend !== "string"){
-const err9 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/properties/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data5.member !== undefined){
+if(typeof data5.member !== "string"){
+const err9 = {instancePath:instancePath+"/dialect/progress/member",schemaPath:"#/properties/dialect/properties/progress/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -156,9 +158,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/properties/dialect/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data5.impressions !== undefined){
+if(typeof data5.impressions !== "string"){
+const err10 = {instancePath:instancePath+"/dialect/progress/impressions",schemaPath:"#/properties/dialect/properties/progress/properties/impressions/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -168,12 +170,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data1.targetings !== undefined){
-let data9 = data1.targetings;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key3 in data9){
-if(!((key3 === "read_path") || (key3 === "member"))){
-const err11 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/properties/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data5.spend !== undefined){
+if(typeof data5.spend !== "string"){
+const err11 = {instancePath:instancePath+"/dialect/progress/spend",schemaPath:"#/properties/dialect/properties/progress/properties/spend/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -183,9 +182,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data9.read_path !== undefined){
-if(typeof data9.read_path !== "string"){
-const err12 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/properties/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err12 = {instancePath:instancePath+"/dialect/progress",schemaPath:"#/properties/dialect/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -195,9 +194,12 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data9.member !== undefined){
-if(typeof data9.member !== "string"){
-const err13 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/properties/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.targetings !== undefined){
+let data10 = data2.targetings;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key3 in data10){
+if(!((key3 === "read_path") || (key3 === "member"))){
+const err13 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/properties/dialect/properties/targetings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -207,9 +209,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/properties/dialect/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.read_path !== undefined){
+if(typeof data10.read_path !== "string"){
+const err14 = {instancePath:instancePath+"/dialect/targetings/read_path",schemaPath:"#/properties/dialect/properties/targetings/properties/read_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -219,10 +221,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data1.campaign_targetings !== undefined){
-let data12 = data1.campaign_targetings;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err15 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/properties/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema31.properties.dialect.properties.campaign_targetings.type},message:"must be string,null"};
+if(data10.member !== undefined){
+if(typeof data10.member !== "string"){
+const err15 = {instancePath:instancePath+"/dialect/targetings/member",schemaPath:"#/properties/dialect/properties/targetings/properties/member/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -232,9 +233,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data1.create_campaigns_member !== undefined){
-if(typeof data1.create_campaigns_member !== "string"){
-const err16 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/properties/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err16 = {instancePath:instancePath+"/dialect/targetings",schemaPath:"#/properties/dialect/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -244,9 +245,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data2.campaign_targetings !== undefined){
+let data13 = data2.campaign_targetings;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err17 = {instancePath:instancePath+"/dialect/campaign_targetings",schemaPath:"#/properties/dialect/properties/campaign_targetings/type",keyword:"type",params:{type: schema31.properties.dialect.properties.campaign_targetings.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -256,15 +258,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.users !== undefined){
-let data14 = data.users;
-if(Array.isArray(data14)){
-const len0 = data14.length;
-for(let i0=0; i0<len0; i0++){
-let data15 = data14[i0];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.email === undefined){
-const err18 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
+if(data2.create_campaigns_member !== undefined){
+if(typeof data2.create_campaigns_member !== "string"){
+const err18 = {instancePath:instancePath+"/dialect/create_campaigns_member",schemaPath:"#/properties/dialect/properties/create_campaigns_member/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -273,8 +269,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data15.password === undefined){
-const err19 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/dialect",schemaPath:"#/properties/dialect/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -283,8 +281,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data15.account_id === undefined){
-const err20 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
+}
+if(data.users !== undefined){
+let data15 = data.users;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.email === undefined){
+const err20 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -293,9 +299,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-for(const key4 in data15){
-if(!((((key4 === "email") || (key4 === "password")) || (key4 === "account_id")) || (key4 === "network_id"))){
-const err21 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data16.password === undefined){
+const err21 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "password"},message:"must have required property '"+"password"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -304,12 +309,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data15.email !== undefined){
-let data16 = data15.email;
-if(typeof data16 === "string"){
-if(func2(data16) < 3){
-const err22 = {instancePath:instancePath+"/users/" + i0+"/email",schemaPath:"#/properties/users/items/properties/email/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
+if(data16.account_id === undefined){
+const err22 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/required",keyword:"required",params:{missingProperty: "account_id"},message:"must have required property '"+"account_id"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -318,9 +319,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/users/" + i0+"/email",schemaPath:"#/properties/users/items/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data16){
+if(!((((key4 === "email") || (key4 === "password")) || (key4 === "account_id")) || (key4 === "network_id"))){
+const err23 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -330,11 +331,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data15.password !== undefined){
-let data17 = data15.password;
+if(data16.email !== undefined){
+let data17 = data16.email;
 if(typeof data17 === "string"){
-if(func2(data17) < 1){
-const err24 = {instancePath:instancePath+"/users/" + i0+"/password",schemaPath:"#/properties/users/items/properties/password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data17) < 3){
+const err24 = {instancePath:instancePath+"/users/" + i0+"/email",schemaPath:"#/properties/users/items/properties/email/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -345,7 +346,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/users/" + i0+"/password",schemaPath:"#/properties/users/items/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/users/" + i0+"/email",schemaPath:"#/properties/users/items/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -355,11 +356,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data15.account_id !== undefined){
-let data18 = data15.account_id;
+if(data16.password !== undefined){
+let data18 = data16.password;
 if(typeof data18 === "string"){
 if(func2(data18) < 1){
-const err26 = {instancePath:instancePath+"/users/" + i0+"/account_id",schemaPath:"#/properties/users/items/properties/account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err26 = {instancePath:instancePath+"/users/" + i0+"/password",schemaPath:"#/properties/users/items/properties/password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -370,7 +371,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/users/" + i0+"/account_id",schemaPath:"#/properties/users/items/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/users/" + i0+"/password",schemaPath:"#/properties/users/items/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -380,11 +381,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data15.network_id !== undefined){
-let data19 = data15.network_id;
+if(data16.account_id !== undefined){
+let data19 = data16.account_id;
 if(typeof data19 === "string"){
-if(!pattern4.test(data19)){
-const err28 = {instancePath:instancePath+"/users/" + i0+"/network_id",schemaPath:"#/properties/users/items/properties/network_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(func2(data19) < 1){
+const err28 = {instancePath:instancePath+"/users/" + i0+"/account_id",schemaPath:"#/properties/users/items/properties/account_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -395,7 +396,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/users/" + i0+"/network_id",schemaPath:"#/properties/users/items/properties/network_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/users/" + i0+"/account_id",schemaPath:"#/properties/users/items/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -405,9 +406,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.network_id !== undefined){
+let data20 = data16.network_id;
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+const err30 = {instancePath:instancePath+"/users/" + i0+"/network_id",schemaPath:"#/properties/users/items/properties/network_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -417,9 +420,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
 else {
-const err31 = {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err31 = {instancePath:instancePath+"/users/" + i0+"/network_id",schemaPath:"#/properties/users/items/properties/network_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -429,15 +431,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.advertisers !== undefined){
-let data20 = data.advertisers;
-if(Array.isArray(data20)){
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.id === undefined){
-const err32 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err32 = {instancePath:instancePath+"/users/" + i0,schemaPath:"#/properties/users/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -446,8 +442,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data21.name === undefined){
-const err33 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/users",schemaPath:"#/properties/users/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -456,9 +454,16 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((key5 === "id") || (key5 === "name"))){
-const err34 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data.advertisers !== undefined){
+let data21 = data.advertisers;
+if(Array.isArray(data21)){
+const len1 = data21.length;
+for(let i1=0; i1<len1; i1++){
+let data22 = data21[i1];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.id === undefined){
+const err34 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -467,12 +472,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data21.id !== undefined){
-let data22 = data21.id;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
-const err35 = {instancePath:instancePath+"/advertisers/" + i1+"/id",schemaPath:"#/properties/advertisers/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data22.name === undefined){
+const err35 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -481,9 +482,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/advertisers/" + i1+"/id",schemaPath:"#/properties/advertisers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data22){
+if(!((key5 === "id") || (key5 === "name"))){
+const err36 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -493,11 +494,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data21.name !== undefined){
-let data23 = data21.name;
+if(data22.id !== undefined){
+let data23 = data22.id;
 if(typeof data23 === "string"){
-if(func2(data23) > 200){
-const err37 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data23)){
+const err37 = {instancePath:instancePath+"/advertisers/" + i1+"/id",schemaPath:"#/properties/advertisers/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -506,8 +507,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(func2(data23) < 1){
-const err38 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err38 = {instancePath:instancePath+"/advertisers/" + i1+"/id",schemaPath:"#/properties/advertisers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -517,8 +519,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.name !== undefined){
+let data24 = data22.name;
+if(typeof data24 === "string"){
+if(func2(data24) > 200){
+const err39 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -527,10 +532,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data24) < 1){
+const err40 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -540,9 +543,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
 else {
-const err41 = {instancePath:instancePath+"/advertisers",schemaPath:"#/properties/advertisers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err41 = {instancePath:instancePath+"/advertisers/" + i1+"/name",schemaPath:"#/properties/advertisers/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -552,15 +554,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.creative_categories !== undefined){
-let data24 = data.creative_categories;
-if(Array.isArray(data24)){
-const len2 = data24.length;
-for(let i2=0; i2<len2; i2++){
-let data25 = data24[i2];
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.id === undefined){
-const err42 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err42 = {instancePath:instancePath+"/advertisers/" + i1,schemaPath:"#/properties/advertisers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -569,8 +565,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data25.name === undefined){
-const err43 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/advertisers",schemaPath:"#/properties/advertisers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -579,9 +577,16 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key6 in data25){
-if(!((key6 === "id") || (key6 === "name"))){
-const err44 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data.creative_categories !== undefined){
+let data25 = data.creative_categories;
+if(Array.isArray(data25)){
+const len2 = data25.length;
+for(let i2=0; i2<len2; i2++){
+let data26 = data25[i2];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.id === undefined){
+const err44 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -590,12 +595,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data25.id !== undefined){
-let data26 = data25.id;
-if(typeof data26 === "string"){
-if(!pattern4.test(data26)){
-const err45 = {instancePath:instancePath+"/creative_categories/" + i2+"/id",schemaPath:"#/properties/creative_categories/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data26.name === undefined){
+const err45 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -604,9 +605,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/creative_categories/" + i2+"/id",schemaPath:"#/properties/creative_categories/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key6 in data26){
+if(!((key6 === "id") || (key6 === "name"))){
+const err46 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -616,11 +617,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data25.name !== undefined){
-let data27 = data25.name;
+if(data26.id !== undefined){
+let data27 = data26.id;
 if(typeof data27 === "string"){
-if(func2(data27) > 200){
-const err47 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data27)){
+const err47 = {instancePath:instancePath+"/creative_categories/" + i2+"/id",schemaPath:"#/properties/creative_categories/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -629,8 +630,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(func2(data27) < 1){
-const err48 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err48 = {instancePath:instancePath+"/creative_categories/" + i2+"/id",schemaPath:"#/properties/creative_categories/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -640,8 +642,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data26.name !== undefined){
+let data28 = data26.name;
+if(typeof data28 === "string"){
+if(func2(data28) > 200){
+const err49 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -650,10 +655,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data28) < 1){
+const err50 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -663,9 +666,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
 else {
-const err51 = {instancePath:instancePath+"/creative_categories",schemaPath:"#/properties/creative_categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err51 = {instancePath:instancePath+"/creative_categories/" + i2+"/name",schemaPath:"#/properties/creative_categories/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -675,15 +677,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data28 = data.networks;
-if(Array.isArray(data28)){
-const len3 = data28.length;
-for(let i3=0; i3<len3; i3++){
-let data29 = data28[i3];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.id === undefined){
-const err52 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err52 = {instancePath:instancePath+"/creative_categories/" + i2,schemaPath:"#/properties/creative_categories/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -692,8 +688,10 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data29.name === undefined){
-const err53 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/creative_categories",schemaPath:"#/properties/creative_categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -702,9 +700,16 @@ vErrors.push(err53);
 }
 errors++;
 }
-for(const key7 in data29){
-if(!((key7 === "id") || (key7 === "name"))){
-const err54 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data.networks !== undefined){
+let data29 = data.networks;
+if(Array.isArray(data29)){
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+let data30 = data29[i3];
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.id === undefined){
+const err54 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -713,12 +718,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data29.id !== undefined){
-let data30 = data29.id;
-if(typeof data30 === "string"){
-if(!pattern4.test(data30)){
-const err55 = {instancePath:instancePath+"/networks/" + i3+"/id",schemaPath:"#/properties/networks/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data30.name === undefined){
+const err55 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -727,9 +728,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/networks/" + i3+"/id",schemaPath:"#/properties/networks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data30){
+if(!((key7 === "id") || (key7 === "name"))){
+const err56 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -739,11 +740,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data29.name !== undefined){
-let data31 = data29.name;
+if(data30.id !== undefined){
+let data31 = data30.id;
 if(typeof data31 === "string"){
-if(func2(data31) > 200){
-const err57 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data31)){
+const err57 = {instancePath:instancePath+"/networks/" + i3+"/id",schemaPath:"#/properties/networks/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -752,8 +753,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(func2(data31) < 1){
-const err58 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err58 = {instancePath:instancePath+"/networks/" + i3+"/id",schemaPath:"#/properties/networks/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -763,8 +765,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.name !== undefined){
+let data32 = data30.name;
+if(typeof data32 === "string"){
+if(func2(data32) > 200){
+const err59 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -773,10 +778,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data32) < 1){
+const err60 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -786,9 +789,8 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
 else {
-const err61 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err61 = {instancePath:instancePath+"/networks/" + i3+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -798,15 +800,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.insertion_orders !== undefined){
-let data32 = data.insertion_orders;
-if(Array.isArray(data32)){
-const len4 = data32.length;
-for(let i4=0; i4<len4; i4++){
-let data33 = data32[i4];
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.id === undefined){
-const err62 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err62 = {instancePath:instancePath+"/networks/" + i3,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -815,8 +811,10 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data33.advertiser_id === undefined){
-const err63 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -825,8 +823,16 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data33.name === undefined){
-const err64 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+if(data.insertion_orders !== undefined){
+let data33 = data.insertion_orders;
+if(Array.isArray(data33)){
+const len4 = data33.length;
+for(let i4=0; i4<len4; i4++){
+let data34 = data33[i4];
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.id === undefined){
+const err64 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -835,8 +841,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data33.start_time === undefined){
-const err65 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "start_time"},message:"must have required property '"+"start_time"+"'"};
+if(data34.advertiser_id === undefined){
+const err65 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -845,8 +851,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data33.end_time === undefined){
-const err66 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "end_time"},message:"must have required property '"+"end_time"+"'"};
+if(data34.name === undefined){
+const err66 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -855,9 +861,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-for(const key8 in data33){
-if(!((((((((key8 === "id") || (key8 === "advertiser_id")) || (key8 === "name")) || (key8 === "contract_number")) || (key8 === "start_time")) || (key8 === "end_time")) || (key8 === "budget_impressions")) || (key8 === "budget_money"))){
-const err67 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(data34.start_time === undefined){
+const err67 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "start_time"},message:"must have required property '"+"start_time"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -866,12 +871,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data33.id !== undefined){
-let data34 = data33.id;
-if(typeof data34 === "string"){
-if(!pattern4.test(data34)){
-const err68 = {instancePath:instancePath+"/insertion_orders/" + i4+"/id",schemaPath:"#/properties/insertion_orders/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data34.end_time === undefined){
+const err68 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/required",keyword:"required",params:{missingProperty: "end_time"},message:"must have required property '"+"end_time"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -880,9 +881,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/insertion_orders/" + i4+"/id",schemaPath:"#/properties/insertion_orders/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key8 in data34){
+if(!((((((((key8 === "id") || (key8 === "advertiser_id")) || (key8 === "name")) || (key8 === "contract_number")) || (key8 === "start_time")) || (key8 === "end_time")) || (key8 === "budget_impressions")) || (key8 === "budget_money"))){
+const err69 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -892,11 +893,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data33.advertiser_id !== undefined){
-let data35 = data33.advertiser_id;
+if(data34.id !== undefined){
+let data35 = data34.id;
 if(typeof data35 === "string"){
-if(!pattern4.test(data35)){
-const err70 = {instancePath:instancePath+"/insertion_orders/" + i4+"/advertiser_id",schemaPath:"#/properties/insertion_orders/items/properties/advertiser_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(!pattern5.test(data35)){
+const err70 = {instancePath:instancePath+"/insertion_orders/" + i4+"/id",schemaPath:"#/properties/insertion_orders/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -907,7 +908,7 @@ errors++;
 }
 }
 else {
-const err71 = {instancePath:instancePath+"/insertion_orders/" + i4+"/advertiser_id",schemaPath:"#/properties/insertion_orders/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err71 = {instancePath:instancePath+"/insertion_orders/" + i4+"/id",schemaPath:"#/properties/insertion_orders/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -917,11 +918,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data33.name !== undefined){
-let data36 = data33.name;
+if(data34.advertiser_id !== undefined){
+let data36 = data34.advertiser_id;
 if(typeof data36 === "string"){
-if(func2(data36) > 200){
-const err72 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data36)){
+const err72 = {instancePath:instancePath+"/insertion_orders/" + i4+"/advertiser_id",schemaPath:"#/properties/insertion_orders/items/properties/advertiser_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -930,8 +931,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(func2(data36) < 1){
-const err73 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err73 = {instancePath:instancePath+"/insertion_orders/" + i4+"/advertiser_id",schemaPath:"#/properties/insertion_orders/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -941,8 +943,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-else {
-const err74 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data34.name !== undefined){
+let data37 = data34.name;
+if(typeof data37 === "string"){
+if(func2(data37) > 200){
+const err74 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -951,11 +956,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-if(data33.contract_number !== undefined){
-let data37 = data33.contract_number;
-if((typeof data37 !== "string") && (data37 !== null)){
-const err75 = {instancePath:instancePath+"/insertion_orders/" + i4+"/contract_number",schemaPath:"#/properties/insertion_orders/items/properties/contract_number/type",keyword:"type",params:{type: schema31.properties.insertion_orders.items.properties.contract_number.type},message:"must be string,null"};
+if(func2(data37) < 1){
+const err75 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -964,9 +966,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(typeof data37 === "string"){
-if(func2(data37) > 100){
-const err76 = {instancePath:instancePath+"/insertion_orders/" + i4+"/contract_number",schemaPath:"#/properties/insertion_orders/items/properties/contract_number/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
+}
+else {
+const err76 = {instancePath:instancePath+"/insertion_orders/" + i4+"/name",schemaPath:"#/properties/insertion_orders/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -976,12 +978,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-if(data33.start_time !== undefined){
-let data38 = data33.start_time;
-if(typeof data38 === "string"){
-if(!pattern10.test(data38)){
-const err77 = {instancePath:instancePath+"/insertion_orders/" + i4+"/start_time",schemaPath:"#/properties/insertion_orders/items/properties/start_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(data34.contract_number !== undefined){
+let data38 = data34.contract_number;
+if((typeof data38 !== "string") && (data38 !== null)){
+const err77 = {instancePath:instancePath+"/insertion_orders/" + i4+"/contract_number",schemaPath:"#/properties/insertion_orders/items/properties/contract_number/type",keyword:"type",params:{type: schema31.properties.insertion_orders.items.properties.contract_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -990,9 +990,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/insertion_orders/" + i4+"/start_time",schemaPath:"#/properties/insertion_orders/items/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data38 === "string"){
+if(func2(data38) > 100){
+const err78 = {instancePath:instancePath+"/insertion_orders/" + i4+"/contract_number",schemaPath:"#/properties/insertion_orders/items/properties/contract_number/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1002,11 +1002,12 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data33.end_time !== undefined){
-let data39 = data33.end_time;
+}
+if(data34.start_time !== undefined){
+let data39 = data34.start_time;
 if(typeof data39 === "string"){
-if(!pattern10.test(data39)){
-const err79 = {instancePath:instancePath+"/insertion_orders/" + i4+"/end_time",schemaPath:"#/properties/insertion_orders/items/properties/end_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(!pattern11.test(data39)){
+const err79 = {instancePath:instancePath+"/insertion_orders/" + i4+"/start_time",schemaPath:"#/properties/insertion_orders/items/properties/start_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1017,7 +1018,7 @@ errors++;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/insertion_orders/" + i4+"/end_time",schemaPath:"#/properties/insertion_orders/items/properties/end_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err80 = {instancePath:instancePath+"/insertion_orders/" + i4+"/start_time",schemaPath:"#/properties/insertion_orders/items/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1027,10 +1028,11 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data33.budget_impressions !== undefined){
-let data40 = data33.budget_impressions;
-if((!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))) && (data40 !== null)){
-const err81 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_impressions",schemaPath:"#/properties/insertion_orders/items/properties/budget_impressions/type",keyword:"type",params:{type: schema31.properties.insertion_orders.items.properties.budget_impressions.type},message:"must be integer,null"};
+if(data34.end_time !== undefined){
+let data40 = data34.end_time;
+if(typeof data40 === "string"){
+if(!pattern11.test(data40)){
+const err81 = {instancePath:instancePath+"/insertion_orders/" + i4+"/end_time",schemaPath:"#/properties/insertion_orders/items/properties/end_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1039,9 +1041,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err82 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_impressions",schemaPath:"#/properties/insertion_orders/items/properties/budget_impressions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err82 = {instancePath:instancePath+"/insertion_orders/" + i4+"/end_time",schemaPath:"#/properties/insertion_orders/items/properties/end_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1051,16 +1053,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-if(data33.budget_money !== undefined){
-let data41 = data33.budget_money;
-const _errs93 = errors;
-let valid19 = false;
-let passing0 = null;
-const _errs94 = errors;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.currency_code === undefined){
-const err83 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data34.budget_impressions !== undefined){
+let data41 = data34.budget_impressions;
+if((!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))) && (data41 !== null)){
+const err83 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_impressions",schemaPath:"#/properties/insertion_orders/items/properties/budget_impressions/type",keyword:"type",params:{type: schema31.properties.insertion_orders.items.properties.budget_impressions.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1069,8 +1065,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data41.units === undefined){
-const err84 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err84 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_impressions",schemaPath:"#/properties/insertion_orders/items/properties/budget_impressions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1079,9 +1076,17 @@ vErrors.push(err84);
 }
 errors++;
 }
-for(const key9 in data41){
-if(!(((key9 === "currency_code") || (key9 === "units")) || (key9 === "nanos"))){
-const err85 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+}
+}
+if(data34.budget_money !== undefined){
+let data42 = data34.budget_money;
+const _errs95 = errors;
+let valid19 = false;
+let passing0 = null;
+const _errs96 = errors;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.currency_code === undefined){
+const err85 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1090,12 +1095,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data41.currency_code !== undefined){
-let data42 = data41.currency_code;
-if(typeof data42 === "string"){
-if(!pattern12.test(data42)){
-const err86 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/currency_code",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data42.units === undefined){
+const err86 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1104,9 +1105,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-else {
-const err87 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/currency_code",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key9 in data42){
+if(!(((key9 === "currency_code") || (key9 === "units")) || (key9 === "nanos"))){
+const err87 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1116,11 +1117,11 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data41.units !== undefined){
-let data43 = data41.units;
+if(data42.currency_code !== undefined){
+let data43 = data42.currency_code;
 if(typeof data43 === "string"){
 if(!pattern13.test(data43)){
-const err88 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/units",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""};
+const err88 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/currency_code",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1131,7 +1132,7 @@ errors++;
 }
 }
 else {
-const err89 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/units",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err89 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/currency_code",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1141,10 +1142,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data41.nanos !== undefined){
-let data44 = data41.nanos;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err90 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data42.units !== undefined){
+let data44 = data42.units;
+if(typeof data44 === "string"){
+if(!pattern14.test(data44)){
+const err90 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/units",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1153,9 +1155,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 > 999999999 || isNaN(data44)){
-const err91 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+else {
+const err91 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/units",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1164,8 +1166,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data44 < -999999999 || isNaN(data44)){
-const err92 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+if(data42.nanos !== undefined){
+let data45 = data42.nanos;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err92 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1174,11 +1179,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 999999999 || isNaN(data45)){
+const err93 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1187,14 +1190,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-var _valid0 = _errs94 === errors;
-if(_valid0){
-valid19 = true;
-passing0 = 0;
-}
-const _errs103 = errors;
-if(data41 !== null){
-const err94 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data45 < -999999999 || isNaN(data45)){
+const err94 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money/nanos",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1203,7 +1200,36 @@ vErrors.push(err94);
 }
 errors++;
 }
-var _valid0 = _errs103 === errors;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+var _valid0 = _errs96 === errors;
+if(_valid0){
+valid19 = true;
+passing0 = 0;
+}
+const _errs105 = errors;
+if(data42 !== null){
+const err96 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+var _valid0 = _errs105 === errors;
 if(_valid0 && valid19){
 valid19 = false;
 passing0 = [passing0, 1];
@@ -1215,20 +1241,20 @@ passing0 = 1;
 }
 }
 if(!valid19){
-const err95 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err97 = {instancePath:instancePath+"/insertion_orders/" + i4+"/budget_money",schemaPath:"#/properties/insertion_orders/items/properties/budget_money/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err97];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err97);
 }
 errors++;
 }
 else {
-errors = _errs93;
+errors = _errs95;
 if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
+if(_errs95){
+vErrors.length = _errs95;
 }
 else {
 vErrors = null;
@@ -1238,37 +1264,7 @@ vErrors = null;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/insertion_orders",schemaPath:"#/properties/insertion_orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-if(data.campaigns !== undefined){
-let data45 = data.campaigns;
-if(Array.isArray(data45)){
-const len5 = data45.length;
-for(let i5=0; i5<len5; i5++){
-let data46 = data45[i5];
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.id === undefined){
-const err98 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err98 = {instancePath:instancePath+"/insertion_orders/" + i4,schemaPath:"#/properties/insertion_orders/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1277,8 +1273,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data46.insertion_order_id === undefined){
-const err99 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/insertion_orders",schemaPath:"#/properties/insertion_orders/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1287,8 +1285,16 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data46.name === undefined){
-const err100 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+if(data.campaigns !== undefined){
+let data46 = data.campaigns;
+if(Array.isArray(data46)){
+const len5 = data46.length;
+for(let i5=0; i5<len5; i5++){
+let data47 = data46[i5];
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(data47.id === undefined){
+const err100 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1297,8 +1303,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data46.active === undefined){
-const err101 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "active"},message:"must have required property '"+"active"+"'"};
+if(data47.insertion_order_id === undefined){
+const err101 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1307,8 +1313,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data46.start_time === undefined){
-const err102 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "start_time"},message:"must have required property '"+"start_time"+"'"};
+if(data47.name === undefined){
+const err102 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1317,8 +1323,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(data46.end_time === undefined){
-const err103 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "end_time"},message:"must have required property '"+"end_time"+"'"};
+if(data47.active === undefined){
+const err103 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "active"},message:"must have required property '"+"active"+"'"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1327,8 +1333,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data46.budget_impressions === undefined){
-const err104 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "budget_impressions"},message:"must have required property '"+"budget_impressions"+"'"};
+if(data47.start_time === undefined){
+const err104 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "start_time"},message:"must have required property '"+"start_time"+"'"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1337,8 +1343,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data46.cpm === undefined){
-const err105 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "cpm"},message:"must have required property '"+"cpm"+"'"};
+if(data47.end_time === undefined){
+const err105 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "end_time"},message:"must have required property '"+"end_time"+"'"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1347,9 +1353,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-for(const key10 in data46){
-if(!(func1.call(schema31.properties.campaigns.items.properties, key10))){
-const err106 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data47.budget_impressions === undefined){
+const err106 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "budget_impressions"},message:"must have required property '"+"budget_impressions"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1358,12 +1363,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data46.id !== undefined){
-let data47 = data46.id;
-if(typeof data47 === "string"){
-if(!pattern4.test(data47)){
-const err107 = {instancePath:instancePath+"/campaigns/" + i5+"/id",schemaPath:"#/properties/campaigns/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data47.cpm === undefined){
+const err107 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/required",keyword:"required",params:{missingProperty: "cpm"},message:"must have required property '"+"cpm"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1372,9 +1373,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-else {
-const err108 = {instancePath:instancePath+"/campaigns/" + i5+"/id",schemaPath:"#/properties/campaigns/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key10 in data47){
+if(!(func1.call(schema31.properties.campaigns.items.properties, key10))){
+const err108 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1384,11 +1385,11 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data46.insertion_order_id !== undefined){
-let data48 = data46.insertion_order_id;
+if(data47.id !== undefined){
+let data48 = data47.id;
 if(typeof data48 === "string"){
-if(!pattern4.test(data48)){
-const err109 = {instancePath:instancePath+"/campaigns/" + i5+"/insertion_order_id",schemaPath:"#/properties/campaigns/items/properties/insertion_order_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(!pattern5.test(data48)){
+const err109 = {instancePath:instancePath+"/campaigns/" + i5+"/id",schemaPath:"#/properties/campaigns/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1399,7 +1400,7 @@ errors++;
 }
 }
 else {
-const err110 = {instancePath:instancePath+"/campaigns/" + i5+"/insertion_order_id",schemaPath:"#/properties/campaigns/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err110 = {instancePath:instancePath+"/campaigns/" + i5+"/id",schemaPath:"#/properties/campaigns/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1409,11 +1410,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data46.name !== undefined){
-let data49 = data46.name;
+if(data47.insertion_order_id !== undefined){
+let data49 = data47.insertion_order_id;
 if(typeof data49 === "string"){
-if(func2(data49) > 200){
-const err111 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data49)){
+const err111 = {instancePath:instancePath+"/campaigns/" + i5+"/insertion_order_id",schemaPath:"#/properties/campaigns/items/properties/insertion_order_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1422,8 +1423,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(func2(data49) < 1){
-const err112 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err112 = {instancePath:instancePath+"/campaigns/" + i5+"/insertion_order_id",schemaPath:"#/properties/campaigns/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1433,8 +1435,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-else {
-const err113 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data47.name !== undefined){
+let data50 = data47.name;
+if(typeof data50 === "string"){
+if(func2(data50) > 200){
+const err113 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1443,10 +1448,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data46.active !== undefined){
-if(typeof data46.active !== "boolean"){
-const err114 = {instancePath:instancePath+"/campaigns/" + i5+"/active",schemaPath:"#/properties/campaigns/items/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(func2(data50) < 1){
+const err114 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1456,9 +1459,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data46.in_flight !== undefined){
-if(typeof data46.in_flight !== "boolean"){
-const err115 = {instancePath:instancePath+"/campaigns/" + i5+"/in_flight",schemaPath:"#/properties/campaigns/items/properties/in_flight/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err115 = {instancePath:instancePath+"/campaigns/" + i5+"/name",schemaPath:"#/properties/campaigns/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1468,11 +1470,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data46.start_time !== undefined){
-let data52 = data46.start_time;
-if(typeof data52 === "string"){
-if(!pattern10.test(data52)){
-const err116 = {instancePath:instancePath+"/campaigns/" + i5+"/start_time",schemaPath:"#/properties/campaigns/items/properties/start_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(data47.active !== undefined){
+if(typeof data47.active !== "boolean"){
+const err116 = {instancePath:instancePath+"/campaigns/" + i5+"/active",schemaPath:"#/properties/campaigns/items/properties/active/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1482,8 +1482,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-else {
-const err117 = {instancePath:instancePath+"/campaigns/" + i5+"/start_time",schemaPath:"#/properties/campaigns/items/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data47.in_flight !== undefined){
+if(typeof data47.in_flight !== "boolean"){
+const err117 = {instancePath:instancePath+"/campaigns/" + i5+"/in_flight",schemaPath:"#/properties/campaigns/items/properties/in_flight/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1493,11 +1494,11 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data46.end_time !== undefined){
-let data53 = data46.end_time;
+if(data47.start_time !== undefined){
+let data53 = data47.start_time;
 if(typeof data53 === "string"){
-if(!pattern10.test(data53)){
-const err118 = {instancePath:instancePath+"/campaigns/" + i5+"/end_time",schemaPath:"#/properties/campaigns/items/properties/end_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(!pattern11.test(data53)){
+const err118 = {instancePath:instancePath+"/campaigns/" + i5+"/start_time",schemaPath:"#/properties/campaigns/items/properties/start_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1508,7 +1509,7 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/campaigns/" + i5+"/end_time",schemaPath:"#/properties/campaigns/items/properties/end_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err119 = {instancePath:instancePath+"/campaigns/" + i5+"/start_time",schemaPath:"#/properties/campaigns/items/properties/start_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1518,10 +1519,11 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data46.budget_impressions !== undefined){
-let data54 = data46.budget_impressions;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-const err120 = {instancePath:instancePath+"/campaigns/" + i5+"/budget_impressions",schemaPath:"#/properties/campaigns/items/properties/budget_impressions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data47.end_time !== undefined){
+let data54 = data47.end_time;
+if(typeof data54 === "string"){
+if(!pattern11.test(data54)){
+const err120 = {instancePath:instancePath+"/campaigns/" + i5+"/end_time",schemaPath:"#/properties/campaigns/items/properties/end_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1530,9 +1532,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
-const err121 = {instancePath:instancePath+"/campaigns/" + i5+"/budget_impressions",schemaPath:"#/properties/campaigns/items/properties/budget_impressions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err121 = {instancePath:instancePath+"/campaigns/" + i5+"/end_time",schemaPath:"#/properties/campaigns/items/properties/end_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1542,12 +1544,10 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
-if(data46.cpm !== undefined){
-let data55 = data46.cpm;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.currency_code === undefined){
-const err122 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data47.budget_impressions !== undefined){
+let data55 = data47.budget_impressions;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err122 = {instancePath:instancePath+"/campaigns/" + i5+"/budget_impressions",schemaPath:"#/properties/campaigns/items/properties/budget_impressions/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1556,8 +1556,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data55.units === undefined){
-const err123 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
+const err123 = {instancePath:instancePath+"/campaigns/" + i5+"/budget_impressions",schemaPath:"#/properties/campaigns/items/properties/budget_impressions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1566,9 +1567,13 @@ vErrors.push(err123);
 }
 errors++;
 }
-for(const key11 in data55){
-if(!(((key11 === "currency_code") || (key11 === "units")) || (key11 === "nanos"))){
-const err124 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+}
+if(data47.cpm !== undefined){
+let data56 = data47.cpm;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.currency_code === undefined){
+const err124 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1577,12 +1582,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data55.currency_code !== undefined){
-let data56 = data55.currency_code;
-if(typeof data56 === "string"){
-if(!pattern12.test(data56)){
-const err125 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/currency_code",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data56.units === undefined){
+const err125 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1591,9 +1592,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/currency_code",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key11 in data56){
+if(!(((key11 === "currency_code") || (key11 === "units")) || (key11 === "nanos"))){
+const err126 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1603,11 +1604,11 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data55.units !== undefined){
-let data57 = data55.units;
+if(data56.currency_code !== undefined){
+let data57 = data56.currency_code;
 if(typeof data57 === "string"){
 if(!pattern13.test(data57)){
-const err127 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/units",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""};
+const err127 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/currency_code",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1618,7 +1619,7 @@ errors++;
 }
 }
 else {
-const err128 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/units",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err128 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/currency_code",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1628,10 +1629,11 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data55.nanos !== undefined){
-let data58 = data55.nanos;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err129 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data56.units !== undefined){
+let data58 = data56.units;
+if(typeof data58 === "string"){
+if(!pattern14.test(data58)){
+const err129 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/units",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1640,9 +1642,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 999999999 || isNaN(data58)){
-const err130 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+else {
+const err130 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/units",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1651,8 +1653,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data58 < -999999999 || isNaN(data58)){
-const err131 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+if(data56.nanos !== undefined){
+let data59 = data56.nanos;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err131 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1661,11 +1666,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 999999999 || isNaN(data59)){
+const err132 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1674,11 +1677,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data46.pacing !== undefined){
-let data59 = data46.pacing;
-if(!(data59 && typeof data59 == "object" && !Array.isArray(data59))){
-const err133 = {instancePath:instancePath+"/campaigns/" + i5+"/pacing",schemaPath:"#/properties/campaigns/items/properties/pacing/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data59 < -999999999 || isNaN(data59)){
+const err133 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm/nanos",schemaPath:"#/properties/campaigns/items/properties/cpm/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1688,10 +1688,10 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data46.progress !== undefined){
-let data60 = data46.progress;
-if(!(data60 && typeof data60 == "object" && !Array.isArray(data60))){
-const err134 = {instancePath:instancePath+"/campaigns/" + i5+"/progress",schemaPath:"#/properties/campaigns/items/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/campaigns/" + i5+"/cpm",schemaPath:"#/properties/campaigns/items/properties/cpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1701,9 +1701,10 @@ vErrors.push(err134);
 errors++;
 }
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data47.pacing !== undefined){
+let data60 = data47.pacing;
+if(!(data60 && typeof data60 == "object" && !Array.isArray(data60))){
+const err135 = {instancePath:instancePath+"/campaigns/" + i5+"/pacing",schemaPath:"#/properties/campaigns/items/properties/pacing/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1713,9 +1714,10 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/campaigns",schemaPath:"#/properties/campaigns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data47.progress !== undefined){
+let data61 = data47.progress;
+if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
+const err136 = {instancePath:instancePath+"/campaigns/" + i5+"/progress",schemaPath:"#/properties/campaigns/items/properties/progress/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1725,14 +1727,9 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data.targetings !== undefined){
-let data61 = data.targetings;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-for(const key12 in data61){
-const _errs141 = errors;
-if(typeof key12 === "string"){
-if(!pattern4.test(key12)){
-const err137 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\"",propertyName:key12};
+}
+else {
+const err137 = {instancePath:instancePath+"/campaigns/" + i5,schemaPath:"#/properties/campaigns/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1742,8 +1739,9 @@ vErrors.push(err137);
 errors++;
 }
 }
+}
 else {
-const err138 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key12};
+const err138 = {instancePath:instancePath+"/campaigns",schemaPath:"#/properties/campaigns/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1752,9 +1750,15 @@ vErrors.push(err138);
 }
 errors++;
 }
-var valid25 = _errs141 === errors;
-if(!valid25){
-const err139 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid"};
+}
+if(data.targetings !== undefined){
+let data62 = data.targetings;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key12 in data62){
+const _errs143 = errors;
+if(typeof key12 === "string"){
+if(!pattern5.test(key12)){
+const err139 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\"",propertyName:key12};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1764,15 +1768,8 @@ vErrors.push(err139);
 errors++;
 }
 }
-for(const key13 in data61){
-let data62 = data61[key13];
-if(Array.isArray(data62)){
-const len6 = data62.length;
-for(let i6=0; i6<len6; i6++){
-let data63 = data62[i6];
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(Object.keys(data63).length < 1){
-const err140 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+else {
+const err140 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key12};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1781,9 +1778,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-for(const key14 in data63){
-if(!((((key14 === "deal_targeting_option") || (key14 === "venue_type_targeting_option")) || (key14 === "venue_targeting_option")) || (key14 === "publisher_targeting_option"))){
-const err141 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+var valid25 = _errs143 === errors;
+if(!valid25){
+const err141 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1793,11 +1790,15 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data63.deal_targeting_option !== undefined){
-let data64 = data63.deal_targeting_option;
+for(const key13 in data62){
+let data63 = data62[key13];
+if(Array.isArray(data63)){
+const len6 = data63.length;
+for(let i6=0; i6<len6; i6++){
+let data64 = data63[i6];
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.deal_ids === undefined){
-const err142 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/required",keyword:"required",params:{missingProperty: "deal_ids"},message:"must have required property '"+"deal_ids"+"'"};
+if(Object.keys(data64).length < 1){
+const err142 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1806,9 +1807,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-for(const key15 in data64){
-if(!(key15 === "deal_ids")){
-const err143 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+for(const key14 in data64){
+if(!((((key14 === "deal_targeting_option") || (key14 === "venue_type_targeting_option")) || (key14 === "venue_targeting_option")) || (key14 === "publisher_targeting_option"))){
+const err143 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1818,11 +1819,11 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data64.deal_ids !== undefined){
-let data65 = data64.deal_ids;
-if(Array.isArray(data65)){
-if(data65.length < 1){
-const err144 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data64.deal_targeting_option !== undefined){
+let data65 = data64.deal_targeting_option;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.deal_ids === undefined){
+const err144 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/required",keyword:"required",params:{missingProperty: "deal_ids"},message:"must have required property '"+"deal_ids"+"'"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1831,12 +1832,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-const len7 = data65.length;
-for(let i7=0; i7<len7; i7++){
-let data66 = data65[i7];
-if(typeof data66 === "string"){
-if(func2(data66) < 1){
-const err145 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids/" + i7,schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key15 in data65){
+if(!(key15 === "deal_ids")){
+const err145 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1846,8 +1844,11 @@ vErrors.push(err145);
 errors++;
 }
 }
-else {
-const err146 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids/" + i7,schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.deal_ids !== undefined){
+let data66 = data65.deal_ids;
+if(Array.isArray(data66)){
+if(data66.length < 1){
+const err146 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1856,10 +1857,12 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len7 = data66.length;
+for(let i7=0; i7<len7; i7++){
+let data67 = data66[i7];
+if(typeof data67 === "string"){
+if(func2(data67) < 1){
+const err147 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids/" + i7,schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1869,9 +1872,8 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
 else {
-const err148 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err148 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids/" + i7,schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1881,11 +1883,9 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data63.venue_type_targeting_option !== undefined){
-let data67 = data63.venue_type_targeting_option;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.venue_type_ids === undefined){
-const err149 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/required",keyword:"required",params:{missingProperty: "venue_type_ids"},message:"must have required property '"+"venue_type_ids"+"'"};
+}
+else {
+const err149 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option/deal_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/properties/deal_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1894,9 +1894,10 @@ vErrors.push(err149);
 }
 errors++;
 }
-for(const key16 in data67){
-if(!((key16 === "venue_type_ids") || (key16 === "exclude"))){
-const err150 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+}
+else {
+const err150 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/deal_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/deal_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1906,11 +1907,11 @@ vErrors.push(err150);
 errors++;
 }
 }
-if(data67.venue_type_ids !== undefined){
-let data68 = data67.venue_type_ids;
-if(Array.isArray(data68)){
-if(data68.length < 1){
-const err151 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data64.venue_type_targeting_option !== undefined){
+let data68 = data64.venue_type_targeting_option;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.venue_type_ids === undefined){
+const err151 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/required",keyword:"required",params:{missingProperty: "venue_type_ids"},message:"must have required property '"+"venue_type_ids"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1919,12 +1920,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-const len8 = data68.length;
-for(let i8=0; i8<len8; i8++){
-let data69 = data68[i8];
-if(typeof data69 === "string"){
-if(func2(data69) < 1){
-const err152 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids/" + i8,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key16 in data68){
+if(!((key16 === "venue_type_ids") || (key16 === "exclude"))){
+const err152 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1934,8 +1932,11 @@ vErrors.push(err152);
 errors++;
 }
 }
-else {
-const err153 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids/" + i8,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data68.venue_type_ids !== undefined){
+let data69 = data68.venue_type_ids;
+if(Array.isArray(data69)){
+if(data69.length < 1){
+const err153 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1944,10 +1945,12 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-else {
-const err154 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len8 = data69.length;
+for(let i8=0; i8<len8; i8++){
+let data70 = data69[i8];
+if(typeof data70 === "string"){
+if(func2(data70) < 1){
+const err154 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids/" + i8,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1957,9 +1960,8 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data67.exclude !== undefined){
-if(typeof data67.exclude !== "boolean"){
-const err155 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err155 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids/" + i8,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1971,7 +1973,7 @@ errors++;
 }
 }
 else {
-const err156 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err156 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/venue_type_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/venue_type_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1981,11 +1983,9 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data63.venue_targeting_option !== undefined){
-let data71 = data63.venue_targeting_option;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.venue_targeting_ids === undefined){
-const err157 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/required",keyword:"required",params:{missingProperty: "venue_targeting_ids"},message:"must have required property '"+"venue_targeting_ids"+"'"};
+if(data68.exclude !== undefined){
+if(typeof data68.exclude !== "boolean"){
+const err157 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1994,9 +1994,10 @@ vErrors.push(err157);
 }
 errors++;
 }
-for(const key17 in data71){
-if(!((key17 === "venue_targeting_ids") || (key17 === "exclude"))){
-const err158 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+}
+}
+else {
+const err158 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_type_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_type_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2006,11 +2007,11 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data71.venue_targeting_ids !== undefined){
-let data72 = data71.venue_targeting_ids;
-if(Array.isArray(data72)){
-if(data72.length < 1){
-const err159 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data64.venue_targeting_option !== undefined){
+let data72 = data64.venue_targeting_option;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.venue_targeting_ids === undefined){
+const err159 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/required",keyword:"required",params:{missingProperty: "venue_targeting_ids"},message:"must have required property '"+"venue_targeting_ids"+"'"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2019,12 +2020,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-const len9 = data72.length;
-for(let i9=0; i9<len9; i9++){
-let data73 = data72[i9];
-if(typeof data73 === "string"){
-if(func2(data73) < 1){
-const err160 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids/" + i9,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key17 in data72){
+if(!((key17 === "venue_targeting_ids") || (key17 === "exclude"))){
+const err160 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2034,8 +2032,11 @@ vErrors.push(err160);
 errors++;
 }
 }
-else {
-const err161 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids/" + i9,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data72.venue_targeting_ids !== undefined){
+let data73 = data72.venue_targeting_ids;
+if(Array.isArray(data73)){
+if(data73.length < 1){
+const err161 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2044,10 +2045,12 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-else {
-const err162 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len9 = data73.length;
+for(let i9=0; i9<len9; i9++){
+let data74 = data73[i9];
+if(typeof data74 === "string"){
+if(func2(data74) < 1){
+const err162 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids/" + i9,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2057,9 +2060,8 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data71.exclude !== undefined){
-if(typeof data71.exclude !== "boolean"){
-const err163 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err163 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids/" + i9,schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2071,7 +2073,7 @@ errors++;
 }
 }
 else {
-const err164 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err164 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/venue_targeting_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/venue_targeting_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2081,11 +2083,9 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data63.publisher_targeting_option !== undefined){
-let data75 = data63.publisher_targeting_option;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(data75.publisher_ids === undefined){
-const err165 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/required",keyword:"required",params:{missingProperty: "publisher_ids"},message:"must have required property '"+"publisher_ids"+"'"};
+if(data72.exclude !== undefined){
+if(typeof data72.exclude !== "boolean"){
+const err165 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2094,9 +2094,10 @@ vErrors.push(err165);
 }
 errors++;
 }
-for(const key18 in data75){
-if(!((key18 === "publisher_ids") || (key18 === "exclude"))){
-const err166 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+}
+else {
+const err166 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/venue_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/venue_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2106,11 +2107,11 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(data75.publisher_ids !== undefined){
-let data76 = data75.publisher_ids;
-if(Array.isArray(data76)){
-if(data76.length < 1){
-const err167 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data64.publisher_targeting_option !== undefined){
+let data76 = data64.publisher_targeting_option;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.publisher_ids === undefined){
+const err167 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/required",keyword:"required",params:{missingProperty: "publisher_ids"},message:"must have required property '"+"publisher_ids"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2119,12 +2120,9 @@ vErrors.push(err167);
 }
 errors++;
 }
-const len10 = data76.length;
-for(let i10=0; i10<len10; i10++){
-let data77 = data76[i10];
-if(typeof data77 === "string"){
-if(func2(data77) < 1){
-const err168 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids/" + i10,schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key18 in data76){
+if(!((key18 === "publisher_ids") || (key18 === "exclude"))){
+const err168 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2134,8 +2132,11 @@ vErrors.push(err168);
 errors++;
 }
 }
-else {
-const err169 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids/" + i10,schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data76.publisher_ids !== undefined){
+let data77 = data76.publisher_ids;
+if(Array.isArray(data77)){
+if(data77.length < 1){
+const err169 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2144,10 +2145,12 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-}
-else {
-const err170 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len10 = data77.length;
+for(let i10=0; i10<len10; i10++){
+let data78 = data77[i10];
+if(typeof data78 === "string"){
+if(func2(data78) < 1){
+const err170 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids/" + i10,schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2157,9 +2160,8 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data75.exclude !== undefined){
-if(typeof data75.exclude !== "boolean"){
-const err171 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err171 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids/" + i10,schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2171,7 +2173,7 @@ errors++;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err172 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/publisher_ids",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/publisher_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2181,9 +2183,9 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
-else {
-const err173 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data76.exclude !== undefined){
+if(typeof data76.exclude !== "boolean"){
+const err173 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option/exclude",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/properties/exclude/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2195,7 +2197,7 @@ errors++;
 }
 }
 else {
-const err174 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targetings/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err174 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6+"/publisher_targeting_option",schemaPath:"#/properties/targetings/additionalProperties/items/properties/publisher_targeting_option/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2207,7 +2209,7 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err175 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/targetings/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2217,15 +2219,9 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data.creatives !== undefined){
-let data79 = data.creatives;
-if(Array.isArray(data79)){
-const len11 = data79.length;
-for(let i11=0; i11<len11; i11++){
-let data80 = data79[i11];
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.id === undefined){
-const err176 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err176 = {instancePath:instancePath+"/targetings/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targetings/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2234,8 +2230,10 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data80.advertiser_id === undefined){
-const err177 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/targetings",schemaPath:"#/properties/targetings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2244,8 +2242,16 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(data80.name === undefined){
-const err178 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+if(data.creatives !== undefined){
+let data80 = data.creatives;
+if(Array.isArray(data80)){
+const len11 = data80.length;
+for(let i11=0; i11<len11; i11++){
+let data81 = data80[i11];
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(data81.id === undefined){
+const err178 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2254,8 +2260,8 @@ vErrors.push(err178);
 }
 errors++;
 }
-if(data80.create_time === undefined){
-const err179 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "create_time"},message:"must have required property '"+"create_time"+"'"};
+if(data81.advertiser_id === undefined){
+const err179 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2264,9 +2270,8 @@ vErrors.push(err179);
 }
 errors++;
 }
-for(const key19 in data80){
-if(!(func1.call(schema31.properties.creatives.items.properties, key19))){
-const err180 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data81.name === undefined){
+const err180 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2275,12 +2280,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-if(data80.id !== undefined){
-let data81 = data80.id;
-if(typeof data81 === "string"){
-if(!pattern4.test(data81)){
-const err181 = {instancePath:instancePath+"/creatives/" + i11+"/id",schemaPath:"#/properties/creatives/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data81.create_time === undefined){
+const err181 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/required",keyword:"required",params:{missingProperty: "create_time"},message:"must have required property '"+"create_time"+"'"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2289,9 +2290,9 @@ vErrors.push(err181);
 }
 errors++;
 }
-}
-else {
-const err182 = {instancePath:instancePath+"/creatives/" + i11+"/id",schemaPath:"#/properties/creatives/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key19 in data81){
+if(!(func1.call(schema31.properties.creatives.items.properties, key19))){
+const err182 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2301,11 +2302,11 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data80.advertiser_id !== undefined){
-let data82 = data80.advertiser_id;
+if(data81.id !== undefined){
+let data82 = data81.id;
 if(typeof data82 === "string"){
-if(!pattern4.test(data82)){
-const err183 = {instancePath:instancePath+"/creatives/" + i11+"/advertiser_id",schemaPath:"#/properties/creatives/items/properties/advertiser_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(!pattern5.test(data82)){
+const err183 = {instancePath:instancePath+"/creatives/" + i11+"/id",schemaPath:"#/properties/creatives/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2316,7 +2317,7 @@ errors++;
 }
 }
 else {
-const err184 = {instancePath:instancePath+"/creatives/" + i11+"/advertiser_id",schemaPath:"#/properties/creatives/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err184 = {instancePath:instancePath+"/creatives/" + i11+"/id",schemaPath:"#/properties/creatives/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2326,11 +2327,11 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data80.name !== undefined){
-let data83 = data80.name;
+if(data81.advertiser_id !== undefined){
+let data83 = data81.advertiser_id;
 if(typeof data83 === "string"){
-if(func2(data83) > 200){
-const err185 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(!pattern5.test(data83)){
+const err185 = {instancePath:instancePath+"/creatives/" + i11+"/advertiser_id",schemaPath:"#/properties/creatives/items/properties/advertiser_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2339,8 +2340,9 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(func2(data83) < 1){
-const err186 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err186 = {instancePath:instancePath+"/creatives/" + i11+"/advertiser_id",schemaPath:"#/properties/creatives/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2350,8 +2352,11 @@ vErrors.push(err186);
 errors++;
 }
 }
-else {
-const err187 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data81.name !== undefined){
+let data84 = data81.name;
+if(typeof data84 === "string"){
+if(func2(data84) > 200){
+const err187 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2360,12 +2365,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-if(data80.create_time !== undefined){
-let data84 = data80.create_time;
-if(typeof data84 === "string"){
-if(!pattern10.test(data84)){
-const err188 = {instancePath:instancePath+"/creatives/" + i11+"/create_time",schemaPath:"#/properties/creatives/items/properties/create_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(func2(data84) < 1){
+const err188 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2376,7 +2377,7 @@ errors++;
 }
 }
 else {
-const err189 = {instancePath:instancePath+"/creatives/" + i11+"/create_time",schemaPath:"#/properties/creatives/items/properties/create_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err189 = {instancePath:instancePath+"/creatives/" + i11+"/name",schemaPath:"#/properties/creatives/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2386,11 +2387,11 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data80.seat_id !== undefined){
-let data85 = data80.seat_id;
+if(data81.create_time !== undefined){
+let data85 = data81.create_time;
 if(typeof data85 === "string"){
-if(func2(data85) < 1){
-const err190 = {instancePath:instancePath+"/creatives/" + i11+"/seat_id",schemaPath:"#/properties/creatives/items/properties/seat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern11.test(data85)){
+const err190 = {instancePath:instancePath+"/creatives/" + i11+"/create_time",schemaPath:"#/properties/creatives/items/properties/create_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2401,7 +2402,7 @@ errors++;
 }
 }
 else {
-const err191 = {instancePath:instancePath+"/creatives/" + i11+"/seat_id",schemaPath:"#/properties/creatives/items/properties/seat_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err191 = {instancePath:instancePath+"/creatives/" + i11+"/create_time",schemaPath:"#/properties/creatives/items/properties/create_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2411,15 +2412,11 @@ vErrors.push(err191);
 errors++;
 }
 }
-if(data80.campaign_ids !== undefined){
-let data86 = data80.campaign_ids;
-if(Array.isArray(data86)){
-const len12 = data86.length;
-for(let i12=0; i12<len12; i12++){
-let data87 = data86[i12];
-if(typeof data87 === "string"){
-if(func2(data87) < 1){
-const err192 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids/" + i12,schemaPath:"#/properties/creatives/items/properties/campaign_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data81.seat_id !== undefined){
+let data86 = data81.seat_id;
+if(typeof data86 === "string"){
+if(func2(data86) < 1){
+const err192 = {instancePath:instancePath+"/creatives/" + i11+"/seat_id",schemaPath:"#/properties/creatives/items/properties/seat_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2430,7 +2427,7 @@ errors++;
 }
 }
 else {
-const err193 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids/" + i12,schemaPath:"#/properties/creatives/items/properties/campaign_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err193 = {instancePath:instancePath+"/creatives/" + i11+"/seat_id",schemaPath:"#/properties/creatives/items/properties/seat_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2440,9 +2437,15 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-else {
-const err194 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids",schemaPath:"#/properties/creatives/items/properties/campaign_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data81.campaign_ids !== undefined){
+let data87 = data81.campaign_ids;
+if(Array.isArray(data87)){
+const len12 = data87.length;
+for(let i12=0; i12<len12; i12++){
+let data88 = data87[i12];
+if(typeof data88 === "string"){
+if(func2(data88) < 1){
+const err194 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids/" + i12,schemaPath:"#/properties/creatives/items/properties/campaign_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2452,15 +2455,8 @@ vErrors.push(err194);
 errors++;
 }
 }
-if(data80.insertion_order_ids !== undefined){
-let data88 = data80.insertion_order_ids;
-if(Array.isArray(data88)){
-const len13 = data88.length;
-for(let i13=0; i13<len13; i13++){
-let data89 = data88[i13];
-if(typeof data89 === "string"){
-if(func2(data89) < 1){
-const err195 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids/" + i13,schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err195 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids/" + i12,schemaPath:"#/properties/creatives/items/properties/campaign_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2470,8 +2466,9 @@ vErrors.push(err195);
 errors++;
 }
 }
+}
 else {
-const err196 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids/" + i13,schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err196 = {instancePath:instancePath+"/creatives/" + i11+"/campaign_ids",schemaPath:"#/properties/creatives/items/properties/campaign_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2481,9 +2478,15 @@ vErrors.push(err196);
 errors++;
 }
 }
-}
-else {
-const err197 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids",schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data81.insertion_order_ids !== undefined){
+let data89 = data81.insertion_order_ids;
+if(Array.isArray(data89)){
+const len13 = data89.length;
+for(let i13=0; i13<len13; i13++){
+let data90 = data89[i13];
+if(typeof data90 === "string"){
+if(func2(data90) < 1){
+const err197 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids/" + i13,schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2493,15 +2496,8 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data80.category_ids !== undefined){
-let data90 = data80.category_ids;
-if(Array.isArray(data90)){
-const len14 = data90.length;
-for(let i14=0; i14<len14; i14++){
-let data91 = data90[i14];
-if(typeof data91 === "string"){
-if(func2(data91) < 1){
-const err198 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids/" + i14,schemaPath:"#/properties/creatives/items/properties/category_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err198 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids/" + i13,schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2511,8 +2507,9 @@ vErrors.push(err198);
 errors++;
 }
 }
+}
 else {
-const err199 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids/" + i14,schemaPath:"#/properties/creatives/items/properties/category_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err199 = {instancePath:instancePath+"/creatives/" + i11+"/insertion_order_ids",schemaPath:"#/properties/creatives/items/properties/insertion_order_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2522,9 +2519,15 @@ vErrors.push(err199);
 errors++;
 }
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids",schemaPath:"#/properties/creatives/items/properties/category_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data81.category_ids !== undefined){
+let data91 = data81.category_ids;
+if(Array.isArray(data91)){
+const len14 = data91.length;
+for(let i14=0; i14<len14; i14++){
+let data92 = data91[i14];
+if(typeof data92 === "string"){
+if(func2(data92) < 1){
+const err200 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids/" + i14,schemaPath:"#/properties/creatives/items/properties/category_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2534,9 +2537,8 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data80.thumbnail_url !== undefined){
-if(typeof data80.thumbnail_url !== "string"){
-const err201 = {instancePath:instancePath+"/creatives/" + i11+"/thumbnail_url",schemaPath:"#/properties/creatives/items/properties/thumbnail_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err201 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids/" + i14,schemaPath:"#/properties/creatives/items/properties/category_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2546,9 +2548,9 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data80.pixel_url !== undefined){
-if(typeof data80.pixel_url !== "string"){
-const err202 = {instancePath:instancePath+"/creatives/" + i11+"/pixel_url",schemaPath:"#/properties/creatives/items/properties/pixel_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err202 = {instancePath:instancePath+"/creatives/" + i11+"/category_ids",schemaPath:"#/properties/creatives/items/properties/category_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2558,10 +2560,9 @@ vErrors.push(err202);
 errors++;
 }
 }
-if(data80.duration_ms !== undefined){
-let data94 = data80.duration_ms;
-if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
-const err203 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data81.thumbnail_url !== undefined){
+if(typeof data81.thumbnail_url !== "string"){
+const err203 = {instancePath:instancePath+"/creatives/" + i11+"/thumbnail_url",schemaPath:"#/properties/creatives/items/properties/thumbnail_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2570,9 +2571,10 @@ vErrors.push(err203);
 }
 errors++;
 }
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 > 2147483647 || isNaN(data94)){
-const err204 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+if(data81.pixel_url !== undefined){
+if(typeof data81.pixel_url !== "string"){
+const err204 = {instancePath:instancePath+"/creatives/" + i11+"/pixel_url",schemaPath:"#/properties/creatives/items/properties/pixel_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2581,8 +2583,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-if(data94 < 0 || isNaN(data94)){
-const err205 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data81.duration_ms !== undefined){
+let data95 = data81.duration_ms;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+const err205 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2591,11 +2596,9 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-}
-if(data80.archived !== undefined){
-if(typeof data80.archived !== "boolean"){
-const err206 = {instancePath:instancePath+"/creatives/" + i11+"/archived",schemaPath:"#/properties/creatives/items/properties/archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 > 2147483647 || isNaN(data95)){
+const err206 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2604,11 +2607,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-if(data80.type !== undefined){
-let data96 = data80.type;
-if(!(((((((data96 === "NONE") || (data96 === "DYNAMIC")) || (data96 === "SAGE_AND_ARCHER_DYNAMIC")) || (data96 === "IMAGE")) || (data96 === "VIDEO")) || (data96 === "AUDIO")) || (data96 === "UNKNOWN"))){
-const err207 = {instancePath:instancePath+"/creatives/" + i11+"/type",schemaPath:"#/properties/creatives/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data95 < 0 || isNaN(data95)){
+const err207 = {instancePath:instancePath+"/creatives/" + i11+"/duration_ms",schemaPath:"#/properties/creatives/items/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2618,9 +2618,10 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data80.requires_audio !== undefined){
-if(typeof data80.requires_audio !== "boolean"){
-const err208 = {instancePath:instancePath+"/creatives/" + i11+"/requires_audio",schemaPath:"#/properties/creatives/items/properties/requires_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data81.archived !== undefined){
+if(typeof data81.archived !== "boolean"){
+const err208 = {instancePath:instancePath+"/creatives/" + i11+"/archived",schemaPath:"#/properties/creatives/items/properties/archived/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2630,10 +2631,10 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data80.processing_status !== undefined){
-let data98 = data80.processing_status;
-if(!(((data98 === "PROCESSING") || (data98 === "PROCESSED")) || (data98 === "FAILED"))){
-const err209 = {instancePath:instancePath+"/creatives/" + i11+"/processing_status",schemaPath:"#/properties/creatives/items/properties/processing_status/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.processing_status.enum},message:"must be equal to one of the allowed values"};
+if(data81.type !== undefined){
+let data97 = data81.type;
+if(!(((((((data97 === "NONE") || (data97 === "DYNAMIC")) || (data97 === "SAGE_AND_ARCHER_DYNAMIC")) || (data97 === "IMAGE")) || (data97 === "VIDEO")) || (data97 === "AUDIO")) || (data97 === "UNKNOWN"))){
+const err209 = {instancePath:instancePath+"/creatives/" + i11+"/type",schemaPath:"#/properties/creatives/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2643,14 +2644,9 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data80.asset !== undefined){
-let data99 = data80.asset;
-const _errs223 = errors;
-let valid51 = false;
-let passing1 = null;
-const _errs224 = errors;
-if(data99 !== null){
-const err210 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(data81.requires_audio !== undefined){
+if(typeof data81.requires_audio !== "boolean"){
+const err210 = {instancePath:instancePath+"/creatives/" + i11+"/requires_audio",schemaPath:"#/properties/creatives/items/properties/requires_audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2659,15 +2655,11 @@ vErrors.push(err210);
 }
 errors++;
 }
-var _valid1 = _errs224 === errors;
-if(_valid1){
-valid51 = true;
-passing1 = 0;
 }
-const _errs226 = errors;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.url === undefined){
-const err211 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(data81.processing_status !== undefined){
+let data99 = data81.processing_status;
+if(!(((data99 === "PROCESSING") || (data99 === "PROCESSED")) || (data99 === "FAILED"))){
+const err211 = {instancePath:instancePath+"/creatives/" + i11+"/processing_status",schemaPath:"#/properties/creatives/items/properties/processing_status/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.processing_status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2676,8 +2668,15 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data99.height === undefined){
-const err212 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
+}
+if(data81.asset !== undefined){
+let data100 = data81.asset;
+const _errs225 = errors;
+let valid51 = false;
+let passing1 = null;
+const _errs226 = errors;
+if(data100 !== null){
+const err212 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2686,8 +2685,15 @@ vErrors.push(err212);
 }
 errors++;
 }
-if(data99.width === undefined){
-const err213 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
+var _valid1 = _errs226 === errors;
+if(_valid1){
+valid51 = true;
+passing1 = 0;
+}
+const _errs228 = errors;
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.url === undefined){
+const err213 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2696,8 +2702,8 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(data99.format === undefined){
-const err214 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "format"},message:"must have required property '"+"format"+"'"};
+if(data100.height === undefined){
+const err214 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2706,8 +2712,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-if(data99.file_size_bytes === undefined){
-const err215 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "file_size_bytes"},message:"must have required property '"+"file_size_bytes"+"'"};
+if(data100.width === undefined){
+const err215 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2716,9 +2722,8 @@ vErrors.push(err215);
 }
 errors++;
 }
-for(const key20 in data99){
-if(!(((((key20 === "url") || (key20 === "height")) || (key20 === "width")) || (key20 === "format")) || (key20 === "file_size_bytes"))){
-const err216 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if(data100.format === undefined){
+const err216 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "format"},message:"must have required property '"+"format"+"'"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2727,12 +2732,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
-if(data99.url !== undefined){
-let data100 = data99.url;
-if(typeof data100 === "string"){
-if(func2(data100) < 1){
-const err217 = {instancePath:instancePath+"/creatives/" + i11+"/asset/url",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data100.file_size_bytes === undefined){
+const err217 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/required",keyword:"required",params:{missingProperty: "file_size_bytes"},message:"must have required property '"+"file_size_bytes"+"'"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2741,9 +2742,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-else {
-const err218 = {instancePath:instancePath+"/creatives/" + i11+"/asset/url",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key20 in data100){
+if(!(((((key20 === "url") || (key20 === "height")) || (key20 === "width")) || (key20 === "format")) || (key20 === "file_size_bytes"))){
+const err218 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2753,10 +2754,11 @@ vErrors.push(err218);
 errors++;
 }
 }
-if(data99.height !== undefined){
-let data101 = data99.height;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err219 = {instancePath:instancePath+"/creatives/" + i11+"/asset/height",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data100.url !== undefined){
+let data101 = data100.url;
+if(typeof data101 === "string"){
+if(func2(data101) < 1){
+const err219 = {instancePath:instancePath+"/creatives/" + i11+"/asset/url",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2765,9 +2767,9 @@ vErrors.push(err219);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 < 0 || isNaN(data101)){
-const err220 = {instancePath:instancePath+"/creatives/" + i11+"/asset/height",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err220 = {instancePath:instancePath+"/creatives/" + i11+"/asset/url",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2777,11 +2779,10 @@ vErrors.push(err220);
 errors++;
 }
 }
-}
-if(data99.width !== undefined){
-let data102 = data99.width;
+if(data100.height !== undefined){
+let data102 = data100.height;
 if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err221 = {instancePath:instancePath+"/creatives/" + i11+"/asset/width",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err221 = {instancePath:instancePath+"/creatives/" + i11+"/asset/height",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/height/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2792,7 +2793,7 @@ errors++;
 }
 if((typeof data102 == "number") && (isFinite(data102))){
 if(data102 < 0 || isNaN(data102)){
-const err222 = {instancePath:instancePath+"/creatives/" + i11+"/asset/width",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err222 = {instancePath:instancePath+"/creatives/" + i11+"/asset/height",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/height/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2803,11 +2804,10 @@ errors++;
 }
 }
 }
-if(data99.format !== undefined){
-let data103 = data99.format;
-if(typeof data103 === "string"){
-if(func2(data103) < 1){
-const err223 = {instancePath:instancePath+"/creatives/" + i11+"/asset/format",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/format/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data100.width !== undefined){
+let data103 = data100.width;
+if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
+const err223 = {instancePath:instancePath+"/creatives/" + i11+"/asset/width",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/width/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2816,9 +2816,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/creatives/" + i11+"/asset/format",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 < 0 || isNaN(data103)){
+const err224 = {instancePath:instancePath+"/creatives/" + i11+"/asset/width",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/width/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2828,10 +2828,12 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data99.file_size_bytes !== undefined){
-let data104 = data99.file_size_bytes;
-if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
-const err225 = {instancePath:instancePath+"/creatives/" + i11+"/asset/file_size_bytes",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/file_size_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data100.format !== undefined){
+let data104 = data100.format;
+if(typeof data104 === "string"){
+if(func2(data104) < 1){
+const err225 = {instancePath:instancePath+"/creatives/" + i11+"/asset/format",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/format/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2840,9 +2842,9 @@ vErrors.push(err225);
 }
 errors++;
 }
-if((typeof data104 == "number") && (isFinite(data104))){
-if(data104 < 0 || isNaN(data104)){
-const err226 = {instancePath:instancePath+"/creatives/" + i11+"/asset/file_size_bytes",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/file_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err226 = {instancePath:instancePath+"/creatives/" + i11+"/asset/format",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2852,10 +2854,10 @@ vErrors.push(err226);
 errors++;
 }
 }
-}
-}
-else {
-const err227 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data100.file_size_bytes !== undefined){
+let data105 = data100.file_size_bytes;
+if(!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))){
+const err227 = {instancePath:instancePath+"/creatives/" + i11+"/asset/file_size_bytes",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/file_size_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2864,7 +2866,31 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid1 = _errs226 === errors;
+if((typeof data105 == "number") && (isFinite(data105))){
+if(data105 < 0 || isNaN(data105)){
+const err228 = {instancePath:instancePath+"/creatives/" + i11+"/asset/file_size_bytes",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/properties/file_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err229 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+var _valid1 = _errs228 === errors;
 if(_valid1 && valid51){
 valid51 = false;
 passing1 = [passing1, 1];
@@ -2876,46 +2902,7 @@ passing1 = 1;
 }
 }
 if(!valid51){
-const err228 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err228];
-}
-else {
-vErrors.push(err228);
-}
-errors++;
-}
-else {
-errors = _errs223;
-if(vErrors !== null){
-if(_errs223){
-vErrors.length = _errs223;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data80.audits !== undefined){
-let data105 = data80.audits;
-if(Array.isArray(data105)){
-const len15 = data105.length;
-for(let i15=0; i15<len15; i15++){
-let data106 = data105[i15];
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.network_id === undefined){
-const err229 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "network_id"},message:"must have required property '"+"network_id"+"'"};
-if(vErrors === null){
-vErrors = [err229];
-}
-else {
-vErrors.push(err229);
-}
-errors++;
-}
-if(data106.status === undefined){
-const err230 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err230 = {instancePath:instancePath+"/creatives/" + i11+"/asset",schemaPath:"#/properties/creatives/items/properties/asset/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2924,8 +2911,27 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data106.message === undefined){
-const err231 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+else {
+errors = _errs225;
+if(vErrors !== null){
+if(_errs225){
+vErrors.length = _errs225;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data81.audits !== undefined){
+let data106 = data81.audits;
+if(Array.isArray(data106)){
+const len15 = data106.length;
+for(let i15=0; i15<len15; i15++){
+let data107 = data106[i15];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.network_id === undefined){
+const err231 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "network_id"},message:"must have required property '"+"network_id"+"'"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2934,8 +2940,8 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data106.last_reviewed === undefined){
-const err232 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "last_reviewed"},message:"must have required property '"+"last_reviewed"+"'"};
+if(data107.status === undefined){
+const err232 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2944,9 +2950,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-for(const key21 in data106){
-if(!((((((((key21 === "network_id") || (key21 === "status")) || (key21 === "message")) || (key21 === "last_reviewed")) || (key21 === "category_ids")) || (key21 === "tag_ids")) || (key21 === "create_time")) || (key21 === "last_reviewer"))){
-const err233 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(data107.message === undefined){
+const err233 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2955,12 +2960,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-if(data106.network_id !== undefined){
-let data107 = data106.network_id;
-if(typeof data107 === "string"){
-if(!pattern4.test(data107)){
-const err234 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/network_id",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/network_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
+if(data107.last_reviewed === undefined){
+const err234 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/required",keyword:"required",params:{missingProperty: "last_reviewed"},message:"must have required property '"+"last_reviewed"+"'"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2969,9 +2970,9 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-else {
-const err235 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/network_id",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/network_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key21 in data107){
+if(!((((((((key21 === "network_id") || (key21 === "status")) || (key21 === "message")) || (key21 === "last_reviewed")) || (key21 === "category_ids")) || (key21 === "tag_ids")) || (key21 === "create_time")) || (key21 === "last_reviewer"))){
+const err235 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2981,10 +2982,11 @@ vErrors.push(err235);
 errors++;
 }
 }
-if(data106.status !== undefined){
-let data108 = data106.status;
-if(!(((data108 === "PENDING") || (data108 === "APPROVED")) || (data108 === "DENIED"))){
-const err236 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/status",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.audits.items.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data107.network_id !== undefined){
+let data108 = data107.network_id;
+if(typeof data108 === "string"){
+if(!pattern5.test(data108)){
+const err236 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/network_id",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/network_id/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,18}$"},message:"must match pattern \""+"^[0-9]{1,18}$"+"\""};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2994,9 +2996,8 @@ vErrors.push(err236);
 errors++;
 }
 }
-if(data106.message !== undefined){
-if(typeof data106.message !== "string"){
-const err237 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/message",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err237 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/network_id",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/network_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3006,11 +3007,10 @@ vErrors.push(err237);
 errors++;
 }
 }
-if(data106.last_reviewed !== undefined){
-let data110 = data106.last_reviewed;
-if(typeof data110 === "string"){
-if(!pattern10.test(data110)){
-const err238 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewed",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewed/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+if(data107.status !== undefined){
+let data109 = data107.status;
+if(!(((data109 === "PENDING") || (data109 === "APPROVED")) || (data109 === "DENIED"))){
+const err238 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/status",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema31.properties.creatives.items.properties.audits.items.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3020,8 +3020,9 @@ vErrors.push(err238);
 errors++;
 }
 }
-else {
-const err239 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewed",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewed/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data107.message !== undefined){
+if(typeof data107.message !== "string"){
+const err239 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/message",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3031,15 +3032,11 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data106.category_ids !== undefined){
-let data111 = data106.category_ids;
-if(Array.isArray(data111)){
-const len16 = data111.length;
-for(let i16=0; i16<len16; i16++){
-let data112 = data111[i16];
-if(typeof data112 === "string"){
-if(func2(data112) < 1){
-const err240 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids/" + i16,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data107.last_reviewed !== undefined){
+let data111 = data107.last_reviewed;
+if(typeof data111 === "string"){
+if(!pattern11.test(data111)){
+const err240 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewed",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewed/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3050,7 +3047,7 @@ errors++;
 }
 }
 else {
-const err241 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids/" + i16,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err241 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewed",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewed/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3060,9 +3057,15 @@ vErrors.push(err241);
 errors++;
 }
 }
-}
-else {
-const err242 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data107.category_ids !== undefined){
+let data112 = data107.category_ids;
+if(Array.isArray(data112)){
+const len16 = data112.length;
+for(let i16=0; i16<len16; i16++){
+let data113 = data112[i16];
+if(typeof data113 === "string"){
+if(func2(data113) < 1){
+const err242 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids/" + i16,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3072,15 +3075,8 @@ vErrors.push(err242);
 errors++;
 }
 }
-if(data106.tag_ids !== undefined){
-let data113 = data106.tag_ids;
-if(Array.isArray(data113)){
-const len17 = data113.length;
-for(let i17=0; i17<len17; i17++){
-let data114 = data113[i17];
-if(typeof data114 === "string"){
-if(func2(data114) < 1){
-const err243 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids/" + i17,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err243 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids/" + i16,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3090,8 +3086,9 @@ vErrors.push(err243);
 errors++;
 }
 }
+}
 else {
-const err244 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids/" + i17,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err244 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/category_ids",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/category_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3101,9 +3098,15 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
-else {
-const err245 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data107.tag_ids !== undefined){
+let data114 = data107.tag_ids;
+if(Array.isArray(data114)){
+const len17 = data114.length;
+for(let i17=0; i17<len17; i17++){
+let data115 = data114[i17];
+if(typeof data115 === "string"){
+if(func2(data115) < 1){
+const err245 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids/" + i17,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3113,11 +3116,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-if(data106.create_time !== undefined){
-let data115 = data106.create_time;
-if(typeof data115 === "string"){
-if(!pattern10.test(data115)){
-const err246 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/create_time",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/create_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
+else {
+const err246 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids/" + i17,schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3127,8 +3127,9 @@ vErrors.push(err246);
 errors++;
 }
 }
+}
 else {
-const err247 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/create_time",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/create_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err247 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/tag_ids",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/tag_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3138,9 +3139,11 @@ vErrors.push(err247);
 errors++;
 }
 }
-if(data106.last_reviewer !== undefined){
-if(typeof data106.last_reviewer !== "string"){
-const err248 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewer",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data107.create_time !== undefined){
+let data116 = data107.create_time;
+if(typeof data116 === "string"){
+if(!pattern11.test(data116)){
+const err248 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/create_time",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/create_time/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$"+"\""};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3150,9 +3153,8 @@ vErrors.push(err248);
 errors++;
 }
 }
-}
 else {
-const err249 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err249 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/create_time",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/create_time/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3162,9 +3164,9 @@ vErrors.push(err249);
 errors++;
 }
 }
-}
-else {
-const err250 = {instancePath:instancePath+"/creatives/" + i11+"/audits",schemaPath:"#/properties/creatives/items/properties/audits/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data107.last_reviewer !== undefined){
+if(typeof data107.last_reviewer !== "string"){
+const err250 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15+"/last_reviewer",schemaPath:"#/properties/creatives/items/properties/audits/items/properties/last_reviewer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3176,7 +3178,7 @@ errors++;
 }
 }
 else {
-const err251 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err251 = {instancePath:instancePath+"/creatives/" + i11+"/audits/" + i15,schemaPath:"#/properties/creatives/items/properties/audits/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3188,7 +3190,7 @@ errors++;
 }
 }
 else {
-const err252 = {instancePath:instancePath+"/creatives",schemaPath:"#/properties/creatives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err252 = {instancePath:instancePath+"/creatives/" + i11+"/audits",schemaPath:"#/properties/creatives/items/properties/audits/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3200,12 +3202,36 @@ errors++;
 }
 }
 else {
-const err253 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err253 = {instancePath:instancePath+"/creatives/" + i11,schemaPath:"#/properties/creatives/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err253];
 }
 else {
 vErrors.push(err253);
+}
+errors++;
+}
+}
+}
+else {
+const err254 = {instancePath:instancePath+"/creatives",schemaPath:"#/properties/creatives/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+}
+}
+else {
+const err255 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
 }
 errors++;
 }

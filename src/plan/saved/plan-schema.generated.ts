@@ -10,7 +10,7 @@ import { SCHEMA_FORMATS } from "../../model/json-schema-formats.js";
 const requireHelper = createRequire(import.meta.url);
 const require = (name: string) => (name === "doohctl:formats" ? SCHEMA_FORMATS : requireHelper(name));
 
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://doohctl.dev/schemas/plan.schema.json","title":"doohctl plan","description":"A saved doohctl plan (`doohctl plan -o FILE`), applied with `doohctl apply --plan FILE`. Format version 1.","type":"object","additionalProperties":false,"required":["format_version","tool_version","created_at","connection","config_files","targets","fingerprints","changes","requests","findings","summary"],"properties":{"format_version":{"const":1,"description":"Version of this document's format."},"tool_version":{"type":"string","description":"doohctl version that wrote the plan."},"created_at":{"type":"string","format":"date-time","description":"When the plan was made (UTC)."},"account":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","description":"The config's connection.account, when the repository holds several accounts; absent for the single account. apply --plan refuses a plan of another account."},"connection":{"type":"object","additionalProperties":false,"required":["api_origin","environment"],"description":"Where the live state was read. Never holds a credential.","properties":{"api_origin":{"type":"string"},"environment":{"enum":["production","staging"]},"rate_limits":{"type":"string","description":"The windows the plan was made for (get=100/60s,write=10/60s,session=10/60s); apply --plan paces to them."},"user":{"type":"string","description":"The API user (DOOHCTL_EMAIL) the plan read with; apply --plan refuses to apply it as another user. Never a password."}}},"max_pause_ms":{"type":"integer","minimum":0,"description":"--max-pause of the plan, in milliseconds: apply --plan groups pauses the same way."},"allowed":{"type":"array","description":"--allow codes of the plan: policy denials (DOOH901..DOOH906) it turned into warnings; apply --plan recomputes with the same list.","items":{"type":"string","pattern":"^DOOH90[1-6]$"}},"thresholds":{"type":"object","description":"--budget-increase-threshold and --cpm-increase-threshold of the plan, in percent, and --min-budget-days, when given: apply --plan recomputes with the same limits (DOOH401, DOOH304, and the default limits of the policy increase rules).","additionalProperties":false,"properties":{"budget_increase_percent":{"type":"number","minimum":0},"cpm_increase_percent":{"type":"number","minimum":0},"min_budget_days":{"type":"number","minimum":0}}},"config_files":{"type":"array","description":"The config files planned, with their sha256 digests.","items":{"type":"object","additionalProperties":false,"required":["path","sha256"],"properties":{"path":{"type":"string"},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"targets":{"type":"array","items":{"type":"string"},"description":"`--target` ids; empty for the whole config."},"scope":{"type":"object","additionalProperties":false,"required":["since","commit","insertion_orders","campaigns","removed_campaigns","creatives","not_refreshed"],"description":"Present when `--changed-since REF` narrowed the plan to the declared objects that differ from the config at REF. Objects outside it were not read: drift elsewhere is not shown.","properties":{"since":{"type":"string","description":"REF as given."},"commit":{"type":"string","description":"The commit REF named when the plan was made."},"insertion_orders":{"type":"array","items":{"type":"string"},"description":"Insertion orders whose own fields or unmanaged_campaigns changed, or that were added."},"campaigns":{"type":"array","description":"Campaigns added or changed, by insertion order and name.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name","added"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"added":{"type":"boolean"}}}},"removed_campaigns":{"type":"array","description":"Campaign blocks removed since REF from insertion orders the config still manages.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"id":{"type":"string"}}}},"creatives":{"type":"array","items":{"type":"string"},"description":"Creatives of the creatives: list added or changed."},"not_refreshed":{"type":"integer","minimum":0,"description":"Declared insertion orders, campaigns and creatives the plan did not compare with live state."},"loosened_policy":{"type":"array","items":{"type":"string"},"description":"Guardrail rules the change loosens against the config at REF (DOOH907)."}}},"fingerprints":{"type":"array","description":"What the plan saw of each live object it read; apply re-reads them and refuses a stale plan.","items":{"type":"object","additionalProperties":false,"required":["kind","id","sha256","snapshot"],"properties":{"kind":{"enum":["insertion_order","campaign","targetings","creative"]},"id":{"type":"string"},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"snapshot":{}}}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"requests":{"type":"array","items":{"$ref":"#/$defs/request"}},"findings":{"type":"array","items":{"$ref":"#/$defs/finding"}},"summary":{"type":"object","additionalProperties":false,"required":["actions","write_requests","read_requests","estimated_apply_ms","write_window","insertion_orders"],"properties":{"actions":{"type":"object","propertyNames":{"$ref":"#/$defs/changeKind"},"additionalProperties":{"type":"integer","minimum":1}},"write_requests":{"type":"integer","minimum":0},"read_requests":{"type":"integer","minimum":0},"estimated_apply_ms":{"type":"number","minimum":0,"description":"Window-bound: when the last write may go at the write window as it stood at planning (a sliding window: the first limit at once, each further one when the slot of the write limit places before it frees); network and server time not included."},"write_window":{"type":"string"},"write_slots_in_use":{"type":"integer","minimum":1,"description":"Write slots recent runs on this machine held at planning (the same user's, an apply of a moment ago included); estimated_apply_ms counts them."},"insertion_orders":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","lines"],"properties":{"insertion_order_id":{"type":"string"},"lines":{"type":"array","items":{"type":"string"}}}}},"spend":{"type":"array","description":"Per advertiser and currency: the maximum spend of the campaigns of the insertion orders read, active or not (per campaign, progress.spend + max(0, budget_impressions - delivered) x cpm / 1000 while its flight has not ended, progress.spend once it has; summed, exact) before and after the plan, what they have spent and what they can still spend (docs/plan.md, Money).","items":{"type":"object","additionalProperties":false,"required":["advertiser_id","currency_code","max_spend_before","max_spend_after","max_spend_change"],"properties":{"advertiser_id":{"type":"string","description":"The insertion order's advertiser (live)."},"advertiser_name":{"type":"string","description":"The advertiser's name, when the plan read it."},"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"max_spend_before":{"$ref":"#/$defs/money"},"max_spend_after":{"$ref":"#/$defs/money"},"max_spend_change":{"$ref":"#/$defs/money","description":"after - before; may be negative."},"spent":{"$ref":"#/$defs/money","description":"What the row's campaigns have spent (progress.spend, G2). Absent when without_progress is present."},"remaining":{"$ref":"#/$defs/money","description":"What the row's campaigns can still spend after the plan: max_spend_after - spent. Absent when without_progress is present."},"without_progress":{"type":"array","items":{"type":"string"},"description":"Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound)."}}}},"policy":{"type":"object","additionalProperties":false,"required":["loosened"],"description":"Present when the config declares a policy: the revision it was compared with (--changed-since; absent when the plan could not compare) and the rules loosened since (DOOH907).","properties":{"compared_with":{"type":"string"},"loosened":{"type":"array","items":{"type":"string"}}}},"campaign_spend":{"type":"array","description":"Created or updated campaigns whose maximum spend changes, per currency: lines of the money table under their advertiser.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name","advertiser_id","currency_code","max_spend_before","max_spend_after"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"campaign_id":{"type":"string","description":"Absent for a campaign the plan creates."},"advertiser_id":{"type":"string"},"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"max_spend_before":{"$ref":"#/$defs/money"},"max_spend_after":{"$ref":"#/$defs/money"}}}},"budget_money":{"type":"array","description":"Insertion orders whose budget_money the plan changes: their own rows of the money table.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","insertion_order_name","contract_number","advertiser_id","budget_before","budget_after"],"properties":{"insertion_order_id":{"type":"string"},"insertion_order_name":{"type":"string"},"contract_number":{"type":["string","null"]},"advertiser_id":{"type":"string"},"advertiser_name":{"type":"string"},"budget_before":{"oneOf":[{"$ref":"#/$defs/money"},{"type":"null"}]},"budget_after":{"oneOf":[{"$ref":"#/$defs/money"},{"type":"null"}]}}}},"pauses":{"type":"object","additionalProperties":false,"required":["campaigns","mean_dark_ms","max_dark_ms","extra_writes"],"description":"Campaigns paused for targeting changes (I1) and their estimated dark time at the write window (I5).","properties":{"campaigns":{"type":"integer","minimum":1},"mean_dark_ms":{"type":"number","minimum":0},"max_dark_ms":{"type":"number","minimum":0},"extra_writes":{"type":"integer","minimum":0,"description":"Writes --max-pause added to the fewest possible."},"max_pause_ms":{"type":"integer","minimum":0}}}}}},"$defs":{"money":{"type":"object","additionalProperties":false,"required":["currency_code","units","nanos"],"description":"An exact decimal amount: units + nanos / 10^9, both of one sign.","properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?[0-9]+$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},"changeKind":{"enum":["update_insertion_order","create_campaign","update_campaign","deactivate_campaign","replace_targetings","associate_creative","dissociate_creative","update_creative"]},"source":{"type":"object","additionalProperties":false,"required":["file","line","column","path"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"path":{"type":"string"}}},"changeId":{"type":"string","pattern":"^c[1-9][0-9]*$"},"campaignRef":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"campaign_id":{"type":"string"},"create_change_id":{"$ref":"#/$defs/changeId"}}},"fieldChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string"},"before":{},"after":{},"source":{"$ref":"#/$defs/source"},"details":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string"},"before":{},"after":{}}}}}},"targetingList":{"type":"array","items":{"type":"object"}},"change":{"type":"object","required":["kind","id","address"],"properties":{"kind":{"$ref":"#/$defs/changeKind"},"id":{"$ref":"#/$defs/changeId"},"address":{"type":"string"},"source":{"$ref":"#/$defs/source"},"insertion_order_id":{"type":"string"},"creative_id":{"type":"string"},"campaign":{"$ref":"#/$defs/campaignRef"},"fields":{"type":"array","items":{"$ref":"#/$defs/fieldChange"}},"reason":{"const":"unmanaged"},"before":{"$ref":"#/$defs/targetingList"},"after":{"$ref":"#/$defs/targetingList"},"added":{"$ref":"#/$defs/targetingList"},"removed":{"$ref":"#/$defs/targetingList"},"pause":{"type":"boolean"}},"additionalProperties":false,"allOf":[{"if":{"properties":{"kind":{"const":"update_insertion_order"}}},"then":{"required":["insertion_order_id","fields"]}},{"if":{"properties":{"kind":{"enum":["create_campaign","update_campaign"]}}},"then":{"required":["campaign","fields"]}},{"if":{"properties":{"kind":{"const":"deactivate_campaign"}}},"then":{"required":["campaign","reason"]}},{"if":{"properties":{"kind":{"const":"replace_targetings"}}},"then":{"required":["campaign","before","after","added","removed","pause"]}},{"if":{"properties":{"kind":{"enum":["associate_creative","dissociate_creative"]}}},"then":{"required":["campaign","creative_id"]}},{"if":{"properties":{"kind":{"const":"update_creative"}}},"then":{"required":["creative_id","fields"]}}]},"request":{"type":"object","additionalProperties":false,"required":["seq","phase","method","path","body","items","change_ids","item_change_ids","description"],"properties":{"seq":{"type":"integer","minimum":1},"phase":{"type":"integer","minimum":1,"maximum":7},"method":{"enum":["POST","PUT","PATCH"]},"path":{"type":"string","pattern":"^/"},"body":{},"items":{"type":"integer","minimum":1,"maximum":100},"change_ids":{"type":"array","items":{"$ref":"#/$defs/changeId"}},"item_change_ids":{"type":"array","items":{"type":"array","items":{"$ref":"#/$defs/changeId"}}},"description":{"type":"string"}}},"finding":{"type":"object","additionalProperties":false,"required":["code","severity","message"],"properties":{"code":{"type":"string","pattern":"^DOOH[0-9]{3}$"},"severity":{"enum":["error","warning","info"]},"message":{"type":"string"},"address":{"type":"string"},"change_ids":{"type":"array","items":{"$ref":"#/$defs/changeId"}},"source":{"$ref":"#/$defs/source"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://doohctl.dev/schemas/plan.schema.json","title":"doohctl plan","description":"A saved doohctl plan (`doohctl plan -o FILE`), applied with `doohctl apply --plan FILE`. Format version 1.","type":"object","additionalProperties":false,"required":["format_version","tool_version","created_at","connection","config_files","targets","fingerprints","changes","requests","findings","summary"],"properties":{"format_version":{"const":1,"description":"Version of this document's format."},"tool_version":{"type":"string","description":"doohctl version that wrote the plan."},"created_at":{"type":"string","format":"date-time","description":"When the plan was made (UTC)."},"account":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,62}$","description":"The config's connection.account, when the repository holds several accounts; absent for the single account. apply --plan refuses a plan of another account."},"connection":{"type":"object","additionalProperties":false,"required":["api_origin","environment"],"description":"Where the live state was read. Never holds a credential.","properties":{"api_origin":{"type":"string"},"environment":{"enum":["production","staging"]},"rate_limits":{"type":"string","description":"The windows the plan was made for (get=100/60s,write=10/60s,session=10/60s); apply --plan paces to them."},"user":{"type":"string","description":"The API user (DOOHCTL_EMAIL) the plan read with; apply --plan refuses to apply it as another user. Never a password."}}},"max_pause_ms":{"type":"integer","minimum":0,"description":"--max-pause of the plan, in milliseconds: apply --plan groups pauses the same way."},"allowed":{"type":"array","description":"--allow codes of the plan: policy denials (DOOH901..DOOH906) it turned into warnings; apply --plan recomputes with the same list.","items":{"type":"string","pattern":"^DOOH90[1-6]$"}},"thresholds":{"type":"object","description":"--budget-increase-threshold and --cpm-increase-threshold of the plan, in percent, and --min-budget-days, when given: apply --plan recomputes with the same limits (DOOH401, DOOH304, and the default limits of the policy increase rules).","additionalProperties":false,"properties":{"budget_increase_percent":{"type":"number","minimum":0},"cpm_increase_percent":{"type":"number","minimum":0},"min_budget_days":{"type":"number","minimum":0}}},"config_files":{"type":"array","description":"The config files planned, with their sha256 digests.","items":{"type":"object","additionalProperties":false,"required":["path","sha256"],"properties":{"path":{"type":"string"},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"targets":{"type":"array","items":{"type":"string"},"description":"`--target` ids; empty for the whole config."},"scope":{"type":"object","additionalProperties":false,"required":["since","commit","insertion_orders","campaigns","removed_campaigns","creatives","not_refreshed"],"description":"Present when `--changed-since REF` narrowed the plan to the declared objects that differ from the config at REF. Objects outside it were not read: drift elsewhere is not shown.","properties":{"since":{"type":"string","description":"REF as given."},"commit":{"type":"string","description":"The commit REF named when the plan was made."},"insertion_orders":{"type":"array","items":{"type":"string"},"description":"Insertion orders whose own fields or unmanaged_campaigns changed, or that were added."},"campaigns":{"type":"array","description":"Campaigns added or changed, by insertion order and name.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name","added"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"added":{"type":"boolean"}}}},"removed_campaigns":{"type":"array","description":"Campaign blocks removed since REF from insertion orders the config still manages.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"id":{"type":"string"}}}},"creatives":{"type":"array","items":{"type":"string"},"description":"Creatives of the creatives: list added or changed."},"not_refreshed":{"type":"integer","minimum":0,"description":"Declared insertion orders, campaigns and creatives the plan did not compare with live state."},"loosened_policy":{"type":"array","items":{"type":"string"},"description":"Guardrail rules the change loosens against the config at REF (DOOH907)."}}},"fingerprints":{"type":"array","description":"What the plan saw of each live object it read; apply re-reads them and refuses a stale plan.","items":{"type":"object","additionalProperties":false,"required":["kind","id","sha256","snapshot"],"properties":{"kind":{"enum":["insertion_order","campaign","targetings","creative"]},"id":{"type":"string"},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"snapshot":{}}}},"changes":{"type":"array","items":{"$ref":"#/$defs/change"}},"requests":{"type":"array","items":{"$ref":"#/$defs/request"}},"findings":{"type":"array","items":{"$ref":"#/$defs/finding"}},"summary":{"type":"object","additionalProperties":false,"required":["actions","write_requests","read_requests","estimated_apply_ms","write_window","insertion_orders"],"properties":{"actions":{"type":"object","propertyNames":{"$ref":"#/$defs/changeKind"},"additionalProperties":{"type":"integer","minimum":1}},"write_requests":{"type":"integer","minimum":0},"read_requests":{"type":"integer","minimum":0},"estimated_apply_ms":{"type":"number","minimum":0,"description":"Window-bound: when the last write may go at the write window as it stood at planning (a sliding window: the first limit at once, each further one when the slot of the write limit places before it frees); network and server time not included."},"write_window":{"type":"string"},"write_slots_in_use":{"type":"integer","minimum":1,"description":"Write slots recent runs on this machine held at planning (the same user's, an apply of a moment ago included); estimated_apply_ms counts them."},"insertion_orders":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","lines"],"properties":{"insertion_order_id":{"type":"string"},"lines":{"type":"array","items":{"type":"string"}}}}},"spend":{"type":"array","description":"Per advertiser and currency: the maximum spend of the campaigns of the insertion orders read, active or not (per campaign, progress.spend + max(0, budget_impressions - delivered) x cpm / 1000 while its flight has not ended, progress.spend once it has; summed, exact) before and after the plan, what they have spent and what they can still spend (docs/plan.md, Money).","items":{"type":"object","additionalProperties":false,"required":["advertiser_id","currency_code","max_spend_before","max_spend_after","max_spend_change"],"properties":{"advertiser_id":{"type":"string","description":"The insertion order's advertiser (live)."},"advertiser_name":{"type":"string","description":"The advertiser's name, when the plan read it."},"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"max_spend_before":{"$ref":"#/$defs/money"},"max_spend_after":{"$ref":"#/$defs/money"},"max_spend_change":{"$ref":"#/$defs/money","description":"after - before; may be negative."},"spent":{"$ref":"#/$defs/money","description":"What the row's campaigns have spent (progress.spend, G2). Absent when without_progress or spend_not_reported is present."},"remaining":{"$ref":"#/$defs/money","description":"What the row's campaigns can still spend after the plan: max_spend_after - spent. Absent when without_progress or spend_not_reported is present."},"without_progress":{"type":"array","items":{"type":"string"},"description":"Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound)."},"spend_not_reported":{"type":"array","items":{"type":"string"},"description":"G15: campaigns whose spend in this currency the DSP does not report (it reports their spend in an earlier cpm's currency); the maximums count only what they have left to buy in it."}}}},"policy":{"type":"object","additionalProperties":false,"required":["loosened"],"description":"Present when the config declares a policy: the revision it was compared with (--changed-since; absent when the plan could not compare) and the rules loosened since (DOOH907).","properties":{"compared_with":{"type":"string"},"loosened":{"type":"array","items":{"type":"string"}}}},"campaign_spend":{"type":"array","description":"Created or updated campaigns whose maximum spend changes, per currency: lines of the money table under their advertiser.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name","advertiser_id","currency_code","max_spend_before","max_spend_after"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"campaign_id":{"type":"string","description":"Absent for a campaign the plan creates."},"advertiser_id":{"type":"string"},"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"max_spend_before":{"$ref":"#/$defs/money"},"max_spend_after":{"$ref":"#/$defs/money"},"spend_not_reported":{"const":true,"description":"G15: the DSP does not report this campaign's spend in this currency (it reports its spend in an earlier cpm's currency); the amounts leave it out."}}}},"budget_money":{"type":"array","description":"Insertion orders whose budget_money the plan changes: their own rows of the money table.","items":{"type":"object","additionalProperties":false,"required":["insertion_order_id","insertion_order_name","contract_number","advertiser_id","budget_before","budget_after"],"properties":{"insertion_order_id":{"type":"string"},"insertion_order_name":{"type":"string"},"contract_number":{"type":["string","null"]},"advertiser_id":{"type":"string"},"advertiser_name":{"type":"string"},"budget_before":{"oneOf":[{"$ref":"#/$defs/money"},{"type":"null"}]},"budget_after":{"oneOf":[{"$ref":"#/$defs/money"},{"type":"null"}]}}}},"pauses":{"type":"object","additionalProperties":false,"required":["campaigns","mean_dark_ms","max_dark_ms","extra_writes"],"description":"Campaigns paused for targeting changes (I1) and their estimated dark time at the write window (I5).","properties":{"campaigns":{"type":"integer","minimum":1},"mean_dark_ms":{"type":"number","minimum":0},"max_dark_ms":{"type":"number","minimum":0},"extra_writes":{"type":"integer","minimum":0,"description":"Writes --max-pause added to the fewest possible."},"max_pause_ms":{"type":"integer","minimum":0}}}}}},"$defs":{"money":{"type":"object","additionalProperties":false,"required":["currency_code","units","nanos"],"description":"An exact decimal amount: units + nanos / 10^9, both of one sign.","properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?[0-9]+$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}},"changeKind":{"enum":["update_insertion_order","create_campaign","update_campaign","deactivate_campaign","replace_targetings","associate_creative","dissociate_creative","update_creative"]},"source":{"type":"object","additionalProperties":false,"required":["file","line","column","path"],"properties":{"file":{"type":"string"},"line":{"type":"integer","minimum":1},"column":{"type":"integer","minimum":1},"path":{"type":"string"}}},"changeId":{"type":"string","pattern":"^c[1-9][0-9]*$"},"campaignRef":{"type":"object","additionalProperties":false,"required":["insertion_order_id","name"],"properties":{"insertion_order_id":{"type":"string"},"name":{"type":"string"},"campaign_id":{"type":"string"},"create_change_id":{"$ref":"#/$defs/changeId"}}},"fieldChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string"},"before":{},"after":{},"source":{"$ref":"#/$defs/source"},"details":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["path","before","after"],"properties":{"path":{"type":"string"},"before":{},"after":{}}}}}},"targetingList":{"type":"array","items":{"type":"object"}},"change":{"type":"object","required":["kind","id","address"],"properties":{"kind":{"$ref":"#/$defs/changeKind"},"id":{"$ref":"#/$defs/changeId"},"address":{"type":"string"},"source":{"$ref":"#/$defs/source"},"insertion_order_id":{"type":"string"},"creative_id":{"type":"string"},"campaign":{"$ref":"#/$defs/campaignRef"},"fields":{"type":"array","items":{"$ref":"#/$defs/fieldChange"}},"reason":{"const":"unmanaged"},"before":{"$ref":"#/$defs/targetingList"},"after":{"$ref":"#/$defs/targetingList"},"added":{"$ref":"#/$defs/targetingList"},"removed":{"$ref":"#/$defs/targetingList"},"pause":{"type":"boolean"}},"additionalProperties":false,"allOf":[{"if":{"properties":{"kind":{"const":"update_insertion_order"}}},"then":{"required":["insertion_order_id","fields"]}},{"if":{"properties":{"kind":{"enum":["create_campaign","update_campaign"]}}},"then":{"required":["campaign","fields"]}},{"if":{"properties":{"kind":{"const":"deactivate_campaign"}}},"then":{"required":["campaign","reason"]}},{"if":{"properties":{"kind":{"const":"replace_targetings"}}},"then":{"required":["campaign","before","after","added","removed","pause"]}},{"if":{"properties":{"kind":{"enum":["associate_creative","dissociate_creative"]}}},"then":{"required":["campaign","creative_id"]}},{"if":{"properties":{"kind":{"const":"update_creative"}}},"then":{"required":["creative_id","fields"]}}]},"request":{"type":"object","additionalProperties":false,"required":["seq","phase","method","path","body","items","change_ids","item_change_ids","description"],"properties":{"seq":{"type":"integer","minimum":1},"phase":{"type":"integer","minimum":1,"maximum":7},"method":{"enum":["POST","PUT","PATCH"]},"path":{"type":"string","pattern":"^/"},"body":{},"items":{"type":"integer","minimum":1,"maximum":100},"change_ids":{"type":"array","items":{"$ref":"#/$defs/changeId"}},"item_change_ids":{"type":"array","items":{"type":"array","items":{"$ref":"#/$defs/changeId"}}},"description":{"type":"string"}}},"finding":{"type":"object","additionalProperties":false,"required":["code","severity","message"],"properties":{"code":{"type":"string","pattern":"^DOOH[0-9]{3}$"},"severity":{"enum":["error","warning","info"]},"message":{"type":"string"},"address":{"type":"string"},"change_ids":{"type":"array","items":{"$ref":"#/$defs/changeId"}},"source":{"$ref":"#/$defs/source"}}}}};
 const schema33 = {"enum":["update_insertion_order","create_campaign","update_campaign","deactivate_campaign","replace_targetings","associate_creative","dissociate_creative","update_creative"]};
 const schema51 = {"type":"object","additionalProperties":false,"required":["currency_code","units","nanos"],"description":"An exact decimal amount: units + nanos / 10^9, both of one sign.","properties":{"currency_code":{"type":"string","pattern":"^[A-Z]{3}$"},"units":{"type":"string","pattern":"^-?[0-9]+$"},"nanos":{"type":"integer","minimum":-999999999,"maximum":999999999}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -4474,9 +4474,13 @@ vErrors.push(err199);
 errors++;
 }
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/summary/spend/" + i14,schemaPath:"#/properties/summary/properties/spend/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.spend_not_reported !== undefined){
+let data93 = data67.spend_not_reported;
+if(Array.isArray(data93)){
+const len16 = data93.length;
+for(let i16=0; i16<len16; i16++){
+if(typeof data93[i16] !== "string"){
+const err200 = {instancePath:instancePath+"/summary/spend/" + i14+"/spend_not_reported/" + i16,schemaPath:"#/properties/summary/properties/spend/items/properties/spend_not_reported/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -4488,7 +4492,7 @@ errors++;
 }
 }
 else {
-const err201 = {instancePath:instancePath+"/summary/spend",schemaPath:"#/properties/summary/properties/spend/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err201 = {instancePath:instancePath+"/summary/spend/" + i14+"/spend_not_reported",schemaPath:"#/properties/summary/properties/spend/items/properties/spend_not_reported/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -4498,11 +4502,9 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data53.policy !== undefined){
-let data93 = data53.policy;
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-if(data93.loosened === undefined){
-const err202 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/required",keyword:"required",params:{missingProperty: "loosened"},message:"must have required property '"+"loosened"+"'"};
+}
+else {
+const err202 = {instancePath:instancePath+"/summary/spend/" + i14,schemaPath:"#/properties/summary/properties/spend/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -4511,9 +4513,10 @@ vErrors.push(err202);
 }
 errors++;
 }
-for(const key18 in data93){
-if(!((key18 === "compared_with") || (key18 === "loosened"))){
-const err203 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/summary/spend",schemaPath:"#/properties/summary/properties/spend/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -4523,9 +4526,11 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data93.compared_with !== undefined){
-if(typeof data93.compared_with !== "string"){
-const err204 = {instancePath:instancePath+"/summary/policy/compared_with",schemaPath:"#/properties/summary/properties/policy/properties/compared_with/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data53.policy !== undefined){
+let data95 = data53.policy;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.loosened === undefined){
+const err204 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/required",keyword:"required",params:{missingProperty: "loosened"},message:"must have required property '"+"loosened"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -4534,14 +4539,9 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-if(data93.loosened !== undefined){
-let data95 = data93.loosened;
-if(Array.isArray(data95)){
-const len16 = data95.length;
-for(let i16=0; i16<len16; i16++){
-if(typeof data95[i16] !== "string"){
-const err205 = {instancePath:instancePath+"/summary/policy/loosened/" + i16,schemaPath:"#/properties/summary/properties/policy/properties/loosened/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key18 in data95){
+if(!((key18 === "compared_with") || (key18 === "loosened"))){
+const err205 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -4551,9 +4551,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-}
-else {
-const err206 = {instancePath:instancePath+"/summary/policy/loosened",schemaPath:"#/properties/summary/properties/policy/properties/loosened/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data95.compared_with !== undefined){
+if(typeof data95.compared_with !== "string"){
+const err206 = {instancePath:instancePath+"/summary/policy/compared_with",schemaPath:"#/properties/summary/properties/policy/properties/compared_with/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -4563,9 +4563,13 @@ vErrors.push(err206);
 errors++;
 }
 }
-}
-else {
-const err207 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data95.loosened !== undefined){
+let data97 = data95.loosened;
+if(Array.isArray(data97)){
+const len17 = data97.length;
+for(let i17=0; i17<len17; i17++){
+if(typeof data97[i17] !== "string"){
+const err207 = {instancePath:instancePath+"/summary/policy/loosened/" + i17,schemaPath:"#/properties/summary/properties/policy/properties/loosened/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -4575,15 +4579,9 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data53.campaign_spend !== undefined){
-let data97 = data53.campaign_spend;
-if(Array.isArray(data97)){
-const len17 = data97.length;
-for(let i17=0; i17<len17; i17++){
-let data98 = data97[i17];
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-if(data98.insertion_order_id === undefined){
-const err208 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
+}
+else {
+const err208 = {instancePath:instancePath+"/summary/policy/loosened",schemaPath:"#/properties/summary/properties/policy/properties/loosened/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -4592,8 +4590,10 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data98.name === undefined){
-const err209 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/summary/policy",schemaPath:"#/properties/summary/properties/policy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -4602,8 +4602,16 @@ vErrors.push(err209);
 }
 errors++;
 }
-if(data98.advertiser_id === undefined){
-const err210 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
+}
+if(data53.campaign_spend !== undefined){
+let data99 = data53.campaign_spend;
+if(Array.isArray(data99)){
+const len18 = data99.length;
+for(let i18=0; i18<len18; i18++){
+let data100 = data99[i18];
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.insertion_order_id === undefined){
+const err210 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -4612,8 +4620,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data98.currency_code === undefined){
-const err211 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data100.name === undefined){
+const err211 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -4622,8 +4630,8 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data98.max_spend_before === undefined){
-const err212 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "max_spend_before"},message:"must have required property '"+"max_spend_before"+"'"};
+if(data100.advertiser_id === undefined){
+const err212 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -4632,8 +4640,8 @@ vErrors.push(err212);
 }
 errors++;
 }
-if(data98.max_spend_after === undefined){
-const err213 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "max_spend_after"},message:"must have required property '"+"max_spend_after"+"'"};
+if(data100.currency_code === undefined){
+const err213 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -4642,9 +4650,8 @@ vErrors.push(err213);
 }
 errors++;
 }
-for(const key19 in data98){
-if(!(((((((key19 === "insertion_order_id") || (key19 === "name")) || (key19 === "campaign_id")) || (key19 === "advertiser_id")) || (key19 === "currency_code")) || (key19 === "max_spend_before")) || (key19 === "max_spend_after"))){
-const err214 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data100.max_spend_before === undefined){
+const err214 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "max_spend_before"},message:"must have required property '"+"max_spend_before"+"'"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -4653,10 +4660,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-if(data98.insertion_order_id !== undefined){
-if(typeof data98.insertion_order_id !== "string"){
-const err215 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/insertion_order_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.max_spend_after === undefined){
+const err215 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/required",keyword:"required",params:{missingProperty: "max_spend_after"},message:"must have required property '"+"max_spend_after"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -4665,10 +4670,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-if(data98.name !== undefined){
-if(typeof data98.name !== "string"){
-const err216 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/name",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key19 in data100){
+if(!((((((((key19 === "insertion_order_id") || (key19 === "name")) || (key19 === "campaign_id")) || (key19 === "advertiser_id")) || (key19 === "currency_code")) || (key19 === "max_spend_before")) || (key19 === "max_spend_after")) || (key19 === "spend_not_reported"))){
+const err216 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -4678,9 +4682,9 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data98.campaign_id !== undefined){
-if(typeof data98.campaign_id !== "string"){
-const err217 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/campaign_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.insertion_order_id !== undefined){
+if(typeof data100.insertion_order_id !== "string"){
+const err217 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/insertion_order_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -4690,9 +4694,9 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data98.advertiser_id !== undefined){
-if(typeof data98.advertiser_id !== "string"){
-const err218 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/advertiser_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.name !== undefined){
+if(typeof data100.name !== "string"){
+const err218 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/name",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -4702,11 +4706,9 @@ vErrors.push(err218);
 errors++;
 }
 }
-if(data98.currency_code !== undefined){
-let data103 = data98.currency_code;
-if(typeof data103 === "string"){
-if(!pattern15.test(data103)){
-const err219 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/currency_code",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data100.campaign_id !== undefined){
+if(typeof data100.campaign_id !== "string"){
+const err219 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/campaign_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -4716,8 +4718,9 @@ vErrors.push(err219);
 errors++;
 }
 }
-else {
-const err220 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/currency_code",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data100.advertiser_id !== undefined){
+if(typeof data100.advertiser_id !== "string"){
+const err220 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/advertiser_id",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -4727,11 +4730,11 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data98.max_spend_before !== undefined){
-let data104 = data98.max_spend_before;
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.currency_code === undefined){
-const err221 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data100.currency_code !== undefined){
+let data105 = data100.currency_code;
+if(typeof data105 === "string"){
+if(!pattern15.test(data105)){
+const err221 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/currency_code",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -4740,8 +4743,9 @@ vErrors.push(err221);
 }
 errors++;
 }
-if(data104.units === undefined){
-const err222 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+}
+else {
+const err222 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/currency_code",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -4750,8 +4754,12 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data104.nanos === undefined){
-const err223 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
+}
+if(data100.max_spend_before !== undefined){
+let data106 = data100.max_spend_before;
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.currency_code === undefined){
+const err223 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -4760,9 +4768,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-for(const key20 in data104){
-if(!(((key20 === "currency_code") || (key20 === "units")) || (key20 === "nanos"))){
-const err224 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if(data106.units === undefined){
+const err224 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -4771,12 +4778,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-if(data104.currency_code !== undefined){
-let data105 = data104.currency_code;
-if(typeof data105 === "string"){
-if(!pattern15.test(data105)){
-const err225 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data106.nanos === undefined){
+const err225 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -4785,9 +4788,9 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key20 in data106){
+if(!(((key20 === "currency_code") || (key20 === "units")) || (key20 === "nanos"))){
+const err226 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -4797,11 +4800,11 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data104.units !== undefined){
-let data106 = data104.units;
-if(typeof data106 === "string"){
-if(!pattern17.test(data106)){
-const err227 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
+if(data106.currency_code !== undefined){
+let data107 = data106.currency_code;
+if(typeof data107 === "string"){
+if(!pattern15.test(data107)){
+const err227 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -4812,7 +4815,7 @@ errors++;
 }
 }
 else {
-const err228 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err228 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -4822,10 +4825,11 @@ vErrors.push(err228);
 errors++;
 }
 }
-if(data104.nanos !== undefined){
-let data107 = data104.nanos;
-if(!((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107)))){
-const err229 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data106.units !== undefined){
+let data108 = data106.units;
+if(typeof data108 === "string"){
+if(!pattern17.test(data108)){
+const err229 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -4834,9 +4838,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(typeof data107 == "number"){
-if(data107 > 999999999 || isNaN(data107)){
-const err230 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+else {
+const err230 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -4845,8 +4849,11 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data107 < -999999999 || isNaN(data107)){
-const err231 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+if(data106.nanos !== undefined){
+let data109 = data106.nanos;
+if(!((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109)))){
+const err231 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -4855,11 +4862,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err232 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_before",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data109 == "number"){
+if(data109 > 999999999 || isNaN(data109)){
+const err232 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -4868,12 +4873,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-if(data98.max_spend_after !== undefined){
-let data108 = data98.max_spend_after;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.currency_code === undefined){
-const err233 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data109 < -999999999 || isNaN(data109)){
+const err233 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -4882,8 +4883,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(data108.units === undefined){
-const err234 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+}
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_before",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -4892,8 +4896,12 @@ vErrors.push(err234);
 }
 errors++;
 }
-if(data108.nanos === undefined){
-const err235 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
+}
+if(data100.max_spend_after !== undefined){
+let data110 = data100.max_spend_after;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+if(data110.currency_code === undefined){
+const err235 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -4902,9 +4910,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-for(const key21 in data108){
-if(!(((key21 === "currency_code") || (key21 === "units")) || (key21 === "nanos"))){
-const err236 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(data110.units === undefined){
+const err236 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -4913,12 +4920,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-if(data108.currency_code !== undefined){
-let data109 = data108.currency_code;
-if(typeof data109 === "string"){
-if(!pattern15.test(data109)){
-const err237 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data110.nanos === undefined){
+const err237 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -4927,9 +4930,9 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-else {
-const err238 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key21 in data110){
+if(!(((key21 === "currency_code") || (key21 === "units")) || (key21 === "nanos"))){
+const err238 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -4939,11 +4942,11 @@ vErrors.push(err238);
 errors++;
 }
 }
-if(data108.units !== undefined){
-let data110 = data108.units;
-if(typeof data110 === "string"){
-if(!pattern17.test(data110)){
-const err239 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
+if(data110.currency_code !== undefined){
+let data111 = data110.currency_code;
+if(typeof data111 === "string"){
+if(!pattern15.test(data111)){
+const err239 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -4954,7 +4957,7 @@ errors++;
 }
 }
 else {
-const err240 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err240 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -4964,10 +4967,11 @@ vErrors.push(err240);
 errors++;
 }
 }
-if(data108.nanos !== undefined){
-let data111 = data108.nanos;
-if(!((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111)))){
-const err241 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data110.units !== undefined){
+let data112 = data110.units;
+if(typeof data112 === "string"){
+if(!pattern17.test(data112)){
+const err241 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -4976,9 +4980,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(typeof data111 == "number"){
-if(data111 > 999999999 || isNaN(data111)){
-const err242 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+else {
+const err242 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -4987,8 +4991,11 @@ vErrors.push(err242);
 }
 errors++;
 }
-if(data111 < -999999999 || isNaN(data111)){
-const err243 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+if(data110.nanos !== undefined){
+let data113 = data110.nanos;
+if(!((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113)))){
+const err243 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -4997,11 +5004,9 @@ vErrors.push(err243);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err244 = {instancePath:instancePath+"/summary/campaign_spend/" + i17+"/max_spend_after",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data113 == "number"){
+if(data113 > 999999999 || isNaN(data113)){
+const err244 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -5010,10 +5015,8 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-}
-else {
-const err245 = {instancePath:instancePath+"/summary/campaign_spend/" + i17,schemaPath:"#/properties/summary/properties/campaign_spend/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data113 < -999999999 || isNaN(data113)){
+const err245 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -5024,8 +5027,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err246 = {instancePath:instancePath+"/summary/campaign_spend",schemaPath:"#/properties/summary/properties/campaign_spend/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err246 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/max_spend_after",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -5035,15 +5039,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data53.budget_money !== undefined){
-let data112 = data53.budget_money;
-if(Array.isArray(data112)){
-const len18 = data112.length;
-for(let i18=0; i18<len18; i18++){
-let data113 = data112[i18];
-if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
-if(data113.insertion_order_id === undefined){
-const err247 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
+if(data100.spend_not_reported !== undefined){
+if(true !== data100.spend_not_reported){
+const err247 = {instancePath:instancePath+"/summary/campaign_spend/" + i18+"/spend_not_reported",schemaPath:"#/properties/summary/properties/campaign_spend/items/properties/spend_not_reported/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -5052,8 +5050,10 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(data113.insertion_order_name === undefined){
-const err248 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "insertion_order_name"},message:"must have required property '"+"insertion_order_name"+"'"};
+}
+}
+else {
+const err248 = {instancePath:instancePath+"/summary/campaign_spend/" + i18,schemaPath:"#/properties/summary/properties/campaign_spend/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -5062,8 +5062,10 @@ vErrors.push(err248);
 }
 errors++;
 }
-if(data113.contract_number === undefined){
-const err249 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "contract_number"},message:"must have required property '"+"contract_number"+"'"};
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/summary/campaign_spend",schemaPath:"#/properties/summary/properties/campaign_spend/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -5072,8 +5074,16 @@ vErrors.push(err249);
 }
 errors++;
 }
-if(data113.advertiser_id === undefined){
-const err250 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
+}
+if(data53.budget_money !== undefined){
+let data115 = data53.budget_money;
+if(Array.isArray(data115)){
+const len19 = data115.length;
+for(let i19=0; i19<len19; i19++){
+let data116 = data115[i19];
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.insertion_order_id === undefined){
+const err250 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "insertion_order_id"},message:"must have required property '"+"insertion_order_id"+"'"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -5082,8 +5092,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(data113.budget_before === undefined){
-const err251 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "budget_before"},message:"must have required property '"+"budget_before"+"'"};
+if(data116.insertion_order_name === undefined){
+const err251 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "insertion_order_name"},message:"must have required property '"+"insertion_order_name"+"'"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -5092,8 +5102,8 @@ vErrors.push(err251);
 }
 errors++;
 }
-if(data113.budget_after === undefined){
-const err252 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "budget_after"},message:"must have required property '"+"budget_after"+"'"};
+if(data116.contract_number === undefined){
+const err252 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "contract_number"},message:"must have required property '"+"contract_number"+"'"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -5102,9 +5112,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-for(const key22 in data113){
-if(!(((((((key22 === "insertion_order_id") || (key22 === "insertion_order_name")) || (key22 === "contract_number")) || (key22 === "advertiser_id")) || (key22 === "advertiser_name")) || (key22 === "budget_before")) || (key22 === "budget_after"))){
-const err253 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data116.advertiser_id === undefined){
+const err253 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "advertiser_id"},message:"must have required property '"+"advertiser_id"+"'"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -5113,10 +5122,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-}
-if(data113.insertion_order_id !== undefined){
-if(typeof data113.insertion_order_id !== "string"){
-const err254 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/insertion_order_id",schemaPath:"#/properties/summary/properties/budget_money/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data116.budget_before === undefined){
+const err254 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "budget_before"},message:"must have required property '"+"budget_before"+"'"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -5125,10 +5132,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-if(data113.insertion_order_name !== undefined){
-if(typeof data113.insertion_order_name !== "string"){
-const err255 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/insertion_order_name",schemaPath:"#/properties/summary/properties/budget_money/items/properties/insertion_order_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data116.budget_after === undefined){
+const err255 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/required",keyword:"required",params:{missingProperty: "budget_after"},message:"must have required property '"+"budget_after"+"'"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -5137,11 +5142,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-}
-if(data113.contract_number !== undefined){
-let data116 = data113.contract_number;
-if((typeof data116 !== "string") && (data116 !== null)){
-const err256 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/contract_number",schemaPath:"#/properties/summary/properties/budget_money/items/properties/contract_number/type",keyword:"type",params:{type: schema31.properties.summary.properties.budget_money.items.properties.contract_number.type},message:"must be string,null"};
+for(const key22 in data116){
+if(!(((((((key22 === "insertion_order_id") || (key22 === "insertion_order_name")) || (key22 === "contract_number")) || (key22 === "advertiser_id")) || (key22 === "advertiser_name")) || (key22 === "budget_before")) || (key22 === "budget_after"))){
+const err256 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -5151,9 +5154,9 @@ vErrors.push(err256);
 errors++;
 }
 }
-if(data113.advertiser_id !== undefined){
-if(typeof data113.advertiser_id !== "string"){
-const err257 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/advertiser_id",schemaPath:"#/properties/summary/properties/budget_money/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data116.insertion_order_id !== undefined){
+if(typeof data116.insertion_order_id !== "string"){
+const err257 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/insertion_order_id",schemaPath:"#/properties/summary/properties/budget_money/items/properties/insertion_order_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -5163,9 +5166,9 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data113.advertiser_name !== undefined){
-if(typeof data113.advertiser_name !== "string"){
-const err258 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/advertiser_name",schemaPath:"#/properties/summary/properties/budget_money/items/properties/advertiser_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data116.insertion_order_name !== undefined){
+if(typeof data116.insertion_order_name !== "string"){
+const err258 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/insertion_order_name",schemaPath:"#/properties/summary/properties/budget_money/items/properties/insertion_order_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -5175,15 +5178,10 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data113.budget_before !== undefined){
-let data119 = data113.budget_before;
-const _errs265 = errors;
-let valid69 = false;
-let passing0 = null;
-const _errs266 = errors;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-if(data119.currency_code === undefined){
-const err259 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+if(data116.contract_number !== undefined){
+let data119 = data116.contract_number;
+if((typeof data119 !== "string") && (data119 !== null)){
+const err259 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/contract_number",schemaPath:"#/properties/summary/properties/budget_money/items/properties/contract_number/type",keyword:"type",params:{type: schema31.properties.summary.properties.budget_money.items.properties.contract_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -5192,8 +5190,10 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data119.units === undefined){
-const err260 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+}
+if(data116.advertiser_id !== undefined){
+if(typeof data116.advertiser_id !== "string"){
+const err260 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/advertiser_id",schemaPath:"#/properties/summary/properties/budget_money/items/properties/advertiser_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -5202,8 +5202,10 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(data119.nanos === undefined){
-const err261 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
+}
+if(data116.advertiser_name !== undefined){
+if(typeof data116.advertiser_name !== "string"){
+const err261 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/advertiser_name",schemaPath:"#/properties/summary/properties/budget_money/items/properties/advertiser_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -5212,9 +5214,16 @@ vErrors.push(err261);
 }
 errors++;
 }
-for(const key23 in data119){
-if(!(((key23 === "currency_code") || (key23 === "units")) || (key23 === "nanos"))){
-const err262 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
+}
+if(data116.budget_before !== undefined){
+let data122 = data116.budget_before;
+const _errs270 = errors;
+let valid71 = false;
+let passing0 = null;
+const _errs271 = errors;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.currency_code === undefined){
+const err262 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -5223,12 +5232,8 @@ vErrors.push(err262);
 }
 errors++;
 }
-}
-if(data119.currency_code !== undefined){
-let data120 = data119.currency_code;
-if(typeof data120 === "string"){
-if(!pattern15.test(data120)){
-const err263 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data122.units === undefined){
+const err263 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -5237,9 +5242,8 @@ vErrors.push(err263);
 }
 errors++;
 }
-}
-else {
-const err264 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data122.nanos === undefined){
+const err264 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -5248,12 +5252,9 @@ vErrors.push(err264);
 }
 errors++;
 }
-}
-if(data119.units !== undefined){
-let data121 = data119.units;
-if(typeof data121 === "string"){
-if(!pattern17.test(data121)){
-const err265 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
+for(const key23 in data122){
+if(!(((key23 === "currency_code") || (key23 === "units")) || (key23 === "nanos"))){
+const err265 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -5263,8 +5264,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data122.currency_code !== undefined){
+let data123 = data122.currency_code;
+if(typeof data123 === "string"){
+if(!pattern15.test(data123)){
+const err266 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -5274,10 +5278,8 @@ vErrors.push(err266);
 errors++;
 }
 }
-if(data119.nanos !== undefined){
-let data122 = data119.nanos;
-if(!((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122)))){
-const err267 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err267 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -5286,9 +5288,12 @@ vErrors.push(err267);
 }
 errors++;
 }
-if(typeof data122 == "number"){
-if(data122 > 999999999 || isNaN(data122)){
-const err268 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+if(data122.units !== undefined){
+let data124 = data122.units;
+if(typeof data124 === "string"){
+if(!pattern17.test(data124)){
+const err268 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -5297,8 +5302,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data122 < -999999999 || isNaN(data122)){
-const err269 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+else {
+const err269 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -5308,10 +5314,10 @@ vErrors.push(err269);
 errors++;
 }
 }
-}
-}
-else {
-const err270 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data122.nanos !== undefined){
+let data125 = data122.nanos;
+if(!((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125)))){
+const err270 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -5320,14 +5326,9 @@ vErrors.push(err270);
 }
 errors++;
 }
-var _valid0 = _errs266 === errors;
-if(_valid0){
-valid69 = true;
-passing0 = 0;
-}
-const _errs276 = errors;
-if(data119 !== null){
-const err271 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_before/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data125 == "number"){
+if(data125 > 999999999 || isNaN(data125)){
+const err271 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -5336,19 +5337,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-var _valid0 = _errs276 === errors;
-if(_valid0 && valid69){
-valid69 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid69 = true;
-passing0 = 1;
-}
-}
-if(!valid69){
-const err272 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_before",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(data125 < -999999999 || isNaN(data125)){
+const err272 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -5357,27 +5347,11 @@ vErrors.push(err272);
 }
 errors++;
 }
-else {
-errors = _errs265;
-if(vErrors !== null){
-if(_errs265){
-vErrors.length = _errs265;
+}
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data113.budget_after !== undefined){
-let data123 = data113.budget_after;
-const _errs279 = errors;
-let valid72 = false;
-let passing1 = null;
-const _errs280 = errors;
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.currency_code === undefined){
-const err273 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
+const err273 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -5386,8 +5360,14 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(data123.units === undefined){
-const err274 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
+var _valid0 = _errs271 === errors;
+if(_valid0){
+valid71 = true;
+passing0 = 0;
+}
+const _errs281 = errors;
+if(data122 !== null){
+const err274 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_before/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -5396,8 +5376,19 @@ vErrors.push(err274);
 }
 errors++;
 }
-if(data123.nanos === undefined){
-const err275 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
+var _valid0 = _errs281 === errors;
+if(_valid0 && valid71){
+valid71 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid71 = true;
+passing0 = 1;
+}
+}
+if(!valid71){
+const err275 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_before",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -5406,9 +5397,27 @@ vErrors.push(err275);
 }
 errors++;
 }
-for(const key24 in data123){
-if(!(((key24 === "currency_code") || (key24 === "units")) || (key24 === "nanos"))){
-const err276 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
+else {
+errors = _errs270;
+if(vErrors !== null){
+if(_errs270){
+vErrors.length = _errs270;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data116.budget_after !== undefined){
+let data126 = data116.budget_after;
+const _errs284 = errors;
+let valid74 = false;
+let passing1 = null;
+const _errs285 = errors;
+if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
+if(data126.currency_code === undefined){
+const err276 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "currency_code"},message:"must have required property '"+"currency_code"+"'"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -5417,12 +5426,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-if(data123.currency_code !== undefined){
-let data124 = data123.currency_code;
-if(typeof data124 === "string"){
-if(!pattern15.test(data124)){
-const err277 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(data126.units === undefined){
+const err277 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "units"},message:"must have required property '"+"units"+"'"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -5431,9 +5436,8 @@ vErrors.push(err277);
 }
 errors++;
 }
-}
-else {
-const err278 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data126.nanos === undefined){
+const err278 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/$defs/money/required",keyword:"required",params:{missingProperty: "nanos"},message:"must have required property '"+"nanos"+"'"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -5442,12 +5446,9 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-if(data123.units !== undefined){
-let data125 = data123.units;
-if(typeof data125 === "string"){
-if(!pattern17.test(data125)){
-const err279 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
+for(const key24 in data126){
+if(!(((key24 === "currency_code") || (key24 === "units")) || (key24 === "nanos"))){
+const err279 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/$defs/money/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -5457,8 +5458,11 @@ vErrors.push(err279);
 errors++;
 }
 }
-else {
-const err280 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data126.currency_code !== undefined){
+let data127 = data126.currency_code;
+if(typeof data127 === "string"){
+if(!pattern15.test(data127)){
+const err280 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -5468,10 +5472,8 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(data123.nanos !== undefined){
-let data126 = data123.nanos;
-if(!((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126)))){
-const err281 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err281 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/currency_code",schemaPath:"#/$defs/money/properties/currency_code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -5480,9 +5482,12 @@ vErrors.push(err281);
 }
 errors++;
 }
-if(typeof data126 == "number"){
-if(data126 > 999999999 || isNaN(data126)){
-const err282 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
+}
+if(data126.units !== undefined){
+let data128 = data126.units;
+if(typeof data128 === "string"){
+if(!pattern17.test(data128)){
+const err282 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/units",schemaPath:"#/$defs/money/properties/units/pattern",keyword:"pattern",params:{pattern: "^-?[0-9]+$"},message:"must match pattern \""+"^-?[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -5491,8 +5496,9 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data126 < -999999999 || isNaN(data126)){
-const err283 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
+}
+else {
+const err283 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/units",schemaPath:"#/$defs/money/properties/units/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -5502,10 +5508,10 @@ vErrors.push(err283);
 errors++;
 }
 }
-}
-}
-else {
-const err284 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data126.nanos !== undefined){
+let data129 = data126.nanos;
+if(!((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129)))){
+const err284 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -5514,14 +5520,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-var _valid1 = _errs280 === errors;
-if(_valid1){
-valid72 = true;
-passing1 = 0;
-}
-const _errs290 = errors;
-if(data123 !== null){
-const err285 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_after/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data129 == "number"){
+if(data129 > 999999999 || isNaN(data129)){
+const err285 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999},message:"must be <= 999999999"};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -5530,19 +5531,8 @@ vErrors.push(err285);
 }
 errors++;
 }
-var _valid1 = _errs290 === errors;
-if(_valid1 && valid72){
-valid72 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid72 = true;
-passing1 = 1;
-}
-}
-if(!valid72){
-const err286 = {instancePath:instancePath+"/summary/budget_money/" + i18+"/budget_after",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(data129 < -999999999 || isNaN(data129)){
+const err286 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after/nanos",schemaPath:"#/$defs/money/properties/nanos/minimum",keyword:"minimum",params:{comparison: ">=", limit: -999999999},message:"must be >= -999999999"};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -5551,11 +5541,61 @@ vErrors.push(err286);
 }
 errors++;
 }
+}
+}
+}
 else {
-errors = _errs279;
+const err287 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/$defs/money/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err287];
+}
+else {
+vErrors.push(err287);
+}
+errors++;
+}
+var _valid1 = _errs285 === errors;
+if(_valid1){
+valid74 = true;
+passing1 = 0;
+}
+const _errs295 = errors;
+if(data126 !== null){
+const err288 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_after/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err288];
+}
+else {
+vErrors.push(err288);
+}
+errors++;
+}
+var _valid1 = _errs295 === errors;
+if(_valid1 && valid74){
+valid74 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid74 = true;
+passing1 = 1;
+}
+}
+if(!valid74){
+const err289 = {instancePath:instancePath+"/summary/budget_money/" + i19+"/budget_after",schemaPath:"#/properties/summary/properties/budget_money/items/properties/budget_after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err289];
+}
+else {
+vErrors.push(err289);
+}
+errors++;
+}
+else {
+errors = _errs284;
 if(vErrors !== null){
-if(_errs279){
-vErrors.length = _errs279;
+if(_errs284){
+vErrors.length = _errs284;
 }
 else {
 vErrors = null;
@@ -5565,43 +5605,7 @@ vErrors = null;
 }
 }
 else {
-const err287 = {instancePath:instancePath+"/summary/budget_money/" + i18,schemaPath:"#/properties/summary/properties/budget_money/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err287];
-}
-else {
-vErrors.push(err287);
-}
-errors++;
-}
-}
-}
-else {
-const err288 = {instancePath:instancePath+"/summary/budget_money",schemaPath:"#/properties/summary/properties/budget_money/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err288];
-}
-else {
-vErrors.push(err288);
-}
-errors++;
-}
-}
-if(data53.pauses !== undefined){
-let data127 = data53.pauses;
-if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
-if(data127.campaigns === undefined){
-const err289 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "campaigns"},message:"must have required property '"+"campaigns"+"'"};
-if(vErrors === null){
-vErrors = [err289];
-}
-else {
-vErrors.push(err289);
-}
-errors++;
-}
-if(data127.mean_dark_ms === undefined){
-const err290 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "mean_dark_ms"},message:"must have required property '"+"mean_dark_ms"+"'"};
+const err290 = {instancePath:instancePath+"/summary/budget_money/" + i19,schemaPath:"#/properties/summary/properties/budget_money/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -5610,8 +5614,10 @@ vErrors.push(err290);
 }
 errors++;
 }
-if(data127.max_dark_ms === undefined){
-const err291 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "max_dark_ms"},message:"must have required property '"+"max_dark_ms"+"'"};
+}
+}
+else {
+const err291 = {instancePath:instancePath+"/summary/budget_money",schemaPath:"#/properties/summary/properties/budget_money/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -5620,8 +5626,12 @@ vErrors.push(err291);
 }
 errors++;
 }
-if(data127.extra_writes === undefined){
-const err292 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "extra_writes"},message:"must have required property '"+"extra_writes"+"'"};
+}
+if(data53.pauses !== undefined){
+let data130 = data53.pauses;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.campaigns === undefined){
+const err292 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "campaigns"},message:"must have required property '"+"campaigns"+"'"};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -5630,9 +5640,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-for(const key25 in data127){
-if(!(((((key25 === "campaigns") || (key25 === "mean_dark_ms")) || (key25 === "max_dark_ms")) || (key25 === "extra_writes")) || (key25 === "max_pause_ms"))){
-const err293 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+if(data130.mean_dark_ms === undefined){
+const err293 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "mean_dark_ms"},message:"must have required property '"+"mean_dark_ms"+"'"};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -5641,11 +5650,8 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-if(data127.campaigns !== undefined){
-let data128 = data127.campaigns;
-if(!((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128)))){
-const err294 = {instancePath:instancePath+"/summary/pauses/campaigns",schemaPath:"#/properties/summary/properties/pauses/properties/campaigns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data130.max_dark_ms === undefined){
+const err294 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "max_dark_ms"},message:"must have required property '"+"max_dark_ms"+"'"};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -5654,9 +5660,8 @@ vErrors.push(err294);
 }
 errors++;
 }
-if(typeof data128 == "number"){
-if(data128 < 1 || isNaN(data128)){
-const err295 = {instancePath:instancePath+"/summary/pauses/campaigns",schemaPath:"#/properties/summary/properties/pauses/properties/campaigns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data130.extra_writes === undefined){
+const err295 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/required",keyword:"required",params:{missingProperty: "extra_writes"},message:"must have required property '"+"extra_writes"+"'"};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -5665,13 +5670,9 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-}
-if(data127.mean_dark_ms !== undefined){
-let data129 = data127.mean_dark_ms;
-if(typeof data129 == "number"){
-if(data129 < 0 || isNaN(data129)){
-const err296 = {instancePath:instancePath+"/summary/pauses/mean_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/mean_dark_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key25 in data130){
+if(!(((((key25 === "campaigns") || (key25 === "mean_dark_ms")) || (key25 === "max_dark_ms")) || (key25 === "extra_writes")) || (key25 === "max_pause_ms"))){
+const err296 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -5681,8 +5682,10 @@ vErrors.push(err296);
 errors++;
 }
 }
-else {
-const err297 = {instancePath:instancePath+"/summary/pauses/mean_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/mean_dark_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data130.campaigns !== undefined){
+let data131 = data130.campaigns;
+if(!((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131)))){
+const err297 = {instancePath:instancePath+"/summary/pauses/campaigns",schemaPath:"#/properties/summary/properties/pauses/properties/campaigns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -5691,12 +5694,9 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-if(data127.max_dark_ms !== undefined){
-let data130 = data127.max_dark_ms;
-if(typeof data130 == "number"){
-if(data130 < 0 || isNaN(data130)){
-const err298 = {instancePath:instancePath+"/summary/pauses/max_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_dark_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data131 == "number"){
+if(data131 < 1 || isNaN(data131)){
+const err298 = {instancePath:instancePath+"/summary/pauses/campaigns",schemaPath:"#/properties/summary/properties/pauses/properties/campaigns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -5706,8 +5706,12 @@ vErrors.push(err298);
 errors++;
 }
 }
-else {
-const err299 = {instancePath:instancePath+"/summary/pauses/max_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_dark_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data130.mean_dark_ms !== undefined){
+let data132 = data130.mean_dark_ms;
+if(typeof data132 == "number"){
+if(data132 < 0 || isNaN(data132)){
+const err299 = {instancePath:instancePath+"/summary/pauses/mean_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/mean_dark_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -5717,10 +5721,8 @@ vErrors.push(err299);
 errors++;
 }
 }
-if(data127.extra_writes !== undefined){
-let data131 = data127.extra_writes;
-if(!((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131)))){
-const err300 = {instancePath:instancePath+"/summary/pauses/extra_writes",schemaPath:"#/properties/summary/properties/pauses/properties/extra_writes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err300 = {instancePath:instancePath+"/summary/pauses/mean_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/mean_dark_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -5729,9 +5731,12 @@ vErrors.push(err300);
 }
 errors++;
 }
-if(typeof data131 == "number"){
-if(data131 < 0 || isNaN(data131)){
-const err301 = {instancePath:instancePath+"/summary/pauses/extra_writes",schemaPath:"#/properties/summary/properties/pauses/properties/extra_writes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data130.max_dark_ms !== undefined){
+let data133 = data130.max_dark_ms;
+if(typeof data133 == "number"){
+if(data133 < 0 || isNaN(data133)){
+const err301 = {instancePath:instancePath+"/summary/pauses/max_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_dark_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -5741,11 +5746,8 @@ vErrors.push(err301);
 errors++;
 }
 }
-}
-if(data127.max_pause_ms !== undefined){
-let data132 = data127.max_pause_ms;
-if(!((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132)))){
-const err302 = {instancePath:instancePath+"/summary/pauses/max_pause_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_pause_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err302 = {instancePath:instancePath+"/summary/pauses/max_dark_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_dark_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -5754,9 +5756,11 @@ vErrors.push(err302);
 }
 errors++;
 }
-if(typeof data132 == "number"){
-if(data132 < 0 || isNaN(data132)){
-const err303 = {instancePath:instancePath+"/summary/pauses/max_pause_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_pause_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data130.extra_writes !== undefined){
+let data134 = data130.extra_writes;
+if(!((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134)))){
+const err303 = {instancePath:instancePath+"/summary/pauses/extra_writes",schemaPath:"#/properties/summary/properties/pauses/properties/extra_writes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -5765,11 +5769,9 @@ vErrors.push(err303);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err304 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data134 == "number"){
+if(data134 < 0 || isNaN(data134)){
+const err304 = {instancePath:instancePath+"/summary/pauses/extra_writes",schemaPath:"#/properties/summary/properties/pauses/properties/extra_writes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -5780,8 +5782,10 @@ errors++;
 }
 }
 }
-else {
-const err305 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data130.max_pause_ms !== undefined){
+let data135 = data130.max_pause_ms;
+if(!((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135)))){
+const err305 = {instancePath:instancePath+"/summary/pauses/max_pause_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_pause_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -5790,15 +5794,51 @@ vErrors.push(err305);
 }
 errors++;
 }
-}
-}
-else {
-const err306 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data135 == "number"){
+if(data135 < 0 || isNaN(data135)){
+const err306 = {instancePath:instancePath+"/summary/pauses/max_pause_ms",schemaPath:"#/properties/summary/properties/pauses/properties/max_pause_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err306];
 }
 else {
 vErrors.push(err306);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err307 = {instancePath:instancePath+"/summary/pauses",schemaPath:"#/properties/summary/properties/pauses/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+}
+}
+else {
+const err308 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+}
+}
+else {
+const err309 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
 }
 errors++;
 }
