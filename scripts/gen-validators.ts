@@ -127,15 +127,13 @@ function moduleText(family: Family): string {
     refs[name] = id;
   }
   const exported: string[] = [];
+  // Machine code on as few lines as ajv writes it (no `lines`): read the schema, not this.
   const code = standaloneCode(ajv, refs)
     .replace(/^"use strict";/, "")
-    .split("\n")
-    .filter((line) => {
-      const exporting = /^export const (\w+) = (\w+);$/.exec(line);
-      if (exporting) exported.push(`export const ${exporting[1]}: ValidateFunction = ${exporting[2]};`);
-      return exporting === null;
+    .replace(/export const (\w+) = (\w+);/g, (_, name: string, fn: string) => {
+      exported.push(`export const ${name}: ValidateFunction = ${fn};`);
+      return "";
     })
-    .join("\n")
     .trim();
   const formats = relative(dirname(family.file), FORMATS_FILE).replace(/\.ts$/, ".js");
   return [

@@ -41,9 +41,7 @@ export function jsonSchemaAjv({
     allErrors: true,
     strict,
     verbose,
-    ...(standalone
-      ? { code: { source: true, esm: true, lines: true, formats: _`require(${FORMATS_MODULE})` } }
-      : {}),
+    ...(standalone ? { code: { source: true, esm: true, formats: _`require(${FORMATS_MODULE})` } } : {}),
   });
   for (const name of formats) ajv.addFormat(name, SCHEMA_FORMATS[name]);
   return ajv;
