@@ -1,6 +1,6 @@
 /**
  * The DSP contract as data: `schemas/dsp-api.openapi.json` (OpenAPI 3.1, the specification
- * plus G1 to G14), where the package keeps it, its shape, read once per process. The client
+ * plus G1 to G16), where the package keeps it, its shape, read once per process. The client
  * reads requests and answers with it (contract.ts, through validators generated from it at
  * build time: scripts/gen-validators.ts); doctor and the tests check it strictly
  * (contract-check.ts).

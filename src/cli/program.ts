@@ -52,7 +52,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "doctor",
     summary:
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G14)? never writes",
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G16)? never writes",
     load: async () => (await import("./commands/doctor.js")).registerDoctor,
   },
   {

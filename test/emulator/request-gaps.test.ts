@@ -18,7 +18,7 @@ afterEach(async () => {
 
 const ats = (request: Parameters<typeof checkRequest>[0]) => checkRequest(request).map((i) => i.at);
 
-describe("the contract says what the specification and G1 to G14 decide", () => {
+describe("the contract says what the specification and G1 to G16 decide", () => {
   it("G8: an amount is never negative, units or nanos", () => {
     const minus = { currency_code: "USD", units: "-1", nanos: 0 };
     expect(ats(Endpoints.patchCampaigns([{ id: "5001", cpm: minus }]))).toEqual(["/campaigns/0/cpm/units"]);

@@ -63,7 +63,7 @@ export const registerDoctor: CommandModule = (program: Command, io, setExit) => 
   program
     .command("doctor")
     .description(
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G14)? never writes",
+      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G16)? never writes",
     )
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))

@@ -1,5 +1,5 @@
 /**
- * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G14) that GETs
+ * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G16) that GETs
  * can check, in order of importance, so that a small read budget leaves the least out. Each
  * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
  * them). What an answer must hold is the contract's to say, for the members of the model's
