@@ -232,26 +232,10 @@ describe("the GitLab apply job never loses a merge", () => {
   }, 120_000);
 });
 
-describe("a GitLab apply job cancelled while it runs", () => {
-  it("keeps its recovery state through after_script and `when: always` artifacts; the next job restores it", async () => {
-    const p = await start();
-    p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
-    const sha = p.merge(5);
-    const run = await p.run("apply", { source: "web", sha }, cancelledAt(p));
-    expect(run.status, run.log).toBe("canceled");
-    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
-    // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
-    const report = String(run.job.artifacts["apply.txt"]);
-    expect(report).toMatch(/^Apply (complete|interrupted)/m);
-    expect(run.afterLog).toMatch(/doohctl apply, cancelled, exited (0|143); its report \(apply\.txt\):\n/);
-    expect(run.afterLog).toContain(report);
-    const next = await p.run("drift", { source: "schedule" });
-    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
-  }, 60_000);
-});
-
+// A cancelled apply job keeps its recovery state through after_script and `when: always`
+// artifacts, and the next job restores it: both tests below.
 describe("a GitLab apply job cancelled with campaigns paused", () => {
-  it("names them on its MR from after_script; the next merge's refused job reactivates them and names them", async () => {
+  it("names them on its MR from after_script; the next merge's refused job restores its state, reactivates them and names them", async () => {
     const p = await start({ targetings: true });
     expect((await p.run("apply", { source: "web" })).status).toBe("success");
     // !1 drops every campaign's publisher exclusion: its apply pauses all three (I1).
@@ -286,6 +270,7 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     expect(p.inactive(), "the cancelled job's doohctl ended with the job").toEqual([...CAMPAIGNS].sort());
     const next = await p.run("apply", { source: "push", sha: two });
     expect(next.status, next.log).toBe("failed");
+    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
     expect(p.inactive(), next.log).toEqual([]);
     expect(p.budgets()).toMatchObject({ Stations: 100000 });
     const failure = next.log.split("\n").find((l) => l.startsWith("doohctl-gitlab: not applied"));
@@ -311,8 +296,13 @@ describe("a GitLab apply job cancelled while the write window holds its reactiva
     const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
     expect(run.status, run.log).toBe("canceled");
     expect(p.inactive(), run.afterLog).toEqual([]);
-    expect(run.afterLog).toContain("doohctl apply, cancelled, exited 143; its report (apply.txt):");
-    expect(run.afterLog).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
+    const report = String(run.job.artifacts["apply.txt"]);
+    expect(report).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+    expect(run.afterLog).toContain(
+      `doohctl apply, cancelled, exited 143; its report (apply.txt):\n${report}`,
+    );
     expect(noteOf(p, 1, "apply")).toContain("No campaign it paused is left paused.");
   }, 120_000);
 });
