@@ -9,7 +9,7 @@
  */
 
 const ACTING = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-const ACTING_ALL = new RegExp(ACTING.source, "gu");
+const ACTING_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 /** The same but a line feed: doohctl's own line structure, which the boundary leaves alone. */
 const ACTING_IN_LINES = /(?!\n)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
@@ -35,7 +35,7 @@ export function acts(text: string): boolean {
  * its own that could pass for doohctl's.
  */
 export function printable(text: string): string {
-  return ACTING.test(text) ? text.replace(ACTING_ALL, escaped) : text;
+  return text.replace(ACTING_ALL, escaped);
 }
 
 /**
@@ -57,8 +57,7 @@ export function own(sequence: string): string {
  * escape, wherever it came from; then doohctl's own sequences (`own`) are restored.
  */
 export function terminalText(text: string): string {
-  ACTING_IN_LINES.lastIndex = 0;
-  const shown = ACTING_IN_LINES.test(text) ? text.replace(ACTING_IN_LINES, escaped) : text;
+  const shown = text.replace(ACTING_IN_LINES, escaped);
   return shown.includes(TOKEN)
     ? shown.replace(MARK, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
     : shown;

@@ -8,7 +8,7 @@
  * refused when it does not read as the same value.
  */
 import { type Document, parse, Scalar, stringify, visit } from "yaml";
-import { acts } from "../model/printable.js";
+import { acts, terminalText } from "../model/printable.js";
 
 export class YamlTextError extends Error {
   override readonly name = "YamlTextError";
@@ -18,24 +18,11 @@ export class YamlTextError extends Error {
 export type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
 /**
- * The characters that act on a reader (`acts`, src/model/printable.ts), raw in written text:
- * a line feed there is the text's own line break.
- */
-const UNSAFE_ALL = /(?!\n)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
-/**
  * The library's double-quoted writer escapes what JSON escapes (C0 controls, `"` and `\`)
- * and leaves the rest raw: those get YAML's `\u` / `\U` escapes. Only valid inside a
- * double-quoted scalar, which is where values that `acts` are put.
+ * and leaves the rest raw: those get the escapes a terminal shows (`terminalText`), which are
+ * YAML's too. Only valid inside a double-quoted scalar, which is where values that `acts` are put.
  */
-function escapeLeftRaw(text: string): string {
-  return text.replace(UNSAFE_ALL, (char) => {
-    const code = char.codePointAt(0)!;
-    return code > 0xffff
-      ? `\\U${code.toString(16).padStart(8, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
+const escapeLeftRaw = terminalText;
 
 /**
  * One scalar's source text in the author's style: double-quoted when it holds a character
