@@ -197,22 +197,16 @@ export function displayPath(absolute: string, cwd: string): string {
     : absolute;
 }
 
-/** Why a file was not read: `refused` by the guards (file-guard.ts), or the system's error. */
-export interface ReadRefusal {
-  code: ConfigIssueCode;
-  message: string;
-  refused: boolean;
-}
-
 /**
  * A config or dialect file's bytes, at most `limit`: a larger one is refused before a byte of
- * it is parsed, whoever reads it (an injected file system too); otherwise why it was not read.
+ * it is parsed, whoever reads it (an injected file system too); otherwise why it was not read,
+ * `refused` by the guards (file-guard.ts) or the system's error.
  */
 export async function readConfigFile(
   file: ConfigFileRef,
   fs: ConfigFileSystem,
   limit: ByteLimit = CONFIG_FILE_LIMIT,
-): Promise<{ bytes: Uint8Array } | ReadRefusal> {
+): Promise<{ bytes: Uint8Array } | { code: ConfigIssueCode; message: string; refused: boolean }> {
   try {
     const bytes = await fs.readFile(file.absolute, limit);
     if (bytes.length > limit.bytes) throw tooLarge(limit, bytes.length);

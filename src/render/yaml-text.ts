@@ -45,15 +45,15 @@ function mustEscape(value: string): boolean {
 /** Where a scalar's text goes: after `key: ` or in a flow list, or before `: ` as a key. */
 export type ScalarPlace = "value" | "key";
 
-/** Each context a scalar's text is put in, and what the loader must read there. */
-const PLACES: Record<ScalarPlace, [(text: string) => string, (value: string) => unknown][]> = {
-  value: [
-    [(t) => `k: ${t}\n`, (v) => ({ k: v })],
-    [(t) => `k: [${t}]\n`, (v) => ({ k: [v] })],
+/** The contexts, block and flow, a scalar's text is put in, and what the loader must read there. */
+const PLACES: Record<ScalarPlace, (text: string, value: string) => [string, unknown][]> = {
+  value: (t, v) => [
+    [`k: ${t}\n`, { k: v }],
+    [`k: [${t}]\n`, { k: [v] }],
   ],
-  key: [
-    [(t) => `${t}: k\n`, (v) => ({ [v]: "k" })],
-    [(t) => `{${t}: k}\n`, (v) => ({ [v]: "k" })],
+  key: (t, v) => [
+    [`${t}: k\n`, { [v]: "k" }],
+    [`{${t}: k}\n`, { [v]: "k" }],
   ],
 };
 
@@ -68,7 +68,7 @@ export function yamlScalar(value: string, style: ScalarStyle, place: ScalarPlace
     const scalar = new Scalar(value);
     scalar.type = type;
     const text = escapeLeftRaw(stringify(scalar, { lineWidth: 0 }).replace(/\n$/, ""));
-    if (!text.includes("\n") && PLACES[place].every(([at, read]) => readsBackAs(at(text), read(value)))) {
+    if (!text.includes("\n") && PLACES[place](text, value).every(([at, read]) => readsBackAs(at, read))) {
       return text;
     }
   }
