@@ -10,7 +10,7 @@
  * (`*alias`, `<<`, `...`, `--- b`).
  */
 import { type Document, parseDocument, Scalar, stringify, visit } from "yaml";
-import { printable } from "../model/printable.js";
+import { acts, printable, terminalText } from "../model/printable.js";
 
 export class YamlTextError extends Error {
   override readonly name = "YamlTextError";
@@ -19,28 +19,16 @@ export class YamlTextError extends Error {
 
 export type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
-/** The characters printable (src/model/printable.ts) shows as escapes: never raw in a file. */
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
-/** The same, raw in written text: a line feed there is the text's own line break. */
-const UNSAFE_ALL = /(?![\u200d\n])[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
-
 /**
  * The library's double-quoted writer escapes what JSON escapes (C0 controls, `"` and `\`)
- * and leaves the rest raw: those get YAML's `\u` / `\U` escapes. Only valid inside a
- * double-quoted scalar, which is where `mustEscape` values are put.
+ * and leaves the rest raw: those get the escapes a terminal shows (`terminalText`), which are
+ * YAML's too. Only valid inside a double-quoted scalar, which is where `mustEscape` values are put.
  */
-function escapeLeftRaw(text: string): string {
-  return text.replace(UNSAFE_ALL, (char) => {
-    const code = char.codePointAt(0)!;
-    return code > 0xffff
-      ? `\\U${code.toString(16).padStart(8, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
+const escapeLeftRaw = (text: string) =>
+  terminalText(text).replace(/\p{Cs}/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`);
 
-function mustEscape(value: string): boolean {
-  return UNSAFE.test(value.replace(/\u200d/g, ""));
-}
+/** What acts on a reader, and a lone surrogate half, which UTF-8 cannot hold: escaped. */
+const mustEscape = (value: string) => acts(value) || /\p{Cs}/u.test(value);
 
 /** Where a scalar's text goes: after `key: ` or in a flow list, or before `: ` as a key. */
 export type ScalarPlace = "value" | "key";
