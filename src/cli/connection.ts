@@ -39,7 +39,7 @@ export interface Connection extends ResolvedConnection {
   limits: Pick<DspClientOptions, "timeouts" | "maxResponseBytes" | "ca" | "retry">;
 }
 
-export interface ConnectionFlags {
+export interface ConnectOptions {
   /** False with `--no-session-cache`; DOOHCTL_SESSION_CACHE=off turns it off too. */
   sessionCache: boolean;
   /** `--ca FILE`: a PEM CA certificate trusted in addition to Node's bundled roots. */
@@ -60,7 +60,7 @@ export class MissingCredentialsError extends Error {
  * request on a problem, naming the variable or file. The password is read by `connect` only,
  * so it is in no value handed around.
  */
-export function connectionOf(io: CliIO, settings: ConnectionSettings, flags: ConnectionFlags): Connection {
+export function connectionOf(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const where = resolveConnection(settings, io.env);
   const credentials = where.account
     ? { email: where.account.emailFrom, password: where.account.passwordFrom }
@@ -72,19 +72,19 @@ export function connectionOf(io: CliIO, settings: ConnectionSettings, flags: Con
       `${whose}${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in ${credentials.email} and ${credentials.password} (never in a config file)`,
     );
   }
-  const cacheOn = flags.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
+  const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
   return Object.freeze({
     ...where,
     ...(settings.dialect ? { dialect: settings.dialect } : {}),
     credentials,
     user: io.env[credentials.email]!,
     ...(cacheOn ? { cacheDir: cacheDirOf(io.env, where) } : {}),
-    ...(flags.state ? { stateDir: checkedStateDir(io.env) } : {}),
+    ...(options.state ? { stateDir: checkedStateDir(io.env) } : {}),
     lockDir: applyLockDir(io.env),
     limits: {
-      ...(flags.caFile !== undefined ? { ca: readCa(flags.caFile, io.cwd) } : {}),
+      ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
       ...clientLimits(io.env),
-      ...(flags.maxWaitMs !== undefined ? { retry: { maxWaitMs: flags.maxWaitMs } } : {}),
+      ...(options.maxWaitMs !== undefined ? { retry: { maxWaitMs: options.maxWaitMs } } : {}),
     },
   });
 }

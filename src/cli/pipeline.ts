@@ -22,14 +22,14 @@ import { obeyedEntries, recordFindings } from "../plan/changes/recovered.js";
 import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
-import { type Connection, type ConnectionFlags, connect, connectionOf } from "./connection.js";
+import { type Connection, type ConnectOptions, connect, connectionOf } from "./connection.js";
 import { UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { createReadProgress } from "./read-progress.js";
 import { TOOL_VERSION } from "./version.js";
 
 /** The connection's flags (`--no-session-cache`, `--ca`, `--max-wait`) and the plan's. */
-export interface PipelineOptions extends ConnectionFlags {
+export interface PipelineOptions extends ConnectOptions {
   paths: readonly string[];
   targets: readonly string[];
   /** `--changed-since REF`: plan only what differs from the config at this git revision. */
@@ -81,7 +81,7 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
 /** Reads the live state (and the recovery record) a desired state needs, and plans. */
 export async function readAndPlan(
   io: CliIO,
-  options: Omit<PipelineOptions, "paths" | keyof ConnectionFlags | "changedSince"> & {
+  options: Omit<PipelineOptions, "paths" | keyof ConnectOptions | "changedSince"> & {
     desired: DesiredState;
     client: DspClient;
     connection: Connection;

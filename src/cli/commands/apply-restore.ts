@@ -15,7 +15,7 @@ import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { obeyedEntries, recordFindings, settlementOf } from "../../plan/changes/recovered.js";
 import { renderRestoreText } from "../../render/restore.js";
-import { type ConnectionFlags, connect, connectionOf } from "../connection.js";
+import { type ConnectOptions, connect, connectionOf } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { recoveryStoreFor } from "../pipeline.js";
 
@@ -84,7 +84,7 @@ export async function settleRecord(io: CliIO, input: SettleInput): Promise<Recor
 }
 
 /** The config and connection `--restore-only` (or a refused apply) settles the record with. */
-export interface SettleFrom extends ConnectionFlags {
+export interface SettleFrom extends ConnectOptions {
   paths: readonly string[];
   /** Config files a saved plan names, confined to the tree (apply-saved.ts). */
   tree?: string | undefined;
