@@ -166,7 +166,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     io.stdout.write(flags.format === "json" ? renderApplyJson(result) : renderApplyReport(result));
     if (result.status === "failed")
       io.stderr.write(
-        `doohctl apply: request ${result.failure?.request.seq} failed: ${result.failure?.message}\n`,
+        `doohctl apply: request ${result.failure?.request.seq} failed: ${printable(result.failure?.message ?? "")}\n`,
       );
     if (result.status === "interrupted")
       io.stderr.write(`doohctl apply: interrupted (${signal ?? "signal"})\n`);
