@@ -12,6 +12,7 @@ import type {
   SeedInsertionOrder,
 } from "../../src/emulator/index.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { optionSet as targetingOptionSet } from "../helpers/targeting-arbitrary.js";
 import { USER } from "../helpers/users.js";
 
@@ -159,17 +160,19 @@ export const liveSeed: fc.Arbitrary<EmulatorSeed> = fc
       io.campaigns.forEach((c, j) => {
         const campaignId = String(5000 + i * 10 + j);
         const cStart = start + c.offset * DAY;
-        campaigns.push({
-          id: campaignId,
-          insertion_order_id: id,
-          name: c.name,
-          active: c.active,
-          start_time: iso(cStart),
-          end_time: iso(Math.min(end, cStart + c.length * DAY)),
-          budget_impressions: c.budget,
-          cpm: c.cpm,
-          ...(c.pacing === undefined ? {} : { pacing: c.pacing }),
-        });
+        campaigns.push(
+          campaignMembers({
+            id: campaignId,
+            insertion_order_id: id,
+            name: c.name,
+            active: c.active,
+            start_time: iso(cStart),
+            end_time: iso(Math.min(end, cStart + c.length * DAY)),
+            budget_impressions: c.budget,
+            cpm: c.cpm,
+            ...(c.pacing === undefined ? {} : { pacing: c.pacing }),
+          }),
+        );
         if (c.targetings !== undefined) targetings[campaignId] = c.targetings;
       });
     });
