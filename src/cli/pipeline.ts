@@ -7,7 +7,7 @@
 import type { Document } from "yaml";
 import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
-import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
+import { checkedStateDir, RecoveryStore } from "../apply/recovery.js";
 import type { ResolvedConnection } from "../config/connection.js";
 import { loadConfigAtRevision, resolveRevision } from "../config/git.js";
 import { formatIssue } from "../config/issues.js";
@@ -147,16 +147,18 @@ export async function readAndPlan(
 
 /**
  * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
- * keyed by origin, environment and the G9 `account_id` of the session, so every write user of
- * the account who carries the state directory sees it; and by `connection.account` when the
- * repository holds several, so two configured accounts never read each other's. Logs in when there is no session yet.
+ * keyed by origin, environment and the G9 `account_id` the DSP's login answer names (a login
+ * of this run, never the session cache's word), so every write user of the account who
+ * carries the state directory sees it; and by `connection.account` when the repository holds
+ * several, so two configured accounts never read each other's. The state directory is checked
+ * before the login.
  */
 export async function recoveryStoreFor(
   io: CliIO,
   connection: ResolvedConnection,
   client: DspClient,
 ): Promise<RecoveryStore> {
-  const stateDir = defaultStateDir(io.env);
+  const stateDir = checkedStateDir(io.env);
   return new RecoveryStore(
     stateDir,
     {

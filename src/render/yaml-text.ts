@@ -8,6 +8,7 @@
  * refused when it does not read as the same value.
  */
 import { type Document, parse, Scalar, stringify, visit } from "yaml";
+import { acts, terminalText } from "../model/printable.js";
 
 export class YamlTextError extends Error {
   override readonly name = "YamlTextError";
@@ -16,28 +17,12 @@ export class YamlTextError extends Error {
 
 export type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
-/** The characters printable (src/model/printable.ts) shows as escapes: never raw in a file. */
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-/** The same, raw in written text: a line feed there is the text's own line break. */
-const UNSAFE_ALL = /(?![\u200d\n])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
 /**
  * The library's double-quoted writer escapes what JSON escapes (C0 controls, `"` and `\`)
- * and leaves the rest raw: those get YAML's `\u` / `\U` escapes. Only valid inside a
- * double-quoted scalar, which is where `mustEscape` values are put.
+ * and leaves the rest raw: those get the escapes a terminal shows (`terminalText`), which are
+ * YAML's too. Only valid inside a double-quoted scalar, which is where values that `acts` are put.
  */
-function escapeLeftRaw(text: string): string {
-  return text.replace(UNSAFE_ALL, (char) => {
-    const code = char.codePointAt(0)!;
-    return code > 0xffff
-      ? `\\U${code.toString(16).padStart(8, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
-
-function mustEscape(value: string): boolean {
-  return UNSAFE.test(value.replace(/\u200d/g, ""));
-}
+const escapeLeftRaw = terminalText;
 
 /**
  * One scalar's source text in the author's style: double-quoted when it holds a character
@@ -45,7 +30,7 @@ function mustEscape(value: string): boolean {
  */
 export function yamlScalar(value: string, style: ScalarStyle): string {
   const scalar = new Scalar(value);
-  scalar.type = mustEscape(value) ? "QUOTE_DOUBLE" : style;
+  scalar.type = acts(value) ? "QUOTE_DOUBLE" : style;
   const text = escapeLeftRaw(stringify(scalar, { lineWidth: 0 }).replace(/\n$/, ""));
   if (text.includes("\n") || !readsBackAs(`k: ${text}\n`, { k: value })) {
     throw new YamlTextError(
@@ -62,7 +47,7 @@ export function yamlScalar(value: string, style: ScalarStyle): string {
 export function yamlDocument(doc: Document, options: Parameters<Document["toString"]>[0] = {}): string {
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === "string" && mustEscape(node.value)) node.type = "QUOTE_DOUBLE";
+      if (typeof node.value === "string" && acts(node.value)) node.type = "QUOTE_DOUBLE";
     },
   });
   const text = escapeLeftRaw(doc.toString(options));

@@ -17,15 +17,11 @@ function citingFiles(): string[] {
     cwd: root,
     encoding: "utf8",
   });
-  return (
-    listed
-      .split("\n")
-      .filter((path) => /\.(ts|md|json|ya?ml|sh|mjs)$|^\.ci\/run$/.test(path))
-      .filter((path) => existsSync(join(root, path)))
-      .filter((path) => path !== "package-lock.json" && !path.startsWith("bench/results"))
-      // The changelog tells history: it may name documents as they were then.
-      .filter((path) => path !== "CHANGELOG.md")
-  );
+  return listed
+    .split("\n")
+    .filter((path) => /\.(ts|md|json|ya?ml|sh|mjs)$|^\.ci\/run$/.test(path))
+    .filter((path) => existsSync(join(root, path)))
+    .filter((path) => path !== "package-lock.json" && !path.startsWith("bench/results"));
 }
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */

@@ -156,7 +156,9 @@ export async function prepareSavedPlan(
       ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
     });
     // An apply that stopped since the file was made left campaigns paused: the plan made
-    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".
+    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered";
+    // the refusal settles the record first (apply.ts), so whether they are active again is
+    // the Recovery record lines' to say, not this message's.
     const reactivating = reactivatedCampaigns(saved);
     const since = run.recorded.filter(
       (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
@@ -167,7 +169,7 @@ export async function prepareSavedPlan(
           .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
           .join(
             ", ",
-          )} paused (the recovery record), so nothing was applied. Make a new plan: it reactivates them`,
+          )} paused (the recovery record), which ${file} does not reactivate, so nothing of it was applied. The Recovery record lines on stderr say whether they are active again; make a new plan`,
       );
     }
     const check = checkProposal(saved, run.plan);

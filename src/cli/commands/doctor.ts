@@ -210,7 +210,7 @@ export function renderDoctorText(report: DoctorReport): string {
   const gapWidth = Math.max(...report.checks.map((c) => c.gap.length));
   const titleWidth = Math.max(...report.checks.map((c) => c.title.length));
   const lines = [
-    `doohctl doctor: ${printable(report.origin)} (${report.environment}), ${report.reads} of ${report.max_reads} reads`,
+    `doohctl doctor: ${report.origin} (${report.environment}), ${report.reads} of ${report.max_reads} reads`,
     "",
   ];
   for (const check of report.checks) {
