@@ -38,9 +38,6 @@ export interface Member {
 
 export type Members = Readonly<Record<string, Member>>;
 
-const REQUIRED = "required";
-const OPTIONAL = "optional";
-
 /** G1: no create; the API owns the advertiser and the name. */
 export const INSERTION_ORDER_MEMBERS = {
   id: { kind: "id" },
@@ -56,28 +53,28 @@ export const INSERTION_ORDER_MEMBERS = {
 /** G2, G3; in the order the API answers them. */
 export const CAMPAIGN_MEMBERS = {
   id: { kind: "id" },
-  insertion_order_id: { kind: "id", create: REQUIRED },
-  name: { kind: "name", create: REQUIRED },
-  active: { kind: "boolean", patch: true, create: OPTIONAL, absent: false },
+  insertion_order_id: { kind: "id", create: "required" },
+  name: { kind: "name", create: "required" },
+  active: { kind: "boolean", patch: true, create: "optional", absent: false },
   in_flight: { kind: "boolean", derived: "Ignored: the emulator computes it from its clock (G2)." },
-  start_time: { kind: "time", patch: true, create: REQUIRED },
-  end_time: { kind: "time", patch: true, create: REQUIRED },
-  budget_impressions: { kind: "count", patch: true, create: REQUIRED },
-  cpm: { kind: "money", patch: true, create: REQUIRED },
-  pacing: { kind: "opaque", patch: true, create: OPTIONAL, absent: {}, seedAbsent: {} },
+  start_time: { kind: "time", patch: true, create: "required" },
+  end_time: { kind: "time", patch: true, create: "required" },
+  budget_impressions: { kind: "count", patch: true, create: "required" },
+  cpm: { kind: "money", patch: true, create: "required" },
+  pacing: { kind: "opaque", patch: true, create: "optional", absent: {}, seedAbsent: {} },
   progress: { kind: "opaque", derived: "Ignored: progress is derived (G2)." },
 } as const satisfies Members;
 
 /** Spec, Creative (DSP view; G6): the writes' keys only; the creative routes read each value themselves. */
 export const CREATIVE_MEMBERS = {
-  name: { create: REQUIRED },
-  advertiser_id: { create: REQUIRED },
-  type: { create: REQUIRED },
-  asset: { create: REQUIRED },
-  duration_ms: { create: OPTIONAL },
-  requires_audio: { create: OPTIONAL },
-  category_ids: { patch: true, create: OPTIONAL },
-  pixel_url: { patch: true, create: OPTIONAL },
+  name: { create: "required" },
+  advertiser_id: { create: "required" },
+  type: { create: "required" },
+  asset: { create: "required" },
+  duration_ms: { create: "optional" },
+  requires_audio: { create: "optional" },
+  category_ids: { patch: true, create: "optional" },
+  pixel_url: { patch: true, create: "optional" },
   campaign_ids: { patch: true },
   insertion_order_ids: { patch: true },
   id: {},
@@ -113,15 +110,10 @@ const READERS: Partial<Record<MemberKind, Reader>> = {
 };
 
 /** The PATCH members present in `body`, each read by its kind; a bad one is recorded and left out. */
-export function readPatch<T>(
-  members: Members,
-  issues: Issues,
-  prefix: string,
-  body: Record<string, unknown>,
-) {
+export function readPatch<T>(members: Members, issues: Issues, prefix: string, body: object) {
   const changes: Record<string, unknown> = {};
   for (const [name, m] of Object.entries(members)) {
-    const value = body[name];
+    const value = (body as Record<string, unknown>)[name];
     if (!m.patch || value === undefined) continue;
     const read =
       value === null && m.nullable ? null : READERS[m.kind!]!(issues, fieldPath(prefix, name), value);

@@ -62,11 +62,6 @@ function get(ctx: RequestContext): Reply {
   return ok(ctx.store.campaignView(record, ctx.now, flags.has("include_progress")));
 }
 
-/** Reads the patchable fields that are present; a bad one is recorded and left out. */
-function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<CampaignRecord> {
-  return readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, prefix, body);
-}
-
 interface Pending {
   record: CampaignRecord;
   /** Names a field of this item in the request (`campaigns[3].cpm`, or `cpm` for a single PATCH). */
@@ -129,7 +124,7 @@ function create(ctx: RequestContext): Reply {
       body.name === undefined
         ? undefined
         : readString(issues, `${prefix}.name`, body.name, { min: 1, max: 200 });
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, prefix, body);
     if (issues.size > before || ioId === undefined || name === undefined) return;
     const id = (base + BigInt(pending.length)).toString();
     const record = created<CampaignRecord>(CAMPAIGN_MEMBERS, {
@@ -150,7 +145,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const pending: Pending[] = [];
   for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, PATCH_KEYS);
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, prefix, body);
     if (!current) continue;
     pending.push({
       record: { ...current, ...changes },
@@ -167,7 +162,7 @@ function patchOne(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, PATCH_KEYS);
-  const changes = readChanges(issues, "", body);
+  const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, "", body);
   const record = { ...current, ...changes };
   commit(
     ctx.store,

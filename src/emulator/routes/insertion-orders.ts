@@ -49,10 +49,6 @@ function get(ctx: RequestContext): Reply {
   return ok(structuredClone(io));
 }
 
-function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<InsertionOrder> {
-  return readPatch<InsertionOrder>(INSERTION_ORDER_MEMBERS, issues, prefix, body);
-}
-
 function campaignList(ids: readonly string[]): string {
   const sorted = [...ids].sort(compareIds);
   const shown = sorted.slice(0, 10).join(", ");
@@ -100,7 +96,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const next: InsertionOrder[] = [];
   for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, PATCH_KEYS);
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<InsertionOrder>(INSERTION_ORDER_MEMBERS, issues, prefix, body);
     if (!current) continue;
     const io = { ...current, ...changes };
     check(ctx.store, issues, io, (f) => `${prefix}.${f}`);
@@ -116,7 +112,7 @@ function patchOne(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, PATCH_KEYS);
-  const io = { ...current, ...readChanges(issues, "", body) };
+  const io = { ...current, ...readPatch<InsertionOrder>(INSERTION_ORDER_MEMBERS, issues, "", body) };
   check(ctx.store, issues, io, (f) => f);
   issues.throwIfAny();
   ctx.store.insertionOrders.set(io.id, io);
