@@ -6,7 +6,7 @@
  *   -> retrying (layers/retrying.ts: 429, and network errors, timeouts and 5xx of idempotent requests)
  *   -> paced    (layers/paced.ts: a window limiter per request class, then the request's
  *                BeforeSend check right before each attempt; an ApiEvent per attempt)
- *   -> transport (transport.ts: undici, TLS, the 64 MiB cap, the whole-request deadline)
+ *   -> transport (transport.ts: undici, TLS, the 16 MiB cap, the whole-request deadline)
  *
  * Logins (login.ts) go through retrying and paced only. What comes back is checked against
  * the contract before use (answer.ts). Defaults live in defaults.ts.

@@ -59,7 +59,7 @@ export interface DspClientOptions {
   timeouts?: { connectMs?: number; requestMs?: number };
   /**
    * The largest answer read; past it reading stops and the request fails with a
-   * ResponseTooLargeError (not retried). @default 67_108_864 (64 MiB)
+   * ResponseTooLargeError (not retried). @default 16_777_216 (16 MiB)
    */
   maxResponseBytes?: number;
   retry?: {

@@ -69,6 +69,9 @@ function sessionCacheDir(env: CliIO["env"], connection: ResolvedConnection): str
   return connection.account ? join(base, "accounts", connection.account.name) : base;
 }
 
+/** A CA bundle of every public root is about 200 KiB. */
+const CA_FILE_LIMIT = { bytes: 1024 * 1024, of: "a CA file", advice: "pass a PEM certificate file" };
+
 export class CaFileError extends Error {
   override readonly name = "CaFileError";
   readonly code = "CA_FILE_UNREADABLE";
@@ -78,9 +81,9 @@ function readCa(path: string, cwd: string): string {
   let text: string;
   try {
     // A regular file under the cap: a pipe or a device named here would hang or never end.
-    text = Buffer.from(readRegularFileSync(resolve(cwd, path))).toString("utf8");
+    text = Buffer.from(readRegularFileSync(resolve(cwd, path), CA_FILE_LIMIT)).toString("utf8");
   } catch (error) {
-    const why = error instanceof FileRefused ? error.message.replace(/;.*$/, "") : undefined;
+    const why = error instanceof FileRefused ? error.message.replace(/[;:] .*$/, "") : undefined;
     throw new CaFileError(
       `--ca ${path}: cannot read it (${why ?? (error as NodeJS.ErrnoException).code ?? String(error)}): pass a PEM certificate file`,
     );

@@ -224,7 +224,7 @@ async function changedScope(io: CliIO, options: PipelineOptions, head: DesiredSt
   if (options.targets.length > 0) {
     throw new UsageError("--changed-since and --target both narrow the plan: use one of them");
   }
-  const revision = await resolveRevision(io.cwd, ref);
+  const revision = await resolveRevision(io, ref);
   const base = await loadConfigAtRevision(options.paths, { cwd: io.cwd, revision });
   return changedSince(base, head, { since: ref, commit: revision.commit });
 }

@@ -48,6 +48,12 @@ describe("yamlDocument", () => {
     expect(text).toContain("plain: Malls\n");
   });
 
+  it("writes a `<<` key quoted, so a reader with merge keys on reads it as a key", () => {
+    const text = yamlDocument(new Document({ pacing: { "<<": "*alias" } }));
+    expect(text).toBe('pacing:\n  "<<": "*alias"\n');
+    expect(parse(text, { merge: true })).toEqual({ pacing: { "<<": "*alias" } });
+  });
+
   it("refuses a document whose text would not read back as its values", () => {
     const doc = new Document({ a: 1 });
     doc.commentBefore = "\u2028a: 2"; // a comment is not escaped: the caller shows DSP text in it printable

@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { writeFileAtomicSync } from "../../api/atomic-write.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
@@ -15,7 +16,7 @@ import { connect } from "../connection.js";
 import { reportError } from "../errors.js";
 import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
-import { checkOutputDirectory } from "../output-dir.js";
+import { checkOutputDirectory, outputFileOptions } from "../output-dir.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
 /** Where editors find the config schema: this version's file in the repository (README, examples). */
@@ -120,7 +121,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
 /** Writes the export; a directory gone or unwritable since the check is said in words too. */
 function writeOutput(target: string, text: string, options: { force: boolean; out: string }): void {
   try {
-    writeFileSync(target, text, { flag: options.force ? "w" : "wx" });
+    writeFileAtomicSync(target, text, outputFileOptions(target, options.force));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES" && code !== "EISDIR") throw error;
