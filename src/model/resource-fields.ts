@@ -2,8 +2,9 @@
  * The one description of each DSP resource's members (spec, G1, G2, G6), in the manner of
  * `TARGETING_OPTIONS` (targeting-members.ts): every member doohctl reads, its kind, and what
  * doohctl does with it. Types, normalization, comparison, bodies, fingerprints, export, pull
- * and doctor take their tables from it, and scripts/gen-targeting-schemas.ts writes the
- * schemas' fragments (ARCHITECTURE.md#adding-a-field).
+ * and doctor take their tables from it, scripts/gen-targeting-schemas.ts writes the schemas'
+ * fragments, and the emulator's own table (src/emulator/members.ts) is checked against it
+ * (ARCHITECTURE.md#adding-a-field).
  */
 import type { Money } from "./money.js";
 

@@ -221,8 +221,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
       client: run.client,
       recovery: run.recovery,
       recorded: run.recorded,
-      origin: run.connection.apiOrigin,
-      environment: run.connection.environment,
+      connection: run.connection,
     };
   }
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));

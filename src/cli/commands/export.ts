@@ -12,7 +12,7 @@ import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
 import { exportOmissions, renderExport } from "../../render/export.js";
 import type { CommandModule } from "../command.js";
-import { connect } from "../connection.js";
+import { connect, connectionOf } from "../connection.js";
 import { reportError } from "../errors.js";
 import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
@@ -82,7 +82,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "EXPORT_OUTPUT_DIR");
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
-    client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
+    client = connect(io, connectionOf(io, settings, { sessionCache: flags.sessionCache })).client;
     const live = await readExportState(client, flags.all === true ? "all" : ids);
     // Names and URLs come from the DSP: shown, never sent to the terminal as escapes.
     for (const line of exportOmissions(live))
