@@ -17,7 +17,7 @@
 
 import { createdItems } from "../api/endpoints.js";
 import { OutcomeUnknownError, unreadableAnswer } from "../api/errors.js";
-import type { ApiRequest, DspClient } from "../api/types.js";
+import type { ApiRequest, BeforeSend, DspClient } from "../api/types.js";
 import type { Clock } from "../model/clock.js";
 import type { Dialect } from "../model/dialect.js";
 import type { Campaign } from "../model/wire.js";
@@ -88,6 +88,8 @@ export async function postNewCampaigns(options: {
   client: DspClient;
   request: ApiRequest;
   items: number;
+  /** The write guard's check, before each attempt (api/types.ts). */
+  beforeSend?: BeforeSend;
   signal?: AbortSignal | undefined;
   onCheck: (message: string) => void;
   /** Told before the settle wait, with the clock time it ends: progress shows a countdown. */
@@ -96,9 +98,9 @@ export async function postNewCampaigns(options: {
   /** How long an unknown outcome is left to settle before the check by name. */
   settleMs: number;
 }): Promise<PostOutcome> {
-  const { client, request, items, signal } = options;
+  const { client, request, items, signal, beforeSend } = options;
   const keys = keysOf(client.dialect, request.body);
-  const sendOptions = signal ? { signal, items } : { items };
+  const sendOptions = { items, ...(signal ? { signal } : {}), ...(beforeSend ? { beforeSend } : {}) };
   for (let attempt = 1; ; attempt++) {
     let answer: unknown;
     try {

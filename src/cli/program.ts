@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import type { CommandModule } from "./command.js";
 import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
-import { EXIT } from "./io.js";
+import { atBoundary, EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
 
 /**
@@ -90,7 +90,8 @@ function commandNamed(argv: readonly string[]): string | undefined {
 }
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
-export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+export async function run(argv: readonly string[], given: CliIO): Promise<number> {
+  const io = atBoundary(given);
   let exitCode: number = EXIT.ok;
   // With --format json a usage error is a JSON document on stdout too, not commander's text.
   const json = wantsJsonErrors(argv);

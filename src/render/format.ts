@@ -5,7 +5,7 @@
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { count, plural } from "../model/plural.js";
-import { printable } from "../model/printable.js";
+import { own, printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { TARGETING_OPTIONS } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
@@ -19,7 +19,12 @@ export interface Paint {
   dim(text: string): string;
 }
 
-const ansi = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
+const RESET = own("\u001b[0m");
+/** doohctl's own colour: marked, so the boundary lets it act (src/model/printable.ts). */
+const ansi = (code: number) => {
+  const on = own(`\u001b[${code}m`);
+  return (text: string) => `${on}${text}${RESET}`;
+};
 const plain = (text: string) => text;
 
 export function paint(colour: boolean): Paint {

@@ -9,7 +9,7 @@ import { trustedBody } from "../../src/api/answer.js";
 import { contractPath, createdItems, endpointsFor } from "../../src/api/endpoints.js";
 import { ContractError } from "../../src/api/errors.js";
 import type { ApiRequest } from "../../src/api/types.js";
-import { DEFAULT_DIALECT, type Dialect } from "../../src/model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { Scrubber } from "../../src/model/scrub.js";
 import { dialectOf } from "../helpers/dialects.js";
 
@@ -153,6 +153,35 @@ describe("answers a dialect shapes", () => {
       items: [campaign("5003", { targeting_sets: [] })],
     }) as { campaigns: { id: string }[] };
     expect(created.campaigns.map((c) => c.id)).toEqual(["5003"]);
+  });
+
+  it.each(["toString", "valueOf", "hasOwnProperty"])(
+    "reads a member named %s as the answer's own: missing when absent, never the function every object inherits",
+    (name) => {
+      const request = endpointsFor(dialectOf({ contract_number: name })).getInsertionOrder("1001");
+      const dialect = dialectOf({ contract_number: name, campaign_targetings: "sets" });
+      expect(read(dialect, request, order({ [name]: "PO-9" }))).toMatchObject({ contract_number: "PO-9" });
+      expect(() => read(dialect, request, order({}))).toThrow(
+        `at /${name} (connection.dialect: contract_number): a required member, missing`,
+      );
+      const embedded = dialectOf({ campaign_targetings: name });
+      expect(() => read(embedded, endpointsFor(embedded).getCampaign("5001"), campaign("5001"))).toThrow(
+        `campaign 5001/${name}: a required member`,
+      );
+      const created = dialectOf({ create_campaigns_member: name });
+      expect(createdItems(created, {})).toBeUndefined();
+      expect(createdItems(created, JSON.parse(`{"${name}": []}`))).toEqual([]);
+    },
+  );
+
+  it("refuses __proto__ and constructor as member names: they reach every object's prototype", () => {
+    for (const name of ["__proto__", "constructor"]) {
+      expect(parseDialect({ contract_number: name })).toMatchObject({
+        problems: [
+          { key: "contract_number", message: expect.stringContaining("reach every object's prototype") },
+        ],
+      });
+    }
   });
 
   it("without a dialect, reads as the gap decisions say", () => {

@@ -27,8 +27,8 @@ function creatives(count: number, line: (i: number) => string): string {
 }
 
 describe("a config at scale", () => {
-  it("validates 200,000 creatives in one file", async () => {
-    const text = creatives(200_000, (i) => `  - { id: "${9_000_000 + i}", category_ids: ["3"] }`);
+  it("validates 200,000 creatives in one file (under the 8 MiB a file may hold)", async () => {
+    const text = creatives(200_000, (i) => `  - { id: "${9_000_000 + i}" }`);
     const state = await loadConfig(["creatives.yaml"], oneFile(text));
     expect(state.creatives).toHaveLength(200_000);
     expect(state.creatives[199_999]?.id).toBe("9199999");

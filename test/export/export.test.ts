@@ -3,7 +3,15 @@
  * round trip that defines it: a plan on the exported file reports no changes, for the example
  * seed and for random live states.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -108,6 +116,20 @@ describe("doohctl export of the example seed", () => {
     const forced = cli(emulator, DEMO_USER);
     expect(await run(["export", "--all", "-o", "out.yaml", "--force"], forced), forced.err()).toBe(0);
     expect(readFileSync(join(dir, "out.yaml"), "utf8")).toContain('- id: "1001"');
+  });
+
+  it("-o FILE --force replaces a link at FILE, never the file it points to", async () => {
+    const target = join(mkdtempSync(join(tmpdir(), "doohctl-export-target-")), "kept.yaml");
+    writeFileSync(target, "kept\n");
+    symlinkSync(target, join(dir, "out.yaml"));
+    const io = cli(emulator, DEMO_USER);
+    expect(
+      await run(["export", "--insertion-order", "1002", "-o", "out.yaml", "--force"], io),
+      io.err(),
+    ).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe("kept\n");
+    expect(lstatSync(join(dir, "out.yaml")).isFile()).toBe(true);
+    expect(readFileSync(join(dir, "out.yaml"), "utf8")).toContain('- id: "1002"');
   });
 
   it("-o into a directory that does not exist names the directory, before any request", async () => {

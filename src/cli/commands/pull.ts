@@ -173,9 +173,9 @@ async function verify(
   const after = await loadConfig(paths, {
     cwd: io.cwd,
     tree: await findTree(io.cwd),
-    readFile: async (path) => {
+    readFile: async (path, limit) => {
       const text = replaced.get(path);
-      return text !== undefined ? Buffer.from(text, "utf8") : nodeFileSystem.readFile(path);
+      return text !== undefined ? Buffer.from(text, "utf8") : nodeFileSystem.readFile(path, limit);
     },
     listDirectory: nodeFileSystem.listDirectory,
     ...(nodeFileSystem.realPath ? { realPath: nodeFileSystem.realPath } : {}),

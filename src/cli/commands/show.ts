@@ -1,6 +1,6 @@
-import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { InvalidArgumentError, Option } from "commander";
+import { Replacement, writeFileAtomicSync } from "../../api/atomic-write.js";
 import { printable } from "../../model/printable.js";
 import { deactivatingChangeIds } from "../../plan/changes/changes.js";
 import { serializePlan } from "../../plan/saved/file.js";
@@ -12,6 +12,7 @@ import type { CommandModule } from "../command.js";
 import { reportError, UsageError } from "../errors.js";
 import { Flag } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
+import { outputFileOptions } from "../output-dir.js";
 import { checkOverflowFile } from "../overflow-file.js";
 import { type AccountPlan, readAccountPlans } from "../plan-accounts.js";
 import { readPlanFile } from "../plan-file.js";
@@ -85,11 +86,9 @@ function showOne(io: CliIO, file: string, flags: ShowFlags): void {
   else if (flags.format === "markdown") {
     const markdown = markdownOf(plan, flags.maxChars);
     if (flags.overflow !== undefined) {
-      writeFileSync(
-        resolve(io.cwd, flags.overflow),
-        flags.maxChars === undefined ? markdown : markdownOf(plan),
-        { flag: overflowFlag(flags) },
-      );
+      const path = resolve(io.cwd, flags.overflow);
+      const text = flags.maxChars === undefined ? markdown : markdownOf(plan);
+      writeFileAtomicSync(path, text, outputFileOptions(path, flags.force === true));
     }
     io.stdout.write(markdown);
   } else io.stdout.write(renderText(plan, { colour: useColour(io) }));
@@ -110,10 +109,9 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
     io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
   } else if (flags.format === "markdown") {
     // The complete comment goes to the file as each plan is rendered; only the comment is kept.
-    const fd =
-      flags.overflow === undefined
-        ? undefined
-        : openSync(resolve(io.cwd, flags.overflow), overflowFlag(flags));
+    const path = flags.overflow === undefined ? undefined : resolve(io.cwd, flags.overflow);
+    const file =
+      path === undefined ? undefined : new Replacement(path, outputFileOptions(path, flags.force === true));
     try {
       const { comment } = renderAccountsMarkdown(
         plans.map(({ account, file, plan }) => accountSummary({ account, file, plan })),
@@ -121,12 +119,14 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
           maxChars: flags.maxChars ?? COMMENT_MAX_CHARS,
           markdownOf: (i) => markdownOf((plans[i] as AccountPlan).plan),
           overflow: flags.overflow,
-          write: fd === undefined ? undefined : (text) => writeSync(fd, text),
+          write: file === undefined ? undefined : (text) => void file.write(text),
         },
       );
+      file?.commit();
       io.stdout.write(comment);
-    } finally {
-      if (fd !== undefined) closeSync(fd);
+    } catch (error) {
+      file?.abort();
+      throw error;
     }
   } else {
     const colour = useColour(io);
@@ -139,14 +139,6 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
         .join("\n"),
     );
   }
-}
-
-/**
- * Without --force the file is created exclusively: one that appeared since the check
- * (overflow-file.ts) is refused too (EEXIST), never replaced.
- */
-function overflowFlag(flags: ShowFlags): "w" | "wx" {
-  return flags.force ? "w" : "wx";
 }
 
 /** A plan's pull-request comment: render takes the deactivating changes as plain data. */
