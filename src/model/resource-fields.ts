@@ -8,7 +8,8 @@
  * checks (src/cli/doctor/checks.ts) are taken from it; the config schema's and the contract's
  * fragments of these members are written from it by scripts/gen-targeting-schemas.ts, and
  * test/model/resource-fields.test.ts fails when a file is out of date or the emulator's own
- * lists disagree. ARCHITECTURE.md#adding-a-field says what else a new field needs.
+ * table (src/emulator/members.ts) disagrees. ARCHITECTURE.md#adding-a-field says what else a
+ * new field needs.
  */
 import type { Money } from "./money.js";
 

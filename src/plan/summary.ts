@@ -5,7 +5,7 @@
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit, type RateLimits } from "../model/limits.js";
 import { Money } from "../model/money.js";
-import { count } from "../model/plural.js";
+import { count, grouped } from "../model/plural.js";
 import { deactivates } from "./changes/changes.js";
 import type {
   Change,
@@ -32,8 +32,8 @@ export function estimateApplyMs(
   return writeSendTimes(writes, rateLimits.write, busyMs).at(-1) ?? 0;
 }
 
-function grouped(n: number, signed = false): string {
-  return `${signed && n > 0 ? "+" : ""}${n.toLocaleString("en-US")}`;
+function signed(n: number): string {
+  return `${n > 0 ? "+" : ""}${grouped(n)}`;
 }
 
 function amount(m: Money): string {
@@ -57,7 +57,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
         if (f.field === "budget_impressions") {
           const delta =
             typeof f.before === "number" && typeof f.after === "number"
-              ? ` (${grouped(f.after - f.before, true)})`
+              ? ` (${signed(f.after - f.before)})`
               : "";
           const show = (v: unknown) => (typeof v === "number" ? grouped(v) : "none");
           add(change.insertion_order_id, `budget_impressions ${show(f.before)} -> ${show(f.after)}${delta}`);
@@ -110,7 +110,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
     if (delta === 0 && created === 0) continue;
     add(
       io,
-      `campaign budgets ${grouped(delta, true)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
+      `campaign budgets ${signed(delta)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
     );
   }
   for (const [io, c] of counted) {

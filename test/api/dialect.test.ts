@@ -11,6 +11,7 @@ import { ContractError } from "../../src/api/errors.js";
 import type { ApiRequest } from "../../src/api/types.js";
 import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { Scrubber } from "../../src/model/scrub.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { dialectOf } from "../helpers/dialects.js";
 
 const ALL = dialectOf({
@@ -28,16 +29,7 @@ const read = (dialect: Dialect, request: ApiRequest, body: unknown) =>
   trustedBody(request, { status: 200, headers: {}, text: JSON.stringify(body) }, scrubber, { dialect });
 
 const campaign = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  insertion_order_id: "1001",
-  name: `Campaign ${id}`,
-  active: true,
-  in_flight: true,
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 1000,
-  cpm: usd("12"),
-  pacing: {},
+  ...campaignMembers({ id, name: `Campaign ${id}`, active: true, in_flight: true, budget_impressions: 1000 }),
   ...extra,
 });
 const order = (extra: Record<string, unknown>) => ({

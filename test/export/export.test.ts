@@ -20,9 +20,11 @@ import { run } from "../../src/cli/program.js";
 import { configSchemaUrl } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
 import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { DEMO_USER, USER } from "../helpers/users.js";
 import { liveSeed } from "./arbitrary.js";
 
@@ -198,16 +200,16 @@ describe("doohctl export of what the config cannot hold", () => {
           end_time: "2027-02-01T00:00:00Z",
         },
       ],
-      campaigns: ["5001", "5002"].map((id) => ({
-        id,
-        insertion_order_id: "1001",
-        name: "Airports",
-        active: false,
-        start_time: "2027-01-01T00:00:00Z",
-        end_time: "2027-01-15T00:00:00Z",
-        budget_impressions: 1000,
-        cpm: { currency_code: "USD", units: "5", nanos: 0 },
-      })),
+      campaigns: ["5001", "5002"].map((id) =>
+        campaignMembers({
+          id,
+          name: "Airports",
+          start_time: "2027-01-01T00:00:00Z",
+          end_time: "2027-01-15T00:00:00Z",
+          budget_impressions: 1000,
+          cpm: usd("5"),
+        }),
+      ),
       creatives: [
         {
           id: "9001",

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError, Option } from "commander";
 import { Replacement, writeFileAtomicSync } from "../../api/atomic-write.js";
+import { grouped } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { deactivatingChangeIds } from "../../plan/changes/changes.js";
 import { serializePlan } from "../../plan/saved/file.js";
@@ -31,7 +32,7 @@ function maxChars(value: string): number {
   const n = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < MIN_CHARS) {
     throw new InvalidArgumentError(
-      `write a whole number of characters, at least ${MIN_CHARS.toLocaleString("en-US")} (GitHub's comment limit is 65536, GitLab's 1000000)`,
+      `write a whole number of characters, at least ${grouped(MIN_CHARS)} (GitHub's comment limit is 65536, GitLab's 1000000)`,
     );
   }
   return n;

@@ -7,6 +7,7 @@ import { creativeServing } from "../../model/creative-serving.js";
 import type { RateLimits } from "../../model/limits.js";
 import { Money } from "../../model/money.js";
 import { shownPercent } from "../../model/percent.js";
+import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
@@ -193,7 +194,7 @@ export function describeIncrease(increase: Ratio | "from zero", limit: number): 
 }
 
 export function show(value: unknown): string {
-  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "number") return grouped(value);
   if (value && typeof value === "object" && "units" in value) return Money.formatGrouped(value as Money);
   return String(value);
 }

@@ -8,6 +8,7 @@
  */
 
 import { Money } from "../../model/money.js";
+import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
@@ -25,10 +26,6 @@ export interface DeliveryInput {
   now: string;
   /** `--allow`: DOOH804 named here is a warning that says so. */
   allowed?: readonly string[];
-}
-
-function grouped(n: number): string {
-  return n.toLocaleString("en-US");
 }
 
 function field(fields: readonly FieldChange[], name: string): FieldChange | undefined {

@@ -10,6 +10,7 @@ import { createdItems } from "../../api/endpoints.js";
 import { append } from "../../model/append.js";
 import type { DesiredState, SourceRef } from "../../model/desired.js";
 import { DEFAULT_DIALECT, type Dialect } from "../../model/dialect.js";
+import { grouped } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import type { Campaign, InsertionOrder } from "../../model/wire.js";
@@ -139,7 +140,7 @@ function insertionOrderProblems(m: Model, ioId: string): string[] {
       out.push(`insertion order ${ioId}: start_time ${io.start_time} is not before end_time ${io.end_time}`);
     } else if (b.rule === "budget_sum") {
       out.push(
-        `insertion order ${ioId}: campaign budgets add up to ${b.sum.toLocaleString("en-US")} impressions, over its budget_impressions ${b.budget.toLocaleString("en-US")}; the sum counts ${budgetTerms(m, ioId)}`,
+        `insertion order ${ioId}: campaign budgets add up to ${grouped(b.sum)} impressions, over its budget_impressions ${grouped(b.budget)}; the sum counts ${budgetTerms(m, ioId)}`,
       );
     }
   }
@@ -153,7 +154,7 @@ function budgetTerms(m: Model, ioId: string): string {
     const c = campaignOf(m, id)!;
     const place = m.declared.campaigns.get(`${ioId}/${c.name}`);
     const where = place ? `${place.file}:${place.line}` : "live, not in the config";
-    return `"${printable(c.name)}" ${c.budget_impressions.toLocaleString("en-US")} (${where})`;
+    return `"${printable(c.name)}" ${grouped(c.budget_impressions)} (${where})`;
   });
   const more = terms.length > SHOWN ? ` and ${terms.length - SHOWN} more` : "";
   return `${terms.slice(0, SHOWN).join(", ")}${more}`;
