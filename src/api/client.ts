@@ -1,15 +1,6 @@
 /**
  * `createDspClient`: the one way doohctl talks to the DSP. It only wires layers, each a
- * `(next: Send) => Send` in its own module, outermost first:
- *
- *   withSession (layers/session-layer.ts: cookie, one re-login on 401/403)
- *   -> retrying (layers/retrying.ts: 429, and network errors, timeouts and 5xx of idempotent requests)
- *   -> paced    (layers/paced.ts: a window limiter per request class, then the request's
- *                BeforeSend check right before each attempt; an ApiEvent per attempt)
- *   -> transport (transport.ts: undici, TLS, the 16 MiB cap, the whole-request deadline)
- *
- * Logins (login.ts) go through retrying and paced only. What comes back is checked against
- * the contract before use (answer.ts). Defaults live in defaults.ts.
+ * `(next: Send) => Send` in its own module (docs/api-client.md, How it is built).
  */
 
 import { DEFAULT_DIALECT } from "../model/dialect.js";

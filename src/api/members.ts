@@ -55,15 +55,6 @@ export function unsetAllowed(schema: string, member: string): boolean {
 }
 
 /**
- * The members of `schema` doohctl decides with, given the members the contract names:
- * for docs/assumptions.md and doctor.
- */
-export function decidedMembers(schema: string, named: readonly string[]): string[] {
-  const undecided = UNDECIDED_MEMBERS[schema] ?? [];
-  return named.filter((m) => !undecided.includes(m));
-}
-
-/**
  * A dialect's answer in the contract's own names (src/model/dialect.ts; G1, G2, G3, G5), before
  * the contract judges it: the contract number, progress and its members, the targeting list and
  * the created campaigns moved to the members the contract names. A member the contract names

@@ -3,13 +3,8 @@
  * for every request, log in again when it nears its 8-hour end or the DSP answers 403.
  * Concurrent requests share one login. An optional cache file lets consecutive runs reuse a
  * session. The token lives only in memory and in that 0600 file: never in an event, an error
- * or a log line.
- *
- * The cache is read only as the recovery record is (private-files.ts): a 0600 file of this OS
- * user in a 0700 directory of its own, never read through a link. Anything else is ignored
- * with a warning naming the path and the fix, and the run logs in afresh. It never names the
- * account a run's recovery record and apply lock are keyed by (G9): a file can be forged, so
- * that account is the one a login answer of this run names (`accountId`).
+ * or a log line. What the cache is trusted with, and why never the account (G9):
+ * docs/api-client.md, Sessions.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";

@@ -1,13 +1,8 @@
 /**
- * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants. A plan is made from a
- * live state that someone else may change before apply writes: PATCH and PUT bodies carry
- * absolute values, so a write would silently undo a colleague's edit, and a POST would create
- * a campaign a second apply has just created. So right before each write request, the objects
- * it writes are read again (one GET per 100 objects, or per targeting list) and compared with
- * what the plan saw, updated by this apply's own answers. Any difference stops the apply
- * before that write, naming the object and the field; a new plan then takes the edit in.
- * "Right before" is the client's BeforeSend (api/types.ts): once the write holds its slot,
- * after every pacing wait, backoff or re-login, and again before each retry.
+ * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants; docs/apply.md,
+ * Edits by others during an apply): right before each write request, the objects it writes are
+ * read again and compared with what the plan saw. "Right before" is the client's BeforeSend
+ * (api/types.ts): after every pacing wait, backoff or re-login, and again before each retry.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";

@@ -9,8 +9,7 @@ import { TOOL_VERSION } from "./version.js";
  * Every command, one entry each: its name, the line `doohctl --help` shows, and how to load
  * the module that registers it. A run loads only the module of the command it names, so
  * `doohctl --help` reads no YAML parser, schema validator, HTTP client or emulator
- * (docs/performance.md, Start-up). `summary` is the module's own description
- * (test/cli/program.test.ts checks that they agree).
+ * (docs/performance.md, Start-up). `summary` is the command's description, loaded or not.
  */
 export interface CommandEntry {
   name: string;
@@ -114,7 +113,8 @@ export async function run(argv: readonly string[], given: CliIO): Promise<number
     for (const entry of COMMANDS) {
       // The others are listed by name for --help and never run: their modules stay unread.
       if (entry.name === wanted) (await entry.load())(program, io, setExit);
-      else program.command(entry.name).description(entry.summary);
+      else program.command(entry.name);
+      program.commands.find((c) => c.name() === entry.name)?.description(entry.summary);
     }
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/program.js";
 import { bufferIO } from "../helpers/io.js";
@@ -53,12 +52,12 @@ describe("start-up: a command loads what it uses (docs/performance.md, Start-up)
     expect([...plan].sort()).toEqual(["finding-catalogue.js", "findings/commitments.js"]);
   });
 
-  it("every command's line in doohctl --help is its module's own description", async () => {
+  it("a command's own help says the line doohctl --help lists for it", async () => {
+    const { run } = await import("../../src/cli/program.js");
     for (const entry of COMMANDS) {
-      const program = new Command();
-      (await entry.load())(program, bufferIO(), () => {});
-      const registered = program.commands.find((c) => c.name() === entry.name);
-      expect(registered?.description(), entry.name).toBe(entry.summary);
+      const io = bufferIO();
+      expect(await run(["help", entry.name], io), entry.name).toBe(0);
+      expect(io.out().replace(/\s+/g, " "), entry.name).toContain(entry.summary);
     }
   });
 

@@ -34,7 +34,6 @@ function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): vo
 export const registerAccounts: CommandModule = (program, io, setExit) => {
   program
     .command("accounts")
-    .description("list the accounts of a repository of several (offline), as a table, JSON or a CI matrix")
     .argument("[paths...]", "directories to look for account directories under (default: .)")
     .option(
       "--changed-since <ref>",

@@ -42,9 +42,6 @@ const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
   addTuningOptions(command)
-    .description(
-      "apply the changes of a plan to the DSP, in a safe order and as few write requests as possible",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option(
       "--plan <file>",

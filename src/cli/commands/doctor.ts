@@ -62,9 +62,6 @@ export interface DialectSuggestion {
 export const registerDoctor: CommandModule = (program: Command, io, setExit) => {
   program
     .command("doctor")
-    .description(
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G16)? never writes",
-    )
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
     .option(

@@ -48,7 +48,6 @@ export class ExportRefused extends Error {
 export const registerExport: CommandModule = (program, io, setExit) => {
   program
     .command("export")
-    .description("write the live insertion orders, campaigns, targetings and creatives as config YAML")
     .option("--insertion-order <id...>", "insertion orders to export (repeatable)", collectIds, [])
     .option("--all", "export every insertion order the API user can see")
     .option("-o, --out <file>", "write to FILE instead of stdout (never overwrites without --force)")

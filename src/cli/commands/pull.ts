@@ -35,9 +35,6 @@ interface PullFlags extends ReadFlags {
 export const registerPull: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("pull");
   addTuningOptions(command)
-    .description(
-      "write drifted live values into the config files, in place, keeping their layout (never writes to the DSP)",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option("--check", "write nothing; exit 2 when the files would change (1 on error)")
     .option("--new", "also append live campaigns of declared insertion orders that the config lacks")

@@ -46,7 +46,6 @@ function maxChars(value: string): number {
 export const registerShow: CommandModule = (program, io, setExit) => {
   program
     .command("show")
-    .description("render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)")
     .argument("<plan-files...>", "plan files written by doohctl plan -o FILE; several: one per account")
     .addOption(Flag.format("output on stdout", ["text", "json", "markdown"]))
     .addOption(

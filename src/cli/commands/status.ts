@@ -38,9 +38,6 @@ const FORMATS = ["text", "json", "markdown"] as const;
 export const registerStatus: CommandModule = (program: Command, io, setExit) => {
   program
     .command("status")
-    .description(
-      "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--all", "every live campaign of the declared insertion orders, declared or not")
