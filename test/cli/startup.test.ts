@@ -38,7 +38,7 @@ describe("start-up: a command loads what it uses (docs/performance.md, Start-up)
     expect(loaded.filter((url) => url.includes("/cli/commands/"))).toEqual([]);
   });
 
-  it("doohctl validate loads the YAML parser and the schema's built validator, but no schema compiler, HTTP client or emulator", () => {
+  it("doohctl validate loads the YAML parser and the schema's built validator, but no schema compiler, HTTP client, emulator or plan stage", () => {
     const dir = mkdtempSync(join(tmpdir(), "doohctl-startup-"));
     writeFileSync(join(dir, "doohctl.yaml"), "version: 1\ninsertion_orders: []\n");
     const loaded = modulesLoaded(["validate"], dir);
@@ -47,6 +47,9 @@ describe("start-up: a command loads what it uses (docs/performance.md, Start-up)
     // The validators are compiled when doohctl is built (scripts/gen-validators.ts).
     expect(loaded.filter((url) => /\/node_modules\/ajv\/dist\/(?!runtime\/)/.test(url))).toEqual([]);
     expect(loaded.filter((url) => /\/node_modules\/undici\/|\/src\/emulator\//.test(url))).toEqual([]);
+    // Of the plan, only the finding catalogue (--allow) and the words of DOOH803: no stage of it.
+    const plan = new Set(loaded.flatMap((url) => url.split("/src/plan/").slice(1)));
+    expect([...plan].sort()).toEqual(["finding-catalogue.js", "findings/commitments.js"]);
   });
 
   it("a command's own help says the line doohctl --help lists for it", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
+import { simulate } from "../../src/plan/findings/simulate.js";
 import { LiveIndex } from "../../src/plan/live-index.js";
-import { simulate } from "../../src/plan/requests/simulate.js";
 import type { LiveState, PlannedRequest } from "../../src/plan/types.js";
 import { campaignCreate, liveCampaign, liveIo, liveState, venue } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";

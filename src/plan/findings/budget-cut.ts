@@ -9,9 +9,9 @@
 import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { Time } from "../../model/time.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding, PlanThresholds } from "../types.js";
-import { finding } from "./findings.js";
 
 const DAY_MS = 86_400_000;
 

@@ -13,9 +13,9 @@ import { grouped } from "../../model/plural.js";
 import { Time } from "../../model/time.js";
 import type { Campaign } from "../../model/wire.js";
 import { deactivates } from "../changes/changes.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding } from "../types.js";
-import { finding } from "./findings.js";
 
 export type DarkPathKind = "deactivation" | "end" | "no creative" | "budget";
 
