@@ -4,12 +4,19 @@
  * tests hold the words).
  */
 
-/** Made once: `toLocaleString("en-US")` builds a formatter for every number, and a large plan shows tens of thousands. */
-const EN_US = new Intl.NumberFormat("en-US");
+/**
+ * Made once, on first need: `toLocaleString("en-US")` builds a formatter for every number, and
+ * a large plan shows tens of thousands; building it at load costs a command that only validates
+ * about 15 ms of its start-up (docs/performance.md).
+ */
+let enUs: Intl.NumberFormat | undefined;
 
 /** `1,200,000`: a number grouped as en-US writes it. */
 export function grouped(n: number | bigint): string {
-  return EN_US.format(n);
+  // Below 1,000 a whole number has no separator to write: most counts never need the formatter.
+  if ((typeof n === "bigint" || Number.isInteger(n)) && n < 1000 && n > -1000) return String(n);
+  enUs ??= new Intl.NumberFormat("en-US");
+  return enUs.format(n);
 }
 
 /** The noun for `n` of it: `plural(1, "campaign")` is `campaign`, `plural(2, "retry", "retries")` `retries`. */
