@@ -3,7 +3,6 @@
  * (Malls, paused by the apply) and 1002 (Stations), the record naming Malls, and its lease
  * renewed just now by `owner` (a dead pid, or a live one standing for an apply still running).
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -18,10 +17,6 @@ import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
-
-export function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
-}
 
 /**
  * Insertion orders 1001 (Malls, paused by a dead apply) and 1002 (Stations), the config

@@ -4,7 +4,6 @@
  * the lock ends `doohctl apply` with 130 and nothing sent.
  */
 
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +17,7 @@ import { type Clock, VirtualClock } from "../../src/model/clock.js";
 import type { RecoveryScope } from "../../src/model/recovery.js";
 import { seedCampaign } from "../helpers/builders.js";
 import { MALLS_RAISED, startCliAccount } from "../helpers/cli-account.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { interruptibleIO } from "../helpers/io.js";
 import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
@@ -55,10 +55,6 @@ function holdLock(dir: string, pid: number, renewedAt: number, scope = SCOPE): v
     }),
     { mode: 0o600 },
   );
-}
-
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
 }
 
 const now = () => new VirtualClock({ start: Date.now(), autoAdvance: true });

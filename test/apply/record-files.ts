@@ -2,7 +2,6 @@
  * A recovery record on disk for the record's tests (src/apply/recovery.ts): an account, its
  * entries, and edits of its files as a crash, a planted record or another host would leave them.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,12 +28,6 @@ export function filesOf(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** A pid that surely ran and is surely gone: a child that has exited. */
-export function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(child.stdout.toString());
 }
 
 /** Rewrites every record file of the account (an edit, a crash, a planted record). */

@@ -5,7 +5,6 @@
  * never obeyed, a relative DOOHCTL_STATE_DIR is refused, and campaigns the config declares
  * `active: true` are restored by every plan, with or without a record.
  */
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign, seedIo } from "../helpers/builders.js";
 import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { bufferIO } from "../helpers/io.js";
 import { COLLEAGUE, USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
@@ -27,10 +27,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
-}
 
 async function cli(args: string[], env: Record<string, string>, dir: string) {
   const io = bufferIO({ env, cwd: dir });

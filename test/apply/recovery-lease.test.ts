@@ -9,17 +9,8 @@ import { describe, expect, it } from "vitest";
 import { processStart } from "../../src/apply/lease.js";
 import { RecoveryStore } from "../../src/apply/recovery.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import {
-  accountDir,
-  deadPid,
-  entry,
-  filesOf,
-  leased,
-  rewrite,
-  SCOPE,
-  STARTED,
-  stateDir,
-} from "./record-files.js";
+import { deadPid } from "../helpers/dead-pid.js";
+import { accountDir, entry, filesOf, leased, rewrite, SCOPE, STARTED, stateDir } from "./record-files.js";
 
 describe("the lease of the apply that wrote a record", () => {
   it("holds while renewed, and is stale 30 s after its last renewal", async () => {

@@ -12,12 +12,13 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import { PUBLISHERS, seedCampaign, VENUES_A } from "../helpers/builders.js";
 import { accountConfig, startCliAccount } from "../helpers/cli-account.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { bufferIO } from "../helpers/io.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { suiteClock } from "../helpers/suite-clock.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { cli, deadApplyWorlds, deadPid, holdApplyLock } from "./dead-apply.js";
+import { cli, deadApplyWorlds, holdApplyLock } from "./dead-apply.js";
 
 const worlds = deadApplyWorlds();
 const { afterDeadApply } = worlds;

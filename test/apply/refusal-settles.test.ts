@@ -13,10 +13,11 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { run } from "../../src/cli/program.js";
 import { Targeting } from "../../src/model/targeting.js";
 import { VENUES_A } from "../helpers/builders.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 import { colleagueClient, dspWrites } from "../helpers/world.js";
-import { cli, deadApplyWorlds, deadPid, holdApplyLock } from "./dead-apply.js";
+import { cli, deadApplyWorlds, holdApplyLock } from "./dead-apply.js";
 
 const worlds = deadApplyWorlds();
 const { afterDeadApply } = worlds;

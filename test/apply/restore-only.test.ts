@@ -7,10 +7,11 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RecoveryStore } from "../../src/apply/recovery.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
-import { cli, deadApplyWorlds, deadPid } from "./dead-apply.js";
+import { cli, deadApplyWorlds } from "./dead-apply.js";
 
 const SCOPE = { environment: "production", account_id: USER.account_id };
 const STARTED = "2026-11-23T10:00:01.000Z";

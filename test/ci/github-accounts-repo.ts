@@ -42,6 +42,12 @@ export interface AccountsRepo {
   merge(pr: number): string;
   main(): string;
   applied(account: string): string | undefined;
+  /**
+   * Records `sha` as applied to every account, the refs a successful apply run pushes: for a
+   * test that starts where main is applied without running that first manual run
+   * (accounts-workflow.test.ts runs it).
+   */
+  appliedAt(sha: string): void;
   budgets(account: string): Record<string, number>;
   writes(account: string): number;
   cacheKeys(): string[];
@@ -137,6 +143,9 @@ export async function githubAccountsRepo(accounts: string[]): Promise<AccountsRe
       return sha;
     },
     main: () => git(origin, "rev-parse", "main"),
+    appliedAt(sha) {
+      for (const account of accounts) git(origin, "update-ref", `refs/doohctl/applied/${account}`, sha);
+    },
     applied(account) {
       try {
         return git(origin, "rev-parse", "--verify", "-q", `refs/doohctl/applied/${account}`);

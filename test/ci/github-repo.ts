@@ -41,6 +41,11 @@ export interface GitHubRepo {
   /** The merge button: a merge commit on main, or the branch's commits rebased onto it. */
   merge(pr: number, how?: "merge" | "rebase"): string;
   applied(): string | undefined;
+  /**
+   * Records `sha` as applied, the ref a successful apply run pushes: for a test that starts
+   * where main is applied without running that first manual run (apply-workflow.test.ts runs it).
+   */
+  appliedAt(sha: string): void;
   /** main's HEAD in origin. */
   main(): string;
   /** The cache entries saved so far, oldest first (actions/cache/save's keys). */
@@ -163,6 +168,7 @@ export async function githubRepo(options: { targetings?: boolean } = {}): Promis
       }
     },
     cacheKeys: () => [...cache.keys()],
+    appliedAt: (sha) => void git(origin, "update-ref", "refs/doohctl/applied/default", sha),
     applied() {
       try {
         return git(origin, "rev-parse", "--verify", "-q", "refs/doohctl/applied/default");

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { joinScript } from "../helpers/gitlab-job.js";
+import { READER } from "../helpers/users.js";
 import { ensureBuilt, ROOT } from "../proof/binary.js";
 import { CAMPAIGNS, targetingChange } from "./ci-account.js";
 import { type GitLabProject, gitlabProject } from "./gitlab-project.js";
@@ -127,9 +128,9 @@ describe("the GitLab plan job", () => {
 describe("a GitLab merged-results pipeline", () => {
   it("plans only the MR's change from the target's HEAD, and that reviewed plan applies once merged", async () => {
     const p = await start();
-    expect((await p.run("apply", { source: "web" })).status).toBe("success");
     p.openMergeRequest(1, { Malls: 150000 });
-    // !2 is merged and applied after !1 was opened: !1's merge base is older than main.
+    // !2 is merged and applied (by hand: the last applied commit) after !1 was opened: !1's
+    // merge base is older than main.
     p.openMergeRequest(2, { Stations: 50000 });
     const two = p.merge(2);
     expect((await p.run("apply", { source: "web", sha: two })).status).toBe("success");
@@ -163,15 +164,12 @@ describe("the GitLab drift job", () => {
       protected: v.protected ?? false,
       environment_scope: v.environment_scope ?? "*",
     }));
-    // main declares a Malls budget the DSP does not have (merged, never applied): drift, which
-    // the job proposes to pull back (a reviewer closes that merge request and runs apply).
-    p.openMergeRequest(4, { Malls: 150000 });
-    p.merge(4);
+    // What it does on drift (a pull, a merge request): gitlab-drift.test.ts.
     const drift = await p.run("drift", { source: "schedule" });
     expect(drift.status, drift.log).toBe("success");
-    expect(p.gitlab.mergeRequests.find((mr) => mr.source_branch === "doohctl/drift")?.description).toContain(
-      "-        budget_impressions: 150000",
-    );
+    expect(drift.log).toContain("No drift.");
+    const users = new Set(p.emulator.requestLog().map((e) => e.user));
+    expect([...users].filter((user) => user !== undefined)).toEqual([READER.email]);
   }, 60_000);
 });
 
@@ -238,28 +236,13 @@ describe("the GitLab apply job never loses a merge", () => {
   }, 120_000);
 });
 
-describe("a GitLab apply job cancelled while it runs", () => {
-  it("keeps its recovery state through after_script and `when: always` artifacts; the next job restores it", async () => {
-    const p = await start();
-    p.openMergeRequest(5, { Malls: 150000, Stations: 120000, Airports: 90000 });
-    const sha = p.merge(5);
-    const run = await p.run("apply", { source: "web", sha }, cancelledAt(p));
-    expect(run.status, run.log).toBe("canceled");
-    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
-    // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
-    const report = String(run.job.artifacts["apply.txt"]);
-    expect(report).toMatch(/^Apply (complete|interrupted)/m);
-    expect(run.afterLog).toMatch(/doohctl apply, cancelled, exited (0|143); its report \(apply\.txt\):\n/);
-    expect(run.afterLog).toContain(report);
-    const next = await p.run("drift", { source: "schedule" });
-    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
-  }, 60_000);
-});
-
+// A cancelled apply job keeps its recovery state through after_script and `when: always`
+// artifacts, and the next job restores it: both tests below.
 describe("a GitLab apply job cancelled with campaigns paused", () => {
-  it("names them on its MR from after_script; the next merge's refused job reactivates them and names them", async () => {
+  it("names them on its MR from after_script; the next merge's refused job restores its state, reactivates them and names them", async () => {
     const p = await start({ targetings: true });
-    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    // Main is applied: a pipeline run by hand, as the test of a merge never lost runs it.
+    p.appliedAt(p.main());
     // !1 drops every campaign's publisher exclusion: its apply pauses all three (I1).
     p.openMergeRequest(1, {}, targetingChange(p.emulator.origin));
     expect((await p.run("plan", { source: "merge_request_event", iid: 1 })).status).toBe("success");
@@ -292,6 +275,7 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
     expect(p.inactive(), "the cancelled job's doohctl ended with the job").toEqual([...CAMPAIGNS].sort());
     const next = await p.run("apply", { source: "push", sha: two });
     expect(next.status, next.log).toBe("failed");
+    expect(next.log).toContain(`recovery state of apply job ${run.job.id} (canceled) restored`);
     expect(p.inactive(), next.log).toEqual([]);
     expect(p.budgets()).toMatchObject({ Stations: 100000 });
     const failure = next.log.split("\n").find((l) => l.startsWith("doohctl-gitlab: not applied"));
@@ -308,7 +292,8 @@ describe("a GitLab apply job cancelled with campaigns paused", () => {
 describe("a GitLab apply job cancelled while the write window holds its reactivation", () => {
   it("waits in after_script for doohctl to reactivate them: every campaign active, its report and exit 143 in the log", async () => {
     const p = await start({ targetings: true });
-    expect((await p.run("apply", { source: "web" })).status).toBe("success");
+    // Main is applied: a pipeline run by hand, as the test of a merge never lost runs it.
+    p.appliedAt(p.main());
     // !1 pauses all three; the write window (2 a 5 s) holds the reactivation a few seconds,
     // well inside DOOHCTL_CANCEL_WAIT (60 s, the example's).
     p.openMergeRequest(1, {}, targetingChange(p.emulator.origin).replace("write: 2/30s", "write: 2/5s"));
@@ -317,8 +302,13 @@ describe("a GitLab apply job cancelled while the write window holds its reactiva
     const run = await p.run("apply", { source: "push", sha: one }, cancelledAt(p, isPut));
     expect(run.status, run.log).toBe("canceled");
     expect(p.inactive(), run.afterLog).toEqual([]);
-    expect(run.afterLog).toContain("doohctl apply, cancelled, exited 143; its report (apply.txt):");
-    expect(run.afterLog).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+    expect(Object.keys(run.job.artifacts)).toContain("doohctl-state.tar.gz");
+    // after_script waited for doohctl to end and shows its whole report, as the kept apply.txt.
+    const report = String(run.job.artifacts["apply.txt"]);
+    expect(report).toMatch(/^Apply interrupted after \d+ of \d+ requests\./m);
+    expect(run.afterLog).toContain(
+      `doohctl apply, cancelled, exited 143; its report (apply.txt):\n${report}`,
+    );
     expect(noteOf(p, 1, "apply")).toContain("No campaign it paused is left paused.");
   }, 120_000);
 });

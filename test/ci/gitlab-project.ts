@@ -28,6 +28,12 @@ export interface GitLabProject {
   openMergeRequest(iid: number, budgets: Record<string, number>, text?: string): string;
   merge(iid: number): string;
   main(): string;
+  /**
+   * An apply job on main that succeeded at `sha`, in the jobs list where the next apply job
+   * finds the last applied commit: for a test that starts where main is applied without running
+   * that job (gitlab-jobs.test.ts runs one by hand first).
+   */
+  appliedAt(sha: string): void;
   budgets(): Record<string, number>;
   /** The names of the campaigns inactive in the DSP, sorted. */
   inactive(): string[];
@@ -100,6 +106,17 @@ export async function gitlabProject(options: { targetings?: boolean } = {}): Pro
       return sha;
     },
     main: () => git("rev-parse", "main"),
+    appliedAt(sha) {
+      gitlab.jobs.push({
+        id: gitlab.nextJobId(),
+        name: "apply",
+        ref: "main",
+        status: "success",
+        commit: { id: sha },
+        pipeline: { id: ++pipelines },
+        artifacts: {},
+      });
+    },
     budgets: () =>
       Object.fromEntries(emulator.state().campaigns.map((c) => [c.name, c.budget_impressions as number])),
     inactive: () =>

@@ -5,7 +5,6 @@
  * not hide it, and a future-dated pacing log must not hold a plan. Through `run()` against the
  * emulator, the campaign's state on the DSP checked at the end.
  */
-import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   mkdirSync,
@@ -23,6 +22,7 @@ import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { run } from "../../src/cli/program.js";
 import { seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { deadPid } from "../helpers/dead-pid.js";
 import { bufferIO } from "../helpers/io.js";
 import { OTHER_ACCOUNT_USER, USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
@@ -37,10 +37,6 @@ async function cli(args: string[], env: Record<string, string>, dir: string) {
   const io = bufferIO({ env, cwd: dir });
   const code = await run(args, io);
   return { code, out: io.out(), err: io.err() };
-}
-
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout);
 }
 
 /** Campaign 5001 left paused by an apply that was killed: its record names account 1. */

@@ -2,6 +2,12 @@
  * Scale: no spread of a large array anywhere in config and plan. `push(...items)`
  * puts every item on the stack, and past ~125,000 items the load threw "Maximum call stack
  * size exceeded" instead of validating or reporting.
+ *
+ * This file runs with an eighth of Node's stack (vitest.config.ts, project small-stack), where
+ * a spread overflows at an eighth of the items (about 15,000): 20,000 creatives, valid or
+ * not, stand for the 200,000 and 150,000 of docs/safety.md at the default, for an eighth of
+ * the CPU. The first test holds the file to it: on Node's default stack it fails rather than
+ * let the others prove nothing.
  */
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/issues.js";
@@ -26,22 +32,29 @@ function creatives(count: number, line: (i: number) => string): string {
   return `${lines.join("\n")}\n`;
 }
 
-describe("a config at scale", () => {
-  it("validates 200,000 creatives in one file (under the 8 MiB a file may hold)", async () => {
-    const text = creatives(200_000, (i) => `  - { id: "${9_000_000 + i}" }`);
-    const state = await loadConfig(["creatives.yaml"], oneFile(text));
-    expect(state.creatives).toHaveLength(200_000);
-    expect(state.creatives[199_999]?.id).toBe("9199999");
-  }, 120_000);
+/** Past what a spread takes on this file's stack. */
+const MANY = 20_000;
 
-  it("reports 150,000 invalid entries, every one", async () => {
-    const text = creatives(150_000, (i) => `  - { id: "${9_000_000 + i}", colour: red }`);
+describe("a config at scale", () => {
+  it("runs on a stack a spread of 20,000 items overflows", () => {
+    expect(() => [].push(...(Array.from({ length: MANY }) as never[]))).toThrow(RangeError);
+  });
+
+  it("validates 20,000 creatives in one file", async () => {
+    const text = creatives(MANY, (i) => `  - { id: "${9_000_000 + i}", category_ids: ["3"] }`);
+    const state = await loadConfig(["creatives.yaml"], oneFile(text));
+    expect(state.creatives).toHaveLength(MANY);
+    expect(state.creatives[MANY - 1]?.id).toBe(String(9_000_000 + MANY - 1));
+  });
+
+  it("reports 20,000 invalid entries, every one", async () => {
+    const text = creatives(MANY, (i) => `  - { id: "${9_000_000 + i}", colour: red }`);
     const error = await loadConfig(["creatives.yaml"], oneFile(text)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues;
-    expect(issues).toHaveLength(150_000);
-    expect(issues[149_999]).toMatchObject({ code: "UNKNOWN_KEY", line: 150_002 });
-  }, 120_000);
+    expect(issues).toHaveLength(MANY);
+    expect(issues[MANY - 1]).toMatchObject({ code: "UNKNOWN_KEY", line: MANY + 2 });
+  });
 
   it("says the same of a long list, checked item by item, as of a short one", async () => {
     const bad = [`  - { id: "9", colour: red }`, `  - { id: "10", pixel_url: 7 }`, `  - { id: 11.5 }`];

@@ -1,19 +1,20 @@
 /**
  * Every README and docs/ snippet marked runnable (a fenced block opened with ```sh runnable)
- * works as written with an installed doohctl, outside the checkout: the package is packed once,
- * installed with `npm install --global --prefix DIR` (whose prefix `npm root -g` does not know:
- * the blocks find the shipped examples with `doohctl examples`), and each document's
+ * works as written with an installed doohctl, outside the checkout: the package is packed and
+ * installed with `npm install --global --prefix DIR` once a run (test/helpers/packed.ts; `npm
+ * root -g` does not know that prefix: the blocks find the shipped examples with `doohctl
+ * examples`), and each document's
  * runnable blocks run in order as one bash script (`set -euo pipefail`) in an empty directory,
  * with the emulator's documented port 4010 replaced by a free one. The end state each
  * walk-through promises is checked after it.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, ROOT } from "../proof/binary.js";
+import { packedAndInstalled } from "../helpers/packed.js";
 import { RUNNABLE } from "./runnable-blocks.js";
 
 function freePort(): Promise<number> {
@@ -30,29 +31,8 @@ function freePort(): Promise<number> {
 let dir: string;
 let prefix: string;
 beforeAll(() => {
-  ensureBuilt();
+  prefix = packedAndInstalled().prefix;
   dir = mkdtempSync(join(tmpdir(), "doohctl-runnable-"));
-  prefix = join(dir, "prefix");
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
-    cwd: ROOT,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const [info] = JSON.parse(packed) as { filename: string }[];
-  execFileSync(
-    "npm",
-    [
-      "install",
-      "--global",
-      "--prefix",
-      prefix,
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      join(dir, info!.filename),
-    ],
-    { cwd: dir, stdio: "ignore" },
-  );
 }, 240_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

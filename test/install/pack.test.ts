@@ -3,43 +3,30 @@
  * `doohctl` (the bin, the compiled code and the schemas it reads at run time, the docs its
  * messages cite and the LICENSE), with nothing of the sources or tests in it. `.ci/run` also
  * installs it from git and from the tarball for real (scripts/check-install.sh). The tarball is packed from the built dist/ (`.ci/run` builds
- * before testing; `npm pack` alone runs `prepare`, which builds too).
+ * before testing; `npm pack` alone runs `prepare`, which builds too), and packed and installed
+ * once a run for this file and the runnable docs (test/helpers/packed.ts).
  */
-import { type ExecFileSyncOptionsWithStringEncoding, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../proof/binary.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Packed, packedAndInstalled } from "../helpers/packed.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   version: string;
   bin: Record<string, string>;
 };
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const quiet: ExecFileSyncOptionsWithStringEncoding = {
-  cwd: ROOT,
-  encoding: "utf8",
-  stdio: ["ignore", "pipe", "ignore"],
-};
 
 describe("npm pack", () => {
-  let dir: string;
-  let tarball: string;
+  let packed: Packed;
   let files: string[];
 
   beforeAll(() => {
-    // The proof tests rebuild a stale dist/ under a lock: pack only once that build is done.
-    ensureBuilt();
+    packed = packedAndInstalled();
+    files = packed.files;
     expect(existsSync(join(ROOT, PKG.bin.doohctl ?? "")), "run npm run build first").toBe(true);
-    dir = mkdtempSync(join(tmpdir(), "doohctl-pack-"));
-    const out = execFileSync(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], quiet);
-    const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-    tarball = join(dir, info!.filename);
-    files = info!.files.map((f) => f.path);
   }, 240_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("ships the bin, the compiled code and every schema, and no sources or tests", () => {
     expect(files).toContain(PKG.bin.doohctl);
@@ -82,13 +69,7 @@ describe("npm pack", () => {
   });
 
   it("installs globally from the tarball and runs offline commands", () => {
-    const prefix = join(dir, "prefix");
-    execFileSync(
-      npm,
-      ["install", "--global", "--prefix", prefix, "--no-audit", "--no-fund", "--prefer-offline", tarball],
-      quiet,
-    );
-    const bin = join(prefix, process.platform === "win32" ? "doohctl.cmd" : join("bin", "doohctl"));
+    const bin = join(packed.prefix, process.platform === "win32" ? "doohctl.cmd" : join("bin", "doohctl"));
     const doohctl = (...args: string[]) =>
       execFileSync(bin, args, { encoding: "utf8", env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
     expect(doohctl("--version")).toBe(`${PKG.version}\n`);

@@ -1,6 +1,6 @@
 /**
  * `plan --changed-since REF` over real HTTP against the emulator, in a temporary git
- * repository: 300 campaigns in three insertion orders, matched by name (no pinned ids), the
+ * repository: 90 campaigns in three insertion orders, matched by name (no pinned ids), the
  * config committed, then edited in the working tree.
  */
 import { execFileSync } from "node:child_process";
@@ -18,7 +18,7 @@ import { USER } from "../helpers/users.js";
 
 const scenario = generateScenario({
   insertionOrders: 3,
-  campaignsPerOrder: 100,
+  campaignsPerOrder: 30,
   creativesPerOrder: 2,
   seed: 15,
 });
@@ -86,7 +86,7 @@ const allGets = () => emulator.requestLog().filter((e) => e.method === "GET").le
 const gets = () => allGets() - getsBefore;
 
 describe("plan --changed-since", () => {
-  it("plans a change to one campaign among 300 alone, with a handful of reads", async () => {
+  it("plans a change to one campaign among 90 alone, with a handful of reads", async () => {
     edit(1, (t) =>
       t.replace(/(name: Campaign 7 of 1002\n(?:.*\n)*?\s+budget_impressions: )10000/, "$111000"),
     );
@@ -94,7 +94,7 @@ describe("plan --changed-since", () => {
     expect(p.changes.map((c) => [c.kind, c.address])).toEqual([
       ["update_campaign", "campaign.1002/Campaign 7 of 1002"],
     ]);
-    // One insertion order, its campaigns (one page of 100), one targeting read, one creatives
+    // One insertion order, its campaigns (one page), one targeting read, one creatives
     // read, the inactive campaigns in flight of the other orders (state-free restoration), and
     // its advertiser to name it in the money table (ceil(1 / 100) = 1): 6 + 1.
     expect(gets()).toBeLessThanOrEqual(6 + 1);
@@ -105,7 +105,7 @@ describe("plan --changed-since", () => {
       campaigns: [{ insertion_order_id: "1002", name: "Campaign 7 of 1002", added: false }],
       removed_campaigns: [],
       creatives: [],
-      not_refreshed: 3 + 300 - 1,
+      not_refreshed: 3 + 90 - 1,
     });
     expect(p.scope?.commit).toBe(git("rev-parse", "main").trim());
   });
@@ -115,22 +115,22 @@ describe("plan --changed-since", () => {
     expect(p.changes).toEqual([]);
     // State-free restoration: the campaigns declared active that are inactive and in flight.
     expect(gets()).toBe(1);
-    expect(p.scope?.not_refreshed).toBe(303);
+    expect(p.scope?.not_refreshed).toBe(93);
   });
 
   it("says every rendering is scoped, since what, and that drift elsewhere is not shown", async () => {
-    edit(0, (t) => t.replace("budget_impressions: 3000000", "budget_impressions: 3100000"));
+    edit(0, (t) => t.replace("budget_impressions: 900000", "budget_impressions: 910000"));
     for (const format of ["text", "markdown"]) {
       const { out, code } = await plan(["--changed-since", "main"], format);
       expect(code).toBe(0);
       expect(out).toMatch(
-        /scoped to changes since main \([0-9a-f]{12}\): 1 insertion order changed; 302 declared objects not refreshed, so drift elsewhere is not shown/,
+        /scoped to changes since main \([0-9a-f]{12}\): 1 insertion order changed; 92 declared objects not refreshed, so drift elsewhere is not shown/,
       );
     }
   });
 
   it("plans an insertion order's own change without its campaigns", async () => {
-    edit(0, (t) => t.replace("budget_impressions: 3000000", "budget_impressions: 3100000"));
+    edit(0, (t) => t.replace("budget_impressions: 900000", "budget_impressions: 910000"));
     const p = await scopedPlan();
     expect(p.changes.map((c) => [c.kind, c.address])).toEqual([
       ["update_insertion_order", "insertion_order.1001"],

@@ -6,11 +6,9 @@
  * process.env or of a global. isolation.test.ts holds every shared file to that.
  */
 
-/** Folders kept isolated whole: test/config sets up files and processes of its own in many ways. */
-const ISOLATED_FOLDERS = ["config", "install"];
-
 /** Files kept isolated, each for the reason given. */
 export const ISOLATED_FILES: Record<string, string> = {
+  "test/config/yaml-failure.test.ts": "mocks a module",
   "test/apply/recovery-race.test.ts": "mocks a module",
   "test/cli/progress.test.ts": "fakes timers",
   "test/cli/read-progress.test.ts": "fakes timers",
@@ -18,15 +16,11 @@ export const ISOLATED_FILES: Record<string, string> = {
   "test/cli/state-files.test.ts": "listens to process warnings",
 };
 
-/** Globs of the isolated files, for vitest's `include` and `exclude`. */
-export const ISOLATED = [
-  ...ISOLATED_FOLDERS.map((folder) => `test/${folder}/**/*.test.ts`),
-  ...Object.keys(ISOLATED_FILES),
-];
+/** The isolated files, for vitest's `include` and `exclude`. */
+export const ISOLATED = Object.keys(ISOLATED_FILES);
 
 /** Whether `file` (a path from the repository's root, with `/`) is isolated. */
-export const isIsolated = (file: string) =>
-  ISOLATED_FOLDERS.some((folder) => file.startsWith(`test/${folder}/`)) || file in ISOLATED_FILES;
+export const isIsolated = (file: string) => file in ISOLATED_FILES;
 
 /** What a shared file must not do: each pattern names it. */
 export const PROCESS_WIDE: Record<string, RegExp> = {
