@@ -191,25 +191,31 @@ const PUT_5003 = "/api/dsp/v1/campaigns/5003/targetings";
 /** What `user` wrote, in order, as the DSP logged it. */
 const writesBy = (w: EmulatorWorld, user: string) => dspWrites(w.emulator).filter((e) => e.user === user);
 
+/** Inactive 5003 "Stations" with two option sets, and the plan that removes its publishers (a PUT). */
+async function stationsLosingPublishers(proxy: ReturnType<typeof first503>) {
+  const w = await world(
+    {
+      insertion_orders: [seedIo("1001")],
+      campaigns: [seedCampaign("5003", "1001", "Stations")],
+      targetings: { "5003": [VENUES_A, PUBLISHERS] },
+    },
+    { onRequest: proxy },
+  );
+  const plan = await w.plan(
+    desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Stations", { targetings: [VENUES_A], line: "next" })],
+        line: "next",
+      }),
+    ]),
+  );
+  return { w, plan };
+}
+
 describe("a write retried after a 5xx", () => {
   it("looks again after the backoff: a campaign activated meanwhile gets no PUT", async () => {
     const proxy = first503("PUT", PUT_5003, { landed: false, meanwhile: () => activate("5003") });
-    const w = await world(
-      {
-        insertion_orders: [seedIo("1001")],
-        campaigns: [seedCampaign("5003", "1001", "Stations")],
-        targetings: { "5003": [VENUES_A, PUBLISHERS] },
-      },
-      { onRequest: proxy },
-    );
-    const plan = await w.plan(
-      desiredState([
-        desiredIo("1001", {
-          campaigns: [desiredCampaign("Stations", { targetings: [VENUES_A], line: "next" })],
-          line: "next",
-        }),
-      ]),
-    );
+    const { w, plan } = await stationsLosingPublishers(proxy);
     const result = await applyPlan({ plan, client: w.client, clock: w.clock });
 
     expect(proxy.seen()).toBe(1);
@@ -246,22 +252,7 @@ describe("a write retried after a 5xx", () => {
 
   it("takes a targeting PUT its lost answer hid as written by it, and sends it again", async () => {
     const proxy = first503("PUT", PUT_5003, { landed: true, meanwhile: async () => {} });
-    const w = await world(
-      {
-        insertion_orders: [seedIo("1001")],
-        campaigns: [seedCampaign("5003", "1001", "Stations")],
-        targetings: { "5003": [VENUES_A, PUBLISHERS] },
-      },
-      { onRequest: proxy },
-    );
-    const plan = await w.plan(
-      desiredState([
-        desiredIo("1001", {
-          campaigns: [desiredCampaign("Stations", { targetings: [VENUES_A], line: "next" })],
-          line: "next",
-        }),
-      ]),
-    );
+    const { w, plan } = await stationsLosingPublishers(proxy);
     const result = await applyPlan({ plan, client: w.client, clock: w.clock });
 
     expect(result.status).toBe("applied");
