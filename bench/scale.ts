@@ -83,7 +83,10 @@ interface LoadResult {
 /** Child task: `loadConfig` of the directory, as `doohctl validate DIR` does it. */
 export async function scaleLoadTask([dir = ""]: string[]): Promise<LoadResult> {
   globalThis.gc?.();
-  const { ms, cpuMs, result } = await timed(() => loadConfig([dir], { cwd: dir }));
+  // Past the 32 MiB one run reads (docs/safety.md, Size caps): the growth is what is measured.
+  const { ms, cpuMs, result } = await timed(() =>
+    loadConfig([dir], { cwd: dir, maxTotalBytes: Number.POSITIVE_INFINITY }),
+  );
   return { ms, cpuMs, campaigns: result.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0) };
 }
 
@@ -120,7 +123,7 @@ export async function scalePlanTask([
   const rendered = await timed(async () => {
     const text = renderText(plan, { colour: false });
     const markdown = renderMarkdown(plan, { deactivating: deactivatingChangeIds(plan.changes) });
-    await writePlanFile(out, plan);
+    await writePlanFile(out, plan, { maxBytes: Number.POSITIVE_INFINITY }); // past the 64 MiB one run saves
     // As the plan command writes stdout: a rendering may be a rope of pieces, joined to write.
     return Buffer.byteLength(text) + Buffer.byteLength(markdown);
   });

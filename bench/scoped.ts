@@ -117,7 +117,10 @@ async function scopedPlan(): Promise<Figure[]> {
   try {
     const head = await timed(() => loadConfig(["conf"], { cwd: repo }));
     const base = await timed(async () =>
-      loadConfigAtRevision(["conf"], { cwd: repo, revision: await resolveRevision(repo, "main") }),
+      loadConfigAtRevision(["conf"], {
+        cwd: repo,
+        revision: await resolveRevision({ cwd: repo, env: process.env }, "main"),
+      }),
     );
     const diff = await timed(() =>
       changedSince(base.result, head.result, { since: "main", commit: "bench" }),

@@ -15,7 +15,7 @@
 // `doohctl-plan: [<account>, ...]`; the plans are found through the MR's pipelines and the
 // child pipelines they triggered (bridges). Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import {
   cancelledText,
   env,
@@ -46,7 +46,8 @@ const ofAccount = (job, name) => job.name.startsWith(`${name}: [${account}, `);
 async function fetchState() {
   const dir = env.DOOHCTL_STATE_DIR;
   if (!dir) fail("DOOHCTL_STATE_DIR is not set");
-  mkdirSync(dir, { recursive: true });
+  // doohctl refuses a state directory others could write (docs/apply.md): 0700.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   for await (const job of pages("/jobs")) {
     if (
       !ofAccount(job, "doohctl-apply") ||
@@ -59,6 +60,8 @@ async function fetchState() {
     if (!response.ok) fail(`the recovery state of apply job ${job.id} answered ${response.status}`);
     writeFileSync("doohctl-state.tar.gz", Buffer.from(await response.arrayBuffer()));
     execFileSync("tar", ["-xzf", "doohctl-state.tar.gz", "-C", dir]);
+    // The archive's "." sets the directory's mode: an earlier job's may be 0755.
+    chmodSync(dir, 0o700);
     return console.log(`recovery state of ${account}'s apply job ${job.id} (${job.status}) restored`);
   }
   console.log(`no apply job of ${account} with a recovery state yet`);

@@ -20,7 +20,7 @@
 // request is found through the API from the commit, so squash merges, merge commits and
 // merged-results pipelines are all found (never by HEAD^2). Token: GITLAB_API_TOKEN.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import {
   cancelledText,
   env,
@@ -109,7 +109,8 @@ async function jobFailed(key) {
 async function fetchState() {
   const dir = env.DOOHCTL_STATE_DIR;
   if (!dir) fail("DOOHCTL_STATE_DIR is not set");
-  mkdirSync(dir, { recursive: true });
+  // doohctl refuses a state directory others could write (docs/apply.md): 0700.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Every status: a failed or cancelled apply is the one most likely to have left campaigns
   // paused. Newest first; a job cancelled before it started left no state, and the one before
   // it is then the last that ran.
@@ -124,6 +125,8 @@ async function fetchState() {
     if (!response.ok) fail(`the recovery state of apply job ${job.id} answered ${response.status}`);
     writeFileSync("doohctl-state.tar.gz", Buffer.from(await response.arrayBuffer()));
     execFileSync("tar", ["-xzf", "doohctl-state.tar.gz", "-C", dir]);
+    // The archive's "." sets the directory's mode: an earlier job's may be 0755.
+    chmodSync(dir, 0o700);
     return console.log(`recovery state of apply job ${job.id} (${job.status}) restored`);
   }
   console.log("no apply job with a recovery state yet");

@@ -1,7 +1,7 @@
 /**
  * The one atomic write of doohctl (ARCHITECTURE.md, Where each rule lives): every file it
  * replaces (the session cache, the pacing log's compaction, the recovery record and lock,
- * pull's config files, a saved plan) goes through here. A temporary file
+ * pull's config files, a saved plan, `export -o` and `show --overflow`) goes through here. A temporary file
  * `.<name>.<pid>.<hex>.tmp` in the same directory is created exclusively and never through a
  * link (O_CREAT|O_EXCL|O_NOFOLLOW: a link or leftover planted at that name fails the write
  * instead of being followed), written, fsynced, renamed over the file (a rename replaces a
@@ -20,6 +20,7 @@ import {
   constants,
   fchmodSync,
   fsyncSync,
+  linkSync,
   openSync,
   renameSync,
   rmSync,
@@ -44,6 +45,11 @@ export interface AtomicWriteOptions {
    * the process during a long write (Ctrl-C) removes what remains at exit (src/cli/plan-file.ts).
    */
   track?: { add(temp: string): void; delete(temp: string): void };
+  /**
+   * Only where no file is: the new file is linked in (link(2) fails with EEXIST) rather than
+   * renamed over, so a file that appeared since a check is never replaced.
+   */
+  exclusive?: boolean;
 }
 
 export type Chunk = string | Uint8Array;
@@ -94,9 +100,10 @@ export async function writeFileAtomic(
 /**
  * One replacement of `path`: its temporary file created, filled through a buffer (few system
  * calls, no joined strings), then committed (fsync, rename, directory fsync) or aborted
- * (removed). Writes are synchronous: local files, in pieces of at most WRITE_BYTES.
+ * (removed). Writes are synchronous: local files, in pieces of at most WRITE_BYTES. Used
+ * directly by a writer that is handed its text piece by piece (`show --overflow`).
  */
-class Replacement {
+export class Replacement {
   private readonly temp: string;
   private fd: number | undefined;
   /** Whether the temporary file is ours and still there. */
@@ -145,7 +152,10 @@ class Replacement {
       fsyncSync(this.fd!);
       closeSync(this.fd!);
       this.fd = undefined;
-      renameSync(this.temp, this.path);
+      if (this.options.exclusive) {
+        linkSync(this.temp, this.path);
+        rmSync(this.temp);
+      } else renameSync(this.temp, this.path);
       this.created = false;
     } catch (error) {
       this.abort();

@@ -1,14 +1,6 @@
 /**
  * `createDspClient`: the one way doohctl talks to the DSP. It only wires layers, each a
- * `(next: Send) => Send` in its own module, outermost first:
- *
- *   withSession (layers/session-layer.ts: cookie, one re-login on 401/403)
- *   -> retrying (layers/retrying.ts: 429, and network errors, timeouts and 5xx of idempotent requests)
- *   -> paced    (layers/paced.ts: a window limiter per request class; an ApiEvent per attempt)
- *   -> transport (transport.ts: undici, TLS, the 64 MiB cap, the whole-request deadline)
- *
- * Logins (login.ts) go through retrying and paced only. What comes back is checked against
- * the contract before use (answer.ts). Defaults live in defaults.ts.
+ * `(next: Send) => Send` in its own module (docs/api-client.md, How it is built).
  */
 
 import { DEFAULT_DIALECT } from "../model/dialect.js";
@@ -23,7 +15,7 @@ import { retrying } from "./layers/retrying.js";
 import { withSession } from "./layers/session-layer.js";
 import { login } from "./login.js";
 import { dspReaders } from "./readers.js";
-import { exchangeOf, itemsOf, requestClass, type Send } from "./send.js";
+import { exchangeOf, itemsOf, NotSent, requestClass, type Send } from "./send.js";
 import { Session } from "./session.js";
 import { checkOrigin, Transport } from "./transport.js";
 import type { ApiEvent, ApiRequest, ClientStats, DspClient, DspClientOptions, SendOptions } from "./types.js";
@@ -110,7 +102,15 @@ export function createDspClient(options: DspClientOptions): DspClient {
     // POST is safe to repeat only after a 429 (refused before handling, G10).
     const idempotent = request.method !== "POST";
     const items = sendOptions.items ?? itemsOf(request);
-    const response = await inSession(exchangeOf(request, { idempotent, items, signal: sendOptions.signal }));
+    const exchange = exchangeOf(request, {
+      idempotent,
+      items,
+      signal: sendOptions.signal,
+      beforeSend: sendOptions.beforeSend,
+    });
+    const response = await inSession(exchange).catch((error: unknown) => {
+      throw error instanceof NotSent ? error.reason : error;
+    });
     if (sendOptions.raw && request.method !== "GET") {
       throw new TransportPolicyError("only a GET's answer may be read raw");
     }

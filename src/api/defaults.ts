@@ -12,7 +12,9 @@ export const CLIENT_DEFAULTS = {
   clock: systemClock as Clock,
   sessionCache: false as const,
   timeouts: { connectMs: 10_000, requestMs: 60_000 },
-  maxResponseBytes: 64 * 1024 * 1024,
+  // A page of 100 campaigns is about 30 KB: 16 MiB is room to spare, and what a 2 GB runner
+  // reads beside a large plan (docs/safety.md, Size caps).
+  maxResponseBytes: 16 * 1024 * 1024,
   retry: { maxAttempts: 4, maxWaitMs: 120_000, baseDelayMs: 500, maxDelayMs: 30_000, maxRateLimited: 10 },
   concurrency: { get: 8, write: 4, session: 1 } as Record<RequestClass, number>,
   rateMarginMs: 1,

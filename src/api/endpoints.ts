@@ -27,6 +27,7 @@ import type {
   SessionInfo,
 } from "../model/wire.js";
 import { DSP_BASE_PATH, MEDIA_OWNER_BASE_PATH, SESSION_PATH } from "../model/wire.js";
+import { ownMember } from "./members.js";
 import type { Credentials, HttpMethod, TypedRequest } from "./request.js";
 
 /** Common list query parameters (spec, "Common list query parameters"; G12). */
@@ -232,7 +233,7 @@ export type DspEndpoints = ReturnType<typeof endpointsFor>;
 
 /** The items of a POST /campaigns body `dialect` built (a saved plan's, G3), or undefined. */
 export function createdItems(dialect: Dialect, body: unknown): unknown {
-  return (body as Record<string, unknown> | null)?.[dialect.create_campaigns_member];
+  return ownMember(body, dialect.create_campaigns_member);
 }
 
 /** The endpoints of the gap decisions as written, for requests no dialect moves (sessions, tests). */

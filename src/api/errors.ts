@@ -58,7 +58,8 @@ export class ApiError extends DspClientError {
     /** What to do, when the caller knows more than the status (a dialect key, say). */
     advice?: string;
   }) {
-    const fields = (init.data ?? []).map((d) => `${d.field} ${d.messages.join(", ")}`);
+    // The DSP's own text on one line, as it is (docs/safety.md): a line break in it starts no line of doohctl's.
+    const fields = (init.data ?? []).map((d) => printable(`${d.field} ${d.messages.join(", ")}`));
     const attempts = init.attempts ?? 1;
     const advice =
       attempts > 1 && init.status >= 500
@@ -68,7 +69,7 @@ export class ApiError extends DspClientError {
     // A 2xx that is still unusable (no session cookie, an HTML page) did not "fail with 200".
     const outcome = init.status >= 200 && init.status < 300 ? "answered" : "failed with";
     super(
-      `${init.method} ${init.path} ${outcome} ${init.status} ${init.apiMessage}` +
+      `${init.method} ${init.path} ${outcome} ${init.status} ${printable(init.apiMessage)}` +
         (fields.length > 0 ? `: ${fields.join("; ")}` : "") +
         advice,
     );

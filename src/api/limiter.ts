@@ -6,14 +6,9 @@
  * in flight, and abort of a queued request through its signal. Each p-queue task then passes
  * a window gate before it sends, and the gate is the part p-queue cannot do: p-queue's
  * `interval`/`intervalCap` (even `strict`) count a task at its start, on real timers, while
- * the server counts a request at its arrival, which the client never sees: it lies
- * somewhere between the send and the response. So the gate holds a slot from the send until
- * the response came back plus one window (plus a margin): whatever the latency, the server
- * then sees at most `limit` arrivals inside any window. A request refused with 429 is not
- * counted by the server (G10) and frees its slot at once. When the window is full the gate
- * waits, through the injected Clock, until the earliest slot frees, so tests run on virtual
- * time; the queue is built without `interval` or `timeout`, which keeps p-queue off real
- * timers altogether.
+ * the server counts a request at its arrival (the slot it holds: docs/api-client.md, Rate
+ * limits and pacing). The gate waits through the injected Clock, and the queue is built
+ * without `interval` or `timeout`, which keeps p-queue off real timers altogether.
  */
 import PQueue from "p-queue";
 import type { Clock } from "../model/clock.js";

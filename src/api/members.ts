@@ -55,15 +55,6 @@ export function unsetAllowed(schema: string, member: string): boolean {
 }
 
 /**
- * The members of `schema` doohctl decides with, given the members the contract names:
- * for docs/assumptions.md and doctor.
- */
-export function decidedMembers(schema: string, named: readonly string[]): string[] {
-  const undecided = UNDECIDED_MEMBERS[schema] ?? [];
-  return named.filter((m) => !undecided.includes(m));
-}
-
-/**
  * A dialect's answer in the contract's own names (src/model/dialect.ts; G1, G2, G3, G5), before
  * the contract judges it: the contract number, progress and its members, the targeting list and
  * the created campaigns moved to the members the contract names. A member the contract names
@@ -108,7 +99,7 @@ export function contractAnswer(
     }
     if (embedded && dialect.campaign_targetings !== null) {
       // From the answer as it came: the member may be the one progress was moved to.
-      const list = c[dialect.campaign_targetings];
+      const list = ownMember(c, dialect.campaign_targetings);
       const { [dialect.campaign_targetings]: _taken, ...others } = out;
       const rest = dialect.campaign_targetings === "progress" && member !== "progress" ? out : others;
       const id = typeof out.id === "string" ? out.id : undefined;
@@ -194,10 +185,20 @@ function renamesOf(
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The member a dialect names, of an answer or a body: its own only. Every read by a dialect's
+ * name goes through here, so a name every object inherits (`toString`, `valueOf`; the parser
+ * refuses `__proto__` and `constructor`, src/model/dialect.ts) is a missing member, never a function.
+ */
+export function ownMember(value: unknown, name: string): unknown {
+  return isObject(value) && Object.hasOwn(value, name) ? value[name] : undefined;
+}
+
 /** `value` with `from` moved to `to`; the same object when they are one member. */
 function move(value: unknown, from: string, to: string): unknown {
   if (from === to || !isObject(value)) return value;
-  const { [from]: moved, [to]: _dropped, ...rest } = value;
+  const { [from]: _moved, [to]: _dropped, ...rest } = value;
+  const moved = ownMember(value, from);
   return moved === undefined ? rest : { ...rest, [to]: moved };
 }
 
@@ -220,7 +221,8 @@ function moveAll(value: Record<string, unknown>, moves: readonly [from: string, 
   for (const [from, to] of moves) {
     if (from === to) continue;
     if (!moves.some(([, other]) => other === from)) delete out[from];
-    if (value[from] !== undefined) out[to] = value[from];
+    const moved = ownMember(value, from);
+    if (moved !== undefined) out[to] = moved;
   }
   return out;
 }

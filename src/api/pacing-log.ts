@@ -2,19 +2,8 @@
  * Pacing across runs: the requests that other runs on this machine made for the same origin,
  * environment and user, still inside their window (G10). Plans, the nightly drift job and
  * applies draw on one user's windows; a run that knew only its own requests would draw a
- * 429 from a window an earlier run filled a moment ago.
- *
- * A small append-only file next to the session cache, one line per counted request:
- * `<run> <class> <time>` (clock milliseconds at which its slot started cooling down). Runs in
- * parallel each append whole lines with one `O_APPEND` write, which the system does not
- * interleave, and read the file before each send, so they see each other too. When the file
- * grows past COMPACT_BYTES it is rewritten without the lines whose window is over (to a
- * temporary file, then renamed); a line another run appends during that rewrite can be lost,
- * which costs at most one slot of pacing, never a wrong request. No secret goes in the file.
- *
- * The file is a state file like the recovery record (private-files.ts): in a 0700 directory
- * of this OS user, 0600, never opened through a link. Its dates are bounded: a line in the
- * future counts as now (see `firstSeen`), so no file can make a run wait past one window.
+ * 429 from a window an earlier run filled a moment ago. The file, its writes and its bounds:
+ * docs/api-client.md, Pacing across runs.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";

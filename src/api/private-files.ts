@@ -86,7 +86,7 @@ export function privateDir(
   }
   if (!stat.isDirectory()) {
     throw new StateDirError(
-      `${path} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a directory"}: doohctl keeps its state only in a real directory of its own; remove it (doohctl creates it again, mode 0700)`,
+      `${path} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a directory"}: doohctl keeps its state only in a real directory of its own; remove it (doohctl creates it again, mode 0700), or ${place.elsewhere}`,
     );
   }
   const { uid } = options.owner ?? thisUser();

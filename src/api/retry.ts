@@ -1,15 +1,6 @@
 /**
  * When to try a request again, and after how long: pure decisions, no I/O. The client
- * carries them out on its Clock.
- *
- * - 429 (G10): another process of the same user shares the budget. The server refused the
- *   request before handling it, so any method, POST included, may be sent again: after
- *   `Retry-After` when present, else exponential backoff with full jitter.
- * - Network error, timeout, 5xx: GET, PUT and PATCH carry absolute values and are idempotent,
- *   so they are retried with backoff, a bounded number of times. A POST that may have been
- *   applied is never sent again blindly: the caller gets an OutcomeUnknownError. Session
- *   creation is the exception: a second login only creates a second session.
- * - A single wait longer than `maxWaitMs` fails instead of hanging silently.
+ * carries them out on its Clock. The table of outcomes and why (G10): docs/api-client.md, Retries.
  */
 import type { HttpMethod } from "./types.js";
 

@@ -8,7 +8,7 @@ import type { Tries } from "../model/silence.js";
 import { SESSION_PATH } from "../model/wire.js";
 import { NetworkError, TimeoutError } from "./errors.js";
 import type { HttpResponse } from "./transport.js";
-import type { ApiRequest } from "./types.js";
+import type { ApiRequest, BeforeSend } from "./types.js";
 
 /** One request on its way down the layers, with what each of them needs to know of it. */
 export interface Exchange {
@@ -33,6 +33,19 @@ export interface Exchange {
    * 429 is not one): progress says "attempt 2 of 4". `retrying` sets it.
    */
   tries: Tries;
+  /**
+   * The request's BeforeSend, which `paced` runs once the slot is granted, and whether an
+   * attempt may have landed: one object shared by every attempt of the request.
+   */
+  beforeSend?: { run: BeforeSend; mayHaveLanded: boolean } | undefined;
+}
+
+/** A BeforeSend refused the request: it was not sent. client.ts hands `reason` to the caller. */
+export class NotSent extends Error {
+  override readonly name = "NotSent";
+  constructor(readonly reason: unknown) {
+    super("not sent: its check before sending refused it");
+  }
 }
 
 /** Sends one exchange; resolves to the answer, whatever its status. */
@@ -75,7 +88,17 @@ export function itemsOf(request: ApiRequest): number {
 /** The exchange of a request's first attempt. */
 export function exchangeOf(
   request: ApiRequest,
-  { idempotent, items, signal }: { idempotent: boolean; items: number; signal?: AbortSignal | undefined },
+  {
+    idempotent,
+    items,
+    signal,
+    beforeSend,
+  }: {
+    idempotent: boolean;
+    items: number;
+    signal?: AbortSignal | undefined;
+    beforeSend?: BeforeSend | undefined;
+  },
 ): Exchange {
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   const headers: Record<string, string> = { accept: "application/json" };
@@ -91,5 +114,6 @@ export function exchangeOf(
     attempt: 1,
     waitedMs: 0,
     tries: { attempt: 1, of: 1 },
+    ...(beforeSend ? { beforeSend: { run: beforeSend, mayHaveLanded: false } } : {}),
   };
 }

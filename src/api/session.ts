@@ -3,13 +3,8 @@
  * for every request, log in again when it nears its 8-hour end or the DSP answers 403.
  * Concurrent requests share one login. An optional cache file lets consecutive runs reuse a
  * session. The token lives only in memory and in that 0600 file: never in an event, an error
- * or a log line.
- *
- * The cache decides the account a run's recovery record and apply lock are keyed by (G9), so
- * it is trusted only as the recovery record is (private-files.ts): a 0600 file of this OS
- * user in a 0700 directory of its own, never read through a link. Anything else is ignored
- * with a warning naming the path and the fix, and the run logs in afresh: a cache file
- * another user planted must not move a plan to another account's recovery record.
+ * or a log line. What the cache is trusted with, and why never the account (G9):
+ * docs/api-client.md, Sessions.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -66,6 +61,9 @@ export class Session {
   private current: SessionToken | undefined;
   private pending: Promise<SessionToken> | undefined;
   private cacheRead: Promise<void> | undefined;
+  private cacheFile: Promise<SessionToken | undefined> | undefined;
+  /** The session of this run's latest login: the one whose account the DSP named. */
+  private loggedIn: SessionToken | undefined;
   /** The cache directory was refused (and the user told): nothing is written there either. */
   private cacheRefused = false;
   private readonly options: SessionOptions;
@@ -78,7 +76,7 @@ export class Session {
   async token(signal?: AbortSignal): Promise<string> {
     if (this.current && this.usable(this.current)) return this.current.token;
     // One read of the cache file, shared by the concurrent first requests of a run.
-    this.cacheRead ??= this.readCache().then((cached) => {
+    this.cacheRead ??= this.cached().then((cached) => {
       if (cached && this.usable(cached) && !this.current) {
         this.current = cached;
         this.options.onSession?.(true);
@@ -89,10 +87,21 @@ export class Session {
     return (await this.refresh(signal)).token;
   }
 
-  /** G9: the session's account id (logging in, or reading the cache, when there is no session yet). */
+  /**
+   * G9: the account the DSP's login answer names, never the cache's: the first call of a run
+   * logs in whatever the cache holds (docs/connecting.md). A cache that named another account
+   * is replaced by this login's session, with a warning.
+   */
   async accountId(signal?: AbortSignal): Promise<string> {
-    await this.token(signal);
-    return this.current?.accountId ?? (await this.refresh(signal)).accountId;
+    if (this.loggedIn) return this.loggedIn.accountId;
+    const cached = await this.cached();
+    const { accountId } = await this.refresh(signal);
+    if (cached !== undefined && cached.accountId !== accountId) {
+      this.options.onCacheError?.(
+        `session cache discarded: ${this.cachePath()} named account ${cached.accountId}, the DSP's login answer names account ${accountId} (G9); it now holds this login's session`,
+      );
+    }
+    return accountId;
   }
 
   /**
@@ -117,6 +126,7 @@ export class Session {
         .login(signal)
         .then(async (session) => {
           this.current = session;
+          this.loggedIn = session;
           this.options.onSession?.(false);
           // The cache only saves a login next time: failing to write it must not fail this run.
           await this.writeCache(session).catch((error: NodeJS.ErrnoException) => {
@@ -144,6 +154,12 @@ export class Session {
     return join(cacheDir, `session-${key.slice(0, 32)}.json`);
   }
 
+  /** The cache file's session, read once per run (so its warnings are said once). */
+  private cached(): Promise<SessionToken | undefined> {
+    this.cacheFile ??= this.readCache();
+    return this.cacheFile;
+  }
+
   private async readCache(): Promise<SessionToken | undefined> {
     const path = this.cachePath();
     const dir = this.options.cacheDir;
@@ -164,11 +180,15 @@ export class Session {
       return undefined;
     }
     if (text === undefined) return undefined;
-    let file: Partial<CacheFile>;
+    let file: Partial<CacheFile> | null;
     try {
-      file = JSON.parse(text) as Partial<CacheFile>;
+      file = JSON.parse(text) as Partial<CacheFile> | null;
     } catch {
-      return undefined; // a torn or foreign file: a fresh login replaces it
+      file = null;
+    }
+    if (file === null || typeof file !== "object") {
+      this.options.onCacheError?.(`session cache not used, logging in afresh: ${path} is not a JSON object`);
+      return undefined;
     }
     const { origin, environment, email, clock } = this.options;
     if (

@@ -59,7 +59,7 @@ export interface DspClientOptions {
   timeouts?: { connectMs?: number; requestMs?: number };
   /**
    * The largest answer read; past it reading stops and the request fails with a
-   * ResponseTooLargeError (not retried). @default 67_108_864 (64 MiB)
+   * ResponseTooLargeError (not retried). @default 16_777_216 (16 MiB)
    */
   maxResponseBytes?: number;
   retry?: {
@@ -168,7 +168,18 @@ export interface SendOptions {
   raw?: boolean;
   /** Items the request carries (batch size), for events. */
   items?: number;
+  /** The check a write makes the moment before it goes out (BeforeSend). */
+  beforeSend?: BeforeSend;
 }
+
+/**
+ * Run by the client once a request holds its slot of the rate window, immediately before
+ * each attempt goes out: after any pacing wait, retry backoff or re-login, so nothing waits
+ * between it and the send (the write guard's read, docs/apply.md, Edits by others during an
+ * apply). `mayHaveLanded`: an earlier attempt got a 5xx or no answer, so the DSP may already
+ * hold what the request writes. A throw stops the request unsent, with that error.
+ */
+export type BeforeSend = (attempt: { mayHaveLanded: boolean }) => Promise<void>;
 
 /**
  * The batch reads plan and apply use, each in as few requests as the API allows (paging.ts),

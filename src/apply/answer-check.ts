@@ -57,6 +57,11 @@ const BATCHES = [
 
 const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
 
+/** A body member's name in the contract: the dialect's contract number member is `contract_number`. */
+function canonicalMember(batch: string, member: string, dialect: Dialect): string {
+  return batch === "insertion_orders" && member === dialect.contract_number ? "contract_number" : member;
+}
+
 /** What may explain a member not taken: the decision that says the DSP takes it as sent. */
 function explain(member: string, batch: string, dialect: Dialect, create: boolean): string {
   if (batch === "insertion_orders" && member === dialect.contract_number) {
@@ -144,8 +149,7 @@ export function differences(
   const sentItems = batch && listOf(request.body, batch.member);
   if (!batch || !sentItems) return { differences: [], absent: [] };
   const byId = new Map((listOf(answer, batch.member) ?? []).map((o) => [o.id, o] as const));
-  const canonical = (m: string) =>
-    batch.member === "insertion_orders" && m === dialect.contract_number ? "contract_number" : m;
+  const canonical = (m: string) => canonicalMember(batch.member, m, dialect);
   const out: Difference[] = [];
   const absent: string[] = [];
   sentItems.forEach((sent, item) => {
@@ -192,6 +196,33 @@ function created(
     }
   });
   return { differences: out, absent: [] };
+}
+
+/**
+ * The objects of a batch PATCH that `live` (read now, in the contract's names) shows as sent,
+ * each with the members it writes (contract names): an earlier attempt that got no answer
+ * may have written them (the write guard, guard.ts).
+ */
+export function shownAsSent(
+  request: Request,
+  live: readonly object[],
+  dialect: Dialect,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
+  if (!batch) return out;
+  const found = differences(request, { [batch.member]: live }, dialect).differences;
+  const differing = new Set(found.map((d) => d.item));
+  const ids = new Set(live.map((o) => (o as Item).id));
+  (listOf(request.body, batch.member) ?? []).forEach((sent, item) => {
+    if (differing.has(item) || !ids.has(sent.id)) return;
+    const members = Object.keys(sent).filter((m) => m !== "id");
+    out.set(
+      String(sent.id),
+      members.map((m) => canonicalMember(batch.member, m, dialect)),
+    );
+  });
+  return out;
 }
 
 /**

@@ -1,11 +1,8 @@
 /**
- * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants. A plan is made from a
- * live state that someone else may change before apply writes: PATCH and PUT bodies carry
- * absolute values, so a write would silently undo a colleague's edit, and a POST would create
- * a campaign a second apply has just created. So right before each write request, the objects
- * it writes are read again (one GET per 100 objects, or per targeting list) and compared with
- * what the plan saw, updated by this apply's own answers. Any difference stops the apply
- * before that write, naming the object and the field; a new plan then takes the edit in.
+ * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants; docs/apply.md,
+ * Edits by others during an apply): right before each write request, the objects it writes are
+ * read again and compared with what the plan saw. "Right before" is the client's BeforeSend
+ * (api/types.ts): after every pacing wait, backoff or re-login, and again before each retry.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
@@ -20,6 +17,7 @@ import {
 } from "../plan/saved/fingerprint.js";
 import { describeStale } from "../plan/saved/stale.js";
 import type { JsonValue, ObjectKind, Plan } from "../plan/types.js";
+import { shownAsSent } from "./answer-check.js";
 
 export class ConcurrentChangeError extends Error {
   override readonly name = "ConcurrentChangeError";
@@ -42,29 +40,30 @@ function idsOf(body: unknown, member: string): string[] {
   return items.flatMap((item: { id?: unknown }) => (typeof item?.id === "string" ? [item.id] : []));
 }
 
-/** The batch PATCHes: their body member, the fingerprint kind, and how to read their objects now. */
+/** The batch PATCHes: their body member, the fingerprint kind, how to read their objects now. */
 const BATCHES: {
   member: string;
   kind: ObjectKind;
-  read(client: DspClient, ids: string[], options: SendOptions): Promise<Map<string, JsonValue>>;
+  read(client: DspClient, ids: string[], options: SendOptions): Promise<{ id: string }[]>;
+  snapshot(live: object): JsonValue;
 }[] = [
   {
     member: "insertion_orders",
     kind: "insertion_order",
-    read: async (client, ids, options) =>
-      new Map((await client.getInsertionOrders(ids, options)).map((io) => [io.id, ioFields(io)])),
+    read: (client, ids, options) => client.getInsertionOrders(ids, options),
+    snapshot: (io) => ioFields(io as InsertionOrder),
   },
   {
     member: "campaigns",
     kind: "campaign",
-    read: async (client, ids, options) =>
-      new Map((await client.getCampaigns(ids, options)).map((c) => [c.id, campaignSnapshot(c)])),
+    read: (client, ids, options) => client.getCampaigns(ids, options),
+    snapshot: (c) => campaignSnapshot(c as Campaign),
   },
   {
     member: "creatives",
     kind: "creative",
-    read: async (client, ids, options) =>
-      new Map((await client.getCreatives(ids, options)).map((c) => [c.id, creativeSnapshot(c)])),
+    read: (client, ids, options) => client.getCreatives(ids, options),
+    snapshot: (c) => creativeSnapshot(c as Creative),
   },
 ];
 
@@ -86,8 +85,17 @@ export class WriteGuard {
     }
   }
 
-  /** Throws ConcurrentChangeError when an object `request` writes moved since the plan. */
-  async check(request: { method: string; path: string; body: unknown }, options: SendOptions): Promise<void> {
+  /**
+   * The check before each attempt of `request` (BeforeSend, api/types.ts: after every wait,
+   * nothing between it and the send). Throws ConcurrentChangeError when an object it writes
+   * moved since the plan. After an attempt that may have landed, an object the DSP shows as
+   * this request writes it is taken as written by it: only its other members are compared.
+   */
+  async check(
+    request: { method: string; path: string; body: unknown },
+    options: SendOptions,
+    mayHaveLanded = false,
+  ): Promise<void> {
     const { method, path, body } = request;
     if (method === "POST" && path.endsWith("/campaigns")) return this.checkNames(body, options);
     const targetings = TARGETINGS_PATH.exec(path);
@@ -96,17 +104,29 @@ export class WriteGuard {
       // The campaign's `active` in the same look (GET /campaigns filtered by id, G2): a PUT
       // that drops or changes a set goes only to an inactive campaign (I1).
       const { campaign, sets } = await this.liveTargetings(id, options);
-      this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
-      return refuseActiveRemoval(id, campaign, sets, body);
+      const sent = ((body as { targetings?: unknown } | null)?.targetings ?? []) as TargetingOptionSet[];
+      const written = mayHaveLanded && sets !== undefined && Targeting.listEquals(sent, sets);
+      if (!written)
+        this.compare("targetings", [[id, sets === undefined ? undefined : targetingsSnapshot(sets)]]);
+      return refuseActiveRemoval(id, campaign, sets, sent);
     }
     if (method !== "PATCH") return;
     const batch = BATCHES.find((b) => path.endsWith(`/${b.member}`));
     if (!batch) return;
     const ids = idsOf(body, batch.member);
     const live = await batch.read(this.client, ids, options);
+    const written = mayHaveLanded ? shownAsSent(request, live, this.client.dialect) : new Map();
+    const byId = new Map(live.map((o) => [o.id, o]));
     return this.compare(
       batch.kind,
-      ids.map((id) => [id, live.get(id)]),
+      ids.map((id) => {
+        const object = byId.get(id);
+        if (object === undefined) return [id, undefined];
+        const now = batch.snapshot(object) as Snapshot;
+        const expected = (this.expected.get(`${batch.kind}:${id}`) ?? {}) as Snapshot;
+        for (const member of written.get(id) ?? []) if (member in expected) now[member] = expected[member]!;
+        return [id, now];
+      }),
     );
   }
 
@@ -203,10 +223,9 @@ function refuseActiveRemoval(
   id: string,
   campaign: Campaign | undefined,
   live: readonly TargetingOptionSet[] | undefined,
-  body: unknown,
+  after: readonly TargetingOptionSet[],
 ): void {
   if (!campaign?.active || live === undefined) return;
-  const after = ((body as { targetings?: unknown } | null)?.targetings ?? []) as TargetingOptionSet[];
   const { removed } = Targeting.keyedDifference(Targeting.keyed(live), Targeting.keyed(after));
   if (removed.length === 0) return;
   throw new ConcurrentChangeError(

@@ -2,22 +2,14 @@
  * Campaign creation is the one write that is not idempotent (G3: POST /campaigns). When its
  * outcome is unknown (connection lost, timeout, 5xx), the apply lists the insertion orders'
  * campaigns by name to learn what happened: all created -> take their ids and go on; none
- * -> send it once more, now known not to have happened. Never a campaign twice.
- *
- * A 5xx is an answer: the server is done with the request, so the check runs at once. A
- * timed-out request may still be running on a slow server, which could commit it after a
- * check made at once found nothing, and the re-sent POST would then create the campaigns a
- * second time. So only then does the check wait `settleMs` first (with a countdown): a
- * creation still running then had a whole further request timeout to land.
- *
- * An accepted POST (2xx) whose answer cannot be read (not the contract's shape, another
- * number of campaigns than sent) created them: their ids are learnt by name at once, and it
- * is never sent again (docs/apply.md, An answer that cannot be read).
+ * -> send it once more, now known not to have happened. Never a campaign twice. Why only a
+ * timeout waits `settleMs` first, and an accepted POST is never sent again: docs/apply.md,
+ * Creating campaigns safely.
  */
 
 import { createdItems } from "../api/endpoints.js";
 import { OutcomeUnknownError, unreadableAnswer } from "../api/errors.js";
-import type { ApiRequest, DspClient } from "../api/types.js";
+import type { ApiRequest, BeforeSend, DspClient } from "../api/types.js";
 import type { Clock } from "../model/clock.js";
 import type { Dialect } from "../model/dialect.js";
 import type { Campaign } from "../model/wire.js";
@@ -88,6 +80,8 @@ export async function postNewCampaigns(options: {
   client: DspClient;
   request: ApiRequest;
   items: number;
+  /** The write guard's check, before each attempt (api/types.ts). */
+  beforeSend?: BeforeSend;
   signal?: AbortSignal | undefined;
   onCheck: (message: string) => void;
   /** Told before the settle wait, with the clock time it ends: progress shows a countdown. */
@@ -96,9 +90,9 @@ export async function postNewCampaigns(options: {
   /** How long an unknown outcome is left to settle before the check by name. */
   settleMs: number;
 }): Promise<PostOutcome> {
-  const { client, request, items, signal } = options;
+  const { client, request, items, signal, beforeSend } = options;
   const keys = keysOf(client.dialect, request.body);
-  const sendOptions = signal ? { signal, items } : { items };
+  const sendOptions = { items, ...(signal ? { signal } : {}), ...(beforeSend ? { beforeSend } : {}) };
   for (let attempt = 1; ; attempt++) {
     let answer: unknown;
     try {

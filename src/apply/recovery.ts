@@ -37,23 +37,26 @@ export class RecoveryRecordError extends Error {
 }
 
 /**
- * `DOOHCTL_STATE_DIR`, else `$XDG_STATE_HOME/doohctl`, else `~/.local/state/doohctl`. A
- * relative `DOOHCTL_STATE_DIR` is refused: it would name another directory from each working
+ * The state directory, checked before anything in it is read or written: `DOOHCTL_STATE_DIR`,
+ * else `$XDG_STATE_HOME/doohctl`, else `~/.local/state/doohctl`. A relative
+ * `DOOHCTL_STATE_DIR` is refused: it would name another directory from each working
  * directory, and a record written from one would be invisible from the other (docs/apply.md).
- * A relative `XDG_STATE_HOME` is ignored, as the XDG specification says.
+ * A relative `XDG_STATE_HOME` is ignored, as the XDG specification says. When it exists it must
+ * be a real directory of this OS user's, 0700, like the directories in it: another user who
+ * could write there could move `recovery/` away and hide a paused campaign (StateDirError,
+ * naming the directory and the fix). A missing one is created 0700 by the first record.
  */
-export function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
+export function checkedStateDir(env: Readonly<Record<string, string | undefined>>): string {
   const set = env.DOOHCTL_STATE_DIR;
-  if (set) {
-    if (!isAbsolute(set)) {
-      throw new StateDirError(
-        `DOOHCTL_STATE_DIR=${set} is a relative path: runs from another working directory would not see this run's recovery record; set an absolute path, e.g. DOOHCTL_STATE_DIR="$PWD/${set}"`,
-      );
-    }
-    return set;
+  if (set && !isAbsolute(set)) {
+    throw new StateDirError(
+      `DOOHCTL_STATE_DIR=${set} is a relative path: runs from another working directory would not see this run's recovery record; set an absolute path, e.g. DOOHCTL_STATE_DIR="$PWD/${set}"`,
+    );
   }
   const xdg = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : undefined;
-  return join(xdg ?? join(env.HOME || homedir(), ".local", "state"), "doohctl");
+  const dir = set || join(xdg ?? join(env.HOME || homedir(), ".local", "state"), "doohctl");
+  privateDir(dir, { create: false });
+  return dir;
 }
 
 /**
@@ -127,6 +130,7 @@ interface ReadFile {
 
 /** The record of one account in one state directory. */
 export class RecoveryStore {
+  private readonly stateDir: string;
   private readonly root: string;
   private readonly dir: string;
   private readonly clock: Clock;
@@ -142,6 +146,7 @@ export class RecoveryStore {
     readonly scope: RecoveryScope,
     options: { clock?: Clock; legacyUser?: string | undefined } = {},
   ) {
+    this.stateDir = stateDir;
     this.root = join(stateDir, "recovery");
     this.dir = join(this.root, accountKey(scope));
     this.clock = options.clock ?? systemClock;
@@ -208,6 +213,7 @@ export class RecoveryStore {
   /** A record for one apply run: entries are added before pauses and removed after reactivations. */
   begin(startedAt: string): ApplyRecovery {
     return new ApplyRecovery({
+      stateDir: this.stateDir,
       root: this.root,
       dir: this.dir,
       scope: this.scope,
@@ -282,6 +288,7 @@ export class ApplyRecovery {
 
   constructor(
     private readonly at: {
+      stateDir: string;
       root: string;
       dir: string;
       scope: RecoveryScope;
@@ -318,8 +325,7 @@ export class ApplyRecovery {
     if (fresh.length === 0) return;
     this.paused = [...this.paused, ...fresh];
     try {
-      privateDir(this.at.root, { create: true });
-      privateDir(this.at.dir, { create: true });
+      for (const dir of [this.at.stateDir, this.at.root, this.at.dir]) privateDir(dir, { create: true });
       this.write();
     } catch (error) {
       this.paused = this.paused.slice(0, this.paused.length - fresh.length);

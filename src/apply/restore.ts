@@ -3,7 +3,7 @@
  * for targeting changes and did not reactivate are reactivated before it reports.
  */
 import type { DspClient } from "../api/types.js";
-import { MAX_BATCH } from "../model/wire.js";
+import { type Campaign, MAX_BATCH } from "../model/wire.js";
 import type { ApplyListener } from "./events.js";
 
 /**
@@ -25,11 +25,21 @@ export interface RestoreOutcome {
   error?: string;
 }
 
+/** Read right before a reactivation PATCH: some of its campaigns are no longer inactive. */
+class Moved extends Error {
+  constructor(readonly live: readonly Campaign[]) {
+    super("internal: campaigns moved before their reactivation was sent");
+  }
+}
+
 /**
  * After a stop (interruption or failure), delivery first: the campaigns this apply paused
- * and did not reactivate are read (one GET per 100) and those still inactive are reactivated
- * (one PATCH per 100). A campaign whose targeting PUT has not landed goes back to exactly its
- * state before the apply, so I1 holds; one whose PUT landed serves its new targetings.
+ * and did not reactivate are reactivated, one PATCH per 100. Each PATCH reads its campaigns
+ * right before it goes out (BeforeSend, api/types.ts: after its wait for a write slot, and
+ * again before a retry) and carries only those still inactive: one found active already
+ * counts as restored, one gone as not read back. A campaign whose targeting PUT has not
+ * landed goes back to exactly its state before the apply, so I1 holds; one whose PUT landed
+ * serves its new targetings.
  */
 export async function restoreDelivery(input: {
   client: DspClient;
@@ -40,29 +50,44 @@ export async function restoreDelivery(input: {
 }): Promise<RestoreOutcome> {
   const { client, signal } = input;
   const restored: string[] = [];
+  // Neither read back nor reactivated: never counted as restored.
+  const unseen: string[] = [];
+  const stillInactive: string[] = [];
   const say = (message: string) => input.emit({ type: "check", seq: 0, message });
+  const options = signal ? { signal } : {};
   try {
     input.emit({ type: "restore", campaigns: input.campaignIds.length });
     say(
       `reactivating ${campaigns(input.campaignIds.length)} this apply paused: ${input.campaignIds.join(", ")}`,
     );
-    const live = await client.getCampaigns(input.campaignIds, signal ? { signal } : {});
-    const inactive = new Set(live.filter((c) => !c.active).map((c) => c.id));
-    const already = input.campaignIds.filter((id) => live.some((c) => c.id === id) && !inactive.has(id));
-    restored.push(...already);
-    const ids = input.campaignIds.filter((id) => inactive.has(id));
-    // Neither read back nor reactivated: never counted as restored.
-    const unseen = input.campaignIds.filter((id) => !live.some((c) => c.id === id));
-    const stillInactive: string[] = [];
-    for (let at = 0; at < ids.length; at += MAX_BATCH) {
-      const chunk = ids.slice(at, at + MAX_BATCH);
-      const answer = await client.send(
-        client.endpoints.patchCampaigns(chunk.map((id) => ({ id, active: true }))),
-        signal ? { signal, items: chunk.length } : { items: chunk.length },
-      );
-      // Restored is what the DSP's answer shows active, not what was asked for.
-      const active = new Set((answer?.campaigns ?? []).filter((c) => c.active).map((c) => c.id));
-      for (const id of chunk) (active.has(id) ? restored : stillInactive).push(id);
+    for (let at = 0; at < input.campaignIds.length; at += MAX_BATCH) {
+      // Each Moved leaves fewer to send: the loop ends.
+      for (let chunk = input.campaignIds.slice(at, at + MAX_BATCH); chunk.length > 0; ) {
+        const sending = chunk;
+        try {
+          const answer = await client.send(
+            client.endpoints.patchCampaigns(sending.map((id) => ({ id, active: true }))),
+            {
+              ...options,
+              items: sending.length,
+              beforeSend: async () => {
+                const live = await client.getCampaigns(sending, options);
+                if (!sending.every((id) => live.some((c) => c.id === id && !c.active))) throw new Moved(live);
+              },
+            },
+          );
+          // Restored is what the DSP's answer shows active, not what was asked for.
+          const active = new Set((answer?.campaigns ?? []).filter((c) => c.active).map((c) => c.id));
+          for (const id of sending) (active.has(id) ? restored : stillInactive).push(id);
+          chunk = [];
+        } catch (error) {
+          if (!(error instanceof Moved)) throw error;
+          const live = new Map(error.live.map((c) => [c.id, c]));
+          chunk = sending.filter((id) => live.get(id)?.active === false);
+          restored.push(...sending.filter((id) => live.get(id)?.active === true));
+          unseen.push(...sending.filter((id) => !live.has(id)));
+        }
+      }
     }
     input.recovery?.reactivated(restored);
     const missed = [...unseen, ...stillInactive];

@@ -1,11 +1,11 @@
 /**
- * Running one request of the plan: its placeholders resolved, the objects it writes read
- * again (the write guard), the pauses it makes recorded before it is sent, then sent (a POST
- * through its outcome check) and its answer taken in. Its outcome is an event; a failure or
+ * Running one request of the plan: its placeholders resolved, then sent (a POST through its
+ * outcome check), the objects it writes read again (the write guard) and the pauses it makes
+ * recorded once it holds its write slot, right before it goes out; then its answer taken in. Its outcome is an event; a failure or
  * an interruption also stops the apply (I7).
  */
 import { unreadableAnswer } from "../api/errors.js";
-import type { ApiEvent, ApiRequest, DspClient } from "../api/types.js";
+import type { ApiEvent, ApiRequest, BeforeSend, DspClient } from "../api/types.js";
 import type { ApplyFailure, ApplyRequestRecord, PlannedRequestRef } from "../model/apply-report.js";
 import type { Clock } from "../model/clock.js";
 import { Placeholder } from "../plan/changes/placeholder.js";
@@ -89,13 +89,14 @@ async function sendWrite(
   request: ApiRequest,
   items: number,
   seq: number,
+  beforeSend: BeforeSend,
 ): Promise<{ answer: unknown; unreadable?: string }> {
   const { client, signal } = run;
   const options = signal ? { signal } : {};
   let unreadable: string | undefined;
   let answer: unknown;
   try {
-    answer = await client.send(request, { ...options, items });
+    answer = await client.send(request, { ...options, items, beforeSend });
     const { absent } = differences(request, answer, client.dialect);
     if (absent.length === 0) return { answer };
     unreadable = `it does not hold ${absent.join(", ")}`;
@@ -162,14 +163,20 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
     }
     emit({ type: "request", ...sent(), done: index, total, at: sentAt });
     const request = { method: planned.method, path, body };
-    await guard.check(request, signal ? { signal } : {});
-    run.pauses.pausing(request);
-    run.dispatched.add(planned.seq);
+    // Once the write holds its slot, before each attempt: the guard's look, then (once) the
+    // pauses it makes recorded; nothing waits between them and the send (api/types.ts).
+    const beforeSend: BeforeSend = async ({ mayHaveLanded }) => {
+      await guard.check(request, signal ? { signal } : {}, mayHaveLanded);
+      if (run.dispatched.has(planned.seq)) return;
+      run.pauses.pausing(request);
+      run.dispatched.add(planned.seq);
+    };
     if (planned.method === "POST") {
       const outcome = await postNewCampaigns({
         client,
         request,
         items: planned.items,
+        beforeSend,
         signal,
         clock,
         settleMs: run.creationSettleMs,
@@ -188,7 +195,7 @@ export async function runRequest(run: ApplyRun, index: number): Promise<RequestS
       guard.record(request, answer);
       checkAnswer(request, answer, client.dialect);
     } else {
-      const sent = await sendWrite(run, request, planned.items, planned.seq);
+      const sent = await sendWrite(run, request, planned.items, planned.seq, beforeSend);
       unreadable = sent.unreadable;
       guard.record(request, sent.answer);
       run.pauses.reactivated(request, sent.answer);

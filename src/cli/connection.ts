@@ -1,9 +1,11 @@
 /**
- * Builds the DSP client for a command from the config's connection and the environment,
- * shared by plan, apply and export. The environment is read here (src/cli) and nowhere else:
- * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (required to read live state), DOOHCTL_API_ORIGIN and
- * DOOHCTL_ENVIRONMENT (override the config), DOOHCTL_SESSION_CACHE=off, DOOHCTL_REQUEST_TIMEOUT
- * and DOOHCTL_MAX_RESPONSE_BYTES (the client's whole-request deadline and answer size cap).
+ * A command's connection, resolved once from the config's `connection` and the environment,
+ * then handed down: `connectionOf` makes the value, `connect` builds the client from it
+ * (ARCHITECTURE.md, Connecting). The environment is read here (src/cli) and nowhere else:
+ * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (or an account's `email_from` and `password_from`),
+ * DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT (src/config/connection.ts), DOOHCTL_SESSION_CACHE=off
+ * and XDG_CACHE_HOME (the session cache), DOOHCTL_STATE_DIR and XDG_STATE_HOME (the state
+ * directory), DOOHCTL_REQUEST_TIMEOUT and DOOHCTL_MAX_RESPONSE_BYTES (the client's limits).
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,15 +13,30 @@ import { createDspClient } from "../api/client.js";
 import { filePacingLog, type PacingLog, PacingLogError, pacingLogPath } from "../api/pacing-log.js";
 import { StateDirError } from "../api/private-files.js";
 import type { DspClient, DspClientOptions } from "../api/types.js";
-import { credentialVariables, type ResolvedConnection, resolveConnection } from "../config/connection.js";
+import { applyLockDir } from "../apply/lock.js";
+import { checkedStateDir } from "../apply/recovery.js";
+import { type ResolvedConnection, resolveConnection } from "../config/connection.js";
 import { FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import type { Clock } from "../model/clock.js";
 import type { ConnectionSettings } from "../model/desired.js";
+import type { Dialect } from "../model/dialect.js";
 import type { CliIO } from "./io.js";
 
-export class MissingCredentialsError extends Error {
-  override readonly name = "MissingCredentialsError";
-  readonly code = "CREDENTIALS_MISSING";
+/** Everything a command needs to reach the DSP, and where its state lives. Never a secret. */
+export interface Connection extends ResolvedConnection {
+  dialect?: Dialect;
+  /** The variables the API user's email and password are read from (docs/safety.md). */
+  credentials: { email: string; password: string };
+  /** The API user this run logs in as: its email. */
+  user: string;
+  /** The session cache's and the pacing log's directory; absent with the cache off. */
+  cacheDir?: string;
+  /** The state directory, checked (`checkedStateDir`), for a command that reads the record. */
+  stateDir?: string;
+  /** Where the apply locks live (`applyLockDir`). */
+  lockDir: string;
+  /** The whole-request deadline, the answer-size cap, `--ca`'s certificate, `--max-wait`. */
+  limits: Pick<DspClientOptions, "timeouts" | "maxResponseBytes" | "ca" | "retry">;
 }
 
 export interface ConnectOptions {
@@ -27,36 +44,49 @@ export interface ConnectOptions {
   sessionCache: boolean;
   /** `--ca FILE`: a PEM CA certificate trusted in addition to Node's bundled roots. */
   caFile?: string | undefined;
-  /** Extra client options, e.g. retry limits in tests. */
-  client?: Partial<DspClientOptions>;
+  /** `--max-wait`: the longest single Retry-After or backoff wait. */
+  maxWaitMs?: number | undefined;
+  /** The command reads the recovery record: its state directory is resolved and checked. */
+  state?: boolean;
 }
 
-export interface Connection {
-  client: DspClient;
-  connection: ResolvedConnection;
-  /** Pacing across runs: other runs' requests in the windows (absent with the session cache off). */
-  pacing?: PacingLog;
+export class MissingCredentialsError extends Error {
+  override readonly name = "MissingCredentialsError";
+  readonly code = "CREDENTIALS_MISSING";
 }
 
 /**
- * The API user's credentials: DOOHCTL_EMAIL and DOOHCTL_PASSWORD, or for one of several
- * accounts only the variables its `email_from` and `password_from` name (docs/safety.md).
+ * Where to connect, as whom, where the state lives and the client's limits; throws before any
+ * request on a problem, naming the variable or file. The password is read by `connect` only,
+ * so it is in no value handed around.
  */
-function credentials(env: CliIO["env"], connection: ResolvedConnection): { email: string; password: string } {
-  const names = credentialVariables(connection);
-  const missing = [names.email, names.password].filter((name) => !env[name]);
+export function connectionOf(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
+  const where = resolveConnection(settings, io.env);
+  const credentials = where.account
+    ? { email: where.account.emailFrom, password: where.account.passwordFrom }
+    : { email: "DOOHCTL_EMAIL", password: "DOOHCTL_PASSWORD" };
+  const missing = [credentials.email, credentials.password].filter((name) => !io.env[name]);
   if (missing.length > 0) {
-    const whose = connection.account ? `account ${connection.account.name}: ` : "";
+    const whose = where.account ? `account ${where.account.name}: ` : "";
     throw new MissingCredentialsError(
-      `${whose}${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in ${names.email} and ${names.password} (never in a config file)`,
+      `${whose}${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set: reading live state needs the API user's credentials in ${credentials.email} and ${credentials.password} (never in a config file)`,
     );
   }
-  return { email: env[names.email]!, password: env[names.password]! };
-}
-
-/** The API user this run logs in as (its email), or "" when the variable is unset. */
-export function runUser(env: CliIO["env"], connection: Pick<ResolvedConnection, "account">): string {
-  return env[credentialVariables(connection).email] ?? "";
+  const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
+  return Object.freeze({
+    ...where,
+    ...(settings.dialect ? { dialect: settings.dialect } : {}),
+    credentials,
+    user: io.env[credentials.email]!,
+    ...(cacheOn ? { cacheDir: cacheDirOf(io.env, where) } : {}),
+    ...(options.state ? { stateDir: checkedStateDir(io.env) } : {}),
+    lockDir: applyLockDir(io.env),
+    limits: {
+      ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
+      ...clientLimits(io.env),
+      ...(options.maxWaitMs !== undefined ? { retry: { maxWaitMs: options.maxWaitMs } } : {}),
+    },
+  });
 }
 
 /**
@@ -64,10 +94,13 @@ export function runUser(env: CliIO["env"], connection: Pick<ResolvedConnection, 
  * its own (`accounts/<name>`; docs/safety.md, Keeping two accounts apart), so a job of one
  * account never reads or writes another's session or request log, whatever their users.
  */
-function sessionCacheDir(env: CliIO["env"], connection: ResolvedConnection): string {
+function cacheDirOf(env: CliIO["env"], connection: ResolvedConnection): string {
   const base = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
   return connection.account ? join(base, "accounts", connection.account.name) : base;
 }
+
+/** A CA bundle of every public root is about 200 KiB. */
+const CA_FILE_LIMIT = { bytes: 1024 * 1024, of: "a CA file", advice: "pass a PEM certificate file" };
 
 export class CaFileError extends Error {
   override readonly name = "CaFileError";
@@ -78,9 +111,9 @@ function readCa(path: string, cwd: string): string {
   let text: string;
   try {
     // A regular file under the cap: a pipe or a device named here would hang or never end.
-    text = Buffer.from(readRegularFileSync(resolve(cwd, path))).toString("utf8");
+    text = Buffer.from(readRegularFileSync(resolve(cwd, path), CA_FILE_LIMIT)).toString("utf8");
   } catch (error) {
-    const why = error instanceof FileRefused ? error.message.replace(/;.*$/, "") : undefined;
+    const why = error instanceof FileRefused ? error.message.replace(/[;:] .*$/, "") : undefined;
     throw new CaFileError(
       `--ca ${path}: cannot read it (${why ?? (error as NodeJS.ErrnoException).code ?? String(error)}): pass a PEM certificate file`,
     );
@@ -97,8 +130,8 @@ export class ClientLimitError extends Error {
 }
 
 /** The answer-size cap and whole-request deadline, when the environment sets them. */
-function clientLimits(env: CliIO["env"]): Partial<DspClientOptions> {
-  const out: Partial<DspClientOptions> = {};
+function clientLimits(env: CliIO["env"]): Connection["limits"] {
+  const out: Connection["limits"] = {};
   const timeout = env.DOOHCTL_REQUEST_TIMEOUT;
   if (timeout !== undefined && timeout !== "") {
     const seconds = Number(timeout);
@@ -121,47 +154,43 @@ function clientLimits(env: CliIO["env"]): Partial<DspClientOptions> {
   return out;
 }
 
-/** Resolves where to connect and builds the client; throws before any request on a problem. */
-export function connect(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
-  const connection = resolveConnection(settings, io.env);
-  const cacheOn = options.sessionCache && io.env.DOOHCTL_SESSION_CACHE?.toLowerCase() !== "off";
-  const who = credentials(io.env, connection);
-  const pacing = cacheOn
-    ? pacingLog(sessionCacheDir(io.env, connection), connection, who.email, io.clock)
-    : undefined;
-  const client = createDspClient({
+/**
+ * The pacing log, the session cache and the client of a resolved connection; `client` adds
+ * options (retry limits, doctor's hooks). Nothing is sent here.
+ */
+export function connect(
+  io: CliIO,
+  connection: Connection,
+  client: Partial<DspClientOptions> = {},
+): { client: DspClient; pacing?: PacingLog } {
+  // Pacing across runs: the request log lives (and is turned off) with the session cache.
+  const pacing = connection.cacheDir === undefined ? undefined : pacingLog(connection, io.clock);
+  const dsp = createDspClient({
     apiOrigin: connection.apiOrigin,
     environment: connection.environment,
-    credentials: who,
+    credentials: { email: connection.user, password: io.env[connection.credentials.password]! },
     rateLimits: connection.rateLimits,
-    ...(settings.dialect ? { dialect: settings.dialect } : {}),
-    sessionCache: cacheOn ? { dir: sessionCacheDir(io.env, connection) } : false,
-    // Pacing across runs: the request log lives (and is turned off) with the session cache.
+    ...(connection.dialect ? { dialect: connection.dialect } : {}),
+    sessionCache: connection.cacheDir === undefined ? false : { dir: connection.cacheDir },
     ...(pacing ? { pacingLog: pacing } : {}),
     clock: io.clock,
-    ...(options.caFile !== undefined ? { ca: readCa(options.caFile, io.cwd) } : {}),
-    ...clientLimits(io.env),
-    ...options.client,
+    ...connection.limits,
+    ...client,
   });
-  client.on((event) => {
+  dsp.on((event) => {
     if (event.type === "warning") io.stderr.write(`doohctl: warning: ${event.message}\n`);
   });
-  return { client, connection, ...(pacing ? { pacing } : {}) };
+  return { client: dsp, ...(pacing ? { pacing } : {}) };
 }
 
-function pacingLog(
-  dir: string,
-  connection: ResolvedConnection,
-  email: string,
-  clock: Clock,
-): PacingLog | undefined {
+function pacingLog(connection: Connection, clock: Clock): PacingLog | undefined {
   const now = () => clock.now();
   const longest = Math.max(...Object.values(connection.rateLimits).map((w) => w.windowMs));
   try {
-    const path = pacingLogPath(dir, {
+    const path = pacingLogPath(connection.cacheDir!, {
       origin: connection.apiOrigin,
       environment: connection.environment,
-      email,
+      email: connection.user,
     });
     return filePacingLog({ path, now, keepMs: longest + 1_000 });
   } catch (error) {

@@ -6,7 +6,7 @@
  * thresholds of the large-increase analyzer (DOOH401).
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { ALLOWED_CODES, isAllowableCode } from "../plan/findings/policy.js";
+import { ALLOWED_CODES, isAllowableCode } from "../plan/finding-catalogue.js";
 import type { PlanThresholds } from "../plan/types.js";
 import { UsageError } from "./errors.js";
 import type { PipelineOptions } from "./pipeline.js";

@@ -1,4 +1,5 @@
 import type { Clock } from "../model/clock.js";
+import { terminalText } from "../model/printable.js";
 
 /**
  * What a command may touch of the outside world. `main.ts` passes the real process; tests
@@ -34,6 +35,29 @@ export interface CliIO {
   onInterrupt?: (listener: (signal: InterruptSignal) => void) => () => void;
   /** Ends the process now with `code`: a second Ctrl-C on a terminal (main.ts calls process.exit). */
   exitNow?: (code: number) => void;
+}
+
+/**
+ * The one way out of the process (ARCHITECTURE.md#output-at-the-boundary): `run` (program.ts)
+ * gives every command these streams and this prompt, so whatever doohctl writes, in any format
+ * and from any message, passes `terminalText`: no character from the DSP, a file or the
+ * environment acts on a terminal; only doohctl's own colour and redraws do.
+ */
+export function atBoundary(io: CliIO): CliIO {
+  const guarded = (sink: TextSink): TextSink => ({
+    write: (text) => sink.write(terminalText(text)),
+    isTTY: sink.isTTY,
+    get columns() {
+      return sink.columns;
+    },
+  });
+  const { prompt } = io;
+  return {
+    ...io,
+    stdout: guarded(io.stdout),
+    stderr: guarded(io.stderr),
+    ...(prompt ? { prompt: (question: string) => prompt(terminalText(question)) } : {}),
+  };
 }
 
 /**

@@ -4,8 +4,8 @@
  * link: the reviewed plan `apply --plan` is given would be replaced by markdown. A directory,
  * or a directory that does not exist, is refused with what to do, never a raw EISDIR/ENOENT.
  * An existing file is replaced only with --force (like `export -o`): a comment written over
- * a config file by a slip of the path would lose it. With --force, like `plan -o`, a link to
- * another file is followed: naming it is the user's own choice.
+ * a config file by a slip of the path would lose it. With --force a link at FILE is replaced
+ * by the file, never followed to overwrite what it points to (src/cli/output-dir.ts).
  */
 import { lstatSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";

@@ -7,8 +7,7 @@
 import type { Document } from "yaml";
 import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
-import { defaultStateDir, RecoveryStore } from "../apply/recovery.js";
-import type { ResolvedConnection } from "../config/connection.js";
+import { RecoveryStore } from "../apply/recovery.js";
 import { loadConfigAtRevision, resolveRevision } from "../config/git.js";
 import { formatIssue } from "../config/issues.js";
 import { loadConfig } from "../config/load.js";
@@ -23,25 +22,21 @@ import { obeyedEntries, recordFindings } from "../plan/changes/recovered.js";
 import { createPlan } from "../plan/planner.js";
 import { readLiveState } from "../plan/read.js";
 import type { ChangedScope, LiveState, Plan, PlanThresholds } from "../plan/types.js";
-import { connect, runUser } from "./connection.js";
+import { type Connection, type ConnectOptions, connect, connectionOf } from "./connection.js";
 import { UsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { createReadProgress } from "./read-progress.js";
 import { TOOL_VERSION } from "./version.js";
 
-export interface PipelineOptions {
+/** The connection's flags (`--no-session-cache`, `--ca`, `--max-wait`) and the plan's. */
+export interface PipelineOptions extends ConnectOptions {
   paths: readonly string[];
   targets: readonly string[];
   /** `--changed-since REF`: plan only what differs from the config at this git revision. */
   changedSince?: string | undefined;
-  sessionCache: boolean;
-  /** `--ca FILE` */
-  caFile?: string | undefined;
   thresholds?: PlanThresholds | undefined;
   /** `--allow CODE`: policy denials that become warnings (or a saved plan's `allowed`). */
   allowed?: readonly string[] | undefined;
-  /** `--max-wait`: the longest single Retry-After or backoff wait. */
-  maxWaitMs?: number | undefined;
   /** `--max-pause`: the longest estimated pause of a campaign for a targeting change. */
   maxPauseMs?: number | undefined;
   /** Keep each config file's text and parsed document (`PlanRun.documents`): pull edits them. */
@@ -56,7 +51,7 @@ export interface PlanRun {
   client: DspClient;
   desired: DesiredState;
   live: LiveState;
-  connection: ResolvedConnection;
+  connection: Connection;
   /** The account's recovery record, and the entries this plan took into account. */
   recovery: RecoveryStore;
   recorded: RecordedPause[];
@@ -72,11 +67,8 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
     ...(documents ? { onDocument: (file, text, document) => documents.set(file, { text, document }) } : {}),
   });
   const changed = options.changedSince !== undefined ? await changedScope(io, options, desired) : undefined;
-  const { client, connection, pacing } = connect(io, desired.connection, {
-    sessionCache: options.sessionCache,
-    caFile: options.caFile,
-    ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
-  });
+  const connection = connectionOf(io, desired.connection, { ...options, state: true });
+  const { client, pacing } = connect(io, connection);
   try {
     const run = await readAndPlan(io, { ...options, desired, client, connection, pacing, changed });
     return documents ? { ...run, documents } : run;
@@ -89,10 +81,10 @@ export async function loadAndPlan(io: CliIO, options: PipelineOptions): Promise<
 /** Reads the live state (and the recovery record) a desired state needs, and plans. */
 export async function readAndPlan(
   io: CliIO,
-  options: Omit<PipelineOptions, "paths" | "sessionCache" | "caFile" | "maxWaitMs" | "changedSince"> & {
+  options: Omit<PipelineOptions, "paths" | keyof ConnectOptions | "changedSince"> & {
     desired: DesiredState;
     client: DspClient;
-    connection: ResolvedConnection;
+    connection: Connection;
     pacing?: PacingLog | undefined;
     /** `--changed-since`, worked out, or a saved plan's scope. */
     changed?: ChangedScope | undefined;
@@ -130,7 +122,7 @@ export async function readAndPlan(
     connection: {
       api_origin: connection.apiOrigin,
       environment: connection.environment,
-      user: runUser(io.env, connection),
+      user: connection.user,
     },
     targets: options.targets,
     ...(changed ? { changed } : {}),
@@ -147,25 +139,26 @@ export async function readAndPlan(
 
 /**
  * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
- * keyed by origin, environment and the G9 `account_id` of the session, so every write user of
- * the account who carries the state directory sees it; and by `connection.account` when the
- * repository holds several, so two configured accounts never read each other's. Logs in when there is no session yet.
+ * keyed by origin, environment and the G9 `account_id` the DSP's login answer names (a login
+ * of this run, never the session cache's word), so every write user of the account who
+ * carries the state directory sees it; and by `connection.account` when the repository holds
+ * several, so two configured accounts never read each other's. The state directory was checked
+ * when the connection was resolved (`state: true`), before the login.
  */
 export async function recoveryStoreFor(
   io: CliIO,
-  connection: ResolvedConnection,
+  connection: Connection,
   client: DspClient,
 ): Promise<RecoveryStore> {
-  const stateDir = defaultStateDir(io.env);
   return new RecoveryStore(
-    stateDir,
+    connection.stateDir!,
     {
       origin: connection.apiOrigin,
       environment: connection.environment,
       account_id: await client.accountId(),
       ...(connection.account ? { account: connection.account.name } : {}),
     },
-    { clock: io.clock, legacyUser: connection.account ? undefined : io.env.DOOHCTL_EMAIL },
+    { clock: io.clock, legacyUser: connection.account ? undefined : connection.user },
   );
 }
 
@@ -222,7 +215,7 @@ async function changedScope(io: CliIO, options: PipelineOptions, head: DesiredSt
   if (options.targets.length > 0) {
     throw new UsageError("--changed-since and --target both narrow the plan: use one of them");
   }
-  const revision = await resolveRevision(io.cwd, ref);
+  const revision = await resolveRevision(io, ref);
   const base = await loadConfigAtRevision(options.paths, { cwd: io.cwd, revision });
   return changedSince(base, head, { since: ref, commit: revision.commit });
 }

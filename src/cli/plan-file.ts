@@ -10,24 +10,26 @@ import { PlanFileError, parsePlan, planFileChunks } from "../plan/saved/file.js"
 import type { Plan } from "../plan/types.js";
 
 /**
- * The largest plan file saved or read: the plan of 100,000 campaigns is 274 MiB
- * (docs/performance.md#scale), above the 256 MiB of a config file, and one JavaScript string
- * holds at most about 512 MiB, which the file becomes before it is parsed.
+ * The largest plan file saved or read: reading one takes about 8 times its size in memory
+ * (a plan of 10,000 campaigns, 31 MiB, 240 MiB), and apply --plan then plans again, so 64 MiB
+ * (about 20,000 campaigns, each of them changing) is what a 2 GB runner holds (docs/plan.md,
+ * Saved plans).
  */
-export const MAX_PLAN_FILE_BYTES = 480 * 1024 * 1024;
+export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
+const PLAN_ADVICE = "give the path of a plan file written by doohctl plan -o";
 
 /** Reads and checks a saved plan; `shown` names it in messages (the path as the user wrote it). */
 export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_PLAN_FILE_BYTES): Plan {
   let text: string;
   try {
-    text = Buffer.from(readRegularFileSync(path, maxBytes)).toString("utf8");
+    const limit = { bytes: maxBytes, of: "a plan file", advice: PLAN_ADVICE };
+    text = Buffer.from(readRegularFileSync(path, limit)).toString("utf8");
   } catch (error) {
     if (error instanceof FileRefused) {
+      const tooLarge = error.code === "FILE_TOO_LARGE";
       throw new PlanFileError(
-        error.code === "FILE_TOO_LARGE" ? "PLAN_FILE_TOO_LARGE" : "PLAN_FILE_NOT_REGULAR",
-        error.code === "FILE_TOO_LARGE"
-          ? `${shown} is larger than ${describeBytes(maxBytes)}, the most doohctl reads from a plan file: give the path of a plan file written by doohctl plan -o`
-          : `${shown} ${error.message.replace(/;.*$/, "")}: give the path of a plan file written by doohctl plan -o`,
+        tooLarge ? "PLAN_FILE_TOO_LARGE" : "PLAN_FILE_NOT_REGULAR",
+        `${shown} ${tooLarge ? error.message : `${error.message.replace(/;.*$/, "")}: ${PLAN_ADVICE}`}`,
       );
     }
     const code = (error as NodeJS.ErrnoException).code;
@@ -40,7 +42,7 @@ export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_
     const why = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : code;
     throw new PlanFileError(
       "PLAN_FILE_UNREADABLE",
-      `${shown} cannot be read (${why ?? (error as Error).message}): give the path of a plan file written by doohctl plan -o`,
+      `${shown} cannot be read (${why ?? (error as Error).message}): ${PLAN_ADVICE}`,
     );
   }
   return parsePlan(text, shown);

@@ -2,15 +2,14 @@ import { Command, CommanderError } from "commander";
 import type { CommandModule } from "./command.js";
 import { renderJsonErrors, wantsJsonErrors } from "./errors.js";
 import type { CliIO } from "./io.js";
-import { EXIT } from "./io.js";
+import { atBoundary, EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
 
 /**
  * Every command, one entry each: its name, the line `doohctl --help` shows, and how to load
  * the module that registers it. A run loads only the module of the command it names, so
  * `doohctl --help` reads no YAML parser, schema validator, HTTP client or emulator
- * (docs/performance.md, Start-up). `summary` is the module's own description
- * (test/cli/program.test.ts checks that they agree).
+ * (docs/performance.md, Start-up). `summary` is the command's description, loaded or not.
  */
 export interface CommandEntry {
   name: string;
@@ -90,7 +89,8 @@ function commandNamed(argv: readonly string[]): string | undefined {
 }
 
 /** Runs doohctl with the given arguments; resolves to the process exit code. */
-export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+export async function run(argv: readonly string[], given: CliIO): Promise<number> {
+  const io = atBoundary(given);
   let exitCode: number = EXIT.ok;
   // With --format json a usage error is a JSON document on stdout too, not commander's text.
   const json = wantsJsonErrors(argv);
@@ -113,7 +113,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     for (const entry of COMMANDS) {
       // The others are listed by name for --help and never run: their modules stay unread.
       if (entry.name === wanted) (await entry.load())(program, io, setExit);
-      else program.command(entry.name).description(entry.summary);
+      else program.command(entry.name);
+      program.commands.find((c) => c.name() === entry.name)?.description(entry.summary);
     }
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

@@ -13,6 +13,7 @@ import type { ApiEvent } from "../api/types.js";
 import type { ApplyEvent } from "../apply/events.js";
 import type { Clock } from "../model/clock.js";
 import type { RateWindow } from "../model/limits.js";
+import { own } from "../model/printable.js";
 import { noAnswerText, secondsLeft, triesText } from "../model/silence.js";
 import { Time } from "../model/time.js";
 import {
@@ -29,6 +30,10 @@ import type { TextSink } from "./io.js";
 const QUIET_WAIT_MS = 5_000;
 /** Non-TTY: a request silent this long gets a line saying so, once. */
 const NOTICE_MS = 10_000;
+/** The redraw, doohctl's own control sequences (src/model/printable.ts): back to the line's start, erase the rest. */
+const LINE_START = own("\r");
+const ERASE_REST = own("\x1b[K");
+const CLEAR_LINE = LINE_START + ERASE_REST;
 /** A terminal that does not say its width is taken to be this wide (the classic 80). */
 const DEFAULT_COLUMNS = 80;
 
@@ -86,7 +91,7 @@ export function progress(
   let drawn = false;
   let stopped = false;
   const clear = () => {
-    if (drawn) sink.write("\r\x1b[K");
+    if (drawn) sink.write(CLEAR_LINE);
     drawn = false;
   };
   /** The request silent the longest, once it has been silent `silentMs` and its deadline is ahead. */
@@ -103,7 +108,7 @@ export function progress(
     const now = clock.now();
     const text = voice.line({ wait, silent: silent(now) }, now);
     if (text === undefined) return clear();
-    sink.write(`\r${text}\x1b[K`);
+    sink.write(`${LINE_START}${text}${ERASE_REST}`);
     drawn = true;
   };
   const say = (text: string, sayOptions: { redraw?: boolean } = {}) => {

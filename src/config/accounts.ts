@@ -9,7 +9,7 @@ import { readdir, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import type { Environment } from "../model/wire.js";
-import { findTree, isInside, readRegularFile } from "./file-guard.js";
+import { CONFIG_FILE_LIMIT, findTree, isInside, readRegularFile } from "./file-guard.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 import { normalizeConnection } from "./normalize-connection.js";
 import { Places } from "./places.js";
@@ -133,7 +133,7 @@ export async function declaredAccount(
     try {
       const real = await realpath(join(dir, name));
       if (!trusted.some((root) => isInside(root, real))) continue; // refused by the account's run
-      bytes = await readRegularFile(real);
+      bytes = await readRegularFile(real, CONFIG_FILE_LIMIT);
     } catch {
       continue; // not a regular file, or unreadable: the account's own run reports it
     }

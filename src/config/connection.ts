@@ -1,8 +1,8 @@
 /**
  * Where to connect: the config's `connection`, overridden by DOOHCTL_API_ORIGIN and
  * DOOHCTL_ENVIRONMENT; for one of several accounts (`connection.account`), the variable its
- * `api_origin_from` names instead of DOOHCTL_API_ORIGIN. Pure: the CLI (the only reader of
- * the environment) passes `io.env`.
+ * `api_origin_from` names instead of DOOHCTL_API_ORIGIN. Pure, and called once a connection, by
+ * `connectionOf` (src/cli/connection.ts, the only reader of the environment).
  */
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
@@ -18,17 +18,6 @@ export interface ResolvedConnection {
    * key, docs/safety.md) and the variables its credentials are read from.
    */
   account?: { name: string; emailFrom: string; passwordFrom: string };
-}
-
-/** The names of the variables the API user's email and password are read from. */
-export function credentialVariables(connection: Pick<ResolvedConnection, "account">): {
-  email: string;
-  password: string;
-} {
-  const account = connection.account;
-  return account
-    ? { email: account.emailFrom, password: account.passwordFrom }
-    : { email: "DOOHCTL_EMAIL", password: "DOOHCTL_PASSWORD" };
 }
 
 export class ConnectionError extends Error {

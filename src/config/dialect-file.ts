@@ -11,8 +11,8 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { SourceRef } from "../model/desired.js";
 import type { Dialect } from "../model/dialect.js";
-import { FileRefused, isInside, treeRelative } from "./file-guard.js";
-import { type ConfigFileRef, type ConfigFileSystem, displayPath } from "./files.js";
+import { DIALECT_FILE_LIMIT, isInside, treeRelative } from "./file-guard.js";
+import { type ConfigFileRef, type ConfigFileSystem, displayPath, readConfigFile } from "./files.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 /** `connection.dialect` written as a path, and the file that holds the connection. */
@@ -72,27 +72,23 @@ export async function locateDialectFile(
   return { file: { display, absolute, ...(inTree !== undefined ? { inTree } : {}) }, identity };
 }
 
-/** The named file's bytes, or the issue at `connection.dialect` that says why not. */
+/** The named file's bytes (a dialect is a few keys), or the issue at `connection.dialect` that says why not. */
 export async function readDialectFile(
   named: NamedDialect,
   file: ConfigFileRef,
   fs: ConfigFileSystem,
 ): Promise<{ bytes: Uint8Array } | { issue: ConfigIssue }> {
-  try {
-    return { bytes: await fs.readFile(file.absolute) };
-  } catch (error) {
-    const missing = (error as { code?: unknown }).code === "ENOENT";
-    const [code, message]: [ConfigIssueCode, string] =
-      error instanceof FileRefused
-        ? [error.code, `names ${file.display}, which ${error.message}`]
-        : missing
-          ? [
-              "DIALECT_INVALID",
-              `names ${file.display}, which does not exist: create it (its top level \`dialect:\`), or correct the path, relative to this file`,
-            ]
-          : ["FILE_UNREADABLE", `names ${file.display}, which cannot be read: let this user read it`];
-    return { issue: { ...named.source, message, code } };
-  }
+  const read = await readConfigFile(file, fs, DIALECT_FILE_LIMIT);
+  if ("bytes" in read) return read;
+  const [code, message]: [ConfigIssueCode, string] = read.refused
+    ? [read.code, `names ${file.display}, which ${read.message}`]
+    : read.code === "FILE_NOT_FOUND"
+      ? [
+          "DIALECT_INVALID",
+          `names ${file.display}, which does not exist: create it (its top level \`dialect:\`), or correct the path, relative to this file`,
+        ]
+      : ["FILE_UNREADABLE", `names ${file.display}, which cannot be read: let this user read it`];
+  return { issue: { ...named.source, message, code } };
 }
 
 /**

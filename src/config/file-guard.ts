@@ -3,8 +3,8 @@
  * file is read only when it is a regular file, never past a size cap, and a file found in a
  * directory or named by a saved plan only when it resolves inside the tree. A named pipe, a
  * device or a socket is refused before any byte is read (a read of a FIFO waits for ever, one
- * of /dev/zero never ends), and the cap is counted while reading, since `stat` says 0 bytes
- * for a /proc file.
+ * of /dev/zero never ends), and the cap is counted while reading too, since `stat` says 0
+ * bytes for a /proc file.
  */
 import {
   closeSync,
@@ -19,12 +19,38 @@ import {
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
-/**
- * The largest config or plan file read: 256 MiB holds a file of 1,000,000 creatives with
- * every field written in block style (120 MB, measured), twice over, and stays well below
- * what one JavaScript string can hold (about 512 MiB).
+/** A size a run reads at most: of what, and what to do beyond it. */
+export interface ByteLimit {
+  bytes: number;
+  /** "one config file": the words after "the 8 MiB doohctl reads from". */
+  of: string;
+  advice: string;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/*
+ * The limits of what a run reads (docs/safety.md, Size caps), each one a 2 GB runner holds:
+ * Node's default heap there is about 1 GiB, and YAML takes about 20 times its size in memory
+ * while it is read (docs/performance.md). A config of 32 MiB is about 70,000 campaigns; a
+ * dialect is a few keys.
  */
-export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+export const CONFIG_FILE_LIMIT: ByteLimit = {
+  bytes: 8 * MiB,
+  of: "one config file",
+  advice: "split it into several files in one directory",
+};
+export const CONFIG_TOTAL_LIMIT: ByteLimit = {
+  bytes: 32 * MiB,
+  of: "the config files of one run",
+  advice: "plan the insertion orders in parts, naming fewer files or directories in each run",
+};
+export const DIALECT_FILE_LIMIT: ByteLimit = {
+  bytes: 64 * KiB,
+  of: "a dialect file",
+  advice: "a dialect file holds `dialect:` and `x-` keys only",
+};
 
 export type RefusalCode = "FILE_NOT_REGULAR" | "FILE_TOO_LARGE" | "FILE_OUTSIDE_TREE";
 
@@ -56,10 +82,12 @@ function notRegular(stats: Stats): FileRefused {
   );
 }
 
-function tooLarge(maxBytes: number): FileRefused {
+/** `size` when known (a regular file's, before a byte is read), else it grew past the limit. */
+export function tooLarge(limit: ByteLimit, size?: number): FileRefused {
+  const is = size === undefined ? "is larger than" : `is ${size} bytes, over`;
   return new FileRefused(
     "FILE_TOO_LARGE",
-    `is larger than ${describeBytes(maxBytes)}, the most doohctl reads from one file: split it into several files in one directory`,
+    `${is} the ${describeBytes(limit.bytes)} doohctl reads from ${limit.of}: ${limit.advice}`,
   );
 }
 
@@ -74,7 +102,8 @@ function refuseKernelFile(resolved: string): void {
 }
 
 export function describeBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  return bytes % KiB === 0 ? `${bytes / KiB} KiB` : `${bytes} bytes`;
 }
 
 // O_NONBLOCK: opening a FIFO swapped in after a check returns at once instead of waiting for
@@ -83,16 +112,18 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 const CHUNK = 1024 * 1024;
 
 /**
- * A regular file's bytes, at most `maxBytes`; FileRefused otherwise (ENOENT and the like thrown
- * as is). Read synchronously underneath: a regular file's read does not wait on anyone (the
- * open never waits on a FIFO), and one read path is one set of checks.
+ * A regular file's bytes, at most `limit.bytes`; FileRefused otherwise (ENOENT and the like
+ * thrown as is): a file its size says is larger is refused before a byte is read. Read
+ * synchronously underneath: a regular file's read does not wait on anyone (the open never
+ * waits on a FIFO), and one read path is one set of checks.
  */
-export async function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): Promise<Uint8Array> {
-  return readRegularFileSync(path, maxBytes);
+export async function readRegularFile(path: string, limit: ByteLimit): Promise<Uint8Array> {
+  return readRegularFileSync(path, limit);
 }
 
 /** The same, synchronously (a saved plan is read before anything else runs). */
-export function readRegularFileSync(path: string, maxBytes = MAX_FILE_BYTES): Uint8Array {
+export function readRegularFileSync(path: string, limit: ByteLimit): Uint8Array {
+  const maxBytes = limit.bytes;
   let resolved = path;
   try {
     resolved = realpathSync(path);
@@ -115,6 +146,7 @@ export function readRegularFileSync(path: string, maxBytes = MAX_FILE_BYTES): Ui
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(stats);
+    if (stats.size > maxBytes) throw tooLarge(limit, stats.size);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -122,7 +154,7 @@ export function readRegularFileSync(path: string, maxBytes = MAX_FILE_BYTES): Ui
       const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > maxBytes) throw tooLarge(maxBytes);
+      if (total > maxBytes) throw tooLarge(limit);
       chunks.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
     }
     return new Uint8Array(Buffer.concat(chunks, total));

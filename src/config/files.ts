@@ -10,11 +10,20 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { plural } from "../model/plural.js";
-import { FileRefused, isInside, readRegularFile, treeRelative } from "./file-guard.js";
+import {
+  type ByteLimit,
+  CONFIG_FILE_LIMIT,
+  FileRefused,
+  isInside,
+  readRegularFile,
+  tooLarge,
+  treeRelative,
+} from "./file-guard.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 export interface ConfigFileSystem {
-  readFile(path: string): Promise<Uint8Array>;
+  /** At most `limit.bytes` (file-guard.ts); one that holds more is checked again when read. */
+  readFile(path: string, limit: ByteLimit): Promise<Uint8Array>;
   /** The names inside a directory, or undefined when `path` is not a directory. */
   listDirectory(path: string): Promise<string[] | undefined>;
   /** The path with links resolved, to know a file by two names; without it, the path itself. */
@@ -24,8 +33,8 @@ export interface ConfigFileSystem {
 }
 
 export const nodeFileSystem: ConfigFileSystem = {
-  // Regular files only, at most MAX_FILE_BYTES, counted while reading (file-guard.ts).
-  readFile: (path) => readRegularFile(path),
+  // Regular files only, under the limit, refused before reading when larger (file-guard.ts).
+  readFile: (path, limit) => readRegularFile(path, limit),
   listDirectory: async (path) => {
     try {
       if (!(await stat(path)).isDirectory()) return undefined;
@@ -188,17 +197,24 @@ export function displayPath(absolute: string, cwd: string): string {
     : absolute;
 }
 
-/** The file's bytes, or an issue that says what to do when it cannot be read. */
+/**
+ * A config or dialect file's bytes, at most `limit`: a larger one is refused before a byte of
+ * it is parsed, whoever reads it (an injected file system too); otherwise why it was not read,
+ * `refused` by the guards (file-guard.ts) or the system's error.
+ */
 export async function readConfigFile(
   file: ConfigFileRef,
   fs: ConfigFileSystem,
-): Promise<{ bytes: Uint8Array } | { issue: ConfigIssue }> {
+  limit: ByteLimit = CONFIG_FILE_LIMIT,
+): Promise<{ bytes: Uint8Array } | { code: ConfigIssueCode; message: string; refused: boolean }> {
   try {
-    return { bytes: await fs.readFile(file.absolute) };
+    const bytes = await fs.readFile(file.absolute, limit);
+    if (bytes.length > limit.bytes) throw tooLarge(limit, bytes.length);
+    return { bytes };
   } catch (error) {
-    const [code, message] =
-      error instanceof FileRefused ? [error.code, error.message] : cannotRead(error, "file");
-    return { issue: { file: file.display, line: 0, column: 0, path: "", message, code } };
+    if (error instanceof FileRefused) return { code: error.code, message: error.message, refused: true };
+    const [code, message] = cannotRead(error, "file");
+    return { code, message, refused: false };
   }
 }
 

@@ -22,16 +22,25 @@ interface GitResult {
   stderr: string;
 }
 
-function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+/**
+ * Where git runs: a directory, and the environment the CLI read (`CliIO.env`): only the CLI
+ * reads the process's (ARCHITECTURE.md#birds-eye-view).
+ */
+export interface GitPlace {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+function git(place: GitPlace, args: readonly string[]): Promise<GitResult> {
   return new Promise((done, fail) => {
     execFile(
       "git",
       args,
       {
-        cwd,
+        cwd: place.cwd,
         encoding: "buffer",
         maxBuffer: 256 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+        env: { ...place.env, GIT_TERMINAL_PROMPT: "0" },
       },
       (error, stdout, stderr) => {
         if (error && (error as NodeJS.ErrnoException).code === "ENOENT") {
@@ -50,21 +59,21 @@ export interface GitRevision {
   ref: string;
   /** The full commit id it names. */
   commit: string;
-  /** The repository's top directory, links resolved. */
-  root: string;
+  /** Git at the repository's top directory (links resolved), in the same environment. */
+  top: GitPlace;
 }
 
-export async function resolveRevision(cwd: string, ref: string): Promise<GitRevision> {
+export async function resolveRevision(at: GitPlace, ref: string): Promise<GitRevision> {
   if (ref === "" || ref.startsWith("-")) {
     throw new GitRevisionError(`--changed-since "${ref}" is no git revision: name a branch, tag or commit`);
   }
-  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  const top = await git(at, ["rev-parse", "--show-toplevel"]);
   if (!top.ok) {
     throw new GitRevisionError(
-      `--changed-since ${ref}: ${cwd} is not inside a git repository: run doohctl in the repository that holds the config`,
+      `--changed-since ${ref}: ${at.cwd} is not inside a git repository: run doohctl in the repository that holds the config`,
     );
   }
-  const commit = await git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
+  const commit = await git(at, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`]);
   if (!commit.ok) {
     throw new GitRevisionError(
       `--changed-since ${ref}: no such revision in this repository: check the name, or fetch it (a CI checkout needs the base branch fetched, e.g. fetch-depth: 0)`,
@@ -73,7 +82,7 @@ export async function resolveRevision(cwd: string, ref: string): Promise<GitRevi
   return {
     ref,
     commit: commit.stdout.toString("utf8").trim(),
-    root: await realpath(top.stdout.toString("utf8").trim()),
+    top: { cwd: await realpath(top.stdout.toString("utf8").trim()), env: at.env },
   };
 }
 
@@ -83,10 +92,10 @@ function revisionFileSystem(
   cwd: string,
 ): ConfigFileSystem & { inRepo(path: string): string } {
   const inRepo = (absolute: string): string => {
-    const rel = relative(revision.root, resolve(cwd, absolute));
+    const rel = relative(revision.top.cwd, resolve(cwd, absolute));
     if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
       throw new GitRevisionError(
-        `--changed-since ${revision.ref}: ${absolute} is outside the git repository at ${revision.root}: name config paths inside it`,
+        `--changed-since ${revision.ref}: ${absolute} is outside the git repository at ${revision.top.cwd}: name config paths inside it`,
       );
     }
     return rel.split(sep).join("/");
@@ -95,14 +104,14 @@ function revisionFileSystem(
   return {
     inRepo,
     readFile: async (path) => {
-      const shown = await git(revision.root, ["cat-file", "blob", spec(path)]);
+      const shown = await git(revision.top, ["cat-file", "blob", spec(path)]);
       if (!shown.ok) throw Object.assign(new Error(shown.stderr), { code: "ENOENT" });
       return new Uint8Array(shown.stdout);
     },
     listDirectory: async (path) => {
-      const type = await git(revision.root, ["cat-file", "-t", spec(path)]);
+      const type = await git(revision.top, ["cat-file", "-t", spec(path)]);
       if (!type.ok || type.stdout.toString("utf8").trim() !== "tree") return undefined;
-      const listed = await git(revision.root, ["ls-tree", "-z", spec(path)]);
+      const listed = await git(revision.top, ["ls-tree", "-z", spec(path)]);
       if (!listed.ok) throw new Error(listed.stderr);
       // `<mode> <type> <object>\t<name>`: only blobs are files (a subtree is no config file).
       return listed.stdout
@@ -127,7 +136,7 @@ export async function loadConfigAtRevision(
   const named = paths.length > 0 ? paths : [DEFAULT_CONFIG_PATH];
   for (const path of named) {
     const absolute = resolve(await realpath(cwd), path);
-    const exists = await git(revision.root, ["cat-file", "-e", `${revision.commit}:${fs.inRepo(absolute)}`]);
+    const exists = await git(revision.top, ["cat-file", "-e", `${revision.commit}:${fs.inRepo(absolute)}`]);
     if (!exists.ok) {
       throw new GitRevisionError(
         `--changed-since ${revision.ref}: ${path} did not exist at ${revision.ref} (${revision.commit.slice(0, 12)}): plan without --changed-since, or name a revision that has it`,
@@ -153,15 +162,15 @@ export async function loadConfigAtRevision(
  * or removed tracked files, and untracked ones not ignored (`doohctl accounts --changed-since`).
  */
 export async function changedFiles(revision: GitRevision): Promise<string[]> {
-  const diff = await git(revision.root, ["diff", "--name-only", "-z", "--no-renames", revision.commit, "--"]);
+  const diff = await git(revision.top, ["diff", "--name-only", "-z", "--no-renames", revision.commit, "--"]);
   if (!diff.ok)
     throw new GitRevisionError(`--changed-since ${revision.ref}: git diff failed: ${diff.stderr}`);
-  const untracked = await git(revision.root, ["ls-files", "--others", "--exclude-standard", "-z"]);
+  const untracked = await git(revision.top, ["ls-files", "--others", "--exclude-standard", "-z"]);
   if (!untracked.ok) {
     throw new GitRevisionError(`--changed-since ${revision.ref}: git ls-files failed: ${untracked.stderr}`);
   }
   return [diff, untracked]
     .flatMap((listed) => listed.stdout.toString("utf8").split("\0"))
     .filter((name) => name !== "")
-    .map((name) => resolve(revision.root, ...name.split("/")));
+    .map((name) => resolve(revision.top.cwd, ...name.split("/")));
 }

@@ -20,7 +20,7 @@ import {
   readDialectFile,
   settleDialect,
 } from "./dialect-file.js";
-import { findTree } from "./file-guard.js";
+import { CONFIG_TOTAL_LIMIT, describeBytes, findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
   type ConfigFileSystem,
@@ -73,6 +73,8 @@ export interface LoadConfigOptions {
    * each file again.
    */
   onDocument?: (file: string, text: string, document: Document) => void;
+  /** The most the files read may add up to: CONFIG_TOTAL_LIMIT, but the scale bench measures past it. */
+  maxTotalBytes?: number;
 }
 
 /** Loads and validates the config; throws ConfigError listing every problem found. */
@@ -109,11 +111,28 @@ export async function loadConfig(
   const contents: { file: ConfigFileRef; bytes: Uint8Array }[] = [];
   // Which account each file's own connection declares: one run covers one account.
   const read: ReadFile[] = [];
+  let total = 0;
   for (const file of resolved.files) {
     const read = await readConfigFile(file, fs);
-    if ("issue" in read) {
-      issues.push(read.issue);
+    if (!("bytes" in read)) {
+      issues.push({
+        file: file.display,
+        line: 0,
+        column: 0,
+        path: "",
+        message: read.message,
+        code: read.code,
+      });
       continue;
+    }
+    total += read.bytes.length;
+    // Refused before any file is parsed: parsing is what takes the memory.
+    const limit = options.maxTotalBytes ?? CONFIG_TOTAL_LIMIT.bytes;
+    if (total > limit) {
+      const { of, advice } = CONFIG_TOTAL_LIMIT;
+      const message = `with this file the config files read add up to ${total} bytes, over the ${describeBytes(limit)} doohctl reads from ${of}: ${advice}`;
+      issues.push({ file: file.display, line: 0, column: 0, path: "", code: "FILE_TOO_LARGE", message });
+      throw new ConfigError(sortIssues(issues, resolved.order));
     }
     // A saved plan names a file relative to the tree (docs/plan.md), else as shown.
     state.files.push(digest(file.inTree ?? file.display, read.bytes));

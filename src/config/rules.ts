@@ -6,6 +6,7 @@
  */
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
+import { grouped } from "../model/plural.js";
 import { loosenings } from "../model/policy-strictness.js";
 import { type Flight, type FlightEnd, type WriteRuleBreach, WriteRules } from "../model/write-rules.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
@@ -207,8 +208,4 @@ function currency(io: DesiredInsertionOrder, campaign: DesiredCampaign, add: Add
     `cpm is in ${cpm.currency_code} but insertion order "${io.id}" budgets in ${budget.currency_code} (${where(io.fieldSources.budget_money!)}): write the cpm in ${budget.currency_code} (see docs/assumptions.md#g8)`,
     `for example "${Money.format({ ...cpm, currency_code: budget.currency_code })}"`,
   );
-}
-
-function grouped(n: number): string {
-  return n.toLocaleString("en-US");
 }

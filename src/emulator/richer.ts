@@ -12,14 +12,18 @@
  * quirks (quirks.ts); the store and its rules never see it.
  */
 import type { Reply } from "./context.js";
+import { CAMPAIGN_MEMBERS, memberNames } from "./members.js";
 
 export const ANSWER_MODES = ["contract", "richer"] as const;
 export type AnswerMode = (typeof ANSWER_MODES)[number];
 
 const TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/;
 const UNSET_URLS = new Set(["pixel_url", "thumbnail_url"]);
-/** Members whose inner shape is not the emulator's to enrich (see above). */
-const LEFT_AS_IS = new Set(["pacing", "targetings"]);
+/** Members whose inner shape is not the emulator's to enrich (see above): the opaque ones, and targetings. */
+const LEFT_AS_IS = new Set([
+  ...memberNames(CAMPAIGN_MEMBERS, (m) => m.kind === "opaque" && !m.derived),
+  "targetings",
+]);
 
 /** A value of the extra member of index `i`: text, number, object and list in turn. */
 function extraValue(i: number): unknown {

@@ -5,6 +5,14 @@
  */
 import { DEFAULT_DIALECT, DIALECT_KEYS, type DialectValueKind, dialectValue } from "../model/dialect.js";
 import { TARGETING_OPTIONS, type TargetingOptionKind } from "../model/targeting-members.js";
+import {
+  CAMPAIGN_MEMBERS,
+  INSERTION_ORDER_MEMBERS,
+  type Member,
+  type MemberKind,
+  type Members,
+  memberNames,
+} from "./members.js";
 
 const id = { type: "string", pattern: "^[0-9]{1,18}$" };
 const ids = { type: "array", items: { type: "string", minLength: 1 } };
@@ -28,6 +36,38 @@ const named = {
   additionalProperties: false,
   properties: { id, name: { type: "string", minLength: 1, maxLength: 200 } },
 };
+/** Each kind's schema (src/emulator/members.ts). */
+const KIND: Record<MemberKind, Record<string, unknown>> = {
+  id,
+  name: { type: "string", minLength: 1, maxLength: 200 },
+  text: { type: "string", maxLength: 100 },
+  boolean: { type: "boolean" },
+  time,
+  count: { type: "integer", minimum: 0 },
+  money,
+  opaque: { type: "object" },
+};
+
+/** A seeded item of a resource, from its table: what a seed may leave out is what has a value then. */
+function itemSchema(members: Members) {
+  const properties: Record<string, unknown> = {};
+  for (const [name, m] of Object.entries(members)) {
+    const schema = KIND[m.kind!];
+    if (m.derived !== undefined) properties[name] = { ...schema, description: m.derived };
+    else if (!m.nullable) properties[name] = schema;
+    else if (typeof schema.type === "string" && schema !== money)
+      properties[name] = { ...schema, type: [schema.type, "null"] };
+    else properties[name] = { oneOf: [schema, { type: "null" }] };
+  }
+  const optional = (m: Member) => m.derived !== undefined || m.nullable || m.seedAbsent !== undefined;
+  return {
+    type: "object",
+    required: memberNames(members, (m) => !optional(m)),
+    additionalProperties: false,
+    properties,
+  };
+}
+
 const option = ({ ids: list, exclude }: TargetingOptionKind) => ({
   type: "object",
   required: [list.name],
@@ -110,57 +150,8 @@ export const SEED_SCHEMA = {
     advertisers: { type: "array", items: named },
     creative_categories: { type: "array", items: named },
     networks: { type: "array", items: named },
-    insertion_orders: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["id", "advertiser_id", "name", "start_time", "end_time"],
-        additionalProperties: false,
-        properties: {
-          id,
-          advertiser_id: id,
-          name: { type: "string", minLength: 1, maxLength: 200 },
-          contract_number: { type: ["string", "null"], maxLength: 100 },
-          start_time: time,
-          end_time: time,
-          budget_impressions: { type: ["integer", "null"], minimum: 0 },
-          budget_money: { oneOf: [money, { type: "null" }] },
-        },
-      },
-    },
-    campaigns: {
-      type: "array",
-      items: {
-        type: "object",
-        required: [
-          "id",
-          "insertion_order_id",
-          "name",
-          "active",
-          "start_time",
-          "end_time",
-          "budget_impressions",
-          "cpm",
-        ],
-        additionalProperties: false,
-        properties: {
-          id,
-          insertion_order_id: id,
-          name: { type: "string", minLength: 1, maxLength: 200 },
-          active: { type: "boolean" },
-          in_flight: {
-            type: "boolean",
-            description: "Ignored: the emulator computes it from its clock (G2).",
-          },
-          start_time: time,
-          end_time: time,
-          budget_impressions: { type: "integer", minimum: 0 },
-          cpm: money,
-          pacing: { type: "object" },
-          progress: { type: "object", description: "Ignored: progress is derived (G2)." },
-        },
-      },
-    },
+    insertion_orders: { type: "array", items: itemSchema(INSERTION_ORDER_MEMBERS) },
+    campaigns: { type: "array", items: itemSchema(CAMPAIGN_MEMBERS) },
     targetings: {
       type: "object",
       propertyNames: id,

@@ -22,7 +22,8 @@ import type {
 } from "../model/wire.js";
 import { checkedDialect } from "./dialect.js";
 import { Issues, SeedError } from "./errors.js";
-import { readMoney, readTime } from "./fields.js";
+import { readTime } from "./fields.js";
+import { CAMPAIGN_MEMBERS, checkSeedMembers, INSERTION_ORDER_MEMBERS, seeded } from "./members.js";
 import { readTargetingList } from "./routes/targetings.js";
 import { checkInsertionOrder } from "./rules.js";
 // SEED_SCHEMA (seed-schema.ts), compiled when doohctl is built (scripts/gen-validators.ts).
@@ -164,17 +165,13 @@ function checkRules(seed: EmulatorSeed, issues: Issues): void {
     const at = `insertion_orders[${index}]`;
     if (!advertisers.has(io.advertiser_id))
       issues.add(`${at}.advertiser_id`, `advertiser ${io.advertiser_id} does not exist`);
-    readTime(issues, `${at}.start_time`, io.start_time);
-    readTime(issues, `${at}.end_time`, io.end_time);
-    if (io.budget_money) readMoney(issues, `${at}.budget_money`, io.budget_money);
+    checkSeedMembers(INSERTION_ORDER_MEMBERS, issues, at, io);
   });
   (seed.campaigns ?? []).forEach((c, index) => {
     const at = `campaigns[${index}]`;
     if (!orders.has(c.insertion_order_id))
       issues.add(`${at}.insertion_order_id`, `insertion order ${c.insertion_order_id} does not exist`);
-    readTime(issues, `${at}.start_time`, c.start_time);
-    readTime(issues, `${at}.end_time`, c.end_time);
-    readMoney(issues, `${at}.cpm`, c.cpm);
+    checkSeedMembers(CAMPAIGN_MEMBERS, issues, at, c);
   });
   for (const [campaignId, list] of Object.entries(seed.targetings ?? {})) {
     if (!campaigns.has(campaignId))
@@ -220,11 +217,11 @@ function checkRules(seed: EmulatorSeed, issues: Issues): void {
   (seed.campaigns ?? []).forEach((c, index) => {
     campaignIndex.set(c.id, index);
     const list = byOrder.get(c.insertion_order_id) ?? [];
-    list.push({ ...c, pacing: c.pacing ?? {} });
+    list.push(seeded<CampaignRecord>(CAMPAIGN_MEMBERS, c, (time) => time));
     byOrder.set(c.insertion_order_id, list);
   });
   (seed.insertion_orders ?? []).forEach((io, index) => {
-    const order = { contract_number: null, budget_impressions: null, budget_money: null, ...io };
+    const order = seeded<InsertionOrder>(INSERTION_ORDER_MEMBERS, io, (time) => time);
     for (const v of checkInsertionOrder(order, byOrder.get(io.id) ?? [])) {
       const field =
         v.subject === "campaign"
@@ -296,30 +293,10 @@ export function buildStore(seed: EmulatorSeed): Store {
     store.categories.set(c.id, { id: c.id, name: c.name });
   for (const n of sortById(seed.networks ?? [])) store.networks.set(n.id, { id: n.id, name: n.name });
   for (const io of sortById(seed.insertion_orders ?? [])) {
-    store.insertionOrders.set(io.id, {
-      id: io.id,
-      advertiser_id: io.advertiser_id,
-      name: io.name,
-      contract_number: io.contract_number ?? null,
-      start_time: canonical(io.start_time),
-      end_time: canonical(io.end_time),
-      budget_impressions: io.budget_impressions ?? null,
-      budget_money: io.budget_money ? { ...io.budget_money, nanos: io.budget_money.nanos ?? 0 } : null,
-    });
+    store.insertionOrders.set(io.id, seeded<InsertionOrder>(INSERTION_ORDER_MEMBERS, io, canonical));
   }
   for (const c of sortById(seed.campaigns ?? [])) {
-    const record: CampaignRecord = {
-      id: c.id,
-      insertion_order_id: c.insertion_order_id,
-      name: c.name,
-      active: c.active,
-      start_time: canonical(c.start_time),
-      end_time: canonical(c.end_time),
-      budget_impressions: c.budget_impressions,
-      cpm: { ...c.cpm, nanos: c.cpm.nanos ?? 0 },
-      pacing: structuredClone(c.pacing ?? {}),
-    };
-    store.putCampaign(record);
+    store.putCampaign(seeded<CampaignRecord>(CAMPAIGN_MEMBERS, c, canonical));
   }
   const targetingIds = Object.keys(seed.targetings ?? {}).sort(compareIds);
   for (const id of targetingIds) {

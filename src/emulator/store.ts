@@ -17,6 +17,7 @@ import type {
   Network,
 } from "../model/wire.js";
 import { type Accrual, accrue, progressOf, startAccrual } from "./delivery.js";
+import { CAMPAIGN_MEMBERS, viewOf } from "./members.js";
 
 export interface UserRecord {
   email: string;
@@ -264,23 +265,10 @@ export class Store {
   }
 
   campaignView(record: CampaignRecord, now: number, withProgress = false): Campaign {
-    const start = instant(record.start_time);
-    const end = instant(record.end_time);
-    const view: Campaign = {
-      id: record.id,
-      insertion_order_id: record.insertion_order_id,
-      name: record.name,
-      active: record.active,
-      // G2: in flight while now is within [start_time, end_time).
-      in_flight: now >= start && now < end,
-      start_time: record.start_time,
-      end_time: record.end_time,
-      budget_impressions: record.budget_impressions,
-      cpm: { ...record.cpm },
-      pacing: structuredClone(record.pacing),
-    };
-    if (withProgress) view.progress = progressOf(this.accrue(record, now));
-    return view;
+    // G2: in flight while now is within [start_time, end_time).
+    const in_flight = now >= instant(record.start_time) && now < instant(record.end_time);
+    const progress = withProgress ? progressOf(this.accrue(record, now)) : undefined;
+    return viewOf<Campaign>(CAMPAIGN_MEMBERS, record, { in_flight, progress });
   }
 
   /** The creative when it belongs to `seat`: another seat's creative does not exist for it. */

@@ -1,8 +1,8 @@
 /**
  * What an apply did: a plain, serializable value. `apply/` produces it, `render/report.ts`
  * turns it into text and `render/apply-result.ts` into the `apply --format json` document
- * (itself, with a `format_version`). It lives in model (not in apply/) because renderers may
- * import model and plan types only (ARCHITECTURE.md#layers-and-their-arrows).
+ * (itself, with a `format_version`). It lives in model (not in apply/) because renderers
+ * never import apply (ARCHITECTURE.md#layers-and-their-arrows).
  * Never holds a secret: paths, ids, statuses and the API's own error messages only.
  */
 import type { SourceRef } from "./desired.js";

@@ -1,23 +1,64 @@
 /**
- * Text from a config file or from the DSP, made safe to print in a terminal, a CI log or a
- * pull-request comment. Control characters (an escape sequence that recolours or clears
- * the screen, a carriage return or line break that forges a line of output), bidi and other
- * format characters (which reorder or hide text), and line and paragraph separators are
- * shown as escapes (`\u001b`, `\n`, `\u202e`) instead of acting. A zero-width joiner stays:
- * it only joins emoji (`👩‍💻`).
+ * Text that must show, never act, on a terminal, in a CI log or in a pull-request comment
+ * (ARCHITECTURE.md#output-at-the-boundary). A control character (an escape sequence that
+ * clears the screen, sets its title, writes the clipboard or makes a link; a bell; a carriage
+ * return), a format character (a bidi override, a zero-width space or joiner) and a line or
+ * paragraph separator act on a reader: each is shown as an escape (`\u001b`, `\r`, `\u202e`)
+ * instead, which is also the escape JSON and a double-quoted YAML scalar read as the same
+ * character, so a document written whole stays the document it was.
  */
-export function printable(text: string): string {
-  UNPRINTABLE.lastIndex = 0;
-  return UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, escaped) : text;
-}
 
-const UNPRINTABLE = /(?!\u200d)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const ACTING = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const ACTING_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+/** The same but a line feed: doohctl's own line structure, which the boundary leaves alone. */
+const ACTING_IN_LINES = /(?!\n)[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
+/** `\u001b`; a character beyond U+FFFF as its UTF-16 pair (`\udb40\udc41`), as JSON writes it. */
 function escaped(char: string): string {
   const short = SHORT[char];
   if (short !== undefined) return short;
-  const code = char.codePointAt(0)!;
-  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  let out = "";
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/** Whether `text` holds a character that acts on a reader (a line feed included). */
+export function acts(text: string): boolean {
+  return ACTING.test(text);
+}
+
+/**
+ * A value shown inside a line (a name, a message from the DSP or a file): every acting
+ * character, a line feed too, as an escape, so the value neither acts nor starts a line of
+ * its own that could pass for doohctl's.
+ */
+export function printable(text: string): string {
+  return text.replace(ACTING_ALL, escaped);
+}
+
+/**
+ * doohctl's own control sequences (colour, a progress line's redraw) are marked with a token
+ * drawn anew by each process: text from the DSP, a file or the environment cannot hold it, so
+ * it can never forge them; `terminalText` turns the marks back into the sequences.
+ */
+const TOKEN = `own${globalThis.crypto.randomUUID().replace(/-/g, "")}`;
+const MARK = new RegExp(`${TOKEN}([0-9a-f]{1,6});`, "g");
+
+/** `sequence` (`\u001b[31m`, `\r`) as doohctl's own: it passes the boundary and acts. */
+export function own(sequence: string): string {
+  return sequence.replace(ACTING_ALL, (char) => `${TOKEN}${char.codePointAt(0)!.toString(16)};`);
+}
+
+/**
+ * The boundary: whatever doohctl writes to stdout or stderr, in any format, passes here once
+ * (`atBoundary`, src/cli/io.ts). Every acting character but a line feed is shown as an
+ * escape, wherever it came from; then doohctl's own sequences (`own`) are restored.
+ */
+export function terminalText(text: string): string {
+  const shown = text.replace(ACTING_IN_LINES, escaped);
+  return shown.includes(TOKEN)
+    ? shown.replace(MARK, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    : shown;
 }

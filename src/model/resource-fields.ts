@@ -1,14 +1,10 @@
 /**
  * The one description of each DSP resource's members (spec, G1, G2, G6), in the manner of
  * `TARGETING_OPTIONS` (targeting-members.ts): every member doohctl reads, its kind, and what
- * doohctl does with it. The desired-state and wire types (desired.ts, wire.ts), the config's
- * normalization (src/config/normalize.ts), the comparison, create and patch bodies and
- * fingerprints (src/plan/changes/compare.ts, campaign-creation.ts, campaign-update.ts, fingerprint.ts),
- * export (src/render/export.ts), pull's value kinds (src/pull/from-plan.ts) and doctor's member
- * checks (src/cli/doctor/checks.ts) are taken from it; the config schema's and the contract's
- * fragments of these members are written from it by scripts/gen-targeting-schemas.ts, and
- * test/model/resource-fields.test.ts fails when a file is out of date or the emulator's own
- * lists disagree. ARCHITECTURE.md#adding-a-field says what else a new field needs.
+ * doohctl does with it. Types, normalization, comparison, bodies, fingerprints, export, pull
+ * and doctor take their tables from it, scripts/gen-targeting-schemas.ts writes the schemas'
+ * fragments, and the emulator's own table (src/emulator/members.ts) is checked against it
+ * (ARCHITECTURE.md#adding-a-field).
  */
 import type { Money } from "./money.js";
 

@@ -118,8 +118,19 @@ function unknownMembers(list: readonly TargetingOptionSet[]): string[] {
   return [...new Set(list.flatMap((set) => set.unknown_members ?? []))].sort();
 }
 
+/** `exclude: false` is the default (G5): left out, as a person writes an option (export, pull). */
+function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(set).map(([member, option]) => {
+      const { exclude, ...rest } = option as { exclude?: boolean };
+      return [member, exclude === true ? { ...rest, exclude } : rest];
+    }),
+  );
+}
+
 export const Targeting = {
   unknownMembers,
+  withoutDefaults,
   normalizeSet,
   normalizeList,
   key,

@@ -1,7 +1,7 @@
 /**
  * G8 (docs/assumptions.md#g8): the rules the DSP enforces on every write, judged once for the
  * client. `validate` (config/rules.ts) judges what the config declares, where either end of a
- * flight may be left out; the plan's simulation (plan/simulate.ts) judges every state its
+ * flight may be left out; the plan's simulation (plan/findings/simulate.ts) judges every state its
  * requests pass through, where every value is known. Each caller words a breach in its own
  * terms. The emulator keeps its own implementation (src/emulator/rules.ts): it is the client's
  * test oracle, and test/model/write-rules.test.ts checks that the two agree on random states.

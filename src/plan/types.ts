@@ -214,10 +214,7 @@ export interface SpendDelta {
   max_spend_after: Money;
   /** after - before; negative when the plan lowers it. */
   max_spend_change: Money;
-  /**
-   * What the row's campaigns have spent (progress.spend). Absent when `without_progress` or
-   * `spend_not_reported` is present.
-   */
+  /** Spent by the row's campaigns (progress.spend); absent with `without_progress`, `spend_not_reported`. */
   spent?: Money;
   /** What they can still spend after the plan: max_spend_after - spent. Absent likewise. */
   remaining?: Money;
@@ -261,10 +258,7 @@ export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
   read_requests: number;
-  /**
-   * Window-bound: when the last write may go at the configured write window as it stood at
-   * planning (`window.ts`); network and server time are not included.
-   */
+  /** Window-bound (`window.ts`): when the last write may go at the write window as it stood at planning. */
   estimated_apply_ms: number;
   write_window: string;
   /** Write slots recent runs on this machine (the user's own earlier ones too) held at planning (pacing across runs); absent when none. */

@@ -21,6 +21,7 @@ import {
 import type { Money } from "../model/money.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { JsonValue } from "../plan/types.js";
+import { YamlTextError } from "../render/yaml-text.js";
 import {
   type AuthorForm,
   authorForm,
@@ -267,7 +268,7 @@ export function editFile(input: {
         }
       }
     } catch (error) {
-      if (!(error instanceof PullFormError)) throw error;
+      if (!(error instanceof PullFormError || error instanceof YamlTextError)) throw error;
       for (const g of group) refuse(g.item, error.message);
     }
   }

@@ -3,11 +3,11 @@
  * quoting of a scalar, money as text with the author's decimals, a time in the author's
  * offset, a list or map in flow or block style. Returns YAML source text, never a node.
  */
-import { isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
+import { isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
 import type { JsonValue } from "../plan/types.js";
-import { type ScalarStyle, yamlScalar } from "../render/yaml-text.js";
+import { type ScalarPlace, type ScalarStyle, yamlScalar } from "../render/yaml-text.js";
 
 export class PullFormError extends Error {
   override readonly name = "PullFormError";
@@ -82,37 +82,14 @@ export function authorForm(node: Node, text: string): AuthorForm {
   return form;
 }
 
-const plainChecks = new Map<string, boolean>();
-
-/** Whether `value` written plain reads back as the same string, in block and flow context. */
-function plainReadsBack(value: string): boolean {
-  let known = plainChecks.get(value);
-  if (known === undefined) {
-    known =
-      value !== "" &&
-      !/^\s|\s$|[\n\r\t]/.test(value) &&
-      readsAs(`k: ${value}\n`, value) &&
-      readsAs(`k: [${value}]\n`, [value]);
-    if (plainChecks.size > 10_000) plainChecks.clear();
-    plainChecks.set(value, known);
-  }
-  return known;
-}
-
-function readsAs(source: string, expected: unknown): boolean {
-  const doc = parseDocument(source);
-  if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
-  return JSON.stringify((doc.toJS() as { k: unknown }).k) === JSON.stringify(expected);
-}
-
 /**
- * A scalar in the given style: strings keep their quoting; plain ones are quoted when they
- * must be. The quoting is the `yaml` library's, through the one YAML rule (src/render/yaml-text.ts).
+ * A scalar in the given style: strings keep their quoting unless it cannot hold them (then
+ * double-quoted). The quoting is the `yaml` library's, through the one YAML rule
+ * (src/render/yaml-text.ts), which refuses a string that would not read back the same.
  */
-export function scalarText(value: JsonValue, style: ScalarStyle): string {
+export function scalarText(value: JsonValue, style: ScalarStyle, place: ScalarPlace = "value"): string {
   if (typeof value !== "string") return value === null ? "null" : String(value);
-  if (style === "PLAIN" && !plainReadsBack(value)) return yamlScalar(value, "QUOTE_DOUBLE");
-  return yamlScalar(value, style);
+  return yamlScalar(value, style, place);
 }
 
 /** `12.50 USD` with the author's decimals (at least as many as the amount needs). */
@@ -151,7 +128,9 @@ export function timeText(value: string, written: string | undefined): string {
 export function flowText(value: JsonValue, form: Pick<AuthorForm, "padded" | "itemStyle">): string {
   if (Array.isArray(value)) return `[${value.map((v) => flowText(v, form)).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).map(([k, v]) => `${scalarText(k, "PLAIN")}: ${flowText(v, form)}`);
+    const entries = Object.entries(value).map(
+      ([k, v]) => `${scalarText(k, "PLAIN", "key")}: ${flowText(v, form)}`,
+    );
     if (entries.length === 0) return "{}";
     return form.padded ? `{ ${entries.join(", ")} }` : `{${entries.join(", ")}}`;
   }
@@ -166,7 +145,7 @@ export function blockText(value: JsonValue, column: number, form: AuthorForm, eo
   const indent = " ".repeat(column);
   const lines: string[] = [];
   const entry = (k: string, v: JsonValue, depth: number): string => {
-    const key = `${scalarText(k, "PLAIN")}:`;
+    const key = `${scalarText(k, "PLAIN", "key")}:`;
     if (
       !form.nestedBlock ||
       v === null ||

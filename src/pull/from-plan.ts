@@ -6,7 +6,7 @@
 import type { DesiredCampaign, DesiredState, SourceRef } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";
 import { type FieldKind, type FieldSpec, RESOURCES, withFlag } from "../model/resource-fields.js";
-import { sortedIds, type TargetingOptionSet } from "../model/targeting.js";
+import { sortedIds, Targeting } from "../model/targeting.js";
 import { isHttpUrl } from "../model/url.js";
 import type { Campaign } from "../model/wire.js";
 import { campaignAddress } from "../plan/changes/identity.js";
@@ -115,7 +115,7 @@ export function pullWork(input: {
             "targetings",
             source,
             change.after as unknown as JsonValue,
-            change.before.map(withoutDefaults) as unknown as JsonValue,
+            change.before.map(Targeting.withoutDefaults) as unknown as JsonValue,
           );
           work.items.push({ ...pulled, kind: "targetings" });
         }
@@ -155,14 +155,4 @@ export function pullWork(input: {
     }
   }
   return work;
-}
-
-/** `exclude: false` is the default (G5): left out, as a person writes an option (and export does). */
-function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(set).map(([member, option]) => {
-      const { exclude, ...rest } = option as { exclude?: boolean };
-      return [member, exclude === true ? { ...rest, exclude } : rest];
-    }),
-  );
 }

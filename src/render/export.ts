@@ -15,7 +15,7 @@ import {
   INSERTION_ORDER_FIELDS,
   withFlag,
 } from "../model/resource-fields.js";
-import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../model/targeting.js";
+import { compareIds, sortedIds, Targeting } from "../model/targeting.js";
 import { Time } from "../model/time.js";
 import { httpUrlProblem, isHttpUrl, withoutUserinfo } from "../model/url.js";
 import type { Advertiser, Campaign, Creative, InsertionOrder } from "../model/wire.js";
@@ -124,20 +124,10 @@ export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: 
   const targetings = live.targetings[campaign.id];
   // G14: a list holding a member doohctl does not know stays undeclared (exportOmissions says so).
   if (targetings !== undefined && Targeting.unknownMembers(targetings).length === 0) {
-    entry.targetings = Targeting.normalizeList(targetings).map(withoutDefaults);
+    entry.targetings = Targeting.normalizeList(targetings).map(Targeting.withoutDefaults);
   }
   if (creativeIds !== undefined) entry.creatives = creativeIds;
   return entry;
-}
-
-/** `exclude: false` is the default (G5): left out, as a person would write the option. */
-function withoutDefaults(set: TargetingOptionSet): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(set).map(([member, option]) => {
-      const { exclude, ...rest } = option as { exclude?: boolean };
-      return [member, exclude === true ? { ...rest, exclude } : rest];
-    }),
-  );
 }
 
 function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {

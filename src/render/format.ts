@@ -4,8 +4,8 @@
  */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
-import { count, plural } from "../model/plural.js";
-import { printable } from "../model/printable.js";
+import { count, grouped, plural } from "../model/plural.js";
+import { own, printable } from "../model/printable.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { TARGETING_OPTIONS } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
@@ -19,7 +19,12 @@ export interface Paint {
   dim(text: string): string;
 }
 
-const ansi = (code: number) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
+const RESET = own("\u001b[0m");
+/** doohctl's own colour: marked, so the boundary lets it act (src/model/printable.ts). */
+const ansi = (code: number) => {
+  const on = own(`\u001b[${code}m`);
+  return (text: string) => `${on}${text}${RESET}`;
+};
 const plain = (text: string) => text;
 
 export function paint(colour: boolean): Paint {
@@ -28,16 +33,10 @@ export function paint(colour: boolean): Paint {
     : { add: plain, change: plain, remove: plain, bold: plain, dim: plain };
 }
 
-/**
- * What `toLocaleString("en-US")` uses, made once: that call builds a new formatter for every
- * number, and a large plan shows tens of thousands of them.
- */
-const EN_US = new Intl.NumberFormat("en-US");
-
 /** `12.50 USD`, `1,000,000`, `none`, `["3","4"]` as `3, 4`. */
 export function showValue(value: JsonValue): string {
   if (value === null) return "none";
-  if (typeof value === "number") return EN_US.format(value);
+  if (typeof value === "number") return grouped(value);
   // An empty text would read as nothing at all (`pixel_url:  -> ...`): show it as quotes.
   if (typeof value === "string") return value === "" ? '""' : printable(value);
   if (typeof value === "boolean") return String(value);

@@ -9,7 +9,7 @@
  * rendered by the caller, so this module depends on no planning code.
  */
 import { Money } from "../model/money.js";
-import { plural } from "../model/plural.js";
+import { count, grouped } from "../model/plural.js";
 import { Time } from "../model/time.js";
 import type { Plan } from "../plan/types.js";
 import { cell, code } from "./markdown-text.js";
@@ -80,11 +80,6 @@ export function accountSummary(input: { account: string; file: string; plan: Pla
   };
 }
 
-/** `1,200 changes`: counts grouped as en-US writes them. */
-function grouped(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${plural(n, word)}`;
-}
-
 /** `Acme: +600.00 USD<br>Beta: -25.00 EUR`: the advertisers whose maximum spend changes. */
 function moneyCell(money: AccountMoney[] | undefined): string {
   if (money === undefined) return "not in this plan file";
@@ -117,15 +112,15 @@ function totalMoney(accounts: readonly AccountSummary[]): string {
 }
 
 function changesCell(a: AccountSummary): string {
-  const errors = a.errors > 0 ? ` (**${grouped(a.errors, "error")}: cannot be applied**)` : "";
-  return `${a.changes.toLocaleString("en-US")}${errors}`;
+  const errors = a.errors > 0 ? ` (**${count(a.errors, "error")}: cannot be applied**)` : "";
+  return `${grouped(a.changes)}${errors}`;
 }
 
 function summaryLines(accounts: readonly AccountSummary[]): string[] {
   const slowest = Math.max(0, ...accounts.map((a) => a.estimatedApplyMs));
   const sum = (pick: (a: AccountSummary) => number) => accounts.reduce((n, a) => n + pick(a), 0);
   return [
-    `## doohctl plan: ${grouped(accounts.length, "account")}, ${grouped(
+    `## doohctl plan: ${count(accounts.length, "account")}, ${count(
       sum((a) => a.changes),
       "change",
     )}`,
@@ -134,9 +129,9 @@ function summaryLines(accounts: readonly AccountSummary[]): string[] {
     "|---|--:|--:|---|---|",
     ...accounts.map(
       (a) =>
-        `| ${code(a.account, { inTable: true })} | ${changesCell(a)} | ${a.writeRequests.toLocaleString("en-US")} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
+        `| ${code(a.account, { inTable: true })} | ${changesCell(a)} | ${grouped(a.writeRequests)} | about ${Time.formatDuration(a.estimatedApplyMs)} at ${cell(a.writeWindow)} | ${moneyCell(a.money)} |`,
     ),
-    `| **all** | ${sum((a) => a.changes).toLocaleString("en-US")} | ${sum((a) => a.writeRequests).toLocaleString("en-US")} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
+    `| **all** | ${grouped(sum((a) => a.changes))} | ${grouped(sum((a) => a.writeRequests))} | about ${Time.formatDuration(slowest)} (each account in its own job) | ${totalMoney(accounts)} |`,
     "",
   ];
 }

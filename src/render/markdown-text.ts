@@ -15,10 +15,17 @@ const MARKUP = /[\\`*[\]~|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 const HTML: Record<string, string> = { "<": "&lt;", "&": "&amp;" };
 
 /**
+ * What GitHub (and GitLab) read as a reference in text: `@name`, an issue or pull request
+ * `#123`, `GH-123` or `owner/repo#123`, a merge request `!123`. A zero-width space written as
+ * a character reference (`&#8203;`) after the sigil breaks each: nothing raw reaches the output.
+ */
+const REFERENCE = /@|[#!](?=\d)|\bGH-(?=\d)/gi;
+
+/**
  * Text for a table cell or a line of prose. `<` and `&` are entities (no HTML tag, no
  * character reference; a `>` alone is text); a bare URL or `www.` is broken by an escape, so it is no autolink;
- * `@` is followed by a zero-width space, so no name after it is a mention and no address an
- * e-mail link.
+ * a reference (`REFERENCE`) is broken, so no name is a mention, no address an e-mail link and
+ * no number a link to an issue.
  */
 export function cell(text: string): string {
   return printable(text)
@@ -26,7 +33,7 @@ export function cell(text: string): string {
     .replace(/[<&]/g, (c) => HTML[c] ?? c)
     .replace(/:(?=\/\/)/g, "\\:")
     .replace(/(w{3})\./gi, "$1\\.")
-    .replace(/@/g, "@\u200b");
+    .replace(REFERENCE, "$&&#8203;");
 }
 
 /**

@@ -79,7 +79,7 @@ function unsentLine(request: UnsentRequest): string {
 }
 
 function fieldLines(field: FieldFailure): string[] {
-  const lines = [`  ${field.field}: ${printable(field.messages.join("; "))}`];
+  const lines = [`  ${printable(`${field.field}: ${field.messages.join("; ")}`)}`];
   const where = field.sources.map(place);
   if (field.addresses.length > 0 || where.length > 0) {
     const from = where.length > 0 ? ` (${where.join(", ")})` : "";

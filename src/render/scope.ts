@@ -1,13 +1,8 @@
 /** The banner every rendering of a `--changed-since` plan carries: what it covers and what it did not read. */
 
-import { plural } from "../model/plural.js";
+import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { Plan } from "../plan/types.js";
-
-/** `1,200 campaigns`: counts grouped as en-US writes them. */
-function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${plural(n, one, many)}`;
-}
 
 /** One sentence, or undefined for a plan of the whole config. */
 export function scopeBanner(plan: Plan): string | undefined {

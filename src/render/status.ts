@@ -7,7 +7,7 @@
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
-import { count, plural } from "../model/plural.js";
+import { count, grouped, plural } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import { Ratio } from "../model/ratio.js";
 import type { InsertionOrderStatus } from "../status/rollup.js";
@@ -16,7 +16,6 @@ import { type Paint, paint } from "./format.js";
 import { cell } from "./markdown-text.js";
 import { statusGantt } from "./status-gantt.js";
 
-const EN_US = new Intl.NumberFormat("en-US");
 const BAR_WIDTH = 20;
 
 export function renderStatusJson(report: StatusReport): string {
@@ -49,9 +48,9 @@ function forecastText(c: CampaignStatus): string {
   const p = c.pacing;
   if (p.verdict === "not started") return "not started";
   const pace = `${whole(p.pace_per_day)} a day`;
-  if (p.verdict === "ended") return `${pace}; ended with ${EN_US.format(c.impressions.delivered)}`;
+  if (p.verdict === "ended") return `${pace}; ended with ${grouped(c.impressions.delivered)}`;
   const needed = p.required_per_day > 0 ? ` (${whole(p.required_per_day)} needed)` : "";
-  return `${pace}${needed}; ${EN_US.format(p.projected_impressions)} of ${EN_US.format(c.impressions.budget)} by the end`;
+  return `${pace}${needed}; ${grouped(p.projected_impressions)} of ${grouped(c.impressions.budget)} by the end`;
 }
 
 function colourOf(p: Paint, c: CampaignStatus): (text: string) => string {
@@ -132,7 +131,7 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
     );
     lines.push(
       `  impressions  ${bar(c.impressions.pct)} ${pct(c.impressions.pct)}%: ` +
-        `${EN_US.format(c.impressions.delivered)} of ${EN_US.format(c.impressions.budget)}`,
+        `${grouped(c.impressions.delivered)} of ${grouped(c.impressions.budget)}`,
     );
     lines.push(`  spend        ${campaignSpend(c, true)}`);
     lines.push(`  forecast     ${forecastText(c)}`);
@@ -153,7 +152,7 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
     if (c.undelivered && !c.alerts.some((a) => a.kind === "ended short")) {
       // Silent for the exit code (declared active: false, or ended over 7 days ago), never hidden.
       lines.push(
-        `  undelivered  ${EN_US.format(c.undelivered.impressions)} impressions (${amount(c.undelivered.amount)}) not delivered`,
+        `  undelivered  ${grouped(c.undelivered.impressions)} impressions (${amount(c.undelivered.amount)}) not delivered`,
       );
     }
     for (const alert of c.alerts) lines.push(p.remove(`  ! ${printable(alert.message)}`));
@@ -164,8 +163,8 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
       `${p.bold(`insertion order ${printable(order.id)}`)}: ${count(order.campaigns, "campaign")}, ${order.start_time} .. ${order.end_time}`,
     );
     lines.push(
-      `  impressions  ${EN_US.format(order.impressions.delivered)} of ${EN_US.format(order.impressions.budget)}, ` +
-        `${EN_US.format(order.impressions.projected)} by the end at the current pace`,
+      `  impressions  ${grouped(order.impressions.delivered)} of ${grouped(order.impressions.budget)}, ` +
+        `${grouped(order.impressions.projected)} by the end at the current pace`,
     );
     lines.push(`  spend        ${spendOf(order)}`);
     if (order.budget_money !== undefined) {
@@ -191,7 +190,7 @@ export function renderStatusMarkdown(report: StatusReport): string {
       const problems = c.creatives.problems.map((p) => `${p.creative_id}: ${p.reason}`);
       lines.push(
         `| ${cell(`${c.id} ${c.name}`)} | ${pct(c.flight_elapsed_pct)}% | ` +
-          `${EN_US.format(c.impressions.delivered)} / ${EN_US.format(c.impressions.budget)} (${pct(c.impressions.pct)}%) | ` +
+          `${grouped(c.impressions.delivered)} / ${grouped(c.impressions.budget)} (${pct(c.impressions.pct)}%) | ` +
           `${cell(campaignSpend(c, false))} | ${cell(forecastText(c))} | ${verdictText(c, report.thresholds.behind_pct)} | ` +
           `${c.creatives.can_serve}/${c.creatives.total} can serve${problems.length > 0 ? `; ${cell(problems.join("; "))}` : ""} | ` +
           `${c.alerts.length > 0 ? `**${cell(c.alerts.map((a) => a.message).join("; "))}**` : ""} |`,
@@ -205,8 +204,8 @@ export function renderStatusMarkdown(report: StatusReport): string {
     for (const order of report.insertion_orders) {
       lines.push(
         `| ${cell(order.id)} | ${order.campaigns} | ${order.start_time.slice(0, 10)} .. ${order.end_time.slice(0, 10)} | ` +
-          `${EN_US.format(order.impressions.delivered)} / ${EN_US.format(order.impressions.budget)} | ` +
-          `${EN_US.format(order.impressions.projected)} | ${spendOf(order)} | ${order.alerting} |`,
+          `${grouped(order.impressions.delivered)} / ${grouped(order.impressions.budget)} | ` +
+          `${grouped(order.impressions.projected)} | ${spendOf(order)} | ${order.alerting} |`,
       );
     }
     lines.push("", ...statusGantt(report));
@@ -221,5 +220,5 @@ function pct(value: number): number {
 
 /** Impressions a day as people read them: the report's figure to a whole, half to even. */
 function whole(value: number): string {
-  return EN_US.format(BigInt(Ratio.toFixed(Ratio.fromDecimal(value), 0)));
+  return grouped(BigInt(Ratio.toFixed(Ratio.fromDecimal(value), 0)));
 }

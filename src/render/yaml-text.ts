@@ -4,10 +4,13 @@
  * plain printable text (a control character, NUL, DEL, a C1 control, a bidi or other format
  * character, U+2028 or U+2029) is written double-quoted, the one YAML style with escapes,
  * so the file holds no raw control byte: YAML readers accept it, git diffs it as text and a
- * terminal showing the diff does not act on it. Whatever is written is parsed back first and
- * refused when it does not read as the same value.
+ * terminal showing the diff does not act on it. Whatever is written is parsed back first, the
+ * way the config loader reads it (`<<` a merge key, src/config/yaml/read.ts), and refused when
+ * it does not read as the same value: a DSP string is data, whatever it looks like to YAML
+ * (`*alias`, `<<`, `...`, `--- b`).
  */
-import { type Document, parse, Scalar, stringify, visit } from "yaml";
+import { type Document, parseDocument, Scalar, stringify, visit } from "yaml";
+import { acts, printable, terminalText } from "../model/printable.js";
 
 export class YamlTextError extends Error {
   override readonly name = "YamlTextError";
@@ -16,43 +19,50 @@ export class YamlTextError extends Error {
 
 export type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
-/** The characters printable (src/model/printable.ts) shows as escapes: never raw in a file. */
-const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-/** The same, raw in written text: a line feed there is the text's own line break. */
-const UNSAFE_ALL = /(?![\u200d\n])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
 /**
  * The library's double-quoted writer escapes what JSON escapes (C0 controls, `"` and `\`)
- * and leaves the rest raw: those get YAML's `\u` / `\U` escapes. Only valid inside a
- * double-quoted scalar, which is where `mustEscape` values are put.
+ * and leaves the rest raw: those get the escapes a terminal shows (`terminalText`), which are
+ * YAML's too. Only valid inside a double-quoted scalar, which is where `mustEscape` values are put.
  */
-function escapeLeftRaw(text: string): string {
-  return text.replace(UNSAFE_ALL, (char) => {
-    const code = char.codePointAt(0)!;
-    return code > 0xffff
-      ? `\\U${code.toString(16).padStart(8, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
+const escapeLeftRaw = (text: string) =>
+  terminalText(text).replace(/\p{Cs}/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`);
 
-function mustEscape(value: string): boolean {
-  return UNSAFE.test(value.replace(/\u200d/g, ""));
-}
+/** What acts on a reader, and a lone surrogate half, which UTF-8 cannot hold: escaped. */
+const mustEscape = (value: string) => acts(value) || /\p{Cs}/u.test(value);
+
+/** Where a scalar's text goes: after `key: ` or in a flow list, or before `: ` as a key. */
+export type ScalarPlace = "value" | "key";
+
+/** The contexts, block and flow, a scalar's text is put in, and what the loader must read there. */
+const PLACES: Record<ScalarPlace, (text: string, value: string) => [string, unknown][]> = {
+  value: (t, v) => [
+    [`k: ${t}\n`, { k: v }],
+    [`k: [${t}]\n`, { k: [v] }],
+  ],
+  key: (t, v) => [
+    [`${t}: k\n`, { [v]: "k" }],
+    [`{${t}: k}\n`, { [v]: "k" }],
+  ],
+};
 
 /**
- * One scalar's source text in the author's style: double-quoted when it holds a character
- * that must be escaped (or when the library finds the style cannot hold it).
+ * One scalar's source text in the author's style, or double-quoted when that style cannot
+ * hold it (the library's quoting either way). It must read back as the same string in every
+ * context of its place, block and flow; a value no style can write is refused, named.
  */
-export function yamlScalar(value: string, style: ScalarStyle): string {
-  const scalar = new Scalar(value);
-  scalar.type = mustEscape(value) ? "QUOTE_DOUBLE" : style;
-  const text = escapeLeftRaw(stringify(scalar, { lineWidth: 0 }).replace(/\n$/, ""));
-  if (text.includes("\n") || !readsBackAs(`k: ${text}\n`, { k: value })) {
-    throw new YamlTextError(
-      `a value could not be written as YAML that reads back the same (${JSON.stringify(value).slice(0, 60)}): nothing written`,
-    );
+export function yamlScalar(value: string, style: ScalarStyle, place: ScalarPlace = "value"): string {
+  const styles: ScalarStyle[] = mustEscape(value) ? ["QUOTE_DOUBLE"] : [style, "QUOTE_DOUBLE"];
+  for (const type of styles) {
+    const scalar = new Scalar(value);
+    scalar.type = type;
+    const text = escapeLeftRaw(stringify(scalar, { lineWidth: 0 }).replace(/\n$/, ""));
+    if (!text.includes("\n") && PLACES[place](text, value).every(([at, read]) => readsBackAs(at, read))) {
+      return text;
+    }
   }
-  return text;
+  throw new YamlTextError(
+    `the ${place} "${printable(value.slice(0, 60))}${value.length > 60 ? "…" : ""}" cannot be written as YAML that reads back the same: edit it by hand`,
+  );
 }
 
 /**
@@ -62,7 +72,9 @@ export function yamlScalar(value: string, style: ScalarStyle): string {
 export function yamlDocument(doc: Document, options: Parameters<Document["toString"]>[0] = {}): string {
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === "string" && mustEscape(node.value)) node.type = "QUOTE_DOUBLE";
+      // The library writes a `<<` key plain, which a reader with merge keys on takes as one.
+      if (typeof node.value === "string" && (mustEscape(node.value) || node.value === "<<"))
+        node.type = "QUOTE_DOUBLE";
     },
   });
   const text = escapeLeftRaw(doc.toString(options));
@@ -72,10 +84,13 @@ export function yamlDocument(doc: Document, options: Parameters<Document["toStri
   return text;
 }
 
+/** Whether `text` reads as `expected` where the config loader reads it (merge keys on). */
 function readsBackAs(text: string, expected: unknown): boolean {
+  const doc = parseDocument(text, { merge: true });
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
   try {
-    return JSON.stringify(parse(text)) === JSON.stringify(expected);
+    return JSON.stringify(doc.toJS()) === JSON.stringify(expected);
   } catch {
-    return false;
+    return false; // an alias with no anchor (`*alias`): the text is not the value
   }
 }

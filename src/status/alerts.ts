@@ -6,6 +6,7 @@
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
+import { grouped } from "../model/plural.js";
 import { Ratio } from "../model/ratio.js";
 import type { RecordedPause } from "../model/recovery.js";
 import type { Campaign, Creative } from "../model/wire.js";
@@ -98,7 +99,7 @@ export function alertsOf(o: AlertInput): StatusAlert[] {
     const shown = shownPercent(shortPct, { threshold: o.thresholds.endedShort, signed: false });
     add(
       "ended short",
-      `ended ${shown} short: ${EN_US.format(short)} impressions (${Money.formatAmount(undelivered)}) not delivered`,
+      `ended ${shown} short: ${grouped(short)} impressions (${Money.formatAmount(undelivered)}) not delivered`,
     );
   }
   if (!ended && campaign.active && o.canServe === 0) {
@@ -131,8 +132,6 @@ const ALERT_ORDER: readonly AlertKind[] = [
   "budget exhausted",
   "behind",
 ];
-
-const EN_US = new Intl.NumberFormat("en-US");
 
 /** What `impressions` not delivered would have cost at the campaign's current cpm. */
 export function undeliveredMoney(campaign: Campaign, impressions: number): Money {

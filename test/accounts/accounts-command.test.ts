@@ -195,6 +195,11 @@ describe("doohctl accounts", () => {
     const unknown = await accounts(root, ["--changed-since", "no-such-ref", "--format", "json"]);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.out).errors[0].code).toBe("GIT_REVISION");
+
+    // git runs in the environment the CLI was given, not the process's (ARCHITECTURE.md#birds-eye-view).
+    const gitless = bufferIO({ cwd: root, env: { PATH: join(root, "no-bin") } });
+    expect(await run(["accounts", "--changed-since", "main"], gitless)).toBe(1);
+    expect(gitless.err()).toContain("--changed-since needs git, which is not installed or not on PATH");
   });
 });
 

@@ -51,6 +51,18 @@ describe("the one atomic write", () => {
     expect(statSync(join(dir, "state.json")).isFile()).toBe(true);
   });
 
+  it("exclusive: writes only where no file is, refusing one that appeared, with no temporary file left", () => {
+    const dir = scratch();
+    writeFileAtomicSync(join(dir, "new.md"), "new\n", { exclusive: true });
+    expect(readFileSync(join(dir, "new.md"), "utf8")).toBe("new\n");
+    writeFileSync(join(dir, "theirs.md"), "theirs\n");
+    expect(() => writeFileAtomicSync(join(dir, "theirs.md"), "mine\n", { exclusive: true })).toThrow(
+      expect.objectContaining({ code: "EEXIST" }),
+    );
+    expect(readFileSync(join(dir, "theirs.md"), "utf8")).toBe("theirs\n");
+    expect(readdirSync(dir).sort()).toEqual(["new.md", "theirs.md"]);
+  });
+
   it("names its temporary file in one scheme, and fails rather than follow a link planted at it", async () => {
     const dir = scratch();
     const victim = join(scratch(), "unrelated.txt");

@@ -9,6 +9,7 @@ import { findOperation } from "../../src/api/contract.js";
 import { checkRequest, schemaValidator } from "../../src/api/contract-check.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { ApiRequest } from "../../src/api/types.js";
+import { campaignCreate } from "../helpers/builders.js";
 
 const usd = { currency_code: "USD", units: "12", nanos: 500000000 };
 const asset = {
@@ -71,16 +72,7 @@ const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
   getCampaign: [Endpoints.getCampaign("5001"), Endpoints.getCampaign("5001", { includeProgress: true })],
   createCampaigns: [
     Endpoints.createCampaigns([
-      {
-        insertion_order_id: "1001",
-        name: "Malls",
-        start_time: "2026-12-01T00:00:00Z",
-        end_time: "2027-01-01T00:00:00Z",
-        budget_impressions: 1000,
-        cpm: usd,
-        pacing: { strategy: "even" },
-        active: false,
-      },
+      campaignCreate({ name: "Malls", cpm: usd, pacing: { strategy: "even" }, active: false }),
     ]),
   ],
   patchCampaigns: [

@@ -9,8 +9,9 @@ import { trustedBody } from "../../src/api/answer.js";
 import { contractPath, createdItems, endpointsFor } from "../../src/api/endpoints.js";
 import { ContractError } from "../../src/api/errors.js";
 import type { ApiRequest } from "../../src/api/types.js";
-import { DEFAULT_DIALECT, type Dialect } from "../../src/model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect, parseDialect } from "../../src/model/dialect.js";
 import { Scrubber } from "../../src/model/scrub.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { dialectOf } from "../helpers/dialects.js";
 
 const ALL = dialectOf({
@@ -28,16 +29,7 @@ const read = (dialect: Dialect, request: ApiRequest, body: unknown) =>
   trustedBody(request, { status: 200, headers: {}, text: JSON.stringify(body) }, scrubber, { dialect });
 
 const campaign = (id: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  insertion_order_id: "1001",
-  name: `Campaign ${id}`,
-  active: true,
-  in_flight: true,
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 1000,
-  cpm: usd("12"),
-  pacing: {},
+  ...campaignMembers({ id, name: `Campaign ${id}`, active: true, in_flight: true, budget_impressions: 1000 }),
   ...extra,
 });
 const order = (extra: Record<string, unknown>) => ({
@@ -153,6 +145,35 @@ describe("answers a dialect shapes", () => {
       items: [campaign("5003", { targeting_sets: [] })],
     }) as { campaigns: { id: string }[] };
     expect(created.campaigns.map((c) => c.id)).toEqual(["5003"]);
+  });
+
+  it.each(["toString", "valueOf", "hasOwnProperty"])(
+    "reads a member named %s as the answer's own: missing when absent, never the function every object inherits",
+    (name) => {
+      const request = endpointsFor(dialectOf({ contract_number: name })).getInsertionOrder("1001");
+      const dialect = dialectOf({ contract_number: name, campaign_targetings: "sets" });
+      expect(read(dialect, request, order({ [name]: "PO-9" }))).toMatchObject({ contract_number: "PO-9" });
+      expect(() => read(dialect, request, order({}))).toThrow(
+        `at /${name} (connection.dialect: contract_number): a required member, missing`,
+      );
+      const embedded = dialectOf({ campaign_targetings: name });
+      expect(() => read(embedded, endpointsFor(embedded).getCampaign("5001"), campaign("5001"))).toThrow(
+        `campaign 5001/${name}: a required member`,
+      );
+      const created = dialectOf({ create_campaigns_member: name });
+      expect(createdItems(created, {})).toBeUndefined();
+      expect(createdItems(created, JSON.parse(`{"${name}": []}`))).toEqual([]);
+    },
+  );
+
+  it("refuses __proto__ and constructor as member names: they reach every object's prototype", () => {
+    for (const name of ["__proto__", "constructor"]) {
+      expect(parseDialect({ contract_number: name })).toMatchObject({
+        problems: [
+          { key: "contract_number", message: expect.stringContaining("reach every object's prototype") },
+        ],
+      });
+    }
   });
 
   it("without a dialect, reads as the gap decisions say", () => {

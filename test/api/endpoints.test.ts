@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Endpoints } from "../../src/api/endpoints.js";
 import { pathWithQuery } from "../../src/api/transport.js";
+import { campaignCreate } from "../helpers/builders.js";
 
 const money = { currency_code: "USD", units: "12", nanos: 500_000_000 };
 
@@ -48,14 +49,7 @@ describe("Endpoints", () => {
     expect(Endpoints.patchCreatives([{ id: "9001", campaign_ids: ["5001"] }]).body).toEqual({
       creatives: [{ id: "9001", campaign_ids: ["5001"] }],
     });
-    const create = {
-      insertion_order_id: "1001",
-      name: "Airports",
-      start_time: "2026-12-01T00:00:00Z",
-      end_time: "2027-01-01T00:00:00Z",
-      budget_impressions: 1000,
-      cpm: money,
-    };
+    const create = campaignCreate({ name: "Airports", cpm: money });
     expect(Endpoints.createCampaigns([create])).toEqual({
       method: "POST",
       path: "/api/dsp/v1/campaigns",

@@ -7,7 +7,7 @@ import { ApiError, OutcomeUnknownError, RetryBudgetError } from "../../src/api/e
 import type { ApiEvent } from "../../src/api/types.js";
 import { VirtualClock } from "../../src/model/clock.js";
 import { seededRandom } from "../../src/model/random.js";
-import { seedWithCampaigns } from "../helpers/builders.js";
+import { campaignCreate, seedWithCampaigns } from "../helpers/builders.js";
 import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
@@ -23,15 +23,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const CPM = usdParts("9");
-const newCampaign = {
-  insertion_order_id: "1001",
+const newCampaign = campaignCreate({
   name: "Late addition",
-  start_time: "2026-12-01T00:00:00Z",
   end_time: "2026-12-20T00:00:00Z",
   budget_impressions: 10,
-  cpm: CPM,
-};
+  cpm: usdParts("9"),
+});
 
 /** Reads, a PUT and a PATCH: the idempotent requests, each of which must come through. */
 async function idempotentRound(client: EmulatorWorld["client"], round: number) {

@@ -11,9 +11,8 @@ import { Endpoints } from "../../src/api/endpoints.js";
 import { OutcomeUnknownError, TimeoutError } from "../../src/api/errors.js";
 import type { ApiEvent, DspClient } from "../../src/api/types.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
-import { seedCampaign } from "../helpers/builders.js";
+import { campaignCreate, seedCampaign } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
-import { usd } from "../helpers/money.js";
 import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
 import { USER } from "../helpers/users.js";
 
@@ -69,16 +68,7 @@ describe("a request that gets no answer", () => {
   });
 
   it("a POST: outcome unknown, saying no answer came, never sent twice", async () => {
-    const create = Endpoints.createCampaigns([
-      {
-        insertion_order_id: "1001",
-        name: "Launch",
-        start_time: "2026-12-01T00:00:00Z",
-        end_time: "2027-01-01T00:00:00Z",
-        budget_impressions: 1000,
-        cpm: usd("10"),
-      },
-    ]);
+    const create = Endpoints.createCampaigns([campaignCreate({ name: "Launch" })]);
     const failure = await client.send(create).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OutcomeUnknownError);
     expect((failure as OutcomeUnknownError).answered).toBe(false);

@@ -80,4 +80,47 @@ describe("pacing against the emulator's published windows (G10)", () => {
     expect(h.seen("PATCH", CAMPAIGNS_PATH)).toBe(3);
     expect(h.emulator.requestLog().filter((e) => e.status === 429)).toEqual([]);
   });
+
+  it("runs a write's check once its slot is granted; a refusal sends nothing and frees the slot", async () => {
+    const oneWrite = { ...PUBLISHED_RATE_LIMITS, write: { limit: 1, windowMs: 60_000 } };
+    h = await emulatorWorld({
+      seed: seedWithCampaigns(3),
+      emulator: { rateLimits: oneWrite },
+      client: { rateLimits: oneWrite },
+    });
+    const { client, clock } = h;
+    const start = clock.now();
+    await client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 10 }]));
+    const moved = new Error("campaign 5001 moved");
+    let checkedAt: number | undefined;
+    const refused = client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 11 }]), {
+      beforeSend: async () => {
+        checkedAt = clock.now();
+        throw moved;
+      },
+    });
+    await expect(refused).rejects.toBe(moved);
+    expect(checkedAt).toBeGreaterThanOrEqual(start + 60_000);
+    expect(h.seen("PATCH", CAMPAIGNS_PATH)).toBe(1);
+    // Nothing reached the DSP's count: the next write goes at once.
+    const before = clock.now();
+    await client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 12 }]));
+    expect(clock.now()).toBe(before);
+    expect(h.seen("PATCH", CAMPAIGNS_PATH)).toBe(2);
+  });
+
+  it("runs the check again before a retry, saying that the failed attempt may have landed", async () => {
+    h = await emulatorWorld({ seed: seedWithCampaigns(3), emulator: { rateLimits: "off" } });
+    const { client, emulator } = h;
+    const checks: boolean[] = [];
+    await client.send(Endpoints.patchCampaigns([{ id: "5001", budget_impressions: 10 }]), {
+      beforeSend: async ({ mayHaveLanded }) => {
+        checks.push(mayHaveLanded);
+        // The first attempt is answered 500, the retry as usual.
+        emulator.setFaults(checks.length === 1 ? "500:1" : "", 1);
+      },
+    });
+    expect(checks).toEqual([false, true]);
+    expect(h.seen("PATCH", CAMPAIGNS_PATH)).toBe(2);
+  });
 });

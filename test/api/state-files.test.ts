@@ -1,7 +1,8 @@
 /**
  * The client's state files, trusted only as the recovery record is (src/api/private-files.ts):
- * the session cache decides the account a plan reads the recovery record of (G9), the pacing
- * log how long a run waits (G10). Each test is a hostile file or directory.
+ * the session cache holds the token a run's requests carry (never the account whose recovery
+ * record it reads: a login names that, G9), the pacing log how long a run waits (G10). Each
+ * test is a hostile file or directory.
  */
 import { createHash } from "node:crypto";
 import {
@@ -78,14 +79,57 @@ function privateCacheDir(): string {
 }
 
 describe("the session cache is trusted only as the recovery record is", () => {
-  it("uses a cache of its own (0600 in a 0700 directory of this user's): its account, no login", async () => {
+  it("uses a cache of its own (0600 in a 0700 directory of this user's) for requests: its token, no login", async () => {
     const dir = privateCacheDir();
     const clock = new VirtualClock();
     forge(dir, clock);
     const s = session(dir, { clock });
-    expect(await s.session.accountId()).toBe("999");
+    expect(await s.session.token()).toBe("forged-token");
     expect(s.logins()).toBe(0);
     expect(s.warnings).toEqual([]);
+  });
+
+  it("never takes the account from a cache, even its own: a login names it, and a cache that named another is discarded with a warning", async () => {
+    const dir = privateCacheDir();
+    const clock = new VirtualClock();
+    const path = forge(dir, clock);
+    const s = session(dir, { clock });
+    expect(await s.session.accountId()).toBe("7");
+    expect(s.logins()).toBe(1);
+    expect(s.warnings).toEqual([
+      `session cache discarded: ${path} named account 999, the DSP's login answer names account 7 (G9); it now holds this login's session`,
+    ]);
+    // The requests go with the login's session, and the cache now holds it.
+    expect(await s.session.token()).toBe("fresh-1");
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ token: "fresh-1", accountId: "7" });
+    // One login per run: asked again, the account is the login's, with no second login.
+    expect(await s.session.accountId()).toBe("7");
+    expect(s.logins()).toBe(1);
+  });
+
+  it("logs in for the account even when the cache names the same one (a token of another user may sit beside it), with no warning", async () => {
+    const dir = privateCacheDir();
+    const clock = new VirtualClock();
+    const path = forge(dir, clock);
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), accountId: "7" }));
+    const s = session(dir, { clock });
+    expect(await s.session.accountId()).toBe("7");
+    expect(s.logins()).toBe(1);
+    expect(s.warnings).toEqual([]);
+    expect(await s.session.token()).toBe("fresh-1");
+  });
+
+  it.each([
+    ["not JSON", "{ torn"],
+    ["JSON but no object", "null"],
+  ])("replaces a cache file that is %s, with the warning every bad cache gets", async (_, text) => {
+    const dir = privateCacheDir();
+    const path = join(dir, cacheFileName());
+    writeFileSync(path, text, { mode: 0o600 });
+    const s = session(dir);
+    expect(await s.session.token()).toBe("fresh-1");
+    expect(s.warnings).toEqual([`session cache not used, logging in afresh: ${path} is not a JSON object`]);
+    expect(JSON.parse(readFileSync(path, "utf8")).token).toBe("fresh-1");
   });
 
   it("ignores a forged cache in a directory others can write (0777): the account comes from a login, with a warning naming the path and the chmod", async () => {
@@ -94,7 +138,7 @@ describe("the session cache is trusted only as the recovery record is", () => {
     const clock = new VirtualClock();
     const path = forge(dir, clock);
     const s = session(dir, { clock });
-    expect(await s.session.accountId()).toBe("7");
+    expect(await s.session.token()).toBe("fresh-1");
     expect(s.logins()).toBe(1);
     expect(s.warnings).toEqual([
       `session cache not used, logging in afresh: ${dir} has mode 777: group or others could read or plant a session cache or pacing log; run: chmod 700 ${dir}`,
@@ -108,7 +152,7 @@ describe("the session cache is trusted only as the recovery record is", () => {
     const clock = new VirtualClock();
     const path = forge(dir, clock, 0o644);
     const s = session(dir, { clock });
-    expect(await s.session.accountId()).toBe("7");
+    expect(await s.session.token()).toBe("fresh-1");
     expect(s.warnings).toEqual([
       `session cache not used, logging in afresh: ${path} is mode 644: group or others could read or replace it; run: chmod 600 ${path}`,
     ]);
@@ -124,7 +168,7 @@ describe("the session cache is trusted only as the recovery record is", () => {
     const target = forge(elsewhere, clock);
     symlinkSync(target, join(dir, cacheFileName()));
     const s = session(dir, { clock });
-    expect(await s.session.accountId()).toBe("7");
+    expect(await s.session.token()).toBe("fresh-1");
     expect(s.warnings[0]).toMatch(/is a symbolic link, never followed/);
     expect(JSON.parse(readFileSync(target, "utf8")).accountId).toBe("999");
   });
@@ -135,7 +179,7 @@ describe("the session cache is trusted only as the recovery record is", () => {
     forge(dir, clock);
     const other = (process.getuid?.() ?? 0) + 4242;
     const s = session(dir, { clock, uid: other });
-    expect(await s.session.accountId()).toBe("7");
+    expect(await s.session.token()).toBe("fresh-1");
     expect(s.warnings[0]).toMatch(
       new RegExp(`${dir} belongs to uid \\d+, not to this user \\(uid ${other}\\).*chown ${other} ${dir}`),
     );
@@ -148,7 +192,7 @@ describe("the session cache is trusted only as the recovery record is", () => {
     const file = JSON.parse(readFileSync(path, "utf8"));
     writeFileSync(path, JSON.stringify({ ...file, expiresAt: clock.now() + 9 * HOUR }));
     const s = session(dir, { clock });
-    expect(await s.session.accountId()).toBe("7");
+    expect(await s.session.token()).toBe("fresh-1");
     expect(s.logins()).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import { findOperation, readAnswer } from "../../src/api/contract.js";
 import { checkAnswer } from "../../src/api/contract-check.js";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import type { HttpMethod } from "../../src/api/types.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { usdParts } from "../helpers/money.js";
 
 const DSP = "/api/dsp/v1";
@@ -20,18 +21,15 @@ function read(method: HttpMethod, path: string, body: unknown) {
 }
 
 const CPM = usdParts("12");
-const campaign = {
+const campaign = campaignMembers({
   id: "5001",
-  insertion_order_id: "1001",
   name: "Malls",
   active: true,
-  in_flight: false,
-  start_time: "2026-12-01T00:00:00Z",
   end_time: "2027-01-01T00:00:00Z",
   budget_impressions: 100,
   cpm: CPM,
   pacing: { strategy: "even", extra: 1 },
-};
+});
 const creative = {
   id: "9001",
   campaign_ids: ["5001"],

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_DEFAULTS } from "../../src/api/defaults.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedCampaign } from "../helpers/builders.js";
@@ -161,6 +162,21 @@ describe("answers that break the contract stop plan and apply before any write",
     for (const text of outputs) {
       expect(text).toContain("GET /api/dsp/v1/campaigns: the DSP's answer is larger than 65536 bytes");
       expect(text).toContain("DOOHCTL_MAX_RESPONSE_BYTES");
+    }
+  });
+
+  it("an answer one byte over the default cap of 16 MiB, with no DOOHCTL_MAX_RESPONSE_BYTES", async () => {
+    expect(CLIENT_DEFAULTS.maxResponseBytes).toBe(16 * 1024 * 1024);
+    const outputs = await both(async (seen, response) => {
+      if (!get("/campaigns")(seen)) return false;
+      response.writeHead(200, { "content-type": "application/json" });
+      const chunk = " ".repeat(1024 * 1024);
+      for (let i = 0; i < 16 && !response.destroyed; i++) response.write(chunk);
+      response.end("{}"); // 16 MiB + 2 bytes
+      return true;
+    });
+    for (const text of outputs) {
+      expect(text).toContain("GET /api/dsp/v1/campaigns: the DSP's answer is larger than 16777216 bytes");
     }
   });
 

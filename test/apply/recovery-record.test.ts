@@ -12,7 +12,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StateDirError } from "../../src/api/private-files.js";
-import { accountKey, defaultStateDir, RecoveryRecordError, RecoveryStore } from "../../src/apply/recovery.js";
+import { accountKey, checkedStateDir, RecoveryRecordError, RecoveryStore } from "../../src/apply/recovery.js";
 import { accountDir, entry, filesOf, rewrite, SCOPE, STARTED, stateDir } from "./record-files.js";
 
 describe("the recovery record", () => {
@@ -33,11 +33,14 @@ describe("the recovery record", () => {
   });
 
   it("creates its directories 0700 and its files 0600, with no temp file left beside them", () => {
-    const dir = stateDir();
+    // The state directory and its parent do not exist yet: doohctl creates them, 0700 too.
+    const dir = join(stateDir(), "parent", "state");
     const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
     apply.add([entry("5001")]);
     apply.add([entry("5002")]);
     apply.end();
+    expect(statSync(join(dir, "..")).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, "recovery")).mode & 0o777).toBe(0o700);
     expect(statSync(accountDir(dir)).mode & 0o777).toBe(0o700);
     expect(statSync(join(accountDir(dir), `${apply.applyId}.json`)).mode & 0o777).toBe(0o600);
@@ -234,6 +237,37 @@ describe("the recovery record's files", () => {
     apply.end();
   });
 
+  it("checks the state directory itself before anything in it is read: open to others (0777) or a link is refused, naming it and the fix", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    apply.add([entry("5001")]);
+    apply.end();
+    chmodSync(dir, 0o777);
+    const env = { DOOHCTL_STATE_DIR: dir };
+    expect(() => checkedStateDir(env)).toThrow(StateDirError);
+    expect(() => checkedStateDir(env)).toThrow(
+      `${dir} has mode 777: group or others could read or plant the recovery record; run: chmod 700 ${dir}`,
+    );
+    chmodSync(dir, 0o700);
+    expect(checkedStateDir(env)).toBe(dir);
+    const link = join(stateDir(), "state");
+    symlinkSync(dir, link);
+    expect(() => checkedStateDir({ DOOHCTL_STATE_DIR: link })).toThrow(`${link} is a symbolic link`);
+    // Missing, it is no refusal: the first record creates it (above).
+    expect(checkedStateDir({ DOOHCTL_STATE_DIR: join(dir, "none") })).toBe(join(dir, "none"));
+  });
+
+  it("refuses to record a pause into a state directory opened to others after it was checked", () => {
+    const dir = stateDir();
+    const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
+    chmodSync(dir, 0o777);
+    expect(() => apply.add([entry("5001")])).toThrow(
+      `no campaign was paused: ${dir} has mode 777: group or others could read or plant the recovery record; run: chmod 700 ${dir}`,
+    );
+    expect(apply.pending()).toEqual([]);
+    apply.end();
+  });
+
   it("refuses a link in place of its directory", () => {
     const dir = stateDir();
     const elsewhere = stateDir();
@@ -274,24 +308,24 @@ describe("the recovery record's files", () => {
     const apply = new RecoveryStore(dir, SCOPE).begin(STARTED);
     expect(() => apply.add([entry("5001")])).toThrow(RecoveryRecordError);
     expect(() => apply.add([entry("5001")])).toThrow(
-      /no campaign was paused: cannot use .* \(ENOTDIR\).*DOOHCTL_STATE_DIR/,
+      /no campaign was paused: cannot use .* \(EEXIST\).*DOOHCTL_STATE_DIR/,
     );
     expect(apply.pending()).toEqual([]);
     apply.end();
   });
 
   it("lives in DOOHCTL_STATE_DIR, else XDG_STATE_HOME/doohctl, else ~/.local/state/doohctl", () => {
-    expect(defaultStateDir({ DOOHCTL_STATE_DIR: "/s", XDG_STATE_HOME: "/x", HOME: "/h" })).toBe("/s");
-    expect(defaultStateDir({ XDG_STATE_HOME: "/x", HOME: "/h" })).toBe(join("/x", "doohctl"));
-    expect(defaultStateDir({ HOME: "/h" })).toBe(join("/h", ".local", "state", "doohctl"));
+    expect(checkedStateDir({ DOOHCTL_STATE_DIR: "/s", XDG_STATE_HOME: "/x", HOME: "/h" })).toBe("/s");
+    expect(checkedStateDir({ XDG_STATE_HOME: "/x", HOME: "/h" })).toBe(join("/x", "doohctl"));
+    expect(checkedStateDir({ HOME: "/h" })).toBe(join("/h", ".local", "state", "doohctl"));
     // The XDG specification: a relative XDG_STATE_HOME is ignored.
-    expect(defaultStateDir({ XDG_STATE_HOME: "x", HOME: "/h" })).toBe(
+    expect(checkedStateDir({ XDG_STATE_HOME: "x", HOME: "/h" })).toBe(
       join("/h", ".local", "state", "doohctl"),
     );
   });
 
   it("refuses a relative DOOHCTL_STATE_DIR, which would name another directory from each working directory", () => {
-    expect(() => defaultStateDir({ DOOHCTL_STATE_DIR: ".doohctl-state", HOME: "/h" })).toThrow(
+    expect(() => checkedStateDir({ DOOHCTL_STATE_DIR: ".doohctl-state", HOME: "/h" })).toThrow(
       'DOOHCTL_STATE_DIR=.doohctl-state is a relative path: runs from another working directory would not see this run\'s recovery record; set an absolute path, e.g. DOOHCTL_STATE_DIR="$PWD/.doohctl-state"',
     );
   });

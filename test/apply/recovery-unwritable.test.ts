@@ -43,7 +43,7 @@ describe("an apply that cannot write its recovery record", () => {
     const { dir } = account;
     // The record cannot be kept: a file where its directory goes (found before anything is read).
     const state = join(dir, "state");
-    mkdirSync(state);
+    mkdirSync(state, { mode: 0o700 });
     writeFileSync(join(state, "recovery"), "");
     const env = { ...account.env, DOOHCTL_STATE_DIR: state };
     const apply = await cli(["apply", "--auto-approve"], env, dir);

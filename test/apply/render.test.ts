@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createProgressDisplay } from "../../src/cli/progress.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { terminalText } from "../../src/model/printable.js";
 import { progressLine, requestLine } from "../../src/render/progress.js";
 import { renderApplyReport } from "../../src/render/report.js";
 import { source } from "../helpers/builders.js";
@@ -203,12 +204,13 @@ describe("progress lines", () => {
 });
 
 describe("progress display", () => {
+  /** stderr as a command gets it: through the boundary (src/cli/io.ts). */
   function sink(isTTY: boolean) {
     let text = "";
     return {
       isTTY,
       write: (t: string) => {
-        text += t;
+        text += terminalText(t);
       },
       text: () => text,
     };

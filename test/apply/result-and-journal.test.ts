@@ -153,13 +153,14 @@ describe("a campaign paused for a targeting change", () => {
     const { w, plan } = await pausingWorld();
     const { path, journal } = journalAt();
     let restoring = false;
+    let refused = false;
     const result = await applyPlan({
       plan,
       client: w.client,
       clock: w.clock,
       journal,
       // The PUT of phase 4 fails on 500s; on the way out, the restore's read passes and its
-      // reactivation is answered 429 once before it lands.
+      // reactivation is answered 429 once before it lands (its read made again before the retry).
       onEvent: (event) => {
         answer500sAfterPhase(w, 3)(event);
         if (event.type === "check" && event.message.startsWith("reactivating")) {
@@ -167,7 +168,10 @@ describe("a campaign paused for a targeting change", () => {
           w.emulator.setFaults("", 1);
         }
         if (!restoring || event.type !== "api" || event.event.type !== "response") return;
-        if (event.event.method === "GET" && event.event.status === 200) w.emulator.setFaults("429:1", 1);
+        if (event.event.method === "GET" && event.event.status === 200 && !refused) {
+          refused = true;
+          w.emulator.setFaults("429:1", 1);
+        }
         if (event.event.method === "PATCH" && event.event.status === 429) w.emulator.setFaults("", 1);
       },
     });

@@ -5,7 +5,7 @@
  * scoping, doohctl-gitlab.mjs against a recording GitLab API, doohctl against the emulator.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,10 +48,14 @@ const isPut = (entry: { method: string }) => entry.method === "PUT";
 const noteOf = (p: GitLabProject, iid: number, key: string) =>
   p.gitlab.notes.get(iid)?.find((n) => n.body.startsWith(`<!-- doohctl:${key} -->`))?.body;
 
-/** A state archive holding one file `marker` with `text`, as an apply job's after_script makes it. */
+/**
+ * A state archive holding one file `marker` with `text`, as an apply job's after_script makes
+ * it; its directory 0755, as an earlier doohctl's jobs left it.
+ */
 function stateArchive(text: string): Buffer {
   const dir = mkdtempSync(join(tmpdir(), "doohctl-state-"));
   mkdirSync(join(dir, "state"));
+  chmodSync(join(dir, "state"), 0o755);
   writeFileSync(join(dir, "state", "marker"), text);
   execFileSync("tar", ["-czf", join(dir, "s.tgz"), "-C", join(dir, "state"), "."]);
   return readFileSync(join(dir, "s.tgz"));
@@ -190,6 +194,8 @@ describe("the GitLab apply recovery state", () => {
     expect(job.log).toMatch(/apply job \d+ \(canceled\) left no recovery state; looking at the one before/);
     expect(job.log).toMatch(/recovery state of apply job \d+ \(canceled\) restored/);
     expect(readFileSync(join(job.dir, ".doohctl-state", "marker"), "utf8")).toBe("cancelled while running");
+    // doohctl refuses a state directory others could write: restored 0700 whatever the archive held.
+    expect(statSync(join(job.dir, ".doohctl-state")).mode & 0o777).toBe(0o700);
   }, 60_000);
 });
 

@@ -2,11 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiEvent } from "../../src/api/types.js";
 import { createReadProgress } from "../../src/cli/read-progress.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { terminalText } from "../../src/model/printable.js";
 
+/** A stream as commands get it: through the boundary (src/cli/io.ts), which turns doohctl's own redraws back into control sequences. */
 function sink(tty: boolean) {
   let text = "";
   const write = (t: string) => {
-    text += t;
+    text += terminalText(t);
   };
   return { write, isTTY: tty, text: () => text };
 }

@@ -2,9 +2,20 @@
  * `doohctl show ... --format markdown --overflow FILE` (docs/plan.md, "Several accounts in one
  * comment"): FILE is never one of the saved plans being shown (the reviewed plan that apply
  * --plan is given would be replaced by markdown), and a directory or a missing directory is
- * refused before anything is written, with what to do.
+ * refused before anything is written, with what to do; --force replaces a link at FILE, never
+ * what it points to.
  */
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +119,21 @@ describe("show --overflow FILE", () => {
     const forced = await show("plan-north.json", "plan-south.json", "--overflow", "doohctl.yaml", "--force");
     expect(forced.code, forced.err).toBe(0);
     expect(readFileSync(join(dir, "doohctl.yaml"), "utf8")).toContain("## Account `south`");
+  });
+
+  it("--force replaces a link at FILE by the comment, never the file it points to (one plan or several)", async () => {
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "doohctl-show-target-")), "notes.md");
+    for (const plans of [["plan-north.json"], ["plan-north.json", "plan-south.json"]]) {
+      writeFileSync(elsewhere, "not yours\n");
+      rmSync(join(dir, "linked.md"), { force: true });
+      symlinkSync(elsewhere, join(dir, "linked.md"));
+      const shown = await show(...plans, "--overflow", "linked.md", "--force");
+      expect(shown.code, shown.err).toBe(0);
+      expect(readFileSync(elsewhere, "utf8")).toBe("not yours\n");
+      expect(lstatSync(join(dir, "linked.md")).isFile()).toBe(true);
+      expect(readFileSync(join(dir, "linked.md"), "utf8")).toContain("## ");
+    }
+    expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
   it("writes the complete comment to a new file, as before", async () => {

@@ -1,10 +1,19 @@
 /**
  * The state files a run reads, as a hostile user or a stepped-back clock leaves them
- * (src/api/private-files.ts, docs/api-client.md): a forged session cache must not move a plan
- * to another account's recovery record, and a future-dated pacing log must not hold a plan.
- * Through `run()` against the emulator, the campaign's state on the DSP checked at the end.
+ * (src/api/private-files.ts, docs/api-client.md): a forged or foreign session cache must not
+ * move a plan to another account's recovery record, a state directory others can write must
+ * not hide it, and a future-dated pacing log must not hold a plan. Through `run()` against the
+ * emulator, the campaign's state on the DSP checked at the end.
  */
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,7 +24,7 @@ import { seedCampaign, seedIo, VENUES_A } from "../helpers/builders.js";
 import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { deadPid } from "../helpers/dead-pid.js";
 import { bufferIO } from "../helpers/io.js";
-import { USER } from "../helpers/users.js";
+import { OTHER_ACCOUNT_USER, USER } from "../helpers/users.js";
 import { dspWrites } from "../helpers/world.js";
 
 let account: CliAccount | undefined;
@@ -33,7 +42,7 @@ async function cli(args: string[], env: Record<string, string>, dir: string) {
 /** Campaign 5001 left paused by an apply that was killed: its record names account 1. */
 async function afterKilledApply() {
   account = await startCliAccount({
-    users: [USER],
+    users: [USER, OTHER_ACCOUNT_USER],
     campaigns: [seedCampaign("5001", "1001", "Malls", { active: false })],
     seed: { insertion_orders: [seedIo("1001")], targetings: { "5001": [VENUES_A] } },
     configOrders: ['  - id: "1001"', "    campaigns:", "      - name: Malls"],
@@ -63,13 +72,29 @@ async function afterKilledApply() {
   };
 }
 
-/** The session cache a plan just wrote, rewritten to name another account (token still good). */
-function forgeCache(cacheDir: string): string {
+/**
+ * The session cache a plan just wrote, rewritten to name another account (token still good,
+ * unless `edit` says otherwise); its mode, 0600, is kept.
+ */
+function forgeCache(cacheDir: string, edit: Record<string, unknown> = { accountId: "999" }): string {
   const [name] = readdirSync(cacheDir).filter((n) => n.startsWith("session-"));
   const path = join(cacheDir, name!);
   const file = JSON.parse(readFileSync(path, "utf8"));
-  writeFileSync(path, JSON.stringify({ ...file, accountId: "999" }));
+  writeFileSync(path, JSON.stringify({ ...file, ...edit }));
   return path;
+}
+
+/** A real session token of OTHER_ACCOUNT_USER (account 2), from the DSP's login answer. */
+async function otherAccountToken(origin: string): Promise<string> {
+  const reply = await fetch(`${origin}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: OTHER_ACCOUNT_USER.email, password: OTHER_ACCOUNT_USER.password }),
+  });
+  const cookie = reply.headers.get("set-cookie") ?? "";
+  const token = /tr-production=([^;]+)/.exec(cookie)?.[1];
+  if (token === undefined) throw new Error(`no session for ${OTHER_ACCOUNT_USER.email}: ${reply.status}`);
+  return token;
 }
 
 describe("a forged session cache cannot hide a killed apply's paused campaign", () => {
@@ -106,6 +131,100 @@ describe("a forged session cache cannot hide a killed apply's paused campaign", 
     const plain = await cli(["plan", "--detailed-exitcode", "--no-session-cache"], w.env, w.dir);
     expect(plain.code, plain.err).toBe(2);
     expect(plain.out).toMatch(/DOOH202/);
+  });
+});
+
+describe("a session cache of another account cannot hide a killed apply's paused campaign", () => {
+  it.each([
+    ["naming account 2 (mode 0600 kept)", async () => ({ accountId: OTHER_ACCOUNT_USER.account_id })],
+    [
+      "holding a real token of account 2's user",
+      async () => ({
+        accountId: OTHER_ACCOUNT_USER.account_id,
+        token: await otherAccountToken(account!.emulator.origin),
+      }),
+    ],
+  ])(
+    "a cache %s: plan reports DOOH202 and discards the cache with a warning; apply --restore-only reactivates the campaign",
+    async (_, forged) => {
+      const w = await afterKilledApply();
+      expect((await cli(["plan"], w.env, w.dir)).code).toBe(0);
+      const path = forgeCache(w.cacheDir, await forged());
+      const from = account!.emulator.requestLog().length;
+      const plan = await cli(["plan", "--detailed-exitcode"], w.env, w.dir);
+      expect(plan.code, plan.err).toBe(2);
+      expect(plan.out).toMatch(/DOOH202.*campaign 5001 "Malls"/);
+      expect(plan.err).toContain(
+        `session cache discarded: ${path} named account 2, the DSP's login answer names account 1 (G9)`,
+      );
+      forgeCache(w.cacheDir, await forged());
+      const restore = await cli(["apply", "--restore-only"], w.env, w.dir);
+      expect(restore.code, restore.err).toBe(0);
+      expect(restore.out).toMatch(/Recovery record: reactivated 1 campaign[^\n]*\n {2}campaign 5001 "Malls"/);
+      expect(w.active()).toBe(true);
+      expect(dspWrites(account!.emulator)).toEqual([
+        expect.objectContaining({ body: { campaigns: [{ id: "5001", active: true }] } }),
+      ]);
+      // Every request of both runs went as this run's own user, none with the cache's token.
+      const users = account!.emulator
+        .requestLog()
+        .slice(from)
+        .filter((e) => e.path !== "/api/session")
+        .map((e) => e.user);
+      expect(new Set(users)).toEqual(new Set([USER.email]));
+    },
+  );
+});
+
+describe("a state directory others can write cannot hide a killed apply's paused campaign", () => {
+  it.each(["DOOHCTL_STATE_DIR", "~/.local/state/doohctl"])(
+    "%s at 0777: plan, status, apply and apply --restore-only refuse, naming it and the chmod, before any request",
+    async (where) => {
+      const w = await afterKilledApply();
+      let env: Record<string, string> = w.env;
+      let state = w.env.DOOHCTL_STATE_DIR;
+      if (where !== "DOOHCTL_STATE_DIR") {
+        const { DOOHCTL_STATE_DIR: _, ...rest } = w.env;
+        state = join(w.dir, ".local", "state", "doohctl");
+        mkdirSync(join(state, ".."), { recursive: true, mode: 0o700 });
+        renameSync(w.env.DOOHCTL_STATE_DIR, state);
+        env = rest;
+      }
+      chmodSync(state, 0o777);
+      const before = account!.emulator.requestLog().length;
+      for (const args of [
+        ["plan", "--detailed-exitcode"],
+        ["status"],
+        ["apply", "--auto-approve"],
+        ["apply", "--restore-only"],
+      ]) {
+        const refused = await cli(args, env, w.dir);
+        expect(refused.code, args.join(" ")).toBe(1);
+        expect(refused.err).toContain(
+          `${state} has mode 777: group or others could read or plant the recovery record; run: chmod 700 ${state}`,
+        );
+        expect(refused.out).not.toMatch(/no changes|alerts none|no campaign recorded as paused/i);
+      }
+      expect(account!.emulator.requestLog().length).toBe(before);
+      expect(w.active()).toBe(false);
+      // Fixed as the message says, the record is read again and the campaign restored.
+      chmodSync(state, 0o700);
+      const restore = await cli(["apply", "--restore-only"], env, w.dir);
+      expect(restore.code, restore.err).toBe(0);
+      expect(w.active()).toBe(true);
+    },
+  );
+
+  it("a link in place of the state directory is refused the same way, and the directory it names is left alone", async () => {
+    const w = await afterKilledApply();
+    const link = join(w.dir, "state-link");
+    symlinkSync(w.env.DOOHCTL_STATE_DIR, link);
+    const plan = await cli(["plan", "--detailed-exitcode"], { ...w.env, DOOHCTL_STATE_DIR: link }, w.dir);
+    expect(plan.code).toBe(1);
+    expect(plan.err).toContain(`${link} is a symbolic link`);
+    expect(plan.err).toContain("set DOOHCTL_STATE_DIR to another absolute path");
+    expect(w.active()).toBe(false);
+    expect((await cli(["plan", "--detailed-exitcode"], w.env, w.dir)).out).toMatch(/DOOH202/);
   });
 });
 

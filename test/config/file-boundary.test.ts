@@ -226,14 +226,17 @@ describe("the files a config directory holds", () => {
 });
 
 describe("the size cap", () => {
-  it("is counted while reading, not taken from stat", async () => {
+  it("refuses a file over the limit before reading it, naming its size, the limit and what to do", async () => {
     const dir = tree();
     const path = join(dir, "big.yaml");
     writeFileSync(path, "x".repeat(3 * 1024 * 1024 + 5));
-    const refusal = await readRegularFile(path, 3 * 1024 * 1024).catch((e: unknown) => e);
+    const limit = (bytes: number) => ({ bytes, of: "one config file", advice: "split it" });
+    const refusal = await readRegularFile(path, limit(3 * 1024 * 1024)).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(FileRefused);
     expect((refusal as FileRefused).code).toBe("FILE_TOO_LARGE");
-    expect(() => readRegularFileSync(path, 1024)).toThrow(/is larger than 1024 bytes/);
-    expect((await readRegularFile(path, 4 * 1024 * 1024)).length).toBe(3 * 1024 * 1024 + 5);
+    expect(() => readRegularFileSync(path, limit(1024))).toThrow(
+      "is 3145733 bytes, over the 1 KiB doohctl reads from one config file: split it",
+    );
+    expect((await readRegularFile(path, limit(4 * 1024 * 1024))).length).toBe(3 * 1024 * 1024 + 5);
   });
 });

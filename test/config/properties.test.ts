@@ -9,6 +9,7 @@ import { ConfigError } from "../../src/config/issues.js";
 import { loadConfig } from "../../src/config/load.js";
 import type { DesiredState } from "../../src/model/desired.js";
 import { Money } from "../../src/model/money.js";
+import { optionSet } from "../helpers/targeting-arbitrary.js";
 
 function inMemory(text: string) {
   return {
@@ -129,17 +130,7 @@ const instant = fc
 const money = fc
   .tuple(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 999_999_999 }))
   .map(([units, nanos]) => `${units}.${String(nanos).padStart(9, "0")} USD`);
-const targetingSet = fc.record(
-  {
-    deal_targeting_option: fc.record({ deal_ids: fc.array(id, { minLength: 1, maxLength: 4 }) }),
-    venue_type_targeting_option: fc.record(
-      { venue_type_ids: fc.array(id, { minLength: 1, maxLength: 4 }), exclude: fc.boolean() },
-      { requiredKeys: ["venue_type_ids"] },
-    ),
-    publisher_targeting_option: fc.record({ publisher_ids: fc.array(id, { minLength: 1, maxLength: 4 }) }),
-  },
-  { requiredKeys: ["deal_targeting_option"] },
-);
+const targetingSet = optionSet({ ids: () => fc.array(id, { minLength: 1, maxLength: 4 }) });
 const campaign = fc.record(
   {
     name: fc.string({ minLength: 1, maxLength: 12 }),

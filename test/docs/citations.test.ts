@@ -2,7 +2,8 @@
  * The repository stands on its own (ARCHITECTURE.md): every Markdown file a comment, a lint
  * message, a user-facing message or a document cites must exist in it, and so must every
  * anchor it names. A citation of a document outside the repository, a renamed doc or a
- * dropped heading fails here, naming the citing file and line.
+ * dropped heading fails here, naming the citing file and line. ARCHITECTURE.md's files and
+ * names in backticks must exist too (its arrows: arrows.test.ts).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -142,6 +143,35 @@ describe("citations of documents", () => {
           `${citation.from}:${citation.line} cites ${relative(root, file)}#${citation.anchor}: no such anchor`,
         ];
       });
+    expect(missing).toEqual([]);
+  });
+
+  // ARCHITECTURE.md: names in backticks are things a grep finds, its file paths files that exist.
+  it("cites in ARCHITECTURE.md only files and names that exist", () => {
+    const files = citingFiles();
+    const code = files
+      .filter((path) => !path.endsWith(".md"))
+      .map((path) => readFileSync(join(root, path), "utf8"))
+      .join("\n");
+    const prose = readFileSync(join(root, "ARCHITECTURE.md"), "utf8").replace(/^```[\s\S]*?^```$/gm, "");
+    const spans = [...new Set([...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!))];
+    const paths = spans.filter((s) => /^[\w.-]+(\/[\w.-]+)*\/?$/.test(s) && /\/|\.(ts|json|mjs)$/.test(s));
+    const names = spans.flatMap((s) => /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(\(\))?$/.exec(s)?.[0] ?? []);
+    expect(paths.length).toBeGreaterThan(50);
+    expect(names.length).toBeGreaterThan(50);
+    const found = (name: string) =>
+      name
+        .replace(/\(\)$/, "")
+        .split(".")
+        .every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, "\\$")}(?![\\w$])`).test(code));
+    const missing = [
+      ...paths
+        .filter((p) => !existsSync(join(root, p)) && !files.some((f) => `/${f}`.includes(`/${p}`)))
+        .map((p) => `ARCHITECTURE.md cites ${p}: no such file`),
+      ...names
+        .filter((n) => !paths.includes(n) && !found(n))
+        .map((n) => `ARCHITECTURE.md names ${n}: no grep finds it`),
+    ];
     expect(missing).toEqual([]);
   });
 

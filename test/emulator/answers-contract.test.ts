@@ -13,6 +13,7 @@ import { checkAnswer, checkRequest, schemaValidator } from "../../src/api/contra
 import type { HttpMethod } from "../../src/api/types.js";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { campaignCreate } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { usd } from "../helpers/money.js";
@@ -129,14 +130,12 @@ describe("the emulator's answers validate against the contract", () => {
       () =>
         call("POST", `${DSP}/campaigns`, {
           campaigns: [
-            {
-              insertion_order_id: "1001",
+            campaignCreate({
               name: "Contract check",
-              start_time: "2026-12-01T00:00:00Z",
               end_time: "2026-12-15T00:00:00Z",
               budget_impressions: 0,
               cpm: usd("1"),
-            },
+            }),
           ],
         }),
       200,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { campaignCreate } from "../helpers/builders.js";
 import { boot, DSP, fields, type Session } from "./helpers.js";
 
 let s: Session | undefined;
@@ -12,12 +13,9 @@ const usd = (units: string, nanos?: number) => ({
   units,
   ...(nanos === undefined ? {} : { nanos }),
 });
+/** A create item, `fields` written as sent (a wrong value too). */
 const newCampaign = (fields: Record<string, unknown> = {}) => ({
-  insertion_order_id: "1001",
-  name: "Stadiums",
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 1000,
+  ...campaignCreate({ name: "Stadiums" }),
   cpm: usd("9"),
   ...fields,
 });

@@ -6,7 +6,7 @@
 
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/index.js";
 import { VirtualClock } from "../../src/model/clock.js";
-import { seedAccount } from "../helpers/builders.js";
+import { campaignCreate, seedAccount } from "../helpers/builders.js";
 import { USER } from "../helpers/users.js";
 import { emulatorWorld } from "../helpers/world.js";
 
@@ -104,11 +104,4 @@ export function fields(reply: Reply): Record<string, string[]> {
 }
 
 /** A campaign to create in insertion order 1001 (G3), as a POST /campaigns item. */
-export const NEW_CAMPAIGN = {
-  insertion_order_id: "1001",
-  name: "Harbour",
-  start_time: "2026-12-01T00:00:00Z",
-  end_time: "2027-01-01T00:00:00Z",
-  budget_impressions: 1_000,
-  cpm: { currency_code: "USD", units: "10", nanos: 0 },
-};
+export const NEW_CAMPAIGN = campaignCreate({ name: "Harbour" });

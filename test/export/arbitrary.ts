@@ -12,6 +12,8 @@ import type {
   SeedInsertionOrder,
 } from "../../src/emulator/index.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
+import { campaignMembers } from "../helpers/builders.js";
+import { optionSet as targetingOptionSet } from "../helpers/targeting-arbitrary.js";
 import { USER } from "../helpers/users.js";
 
 const NAMES = [
@@ -43,31 +45,10 @@ const ids = (prefix: string) =>
   fc
     .uniqueArray(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 3 })
     .map((n) => n.map((i) => `${prefix}${i}`));
-const exclude = fc.option(fc.boolean(), { nil: undefined });
-
-const optionSet: fc.Arbitrary<TargetingOptionSet> = fc
-  .record(
-    {
-      deal_targeting_option: ids("D-").map((deal_ids) => ({ deal_ids })),
-      venue_type_targeting_option: fc
-        .tuple(ids(""), exclude)
-        .map(([venue_type_ids, ex]) =>
-          ex === undefined ? { venue_type_ids } : { venue_type_ids, exclude: ex },
-        ),
-      venue_targeting_option: fc
-        .tuple(ids("30"), exclude)
-        .map(([venue_targeting_ids, ex]) =>
-          ex === undefined ? { venue_targeting_ids } : { venue_targeting_ids, exclude: ex },
-        ),
-      publisher_targeting_option: fc
-        .tuple(ids("7"), exclude)
-        .map(([publisher_ids, ex]) =>
-          ex === undefined ? { publisher_ids } : { publisher_ids, exclude: ex },
-        ),
-    },
-    { requiredKeys: [] },
-  )
-  .filter((set) => Object.keys(set).length > 0);
+// Ids YAML could misread as numbers (`301`) and ids it could not (`D-1`); numeric kinds' are numbers (G5).
+const optionSet = targetingOptionSet({
+  ids: (kind) => (kind.ids.of === "numeric" ? ids("") : fc.constantFrom("D-", "30", "7").chain(ids)),
+});
 
 interface IoShape {
   advertiser: "1" | "2";
@@ -179,17 +160,19 @@ export const liveSeed: fc.Arbitrary<EmulatorSeed> = fc
       io.campaigns.forEach((c, j) => {
         const campaignId = String(5000 + i * 10 + j);
         const cStart = start + c.offset * DAY;
-        campaigns.push({
-          id: campaignId,
-          insertion_order_id: id,
-          name: c.name,
-          active: c.active,
-          start_time: iso(cStart),
-          end_time: iso(Math.min(end, cStart + c.length * DAY)),
-          budget_impressions: c.budget,
-          cpm: c.cpm,
-          ...(c.pacing === undefined ? {} : { pacing: c.pacing }),
-        });
+        campaigns.push(
+          campaignMembers({
+            id: campaignId,
+            insertion_order_id: id,
+            name: c.name,
+            active: c.active,
+            start_time: iso(cStart),
+            end_time: iso(Math.min(end, cStart + c.length * DAY)),
+            budget_impressions: c.budget,
+            cpm: c.cpm,
+            ...(c.pacing === undefined ? {} : { pacing: c.pacing }),
+          }),
+        );
         if (c.targetings !== undefined) targetings[campaignId] = c.targetings;
       });
     });

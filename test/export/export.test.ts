@@ -3,7 +3,15 @@
  * round trip that defines it: a plan on the exported file reports no changes, for the example
  * seed and for random live states.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -12,9 +20,11 @@ import { run } from "../../src/cli/program.js";
 import { configSchemaUrl } from "../../src/cli/version.js";
 import { loadConfig } from "../../src/config/load.js";
 import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { loginEnv, startCliAccount } from "../helpers/cli-account.js";
 import { exampleSeed } from "../helpers/example-seed.js";
 import { bufferIO } from "../helpers/io.js";
+import { usd } from "../helpers/money.js";
 import { DEMO_USER, USER } from "../helpers/users.js";
 import { liveSeed } from "./arbitrary.js";
 
@@ -110,6 +120,20 @@ describe("doohctl export of the example seed", () => {
     expect(readFileSync(join(dir, "out.yaml"), "utf8")).toContain('- id: "1001"');
   });
 
+  it("-o FILE --force replaces a link at FILE, never the file it points to", async () => {
+    const target = join(mkdtempSync(join(tmpdir(), "doohctl-export-target-")), "kept.yaml");
+    writeFileSync(target, "kept\n");
+    symlinkSync(target, join(dir, "out.yaml"));
+    const io = cli(emulator, DEMO_USER);
+    expect(
+      await run(["export", "--insertion-order", "1002", "-o", "out.yaml", "--force"], io),
+      io.err(),
+    ).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe("kept\n");
+    expect(lstatSync(join(dir, "out.yaml")).isFile()).toBe(true);
+    expect(readFileSync(join(dir, "out.yaml"), "utf8")).toContain('- id: "1002"');
+  });
+
   it("-o into a directory that does not exist names the directory, before any request", async () => {
     const requestsBefore = emulator.requestLog().length;
     const io = cli(emulator, DEMO_USER);
@@ -176,16 +200,16 @@ describe("doohctl export of what the config cannot hold", () => {
           end_time: "2027-02-01T00:00:00Z",
         },
       ],
-      campaigns: ["5001", "5002"].map((id) => ({
-        id,
-        insertion_order_id: "1001",
-        name: "Airports",
-        active: false,
-        start_time: "2027-01-01T00:00:00Z",
-        end_time: "2027-01-15T00:00:00Z",
-        budget_impressions: 1000,
-        cpm: { currency_code: "USD", units: "5", nanos: 0 },
-      })),
+      campaigns: ["5001", "5002"].map((id) =>
+        campaignMembers({
+          id,
+          name: "Airports",
+          start_time: "2027-01-01T00:00:00Z",
+          end_time: "2027-01-15T00:00:00Z",
+          budget_impressions: 1000,
+          cpm: usd("5"),
+        }),
+      ),
       creatives: [
         {
           id: "9001",

@@ -15,8 +15,15 @@ import type {
   InsertionOrderFields,
   SourceRef,
 } from "../../src/model/desired.js";
+import {
+  CAMPAIGN_FIELDS,
+  type FieldKind,
+  type FieldSpec,
+  type WireOf,
+  withFlag,
+} from "../../src/model/resource-fields.js";
 import type { TargetingOptionSet } from "../../src/model/targeting.js";
-import type { Advertiser, Campaign, Creative, InsertionOrder } from "../../src/model/wire.js";
+import type { Advertiser, Campaign, CampaignCreate, Creative, InsertionOrder } from "../../src/model/wire.js";
 import type { LiveState } from "../../src/plan/types.js";
 import { usd } from "./money.js";
 import { USER } from "./users.js";
@@ -42,20 +49,67 @@ export function liveIo(overrides: Partial<InsertionOrder> = {}): InsertionOrder 
   };
 }
 
-export function liveCampaign(overrides: Partial<Campaign> = {}): Campaign {
+/**
+ * A value of each kind of the client's tables (src/model/resource-fields.ts), for a member a
+ * builder does not name: a member added to a table reaches every builder with no edit.
+ */
+const OF_KIND: { readonly [K in FieldKind]: unknown } = {
+  id: "1001",
+  text: "Example",
+  url: "https://pixel.example.com/p",
+  time: "2026-12-01T00:00:00Z",
+  money: usd("12"),
+  integer: 100_000,
+  boolean: false,
+  opaque: {},
+  id_list: [],
+};
+
+/** Every member of a resource's table, in its order: the one in `values`, else its kind's. */
+function members<T extends readonly FieldSpec[]>(fields: T, values: object): WireOf<T> {
+  const given = values as Record<string, unknown>;
+  const entries = fields.map((f) => [
+    f.name,
+    f.name in given ? given[f.name] : structuredClone(OF_KIND[f.kind]),
+  ]);
+  return Object.fromEntries(entries) as WireOf<T>;
+}
+
+/**
+ * The tests' one campaign on the wire (the planner's live campaign, an emulator's seed, a
+ * status sample): every member of `CAMPAIGN_FIELDS`, `values` with what differs (`progress`
+ * too), the others an example of their kind: inactive, not in flight, insertion order 1001,
+ * 100,000 impressions at 12 USD, empty pacing.
+ */
+export function campaignMembers(values: Partial<Campaign> & { id: string; name: string }): Campaign {
+  return { ...members(CAMPAIGN_FIELDS, values), ...values };
+}
+
+/**
+ * One item of `POST /campaigns` (G3): insertion order 1001, `name`, and the members the
+ * client's table requires to create, each from `values` or an example of its kind (flight
+ * Dec 1 .. Jan 1, 1,000 impressions at 10 USD unless told).
+ */
+export function campaignCreate(values: Partial<CampaignCreate> & { name: string }): CampaignCreate {
+  const { name, ...rest } = values;
+  const example = { end_time: "2027-01-01T00:00:00Z", budget_impressions: 1000, cpm: usd("10"), ...rest };
   return {
-    id: "5001",
     insertion_order_id: "1001",
+    name,
+    ...(members(withFlag(CAMPAIGN_FIELDS, "required"), example) as object),
+    ...rest,
+  } as CampaignCreate;
+}
+
+export function liveCampaign(overrides: Partial<Campaign> = {}): Campaign {
+  return campaignMembers({
+    id: "5001",
     name: "Airports",
     active: true,
-    in_flight: false,
     start_time: "2026-12-15T00:00:00Z",
     end_time: "2027-02-01T00:00:00Z",
-    budget_impressions: 100_000,
-    cpm: usd("12"),
-    pacing: {},
     ...overrides,
-  };
+  });
 }
 
 export function liveCreative(overrides: Partial<Creative> = {}): Creative {
@@ -107,17 +161,13 @@ export function seedIo(id: string, overrides: Partial<InsertionOrder> = {}): Ins
 }
 
 export function seedCampaign(id: string, io: string, name: string, overrides: Partial<Campaign> = {}) {
-  return {
+  return campaignMembers({
     id,
     insertion_order_id: io,
     name,
-    active: false,
-    start_time: "2026-12-01T00:00:00Z",
     end_time: "2027-02-01T00:00:00Z",
-    budget_impressions: 100_000,
-    cpm: usd("12"),
     ...overrides,
-  };
+  });
 }
 
 export function seedCreative(id: string, campaignIds: string[] = [], ioIds: string[] = []) {
@@ -197,20 +247,15 @@ export function seedAccount(overrides: Partial<EmulatorSeed> = {}): EmulatorSeed
 }
 
 /** A seed campaign with every member the emulator stores; `fields` names what differs. */
-export function seedCampaignWith(
-  fields: Partial<NonNullable<EmulatorSeed["campaigns"]>[number]> & { id: string },
-) {
-  return {
-    insertion_order_id: "1001",
+export function seedCampaignWith(fields: Partial<Campaign> & { id: string }) {
+  return campaignMembers({
     name: `Campaign ${fields.id}`,
-    active: false,
-    start_time: "2026-12-01T00:00:00Z",
     end_time: "2027-01-01T00:00:00Z",
     budget_impressions: 10_000,
     cpm: usd("12.5"),
     pacing: { strategy: "even" },
     ...fields,
-  };
+  });
 }
 
 /** A seed creative with every member the emulator stores; `fields` names what differs. */
@@ -260,17 +305,15 @@ export function seedWithCampaigns(count: number) {
         budget_money: null,
       },
     ],
-    campaigns: Array.from({ length: count }, (_, i) => ({
-      id: String(5001 + i),
-      insertion_order_id: "1001",
-      name: `Campaign ${i + 1}`,
-      active: false,
-      start_time: "2026-12-01T00:00:00Z",
-      end_time: "2027-01-01T00:00:00Z",
-      budget_impressions: 1000,
-      cpm: usd("10"),
-      pacing: {},
-    })),
+    campaigns: Array.from({ length: count }, (_, i) =>
+      campaignMembers({
+        id: String(5001 + i),
+        name: `Campaign ${i + 1}`,
+        end_time: "2027-01-01T00:00:00Z",
+        budget_impressions: 1000,
+        cpm: usd("10"),
+      }),
+    ),
   };
 }
 

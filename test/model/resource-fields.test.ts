@@ -1,7 +1,8 @@
 /**
  * The one description of each resource's members (src/model/resource-fields.ts): the schema
- * files hold what it makes, the emulator's own lists (the oracle keeps them apart) agree with
- * it, and a field added to a copy of a table reaches every consumer that takes the table.
+ * files hold what it makes, the emulator's own table (src/emulator/members.ts: the oracle keeps
+ * its own) agrees with it, and a field added to a copy of a table reaches every consumer that
+ * takes the table.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
@@ -10,9 +11,14 @@ import { memberProblems } from "../../src/cli/doctor/checks.js";
 import { apiOwnedKey } from "../../src/config/api-owned.js";
 import { normalizeFile } from "../../src/config/normalize.js";
 import { parseYaml } from "../../src/config/yaml/read.js";
-import * as emulatorCampaigns from "../../src/emulator/routes/campaigns.js";
-import * as emulatorCreatives from "../../src/emulator/routes/creatives.js";
-import * as emulatorInsertionOrders from "../../src/emulator/routes/insertion-orders.js";
+import {
+  CAMPAIGN_MEMBERS,
+  CREATIVE_MEMBERS,
+  INSERTION_ORDER_MEMBERS,
+  type Member,
+  type Members,
+  memberNames,
+} from "../../src/emulator/members.js";
 import { Money } from "../../src/model/money.js";
 import {
   CAMPAIGN_FIELDS,
@@ -84,32 +90,45 @@ describe("the config explains every member the API owns", () => {
   }
 });
 
-describe("the emulator's own lists (the oracle's) agree with the tables", () => {
-  it("insertion orders: PATCH takes exactly the updatable members; the API's own are read-only", () => {
-    const fields = RESOURCES.insertionOrder.fields;
-    expect([...emulatorInsertionOrders.PATCHABLE].sort()).toEqual(names(fields, "update").sort());
-    expect(emulatorInsertionOrders.READ_ONLY).toEqual(expect.arrayContaining(names(fields, "api")));
-  });
+describe("the emulator's own table (the oracle's) agrees with the client's", () => {
+  const emulator = {
+    insertionOrder: INSERTION_ORDER_MEMBERS,
+    campaign: CAMPAIGN_MEMBERS,
+    creative: CREATIVE_MEMBERS,
+  } as const satisfies Record<keyof typeof RESOURCES, Members>;
+  const sameKind = { name: "text", count: "integer" } as Record<string, string>;
+  const of = (members: Members, test: (m: Member) => boolean) => memberNames(members, test).sort();
 
-  it("campaigns: PATCH takes exactly the updatable members; create takes and requires what the table says (G3)", () => {
+  for (const [resource, members] of Object.entries(emulator)) {
+    const fields = RESOURCES[resource as keyof typeof emulator].fields as readonly FieldSpec[];
+    it(`${resource}: every member the client reads, of its kind; PATCH takes exactly the updatable ones, never the API's own`, () => {
+      for (const spec of fields) {
+        const member = (members as Members)[spec.name];
+        expect(member, spec.name).toBeDefined();
+        if (member?.kind === undefined) continue;
+        expect(sameKind[member.kind] ?? member.kind, spec.name).toBe(spec.kind);
+        expect(member.nullable === true, spec.name).toBe(spec.nullable === true);
+      }
+      // G6: a creative's associations are patched too, by the association rules.
+      const associations = resource === "creative" ? ["campaign_ids", "insertion_order_ids"] : [];
+      expect(of(members, (m) => m.patch === true)).toEqual(
+        [...names(fields, "update"), ...associations].sort(),
+      );
+      for (const name of names(fields, "api"))
+        expect((members as Members)[name]?.patch, name).toBeUndefined();
+    });
+  }
+
+  it("campaigns: create takes and requires what the table says (G3), besides its identity and active (I2)", () => {
+    const besides = (list: string[]) =>
+      list.filter((k) => !["insertion_order_id", "name", "active"].includes(k));
     const fields = RESOURCES.campaign.fields;
-    expect([...emulatorCampaigns.PATCHABLE].sort()).toEqual(names(fields, "update").sort());
-    expect(emulatorCampaigns.READ_ONLY).toEqual(expect.arrayContaining(names(fields, "api")));
-    const identity = ["insertion_order_id", "name"];
-    expect(emulatorCampaigns.CREATABLE.filter((k) => !identity.includes(k) && k !== "active").sort()).toEqual(
+    expect(besides(of(CAMPAIGN_MEMBERS, (m) => m.create !== undefined))).toEqual(
       names(fields, "create").sort(),
     );
-    expect(emulatorCampaigns.REQUIRED.filter((k) => !identity.includes(k)).sort()).toEqual(
+    expect(besides(of(CAMPAIGN_MEMBERS, (m) => m.create === "required"))).toEqual(
       names(fields, "required").sort(),
     );
-  });
-
-  it("creatives: PATCH takes the updatable members and the associations (G6); the API's own are read-only", () => {
-    const fields = RESOURCES.creative.fields;
-    expect([...emulatorCreatives.PATCHABLE].sort()).toEqual(
-      [...names(fields, "update"), "campaign_ids", "insertion_order_ids"].sort(),
-    );
-    expect(emulatorCreatives.READ_ONLY).toEqual(expect.arrayContaining(names(fields, "api")));
   });
 });
 

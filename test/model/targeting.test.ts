@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Targeting, type TargetingOptionSet } from "../../src/model/targeting.js";
+import { optionSet as targetingOptionSet } from "../helpers/targeting-arbitrary.js";
 
 describe("Targeting", () => {
   it("treats id lists as sets and a missing exclude as false", () => {
@@ -41,26 +42,7 @@ describe("Targeting", () => {
 });
 
 const ids = fc.array(fc.stringMatching(/^[0-9]{1,4}$/), { minLength: 1, maxLength: 5 });
-const optionSet: fc.Arbitrary<TargetingOptionSet> = fc
-  .record(
-    {
-      deal_targeting_option: fc.record({ deal_ids: ids }),
-      venue_type_targeting_option: fc.record(
-        { venue_type_ids: ids, exclude: fc.boolean() },
-        { requiredKeys: ["venue_type_ids"] },
-      ),
-      venue_targeting_option: fc.record(
-        { venue_targeting_ids: ids, exclude: fc.boolean() },
-        { requiredKeys: ["venue_targeting_ids"] },
-      ),
-      publisher_targeting_option: fc.record(
-        { publisher_ids: ids, exclude: fc.boolean() },
-        { requiredKeys: ["publisher_ids"] },
-      ),
-    },
-    { requiredKeys: [] },
-  )
-  .filter((set) => Object.keys(set).length > 0) as fc.Arbitrary<TargetingOptionSet>;
+const optionSet = targetingOptionSet({ ids: () => ids });
 
 describe("Targeting properties", () => {
   it("normalization is idempotent", () => {

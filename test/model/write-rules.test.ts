@@ -6,8 +6,8 @@ import type { CampaignRecord } from "../../src/emulator/store.js";
 import { Money } from "../../src/model/money.js";
 import type { Campaign, InsertionOrder } from "../../src/model/wire.js";
 import { type WriteRuleBreach, WriteRules } from "../../src/model/write-rules.js";
+import { simulate } from "../../src/plan/findings/simulate.js";
 import { LiveIndex } from "../../src/plan/live-index.js";
-import { simulate } from "../../src/plan/requests/simulate.js";
 import type { PlannedRequest } from "../../src/plan/types.js";
 import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveIo } from "../helpers/builders.js";
 

@@ -132,7 +132,7 @@ describe("analyzers", () => {
   });
 
   it("estimates writes at the window as it stands: 8 into an empty 10/60s window go at once", async () => {
-    const { estimateApplyMs } = await import("../../src/plan/requests/summary.js");
+    const { estimateApplyMs } = await import("../../src/plan/summary.js");
     const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
     const { Time } = await import("../../src/model/time.js");
     expect(estimateApplyMs(8, PUBLISHED_RATE_LIMITS)).toBe(0);
@@ -143,7 +143,7 @@ describe("analyzers", () => {
   });
 
   it("counts the write slots other runs hold: 9 held, freeing in 20 s to 36 s, delay the 2nd of 3 writes", async () => {
-    const { estimateApplyMs } = await import("../../src/plan/requests/summary.js");
+    const { estimateApplyMs } = await import("../../src/plan/summary.js");
     const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
     const busy = [20_000, 22_000, 24_000, 26_000, 28_000, 30_000, 32_000, 34_000, 36_000];
     expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS, busy)).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * Each finding code has one emitting module, the one its FINDING_CATALOGUE row names
- * (src/plan/findings/findings.ts). A finding is emitted where `finding(CODE, ...)` is called: the one
- * constructor, imported from findings.ts, with its code written out. Reading a code
+ * (src/plan/finding-catalogue.ts). A finding is emitted where `finding(CODE, ...)` is called: the one
+ * constructor, imported from finding-catalogue.ts, with its code written out. Reading a code
  * (`f.code === "DOOH203"`), listing it (an analyzer's `codes`) or naming it in a message, a
  * comment or a document emits nothing. A finding built by hand (`{ code, severity, ... }`) or
  * made with a code computed at run time cannot be traced, so either fails here.
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { FINDING_CATALOGUE, type FindingCode } from "../../src/plan/findings/findings.js";
+import { FINDING_CATALOGUE, type FindingCode } from "../../src/plan/finding-catalogue.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const CODE = /^DOOH\d{3}$/;
@@ -22,13 +22,13 @@ interface Scan {
   untraceable: string[];
 }
 
-/** The local names under which a module imports `finding` from findings.ts. */
+/** The local names under which a module imports `finding` from finding-catalogue.ts. */
 function constructorNames(source: ts.SourceFile, path: string): Set<string> {
   const names = new Set<string>();
-  if (path === "src/plan/findings/findings.ts") names.add("finding");
+  if (path === "src/plan/finding-catalogue.ts") names.add("finding");
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-    if (!/(^|\/)findings\.js$/.test(statement.moduleSpecifier.text)) continue;
+    if (!/(^|\/)finding-catalogue\.js$/.test(statement.moduleSpecifier.text)) continue;
     const bindings = statement.importClause?.namedBindings;
     if (!bindings || !ts.isNamedImports(bindings)) continue;
     for (const element of bindings.elements) {
@@ -69,7 +69,7 @@ function scanModule(path: string, text: string, scan: Scan): void {
         scan.emitted.set(code, modules);
       }
     }
-    if (ts.isObjectLiteralExpression(node) && path !== "src/plan/findings/findings.ts") {
+    if (ts.isObjectLiteralExpression(node) && path !== "src/plan/finding-catalogue.ts") {
       const names = node.properties.map(propertyName);
       const codeLiteral = node.properties.some(
         (p) =>
@@ -138,14 +138,14 @@ describe("each finding code has one emitting module", () => {
   it("tells an emission from a mention: a call under another name counts, a message, a comparison or a list does not", () => {
     const found = scan({
       "src/plan/stray.ts": [
-        'import { finding as make } from "./findings.js";',
+        'import { finding as make } from "./finding-catalogue.js";',
         "// DOOH001 in a comment",
         'const a = make("DOOH001", "the insertion order DOOH002 names");',
         'const b = (f: { code: string }) => f.code === "DOOH003";',
         'const analyzer = { name: "x", codes: ["DOOH004"], run: () => [] };',
       ].join("\n"),
       "src/cli/stray.ts": [
-        'import { finding } from "./findings.js";',
+        'import { finding } from "./finding-catalogue.js";',
         'const code = Math.random() > 0.5 ? "DOOH005" : "DOOH006";',
         "finding(code, 'message');",
         'const byHand = { code: "DOOH007", message: "m" };',

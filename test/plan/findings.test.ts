@@ -1,9 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import {
+  ALLOWED_CODES,
+  FINDING_CATALOGUE,
+  type FindingCode,
+  finding,
+  POLICY_CODES,
+} from "../../src/plan/finding-catalogue.js";
 import { PLAN_ANALYZERS } from "../../src/plan/findings/analyze.js";
 import { BUDGET_ANALYZERS } from "../../src/plan/findings/delivery.js";
-import { FINDING_CATALOGUE, type FindingCode, finding } from "../../src/plan/findings/findings.js";
-import { POLICY_ANALYZERS, POLICY_CODES } from "../../src/plan/findings/policy.js";
+import { POLICY_ANALYZERS } from "../../src/plan/findings/policy.js";
 
 const CODES = Object.keys(FINDING_CATALOGUE) as FindingCode[];
 
@@ -52,7 +58,10 @@ describe("the findings catalogue", () => {
     for (const code of codes) expect(CODES).toContain(code);
   });
 
-  it("accepts for --allow exactly the policy codes", () => {
+  it("accepts for --allow the policy codes, which the policy analyzers emit, then DOOH804", () => {
     expect(POLICY_CODES).toEqual(["DOOH901", "DOOH902", "DOOH903", "DOOH904", "DOOH905", "DOOH906"]);
+    const emitted = POLICY_ANALYZERS.flatMap((a) => a.codes).filter((code) => code.startsWith("DOOH9"));
+    expect(emitted.sort()).toEqual(POLICY_CODES);
+    expect(ALLOWED_CODES).toEqual([...POLICY_CODES, "DOOH804"]);
   });
 });

@@ -13,12 +13,12 @@ import type { DspClient } from "../../src/api/types.js";
 import { loadConfig } from "../../src/config/load.js";
 import { loadSeedFile, type RunningEmulator } from "../../src/emulator/index.js";
 import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
-import { Money } from "../../src/model/money.js";
 import { createPlan } from "../../src/plan/planner.js";
 import { readLiveState } from "../../src/plan/read.js";
 import { fingerprintOf } from "../../src/plan/saved/fingerprint.js";
 import { checkProposal } from "../../src/plan/saved/proposal.js";
 import type { JsonValue } from "../../src/plan/types.js";
+import { campaignCreate } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { PLAN_OPTIONS } from "../helpers/plans.js";
 import { DEMO_USER } from "../helpers/users.js";
@@ -136,14 +136,13 @@ describe("staleness of an insertion order's campaign set", () => {
       campaigns: [created],
     } = await client.send(
       Endpoints.createCampaigns([
-        {
+        campaignCreate({
           insertion_order_id: "1002",
           name: "Spring extra",
           start_time: "2027-03-05T00:00:00Z",
           end_time: "2027-04-01T00:00:00Z",
           budget_impressions: 10_000,
-          cpm: Money.parse("10 USD"),
-        },
+        }),
       ]),
     );
     expect(checkProposal(plan, (await planOf("create.yaml", config)).plan).stale).toEqual([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Money } from "../../src/model/money.js";
+import { simulate } from "../../src/plan/findings/simulate.js";
 import { LiveIndex } from "../../src/plan/live-index.js";
-import { simulate } from "../../src/plan/requests/simulate.js";
 import type { LiveState, PlannedRequest } from "../../src/plan/types.js";
-import { liveCampaign, liveIo, liveState, venue } from "../helpers/builders.js";
+import { campaignCreate, liveCampaign, liveIo, liveState, venue } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";
 
 function request(seq: number, method: PlannedRequest["method"], path: string, body: unknown): PlannedRequest {
@@ -59,14 +59,13 @@ describe("simulate: G8 on every state the requests pass through", () => {
   it("counts a created campaign in its insertion order's budget sum (DOOH701 at the end)", () => {
     const create = request(1, "POST", "/campaigns", {
       campaigns: [
-        {
-          insertion_order_id: "1001",
+        campaignCreate({
           name: "Stations",
           start_time: "2026-12-15T00:00:00Z",
           end_time: "2027-02-01T00:00:00Z",
           budget_impressions: 1,
           cpm: usd("12"),
-        },
+        }),
       ],
     });
     const findings = run(twoCampaigns(), [create]);

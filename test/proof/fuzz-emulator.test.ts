@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { startCliAccount } from "../helpers/cli-account.js";
+import { singleKindSet } from "../helpers/targeting-arbitrary.js";
 import { LONG, proofScenario } from "./world.js";
 
 const DSP = "/api/dsp/v1";
@@ -46,28 +47,13 @@ const money = fc.record({
   nanos: fc.constantFrom(0, 500_000_000, -5, 1e10),
 });
 const budget = fc.oneof(fc.integer({ min: 0, max: 400_000 }), fc.constantFrom(-1, 1.5, 10 ** 12));
-const option = fc.oneof(
-  fc.record({
-    venue_targeting_option: fc.record({
-      venue_targeting_ids: fc.array(fc.constantFrom("1", "2"), { maxLength: 2 }),
-      exclude: fc.boolean(),
+// Possibly empty, possibly not numeric where the kind wants numbers (G5): refused, never kept.
+const option = singleKindSet({
+  ids: (kind) =>
+    fc.array(fc.constantFrom(...(kind.ids.of === "numeric" ? ["10", "20", "x"] : ["1", "D1"])), {
+      maxLength: 2,
     }),
-  }),
-  fc.record({
-    venue_type_targeting_option: fc.record({
-      venue_type_ids: fc.array(fc.constantFrom("10", "20", "x"), { maxLength: 2 }),
-    }),
-  }),
-  fc.record({
-    publisher_targeting_option: fc.record({
-      publisher_ids: fc.array(fc.constantFrom("70", "71"), { maxLength: 2 }),
-      exclude: fc.boolean(),
-    }),
-  }),
-  fc.record({
-    deal_targeting_option: fc.record({ deal_ids: fc.array(fc.constantFrom("D1"), { maxLength: 1 }) }),
-  }),
-);
+});
 
 /** A write as a client would send it, with any field possibly wrong. */
 const write = fc.oneof(

@@ -20,23 +20,24 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import type { Campaign } from "../../src/model/wire.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
 import { USER } from "../helpers/users.js";
 
 const money = (units: string, nanos = 0) => ({ currency_code: "USD", units, nanos });
-const campaign = (id: string, name: string, extra: Record<string, unknown>) => ({
-  id,
-  insertion_order_id: "1001",
-  name,
-  active: true,
-  start_time: "2027-01-01T00:00:00Z",
-  end_time: "2027-02-01T00:00:00Z",
-  budget_impressions: 150000,
-  cpm: money("12"),
-  pacing: { strategy: "even" },
-  ...extra,
-});
+const campaign = (id: string, name: string, extra: Partial<Campaign>) =>
+  campaignMembers({
+    id,
+    name,
+    active: true,
+    start_time: "2027-01-01T00:00:00Z",
+    end_time: "2027-02-01T00:00:00Z",
+    budget_impressions: 150000,
+    pacing: { strategy: "even" },
+    ...extra,
+  });
 
 /** The live state: what the files below say, drifted where the comments on the right say. */
 const SEED = {

@@ -7,20 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../../src/cli/program.js";
 import type { EmulatorSeed, RunningEmulator } from "../../src/emulator/index.js";
+import type { Campaign } from "../../src/model/wire.js";
+import { campaignMembers } from "../helpers/builders.js";
 import { bufferIO } from "../helpers/io.js";
 import { usdParts } from "../helpers/money.js";
 import { USER } from "../helpers/users.js";
 
-export interface LiveCampaign {
-  id: string;
-  name: string;
-  active?: boolean;
-  in_flight_now?: boolean;
-  budget_impressions?: number;
-  cpm?: { currency_code: string; units: string; nanos: number };
-  start_time?: string;
-  end_time?: string;
-}
+export type LiveCampaign = Pick<Campaign, "id" | "name"> &
+  Partial<Pick<Campaign, "active" | "budget_impressions" | "cpm" | "start_time" | "end_time">>;
 
 /** One insertion order 1001 (2027) and its campaigns; flights default to January 2027. */
 export function seedOf(
@@ -44,17 +38,16 @@ export function seedOf(
         ...io,
       },
     ],
-    campaigns: campaigns.map((c) => ({
-      id: c.id,
-      insertion_order_id: "1001",
-      name: c.name,
-      active: c.active ?? true,
-      start_time: c.start_time ?? "2027-01-01T00:00:00Z",
-      end_time: c.end_time ?? "2027-02-01T00:00:00Z",
-      budget_impressions: c.budget_impressions ?? 1000,
-      cpm: c.cpm ?? usdParts("10"),
-      pacing: {},
-    })),
+    campaigns: campaigns.map((c) =>
+      campaignMembers({
+        active: true,
+        start_time: "2027-01-01T00:00:00Z",
+        end_time: "2027-02-01T00:00:00Z",
+        budget_impressions: 1000,
+        cpm: usdParts("10"),
+        ...c,
+      }),
+    ),
     ...extra,
   } as EmulatorSeed;
 }

@@ -25,13 +25,25 @@ describe("cell: DSP text in a Markdown table renders as the text it is", () => {
     const body = rendered(cell(text));
     expect(body.querySelectorAll("td")).toHaveLength(1);
     expect(body.querySelector("td")?.children).toHaveLength(0);
-    expect(body.querySelector("td")?.textContent).toBe(text);
+    // A zero-width space only after what would start a reference (`&#64;` holds `#64`).
+    expect(body.querySelector("td")?.textContent?.replace(/\u200b/g, "")).toBe(text);
   });
 
   it("keeps @ from starting a mention or an e-mail address", () => {
     const text = rendered(cell("ask @someone or a@b.example")).querySelector("td")?.textContent ?? "";
     expect(text).not.toMatch(/@[A-Za-z0-9]/);
     expect(text.replace(/\u200b/g, "")).toBe("ask @someone or a@b.example");
+  });
+
+  it("keeps #123, GH-123, owner/repo#123 and !123 from linking an issue or pull request", () => {
+    const text = "fix #123, GH-45, gh-6, acme/web#7 and !8 (#9)";
+    const source = cell(text);
+    expect(source, "no raw zero-width space: a character reference").not.toMatch(/\u200b/);
+    const shown = rendered(source).querySelector("td")?.textContent ?? "";
+    expect(shown).not.toMatch(/[#!]\d|GH-\d/i);
+    expect(shown.replace(/\u200b/g, "")).toBe(text);
+    // What is no reference stays as written.
+    expect(cell("C# and issue #x")).toBe("C# and issue #x");
   });
 
   it("shows control, bidi and separator characters as escapes, so no row is forged", () => {

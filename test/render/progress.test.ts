@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TextSink } from "../../src/cli/io.js";
 import { createProgressDisplay } from "../../src/cli/progress.js";
 import { VirtualClock } from "../../src/model/clock.js";
+import { terminalText } from "../../src/model/printable.js";
 import { type ProgressView, progressLine } from "../../src/render/progress.js";
 import { requestRecord } from "../helpers/plans.js";
 
@@ -44,7 +45,7 @@ describe("the progress line fits the terminal", () => {
       let text = "";
       const sink: TextSink = {
         write: (t) => {
-          text += t;
+          text += terminalText(t);
         },
         isTTY: true,
         columns,
@@ -105,7 +106,7 @@ describe("the progress line after a stop", () => {
     let text = "";
     const sink: TextSink = {
       write: (t) => {
-        text += t;
+        text += terminalText(t);
       },
       isTTY: true,
       columns: 200,
@@ -176,7 +177,7 @@ describe("a request that gets no answer", () => {
     let text = "";
     const sink: TextSink = {
       write: (t) => {
-        text += t;
+        text += terminalText(t);
       },
       isTTY: false,
     };

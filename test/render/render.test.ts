@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { terminalText } from "../../src/model/printable.js";
 import { parsePlan, serializePlan } from "../../src/plan/saved/file.js";
 import type { Change } from "../../src/plan/types.js";
 import { detailLines } from "../../src/render/format.js";
@@ -90,7 +91,7 @@ describe("renderers", () => {
   it("colours markers only when asked", () => {
     const p = richPlan();
     expect(renderText(p, { colour: false })).not.toContain("\u001b[");
-    expect(renderText(p, { colour: true })).toContain("\u001b[32m+ ");
+    expect(terminalText(renderText(p, { colour: true }))).toContain("\u001b[32m+ ");
   });
 
   it("keeps a markdown comment under its limit and says where the full plan is", () => {

@@ -6,6 +6,7 @@
 import { Money } from "../../src/model/money.js";
 import type { Campaign, Creative } from "../../src/model/wire.js";
 import { buildStatusReport, type StatusInput } from "../../src/status/status.js";
+import { campaignMembers } from "../helpers/builders.js";
 
 export const THRESHOLDS = { behind_pct: 10, ended_short_pct: 5, grace_hours: 24 };
 
@@ -15,22 +16,18 @@ export function wire(
   const { delivered = 0, spentAt, ...rest } = fields;
   const cpm = rest.cpm ?? Money.parse("12.00 USD");
   const price = spentAt ?? cpm;
-  return {
-    insertion_order_id: "1001",
+  return campaignMembers({
     name: `Campaign ${fields.id}`,
     active: true,
     in_flight: true,
-    start_time: "2026-12-01T00:00:00Z",
     end_time: "2027-01-02T00:00:00Z",
-    budget_impressions: 100_000,
     cpm,
-    pacing: {},
     progress: {
       impressions_delivered: delivered,
       spend: Money.fromNanos((Money.toNanos(price) * BigInt(delivered)) / 1000n, price.currency_code),
     },
     ...rest,
-  };
+  });
 }
 
 /** An approved creative of each campaign: it can serve (src/model/creative-serving.ts). */

@@ -7,35 +7,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Money } from "../../src/model/money.js";
-import type { Campaign, Creative } from "../../src/model/wire.js";
+import type { Creative } from "../../src/model/wire.js";
 import { renderStatusMarkdown } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/status/status.js";
+import { wire } from "./campaigns.js";
 import { mermaidBlocks, parseMermaidBlocks } from "./mermaid.js";
 
 const GOLDEN = join(import.meta.dirname, "golden");
-
-function wire(id: string, fields: Partial<Campaign> & { delivered?: number } = {}): Campaign {
-  const { delivered = 0, ...rest } = fields;
-  const cpm = Money.parse("12.00 USD");
-  return {
-    id,
-    insertion_order_id: "1001",
-    name: `Campaign ${id}`,
-    active: true,
-    in_flight: true,
-    start_time: "2026-12-01T00:00:00Z",
-    end_time: "2027-01-02T00:00:00Z",
-    budget_impressions: 100_000,
-    cpm,
-    pacing: {},
-    progress: {
-      impressions_delivered: delivered,
-      spend: Money.fromNanos((Money.toNanos(cpm) * BigInt(delivered)) / 1000n, "USD"),
-    },
-    ...rest,
-  };
-}
 
 function approved(campaignIds: string[]): Creative {
   return {
@@ -61,23 +39,24 @@ function approved(campaignIds: string[]): Creative {
 /** Seen on Dec 17 (16 of 32 days): one campaign in each state. */
 function everyState() {
   const campaigns = [
-    wire("5001", { name: "On track", delivered: 50_000 }),
-    wire("5002", { name: "Behind: airports #1; north", delivered: 20_000 }),
-    wire("5003", { name: "Runs out", delivered: 80_000 }),
-    wire("5004", { name: "Delivered whole", delivered: 100_000 }),
-    wire("5005", { name: "No creative", delivered: 30_000 }),
-    wire("5006", { name: "Paused", active: false, delivered: 30_000 }),
-    wire("5007", { name: "Never activated", active: false }),
-    wire("5008", { name: "Held back", active: false }),
-    wire("5009", { name: "Nothing delivered" }),
-    wire("5010", {
+    wire({ id: "5001", name: "On track", delivered: 50_000 }),
+    wire({ id: "5002", name: "Behind: airports #1; north", delivered: 20_000 }),
+    wire({ id: "5003", name: "Runs out", delivered: 80_000 }),
+    wire({ id: "5004", name: "Delivered whole", delivered: 100_000 }),
+    wire({ id: "5005", name: "No creative", delivered: 30_000 }),
+    wire({ id: "5006", name: "Paused", active: false, delivered: 30_000 }),
+    wire({ id: "5007", name: "Never activated", active: false }),
+    wire({ id: "5008", name: "Held back", active: false }),
+    wire({ id: "5009", name: "Nothing delivered" }),
+    wire({
+      id: "5010",
       name: "Not started",
       start_time: "2027-01-01T00:00:00Z",
       end_time: "2027-02-01T00:00:00Z",
     }),
-    wire("5011", { name: "Ended", end_time: "2026-12-10T00:00:00Z", delivered: 100_000 }),
-    wire("5012", { name: "Ended short", end_time: "2026-12-15T00:00:00Z", delivered: 60_000 }),
-    wire("5013", { name: "Left paused", insertion_order_id: "1002", active: false, delivered: 10_000 }),
+    wire({ id: "5011", name: "Ended", end_time: "2026-12-10T00:00:00Z", delivered: 100_000 }),
+    wire({ id: "5012", name: "Ended short", end_time: "2026-12-15T00:00:00Z", delivered: 60_000 }),
+    wire({ id: "5013", name: "Left paused", insertion_order_id: "1002", active: false, delivered: 10_000 }),
   ];
   const serving = campaigns.map((c) => c.id).filter((id) => id !== "5005");
   return buildStatusReport({

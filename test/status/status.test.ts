@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { accountKey, RecoveryStore } from "../../src/apply/recovery.js";
 import { statusCommand } from "../../src/cli/commands/status.js";
 import { run } from "../../src/cli/program.js";
+import { terminalText } from "../../src/model/printable.js";
 import { renderStatusText } from "../../src/render/status.js";
 import { buildStatusReport } from "../../src/status/status.js";
 import { bufferIO } from "../helpers/io.js";
@@ -52,7 +53,7 @@ describe("doohctl status", () => {
     expect(renderStatusText(report, { colour: true })).toBe(renderStatusText(report, { colour: false }));
     const flags = { format: "json", behindThreshold: "10", sessionCache: false };
     const json = JSON.parse((await world.status(ALL_NAMES, flags)).out);
-    const coloured = renderStatusText(json, { colour: true });
+    const coloured = terminalText(renderStatusText(json, { colour: true }));
     expect(coloured).toContain("\u001b[31mbehind (-22.4% against what the remaining budget needs)\u001b[0m");
     expect(coloured).toContain("\u001b[32mon track (-1.6% against what the remaining budget needs)\u001b[0m");
     expect(renderStatusText(json, { colour: false })).not.toContain("\u001b[");

@@ -1,14 +1,15 @@
 /**
  * The pacing layer: each attempt waits for a slot of its class's window (limiter.ts, with the
- * other runs' slots of the pacing log), is counted in the stats, and is reported as a
- * `response` event once it is back.
+ * other runs' slots of the pacing log), then runs the request's BeforeSend (types.ts: the
+ * write guard's read comes after every wait, docs/apply.md), is counted in the stats, and is
+ * reported as a `response` event once it is back. A check that refuses is a NotSent.
  */
 import type { Clock } from "../../model/clock.js";
 import type { RateLimits, RequestClass } from "../../model/limits.js";
 import { TimeoutError } from "../errors.js";
 import { type Grant, WindowLimiter } from "../limiter.js";
 import type { PacingLog } from "../pacing-log.js";
-import { type Attempt, attempt, type Layer } from "../send.js";
+import { type Attempt, attempt, type Layer, NotSent } from "../send.js";
 import type { ApiEvent, ClientStats } from "../types.js";
 
 export interface PacedOptions {
@@ -52,10 +53,17 @@ export function paced(options: PacedOptions): Layer {
   };
   let lastId = 0;
   return (next) => async (exchange) => {
-    const { request, cls } = exchange;
+    const { request, cls, beforeSend } = exchange;
     const id = ++lastId;
-    const { grant, response, failure } = await limiters[cls].run<Attempt & { grant: Grant }>(
+    type Outcome = (Attempt & { grant: Grant; sentAt: number }) | { refused: unknown };
+    const outcome = await limiters[cls].run<Outcome>(
       async (grant) => {
+        // The check goes last, slot in hand: nothing waits between its look and the send.
+        try {
+          await beforeSend?.run({ mayHaveLanded: beforeSend.mayHaveLanded });
+        } catch (error) {
+          return { refused: error };
+        }
         if (exchange.attempt > 1) stats.retries++;
         if (cls === "get") stats.reads++;
         else if (cls === "write") stats.writes++;
@@ -69,10 +77,16 @@ export function paced(options: PacedOptions): Layer {
           deadline: clock.now() + options.requestTimeoutMs,
           timeoutMs: options.requestTimeoutMs,
         });
-        return { grant, ...(await attempt(next, exchange)) };
+        const sentAt = clock.now();
+        return { grant, sentAt, ...(await attempt(next, exchange)) };
       },
-      { signal: exchange.signal, refused: ({ response }) => response?.status === 429 },
+      // Neither a refused check nor a 429 reached the DSP's count (G10): the slot frees at once.
+      { signal: exchange.signal, refused: (o) => "refused" in o || o.response?.status === 429 },
     );
+    if ("refused" in outcome) throw new NotSent(outcome.refused);
+    const { grant, sentAt, response, failure } = outcome;
+    // A 5xx or no answer: the DSP may have done what it was asked (retry.ts).
+    if (beforeSend && (failure || response.status >= 500)) beforeSend.mayHaveLanded = true;
     emit({
       type: "response",
       id,
@@ -81,7 +95,7 @@ export function paced(options: PacedOptions): Layer {
       path: request.path,
       items: exchange.items,
       status: response ? response.status : failure instanceof TimeoutError ? "timeout" : "network-error",
-      durationMs: clock.now() - grant.grantedAt,
+      durationMs: clock.now() - sentAt,
       attempt: exchange.attempt,
       waitedMs: exchange.waitedMs + grant.waitedMs,
     });

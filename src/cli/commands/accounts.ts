@@ -1,7 +1,7 @@
 import { readdir, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type FoundAccount, findAccounts } from "../../config/accounts.js";
-import { changedFiles, resolveRevision } from "../../config/git.js";
+import { changedFiles, type GitPlace, resolveRevision } from "../../config/git.js";
 import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
 import type { CommandModule } from "../command.js";
 import { CommandError, reportError } from "../errors.js";
@@ -34,7 +34,6 @@ function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): vo
 export const registerAccounts: CommandModule = (program, io, setExit) => {
   program
     .command("accounts")
-    .description("list the accounts of a repository of several (offline), as a table, JSON or a CI matrix")
     .argument("[paths...]", "directories to look for account directories under (default: .)")
     .option(
       "--changed-since <ref>",
@@ -47,7 +46,7 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
         if (format instanceof Error) throw format;
         let accounts = await findAccounts(paths, io.cwd);
         if (options.changedSince !== undefined) {
-          accounts = await changedAccounts(accounts, io.cwd, options.changedSince);
+          accounts = await changedAccounts(accounts, io, options.changedSince);
         }
         const entries = accounts.map((a) => a.entry);
         checkMatrixCeiling(format, entries.length);
@@ -79,10 +78,10 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
  */
 async function changedAccounts(
   accounts: readonly FoundAccount[],
-  cwd: string,
+  place: GitPlace,
   ref: string,
 ): Promise<FoundAccount[]> {
-  const revision = await resolveRevision(cwd, ref);
+  const revision = await resolveRevision(place, ref);
   const files = new Set(await changedFiles(revision));
   const dirs = new Set([...files].filter((f) => YAML_NAME.test(basename(f))).map((f) => dirname(f)));
   const out: FoundAccount[] = [];

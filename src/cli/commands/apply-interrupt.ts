@@ -1,14 +1,8 @@
 /**
  * What SIGINT and SIGTERM do to a running apply (docs/apply.md, Interrupting; docs/safety.md).
- * The first one stops it: no further change is sent and what it paused is reactivated before
- * it reports. After that:
- * - without a terminal (CI, a pipe, a service manager) no signal aborts the reactivation:
- *   each is acknowledged on stderr and ignored until delivery is restored. A GitHub runner
- *   sends SIGINT, SIGTERM 7.5 s later and SIGKILL 2.5 s after that; only SIGKILL, which
- *   nothing can catch, stops the reactivation, and the recovery record keeps what is left;
- * - on a terminal a second Ctrl-C exits at once, after naming the campaigns that stay paused
- *   (the record keeps them). A SIGTERM there comes from a program, not from the person, and
- *   is ignored like without a terminal.
+ * The first one stops it and reactivates what it paused; without a terminal no later signal
+ * aborts that reactivation, and on one only a second Ctrl-C does (a SIGTERM there comes from a
+ * program, not from the person).
  */
 import { type CliIO, EXIT, type InterruptSignal, onTerminal } from "../io.js";
 

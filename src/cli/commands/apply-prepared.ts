@@ -8,6 +8,7 @@ import type { Clock } from "../../model/clock.js";
 import type { DesiredState } from "../../model/desired.js";
 import type { RecordedPause } from "../../model/recovery.js";
 import type { Plan } from "../../plan/types.js";
+import type { Connection } from "../connection.js";
 import type { CliIO } from "../io.js";
 
 /** A usage or precondition problem: said on stderr, exit 1, nothing sent. */
@@ -33,8 +34,8 @@ export interface PreparedApply {
   recovery: RecoveryStore;
   /** The recovery record's entries the plan was made with. */
   recorded: readonly RecordedPause[];
-  origin: string;
-  environment: string;
+  /** The connection the plan was read through: the apply lock's directory among its places. */
+  connection: Connection;
 }
 
 /**

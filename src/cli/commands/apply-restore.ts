@@ -15,7 +15,7 @@ import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
 import { obeyedEntries, recordFindings, settlementOf } from "../../plan/changes/recovered.js";
 import { renderRestoreText } from "../../render/restore.js";
-import { connect } from "../connection.js";
+import { type ConnectOptions, connect, connectionOf } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { recoveryStoreFor } from "../pipeline.js";
 
@@ -84,10 +84,8 @@ export async function settleRecord(io: CliIO, input: SettleInput): Promise<Recor
 }
 
 /** The config and connection `--restore-only` (or a refused apply) settles the record with. */
-export interface SettleFrom {
+export interface SettleFrom extends ConnectOptions {
   paths: readonly string[];
-  sessionCache: boolean;
-  caFile?: string | undefined;
   /** Config files a saved plan names, confined to the tree (apply-saved.ts). */
   tree?: string | undefined;
   /** A refusal's settling names no config issue (the refusal is the error). */
@@ -101,10 +99,8 @@ export async function settleFromConfig(io: CliIO, from: SettleFrom): Promise<Rec
     ...(from.tree !== undefined ? { tree: from.tree, confine: true } : {}),
     ...(from.quiet ? {} : { onWarning: (w) => io.stderr.write(`doohctl: warning: ${formatIssue(w)}\n`) }),
   });
-  const { client, connection } = connect(io, desired.connection, {
-    sessionCache: from.sessionCache,
-    caFile: from.caFile,
-  });
+  const connection = connectionOf(io, desired.connection, { ...from, state: true });
+  const { client } = connect(io, connection);
   try {
     const recovery = await recoveryStoreFor(io, connection, client);
     return await settleRecord(io, { desired, client, recovery });

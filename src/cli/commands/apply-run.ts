@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { applyPlan } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
-import { type ApplyLock, acquireApplyLock, applyLockDir } from "../../apply/lock.js";
+import { type ApplyLock, acquireApplyLock } from "../../apply/lock.js";
 import type { RecoveryPort } from "../../apply/restore.js";
 import type { ApplyResult } from "../../model/apply-report.js";
 import {
@@ -105,7 +105,7 @@ export async function runApply(
   let waited = false;
   try {
     lock = await acquireApplyLock({
-      dir: applyLockDir(io.env),
+      dir: prepared.connection.lockDir,
       scope: prepared.recovery.scope,
       clock: io.clock,
       signal: controller.signal,

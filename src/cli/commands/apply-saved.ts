@@ -4,14 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { credentialVariables, resolveConnection } from "../../config/connection.js";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
 import { thresholdsOfSaved } from "../../plan/findings/thresholds.js";
 import { checkProposal } from "../../plan/saved/proposal.js";
 import type { Plan } from "../../plan/types.js";
-import { connect, runUser } from "../connection.js";
+import { connect, connectionOf } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { readPlanFile } from "../plan-file.js";
@@ -113,34 +112,30 @@ export async function prepareSavedPlan(
     beforeParse: sameDigests(file, saved, shown),
   });
   // Credentials go only where the config and the environment say now (ARCHITECTURE.md#plan).
-  const now = resolveConnection(desired.connection, io.env);
+  const connection = connectionOf(io, desired.connection, { ...options, state: true });
   // A plan of one account is never applied to another (docs/safety.md, Credentials), even
   // on the same origin, environment and user.
-  if ((saved.account ?? undefined) !== now.account?.name) {
+  if ((saved.account ?? undefined) !== connection.account?.name) {
     throw new ApplyRefused(
-      `${file} is a plan of ${accountText(saved.account)}, and this config is ${accountText(now.account?.name)}: nothing was sent and no login was made. Apply it with its own account's directory, or make a new plan for this one`,
+      `${file} is a plan of ${accountText(saved.account)}, and this config is ${accountText(connection.account?.name)}: nothing was sent and no login was made. Apply it with its own account's directory, or make a new plan for this one`,
       { beforeLogin: true },
     );
   }
-  const user = runUser(io.env, now);
+  const { user, apiOrigin, environment } = connection;
   const made = saved.connection;
   // A team plans with a read-only user and applies with a write user of the same account
   // (spec, Authentication 1: one user, one account): DOOHCTL_PLAN_USER names the plan's user
   // the applier accepts. The plan is made again as this user anyway.
   const planUser = io.env.DOOHCTL_PLAN_USER;
   const userOk = made.user === user || (planUser !== undefined && planUser !== "" && made.user === planUser);
-  if (made.api_origin !== now.apiOrigin || made.environment !== now.environment || !userOk) {
+  if (made.api_origin !== apiOrigin || made.environment !== environment || !userOk) {
     const was = `${made.api_origin} (${made.environment}) as ${made.user ?? "an unrecorded user"}`;
     throw new ApplyRefused(
-      `${file} was made for ${was}, not for ${now.apiOrigin} (${now.environment}) as ${user || `(${credentialVariables(now).email} unset)`}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
+      `${file} was made for ${was}, not for ${apiOrigin} (${environment}) as ${user}: nothing was sent and no login was made. Make a new plan for this DSP and user (or, for a plan made by a read-only user of the same account, set DOOHCTL_PLAN_USER to that user)`,
       { beforeLogin: true },
     );
   }
-  const { client, connection, pacing } = connect(io, desired.connection, {
-    sessionCache: options.sessionCache,
-    caFile: options.caFile,
-    ...(options.maxWaitMs !== undefined ? { client: { retry: { maxWaitMs: options.maxWaitMs } } } : {}),
-  });
+  const { client, pacing } = connect(io, connection);
   try {
     const run = await readAndPlan(io, {
       desired,
@@ -156,7 +151,9 @@ export async function prepareSavedPlan(
       ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
     });
     // An apply that stopped since the file was made left campaigns paused: the plan made
-    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered".
+    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered";
+    // the refusal settles the record first (apply.ts), so whether they are active again is
+    // the Recovery record lines' to say, not this message's.
     const reactivating = reactivatedCampaigns(saved);
     const since = run.recorded.filter(
       (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
@@ -167,7 +164,7 @@ export async function prepareSavedPlan(
           .map((e) => `campaign ${e.campaign_id} "${e.name}"`)
           .join(
             ", ",
-          )} paused (the recovery record), so nothing was applied. Make a new plan: it reactivates them`,
+          )} paused (the recovery record), which ${file} does not reactivate, so nothing of it was applied. The Recovery record lines on stderr say whether they are active again; make a new plan`,
       );
     }
     const check = checkProposal(saved, run.plan);
@@ -192,8 +189,7 @@ export async function prepareSavedPlan(
       client,
       recovery: run.recovery,
       recorded: run.recorded,
-      origin: connection.apiOrigin,
-      environment: connection.environment,
+      connection,
     };
   } catch (error) {
     await client.close();

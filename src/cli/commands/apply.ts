@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { defaultStateDir, stoppedPausesOnDisk } from "../../apply/recovery.js";
+import { checkedStateDir, stoppedPausesOnDisk } from "../../apply/recovery.js";
 import { count } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import type { RecordSettled } from "../../model/recovery.js";
@@ -42,9 +42,6 @@ const QUESTION = "Apply these changes? Only 'yes' is accepted: ";
 export const registerApply: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("apply");
   addTuningOptions(command)
-    .description(
-      "apply the changes of a plan to the DSP, in a safe order and as few write requests as possible",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option(
       "--plan <file>",
@@ -166,7 +163,7 @@ async function applyCommand(io: CliIO, paths: string[], flags: ApplyFlags): Prom
     io.stdout.write(flags.format === "json" ? renderApplyJson(result) : renderApplyReport(result));
     if (result.status === "failed")
       io.stderr.write(
-        `doohctl apply: request ${result.failure?.request.seq} failed: ${result.failure?.message}\n`,
+        `doohctl apply: request ${result.failure?.request.seq} failed: ${printable(result.failure?.message ?? "")}\n`,
       );
     if (result.status === "interrupted")
       io.stderr.write(`doohctl apply: interrupted (${signal ?? "signal"})\n`);
@@ -224,8 +221,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
       client: run.client,
       recovery: run.recovery,
       recorded: run.recorded,
-      origin: run.connection.apiOrigin,
-      environment: run.connection.environment,
+      connection: run.connection,
     };
   }
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));
@@ -239,7 +235,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
 function sayUnsettled(io: CliIO): void {
   let paused: number;
   try {
-    paused = stoppedPausesOnDisk(defaultStateDir(io.env), io.clock.now());
+    paused = stoppedPausesOnDisk(checkedStateDir(io.env), io.clock.now());
   } catch {
     return; // an unusable state directory is refused by the run that needs it
   }

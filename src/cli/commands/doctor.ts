@@ -13,7 +13,7 @@ import { loadConfig } from "../../config/load.js";
 import type { ConnectionSettings } from "../../model/desired.js";
 import { printable } from "../../model/printable.js";
 import type { CommandModule } from "../command.js";
-import { connect, runUser } from "../connection.js";
+import { connect, connectionOf } from "../connection.js";
 import { type CheckResult, runChecks } from "../doctor/checks.js";
 import type { ProbeInput } from "../doctor/probe.js";
 import { type KeyFinding, suggestDialect } from "../doctor/suggest.js";
@@ -62,9 +62,6 @@ export interface DialectSuggestion {
 export const registerDoctor: CommandModule = (program: Command, io, setExit) => {
   program
     .command("doctor")
-    .description(
-      "read-only probe: does this DSP match the contract doohctl assumes (spec plus G1 to G16)? never writes",
-    )
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--max-reads <n>", "at most this many GET requests", String(DEFAULT_MAX_READS))
     .option(
@@ -106,30 +103,26 @@ export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<numb
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
     // The client checks the origin (G13) before anything is sent, the doctor's login included.
-    const connected = connect(io, settings, {
-      sessionCache: flags.sessionCache,
-      caFile: flags.ca,
-      client: {
-        // A probe is retried once: the doctor reports what it sees rather than insisting.
-        retry: { maxAttempts: 2 },
-        // One login per run, and a fresh one: a cached session would leave no login to look at.
-        sessionCache: false,
-        onLogin: (seen) => {
-          login ??= seen;
-        },
-        onUnknownMembers: (members) => {
-          for (const m of members) unknownMembers.add(m);
-        },
+    const connection = connectionOf(io, settings, { sessionCache: flags.sessionCache, caFile: flags.ca });
+    client = connect(io, connection, {
+      // A probe is retried once: the doctor reports what it sees rather than insisting.
+      retry: { maxAttempts: 2 },
+      // One login per run, and a fresh one: a cached session would leave no login to look at.
+      sessionCache: false,
+      onLogin: (seen) => {
+        login ??= seen;
       },
-    });
-    client = connected.client;
-    const { apiOrigin: origin, environment } = connected.connection;
+      onUnknownMembers: (members) => {
+        for (const m of members) unknownMembers.add(m);
+      },
+    }).client;
+    const { apiOrigin: origin, environment } = connection;
     let noSession: string | undefined;
     try {
       await client.openSession();
     } catch (error) {
       if (error instanceof CredentialsError) {
-        throw new CredentialsError(runUser(io.env, connected.connection), "401 at POST /api/session");
+        throw new CredentialsError(connection.user, "401 at POST /api/session");
       }
       // No session, but something to report: a login answered without its cookie (the cookie
       // check says what differs), or a TLS handshake refused with every suite the
@@ -210,7 +203,7 @@ export function renderDoctorText(report: DoctorReport): string {
   const gapWidth = Math.max(...report.checks.map((c) => c.gap.length));
   const titleWidth = Math.max(...report.checks.map((c) => c.title.length));
   const lines = [
-    `doohctl doctor: ${printable(report.origin)} (${report.environment}), ${report.reads} of ${report.max_reads} reads`,
+    `doohctl doctor: ${report.origin} (${report.environment}), ${report.reads} of ${report.max_reads} reads`,
     "",
   ];
   for (const check of report.checks) {

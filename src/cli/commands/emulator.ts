@@ -82,7 +82,6 @@ function integer(flag: string, text: string | undefined, max: number): number | 
 export const registerEmulator: CommandModule = (program, io, setExit) => {
   program
     .command("emulator")
-    .description("run the local DSP emulator (in memory; for demos, tests and rehearsals)")
     .option("--port <port>", "port to listen on (0 picks a free one)", "4010")
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option(

@@ -15,7 +15,6 @@ import { PACKAGE_ROOT } from "../version.js";
 export const registerExamples: CommandModule = (program, io, setExit) => {
   program
     .command("examples")
-    .description("print where the examples shipped with doohctl are: their directory, or one example's path")
     .argument("[name]", "one example: quickstart, multi-file, policy, github, gitlab, emulator-seed.json")
     .action((name: string | undefined) => {
       try {

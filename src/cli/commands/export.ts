@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { writeFileAtomicSync } from "../../api/atomic-write.js";
 import { listAll } from "../../api/paging.js";
 import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
@@ -11,11 +12,11 @@ import { Time } from "../../model/time.js";
 import type { LiveState } from "../../plan/types.js";
 import { exportOmissions, renderExport } from "../../render/export.js";
 import type { CommandModule } from "../command.js";
-import { connect } from "../connection.js";
+import { connect, connectionOf } from "../connection.js";
 import { reportError } from "../errors.js";
 import { collectIds, Flag } from "../flags.js";
 import { type CliIO, EXIT } from "../io.js";
-import { checkOutputDirectory } from "../output-dir.js";
+import { checkOutputDirectory, outputFileOptions } from "../output-dir.js";
 import { configSchemaUrl, TOOL_VERSION } from "../version.js";
 
 /** Where editors find the config schema: this version's file in the repository (README, examples). */
@@ -47,7 +48,6 @@ export class ExportRefused extends Error {
 export const registerExport: CommandModule = (program, io, setExit) => {
   program
     .command("export")
-    .description("write the live insertion orders, campaigns, targetings and creatives as config YAML")
     .option("--insertion-order <id...>", "insertion orders to export (repeatable)", collectIds, [])
     .option("--all", "export every insertion order the API user can see")
     .option("-o, --out <file>", "write to FILE instead of stdout (never overwrites without --force)")
@@ -82,7 +82,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
     if (flags.out !== undefined) checkOutputDirectory(io.cwd, flags.out, "EXPORT_OUTPUT_DIR");
     const settings: ConnectionSettings =
       flags.config === undefined ? {} : (await loadConfig([flags.config], { cwd: io.cwd })).connection;
-    client = connect(io, settings, { sessionCache: flags.sessionCache }).client;
+    client = connect(io, connectionOf(io, settings, { sessionCache: flags.sessionCache })).client;
     const live = await readExportState(client, flags.all === true ? "all" : ids);
     // Names and URLs come from the DSP: shown, never sent to the terminal as escapes.
     for (const line of exportOmissions(live))
@@ -120,7 +120,7 @@ async function exportCommand(io: CliIO, flags: ExportFlags): Promise<number> {
 /** Writes the export; a directory gone or unwritable since the check is said in words too. */
 function writeOutput(target: string, text: string, options: { force: boolean; out: string }): void {
   try {
-    writeFileSync(target, text, { flag: options.force ? "w" : "wx" });
+    writeFileAtomicSync(target, text, outputFileOptions(target, options.force));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "EACCES" && code !== "EISDIR") throw error;

@@ -28,9 +28,6 @@ const FORMATS = ["text", "json", "markdown"] as const;
 export const registerPlan: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("plan");
   addTuningOptions(command)
-    .description(
-      "read the live state and show, field by field, what apply would change and in which requests",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option("-o, --out <file>", "also save the plan as JSON, for apply --plan FILE")
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))

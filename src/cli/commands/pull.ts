@@ -35,9 +35,6 @@ interface PullFlags extends ReadFlags {
 export const registerPull: CommandModule = (program: Command, io, setExit) => {
   const command = program.command("pull");
   addTuningOptions(command)
-    .description(
-      "write drifted live values into the config files, in place, keeping their layout (never writes to the DSP)",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .option("--check", "write nothing; exit 2 when the files would change (1 on error)")
     .option("--new", "also append live campaigns of declared insertion orders that the config lacks")
@@ -173,9 +170,9 @@ async function verify(
   const after = await loadConfig(paths, {
     cwd: io.cwd,
     tree: await findTree(io.cwd),
-    readFile: async (path) => {
+    readFile: async (path, limit) => {
       const text = replaced.get(path);
-      return text !== undefined ? Buffer.from(text, "utf8") : nodeFileSystem.readFile(path);
+      return text !== undefined ? Buffer.from(text, "utf8") : nodeFileSystem.readFile(path, limit);
     },
     listDirectory: nodeFileSystem.listDirectory,
     ...(nodeFileSystem.realPath ? { realPath: nodeFileSystem.realPath } : {}),

@@ -7,7 +7,6 @@ import { EXIT } from "../io.js";
 export const registerSchema: CommandModule = (program, io, setExit) => {
   program
     .command("schema")
-    .description("print the JSON Schema of the config files (schemas/doohctl.schema.json)")
     // The schema is JSON already; --format json is accepted like on every other command.
     .addOption(Flag.format("output format", ["json"]))
     .action(() => {

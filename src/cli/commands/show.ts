@@ -1,6 +1,7 @@
-import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { InvalidArgumentError, Option } from "commander";
+import { Replacement, writeFileAtomicSync } from "../../api/atomic-write.js";
+import { grouped } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { deactivatingChangeIds } from "../../plan/changes/changes.js";
 import { serializePlan } from "../../plan/saved/file.js";
@@ -12,6 +13,7 @@ import type { CommandModule } from "../command.js";
 import { reportError, UsageError } from "../errors.js";
 import { Flag } from "../flags.js";
 import { type CliIO, EXIT, useColour } from "../io.js";
+import { outputFileOptions } from "../output-dir.js";
 import { checkOverflowFile } from "../overflow-file.js";
 import { type AccountPlan, readAccountPlans } from "../plan-accounts.js";
 import { readPlanFile } from "../plan-file.js";
@@ -30,7 +32,7 @@ function maxChars(value: string): number {
   const n = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < MIN_CHARS) {
     throw new InvalidArgumentError(
-      `write a whole number of characters, at least ${MIN_CHARS.toLocaleString("en-US")} (GitHub's comment limit is 65536, GitLab's 1000000)`,
+      `write a whole number of characters, at least ${grouped(MIN_CHARS)} (GitHub's comment limit is 65536, GitLab's 1000000)`,
     );
   }
   return n;
@@ -44,7 +46,6 @@ function maxChars(value: string): number {
 export const registerShow: CommandModule = (program, io, setExit) => {
   program
     .command("show")
-    .description("render a plan saved with plan -o FILE (offline: needs no credentials, sends no request)")
     .argument("<plan-files...>", "plan files written by doohctl plan -o FILE; several: one per account")
     .addOption(Flag.format("output on stdout", ["text", "json", "markdown"]))
     .addOption(
@@ -85,11 +86,9 @@ function showOne(io: CliIO, file: string, flags: ShowFlags): void {
   else if (flags.format === "markdown") {
     const markdown = markdownOf(plan, flags.maxChars);
     if (flags.overflow !== undefined) {
-      writeFileSync(
-        resolve(io.cwd, flags.overflow),
-        flags.maxChars === undefined ? markdown : markdownOf(plan),
-        { flag: overflowFlag(flags) },
-      );
+      const path = resolve(io.cwd, flags.overflow);
+      const text = flags.maxChars === undefined ? markdown : markdownOf(plan);
+      writeFileAtomicSync(path, text, outputFileOptions(path, flags.force === true));
     }
     io.stdout.write(markdown);
   } else io.stdout.write(renderText(plan, { colour: useColour(io) }));
@@ -110,10 +109,9 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
     io.stdout.write(`${JSON.stringify({ plans: documents }, null, 2)}\n`);
   } else if (flags.format === "markdown") {
     // The complete comment goes to the file as each plan is rendered; only the comment is kept.
-    const fd =
-      flags.overflow === undefined
-        ? undefined
-        : openSync(resolve(io.cwd, flags.overflow), overflowFlag(flags));
+    const path = flags.overflow === undefined ? undefined : resolve(io.cwd, flags.overflow);
+    const file =
+      path === undefined ? undefined : new Replacement(path, outputFileOptions(path, flags.force === true));
     try {
       const { comment } = renderAccountsMarkdown(
         plans.map(({ account, file, plan }) => accountSummary({ account, file, plan })),
@@ -121,12 +119,14 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
           maxChars: flags.maxChars ?? COMMENT_MAX_CHARS,
           markdownOf: (i) => markdownOf((plans[i] as AccountPlan).plan),
           overflow: flags.overflow,
-          write: fd === undefined ? undefined : (text) => writeSync(fd, text),
+          write: file === undefined ? undefined : (text) => void file.write(text),
         },
       );
+      file?.commit();
       io.stdout.write(comment);
-    } finally {
-      if (fd !== undefined) closeSync(fd);
+    } catch (error) {
+      file?.abort();
+      throw error;
     }
   } else {
     const colour = useColour(io);
@@ -139,14 +139,6 @@ function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): v
         .join("\n"),
     );
   }
-}
-
-/**
- * Without --force the file is created exclusively: one that appeared since the check
- * (overflow-file.ts) is refused too (EEXIST), never replaced.
- */
-function overflowFlag(flags: ShowFlags): "w" | "wx" {
-  return flags.force ? "w" : "wx";
 }
 
 /** A plan's pull-request comment: render takes the deactivating changes as plain data. */

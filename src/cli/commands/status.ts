@@ -18,7 +18,7 @@ import {
   DEFAULT_GRACE_HOURS,
 } from "../../status/status.js";
 import type { CommandModule } from "../command.js";
-import { connect } from "../connection.js";
+import { connect, connectionOf } from "../connection.js";
 import { reportError, UsageError } from "../errors.js";
 import { type ConnectionFlags, Flag, formatOf } from "../flags.js";
 import { interruptible } from "../interruptible.js";
@@ -38,9 +38,6 @@ const FORMATS = ["text", "json", "markdown"] as const;
 export const registerStatus: CommandModule = (program: Command, io, setExit) => {
   program
     .command("status")
-    .description(
-      "read-only: delivery and pacing of the declared campaigns, creatives that cannot serve, campaigns an unfinished apply left paused",
-    )
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .addOption(Flag.format("output on stdout", FORMATS, { checkedBy: "command" }))
     .option("--all", "every live campaign of the declared insertion orders, declared or not")
@@ -97,10 +94,12 @@ export async function statusCommand(io: CliIO, paths: string[], flags: StatusFla
   }
   try {
     const desired = await loadConfig(paths, { cwd: io.cwd });
-    const { client, connection } = connect(io, desired.connection, {
+    const connection = connectionOf(io, desired.connection, {
       sessionCache: flags.sessionCache,
       caFile: flags.ca,
+      state: true,
     });
+    const { client } = connect(io, connection);
     try {
       const recovery = await recoveryStoreFor(io, connection, client);
       const live = await readCampaigns(client, desired);

@@ -110,7 +110,8 @@ async function insertionOrderChecks(probe: Probe, input: ProbeInput): Promise<vo
   const base = { gap: "G1", change: `${ENDPOINTS}, G1` };
   const { endpoints, dialect } = input;
   const listPath = endpoints.insertionOrders.request({}).path;
-  const at = printable(dialect.insertion_orders_path);
+  // A dialect holds plain names and paths only (`dialectValueProblem`, src/model/dialect.ts).
+  const at = dialect.insertion_orders_path;
   // A 404 names the path; a missing or mistyped contract number (in the contract's name, once
   // the client moved the dialect's member there) names the member.
   const keys = (answer: Answer | undefined) =>
@@ -173,9 +174,7 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
       if (first) {
         problems.push(...memberProblems(CAMPAIGN_FIELDS, first).map((f) => `campaign field ${f}`));
         if ("progress" in first)
-          problems.push(
-            `${printable(dialect.progress.member)} is present without ${printable(dialect.progress.parameter)}`,
-          );
+          problems.push(`${dialect.progress.member} is present without ${dialect.progress.parameter}`);
       }
       const fields = first ? ", fields as G2 names them, no progress unasked" : "";
       // With `campaign_targetings`, a campaign without the embedded list is refused (answer.ts).
@@ -192,10 +191,10 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
       const request = endpoints.getCampaign(id!, { includeProgress: true });
       const answer = await probe.read(request.path, request.query ?? [], { raw: true });
       const { member, impressions, spend, parameter } = dialect.progress;
-      const holds = `GET /campaigns/{id}?${printable(parameter)} adds ${printable(member)} {${printable(impressions)}, ${printable(spend)}}`;
+      const holds = `GET /campaigns/{id}?${parameter} adds ${member} {${impressions}, ${spend}}`;
       // G16: a DSP that does not know the parameter refuses it, or ignores it (progressProblems).
       if (!answer.ok && (answer.status === 400 || answer.status === 422)) {
-        const problem = `${printable(parameter)} ${failure(answer)}: the DSP refuses the parameter, so it does not know it (G16)`;
+        const problem = `${parameter} ${failure(answer)}: the DSP refuses the parameter, so it does not know it (G16)`;
         return { problems: [problem], holds, keys: ["progress.parameter"] };
       }
       if (!answer.ok) return { problems: [failure(answer)], holds };
@@ -236,21 +235,21 @@ export function progressProblems(body: unknown, dialect: Dialect): { problems: s
     if (others.length > 0) {
       return {
         problems: [
-          `no "${printable(member)}" member with ${printable(parameter)}; progress-shaped: ${others.map(printable).join(", ")}`,
+          `no "${member}" member with ${parameter}; progress-shaped: ${others.map(printable).join(", ")}`,
         ],
         keys: ["progress.member"],
       };
     }
     return {
       problems: [
-        `${printable(parameter)} added no "${printable(member)}" member (saw members ${members(body)}): the DSP ignores the parameter, so it does not know it (G16), or holds progress under another member`,
+        `${parameter} added no "${member}" member (saw members ${members(body)}): the DSP ignores the parameter, so it does not know it (G16), or holds progress under another member`,
       ],
       keys: ["progress.parameter", "progress.member"],
     };
   }
   if (!isObj(progress))
     return {
-      problems: [`${printable(member)} is not an object (saw ${show(progress)})`],
+      problems: [`${member} is not an object (saw ${show(progress)})`],
       keys: ["progress.member"],
     };
   const contract = { impressions_delivered: progress[impressions], spend: moneyMembers(progress[spend]) };
@@ -264,9 +263,7 @@ export function progressProblems(body: unknown, dialect: Dialect): { problems: s
     const issue = issues.find((i) => i.at === `/${contractName}` || i.at.startsWith(`/${contractName}/`));
     if (issue === undefined && Object.hasOwn(progress, name)) continue;
     const what = issue?.expected ?? "a required member, missing";
-    problems.push(
-      `${printable(member)}.${printable(name)} (saw ${show(progress[name])}: ${what}; members ${members(progress)})`,
-    );
+    problems.push(`${member}.${name} (saw ${show(progress[name])}: ${what}; members ${members(progress)})`);
     keys.push(key);
   }
   return { problems, keys };
@@ -299,16 +296,16 @@ async function targetingCheck(
       // The client judged the embedded list as a targetings answer (answer.ts) and put it back.
       if (!answer.ok) problems.push(failure(answer));
       else if (!isObj(answer.body) || !Array.isArray(answer.body.targetings))
-        problems.push(`no "${printable(embedded)}" list (saw ${show(answer.body)})`);
+        problems.push(`no "${embedded}" list (saw ${show(answer.body)})`);
       return {
         problems,
-        holds: `GET /campaigns/${printable(campaignId!)} embeds {${printable(embedded)}: [option sets]}`,
+        holds: `GET /campaigns/${printable(campaignId!)} embeds {${embedded}: [option sets]}`,
         keys: keysOf(answer, [], { [embedded]: "campaign_targetings" }),
       };
     });
     return;
   }
-  const member = printable(dialect.targetings.member);
+  const member = dialect.targetings.member;
   await probe.check(spec, async () => {
     const answer = await probe.read(endpoints.getTargetings(campaignId!).path);
     const problems: string[] = [];
@@ -357,7 +354,7 @@ async function creativeCheck(probe: Probe): Promise<void> {
     const query = [["filter", `id:${id}`] as [string, string], ...filtersOf(first, CREATIVE_FILTERS)];
     const filtered = await probe.readList("creatives", dsp("/creatives"), query);
     problems.push(...exactlyOne(filtered, id, `the G6 filters of creative ${printable(id)}`));
-    const names = query.map(([, entry]) => printable(entry.slice(0, entry.indexOf(":"))));
+    const names = query.map(([, entry]) => entry.slice(0, entry.indexOf(":")));
     holds += `; filters ${names.join(", ")} find exactly the one`;
     return { problems, holds };
   });

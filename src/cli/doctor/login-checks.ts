@@ -5,7 +5,6 @@
 
 import type { LoginSeen } from "../../api/login-seen.js";
 import { TLS_CIPHER_SUITES } from "../../api/transport.js";
-import { printable } from "../../model/printable.js";
 import type { Environment } from "../../model/wire.js";
 import { SESSION_LIFETIME_MS, sessionCookieName } from "../../model/wire.js";
 import type { CheckResult } from "./probe.js";
@@ -52,7 +51,7 @@ export function sessionCheck(
   if (login.status !== 200) problems.push(`POST /api/session answered ${login.status}`);
   const cookie = login.cookies.find((c) => c.name === expected);
   if (!cookie) {
-    const names = login.cookies.map((c) => printable(c.name));
+    const names = login.cookies.map((c) => c.name);
     problems.push(`no ${expected} cookie (saw ${names.length > 0 ? names.join(", ") : "no Set-Cookie"})`);
     return outcome(base, problems, "");
   }
@@ -101,13 +100,13 @@ export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?
     return {
       ...base,
       status: "not checked",
-      detail: `${printable(origin)} is plain http:// (G13 allows it to loopback only): there is no TLS to check`,
+      detail: `${origin} is plain http:// (G13 allows it to loopback only): there is no TLS to check`,
     };
   }
   const problems: string[] = [];
   if (tls.protocol !== "TLSv1.2" && tls.protocol !== "TLSv1.3")
-    problems.push(`negotiated ${printable(tls.protocol)}, not TLS 1.2 or 1.3`);
+    problems.push(`negotiated ${tls.protocol}, not TLS 1.2 or 1.3`);
   if (!PERMITTED_TLS_CIPHERS.includes(tls.cipher))
-    problems.push(`cipher ${printable(tls.cipher)} is not one the specification permits`);
+    problems.push(`cipher ${tls.cipher} is not one the specification permits`);
   return outcome(base, problems, `${tls.protocol}, ${tls.cipher}`);
 }

@@ -12,9 +12,8 @@ export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 export const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
-/** A value as compact JSON, printable, at most 200 characters. */
-export const show = (value: unknown): string =>
-  printable(JSON.stringify(value) ?? String(value)).slice(0, 200);
+/** A value as compact JSON (which escapes every line break), at most 200 characters. */
+export const show = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 200);
 
 /** The member names of an object (`{items, total_size}`), else the value itself. */
 export const members = (body: unknown): string =>

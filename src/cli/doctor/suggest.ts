@@ -140,17 +140,17 @@ async function insertionOrders(
     tried.push(path);
     if (why === undefined) {
       const body = (answer as Answer & { ok: true }).body;
-      const list = listIn(body, "insertion_orders", `GET ${printable(path)}`, outside);
+      const list = listIn(body, "insertion_orders", `GET ${path}`, outside);
       if (list !== undefined) {
         items = list;
-        seen("insertion_orders_path", path, `GET ${printable(path)} answers a list of insertion orders`);
+        seen("insertion_orders_path", path, `GET ${path} answers a list of insertion orders`);
         break;
       }
-      notSeen(["insertion_orders_path"], `GET ${printable(path)} answered no list of insertion orders`);
+      notSeen(["insertion_orders_path"], `GET ${path} answered no list of insertion orders`);
       break;
     }
     if (typeof answer === "string" || answer.ok || answer.status !== 404) {
-      notSeen(["insertion_orders_path"], `GET ${printable(path)}: ${why}`);
+      notSeen(["insertion_orders_path"], `GET ${path}: ${why}`);
       break;
     }
   }
@@ -238,7 +238,7 @@ async function campaigns(
     notSeen(["campaign_targetings"], `several members hold option sets: ${names(embedding)}`);
   } else if (configured !== null && items.some((c) => Array.isArray(c[configured]))) {
     // Only empty lists under the configured member: targetings never set, or not targetings.
-    notSeen(["campaign_targetings"], `only empty lists under ${printable(configured)}`);
+    notSeen(["campaign_targetings"], `only empty lists under ${configured}`);
   } else {
     seen("campaign_targetings", null, `none of ${items.length} campaign answers holds option sets`);
   }

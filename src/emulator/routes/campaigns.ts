@@ -2,43 +2,20 @@
  * Campaigns: list with include_progress (G2), get, create (G3), patch single and batch
  * (G4), all writes checked against G8 on the state the request would produce.
  */
-import type { Money } from "../../model/money.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
-import {
-  type BodyKeys,
-  checkKeys,
-  fieldPath,
-  readBoolean,
-  readCount,
-  readMoney,
-  readObject,
-  readOpaqueObject,
-  readString,
-  readTime,
-  requireKeys,
-} from "../fields.js";
+import { checkKeys, readObject, readString, requireKeys } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { CAMPAIGN_MEMBERS, created, memberNames, readPatch, writeKeys } from "../members.js";
 import { checkInsertionOrder } from "../rules.js";
 import { type CampaignRecord, instant, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
-export const PATCHABLE = ["active", "start_time", "end_time", "budget_impressions", "cpm", "pacing"];
-export const READ_ONLY = ["in_flight", "name", "insertion_order_id", "progress"];
-/** The keys of a PATCH body (single, or each batch item). */
-const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
-export const CREATABLE = [
-  "insertion_order_id",
-  "name",
-  "start_time",
-  "end_time",
-  "budget_impressions",
-  "cpm",
-  "pacing",
-  "active",
-];
-export const REQUIRED = ["insertion_order_id", "name", "start_time", "end_time", "budget_impressions", "cpm"];
+/** The keys of a PATCH body (single, or each batch item), and of a create item. */
+const PATCH_KEYS = writeKeys(CAMPAIGN_MEMBERS, "patch");
+const CREATE_KEYS = writeKeys(CAMPAIGN_MEMBERS, "create");
+const REQUIRED = memberNames(CAMPAIGN_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
   return {
@@ -83,34 +60,6 @@ function get(ctx: RequestContext): Reply {
   const flags = parseFlags(ctx.query, ["include_progress"]);
   const record = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   return ok(ctx.store.campaignView(record, ctx.now, flags.has("include_progress")));
-}
-
-/** Reads the patchable fields that are present; a bad one is recorded and left out. */
-function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<CampaignRecord> {
-  const changes: Partial<CampaignRecord> = {};
-  const at = (key: string) => fieldPath(prefix, key);
-  if (body.active !== undefined) {
-    const value = readBoolean(issues, at("active"), body.active);
-    if (value !== undefined) changes.active = value;
-  }
-  for (const key of ["start_time", "end_time"] as const) {
-    if (body[key] === undefined) continue;
-    const value = readTime(issues, at(key), body[key]);
-    if (value !== undefined) changes[key] = value;
-  }
-  if (body.budget_impressions !== undefined) {
-    const value = readCount(issues, at("budget_impressions"), body.budget_impressions);
-    if (value !== undefined) changes.budget_impressions = value;
-  }
-  if (body.cpm !== undefined) {
-    const value: Money | undefined = readMoney(issues, at("cpm"), body.cpm);
-    if (value !== undefined) changes.cpm = value;
-  }
-  if (body.pacing !== undefined) {
-    const value = readOpaqueObject(issues, at("pacing"), body.pacing);
-    if (value !== undefined) changes.pacing = value;
-  }
-  return changes;
 }
 
 interface Pending {
@@ -161,10 +110,7 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, {
-      writable: CREATABLE,
-      readOnly: ["id", ...READ_ONLY.filter((k) => !CREATABLE.includes(k))],
-    });
+    checkKeys(issues, prefix, body, CREATE_KEYS);
     requireKeys(issues, prefix, body, REQUIRED);
     let ioId: string | undefined;
     if (body.insertion_order_id !== undefined) {
@@ -178,19 +124,15 @@ function create(ctx: RequestContext): Reply {
       body.name === undefined
         ? undefined
         : readString(issues, `${prefix}.name`, body.name, { min: 1, max: 200 });
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, prefix, body);
     if (issues.size > before || ioId === undefined || name === undefined) return;
-    const record: CampaignRecord = {
-      id: (base + BigInt(pending.length)).toString(),
+    const id = (base + BigInt(pending.length)).toString();
+    const record = created<CampaignRecord>(CAMPAIGN_MEMBERS, {
+      id,
       insertion_order_id: ioId,
       name,
-      active: changes.active ?? false,
-      start_time: changes.start_time!,
-      end_time: changes.end_time!,
-      budget_impressions: changes.budget_impressions!,
-      cpm: changes.cpm!,
-      pacing: changes.pacing ?? {},
-    };
+      ...changes,
+    });
     pending.push({ record, at: (f) => `${prefix}.${f}`, budgetTouched: true });
   });
   commit(ctx.store, issues, pending, ctx.now);
@@ -203,7 +145,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const pending: Pending[] = [];
   for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, PATCH_KEYS);
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, prefix, body);
     if (!current) continue;
     pending.push({
       record: { ...current, ...changes },
@@ -220,7 +162,7 @@ function patchOne(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, PATCH_KEYS);
-  const changes = readChanges(issues, "", body);
+  const changes = readPatch<CampaignRecord>(CAMPAIGN_MEMBERS, issues, "", body);
   const record = { ...current, ...changes };
   commit(
     ctx.store,

@@ -10,7 +10,6 @@ import { CREATIVE_TYPES, type CreativeAsset, type CreativeType, DSP_BASE_PATH } 
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import {
-  type BodyKeys,
   checkKeys,
   fieldPath,
   readBoolean,
@@ -23,35 +22,14 @@ import {
   requireKeys,
 } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { CREATIVE_MEMBERS, memberNames, writeKeys } from "../members.js";
 import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
-export const PATCHABLE = ["pixel_url", "campaign_ids", "category_ids", "insertion_order_ids"];
-export const READ_ONLY = [
-  "advertiser_id",
-  "create_time",
-  "name",
-  "thumbnail_url",
-  "duration_ms",
-  "archived",
-  "type",
-  "requires_audio",
-  "processing_status",
-  "asset",
-  "audits",
-];
-/** The keys of a PATCH body (single, or each batch item). */
-const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
-export const CREATABLE = [
-  "name",
-  "advertiser_id",
-  "type",
-  "asset",
-  "duration_ms",
-  "requires_audio",
-  "category_ids",
-  "pixel_url",
-];
+/** The keys of a PATCH body (single, or each batch item), and of a create item. */
+const PATCH_KEYS = writeKeys(CREATIVE_MEMBERS, "patch");
+const CREATE_KEYS = writeKeys(CREATIVE_MEMBERS, "create");
+const REQUIRED = memberNames(CREATIVE_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, seat: string): ListSpec<CreativeRecord> {
   return {
@@ -259,15 +237,8 @@ function create(ctx: RequestContext): Reply {
     const body = readObject(issues, prefix, raw);
     if (!body) return;
     const before = issues.size;
-    checkKeys(issues, prefix, body, {
-      writable: CREATABLE,
-      readOnly: [
-        "id",
-        ...READ_ONLY.filter((k) => !CREATABLE.includes(k)),
-        ...PATCHABLE.filter((k) => !CREATABLE.includes(k)),
-      ],
-    });
-    requireKeys(issues, prefix, body, ["name", "advertiser_id", "type", "asset"]);
+    checkKeys(issues, prefix, body, CREATE_KEYS);
+    requireKeys(issues, prefix, body, REQUIRED);
     const at = (key: string) => `${prefix}.${key}`;
     const name =
       body.name === undefined ? undefined : readString(issues, at("name"), body.name, { min: 1, max: 200 });

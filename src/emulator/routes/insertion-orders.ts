@@ -9,24 +9,15 @@ import { compareIds } from "../../model/targeting.js";
 import { DSP_BASE_PATH, type InsertionOrder } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
 import { Issues } from "../errors.js";
-import {
-  type BodyKeys,
-  checkKeys,
-  fieldPath,
-  readCount,
-  readMoney,
-  readString,
-  readTime,
-} from "../fields.js";
+import { checkKeys } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { INSERTION_ORDER_MEMBERS, readPatch, writeKeys } from "../members.js";
 import { checkInsertionOrder } from "../rules.js";
 import { instant, type Store } from "../store.js";
 import { readPatchBatch, readPatchBody } from "./batch.js";
 
-export const PATCHABLE = ["contract_number", "start_time", "end_time", "budget_impressions", "budget_money"];
-export const READ_ONLY = ["name", "advertiser_id"];
 /** The keys of a PATCH body (single, or each batch item). */
-const PATCH_KEYS: BodyKeys = { writable: ["id", ...PATCHABLE], readOnly: READ_ONLY };
+const PATCH_KEYS = writeKeys(INSERTION_ORDER_MEMBERS, "patch");
 
 function listSpec(store: Store): ListSpec<InsertionOrder> {
   return {
@@ -56,36 +47,6 @@ function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
   const io = pathObject(ctx, (id) => ctx.store.insertionOrders.get(id));
   return ok(structuredClone(io));
-}
-
-function readChanges(issues: Issues, prefix: string, body: Record<string, unknown>): Partial<InsertionOrder> {
-  const changes: Partial<InsertionOrder> = {};
-  const at = (key: string) => fieldPath(prefix, key);
-  if (body.contract_number !== undefined) {
-    const value =
-      body.contract_number === null
-        ? null
-        : readString(issues, at("contract_number"), body.contract_number, { max: 100 });
-    if (value !== undefined) changes.contract_number = value;
-  }
-  for (const key of ["start_time", "end_time"] as const) {
-    if (body[key] === undefined) continue;
-    const value = readTime(issues, at(key), body[key]);
-    if (value !== undefined) changes[key] = value;
-  }
-  if (body.budget_impressions !== undefined) {
-    const value =
-      body.budget_impressions === null
-        ? null
-        : readCount(issues, at("budget_impressions"), body.budget_impressions);
-    if (value !== undefined) changes.budget_impressions = value;
-  }
-  if (body.budget_money !== undefined) {
-    const value =
-      body.budget_money === null ? null : readMoney(issues, at("budget_money"), body.budget_money);
-    if (value !== undefined) changes.budget_money = value;
-  }
-  return changes;
 }
 
 function campaignList(ids: readonly string[]): string {
@@ -135,7 +96,7 @@ function patchBatch(ctx: RequestContext): Reply {
   const next: InsertionOrder[] = [];
   for (const { prefix, body, current } of items) {
     checkKeys(issues, prefix, body, PATCH_KEYS);
-    const changes = readChanges(issues, prefix, body);
+    const changes = readPatch<InsertionOrder>(INSERTION_ORDER_MEMBERS, issues, prefix, body);
     if (!current) continue;
     const io = { ...current, ...changes };
     check(ctx.store, issues, io, (f) => `${prefix}.${f}`);
@@ -151,7 +112,7 @@ function patchOne(ctx: RequestContext): Reply {
   const issues = new Issues();
   const body = readPatchBody(issues, ctx.json(), current.id);
   checkKeys(issues, "", body, PATCH_KEYS);
-  const io = { ...current, ...readChanges(issues, "", body) };
+  const io = { ...current, ...readPatch<InsertionOrder>(INSERTION_ORDER_MEMBERS, issues, "", body) };
   check(ctx.store, issues, io, (f) => f);
   issues.throwIfAny();
   ctx.store.insertionOrders.set(io.id, io);

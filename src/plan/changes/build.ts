@@ -3,14 +3,15 @@
  * per-object work the scheduler turns into requests. Pure; every lookup goes through the live
  * index (live-index.ts), so that 10,000 campaigns plan in linear time. Walks the config in
  * order and hands each object to its noun: campaign-creation.ts, campaign-update.ts,
- * creatives.ts, recovered.ts.
+ * creatives.ts, recovered.ts. What it cannot build, and what the recovery record makes it do,
+ * it reports as findings as it goes (ARCHITECTURE.md#the-plans-stages).
  */
 import { append } from "../../model/append.js";
 import type { DesiredInsertionOrder, DesiredState } from "../../model/desired.js";
-import type { RecordedPause } from "../../model/recovery.js";
+import type { RecordedPause, RecordIssue } from "../../model/recovery.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
 import type { InsertionOrder } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "../types.js";
 import { campaignCreation } from "./campaign-creation.js";
@@ -20,7 +21,7 @@ import { diffInsertionOrder } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork } from "./creatives.js";
 import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./io-patch.js";
-import { reactivation, restoration } from "./recovered.js";
+import { reactivation, recordFindings, restoration } from "./recovered.js";
 import { adoptedByName, changedDeactivation, nearDuplicateNames, removalFindings } from "./removals.js";
 import { resolveScope, targetFindings } from "./scope.js";
 import type { CampaignWork, Context, CreativeWork, InsertionOrderWork } from "./work.js";
@@ -48,6 +49,8 @@ export interface BuildInput {
   changed?: ChangedScope | undefined;
   /** The recovery record. */
   recordedPauses?: readonly RecordedPause[] | undefined;
+  /** Its files and entries not acted on (DOOH205, DOOH206). */
+  recordIssues?: readonly RecordIssue[] | undefined;
 }
 
 export function buildChanges(input: BuildInput): Built {
@@ -161,6 +164,7 @@ export function buildChanges(input: BuildInput): Built {
   }
   const categories = live.creativeCategories && new Set(live.creativeCategories.map((c) => c.id));
   const creatives = creativeWork(ctx, { desired, scope, ledger, live: index, categories });
+  append(ctx.findings, recordFindings(input.recordIssues ?? []));
   return {
     changes: ctx.changes,
     findings: ctx.findings,

@@ -7,7 +7,7 @@ import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired
 import { CAMPAIGN_FIELDS, type FieldSpec, withFlag } from "../../model/resource-fields.js";
 import { Targeting } from "../../model/targeting.js";
 import type { CampaignCreate } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { CampaignRef } from "../types.js";
 import { createFields } from "./compare.js";
 import { campaignAddress } from "./identity.js";

@@ -8,7 +8,7 @@ import type { RecordedPause } from "../../model/recovery.js";
 import { CAMPAIGN_FIELDS, type FieldSpec } from "../../model/resource-fields.js";
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import type { Campaign, CampaignPatch } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { CampaignRef, FieldChange, LiveState } from "../types.js";
 import { diffCampaign, patchOf } from "./compare.js";
 import { campaignAddress } from "./identity.js";

@@ -8,7 +8,7 @@ import type { DesiredCampaign, DesiredCreative, DesiredState } from "../../model
 import { CREATIVE_FIELDS } from "../../model/resource-fields.js";
 import { compareIds, sortedIds } from "../../model/targeting.js";
 import type { Advertiser, Creative, InsertionOrder } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { CampaignRef } from "../types.js";
 import { diffCreative, patchOf } from "./compare.js";

@@ -5,7 +5,7 @@
  */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Finding } from "../types.js";
 

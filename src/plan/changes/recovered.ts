@@ -6,7 +6,7 @@
 import type { DesiredState } from "../../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../../model/recovery.js";
 import type { Campaign } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import { LiveIndex } from "../live-index.js";
 import type { Finding } from "../types.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";

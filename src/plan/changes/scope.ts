@@ -5,7 +5,7 @@
  */
 import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { ChangedScope, Finding } from "../types.js";
 import { campaignKey, touchedInsertionOrders } from "./changed.js";
 

@@ -7,15 +7,16 @@ import { creativeServing } from "../../model/creative-serving.js";
 import type { RateLimits } from "../../model/limits.js";
 import { Money } from "../../model/money.js";
 import { shownPercent } from "../../model/percent.js";
+import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { Creative } from "../../model/wire.js";
 import { deactivates } from "../changes/changes.js";
 import { Placeholder } from "../changes/placeholder.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import { pauseSpans } from "../requests/pauses.js";
-import { writeSendTimes } from "../requests/window.js";
 import type {
   Change,
   CreateCampaign,
@@ -24,10 +25,11 @@ import type {
   PlannedRequest,
   PlanThresholds,
 } from "../types.js";
+import { spanMs, writeSendTimes } from "../window.js";
 import { shortBudgets } from "./budget-cut.js";
 import { silentDarkPaths } from "./dark-paths.js";
 import { DELIVERY_ANALYZERS } from "./delivery.js";
-import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+import { type Analyzer, runAnalyzers } from "./findings.js";
 
 export interface AnalyzeInput {
   changes: readonly Change[];
@@ -53,14 +55,10 @@ export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
 
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
 function pauseSpan(times: readonly number[], pause: number, resume: number): string {
-  const ms = spanIn(times, pause, resume);
+  const ms = spanMs(times, pause, resume);
   return ms > 0
     ? `, for about ${Time.formatDuration(ms)} (requests ${pause} to ${resume})`
     : `, for as long as requests ${pause} to ${resume} take (the write window adds no wait)`;
-}
-
-function spanIn(times: readonly number[], fromSeq: number, toSeq: number): number {
-  return Math.max(0, (times[toSeq - 1] ?? 0) - (times[fromSeq - 1] ?? 0));
 }
 
 function pauses(input: AnalyzeInput): Finding[] {
@@ -196,7 +194,7 @@ export function describeIncrease(increase: Ratio | "from zero", limit: number): 
 }
 
 export function show(value: unknown): string {
-  if (typeof value === "number") return value.toLocaleString("en-US");
+  if (typeof value === "number") return grouped(value);
   if (value && typeof value === "object" && "units" in value) return Money.formatGrouped(value as Money);
   return String(value);
 }
@@ -303,7 +301,7 @@ export const PLAN_ANALYZERS: readonly Analyzer<AnalyzeInput>[] = [
   { name: "creative-readiness", codes: ["DOOH501"], run: creativeReadiness },
 ];
 
-/** Runs once the requests are scheduled: these findings explain them and never block. */
+/** Last in the pass (pass.ts), over the requests the plan keeps: these findings explain, never block. */
 export function analyze(input: AnalyzeInput): Finding[] {
   return runAnalyzers(PLAN_ANALYZERS, input);
 }

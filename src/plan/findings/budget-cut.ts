@@ -6,17 +6,14 @@
  * threshold is judged exactly (src/model/ratio.ts): a cut that leaves exactly 2 days is not
  * less than 2 days.
  */
+import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { Time } from "../../model/time.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding, PlanThresholds } from "../types.js";
-import { finding } from "./findings.js";
 
 const DAY_MS = 86_400_000;
-
-function grouped(n: number | bigint): string {
-  return n.toLocaleString("en-US");
-}
 
 function days(ms: Ratio): string {
   return `${Ratio.toFixed(Ratio.divide(ms, Ratio.of(DAY_MS)), 1)} days`;

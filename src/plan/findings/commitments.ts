@@ -3,17 +3,14 @@
  * planned, declared in the config or not, can spend their maximum spend (spend.ts); when that
  * sum is above the insertion order's `budget_money` the contract can be overspent; so can it when
  * they have spent or can spend in another currency, which is never converted. A warning
- * (DOOH803), or under the policy rule `commitments_within_budget` a denial (DOOH906).
- * `validate` checks the same where the config alone decides (`configCommitments`).
+ * (DOOH803), or under the policy rule `commitments_within_budget` a denial (DOOH906); the
+ * sums are policy.ts's (`overcommitted`). `validate` checks the same where the config alone
+ * decides (`configCommitments`), so this module loads nothing of a plan's.
  */
-import type { DesiredInsertionOrder, DesiredState, PolicyRule, SourceRef } from "../../model/desired.js";
+import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
-import { compareIds } from "../../model/targeting.js";
-import { Time } from "../../model/time.js";
-import type { LiveIndex } from "../live-index.js";
-import type { Change, Finding } from "../types.js";
-import { finding } from "./findings.js";
-import { budgetedCampaigns, maximumSpend } from "./spend.js";
+import { finding } from "../finding-catalogue.js";
+import type { Finding } from "../types.js";
 
 export interface Commitment {
   /** `name` is unknown offline (`validate`): the API owns it (G1). */
@@ -41,7 +38,7 @@ function label(io: Commitment["insertion_order"]): string {
 }
 
 /** The message of DOOH803 and DOOH906: both amounts and by how much. */
-export function commitmentMessage(c: Commitment, basis: string): string {
+function commitmentMessage(c: Commitment, basis: string): string {
   const over = Money.compare(c.committed, c.budget) > 0;
   const within = over
     ? `its campaigns can spend up to ${Money.formatAmount(c.committed)} (${basis}), more than its budget_money ${Money.formatAmount(c.budget)} by ${Money.formatAmount(Money.subtract(c.committed, c.budget))}`
@@ -59,92 +56,23 @@ export function commitmentMessage(c: Commitment, basis: string): string {
   return `${label(c.insertion_order)}: ${within}${note}${unreported}`;
 }
 
-/** Divides the sum of products by 1000 once, rounding half up to the nano (as spend.ts). */
-function toMoney(milliNanos: bigint, currency: string): Money {
+/** Divides a sum of products (nano-units x 1000) by 1000 once, rounding half up to the nano. */
+export function toMoney(milliNanos: bigint, currency: string): Money {
   return Money.fromNanos((milliNanos + 500n) / 1000n, currency);
 }
 
-/** Insertion orders whose campaigns can spend more than their budget_money after the plan. */
-export function overcommitted(input: {
-  changes: readonly Change[];
-  live: LiveIndex;
-  desired: DesiredState;
-  now: string;
-}): Commitment[] {
-  const now = Time.toMillis(input.now);
-  const campaigns = budgetedCampaigns({ changes: input.changes, live: input.live });
-  return [...input.live.insertionOrders.values()].flatMap((io) => {
-    const change = input.changes.find(
-      (c) => c.kind === "update_insertion_order" && c.insertion_order_id === io.id,
-    );
-    const field =
-      change?.kind === "update_insertion_order"
-        ? change.fields.find((f) => f.field === "budget_money")
-        : undefined;
-    const budget = field
-      ? (Money.fromValue(field.after) ?? null)
-      : io.budget_money && Money.fromWire(io.budget_money);
-    if (!budget) return [];
-    let sum = 0n;
-    const other = new Map<string, bigint>();
-    const notReported: string[] = [];
-    for (const c of campaigns) {
-      if (c.insertion_order_id !== io.id) continue;
-      if (c.progress?.notReportedIn === budget.currency_code) notReported.push(c.campaign_id ?? "");
-      const { spent, left } = maximumSpend(c.after, c.progress, now);
-      for (const [currency, amount] of [...spent, ...left]) {
-        if (currency === budget.currency_code) sum += amount;
-        else other.set(currency, (other.get(currency) ?? 0n) + amount);
-      }
-    }
-    const elsewhere = [...other]
-      .filter(([, amount]) => amount > 0n)
-      .map(([currency, amount]) => toMoney(amount, currency));
-    // The changes that move the sum or the budget: the budget's, and the campaigns' creations and updates.
-    const changeIds = input.changes
-      .filter(
-        (c) =>
-          (c === change && field !== undefined) ||
-          ((c.kind === "create_campaign" || c.kind === "update_campaign") &&
-            c.campaign.insertion_order_id === io.id),
-      )
-      .map((c) => c.id);
-    const committed = toMoney(sum, budget.currency_code);
-    if (Money.compare(committed, budget) <= 0 && elsewhere.length === 0 && notReported.length === 0)
-      return [];
-    const desired = input.desired.insertionOrders.find((d) => d.id === io.id);
-    const source = desired?.fieldSources.budget_money ?? desired?.source;
-    return [
-      {
-        insertion_order: io,
-        budget,
-        committed,
-        ...(elsewhere.length > 0 ? { elsewhere } : {}),
-        ...(notReported.length > 0 ? { not_reported: notReported.sort(compareIds) } : {}),
-        ...(source ? { source } : {}),
-        change_ids: changeIds,
-      },
-    ];
-  });
-}
-
-/** DOOH803 for each overcommitted insertion order, or DOOH906 where its policy rule is in force. */
-export function commitmentFindings(
-  input: Parameters<typeof overcommitted>[0] & {
-    ruleFor: (insertionOrderId: string) => PolicyRule | undefined;
-    breach: (rule: PolicyRule, denial: Finding) => Finding;
-  },
-): Finding[] {
-  return overcommitted(input).map((c) => {
-    const rule = input.ruleFor(c.insertion_order.id);
-    const message = commitmentMessage(c, "maximum spend of its campaigns, live and planned");
-    const extra = {
-      address: `insertion_order.${c.insertion_order.id}`,
-      change_ids: c.change_ids,
-      source: c.source,
-    };
-    return rule ? input.breach(rule, finding("DOOH906", message, extra)) : finding("DOOH803", message, extra);
-  });
+/**
+ * A plan's DOOH803 for an overcommitted insertion order, or, where `commitments_within_budget`
+ * is in force, that rule's breach of DOOH906 (policy.ts words the rule).
+ */
+export function commitmentFinding(c: Commitment, breach?: (denial: Finding) => Finding): Finding {
+  const message = commitmentMessage(c, "maximum spend of its campaigns, live and planned");
+  const extra = {
+    address: `insertion_order.${c.insertion_order.id}`,
+    change_ids: c.change_ids,
+    source: c.source,
+  };
+  return breach ? breach(finding("DOOH906", message, extra)) : finding("DOOH803", message, extra);
 }
 
 /**

@@ -9,12 +9,13 @@
 
 import { canServe } from "../../model/creative-serving.js";
 import type { SourceRef } from "../../model/desired.js";
+import { grouped } from "../../model/plural.js";
 import { Time } from "../../model/time.js";
 import type { Campaign } from "../../model/wire.js";
 import { deactivates } from "../changes/changes.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding } from "../types.js";
-import { finding } from "./findings.js";
 
 export type DarkPathKind = "deactivation" | "end" | "no creative" | "budget";
 
@@ -27,10 +28,6 @@ export interface DarkPath {
   source?: SourceRef;
   /** What stops delivery, for a message: `moves end_time to ... (at or before now)`. */
   reason: string;
-}
-
-function grouped(n: number): string {
-  return n.toLocaleString("en-US");
 }
 
 function locate(change: Change, source: SourceRef | undefined) {

@@ -8,13 +8,15 @@
  */
 
 import { Money } from "../../model/money.js";
+import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
 import { compareIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
 import type { Campaign } from "../../model/wire.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, FieldChange, Finding } from "../types.js";
-import { type Analyzer, finding, runAnalyzers } from "./findings.js";
+import { type Analyzer, runAnalyzers } from "./findings.js";
 import { spendNotReportedIn } from "./spend.js";
 
 export interface DeliveryInput {
@@ -24,10 +26,6 @@ export interface DeliveryInput {
   now: string;
   /** `--allow`: DOOH804 named here is a warning that says so. */
   allowed?: readonly string[];
-}
-
-function grouped(n: number): string {
-  return n.toLocaleString("en-US");
 }
 
 function field(fields: readonly FieldChange[], name: string): FieldChange | undefined {
@@ -306,7 +304,7 @@ export const BUDGET_ANALYZERS: readonly Analyzer<DeliveryInput>[] = [
   { name: "currency-changes", codes: ["DOOH804"], run: currencyChanges },
 ];
 
-/** Runs before scheduling: a budget below what is delivered or spent leaves nothing to apply. */
+/** A budget below what is delivered or spent leaves nothing to apply (pass.ts). */
 export function overspentBudgets(input: DeliveryInput): Finding[] {
   return runAnalyzers(BUDGET_ANALYZERS, input);
 }

@@ -1,17 +1,21 @@
 /**
- * Guardrail policies (`policy:` in the config, overridable per insertion order): rules a plan
- * is checked against before anything is scheduled. A `deny` rule's breach is an error finding
+ * Guardrail policies (`policy:` in the config, overridable per insertion order): rules a plan's
+ * changes are checked against. A `deny` rule's breach is an error finding
  * (no requests, exit 1) unless `--allow CODE` names its code, which makes it a warning that
  * says so; a `warn` rule's breach is a warning.
  */
 import type { DesiredState, PolicyRule, PolicyRules } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
+import { compareIds } from "../../model/targeting.js";
+import { Time } from "../../model/time.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Change, Finding, PlanThresholds, SpendDelta } from "../types.js";
 import { changeSubject, describeIncrease, exceeds, increasePercent, show } from "./analyze.js";
-import { commitmentFindings } from "./commitments.js";
+import { type Commitment, commitmentFinding, toMoney } from "./commitments.js";
 import { darkPaths } from "./dark-paths.js";
-import { ALLOWABLE_CODES, type Analyzer, type FindingCode, finding, runAnalyzers } from "./findings.js";
+import { type Analyzer, runAnalyzers } from "./findings.js";
+import { budgetedCampaigns, totalSpend } from "./spend.js";
 
 export interface PolicyInput {
   desired: DesiredState;
@@ -190,15 +194,69 @@ function deactivationsInFlight(input: PolicyInput): Finding[] {
   });
 }
 
+/** Insertion orders whose campaigns can spend more than their budget_money after the plan. */
+function overcommitted(input: PolicyInput): Commitment[] {
+  const now = Time.toMillis(input.now);
+  const campaigns = budgetedCampaigns({ changes: input.changes, live: input.live });
+  return [...input.live.insertionOrders.values()].flatMap((io) => {
+    const change = input.changes.find(
+      (c) => c.kind === "update_insertion_order" && c.insertion_order_id === io.id,
+    );
+    const field =
+      change?.kind === "update_insertion_order"
+        ? change.fields.find((f) => f.field === "budget_money")
+        : undefined;
+    const budget = field
+      ? (Money.fromValue(field.after) ?? null)
+      : io.budget_money && Money.fromWire(io.budget_money);
+    if (!budget) return [];
+    let sum = 0n;
+    const other = new Map<string, bigint>();
+    const notReported: string[] = [];
+    for (const c of campaigns) {
+      if (c.insertion_order_id !== io.id) continue;
+      if (c.progress?.notReportedIn === budget.currency_code) notReported.push(c.campaign_id ?? "");
+      for (const [currency, amount] of totalSpend(c.after, c.progress, now)) {
+        if (currency === budget.currency_code) sum += amount;
+        else other.set(currency, (other.get(currency) ?? 0n) + amount);
+      }
+    }
+    const elsewhere = [...other]
+      .filter(([, amount]) => amount > 0n)
+      .map(([currency, amount]) => toMoney(amount, currency));
+    // The changes that move the sum or the budget: the budget's, and the campaigns' creations and updates.
+    const changeIds = input.changes
+      .filter(
+        (c) =>
+          (c === change && field !== undefined) ||
+          ((c.kind === "create_campaign" || c.kind === "update_campaign") &&
+            c.campaign.insertion_order_id === io.id),
+      )
+      .map((c) => c.id);
+    const committed = toMoney(sum, budget.currency_code);
+    if (Money.compare(committed, budget) <= 0 && elsewhere.length === 0 && notReported.length === 0)
+      return [];
+    const desired = input.desired.insertionOrders.find((d) => d.id === io.id);
+    const source = desired?.fieldSources.budget_money ?? desired?.source;
+    return [
+      {
+        insertion_order: io,
+        budget,
+        committed,
+        ...(elsewhere.length > 0 ? { elsewhere } : {}),
+        ...(notReported.length > 0 ? { not_reported: notReported.sort(compareIds) } : {}),
+        ...(source ? { source } : {}),
+        change_ids: changeIds,
+      },
+    ];
+  });
+}
+
 /** DOOH803, or DOOH906 where `commitments_within_budget` is in force for the insertion order. */
 function commitments(input: PolicyInput): Finding[] {
-  return commitmentFindings({
-    changes: input.changes,
-    live: input.live,
-    desired: input.desired,
-    now: input.now,
-    ruleFor: (id) => rulesFor(input.desired, id).commitments_within_budget,
-    breach: (rule, denial) => breach(input, rule, denial),
+  return overcommitted(input).map((c) => {
+    const rule = rulesFor(input.desired, c.insertion_order.id).commitments_within_budget;
+    return commitmentFinding(c, rule && ((denial) => breach(input, rule, denial)));
   });
 }
 
@@ -212,23 +270,7 @@ export const POLICY_ANALYZERS: readonly Analyzer<PolicyInput>[] = [
   { name: "commitments", codes: ["DOOH906", "DOOH803"], run: commitments },
 ];
 
-/** The policy codes `--allow` accepts: those the policy analyzers emit. */
-export const POLICY_CODES: readonly FindingCode[] = POLICY_ANALYZERS.flatMap(
-  (analyzer) => analyzer.codes,
-).filter((code) => code.startsWith("DOOH9"));
-
-export function isPolicyCode(code: string): boolean {
-  return (POLICY_CODES as readonly string[]).includes(code);
-}
-
-/** What `--allow` accepts: the policy codes and the catalogue's other allowable errors (DOOH804). */
-export const ALLOWED_CODES: readonly FindingCode[] = [...POLICY_CODES, ...ALLOWABLE_CODES];
-
-export function isAllowableCode(code: string): boolean {
-  return (ALLOWED_CODES as readonly string[]).includes(code);
-}
-
-/** Runs before scheduling: a denied policy leaves nothing to apply. */
+/** A denied policy leaves nothing to apply (pass.ts). */
 export function policyFindings(input: PolicyInput): Finding[] {
   return runAnalyzers(POLICY_ANALYZERS, input);
 }

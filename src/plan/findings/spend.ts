@@ -28,6 +28,7 @@ import { Time } from "../../model/time.js";
 import type { Advertiser, Campaign } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
 import type { BudgetMoneyDelta, CampaignRef, CampaignSpendDelta, Change, SpendDelta } from "../types.js";
+import { toMoney } from "./commitments.js";
 
 /** What decides a campaign's maximum spend at one side of the plan. */
 interface Terms {
@@ -93,6 +94,14 @@ export function maximumSpend(
   const rest = ended ? 0 : Math.max(0, terms.impressions - progress.delivered);
   addTo(left, terms.cpm.currency_code, BigInt(rest) * price);
   return { spent, left };
+}
+
+/** The maximum spend of a campaign under `terms`, spent and left together, per currency. */
+export function totalSpend(terms: Terms, progress: BudgetedCampaign["progress"], now: number): Tally {
+  const { spent, left } = maximumSpend(terms, progress, now);
+  const total: Tally = new Map(spent);
+  for (const [currency, amount] of left) addTo(total, currency, amount);
+  return total;
 }
 
 function createdCampaign(change: Change & { kind: "create_campaign" }, advertiserId: string) {
@@ -196,14 +205,8 @@ export function campaignSpendChanges(input: {
   const now = Time.toMillis(input.now);
   return budgetedCampaigns(input).flatMap((c) => {
     if (!c.changed) return [];
-    const before: Tally = new Map();
-    if (c.before) {
-      const { spent, left } = maximumSpend(c.before, c.progress, now);
-      for (const [currency, amount] of [...spent, ...left]) addTo(before, currency, amount);
-    }
-    const after: Tally = new Map();
-    const { spent, left } = maximumSpend(c.after, c.progress, now);
-    for (const [currency, amount] of [...spent, ...left]) addTo(after, currency, amount);
+    const before: Tally = c.before ? totalSpend(c.before, c.progress, now) : new Map();
+    const after = totalSpend(c.after, c.progress, now);
     const currencies = [...new Set([...before.keys(), ...after.keys()])].sort();
     const ref = c.changed;
     return currencies.flatMap((currency) => {
@@ -224,11 +227,6 @@ export function campaignSpendChanges(input: {
       ];
     });
   });
-}
-
-/** Divides by 1000 once, rounding half up to the nano. */
-function toMoney(milliNanos: bigint, currency: string): Money {
-  return Money.fromNanos((milliNanos + 500n) / 1000n, currency);
 }
 
 function byAdvertiserThenCurrency(

@@ -4,8 +4,10 @@
  * `active: false`, and the later one that sets `active: true`), so every consumer (the
  * estimate, the renderers, the applier's recovery record) agrees with what is sent.
  */
-import type { RateLimits } from "../../model/limits.js";
-import type { Plan, PlannedRequest } from "../types.js";
+import { largest } from "../../model/append.js";
+import type { PauseSummary, Plan, PlannedRequest, PlanOptions } from "../types.js";
+import { spanMs, writeSendTimes } from "../window.js";
+import type { Schedule } from "./schedule.js";
 
 export interface PauseSpan {
   /** The `replace_targetings` change that needs the pause. */
@@ -63,8 +65,26 @@ export function pauseSpans(plan: {
   return spans;
 }
 
-/** Estimated dark time of a span at the write window: one write interval per request after the pause. */
-export function darkMs(span: PauseSpan, rateLimits: RateLimits): number | undefined {
-  if (span.resume_seq === undefined) return undefined;
-  return ((span.resume_seq - span.pause_seq) * rateLimits.write.windowMs) / rateLimits.write.limit;
+/**
+ * How long the paused campaigns stay dark, estimated as the ETA is: when each request can go
+ * in the write window as it stands (window.ts). The layout itself was chosen (and --max-pause
+ * held) at the window's steady pace, the bound that holds however busy the window is.
+ */
+export function pauseSummary(
+  { requests, pauses }: Schedule,
+  changes: Plan["changes"],
+  options: Pick<PlanOptions, "rateLimits" | "writeWindowBusyMs" | "maxPauseMs">,
+): PauseSummary | undefined {
+  const spans = pauseSpans({ changes, requests });
+  if (spans.length === 0) return undefined;
+  const { rateLimits, writeWindowBusyMs, maxPauseMs } = options;
+  const times = writeSendTimes(requests.length, rateLimits.write, writeWindowBusyMs);
+  const dark = spans.map((s) => (s.resume_seq === undefined ? 0 : spanMs(times, s.pause_seq, s.resume_seq)));
+  return {
+    campaigns: spans.length,
+    mean_dark_ms: Math.round(dark.reduce((a, b) => a + b, 0) / dark.length),
+    max_dark_ms: largest(dark),
+    extra_writes: pauses.layout.writes - pauses.minimumWrites,
+    ...(maxPauseMs !== undefined ? { max_pause_ms: maxPauseMs } : {}),
+  };
 }

@@ -5,7 +5,7 @@
  * runs). Window-bound: it counts what the rate limit imposes, not network or server time,
  * so 8 writes into an empty 10/60s window take about 0 s, and the 11th waits for the 1st.
  */
-import type { RateWindow } from "../../model/limits.js";
+import type { RateWindow } from "../model/limits.js";
 
 /**
  * @param busyMs for each slot other runs hold now, the milliseconds until it frees
@@ -27,4 +27,9 @@ export function writeSendTimes(writes: number, window: RateWindow, busyMs: reado
     frees.push(now + window.windowMs);
   }
   return times;
+}
+
+/** Milliseconds from request `fromSeq` to request `toSeq` (1-based) at the send times above. */
+export function spanMs(times: readonly number[], fromSeq: number, toSeq: number): number {
+  return Math.max(0, (times[toSeq - 1] ?? 0) - (times[fromSeq - 1] ?? 0));
 }

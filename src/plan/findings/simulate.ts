@@ -10,12 +10,13 @@ import { createdItems } from "../../api/endpoints.js";
 import { append } from "../../model/append.js";
 import type { DesiredState, SourceRef } from "../../model/desired.js";
 import { DEFAULT_DIALECT, type Dialect } from "../../model/dialect.js";
+import { grouped } from "../../model/plural.js";
 import { printable } from "../../model/printable.js";
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import type { Campaign, InsertionOrder } from "../../model/wire.js";
 import { WriteRules } from "../../model/write-rules.js";
 import { Placeholder } from "../changes/placeholder.js";
-import { finding } from "../findings/findings.js";
+import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Finding, LiveState, PlannedRequest } from "../types.js";
 
@@ -97,25 +98,11 @@ function targetingsOf(m: Model, id: string): TargetingOptionSet[] {
   return (Object.hasOwn(m.liveTargetings, id) ? m.liveTargetings[id] : undefined) ?? [];
 }
 
-/** The model's own copy of a campaign, made before its first change. */
-function ownCampaign(m: Model, id: string): Camp | undefined {
-  const own = m.campaigns.get(id);
-  if (own !== undefined) return own;
-  const live = m.live.campaigns.get(id);
-  if (live === undefined) return undefined;
-  const copy = { ...live };
-  m.campaigns.set(id, copy);
-  return copy;
-}
-
-function ownInsertionOrder(m: Model, id: string): Io | undefined {
-  const own = m.ios.get(id);
-  if (own !== undefined) return own;
-  const live = m.live.insertionOrders.get(id);
-  if (live === undefined) return undefined;
-  const copy = { ...live };
-  m.ios.set(id, copy);
-  return copy;
+/** The model's own copy of a live object, made before its first change. */
+function own<T>(copies: Map<string, T>, live: ReadonlyMap<string, T>, id: string): T | undefined {
+  const found = copies.get(id) ?? live.get(id);
+  if (found !== undefined && !copies.has(id)) copies.set(id, { ...found });
+  return copies.get(id);
 }
 
 /** G8 problems of one campaign against its insertion order (WriteRules), as sentences. */
@@ -153,7 +140,7 @@ function insertionOrderProblems(m: Model, ioId: string): string[] {
       out.push(`insertion order ${ioId}: start_time ${io.start_time} is not before end_time ${io.end_time}`);
     } else if (b.rule === "budget_sum") {
       out.push(
-        `insertion order ${ioId}: campaign budgets add up to ${b.sum.toLocaleString("en-US")} impressions, over its budget_impressions ${b.budget.toLocaleString("en-US")}; the sum counts ${budgetTerms(m, ioId)}`,
+        `insertion order ${ioId}: campaign budgets add up to ${grouped(b.sum)} impressions, over its budget_impressions ${grouped(b.budget)}; the sum counts ${budgetTerms(m, ioId)}`,
       );
     }
   }
@@ -167,7 +154,7 @@ function budgetTerms(m: Model, ioId: string): string {
     const c = campaignOf(m, id)!;
     const place = m.declared.campaigns.get(`${ioId}/${c.name}`);
     const where = place ? `${place.file}:${place.line}` : "live, not in the config";
-    return `"${printable(c.name)}" ${c.budget_impressions.toLocaleString("en-US")} (${where})`;
+    return `"${printable(c.name)}" ${grouped(c.budget_impressions)} (${where})`;
   });
   const more = terms.length > SHOWN ? ` and ${terms.length - SHOWN} more` : "";
   return `${terms.slice(0, SHOWN).join(", ")}${more}`;
@@ -194,7 +181,7 @@ function replayRequest(m: Model, request: PlannedRequest, dialect: Dialect): Ste
   const body = request.body as Record<string, unknown>;
   if (request.path.endsWith("/insertion_orders")) {
     for (const item of body.insertion_orders as Items) {
-      const io = ownInsertionOrder(m, item.id as string);
+      const io = own<Io>(m.ios, m.live.insertionOrders, item.id as string);
       if (!io) continue;
       Object.assign(io, item);
       step.ios.add(io.id);
@@ -213,7 +200,7 @@ function replayRequest(m: Model, request: PlannedRequest, dialect: Dialect): Ste
     });
   } else if (request.method === "PATCH" && request.path.endsWith("/campaigns")) {
     for (const item of body.campaigns as Items) {
-      const c = ownCampaign(m, item.id as string);
+      const c = own<Camp>(m.campaigns, m.live.campaigns, item.id as string);
       if (!c) continue;
       const before = c.budget_impressions;
       Object.assign(c, item);

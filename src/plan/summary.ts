@@ -2,11 +2,21 @@
  * The plan's summary: counts per action, request counts, the apply-time estimate at the
  * write window, and per insertion order the money and impression deltas a reviewer weighs.
  */
-import { RateLimit, type RateLimits } from "../../model/limits.js";
-import { Money } from "../../model/money.js";
-import { count } from "../../model/plural.js";
-import { deactivates } from "../changes/changes.js";
-import type { Change, ChangeKind, InsertionOrderDelta, PlannedRequest, PlanSummary } from "../types.js";
+import type { DesiredState } from "../model/desired.js";
+import { RateLimit, type RateLimits } from "../model/limits.js";
+import { Money } from "../model/money.js";
+import { count, grouped } from "../model/plural.js";
+import { deactivates } from "./changes/changes.js";
+import type {
+  Change,
+  ChangedScope,
+  ChangeKind,
+  InsertionOrderDelta,
+  PauseSummary,
+  PlannedRequest,
+  PlanOptions,
+  PlanSummary,
+} from "./types.js";
 import { writeSendTimes } from "./window.js";
 
 /**
@@ -22,8 +32,8 @@ export function estimateApplyMs(
   return writeSendTimes(writes, rateLimits.write, busyMs).at(-1) ?? 0;
 }
 
-function grouped(n: number, signed = false): string {
-  return `${signed && n > 0 ? "+" : ""}${n.toLocaleString("en-US")}`;
+function signed(n: number): string {
+  return `${n > 0 ? "+" : ""}${grouped(n)}`;
 }
 
 function amount(m: Money): string {
@@ -47,7 +57,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
         if (f.field === "budget_impressions") {
           const delta =
             typeof f.before === "number" && typeof f.after === "number"
-              ? ` (${grouped(f.after - f.before, true)})`
+              ? ` (${signed(f.after - f.before)})`
               : "";
           const show = (v: unknown) => (typeof v === "number" ? grouped(v) : "none");
           add(change.insertion_order_id, `budget_impressions ${show(f.before)} -> ${show(f.after)}${delta}`);
@@ -100,7 +110,7 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
     if (delta === 0 && created === 0) continue;
     add(
       io,
-      `campaign budgets ${grouped(delta, true)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
+      `campaign budgets ${signed(delta)} impressions${created > 0 ? ` (${count(created, "new campaign")})` : ""}`,
     );
   }
   for (const [io, c] of counted) {
@@ -110,29 +120,44 @@ function insertionOrderLines(changes: readonly Change[]): InsertionOrderDelta[] 
   return [...lines.entries()].map(([insertion_order_id, l]) => ({ insertion_order_id, lines: l }));
 }
 
+/** Whether the policy was compared with a base, and what loosened; undefined without a policy. */
+function policySummary(desired: DesiredState, changed: ChangedScope | undefined): PlanSummary["policy"] {
+  const declared =
+    desired.policy !== undefined || desired.insertionOrders.some((io) => io.policy !== undefined);
+  if (!declared && !changed?.loosened_policy) return undefined;
+  if (!changed) return { loosened: [] };
+  return { compared_with: `${changed.since} (${changed.commit})`, loosened: changed.loosened_policy ?? [] };
+}
+
+/** The plan's summary, once its requests are final: `pauses` only with requests to apply. */
 export function planSummary(input: {
+  desired: DesiredState;
+  options: PlanOptions;
+  readRequests: number;
   changes: readonly Change[];
   requests: readonly PlannedRequest[];
-  readRequests: number;
-  rateLimits: RateLimits;
-  insertionOrderOrder: readonly string[];
-  /** Write slots other runs hold at planning: ms until each frees. */
-  writeWindowBusyMs?: readonly number[] | undefined;
+  money: Pick<PlanSummary, "spend" | "campaign_spend" | "budget_money">;
+  pauses: PauseSummary | undefined;
 }): PlanSummary {
+  const { changes, requests, options } = input;
   const actions: Partial<Record<ChangeKind, number>> = {};
-  for (const change of input.changes) actions[change.kind] = (actions[change.kind] ?? 0) + 1;
-  const order = new Map(input.insertionOrderOrder.map((id, i) => [id, i]));
-  const busy = (input.writeWindowBusyMs ?? []).filter((ms) => ms > 0);
-  const deltas = insertionOrderLines(input.changes).sort(
+  for (const change of changes) actions[change.kind] = (actions[change.kind] ?? 0) + 1;
+  const order = new Map(input.desired.insertionOrders.map((io, i) => [io.id, i]));
+  const busy = (options.writeWindowBusyMs ?? []).filter((ms) => ms > 0);
+  const deltas = insertionOrderLines(changes).sort(
     (a, b) => (order.get(a.insertion_order_id) ?? 0) - (order.get(b.insertion_order_id) ?? 0),
   );
+  const policy = policySummary(input.desired, options.changed);
   return {
     actions,
-    write_requests: input.requests.length,
+    write_requests: requests.length,
     read_requests: input.readRequests,
-    estimated_apply_ms: estimateApplyMs(input.requests.length, input.rateLimits, busy),
-    write_window: RateLimit.formatWindow(input.rateLimits.write),
+    estimated_apply_ms: estimateApplyMs(requests.length, options.rateLimits, busy),
+    write_window: RateLimit.formatWindow(options.rateLimits.write),
     ...(busy.length > 0 ? { write_slots_in_use: busy.length } : {}),
     insertion_orders: deltas,
+    ...input.money,
+    ...(policy ? { policy } : {}),
+    ...(input.pauses && requests.length > 0 ? { pauses: input.pauses } : {}),
   };
 }
