@@ -55,7 +55,7 @@ export interface GitHubFake {
 
 /**
  * The fake gh, run once for each of a workflow's gh calls. It asks the server through
- * node:http, not fetch: loading fetch took 0.2 s of CPU of each call's 0.3 s.
+ * node:http, not fetch: a call through fetch took 0.2 s of CPU, through node:http 0.08 s.
  */
 const GH = `#!/usr/bin/env node
 // A fake gh: forwards the calls the example workflows make to GH_FAKE_URL.

@@ -184,8 +184,8 @@ describe("crash recovery when the config leaves active undeclared", () => {
     checkJournal(result.journal);
   });
 
-  it("restores delivery after SIGKILLs at a seeded write and at a seeded time", async () => {
-    await proveSeeds([7, 8], { undeclaredActive: true });
+  it("restores delivery after SIGKILLs at seeded writes and times", async () => {
+    await proveSeeds([7, 8, 10], { undeclaredActive: true });
   });
 });
 
