@@ -212,6 +212,23 @@ async function stationsLosingPublishers(proxy: ReturnType<typeof first503>) {
   return { w, plan };
 }
 
+/** 5001 "Malls" and the plan that raises its budget to 150,000 (a PATCH). */
+async function mallsBudgetRaised(proxy: ReturnType<typeof first503>) {
+  const w = await world(
+    { insertion_orders: [seedIo("1001")], campaigns: [seedCampaign("5001", "1001", "Malls")] },
+    { onRequest: proxy },
+  );
+  const plan = await w.plan(
+    desiredState([
+      desiredIo("1001", {
+        campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
+        line: "next",
+      }),
+    ]),
+  );
+  return { w, plan };
+}
+
 describe("a write retried after a 5xx", () => {
   it("looks again after the backoff: a campaign activated meanwhile gets no PUT", async () => {
     const proxy = first503("PUT", PUT_5003, { landed: false, meanwhile: () => activate("5003") });
@@ -230,18 +247,7 @@ describe("a write retried after a 5xx", () => {
 
   it("takes a write its lost answer hid as written by it, and sends it again", async () => {
     const proxy = first503("PATCH", CAMPAIGNS, { landed: true, meanwhile: async () => {} });
-    const w = await world(
-      { insertion_orders: [seedIo("1001")], campaigns: [seedCampaign("5001", "1001", "Malls")] },
-      { onRequest: proxy },
-    );
-    const plan = await w.plan(
-      desiredState([
-        desiredIo("1001", {
-          campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
-          line: "next",
-        }),
-      ]),
-    );
+    const { w, plan } = await mallsBudgetRaised(proxy);
     const result = await applyPlan({ plan, client: w.client, clock: w.clock });
 
     expect(result.status).toBe("applied");
@@ -264,18 +270,7 @@ describe("a write retried after a 5xx", () => {
       landed: true,
       meanwhile: () => colleague!.send(Endpoints.patchCampaigns([{ id: "5001", cpm: usd("14") }])),
     });
-    const w = await world(
-      { insertion_orders: [seedIo("1001")], campaigns: [seedCampaign("5001", "1001", "Malls")] },
-      { onRequest: proxy },
-    );
-    const plan = await w.plan(
-      desiredState([
-        desiredIo("1001", {
-          campaigns: [desiredCampaign("Malls", { fields: { budget_impressions: 150_000 }, line: "next" })],
-          line: "next",
-        }),
-      ]),
-    );
+    const { w, plan } = await mallsBudgetRaised(proxy);
     const result = await applyPlan({ plan, client: w.client, clock: w.clock });
 
     expect(result.failure?.code).toBe("APPLY_CONCURRENT_CHANGE");
