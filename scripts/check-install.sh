@@ -2,9 +2,9 @@
 # The install lines of README.md ("Installing"), run as written against this checkout's HEAD
 # commit, each into a temporary place: the tarball a checkout packs installed globally, a
 # pinned dev dependency from git, and a directory of its own from git. Then each installed
-# doohctl, from a directory outside the checkout, prints its help and where its examples are
-# (`doohctl examples`), starts the emulator with the packaged seed (--seed demo) and plans the
-# quick start against it. The git URLs are
+# doohctl (the bundle package.json's bin names), from a directory outside the checkout, prints
+# its help, version, config schema and where its examples are (`doohctl examples`), starts the
+# emulator with the packaged seed (--seed demo) and plans the quick start against it. The git URLs are
 # git+file:// URLs of this checkout where the README has the GitHub URL; uncommitted changes
 # are not in them. Needs the npm registry (the installs fetch the dependencies). `.ci/run` runs
 # it after the tests; `npm test` does not.
@@ -98,7 +98,11 @@ smoke() {
   local doohctl=("$@")
   echo "== $name"
   cd "$work/campaigns"
-  for shipped in LICENSE docs/assumptions.md schemas/doohctl.schema.json examples/emulator-seed.json; do
+  # The bundle holds every package it runs (scripts/bundle.ts), with their licences beside it.
+  local main
+  main=$(node -p 'require(process.argv[1]).bin.doohctl' "$package/package.json")
+  for shipped in LICENSE docs/assumptions.md schemas/doohctl.schema.json examples/emulator-seed.json \
+    "$(dirname "$main")/THIRD-PARTY-LICENSES.txt"; do
     if [ ! -f "$package/$shipped" ]; then
       echo "the installed package $package lacks $shipped"
       return 1
@@ -111,6 +115,12 @@ smoke() {
     return 1
   fi
   [ "$("${doohctl[@]}" --version)" = "$version" ]
+  # The bin finds the package's files from where it is: the config schema here, the seeds and
+  # the DSP contract (read by the plan) below.
+  if ! "${doohctl[@]}" schema | cmp -s - "$package/schemas/doohctl.schema.json"; then
+    echo "doohctl schema did not print the package's schemas/doohctl.schema.json"
+    return 1
+  fi
   # README, Installing: `doohctl examples` finds the shipped examples on every route.
   local examples
   examples=$("${doohctl[@]}" examples quickstart)
@@ -145,7 +155,7 @@ smoke() {
     cat "$work/plan.txt" "$work/plan.err"
     return 1
   fi
-  echo "   the package's files, --help, examples, the emulator with --seed demo --quickstart, a plan with changes: ok"
+  echo "   the package's files, --help, --version, schema, examples, the emulator with --seed demo --quickstart, a plan with changes: ok"
 }
 
 smoke "global install of the tarball" "$work/global/lib/node_modules/doohctl" "$work/global/bin/doohctl" \

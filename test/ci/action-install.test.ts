@@ -19,12 +19,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { actionBuildId, doohctlBuiltByAction } from "../helpers/action-build.js";
 import { type ActionYaml, runComposite } from "../helpers/composite-action.js";
-import { ensureBuilt, ROOT } from "../proof/binary.js";
+import { ensureBuilt, MAIN, ROOT } from "../proof/binary.js";
 
 const ACTION = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as ActionYaml;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -106,8 +106,9 @@ async function job(name: string, prefix: string, cache: ReturnType<typeof cacheS
 
 /** The build marker of the package prefix/bin/doohctl links to. */
 function installedBuild(prefix: string): string {
-  const main = resolve(join(prefix, "bin"), readlinkSync(join(prefix, "bin", "doohctl")));
-  return readFileSync(join(main, "../../../..", "doohctl-build.txt"), "utf8").trim();
+  const bin = resolve(join(prefix, "bin"), readlinkSync(join(prefix, "bin", "doohctl")));
+  const pkg = bin.slice(0, -relative(ROOT, MAIN).length);
+  return readFileSync(join(pkg, "doohctl-build.txt"), "utf8").trim();
 }
 
 describe("action.yml's install", () => {

@@ -1,7 +1,7 @@
 /**
  * The build identity action.yml's install step gives a doohctl (its `build` step: a digest of
  * the files the package is built from), and a `doohctl` on PATH laid out as an npm global
- * install of that build: bin/doohctl linked to the package's dist/src/cli/main.js, the
+ * install of that build: bin/doohctl linked to the package's bin (package.json), the
  * package holding doohctl-build.txt. The install step then uses it instead of building.
  */
 import { execFileSync } from "node:child_process";
@@ -48,7 +48,7 @@ let checkoutId: string | undefined;
 export function doohctlBuiltByAction(bin: string, build?: string): void {
   checkoutId ??= actionBuildId(ROOT);
   const pkg = join(dirname(bin), `doohctl-package-${Math.random().toString(36).slice(2)}`);
-  const main = join(pkg, "dist", "src", "cli", "main.js");
+  const main = join(pkg, relative(ROOT, MAIN));
   mkdirSync(dirname(main), { recursive: true });
   writeFileSync(join(pkg, "doohctl-build.txt"), `${build ?? checkoutId}\n`);
   writeFileSync(main, `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);

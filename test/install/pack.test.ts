@@ -1,7 +1,8 @@
 /**
  * The README's install lines are true: `npm pack` makes a tarball that installs a working
- * `doohctl` (the bin, the compiled code and the schemas it reads at run time, the docs its
- * messages cite and the LICENSE), with nothing of the sources or tests in it. `.ci/run` also
+ * `doohctl` (the bin, bundled with the packages it runs and their licences, the schemas it
+ * reads at run time, the docs its messages cite and the LICENSE), with nothing of the sources
+ * or tests in it. `.ci/run` also
  * installs it from git and from the tarball for real (scripts/check-install.sh). The tarball is packed from the built dist/ (`.ci/run` builds
  * before testing; `npm pack` alone runs `prepare`, which builds too), and packed and installed
  * once a run for this file and the runnable docs (test/helpers/packed.ts).
@@ -16,6 +17,7 @@ const ROOT = join(import.meta.dirname, "../..");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   version: string;
   bin: Record<string, string>;
+  dependencies?: Record<string, string>;
 };
 
 describe("npm pack", () => {
@@ -39,6 +41,17 @@ describe("npm pack", () => {
     expect(files).toContain("examples/gitlab/.gitlab-ci.yml");
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("ships the bin as a bundle that needs no package installed, with the bundled licences", () => {
+    const bundle = dirname(PKG.bin.doohctl ?? "");
+    // tsc's module-per-file output stays in the checkout; the bundle is what runs.
+    expect(files.filter((f) => f.startsWith("dist/") && dirname(f) !== bundle)).toEqual([]);
+    expect(PKG.dependencies ?? {}).toEqual({});
+    const licences = readFileSync(join(ROOT, bundle, "THIRD-PARTY-LICENSES.txt"), "utf8");
+    expect(files).toContain(`${bundle}/THIRD-PARTY-LICENSES.txt`);
+    for (const name of ["commander", "yaml", "undici", "ajv"])
+      expect(licences).toMatch(new RegExp(`^== ${name} `, "m"));
   });
 
   it("ships the LICENSE and every file the messages and the shipped documents cite", () => {

@@ -1,16 +1,17 @@
 /**
- * The built CLI (`dist/src/cli/main.js`) as a child process: the crash and TLS proofs need a
- * real process to kill or to start with NODE_EXTRA_CA_CERTS. It is built once when missing
- * or older than the sources.
+ * The built CLI, the bin package.json names (the bundle of scripts/bundle.ts, as users run it),
+ * as a child process: the crash and TLS proofs need a real process to kill or to start with
+ * NODE_EXTRA_CA_CERTS. It is built once when missing or older than the sources.
  */
 import { type ChildProcess, type ChildProcessByStdio, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { packageBin } from "../../scripts/package-bin.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
-export const MAIN = join(ROOT, "dist", "src", "cli", "main.js");
+export const MAIN = packageBin(ROOT);
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -26,8 +27,8 @@ const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource(j
 const LOCK = join(tmpdir(), "doohctl-proof-build.lock");
 
 /**
- * Builds dist when it is missing or stale; a type error elsewhere still emits (tsc's default).
- * Test files run in parallel workers: a lock directory keeps them from building at once.
+ * Builds dist when it is missing or stale. A type error stops the build before the bundle:
+ * then this throws rather than let a test run an older bundle. Test files run in parallel workers: a lock directory keeps them from building at once.
  */
 export function ensureBuilt(): void {
   if (fresh()) return;
@@ -45,11 +46,11 @@ export function ensureBuilt(): void {
     if (fresh()) return;
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
   } catch {
-    // tsc exits non-zero on any type error in the tree but has emitted; the check below decides.
+    // The check below says what is missing.
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
-  if (!existsSync(MAIN)) throw new Error(`npm run build did not produce ${MAIN}`);
+  if (!fresh()) throw new Error(`npm run build did not bundle ${MAIN} anew: run it to see why`);
 }
 
 /**
