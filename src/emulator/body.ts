@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RawBody {
   bytes: Buffer;

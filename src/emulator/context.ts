@@ -68,19 +68,21 @@ export function pathObject<T>(ctx: RequestContext, find: (id: string) => T | und
   return found;
 }
 
+/** A route that needs the session cookie: every operation but session creation. */
+export function route(method: Route["method"], pattern: string, handle: Handler): Route {
+  return { method, pattern, auth: true, handle };
+}
+
 /** A DSP collection's routes (spec): list, create where it has one, batch PATCH, get and PATCH one. */
 export function collectionRoutes(
   base: string,
   handlers: { list: Handler; create?: Handler; patchBatch: Handler; get: Handler; patchOne: Handler },
 ): Route[] {
-  const create: Route[] = handlers.create
-    ? [{ method: "POST", pattern: base, auth: true, handle: handlers.create }]
-    : [];
   return [
-    { method: "GET", pattern: base, auth: true, handle: handlers.list },
-    ...create,
-    { method: "PATCH", pattern: base, auth: true, handle: handlers.patchBatch },
-    { method: "GET", pattern: `${base}/:id`, auth: true, handle: handlers.get },
-    { method: "PATCH", pattern: `${base}/:id`, auth: true, handle: handlers.patchOne },
+    route("GET", base, handlers.list),
+    ...(handlers.create ? [route("POST", base, handlers.create)] : []),
+    route("PATCH", base, handlers.patchBatch),
+    route("GET", `${base}/:id`, handlers.get),
+    route("PATCH", `${base}/:id`, handlers.patchOne),
   ];
 }

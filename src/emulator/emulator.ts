@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
-import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
+import type { Dialect } from "../model/dialect.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import {
@@ -36,7 +36,7 @@ import { mediaOwnerRoutes } from "./routes/media-owner.js";
 import { sessionRoutes } from "./routes/session.js";
 import { targetingRoutes } from "./routes/targetings.js";
 import { readCookie, SessionTable } from "./sessions.js";
-import type { EmulatorStateView, Store, UserRecord } from "./store.js";
+import type { EmulatorStateView, Store } from "./store.js";
 
 export interface RequestLogEntry {
   /** ISO 8601 UTC, from the emulator's clock. */
@@ -69,7 +69,7 @@ interface ReceivedRequest {
 export type WriteListener = (entry: RequestLogEntry, state: EmulatorStateView) => void;
 
 /** The request log keeps the most recent entries only, so a long-running emulator stays small. */
-export const REQUEST_LOG_LIMIT = 10_000;
+const REQUEST_LOG_LIMIT = 10_000;
 
 const ROUTER = new Router([
   ...sessionRoutes,
@@ -95,16 +95,16 @@ export interface EmulatorCoreOptions {
   rateLimits: RateLimits | "off";
   latencyMs: number;
   faults: FaultInjector;
+  /** Test-only departures from the contract (quirks.ts). */
+  quirks: ReadonlySet<Quirk>;
+  /** G14: what successful answers hold (richer.ts). */
+  answers: AnswerMode;
+  /** The dialect served (dialect.ts), already checked. */
+  dialect: Dialect;
+  /** A DSP that departs from the contract, to rehearse against (departures.ts). */
+  departures: Departures;
   /** Called after each successful write, before the response: persistence. */
   persist?: (store: Store) => void;
-  /** Test-only departures from the contract (quirks.ts); none by default. */
-  quirks?: ReadonlySet<Quirk>;
-  /** G14: what successful answers hold (richer.ts); `contract` by default. */
-  answers?: AnswerMode;
-  /** The dialect served (dialect.ts), already checked; the gap decisions by default. */
-  dialect?: Dialect;
-  /** A DSP that departs from the contract, to rehearse against (departures.ts); none by default. */
-  departures?: Departures;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -112,35 +112,22 @@ export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: Ra
 export class Emulator {
   store: Store;
   readonly clock: Clock;
-  readonly environment: Environment;
-  readonly limiter: RateLimiter;
   readonly faults: FaultInjector;
-  readonly sessions = new SessionTable();
+  readonly dialect: Dialect;
+  private readonly limiter: RateLimiter;
+  private readonly sessions = new SessionTable();
+  private readonly served: ServedDialect;
   private log: RequestLogEntry[] = [];
   private readonly listeners = new Set<WriteListener>();
-  private readonly options: EmulatorCoreOptions;
-  private readonly quirks: ReadonlySet<Quirk>;
-  private readonly answers: AnswerMode;
-  private readonly served: ServedDialect;
-  private readonly departures: Departures;
   private control: ControlHandler | undefined;
 
-  constructor(options: EmulatorCoreOptions) {
-    this.options = options;
+  constructor(private readonly options: EmulatorCoreOptions) {
     this.store = options.store;
     this.clock = options.clock;
-    this.environment = options.environment;
-    this.limiter = new RateLimiter(options.rateLimits);
     this.faults = options.faults;
-    this.quirks = options.quirks ?? new Set();
-    this.answers = options.answers ?? "contract";
-    this.served = new ServedDialect(options.dialect ?? DEFAULT_DIALECT);
-    this.departures = options.departures ?? {};
-  }
-
-  /** The dialect this emulator serves. */
-  get dialect(): Dialect {
-    return this.served.dialect;
+    this.dialect = options.dialect;
+    this.limiter = new RateLimiter(options.rateLimits);
+    this.served = new ServedDialect(options.dialect);
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -216,14 +203,14 @@ export class Emulator {
     }
     let reply: Reply;
     try {
-      const query = queryOf(this.departures, url.searchParams);
-      const trace = quirkQuery(this.quirks, method, query);
+      const query = queryOf(this.options.departures, url.searchParams);
+      const trace = quirkQuery(this.options.quirks, method, query);
       const served = this.dispatch({ req, method, path, query, raw, entry });
-      reply = quirkReply(this.quirks, { method, path: served.path, trace }, served.reply);
-      reply = answerReply(this.answers, reply);
+      reply = quirkReply(this.options.quirks, { method, path: served.path, trace }, served.reply);
+      reply = answerReply(this.options.answers, reply);
       // The richer answer leaves the canonical targetings alone, and the dialect then moves them.
       reply = this.served.answer(method, served.pattern, reply, this.store);
-      reply = createReply(this.departures, this.dialect, { method, pattern: served.pattern }, reply);
+      reply = createReply(this.options.departures, this.dialect, { method, pattern: served.pattern }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
@@ -263,11 +250,8 @@ export class Emulator {
     const now = this.clock.now();
     const found = this.route(method, path);
     const token = this.sessionToken(req.headers.cookie, path);
-    let user: UserRecord | undefined;
-    if (token !== undefined) {
-      const session = this.sessions.lookup(token, now);
-      user = session.state === "valid" ? this.store.userByEmail(session.email) : undefined;
-    }
+    const email = token === undefined ? undefined : this.sessions.lookup(token, now);
+    const user = email === undefined ? undefined : this.store.userByEmail(email);
     if (!(found instanceof HttpError) && found.route.auth) {
       // G9: no cookie is 401; an unknown or expired token is 403.
       if (token === undefined) throw new HttpError(401);
@@ -279,10 +263,9 @@ export class Emulator {
     const kind = rateClass(method, path);
     if (kind !== undefined && (kind === "session" || user !== undefined)) {
       const key = kind === "session" ? (req.socket.remoteAddress ?? "unknown") : (user?.email ?? "");
-      const decision = this.limiter.take(kind, key, now);
-      if (!decision.allowed) {
-        throw new HttpError(429, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
-      }
+      const retryAfter = this.limiter.take(kind, key, now);
+      if (retryAfter !== undefined)
+        throw new HttpError(429, { headers: { "retry-after": String(retryAfter) } });
     }
     if (found instanceof HttpError) throw found;
     const { route, params } = found;
@@ -298,14 +281,14 @@ export class Emulator {
       now,
       user,
       token,
-      environment: this.environment,
+      environment: this.options.environment,
       clientIp: req.socket.remoteAddress ?? "unknown",
       json: () => {
         if (!parsed) {
           const value = parseJsonBody(raw, req.headers["content-type"]);
           // Logged as it was sent; read as a DSP that drops members would (departures.ts).
           if (isWrite && path !== SESSION_PATH) entry.body = structuredClone(value);
-          parsed = { value: droppedBody(this.departures, this.dialect, { method, path }, value) };
+          parsed = { value: droppedBody(this.options.departures, this.dialect, { method, path }, value) };
         }
         return parsed.value;
       },
@@ -323,9 +306,8 @@ export class Emulator {
   /** The route, or the 404 to answer once the session and the rate limit are seen to. */
   private route(method: string, path: string): Routed | HttpError {
     // G13: the DSP interface exists in production only.
-    if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
-      return notFound();
-    }
+    const dsp = path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`);
+    if (this.options.environment === "staging" && dsp) return notFound();
     const canonical = this.served.path(method, path);
     if (canonical === undefined) return notFound();
     try {
@@ -342,10 +324,10 @@ export class Emulator {
    * security"), its own environment's first; everything else takes its environment's only.
    */
   private sessionToken(header: string | undefined, path: string): string | undefined {
-    const own = sessionCookieName(this.environment);
+    const own = sessionCookieName(this.options.environment);
     const token = readCookie(header, own);
     if (token !== undefined || !path.startsWith(`${MEDIA_OWNER_BASE_PATH}/`)) return token;
-    const other = sessionCookieName(this.environment === "production" ? "staging" : "production");
+    const other = sessionCookieName(this.options.environment === "production" ? "staging" : "production");
     return readCookie(header, other);
   }
 }

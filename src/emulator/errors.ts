@@ -68,10 +68,6 @@ export class Issues {
     return this.byField.size;
   }
 
-  has(field: string): boolean {
-    return this.byField.has(field);
-  }
-
   toData(): ApiFieldError[] {
     return [...this.byField].map(([field, messages]) => ({ field, messages }));
   }

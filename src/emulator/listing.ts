@@ -1,7 +1,7 @@
 /**
  * The common list query parameters (spec; G12): paging with its bounds, `filter` and
  * `search` entries of the form `field:<value>` (AND across fields, OR within one), `order`
- * and `asc`, and the list envelope. Each operation names its own fields in a ListSpec.
+ * and `asc`. Each operation names its own fields in a ListSpec.
  */
 import { compareIds } from "../model/targeting.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
@@ -11,8 +11,6 @@ import { Issues } from "./errors.js";
 export type FilterValue = string | boolean | readonly string[];
 
 export interface ListSpec<T> {
-  /** Name of the array member of the envelope (spec: named after the resource). */
-  envelope: string;
   filters?: Readonly<Record<string, (item: T) => FilterValue>>;
   search?: Readonly<Record<string, (item: T) => string>>;
   order?: Readonly<Record<string, (a: T, b: T) => number>>;

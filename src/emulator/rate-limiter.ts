@@ -4,20 +4,14 @@
  */
 import type { RateLimits, RequestClass } from "../model/limits.js";
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();
 
   constructor(private readonly limits: RateLimits | "off") {}
 
-  get settings(): RateLimits | "off" {
-    return this.limits;
-  }
-
-  /** Records the request when it fits in its window; otherwise says how long until it would. */
-  take(kind: RequestClass, key: string, now: number): RateDecision {
-    if (this.limits === "off") return { allowed: true };
+  /** Records the request when it fits in its window (undefined); otherwise the seconds until it would. */
+  take(kind: RequestClass, key: string, now: number): number | undefined {
+    if (this.limits === "off") return undefined;
     const { limit, windowMs } = this.limits[kind];
     const id = `${kind}:${key}`;
     let stamps = this.windows.get(id);
@@ -31,10 +25,10 @@ export class RateLimiter {
     if (expired > 0) stamps.splice(0, expired);
     if (stamps.length >= limit) {
       const wait = stamps[0]! + windowMs - now;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+      return Math.max(1, Math.ceil(wait / 1000));
     }
     stamps.push(now);
-    return { allowed: true };
+    return undefined;
   }
 
   clear(): void {

@@ -280,12 +280,9 @@ export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
   return validateSeed(value, path);
 }
 
-function canonical(time: string): string {
-  return Time.parse(time);
-}
-
 /** Builds the store from a seed that passed `validateSeed`. */
 export function buildStore(seed: EmulatorSeed): Store {
+  const canonical = Time.parse;
   const store = new Store();
   for (const user of seed.users ?? []) store.addUser({ ...user });
   for (const a of sortById(seed.advertisers ?? [])) store.advertisers.set(a.id, { id: a.id, name: a.name });

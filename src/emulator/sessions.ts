@@ -11,8 +11,6 @@ interface Session {
   expiresAt: number;
 }
 
-export type SessionLookup = { state: "valid"; email: string } | { state: "unknown" } | { state: "expired" };
-
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
 
@@ -23,14 +21,12 @@ export class SessionTable {
     return { token, expiresAt };
   }
 
-  lookup(token: string, now: number): SessionLookup {
+  /** The email of the token's session; undefined when it is unknown or expired. */
+  lookup(token: string, now: number): string | undefined {
     const session = this.sessions.get(token);
-    if (!session) return { state: "unknown" };
-    if (now >= session.expiresAt) {
-      this.sessions.delete(token);
-      return { state: "expired" };
-    }
-    return { state: "valid", email: session.email };
+    if (session === undefined || now < session.expiresAt) return session?.email;
+    this.sessions.delete(token);
+    return undefined;
   }
 
   end(token: string): void {

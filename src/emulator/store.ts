@@ -304,9 +304,4 @@ export class Store {
       networks: [...this.networks.values()].map((n) => ({ ...n })),
     };
   }
-
-  /** Re-sorts a map after a bulk load so that iteration is in ascending id order. */
-  static sorted<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-    return new Map(sortById(items).map((item) => [item.id, item]));
-  }
 }

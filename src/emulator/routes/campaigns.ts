@@ -19,7 +19,6 @@ const REQUIRED = memberNames(CAMPAIGN_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
   return {
-    envelope: "campaigns",
     // G2
     filters: {
       id: (c) => c.id,

@@ -33,7 +33,6 @@ const REQUIRED = memberNames(CREATIVE_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, seat: string): ListSpec<CreativeRecord> {
   return {
-    envelope: "creatives",
     // G6
     filters: {
       id: (c) => c.id,

@@ -21,7 +21,6 @@ const PATCH_KEYS = writeKeys(INSERTION_ORDER_MEMBERS, "patch");
 
 function listSpec(store: Store): ListSpec<InsertionOrder> {
   return {
-    envelope: "insertion_orders",
     filters: { id: (io) => io.id, advertiser_id: (io) => io.advertiser_id },
     search: { name: (io) => io.name },
     order: {

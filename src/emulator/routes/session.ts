@@ -5,7 +5,7 @@
 
 import { Time } from "../../model/time.js";
 import { SESSION_PATH, sessionCookieName } from "../../model/wire.js";
-import type { Reply, RequestContext, Route } from "../context.js";
+import { type Reply, type RequestContext, type Route, route } from "../context.js";
 import { HttpError, Issues } from "../errors.js";
 import { checkKeys } from "../fields.js";
 import { parseFlags } from "../listing.js";
@@ -41,5 +41,5 @@ function end(ctx: RequestContext): Reply {
 
 export const sessionRoutes: Route[] = [
   { method: "POST", pattern: SESSION_PATH, auth: false, handle: create },
-  { method: "DELETE", pattern: SESSION_PATH, auth: true, handle: end },
+  route("DELETE", SESSION_PATH, end),
 ];

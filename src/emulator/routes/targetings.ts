@@ -5,7 +5,7 @@
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import { checkKeys, readBoolean, readIdList, readObject } from "../fields.js";
 import { parseFlags } from "../listing.js";
@@ -97,7 +97,4 @@ function put(ctx: RequestContext): Reply {
 
 const PATH = `${DSP_BASE_PATH}/campaigns/:id/targetings`;
 
-export const targetingRoutes: Route[] = [
-  { method: "GET", pattern: PATH, auth: true, handle: get },
-  { method: "PUT", pattern: PATH, auth: true, handle: put },
-];
+export const targetingRoutes: Route[] = [route("GET", PATH, get), route("PUT", PATH, put)];
