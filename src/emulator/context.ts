@@ -1,7 +1,7 @@
 /**
- * What a route handler gets and gives back. Handlers are synchronous functions of the
- * request and the store: they validate everything first and change the store only once the
- * whole request is known to succeed (G4), then return a Reply. Errors are thrown HttpErrors.
+ * What a route handler gets and gives back. Handlers are synchronous: they validate everything
+ * first and change the store only once the whole request will succeed (G4); refusals are thrown
+ * HttpErrors.
  */
 import type { Environment } from "../model/wire.js";
 import { notFound } from "./errors.js";

@@ -1,7 +1,7 @@
 /**
- * The control path `/__emulator/` (only with `control: true` / `--control`): tests and
- * demos read the state and the request log, reset the state, move a virtual clock and
- * change faults. It is never rate limited, faulted or logged, and is not part of the DSP.
+ * The control path `/__emulator/` (only with `control: true` / `--control`): read the state and
+ * the request log, reset the state, move a virtual clock, change faults. Never limited, faulted
+ * or logged; not part of the DSP.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";

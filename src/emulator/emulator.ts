@@ -1,9 +1,8 @@
 /**
- * One request's way through the emulator: control path aside, then latency and faults
- * (/api paths), the session (401, 403, G9), rate limits (429, G10), then a missing path or
- * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the
- * store; successful writes are persisted and reported to onWrite listeners. A dialect
- * (dialect.ts) is served at the edge: the routes see the canonical request and answer.
+ * One request's way through the emulator: the control path aside, latency and faults (/api), the
+ * session (401, 403, G9), rate limits (429, G10), a missing route or staging's DSP (404, G13), the
+ * handler. Refusals never touch the store; writes are persisted and reported to onWrite listeners.
+ * The dialect (dialect.ts) is served at the edge: the routes see the canonical request and answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
@@ -167,8 +166,7 @@ export class Emulator {
     try {
       url = new URL(req.url ?? "/", "http://emulator.invalid");
     } catch {
-      // node:http passes request targets WHATWG URL cannot parse: such a request names no
-      // route, and is answered as the root path is (404).
+      // A target WHATWG URL cannot parse names no route: answered as the root path is (404).
       url = new URL("http://emulator.invalid/");
     }
     const path = url.pathname;
@@ -258,8 +256,8 @@ export class Emulator {
       if (!user) throw new HttpError(403);
     }
     if (user) entry.user = user.email;
-    // G10: every answer but a 429 counts, a 404 too. A request with no valid session has no
-    // user to count against (only session creation is counted per IP).
+    // G10: every answer but a 429 counts, a 404 too; without a valid session only session creation
+    // counts (per IP).
     const kind = rateClass(method, path);
     if (kind !== undefined && (kind === "session" || user !== undefined)) {
       const key = kind === "session" ? (req.socket.remoteAddress ?? "unknown") : (user?.email ?? "");
@@ -297,7 +295,7 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
-    // No write operation names a query parameter: one given is a 422 naming it, unless this DSP ignores it (G16).
+    // No write names a query parameter: one given is a 422, unless this DSP ignores it (G16).
     if (method !== "GET") parseFlags(query);
     const reply = this.served.handle(method, route.pattern, ctx, route.handle);
     return { reply, path: found.path, pattern: route.pattern };
@@ -319,9 +317,8 @@ export class Emulator {
   }
 
   /**
-   * The session token a request carries. The media-owner interface accepts the cookie
-   * `tr-staging` or `tr-production` (spec, "Operations with staging and production cookie
-   * security"), its own environment's first; everything else takes its environment's only.
+   * The session token a request carries: the media-owner interface also takes the other environment's
+   * cookie, its own first (spec, "Operations with staging and production cookie security").
    */
   private sessionToken(header: string | undefined, path: string): string | undefined {
     const own = sessionCookieName(this.options.environment);
@@ -333,8 +330,8 @@ export class Emulator {
 }
 
 /**
- * G10: session creation is limited per IP, GET per user, PUT/POST/PATCH per user together.
- * DELETE /api/session is in no published class and is not limited (docs/emulator.md).
+ * G10: session creation is limited per IP, GET per user, PUT/POST/PATCH per user together;
+ * DELETE /api/session is in no published class (docs/emulator.md).
  */
 function rateClass(method: string, path: string): RequestClass | undefined {
   if (path === SESSION_PATH && method === "POST") return "session";

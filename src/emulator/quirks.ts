@@ -1,8 +1,7 @@
 /**
- * Test-only departures from the contract, one gap decision at a time, so that `doohctl
- * doctor` can be shown to notice a DSP that reads the documents differently. They act at the
- * edge (the query before the handler, the reply after it), never inside the rules, and are
- * off unless `EmulatorOptions.quirks` names them. Never use them to rehearse a change.
+ * Test-only departures from one gap decision each, so that `doohctl doctor` can be shown to notice
+ * a DSP that differs. At the edge (query before, reply after the handler); off unless
+ * `EmulatorOptions.quirks` names them. Never for rehearsing a change.
  */
 import type { Reply } from "./context.js";
 
@@ -30,8 +29,8 @@ export interface QuirkTrace {
 }
 
 /**
- * `page-unbounded`: a page above 100 is taken out of the query and answered empty afterwards.
- * `page-ignored`: the page is taken out of the query, so page 0 answers.
+ * `page-unbounded`: a page above 100 leaves the query and is answered empty; `page-ignored`: the page
+ * leaves the query, so page 0 answers.
  */
 export function quirkQuery(quirks: ReadonlySet<Quirk>, method: string, query: URLSearchParams): QuirkTrace {
   if (method === "GET" && quirks.has("page-ignored")) query.delete("page");

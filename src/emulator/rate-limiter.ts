@@ -1,7 +1,4 @@
-/**
- * G10: sliding 60-second windows (configurable) per key: `get:<user>`, `write:<user>`,
- * `session:<ip>`. A refused request is not recorded, so it does not count against the window.
- */
+/** G10: sliding windows per `kind:key` (user or IP); a refused request does not count. */
 import type { RateLimits, RequestClass } from "../model/limits.js";
 
 export class RateLimiter {
@@ -14,11 +11,8 @@ export class RateLimiter {
     if (this.limits === "off") return undefined;
     const { limit, windowMs } = this.limits[kind];
     const id = `${kind}:${key}`;
-    let stamps = this.windows.get(id);
-    if (!stamps) {
-      stamps = [];
-      this.windows.set(id, stamps);
-    }
+    const stamps = this.windows.get(id) ?? [];
+    this.windows.set(id, stamps);
     // A request made at t counts while now < t + windowMs.
     let expired = 0;
     while (expired < stamps.length && stamps[expired]! + windowMs <= now) expired++;

@@ -1,7 +1,6 @@
 /**
- * Sessions (spec, Authentication; G9): random tokens valid for 8 hours of the emulator's
- * clock. Tokens live only in memory: a restarted emulator answers 403 to an old cookie and
- * the client logs in again, as it would against the service.
+ * Sessions (spec, Authentication; G9): random tokens valid 8 hours on the emulator's clock, in
+ * memory only: a restarted emulator answers 403 to an old cookie, and the client logs in again.
  */
 import { randomBytes } from "node:crypto";
 import { SESSION_LIFETIME_MS } from "../model/wire.js";

@@ -1,13 +1,10 @@
-/**
- * Advertisers (spec; G7) and creative categories (read-only). Their lists take exactly the
- * fields the specification names (G12): advertisers filter `id` and search `name`, categories
- * nothing; neither names an order field ("only documented fields sort").
- */
+/** Advertisers (spec; G7), creative categories (read-only), and the named lists' fields (G12). */
 import { type Advertiser, type CreativeCategory, DSP_BASE_PATH } from "../../model/wire.js";
 import { ok, pathObject, type Reply, type RequestContext, type Route, route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import { checkKeys, readString } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { nextId } from "../store.js";
 import { readBody } from "./batch.js";
 
 /** Which fields a named list takes, exactly as the specification names them for it (G12). */
@@ -70,7 +67,7 @@ function create(ctx: RequestContext): Reply {
     }
   }
   issues.throwIfAny();
-  const advertiser: Advertiser = { id: ctx.store.nextId("advertisers"), name: name! };
+  const advertiser: Advertiser = { id: nextId(ctx.store.advertisers), name: name! };
   ctx.store.advertisers.set(advertiser.id, advertiser);
   return wrote({ ...advertiser });
 }

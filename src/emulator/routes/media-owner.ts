@@ -1,7 +1,6 @@
 /**
- * The media-owner interface (G11): a creative's campaigns with their markets, the audit
- * PATCH (recorded as that network's entry in the DSP view's `audits`), creative categories
- * and networks. Same cookie, errors, paging and limits as the DSP interface.
+ * The media-owner interface (G11): a creative's campaigns and markets, the audit PATCH (that
+ * network's entry in the DSP view's `audits`), categories and networks; same cookie and rules.
  */
 import { Time } from "../../model/time.js";
 import {

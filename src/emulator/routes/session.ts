@@ -1,6 +1,6 @@
 /**
  * G9: `POST /api/session` starts a session (cookie `tr-production` or `tr-staging`, 8 hours);
- * `DELETE /api/session` ends the session of the cookie sent.
+ * DELETE ends it.
  */
 
 import { Time } from "../../model/time.js";
