@@ -1,8 +1,7 @@
 /**
- * Reading and writing config files for pull: never through a link, only regular files, and
- * a file that changed since pull read it, or a read-only one, is refused (its digest is
- * compared right before the write). The write is the one atomic write
- * (src/api/atomic-write.ts), keeping the file's mode.
+ * Config files for pull: regular files only, never through a link; one that changed since pull read
+ * it (digest compared right before the write), or is read-only, is refused. The write is the one
+ * atomic write (src/api/atomic-write.ts), keeping the file's mode.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
@@ -30,9 +29,8 @@ export function readRegular(path: string, display: string): Buffer {
 }
 
 /**
- * Replaces `path` with `text` unless its bytes are no longer those with digest `expected`, or
- * it is read-only: a file its owner made read-only is theirs to change, never replaced behind
- * their back. The file keeps its mode (0640 stays 0640).
+ * Replaces `path` with `text` unless its digest is no longer `expected`, or it is read-only: a file
+ * its owner made read-only is theirs to change. The file keeps its mode.
  */
 export function writeIfUnchanged(path: string, display: string, text: string, expected: string): void {
   const now = readRegular(path, display);
