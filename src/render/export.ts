@@ -1,8 +1,7 @@
 /**
- * `doohctl export`: live objects -> config YAML in the config format of docs/config.md, so that a plan on the
- * exported file reports no changes. Every managed field is written as the planner compares it
- * (Money as text, times in UTC, targetings normalized, creatives as sorted id lists), with a
- * comment per insertion order and campaign naming the advertiser and flight.
+ * `doohctl export`: live objects -> config YAML (docs/config.md) on which a plan reports no changes:
+ * every managed field as the planner compares it, a comment per insertion order and campaign naming
+ * the advertiser and flight.
  */
 import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
 import { Money } from "../model/money.js";
@@ -43,18 +42,14 @@ function advertiserName(advertisers: Map<string, Advertiser>, id: string): strin
   return advertiser ? `${advertiser.name} (advertiser ${id})` : `advertiser ${id}`;
 }
 
-/**
- * Pixel URLs the config accepts (schema `http_url`, src/model/url.ts). The API
- * answers "" for a creative without one; that and anything else is left unmanaged.
- */
+/** Pixel URLs the config accepts (schema `http_url`); the API's "" for none, or any other: unmanaged. */
 function exportablePixelUrl(url: string | null | undefined): url is string {
   return typeof url === "string" && isHttpUrl(url);
 }
 
 /**
- * Campaigns the config cannot hold: the config identifies a campaign by its name within its
- * insertion order (ARCHITECTURE.md#identity), so of two live campaigns with one name only the
- * lowest id is exported; the other stays unmanaged (`unmanaged_campaigns` defaults to ignore).
+ * Campaigns the config cannot hold: it identifies a campaign by its name in its insertion order
+ * (ARCHITECTURE.md#identity), so of two with one name only the lowest id is exported.
  */
 function duplicateNames(campaigns: readonly Campaign[]): Campaign[] {
   const seen = new Set<string>();
@@ -153,8 +148,8 @@ function creativesByCampaign(
 }
 
 /**
- * Renders the live state as a config document. Campaign creative lists are exact (an empty
- * list when none is associated), so the exported file manages associations from then on.
+ * The live state as a config document; creative lists are exact (empty when none is associated),
+ * so the exported file manages associations from then on.
  */
 export function renderExport(live: LiveState, options: ExportOptions): string {
   const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
@@ -217,9 +212,8 @@ export function renderExport(live: LiveState, options: ExportOptions): string {
 }
 
 /**
- * Export's layout of a document, as text: id lists read best on one line
- * (`creatives: ["9001", "9002"]`), and so do targeting options and a flat pacing
- * (`{ venue_type_ids: ["12"], exclude: true }`). `doohctl pull --new` writes its campaigns so.
+ * Export's layout: id lists, targeting options and a flat pacing on one line
+ * (`{ venue_type_ids: ["12"], exclude: true }`); `doohctl pull --new` writes its campaigns so.
  */
 export function exportLayout(doc: Document): string {
   visit(doc, {

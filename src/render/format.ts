@@ -1,7 +1,4 @@
-/**
- * Shared pieces of the plan renderers: values as people read them, targeting sets in words,
- * change headlines, and colour as an option (the CLI decides: TTY and no NO_COLOR).
- */
+/** Shared pieces of the plan renderers: values in words, change headlines, colour as an option. */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { count, grouped, plural } from "../model/plural.js";
@@ -171,6 +168,14 @@ export function darkTime(plan: Plan): string | undefined {
   return `${paused}, dark about ${Time.formatDuration(p.mean_dark_ms)} on average and ${Time.formatDuration(p.max_dark_ms)} at most${bound}`;
 }
 
+/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
+export function noChanges(plan: Plan): string {
+  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
+  return held === 0
+    ? "no changes"
+    : `no changes to send now; ${count(held, "campaign")} paused by a running apply (DOOH203)`;
+}
+
 export function actionCounts(plan: Plan): string {
   const words: Record<Change["kind"], string> = {
     update_insertion_order: "insertion order update",
@@ -268,10 +273,7 @@ function budgetRow(b: BudgetMoneyDelta): SpendRow {
   };
 }
 
-/**
- * G15 (docs/assumptions.md): the campaigns whose spend in `currency` the DSP does not report;
- * the row's amounts leave it out and it has no "left to spend".
- */
+/** G15 (docs/assumptions.md): campaigns whose spend in `currency` the DSP does not report, left out. */
 function notReported(currency: string, campaignIds: readonly string[]): string {
   return `${currency} spend of ${plural(campaignIds.length, "campaign")} ${campaignIds.join(", ")} not reported by the DSP: not counted`;
 }
@@ -293,9 +295,8 @@ function campaignRow(c: CampaignSpendDelta): SpendRow {
 }
 
 /**
- * The money table (Infracost-like cost diff): maximum spend per advertiser and currency, each
- * followed by the changed campaigns' maximum spend in it, then each insertion order whose
- * `budget_money` changes; empty for plans without either.
+ * The money table (an Infracost-like cost diff): maximum spend per advertiser and currency, each with
+ * the changed campaigns' under it, then each insertion order whose `budget_money` changes.
  */
 export function spendRows(plan: Plan): SpendRow[] {
   const campaigns = plan.summary.campaign_spend ?? [];

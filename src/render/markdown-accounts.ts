@@ -1,12 +1,8 @@
 /**
- * One pull-request comment for a change across accounts (`doohctl show plan-*.json --format
- * markdown`, docs/plan.md "Several accounts in one comment"): a summary table, a row per
- * account, then each account's plan exactly as its own comment shows it (render/markdown.ts).
- * Within `maxChars`: the summary always, then the account plans that fit, in account order;
- * a line names the accounts whose plans are only in the complete comment (`--overflow FILE`).
- *
- * Takes plain data: the summary figures the saved plans hold and each plan's Markdown,
- * rendered by the caller, so this module depends on no planning code.
+ * One pull-request comment for a change across accounts (docs/plan.md "Several accounts in one
+ * comment"): a summary table, then each account's plan as its own comment shows it, those that fit
+ * in `maxChars`, and a line naming the rest (`--overflow FILE`). Plain data in: the saved plans'
+ * figures and each plan's Markdown, so this depends on no planning code.
  */
 import { Money } from "../model/money.js";
 import { count, grouped } from "../model/plural.js";
@@ -184,10 +180,7 @@ export function renderAccountsMarkdown(
   return refit(accounts, taken, head, max - head.length - reserve - 1, options.overflow);
 }
 
-/**
- * With the note's room kept: the sections taken before, in order, while they still fit; the
- * plans that did not fit before stay out.
- */
+/** With the note's room kept: the sections taken before, in order, while they fit. */
 function refit(
   accounts: readonly AccountSummary[],
   taken: readonly (string | undefined)[],

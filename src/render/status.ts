@@ -1,9 +1,7 @@
 /**
- * `doohctl status` renderers: functions from a StatusReport to text. Text has bars for a
- * terminal (colour as an option); Markdown has tables and a Mermaid gantt chart of the flights
- * (src/render/status-gantt.ts; GitHub renders it); JSON is the report itself, exact amounts.
- * Text and Markdown show amounts for people: the currency's minor units, half to even
- * (`Money.formatAmount`, src/model/money.ts).
+ * `doohctl status` renderers: text with bars (colour an option), Markdown with tables and a gantt
+ * chart (status-gantt.ts), JSON the report itself. Text and Markdown show amounts for people:
+ * minor units, half to even (`Money.formatAmount`).
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
@@ -86,10 +84,7 @@ function summaryLine(report: StatusReport): string {
   );
 }
 
-/**
- * Each currency's spend of its budget; G15 (docs/assumptions.md): a currency whose spend the
- * DSP does not report for some campaigns says so, never 0.
- */
+/** Each currency's spend of its budget; G15: where the DSP does not report some, it says so, never 0. */
 function spendOf(order: InsertionOrderStatus): string {
   return order.spend
     .map((s) =>
@@ -105,8 +100,8 @@ function currencyOf(text: string): string {
 }
 
 /**
- * A campaign's spend line: the share of its budget, or, when the DSP reports the spend in
- * another currency than the cpm's (G15), what it reports, what it does not, and what is left.
+ * A campaign's spend: the share of its budget, or, when the DSP reports it in another currency than
+ * the cpm's (G15), what it reports, what it does not, and what is left.
  */
 function campaignSpend(c: CampaignStatus, bars: boolean): string {
   const s = c.spend;
