@@ -3,7 +3,7 @@
  * every managed field as the planner compares it, a comment per insertion order and campaign naming
  * the advertiser and flight.
  */
-import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
+import { Document, isMap, isScalar, isSeq, visit, type YAMLMap, type YAMLSeq } from "yaml";
 import { Money } from "../model/money.js";
 import { printable } from "../model/printable.js";
 import {
@@ -125,10 +125,6 @@ export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: 
   return entry;
 }
 
-function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
-  return { ...exportFields(INSERTION_ORDER_FIELDS, io), campaigns };
-}
-
 /** Creative ids associated with each campaign, sorted; only campaigns in `campaignIds`. */
 function creativesByCampaign(
   creatives: readonly Creative[],
@@ -136,11 +132,11 @@ function creativesByCampaign(
 ): Map<string, string[]> {
   const result = new Map<string, string[]>();
   for (const creative of creatives) {
-    for (const campaignId of creative.campaign_ids) {
-      if (!campaignIds.has(campaignId)) continue;
-      const list = result.get(campaignId) ?? [];
+    for (const id of creative.campaign_ids) {
+      if (!campaignIds.has(id)) continue;
+      const list = result.get(id) ?? [];
       list.push(creative.id);
-      result.set(campaignId, list);
+      result.set(id, list);
     }
   }
   for (const [id, list] of result) result.set(id, sortedIds(list));
@@ -153,61 +149,45 @@ function creativesByCampaign(
  */
 export function renderExport(live: LiveState, options: ExportOptions): string {
   const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
-  const insertionOrders = [...live.insertionOrders].sort((a, b) => compareIds(a.id, b.id));
+  const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
+  const insertionOrders = [...live.insertionOrders].sort(byId);
   const dropped = new Set(duplicateNames(live.campaigns).map((c) => c.id));
-  const exported = live.campaigns.filter((c) => !dropped.has(c.id));
-  const campaignIds = new Set(exported.map((c) => c.id));
-  const associations = creativesByCampaign(live.creatives, campaignIds);
+  const exported = live.campaigns.filter((c) => !dropped.has(c.id)).sort(byId);
+  const associations = creativesByCampaign(live.creatives, new Set(exported.map((c) => c.id)));
   const byInsertionOrder = new Map<string, Campaign[]>();
-  for (const campaign of exported) {
-    const list = byInsertionOrder.get(campaign.insertion_order_id) ?? [];
-    list.push(campaign);
-    byInsertionOrder.set(campaign.insertion_order_id, list);
+  for (const c of exported) {
+    const list = byInsertionOrder.get(c.insertion_order_id) ?? [];
+    list.push(c);
+    byInsertionOrder.set(c.insertion_order_id, list);
   }
+  const campaignsOf = (io: InsertionOrder) => byInsertionOrder.get(io.id) ?? [];
 
-  const data = {
+  const doc = new Document({
     version: 1,
-    insertion_orders: insertionOrders.map((io) =>
-      insertionOrderEntry(
-        io,
-        (byInsertionOrder.get(io.id) ?? [])
-          .sort((a, b) => compareIds(a.id, b.id))
-          .map((c) => campaignEntry(c, live, associations.get(c.id) ?? [])),
-      ),
-    ),
-    creatives: [...live.creatives]
-      .sort((a, b) => compareIds(a.id, b.id))
-      .map((creative) => exportFields(CREATIVE_FIELDS, creative)),
-  };
-
-  const doc = new Document(data);
+    insertion_orders: insertionOrders.map((io) => ({
+      ...exportFields(INSERTION_ORDER_FIELDS, io),
+      campaigns: campaignsOf(io).map((c) => campaignEntry(c, live, associations.get(c.id) ?? [])),
+    })),
+    creatives: [...live.creatives].sort(byId).map((creative) => exportFields(CREATIVE_FIELDS, creative)),
+  });
   doc.commentBefore =
     ` yaml-language-server: $schema=${printable(options.schemaUrl)}\n` +
     ` Exported by doohctl ${options.toolVersion} at ${options.now}. A plan on this file shows no changes.`;
-
-  const ioSeq = doc.get("insertion_orders");
-  if (isSeq(ioSeq)) {
-    ioSeq.items.forEach((node, index) => {
-      const io = insertionOrders[index];
-      if (!io || !isMap(node)) return;
-      (node as YAMLMap).spaceBefore = index > 0;
-      // A comment has no escapes: DSP names in it are shown as printable text (no line break).
-      (node as YAMLMap).commentBefore = printable(
-        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`,
+  // A comment has no escapes: DSP names in it are shown as printable text (no line break).
+  (doc.get("insertion_orders") as YAMLSeq<YAMLMap>).items.forEach((node, index) => {
+    const io = insertionOrders[index]!;
+    const advertiser = advertiserName(advertisers, io.advertiser_id);
+    node.spaceBefore = index > 0;
+    node.commentBefore = printable(` ${io.name}: ${advertiser}, ${flight(io.start_time, io.end_time)}`);
+    const campaigns = campaignsOf(io);
+    (node.get("campaigns") as YAMLSeq<YAMLMap>).items.forEach((campaignNode, i) => {
+      const c = campaigns[i]!;
+      const inactive = c.active ? "" : ", inactive";
+      campaignNode.commentBefore = printable(
+        ` ${advertiser}, ${flight(c.start_time, c.end_time)}${inactive}`,
       );
-      const campaignSeq = node.get("campaigns");
-      const campaigns = (byInsertionOrder.get(io.id) ?? []).sort((a, b) => compareIds(a.id, b.id));
-      if (isSeq(campaignSeq)) {
-        campaignSeq.items.forEach((campaignNode, i) => {
-          const campaign = campaigns[i];
-          if (!campaign || !isMap(campaignNode)) return;
-          (campaignNode as YAMLMap).commentBefore = printable(
-            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`,
-          );
-        });
-      }
     });
-  }
+  });
   return exportLayout(doc);
 }
 

@@ -110,44 +110,22 @@ export function progressLine(view: ProgressView, now: number, columns = Number.P
   const wait = activeWait ? [waitText(activeWait, now)] : awaitingText(view, now);
   const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
   const tally = `${view.done}/${view.total}`;
+  const wide = `${bar(view.done, view.total, 20)} ${tally}`;
+  const narrow = `${bar(view.done, view.total, 10)} ${tally}`;
   if (view.restoring !== undefined) {
-    const restoring = [restoringText(view.restoring, activeWait, now), ...(activeWait ? [] : wait)].join(
-      "  ",
-    );
-    return fitted(
-      [
-        [`${bar(view.done, view.total, 20)} ${tally}`, restoring, eta],
-        [`${bar(view.done, view.total, 10)} ${tally}`, restoring, eta],
-        [tally, restoring, eta],
-        [tally, `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`, eta],
-        [tally, eta],
-      ],
-      max,
-    );
+    const restoring = [restoringText(view.restoring, activeWait, now), ...(activeWait ? [] : wait)];
+    const short = `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`;
+    const variants = [wide, narrow, tally].map((head) => [head, ...restoring, eta]);
+    return fitted([...variants, [tally, short, eta], [tally, eta]], max);
   }
   const current = view.current;
   const request = current ? [`${current.method} ${current.path} (${count(current.items, "item")})`] : [];
+  const phase = current ? [`phase ${current.phase}`] : [];
+  const named = current ? [`phase ${current.phase} ${phaseName(current.phase)}`] : [];
   const variants = [
-    [
-      `${bar(view.done, view.total, 20)} ${tally}`,
-      ...(current ? [`phase ${current.phase} ${phaseName(current.phase)}`] : []),
-      ...request,
-      ...wait,
-      eta,
-    ],
-    [
-      `${bar(view.done, view.total, 10)} ${tally}`,
-      ...(current ? [`phase ${current.phase}`] : []),
-      ...request,
-      ...wait,
-      eta,
-    ],
-    [
-      `${bar(view.done, view.total, 10)} ${tally}`,
-      ...(current ? [`phase ${current.phase}`] : []),
-      ...wait,
-      eta,
-    ],
+    [wide, ...named, ...request, ...wait, eta],
+    [narrow, ...phase, ...request, ...wait, eta],
+    [narrow, ...phase, ...wait, eta],
     [tally, ...wait, eta],
     [tally, eta],
   ];

@@ -1,8 +1,7 @@
 /**
- * `doohctl status` alerts: every way a campaign's flight goes dark or ends short, each a reason
- * for exit code 2 (docs/status.md, "Alerts"). Every threshold (the grace period, the behind
- * band through the verdict, the ended-short share) is judged on the exact value (`Ratio`,
- * src/model/ratio.ts); the percent in a message is rounded once, after (src/model/percent.ts).
+ * `doohctl status` alerts: each way a flight goes dark or ends short, a reason for exit code 2
+ * (docs/status.md, "Alerts"). Thresholds are judged on exact values (`Ratio`); a message's percent
+ * is rounded once, after (src/model/percent.ts).
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
@@ -69,9 +68,8 @@ export function alertsOf(o: AlertInput): StatusAlert[] {
       `behind pace: ${shownPercent(outlook.difference, { threshold: o.thresholds.behind })} against what the remaining budget needs`,
     );
   }
-  // Running out early is a pace judged like "ahead": after the grace period and outside the
-  // band. A campaign the verdict calls on track raises no budget alert; one that delivered its
-  // whole budget before its end is a fact, not a forecast, and always does.
+  // Running out early is judged like "ahead": after the grace period, outside the band; a budget
+  // delivered before the end is a fact, not a forecast, and always alerts.
   const runsOut = o.verdict === "ahead" && graceOver;
   if (
     outlook.exhaustedAt !== undefined &&

@@ -1,9 +1,7 @@
 /**
- * `doohctl status` as data: from campaigns read with progress (G2), their creatives and the
- * recovery record, at a given instant, the delivery, forecast, pacing and serving state of
- * each campaign, its alerts, and a rollup per insertion order. Pure: the reads and the clock
- * are the caller's. The renderers (src/render/status.ts) and `--format json` show this value;
- * docs/status.md documents every verdict and alert.
+ * `doohctl status` as data (docs/status.md): from campaigns read with progress (G2), their creatives
+ * and the recovery record at an instant, each campaign's delivery, forecast, pacing, serving and
+ * alerts, and a rollup per insertion order. Pure: the reads and the clock are the caller's.
  */
 import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
@@ -62,22 +60,19 @@ export interface CampaignStatus {
   flight_elapsed_pct: number;
   impressions: { delivered: number; budget: number; pct: number };
   /**
-   * Exact amounts (`Money.format`); text and Markdown round them for people. `amount` is
-   * `progress.spend`, in the currency the DSP reports it in; `budget` is the campaign's maximum
-   * spend in its cpm's currency, the plan's figure (src/plan/findings/spend.ts: spent plus the
-   * undelivered budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s
-   * first. `pct` is amount of budget; null when their currencies differ (never converted).
-   * `not_reported` (G15, docs/assumptions.md): the cpm's currency, when the DSP reports the
-   * spend in another one: what the campaign spent in it is not known (never shown as 0), and
-   * `budget` is then only what is left to buy at the current cpm.
+   * Exact amounts, rounded for people by text and Markdown. `amount` is `progress.spend` in the
+   * DSP's currency; `budget` the maximum spend in the cpm's currency, the plan's figure
+   * (src/plan/findings/spend.ts); `maximum` every currency's, `budget`'s first. `pct` is amount of
+   * budget, null when their currencies differ (never converted). `not_reported` (G15): the cpm's
+   * currency when the DSP reports spend in another: spent in it is unknown (never 0), and `budget`
+   * is then only what is left to buy.
    */
   spend: { amount: string; budget: string; maximum: string[]; pct: number | null; not_reported?: string };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
   /**
-   * An ended flight short of its budget: the impressions and money (at its current cpm, exact)
-   * not delivered. Shown whether or not it alerts: a campaign declared `active: false`, or
-   * ended more than 7 days ago, still leaves this money undelivered.
+   * An ended flight short of its budget: impressions and money (at its current cpm) not delivered,
+   * shown even when it does not alert (declared `active: false`, or ended over 7 days ago).
    */
   undelivered?: { impressions: number; amount: string };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
@@ -107,15 +102,8 @@ export interface StatusReport {
   } & Record<SummaryKey, number>;
 }
 
-type SummaryKey =
-  | "behind"
-  | "budget_exhausted"
-  | "ended_short"
-  | "not_delivering"
-  | "cannot_serve"
-  | "paused_by_apply";
-
-const SUMMARY_OF: Record<AlertKind, SummaryKey> = {
+/** The summary's count of each alert kind, in the report's order. */
+const SUMMARY_OF = {
   behind: "behind",
   "budget exhausted": "budget_exhausted",
   "ended short": "ended_short",
@@ -123,7 +111,9 @@ const SUMMARY_OF: Record<AlertKind, SummaryKey> = {
   "nothing delivered": "not_delivering",
   "no creative": "cannot_serve",
   "paused by apply": "paused_by_apply",
-};
+} as const satisfies Record<AlertKind, string>;
+
+type SummaryKey = (typeof SUMMARY_OF)[AlertKind];
 
 export interface StatusInput {
   campaigns: readonly Campaign[];
@@ -154,12 +144,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   const summary = {
     campaigns: campaigns.length,
     alerting: campaigns.filter((c) => c.alerts.length > 0).length,
-    behind: 0,
-    budget_exhausted: 0,
-    ended_short: 0,
-    not_delivering: 0,
-    cannot_serve: 0,
-    paused_by_apply: 0,
+    ...(Object.fromEntries(Object.values(SUMMARY_OF).map((key) => [key, 0])) as Record<SummaryKey, number>),
   };
   for (const c of campaigns) {
     for (const key of new Set(c.alerts.map((a) => SUMMARY_OF[a.kind]))) summary[key] += 1;
@@ -267,9 +252,8 @@ function exactThresholds(t: StatusThresholds): ExactThresholds {
 }
 
 /**
- * Spend against the plan's maximum spend (src/plan/findings/spend.ts). G15: when the DSP
- * reports the spend in another currency than the cpm's, what was spent in the cpm's currency
- * is not known: named (`not_reported`), never a 0, and never compared (`pct` null).
+ * Spend against the plan's maximum spend (src/plan/findings/spend.ts). G15: spend reported in another
+ * currency than the cpm's leaves the cpm's unknown: named (`not_reported`), never 0, never compared.
  */
 function spendOf(campaign: Campaign, now: number): CampaignStatus["spend"] {
   const delivered = campaign.progress?.impressions_delivered ?? 0;
