@@ -105,25 +105,18 @@ export function headline(change: Change): string {
 /** Detail lines under a headline (without indentation or markers' colour). */
 export function detailLines(change: Change): { marker: "+" | "~" | "-"; text: string }[] {
   switch (change.kind) {
+    case "create_campaign":
+      return change.fields.map((f) => ({ marker: "+", text: `${f.field}: ${showValue(f.after)}` }));
     case "update_insertion_order":
     case "update_campaign":
     case "update_creative":
-    case "create_campaign":
       return change.fields.flatMap((f) => {
-        const main = {
-          marker: (change.kind === "create_campaign" ? "+" : "~") as "+" | "~",
-          text:
-            change.kind === "create_campaign"
-              ? `${f.field}: ${showValue(f.after)}`
-              : `${f.field}: ${showValue(f.before)} -> ${showValue(f.after)}`,
-        };
         const inner = (f.details ?? []).map((d) => ({
           marker: "~" as const,
           text: `  ${d.path}: ${showValue(d.before)} -> ${showValue(d.after)}`,
         }));
-        return f.field === "pacing" && inner.length > 0 && change.kind !== "create_campaign"
-          ? [{ marker: "~" as const, text: "pacing:" }, ...inner]
-          : [main];
+        if (f.field === "pacing" && inner.length > 0) return [{ marker: "~", text: "pacing:" }, ...inner];
+        return [{ marker: "~", text: `${f.field}: ${showValue(f.before)} -> ${showValue(f.after)}` }];
       });
     case "replace_targetings":
       return [

@@ -141,7 +141,6 @@ function fitted(variants: string[][], max: number): string {
 
 /** One line per finished request, for logs and CI (no TTY). */
 export function requestLine(record: ApplyRequestRecord, total: number): string {
-  const status = typeof record.status === "number" ? String(record.status) : record.status;
   const retries = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
   const recovered =
     record.recovered === "created"
@@ -151,7 +150,7 @@ export function requestLine(record: ApplyRequestRecord, total: number): string {
         : "";
   return (
     `[${record.seq}/${total}] phase ${record.phase} ${record.method} ${record.path} ` +
-    `${count(record.items, "item")} -> ${status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
+    `${count(record.items, "item")} -> ${record.status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
   );
 }
 

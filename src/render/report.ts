@@ -9,7 +9,6 @@ import type {
   LeftPausedCampaign,
   UnsentRequest,
 } from "../model/apply-report.js";
-import type { SourceRef } from "../model/desired.js";
 import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
@@ -37,17 +36,9 @@ const PARTLY_LABELS: Record<string, [string, string]> = {
   ],
 };
 
-function place(source: SourceRef): string {
-  return `${source.file}:${source.line}`;
-}
-
-function statusText(status: ApplyRequestRecord["status"]): string {
-  return typeof status === "number" ? String(status) : status;
-}
-
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}${readBackText(record)}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${record.status} in ${formatElapsed(record.duration_ms)}${attempts}${readBackText(record)}`;
 }
 
 /** A write whose answer could not be read: how its result was learnt instead. */
@@ -76,7 +67,7 @@ function unsentLine(request: UnsentRequest): string {
 
 function fieldLines(field: FieldFailure): string[] {
   const lines = [`  ${printable(`${field.field}: ${field.messages.join("; ")}`)}`];
-  const where = field.sources.map(place);
+  const where = field.sources.map((s) => `${s.file}:${s.line}`);
   if (field.addresses.length > 0 || where.length > 0) {
     const from = where.length > 0 ? ` (${where.join(", ")})` : "";
     lines.push(`    from ${field.addresses.join(", ") || "the plan"}${from}`);

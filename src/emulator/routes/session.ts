@@ -8,11 +8,9 @@ import { SESSION_PATH, sessionCookieName } from "../../model/wire.js";
 import { type Reply, type RequestContext, type Route, route } from "../context.js";
 import { HttpError, Issues } from "../errors.js";
 import { checkKeys } from "../fields.js";
-import { parseFlags } from "../listing.js";
 import { readBody } from "./batch.js";
 
 function create(ctx: RequestContext): Reply {
-  parseFlags(ctx.query);
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkKeys(issues, "", body, { writable: ["email", "password"] });
@@ -34,7 +32,6 @@ function create(ctx: RequestContext): Reply {
 }
 
 function end(ctx: RequestContext): Reply {
-  parseFlags(ctx.query);
   if (ctx.token !== undefined) ctx.sessions.end(ctx.token);
   return { status: 204 };
 }
