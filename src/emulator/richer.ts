@@ -19,19 +19,13 @@ const LEFT_AS_IS = new Set([
   "targetings",
 ]);
 
-/** A value of the extra member of index `i`: text, number, object and list in turn. */
-function extraValue(i: number): unknown {
-  switch (i % 4) {
-    case 0:
-      return "richer";
-    case 1:
-      return i;
-    case 2:
-      return { source: "richer", revision: i };
-    default:
-      return ["richer", i];
-  }
-}
+/** The values of extra members, by index: text, number, object and list in turn. */
+const EXTRA: readonly ((i: number) => unknown)[] = [
+  () => "richer",
+  (i) => i,
+  (i) => ({ source: "richer", revision: i }),
+  (i) => ["richer", i],
+];
 
 function richerTime(text: string): string {
   const match = TIME.exec(text);
@@ -52,7 +46,7 @@ function richer(value: unknown): unknown {
     else out[key] = LEFT_AS_IS.has(key) ? member : richer(member);
   }
   entries.forEach(([key], i) => {
-    out[`x_${key}`] = extraValue(i);
+    out[`x_${key}`] = EXTRA[i % EXTRA.length]!(i);
   });
   return out;
 }

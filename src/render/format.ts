@@ -65,15 +65,16 @@ export function campaignLabel(c: { campaign_id?: string; name: string }): string
   return c.campaign_id ? `campaign ${c.campaign_id} "${name}"` : `campaign "${name}" (new)`;
 }
 
-export const MARKER: Record<Change["kind"], "+" | "~" | "-"> = {
-  update_insertion_order: "~",
-  create_campaign: "+",
-  update_campaign: "~",
-  deactivate_campaign: "-",
-  replace_targetings: "~",
-  associate_creative: "+",
-  dissociate_creative: "-",
-  update_creative: "~",
+/** Per change kind, in the summary's order: its marker, and what one of it is in the action counts. */
+export const KINDS: Record<Change["kind"], { marker: "+" | "~" | "-"; noun: string }> = {
+  update_insertion_order: { marker: "~", noun: "insertion order update" },
+  create_campaign: { marker: "+", noun: "campaign creation" },
+  update_campaign: { marker: "~", noun: "campaign update" },
+  deactivate_campaign: { marker: "-", noun: "deactivation" },
+  replace_targetings: { marker: "~", noun: "targeting replacement" },
+  associate_creative: { marker: "+", noun: "creative association" },
+  dissociate_creative: { marker: "-", noun: "creative dissociation" },
+  update_creative: { marker: "~", noun: "creative update" },
 };
 
 /** One line naming what a change does to which object. */
@@ -170,19 +171,9 @@ export function noChanges(plan: Plan): string {
 }
 
 export function actionCounts(plan: Plan): string {
-  const words: Record<Change["kind"], string> = {
-    update_insertion_order: "insertion order update",
-    create_campaign: "campaign creation",
-    update_campaign: "campaign update",
-    deactivate_campaign: "deactivation",
-    replace_targetings: "targeting replacement",
-    associate_creative: "creative association",
-    dissociate_creative: "creative dissociation",
-    update_creative: "creative update",
-  };
-  const parts = (Object.keys(words) as Change["kind"][]).flatMap((k) => {
+  const parts = (Object.keys(KINDS) as Change["kind"][]).flatMap((k) => {
     const n = plan.summary.actions[k];
-    return n ? [count(n, words[k])] : [];
+    return n ? [count(n, KINDS[k].noun)] : [];
   });
   return parts.length > 0 ? parts.join(", ") : "no changes";
 }

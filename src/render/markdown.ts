@@ -13,7 +13,7 @@ import {
   eta,
   groups,
   headline,
-  MARKER,
+  KINDS,
   noChanges,
   spendRows,
 } from "./format.js";
@@ -119,7 +119,7 @@ function* detailsBlock(plan: Plan): Generator<string> {
   for (const group of groups(plan)) {
     yield `# ${group.title}`;
     for (const change of group.changes) {
-      yield `${MARKER[change.kind]} ${headline(change)}`;
+      yield `${KINDS[change.kind].marker} ${headline(change)}`;
       for (const d of detailLines(change)) yield `    ${d.marker} ${d.text}`;
     }
   }

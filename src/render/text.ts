@@ -13,7 +13,7 @@ import {
   eta,
   groups,
   headline,
-  MARKER,
+  KINDS,
   noChanges,
   type Paint,
   paint,
@@ -49,7 +49,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push("", p.bold(group.title));
     for (const change of group.changes) {
       const at = where(change.source);
-      out.push(`  ${marked(p, MARKER[change.kind], headline(change))}${at ? p.dim(`  (${at})`) : ""}`);
+      out.push(`  ${marked(p, KINDS[change.kind].marker, headline(change))}${at ? p.dim(`  (${at})`) : ""}`);
       for (const line of detailLines(change)) out.push(`      ${marked(p, line.marker, line.text)}`);
     }
   }

@@ -11,14 +11,18 @@ import type { RecordedPause } from "../model/recovery.js";
 import type { Campaign, Creative } from "../model/wire.js";
 import { DAY_MS, type ExactForecast } from "./forecast.js";
 
-export type AlertKind =
-  | "behind"
-  | "budget exhausted"
-  | "ended short"
-  | "inactive"
-  | "nothing delivered"
-  | "no creative"
-  | "paused by apply";
+/** The alert kinds, in the order a campaign lists its alerts. */
+const ALERT_ORDER = [
+  "no creative",
+  "paused by apply",
+  "inactive",
+  "nothing delivered",
+  "ended short",
+  "budget exhausted",
+  "behind",
+] as const;
+
+export type AlertKind = (typeof ALERT_ORDER)[number];
 
 export interface StatusAlert {
   kind: AlertKind;
@@ -120,16 +124,6 @@ export function alertsOf(o: AlertInput): StatusAlert[] {
   // The cause before its symptoms: a campaign without a creative is also behind.
   return alerts.sort((a, b) => ALERT_ORDER.indexOf(a.kind) - ALERT_ORDER.indexOf(b.kind));
 }
-
-const ALERT_ORDER: readonly AlertKind[] = [
-  "no creative",
-  "paused by apply",
-  "inactive",
-  "nothing delivered",
-  "ended short",
-  "budget exhausted",
-  "behind",
-];
 
 /** What `impressions` not delivered would have cost at the campaign's current cpm. */
 export function undeliveredMoney(campaign: Campaign, impressions: number): Money {
