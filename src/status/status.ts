@@ -11,13 +11,14 @@ import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { maximumSpendMoney, spendNotReportedIn } from "../plan/findings/spend.js";
 import {
+  type AlertInput,
   type AlertKind,
   alertsOf,
   type ExactThresholds,
   type StatusAlert,
   undeliveredMoney,
 } from "./alerts.js";
-import { type ExactForecast, type Forecast, forecast, forecastFigures } from "./forecast.js";
+import { type Forecast, forecast, forecastFigures } from "./forecast.js";
 import { type InsertionOrderStatus, rollup } from "./rollup.js";
 
 /** 3: figures rounded once (src/model/ratio.ts), `spend.pct` null and `not_reported` (G15). */
@@ -172,30 +173,31 @@ function campaignStatus(
   const delivered = campaign.progress?.impressions_delivered ?? 0;
   const budget = campaign.budget_impressions;
   const canServe = creatives.filter(creativeCanServe).length; // one rule with plan (src/model/creative-serving.ts)
-  const outlook = forecast({
-    start,
-    end,
-    now,
-    delivered,
-    budget,
-    delivering: campaign.active && canServe > 0,
-  });
+  const delivering = campaign.active && canServe > 0;
+  const outlook = forecast({ start, end, now, delivered, budget, delivering });
   const declaredInactive = input.declaredInactive?.has(campaign.id) === true;
   const thresholds = exactThresholds(input.thresholds);
-  const verdict = verdictOf({ campaign, start, end, now, delivered, outlook, threshold: thresholds.behind });
-  const alerts = alertsOf({
+  const facts = {
     campaign,
     creatives,
     canServe,
     pause,
     declaredInactive,
-    verdict,
     outlook,
     start,
     end,
     now,
     thresholds,
-  });
+  };
+  const verdict = verdictOf(facts);
+  const alerts = alertsOf({ ...facts, verdict });
+  const short = budget - delivered;
+  const undelivered = { impressions: short, amount: Money.format(undeliveredMoney(campaign, short)) };
+  const paused = pause && {
+    apply_id: pause.apply_id,
+    paused_at: pause.paused_at,
+    apply_running: pause.owner_running,
+  };
   return {
     id: campaign.id,
     name: campaign.name,
@@ -221,23 +223,8 @@ function campaignStatus(
       can_serve: canServe,
       problems: creatives.flatMap(creativeProblems),
     },
-    ...(now >= end && delivered < budget
-      ? {
-          undelivered: {
-            impressions: budget - delivered,
-            amount: Money.format(undeliveredMoney(campaign, budget - delivered)),
-          },
-        }
-      : {}),
-    ...(pause && !campaign.active
-      ? {
-          paused_by_apply: {
-            apply_id: pause.apply_id,
-            paused_at: pause.paused_at,
-            apply_running: pause.owner_running,
-          },
-        }
-      : {}),
+    ...(now >= end && short > 0 ? { undelivered } : {}),
+    ...(paused && !campaign.active ? { paused_by_apply: paused } : {}),
     alerts,
   };
 }
@@ -275,23 +262,16 @@ function spendOf(campaign: Campaign, now: number): CampaignStatus["spend"] {
   };
 }
 
-function verdictOf(o: {
-  campaign: Campaign;
-  start: number;
-  end: number;
-  now: number;
-  delivered: number;
-  outlook: ExactForecast;
-  threshold: Ratio;
-}): PacingVerdict {
+function verdictOf(o: Omit<AlertInput, "verdict">): PacingVerdict {
+  const delivered = o.campaign.progress?.impressions_delivered ?? 0;
   if (o.now < o.start) return "not started";
   if (o.now >= o.end) return "ended";
-  if (o.delivered >= o.campaign.budget_impressions) return "budget delivered";
+  if (delivered >= o.campaign.budget_impressions) return "budget delivered";
   // One sample has no history: an inactive campaign that delivered nothing was never activated.
-  if (!o.campaign.active) return o.delivered > 0 ? "paused" : "never activated";
+  if (!o.campaign.active) return delivered > 0 ? "paused" : "never activated";
   // Within ± the threshold, both ends included, is on track: exactly -10% against 10 is.
   const d = o.outlook.difference;
-  if (Ratio.compare(Ratio.abs(d), o.threshold) <= 0) return "on track";
+  if (Ratio.compare(Ratio.abs(d), o.thresholds.behind) <= 0) return "on track";
   return d.n < 0n ? "behind" : "ahead";
 }
 
