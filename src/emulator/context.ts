@@ -8,8 +8,6 @@ import { notFound } from "./errors.js";
 import type { Store, UserRecord } from "./store.js";
 
 export interface RequestContext {
-  method: string;
-  path: string;
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
   store: Store;
@@ -20,7 +18,6 @@ export interface RequestContext {
   /** The session token, for DELETE /api/session. */
   token: string | undefined;
   environment: Environment;
-  clientIp: string;
   /** The parsed JSON body; throws 400 (syntax, encoding, content type, size). */
   json(): unknown;
   /** Session operations (POST and DELETE /api/session), served by the server's session table. */

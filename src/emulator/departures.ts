@@ -1,8 +1,7 @@
 /**
  * Rehearsing a DSP that departs from the contract where nobody chose (docs/emulator.md): it drops a
- * member it is sent, answers a create in another shape, or ignores an unknown query parameter (G16).
- * For users too (`--drop-on-write`, `--create-answer`, `--unknown-parameters`), unlike the test-only
- * quirks; like them, at the edge, never inside the rules.
+ * member it is sent, answers a create in another shape, or ignores an unknown query parameter (G16)
+ * (`--drop-on-write`, `--create-answer`, `--unknown-parameters`). At the edge, never in the rules.
  */
 import type { Dialect } from "../model/dialect.js";
 import { DSP_BASE_PATH } from "../model/wire.js";

@@ -17,13 +17,12 @@ import {
   sessionCookieName,
 } from "../model/wire.js";
 import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
-import type { Reply, RequestContext, Route } from "./context.js";
+import type { Reply, RequestContext } from "./context.js";
 import { createReply, type Departures, droppedBody, queryOf } from "./departures.js";
 import { ServedDialect } from "./dialect.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
 import { parseFlags } from "./listing.js";
-import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { type AnswerMode, answerReply } from "./richer.js";
 import { Router } from "./router.js";
@@ -80,13 +79,6 @@ const ROUTER = new Router([
   ...mediaOwnerRoutes,
 ]);
 
-/** A request's route, and the canonical path it was found at (the dialect's path moved there). */
-interface Routed {
-  route: Route;
-  params: Record<string, string>;
-  path: string;
-}
-
 export interface EmulatorCoreOptions {
   store: Store;
   clock: Clock;
@@ -94,8 +86,6 @@ export interface EmulatorCoreOptions {
   rateLimits: RateLimits | "off";
   latencyMs: number;
   faults: FaultInjector;
-  /** Test-only departures from the contract (quirks.ts). */
-  quirks: ReadonlySet<Quirk>;
   /** G14: what successful answers hold (richer.ts). */
   answers: AnswerMode;
   /** The dialect served (dialect.ts), already checked. */
@@ -202,10 +192,8 @@ export class Emulator {
     let reply: Reply;
     try {
       const query = queryOf(this.options.departures, url.searchParams);
-      const trace = quirkQuery(this.options.quirks, method, query);
       const served = this.dispatch({ req, method, path, query, raw, entry });
-      reply = quirkReply(this.options.quirks, { method, path: served.path, trace }, served.reply);
-      reply = answerReply(this.options.answers, reply);
+      reply = answerReply(this.options.answers, served.reply);
       // The richer answer leaves the canonical targetings alone, and the dialect then moves them.
       reply = this.served.answer(method, served.pattern, reply, this.store);
       reply = createReply(this.options.departures, this.dialect, { method, pattern: served.pattern }, reply);
@@ -242,8 +230,8 @@ export class Emulator {
     }
   }
 
-  /** The handler's reply, with the canonical path and the route pattern that answered. */
-  private dispatch(request: ReceivedRequest): { reply: Reply; path: string; pattern: string } {
+  /** The handler's reply, and the route pattern that answered. */
+  private dispatch(request: ReceivedRequest): { reply: Reply; pattern: string } {
     const { req, method, path, query, raw, entry } = request;
     const now = this.clock.now();
     const found = this.route(method, path);
@@ -271,8 +259,6 @@ export class Emulator {
     let parsed: { value: unknown } | undefined;
     const isWrite = method === "POST" || method === "PUT" || method === "PATCH";
     const ctx: RequestContext = {
-      method,
-      path: found.path,
       params,
       query,
       store: this.store,
@@ -280,7 +266,6 @@ export class Emulator {
       user,
       token,
       environment: this.options.environment,
-      clientIp: req.socket.remoteAddress ?? "unknown",
       json: () => {
         if (!parsed) {
           const value = parseJsonBody(raw, req.headers["content-type"]);
@@ -298,18 +283,18 @@ export class Emulator {
     // No write names a query parameter: one given is a 422, unless this DSP ignores it (G16).
     if (method !== "GET") parseFlags(query);
     const reply = this.served.handle(method, route.pattern, ctx, route.handle);
-    return { reply, path: found.path, pattern: route.pattern };
+    return { reply, pattern: route.pattern };
   }
 
   /** The route, or the 404 to answer once the session and the rate limit are seen to. */
-  private route(method: string, path: string): Routed | HttpError {
+  private route(method: string, path: string): ReturnType<Router["match"]> | HttpError {
     // G13: the DSP interface exists in production only.
     const dsp = path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`);
     if (this.options.environment === "staging" && dsp) return notFound();
     const canonical = this.served.path(method, path);
     if (canonical === undefined) return notFound();
     try {
-      return { ...ROUTER.match(method, canonical), path: canonical };
+      return ROUTER.match(method, canonical);
     } catch (error) {
       if (error instanceof HttpError) return error;
       throw error;

@@ -12,7 +12,6 @@ import { Emulator, type RequestLogEntry, send } from "./emulator.js";
 import { HttpError } from "./errors.js";
 import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
-import type { Quirk } from "./quirks.js";
 import type { AnswerMode } from "./richer.js";
 import { buildStore, type EmulatorSeed, placeSeed, seedDialect, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
@@ -27,7 +26,6 @@ export {
 export { loadDialectFile } from "./dialect.js";
 export type { RequestLogEntry } from "./emulator.js";
 export { DialectError, FaultSpecError, SeedError } from "./errors.js";
-export type { Quirk } from "./quirks.js";
 export { ANSWER_MODES, type AnswerMode } from "./richer.js";
 export type { EmulatorSeed, SeedCampaign, SeedCreative, SeedInsertionOrder, SeedUser } from "./seed.js";
 export { loadSeedFile, validateSeed } from "./seed.js";
@@ -58,8 +56,6 @@ export interface EmulatorOptions {
   control?: boolean | undefined;
   /** Loaded on start when present (instead of the seed); written atomically after each write. */
   statePath?: string | undefined;
-  /** TEST-ONLY (quirks.ts): a DSP that differs, for `doohctl doctor` to notice; never for rehearsing. */
-  quirks?: readonly Quirk[] | undefined;
   /** G14: `contract` (default) answers exactly the contract; `richer` as a richer DSP might (richer.ts). */
   answers?: AnswerMode | undefined;
   /** Where the DSP answers G1, G2, G3 or G5 otherwise (dialect.ts); wins over the seed's `dialect`. */
@@ -104,7 +100,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rateLimits: options.rateLimits ?? PUBLISHED_RATE_LIMITS,
     latencyMs: options.latencyMs ?? 0,
     faults: new FaultInjector(options.faults ?? "", options.faultSeed),
-    quirks: new Set(options.quirks ?? []),
     answers: options.answers ?? "contract",
     dialect: dialect ?? DEFAULT_DIALECT,
     departures: options.departures ?? {},

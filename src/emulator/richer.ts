@@ -3,7 +3,7 @@
  * doohctl's tolerant reader: each object and list envelope of a successful answer carries as many
  * extra members as its own, times six fraction digits, an unset URL is `null`. Left alone: the
  * members of an option set (an unknown one blocks any plan that replaces the list, G14) and `pacing`
- * (opaque, G2: an added member would be a pacing change); error answers. At the edge, like quirks.
+ * (opaque, G2: an added member would be a pacing change); error answers. At the edge, after the handler.
  */
 import type { Reply } from "./context.js";
 import { CAMPAIGN_MEMBERS, memberNames } from "./members.js";

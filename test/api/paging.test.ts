@@ -5,6 +5,7 @@ import { listAll } from "../../src/api/paging.js";
 import type { EmulatorSeed } from "../../src/emulator/index.js";
 import { sendInChunks } from "../helpers/batches.js";
 import { seedWithCampaigns } from "../helpers/builders.js";
+import { quirky } from "../helpers/quirks.js";
 import { type EmulatorWorld, emulatorWorld } from "../helpers/world.js";
 import { CAMPAIGNS_PATH } from "./harness.js";
 
@@ -106,10 +107,8 @@ describe("G12: a query reaches at most 101 pages", () => {
 
 describe("G12: a DSP that ignores the paging parameters", () => {
   it("that ignores page is named as such, not as a list that shifted: no run later helps", async () => {
-    h = await emulatorWorld({
-      seed: seedWithCampaigns(150),
-      emulator: { rateLimits: "off", quirks: ["page-ignored"] },
-    });
+    h = await emulatorWorld({ seed: seedWithCampaigns(150), emulator: { rateLimits: "off" } });
+    h = await h.behind(quirky(["page-ignored"]));
     const error = await h.client.listCampaignsByInsertionOrder(["1001"]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as Error).message).toContain(
