@@ -33,10 +33,7 @@ function badJson(message: string, field = "body"): HttpError {
   return new HttpError(400, { data: [{ field, messages: [message] }] });
 }
 
-/**
- * G12: a write is `application/json` in UTF-8; anything else is 400 Invalid JSON. Parser messages
- * are not echoed: they quote the input, which may hold a password.
- */
+/** G12: a write is `application/json` in UTF-8, else 400; no parser message, which could quote a password. */
 export function parseJsonBody(raw: RawBody, contentType: string | undefined): unknown {
   const [media = "", ...params] = (contentType ?? "").split(";").map((p) => p.trim().toLowerCase());
   if (media !== "application/json") throw badJson("must be application/json", "Content-Type");

@@ -18,10 +18,7 @@ export interface Accrual {
   denominator: string;
   /** Spend of the impressions delivered under earlier cpms in the current cpm's currency, in nanos. */
   spent_nanos: string;
-  /**
-   * Spend in other currencies than the current cpm's, in nanos, in the order first spent (absent in
-   * older state files).
-   */
+  /** Spend in other currencies than the current cpm's, in nanos, in the order first spent. */
   spent_elsewhere?: { currency_code: string; nanos: string }[];
   /** The currency first spent in, set when a cpm changes currency after spending. */
   first_currency?: string;

@@ -17,10 +17,7 @@ export const UNKNOWN_PARAMETERS = ["refuse", "ignore"] as const;
 export type UnknownParameters = (typeof UNKNOWN_PARAMETERS)[number];
 
 export interface Departures {
-  /**
-   * Members the DSP drops, by the name the request carries them under: taken out of each item of a
-   * write body, or of a single object's body, before the handler sees it.
-   */
+  /** Members dropped from a write's items (or single body) before the handler, by the name sent. */
   dropOnWrite?: readonly string[] | undefined;
   /** @default "member": under the dialect's `create_campaigns_member`, as the contract says (G3). */
   createAnswer?: CreateAnswer | undefined;

@@ -314,10 +314,7 @@ export class Emulator {
   }
 }
 
-/**
- * G10: session creation is limited per IP, GET per user, PUT/POST/PATCH per user together;
- * DELETE /api/session is in no published class (docs/emulator.md).
- */
+/** G10: sessions per IP, GET and writes per user; DELETE /api/session in no class (docs/emulator.md). */
 function rateClass(method: string, path: string): RequestClass | undefined {
   if (path === SESSION_PATH && method === "POST") return "session";
   if (method === "GET") return "get";

@@ -166,10 +166,7 @@ export function readString(
   return value;
 }
 
-/**
- * An absolute URL (spec: `pixel_url`; the contract's `format: uri`); scheme and length are not the
- * spec's to limit (docs/emulator.md, "Requests").
- */
+/** An absolute URL (spec: `pixel_url`); scheme and length are not the spec's to limit (docs/emulator.md). */
 export function readUrl(issues: Issues, field: string, value: unknown): string | undefined {
   const text = readString(issues, field, value, { min: 1, max: Number.POSITIVE_INFINITY });
   if (text === undefined) return undefined;

@@ -51,10 +51,7 @@ function richer(value: unknown): unknown {
   return out;
 }
 
-/**
- * Hot list pages come serialized (`raw`): their richer form is a function of that text, kept
- * (bounded) as the store keeps the page.
- */
+/** Hot list pages come serialized (`raw`): their richer form is kept too (bounded), as the store's is. */
 const MAX_REMEMBERED = 256;
 const rememberedRaw = new Map<string, string>();
 

@@ -62,10 +62,7 @@ export type SeedInsertionOrder = Omit<
   Partial<Pick<InsertionOrder, "contract_number" | "budget_impressions" | "budget_money">>;
 
 export interface EmulatorSeed {
-  /**
-   * The day (`YYYY-MM-DD`, UTC) the dates are written for: placed at the day the emulator starts on,
-   * every date moved by the same whole days (`placeSeed`).
-   */
+  /** The day (`YYYY-MM-DD`, UTC) the dates are written for: moved to the emulator's (`placeSeed`). */
   today?: string;
   users?: SeedUser[];
   advertisers?: Advertiser[];

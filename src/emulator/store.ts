@@ -39,10 +39,7 @@ export interface AuditRecord {
   last_reviewer: string;
 }
 
-/**
- * A creative as stored: the DSP view and its seat, a user's `account_id` (spec: "Creatives belong
- * to one seat"), which the view does not show.
- */
+/** A creative as stored: the DSP view and its seat, its creator's `account_id`, which the view hides. */
 export type CreativeRecord = Omit<Creative, "audits"> & { audits: AuditRecord[]; seat_id: string };
 
 /** What `state()` and `GET /__emulator/state` show, in the API's own shapes. */

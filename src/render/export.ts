@@ -143,10 +143,7 @@ function creativesByCampaign(
   return result;
 }
 
-/**
- * The live state as a config document; creative lists are exact (empty when none is associated),
- * so the exported file manages associations from then on.
- */
+/** The live state as a config; creative lists are exact (empty for none), so it manages associations. */
 export function renderExport(live: LiveState, options: ExportOptions): string {
   const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
   const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);

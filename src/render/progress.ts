@@ -13,18 +13,11 @@ export interface ProgressView {
   total: number;
   /** The request being sent (or waiting for its slot). */
   current?: { seq: number; phase: number; method: string; path: string; items: number };
-  /**
-   * After a stop: how many paused campaigns are being reactivated. It replaces `current`:
-   * the request that stopped the apply is no longer what anything waits for.
-   */
+  /** After a stop: how many paused campaigns are being reactivated; replaces `current`. */
   restoring?: number;
   /** A wait in progress: clock time it ends, and why. */
   wait?: { until: number; reason: WaitReason };
-  /**
-   * The request out the longest without an answer: when it went, which attempt of
-   * how many, and the clock time its deadline runs out. Shown once it has been silent for
-   * `SILENT_MS`, as a countdown to the deadline.
-   */
+  /** The request silent the longest: when it went, its tries and deadline; counted down after `SILENT_MS`. */
   awaiting?: { sentAt: number; deadline: number; tries: Tries };
   /** Time between two writes at the configured window (window / limit). */
   writeIntervalMs: number;

@@ -71,10 +71,7 @@ export interface CampaignStatus {
   spend: { amount: string; budget: string; maximum: string[]; pct: number | null; not_reported?: string };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
-  /**
-   * An ended flight short of its budget: impressions and money (at its current cpm) not delivered,
-   * shown even when it does not alert (declared `active: false`, or ended over 7 days ago).
-   */
+  /** An ended flight's shortfall at its cpm, shown when it does not alert (`active: false`, ended 7+ days). */
   undelivered?: { impressions: number; amount: string };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
   paused_by_apply?: { apply_id: string; paused_at: string; apply_running: boolean };

@@ -68,10 +68,7 @@ interface Pending {
   budgetTouched: boolean;
 }
 
-/**
- * G8 on the state the request would produce, per insertion order it touches; commits only when
- * nothing fails.
- */
+/** G8 on the state the request would produce, per insertion order; commits only when nothing fails. */
 function commit(store: Store, issues: Issues, pending: readonly Pending[], now: number): void {
   const byId = new Map(pending.map((p) => [p.record.id, p]));
   const orders = new Set(pending.map((p) => p.record.insertion_order_id));
