@@ -9,6 +9,7 @@
 import { append } from "../../model/append.js";
 import type { DesiredInsertionOrder, DesiredState } from "../../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../../model/recovery.js";
+import { INSERTION_ORDER_FIELDS } from "../../model/resource-fields.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
 import type { InsertionOrder } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";
@@ -17,7 +18,7 @@ import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "../t
 import { campaignCreation } from "./campaign-creation.js";
 import { campaignUpdate, unmanagedDeactivation } from "./campaign-update.js";
 import { campaignKey } from "./changed.js";
-import { diffInsertionOrder } from "./compare.js";
+import { diffFields } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork } from "./creatives.js";
 import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./io-patch.js";
@@ -188,7 +189,7 @@ function insertionOrderChange(
   io: DesiredInsertionOrder,
   live: InsertionOrder,
 ): InsertionOrderWork | undefined {
-  const fields = diffInsertionOrder(io.fields, live, io.fieldSources);
+  const fields = diffFields(INSERTION_ORDER_FIELDS, io.fields, live, io.fieldSources);
   if (fields.length === 0) return undefined;
   const id = ctx.nextId();
   ctx.changes.push({

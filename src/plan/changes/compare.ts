@@ -5,19 +5,11 @@
  * `{units: "12", nanos: 500000000}` and `+01:00` times equal their UTC form.
  */
 import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
-import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../../model/desired.js";
+import type { CampaignFields, SourceRef } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
-import {
-  CAMPAIGN_FIELDS,
-  CREATIVE_FIELDS,
-  type FieldKind,
-  type FieldSpec,
-  INSERTION_ORDER_FIELDS,
-  withFlag,
-} from "../../model/resource-fields.js";
+import { CAMPAIGN_FIELDS, type FieldKind, type FieldSpec, withFlag } from "../../model/resource-fields.js";
 import { sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
-import type { Campaign, Creative, InsertionOrder } from "../../model/wire.js";
 import type { FieldChange, FieldDetail, JsonValue } from "../types.js";
 
 /** Plain JSON copy of a wire value, for storing in a plan. */
@@ -25,11 +17,6 @@ export function toJson(value: unknown): JsonValue {
   // Strings and booleans are their own copy; the round trip is for objects (and NaN -> null).
   if (typeof value === "string" || typeof value === "boolean") return value;
   return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
-}
-
-function moneyOrNullEquals(a: Money | null, b: Money | null): boolean {
-  if (a === null || b === null) return a === b;
-  return Money.equals(a, b);
 }
 
 function idSetEquals(a: readonly string[], b: readonly string[]): boolean {
@@ -71,7 +58,7 @@ export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
     case "time":
       return Time.equals(a as string, b as string);
     case "money":
-      return moneyOrNullEquals(a as Money, b as Money);
+      return Money.equals(a as Money, b as Money);
     case "opaque":
       return pacingEquals(a as Opaque, (b ?? {}) as Opaque);
     case "id_list":
@@ -127,45 +114,17 @@ export function patchOf(
   return patch;
 }
 
-export function diffInsertionOrder(
-  desired: InsertionOrderFields,
-  live: InsertionOrder,
-  sources: Sources<keyof InsertionOrderFields>,
-): FieldChange[] {
-  return diffFields(INSERTION_ORDER_FIELDS, desired, live, sources);
-}
-
 export function pacingEquals(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return jsonDiff(a, b).length === 0;
 }
 
-export function diffCampaign(
-  desired: CampaignFields,
-  live: Campaign,
-  sources: Sources<keyof CampaignFields>,
-): FieldChange[] {
-  return diffFields(CAMPAIGN_FIELDS, desired, live, sources);
-}
-
 /** Fields a new campaign is created with (G3); `active` is handled by the phases. */
-export function createFields(
-  desired: CampaignFields,
-  sources: Sources<keyof CampaignFields>,
-  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
-): FieldChange[] {
+export function createFields(desired: CampaignFields, sources: Sources<keyof CampaignFields>): FieldChange[] {
   const values: Values = desired;
   const changes: FieldChange[] = [];
-  for (const { name } of withFlag(fields, "compare")) {
+  for (const { name } of withFlag(CAMPAIGN_FIELDS, "compare")) {
     const want = values[name];
     if (want !== undefined) changes.push(change(name, null, want, (sources as Sources<string>)[name]));
   }
   return changes;
-}
-
-export function diffCreative(
-  desired: CreativeFields,
-  live: Creative,
-  sources: Sources<keyof CreativeFields>,
-): FieldChange[] {
-  return diffFields(CREATIVE_FIELDS, desired, live, sources);
 }

@@ -11,7 +11,7 @@ import type { Advertiser, Creative, InsertionOrder } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { CampaignRef } from "../types.js";
-import { diffCreative, patchOf } from "./compare.js";
+import { diffFields, patchOf } from "./compare.js";
 import { campaignAddress } from "./identity.js";
 import type { Scope } from "./scope.js";
 import type { Context, CreativeWork } from "./work.js";
@@ -172,7 +172,7 @@ export function creativeWork(
       continue;
     }
     if (unknownCategories(ctx, desired, live, input.categories)) continue;
-    const fields = diffCreative(desired.fields, live, desired.fieldSources);
+    const fields = diffFields(CREATIVE_FIELDS, desired.fields, live, desired.fieldSources);
     if (fields.length === 0) continue;
     const id = ctx.nextId();
     ctx.changes.push({
