@@ -299,7 +299,7 @@ export interface Plan {
   /** `--allow` policy codes: their denials are warnings in this plan. Absent when none. */
   allowed?: string[];
   /** The threshold flags the plan was made with; absent when it used the defaults. */
-  thresholds?: SavedThresholds;
+  thresholds?: PlanThresholds;
   /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
   scope?: ChangedScope;
   fingerprints: Fingerprint[];
@@ -350,21 +350,18 @@ export interface LiveState {
   readRequests: number;
 }
 
-/** `--budget-increase-threshold` and `--cpm-increase-threshold` as a saved plan records them. */
-export interface SavedThresholds {
-  budget_increase_percent?: number;
-  cpm_increase_percent?: number;
-  min_budget_days?: number;
-}
-
-/** Thresholds of analyzer DOOH401, in percent of the live value. */
+/**
+ * The threshold flags, in the saved plan's words, so that `apply --plan` makes the plan again
+ * with the limits it was reviewed with (a policy increase rule without a `limit` takes them:
+ * DOOH902, DOOH903).
+ */
 export interface PlanThresholds {
-  /** @default 50 */
-  budgetIncreasePercent?: number;
+  /** DOOH401, in percent of the live value. @default 50 */
+  budget_increase_percent?: number;
   /** @default 20 */
-  cpmIncreasePercent?: number;
+  cpm_increase_percent?: number;
   /** DOOH304: a budget cut in flight leaving fewer days than this at the current pace. @default 2 */
-  minBudgetDays?: number;
+  min_budget_days?: number;
 }
 
 /** Everything `createPlan` needs besides desired and live state; it reads no clock itself. */

@@ -48,9 +48,9 @@ export interface AnalyzeInput {
 }
 
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
-  budgetIncreasePercent: 50,
-  cpmIncreasePercent: 20,
-  minBudgetDays: 2,
+  budget_increase_percent: 50,
+  cpm_increase_percent: 20,
+  min_budget_days: 2,
 };
 
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
@@ -209,9 +209,9 @@ export function changeSubject(change: Change): string {
 
 function increases(input: AnalyzeInput): Finding[] {
   const limits: Record<string, number> = {
-    budget_impressions: input.thresholds.budgetIncreasePercent,
-    budget_money: input.thresholds.budgetIncreasePercent,
-    cpm: input.thresholds.cpmIncreasePercent,
+    budget_impressions: input.thresholds.budget_increase_percent,
+    budget_money: input.thresholds.budget_increase_percent,
+    cpm: input.thresholds.cpm_increase_percent,
   };
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];

@@ -26,7 +26,7 @@ export function shortBudgets(input: {
   thresholds: Required<PlanThresholds>;
 }): Finding[] {
   const now = Time.toMillis(input.now);
-  const minMs = Ratio.multiply(Ratio.fromDecimal(input.thresholds.minBudgetDays), Ratio.of(DAY_MS));
+  const minMs = Ratio.multiply(Ratio.fromDecimal(input.thresholds.min_budget_days), Ratio.of(DAY_MS));
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
     const live = input.live.campaigns.get(c.campaign.campaign_id);
@@ -53,7 +53,7 @@ export function shortBudgets(input: {
     return [
       finding(
         "DOOH304",
-        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(Ratio.of(elapsed))}), less than --min-budget-days ${input.thresholds.minBudgetDays}; it would go dark about ${days(Ratio.subtract(flightLeft, lasts))} before its flight ends`,
+        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(Ratio.of(elapsed))}), less than --min-budget-days ${input.thresholds.min_budget_days}; it would go dark about ${days(Ratio.subtract(flightLeft, lasts))} before its flight ends`,
         { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
       ),
     ];

@@ -128,7 +128,8 @@ function increases(input: PolicyInput): Finding[] {
       if (!rule) return [];
       // The DOOH401 threshold flags are the defaults of these rules.
       const limit =
-        rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
+        rule.limit ??
+        (budget ? input.thresholds.budget_increase_percent : input.thresholds.cpm_increase_percent);
       const increase = increasePercent(f);
       if (increase === undefined || !exceeds(increase, limit)) return [];
       const message = `raises ${f.field} of ${changeSubject(c)}, ${show(f.before)} -> ${show(f.after)} (${describeIncrease(increase, limit)}, above the largest increase of ${limit}%)`;
