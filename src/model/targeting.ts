@@ -77,10 +77,6 @@ function normalizeList(list: readonly TargetingOptionSet[]): TargetingOptionSet[
   return keyed(list).sets;
 }
 
-function setEquals(a: TargetingOptionSet, b: TargetingOptionSet): boolean {
-  return key(a) === key(b);
-}
-
 function keyedEquals(a: KeyedTargetings, b: KeyedTargetings): boolean {
   return a.keys.length === b.keys.length && a.keys.every((k, i) => k === b.keys[i]);
 }
@@ -135,7 +131,6 @@ export const Targeting = {
   normalizeList,
   key,
   keyed,
-  setEquals,
   listEquals,
   keyedEquals,
   difference,

@@ -19,12 +19,6 @@ export const Placeholder = {
     return text.includes(MARK);
   },
 
-  /** The create change id of a whole placeholder, or undefined for anything else. */
-  parse(text: string): string | undefined {
-    const match = /^<new:(c[0-9]+)>$/.exec(text);
-    return match?.[1];
-  },
-
   /**
    * `text` with every placeholder replaced by `lookup(createChangeId)`; where that gives
    * undefined, by `missing(placeholder, createChangeId)` (which may throw).

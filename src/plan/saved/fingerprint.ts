@@ -20,9 +20,6 @@ import type { LiveIndex } from "../live-index.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "../types.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
 
-// Callers (stale.ts, tests) have long found canonical JSON here.
-export { canonicalJson };
-
 /** A member's value as a fingerprint holds it: times, money and opaque objects canonical, id lists sorted. */
 function snapshotValue(kind: FieldKind, value: unknown): JsonValue {
   if (value === null) return null;

@@ -7,7 +7,8 @@
 import { Money } from "../../model/money.js";
 import { compareIds } from "../../model/targeting.js";
 import type { Fingerprint, JsonValue, ObjectKind } from "../types.js";
-import { canonicalJson, fingerprintOf } from "./fingerprint.js";
+import { canonicalJson } from "./canonical.js";
+import { fingerprintOf } from "./fingerprint.js";
 
 export interface StaleObject {
   kind: ObjectKind;
