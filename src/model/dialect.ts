@@ -236,18 +236,12 @@ export interface DialectProblem {
   readonly message: string;
 }
 
-const TOP_KEYS = new Set([
-  "insertion_orders_path",
-  "contract_number",
-  "progress",
-  "targetings",
-  "campaign_targetings",
-  "create_campaigns_member",
-]);
-const GROUP_KEYS: Record<string, readonly string[]> = {
-  progress: ["parameter", "member", "impressions", "spend"],
-  targetings: ["read_path", "member"],
-};
+/** The keys as written: top-level ones, and the members of each group (`progress.member`). */
+const TOP_KEYS = new Set(DIALECT_KEYS.map(({ key }) => key.split(".")[0]!));
+const GROUP_KEYS: Record<string, string[]> = {};
+for (const [group = "", member] of DIALECT_KEYS.map(({ key }) => key.split("."))) {
+  if (member !== undefined) GROUP_KEYS[group] = [...(GROUP_KEYS[group] ?? []), member];
+}
 
 /**
  * A dialect from its written form (a config's `connection.dialect`, the emulator's
