@@ -11,7 +11,7 @@ import type { Plan } from "../plan/types.js";
 export function leftPaused(
   plan: Plan,
   appliedSeqs: ReadonlySet<number>,
-  sentSeqs: ReadonlySet<number> = appliedSeqs,
+  sentSeqs: ReadonlySet<number>,
 ): LeftPausedCampaign[] {
   return pauseSpans(plan).flatMap((span) => {
     if (!sentSeqs.has(span.pause_seq)) return [];

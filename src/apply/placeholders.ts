@@ -16,7 +16,8 @@ export class PlanIntegrityError extends Error {
   readonly code = "APPLY_PLAN_INVALID";
 }
 
-function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
+/** `text` (a path, a body's string) with every placeholder replaced by its campaign's id. */
+export function resolvePath(text: string, created: ReadonlyMap<string, string>): string {
   return Placeholder.resolve(
     text,
     (changeId) => created.get(changeId),
@@ -31,7 +32,7 @@ function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
 
 /** The value with every placeholder replaced; values without one are returned as they are. */
 export function resolvePlaceholders<T extends JsonValue>(value: T, created: ReadonlyMap<string, string>): T {
-  if (typeof value === "string") return replaceIn(value, created) as T;
+  if (typeof value === "string") return resolvePath(value, created) as T;
   if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, created)) as T;
   if (value !== null && typeof value === "object") {
     const out: { [key: string]: JsonValue } = {};
@@ -39,10 +40,6 @@ export function resolvePlaceholders<T extends JsonValue>(value: T, created: Read
     return out as T;
   }
   return value;
-}
-
-export function resolvePath(path: string, created: ReadonlyMap<string, string>): string {
-  return replaceIn(path, created);
 }
 
 /** For display of requests never sent: real ids where known, placeholders elsewhere. */

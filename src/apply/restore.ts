@@ -3,6 +3,7 @@
  * for targeting changes and did not reactivate are reactivated before it reports.
  */
 import type { DspClient } from "../api/types.js";
+import { count } from "../model/plural.js";
 import { type Campaign, MAX_BATCH } from "../model/wire.js";
 import type { ApplyListener } from "./events.js";
 
@@ -58,7 +59,7 @@ export async function restoreDelivery(input: {
   try {
     input.emit({ type: "restore", campaigns: input.campaignIds.length });
     say(
-      `reactivating ${campaigns(input.campaignIds.length)} this apply paused: ${input.campaignIds.join(", ")}`,
+      `reactivating ${count(input.campaignIds.length, "campaign")} this apply paused: ${input.campaignIds.join(", ")}`,
     );
     for (let at = 0; at < input.campaignIds.length; at += MAX_BATCH) {
       // Each Moved leaves fewer to send: the loop ends.
@@ -92,13 +93,13 @@ export async function restoreDelivery(input: {
     input.recovery?.reactivated(restored);
     const missed = [...unseen, ...stillInactive];
     if (missed.length > 0) {
-      const error = `${campaigns(missed.length)} not active after the reactivation request: ${missed.join(", ")}${unseen.length > 0 ? ` (not read back: ${unseen.join(", ")})` : ""}`;
+      const error = `${count(missed.length, "campaign")} not active after the reactivation request: ${missed.join(", ")}${unseen.length > 0 ? ` (not read back: ${unseen.join(", ")})` : ""}`;
       say(
         `could not reactivate every paused campaign (${error}); the recovery record keeps them for the next plan`,
       );
       return { restored, error };
     }
-    say(`delivery restored: ${campaigns(restored.length)} active again`);
+    say(`delivery restored: ${count(restored.length, "campaign")} active again`);
     return { restored };
   } catch (error) {
     if (restored.length > 0) input.recovery?.reactivated(restored);
@@ -109,5 +110,3 @@ export async function restoreDelivery(input: {
     return { restored, error: message };
   }
 }
-
-const campaigns = (n: number) => (n === 1 ? "1 campaign" : `${n} campaigns`);

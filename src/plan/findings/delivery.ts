@@ -249,12 +249,8 @@ function percent(part: number, whole: number): string {
  */
 export function boughtCpm(spend: Money, delivered: number): Money | undefined {
   if (delivered <= 0) return undefined;
-  const numerator = Money.toNanos(spend) * 1000n;
-  const d = BigInt(delivered);
-  let q = numerator / d;
-  const r = numerator % d;
-  if (r * 2n > d || (r * 2n === d && q % 2n === 1n)) q += 1n;
-  return Money.fromNanos(q, spend.currency_code);
+  const nanos = Ratio.toFixed(Ratio.of(Money.toNanos(spend) * 1000n, delivered), 0);
+  return Money.fromNanos(BigInt(nanos), spend.currency_code);
 }
 
 /**

@@ -226,13 +226,15 @@ export interface Schedule {
   pauses: Choice;
 }
 
-/** `maxDarkRequests`: `--max-pause` in write intervals. */
-/** `endpoints`: the dialect's (src/api/endpoints.ts), so a plan shows each request as it is sent. */
+/**
+ * `endpoints`: the dialect's (src/api/endpoints.ts), so a plan shows each request as it is sent;
+ * `maxDarkRequests`: `--max-pause` in write intervals.
+ */
 export function scheduleRequests(
   built: Built,
-  options: { maxDarkRequests?: number; endpoints?: DspEndpoints } = {},
+  options: { maxDarkRequests?: number; endpoints: DspEndpoints },
 ): Schedule {
-  const endpoints = options.endpoints ?? Endpoints;
+  const { endpoints } = options;
   fitCreatedBudgets(built);
   placeRaises(built);
   const creates = built.campaigns.filter((w) => w.create);

@@ -70,10 +70,6 @@ const CHUNK_ITEMS = 16;
  */
 export function* planFileChunks(plan: Plan): Generator<string> {
   const keys = TOP_LEVEL.filter((key) => plan[key] !== undefined);
-  if (keys.length === 0) {
-    yield serializePlan(plan);
-    return;
-  }
   for (const [i, key] of keys.entries()) {
     const value = plan[key];
     const name = JSON.stringify(key);
