@@ -48,14 +48,37 @@ export function landed(error: unknown): error is InconsistentResultError | Resul
   return error instanceof InconsistentResultError || error instanceof ResultUnknownError;
 }
 
-/** The batch PATCHes: their body member, the resource's table, how one is named. */
+/** The batch PATCHes: their body member, the resource's table and kind, how one is named and read now. */
 const BATCHES = [
-  { member: "insertion_orders", fields: INSERTION_ORDER_FIELDS, noun: "insertion order" },
-  { member: "campaigns", fields: CAMPAIGN_FIELDS, noun: "campaign" },
-  { member: "creatives", fields: CREATIVE_FIELDS, noun: "creative" },
+  {
+    member: "insertion_orders",
+    fields: INSERTION_ORDER_FIELDS,
+    kind: "insertion_order",
+    noun: "insertion order",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getInsertionOrders(ids, options),
+  },
+  {
+    member: "campaigns",
+    fields: CAMPAIGN_FIELDS,
+    kind: "campaign",
+    noun: "campaign",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getCampaigns(ids, options),
+  },
+  {
+    member: "creatives",
+    fields: CREATIVE_FIELDS,
+    kind: "creative",
+    noun: "creative",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getCreatives(ids, options),
+  },
 ] as const;
 
-const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
+/** The batch PATCH a path writes with, if it is one (guard.ts reads its objects the same way). */
+export function batchOf(path: string) {
+  return BATCHES.find((b) => path.endsWith(`/${b.member}`));
+}
+
+export const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
 
 /** A body member's name in the contract: the dialect's contract number member is `contract_number`. */
 function canonicalMember(batch: string, member: string, dialect: Dialect): string {
@@ -145,7 +168,7 @@ export function differences(
     return created(request.body, answer, dialect);
   }
   if (request.method !== "PATCH") return { differences: [], absent: [] };
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
+  const batch = batchOf(request.path);
   const sentItems = batch && listOf(request.body, batch.member);
   if (!batch || !sentItems) return { differences: [], absent: [] };
   const byId = new Map((listOf(answer, batch.member) ?? []).map((o) => [o.id, o] as const));
@@ -209,7 +232,7 @@ export function shownAsSent(
   dialect: Dialect,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
+  const batch = batchOf(request.path);
   if (!batch) return out;
   const found = differences(request, { [batch.member]: live }, dialect).differences;
   const differing = new Set(found.map((d) => d.item));
@@ -236,14 +259,10 @@ export async function readBack(client: DspClient, request: Request, options: Sen
     const lists = await client.getTargetings([id], options);
     return { targetings: lists.get(id) };
   }
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
-  const ids = (listOf(request.body, batch?.member ?? "") ?? []).map((item) => String(item.id));
-  if (batch?.member === "insertion_orders") {
-    return { insertion_orders: await client.getInsertionOrders(ids, options) };
-  }
-  if (batch?.member === "campaigns") return { campaigns: await client.getCampaigns(ids, options) };
-  if (batch?.member === "creatives") return { creatives: await client.getCreatives(ids, options) };
-  return undefined;
+  const batch = batchOf(request.path);
+  if (!batch) return undefined;
+  const ids = (listOf(request.body, batch.member) ?? []).map((item) => String(item.id));
+  return { [batch.member]: await batch.read(client, ids, options) };
 }
 
 /** Throws InconsistentResultError when `answer` does not show `request` as sent. */

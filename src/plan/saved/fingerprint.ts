@@ -15,7 +15,7 @@ import {
 } from "../../model/resource-fields.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
-import type { Campaign, Creative, InsertionOrder } from "../../model/wire.js";
+import type { Campaign, InsertionOrder } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "../types.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
@@ -47,26 +47,14 @@ export function snapshotOf(fields: readonly FieldSpec[], live: object): Record<s
 }
 
 /**
- * An insertion order as the plan saw it, with the ids and names of its campaigns: a campaign
- * added since (a name the plan is about to create, or one `unmanaged_campaigns: deactivate`
- * would act on) makes the plan stale.
+ * An insertion order as the plan saw it, with its campaigns' names by id (keys sort in canonical
+ * JSON): a campaign added since (a name the plan is about to create, or one
+ * `unmanaged_campaigns: deactivate` would act on) makes the plan stale.
  */
-export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
-  return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: campaignNames(io.id, campaigns) };
-}
-
-/** Campaign id -> name of one insertion order's campaigns (keys sort in canonical JSON). */
-export function campaignNames(
-  insertionOrderId: string,
-  campaigns: readonly Campaign[],
-): Record<string, string> {
+function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
   const names: Record<string, string> = {};
-  for (const c of campaigns) if (c.insertion_order_id === insertionOrderId) names[c.id] = c.name;
-  return names;
-}
-
-export function campaignSnapshot(c: Campaign): JsonValue {
-  return snapshotOf(CAMPAIGN_FIELDS, c);
+  for (const c of campaigns) if (c.insertion_order_id === io.id) names[c.id] = c.name;
+  return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: names };
 }
 
 /**
@@ -77,11 +65,6 @@ export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonVal
   const known = Targeting.normalizeList(sets) as unknown as JsonValue;
   const unknown = Targeting.unknownMembers(sets);
   return unknown.length > 0 ? { sets: known, unknown_members: unknown } : known;
-}
-
-/** Only what decides writes: processing or audit status moving does not make a plan stale. */
-export function creativeSnapshot(c: Creative): JsonValue {
-  return snapshotOf(CREATIVE_FIELDS, c);
 }
 
 export function fingerprintOf(kind: ObjectKind, id: string, snapshot: JsonValue): Fingerprint {
@@ -108,7 +91,7 @@ export function fingerprints(
     ...byId(live.insertionOrders).map((io) =>
       fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io, index.campaignsOf(io.id))),
     ),
-    ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
+    ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, snapshotOf(CAMPAIGN_FIELDS, c))),
     ...Object.keys(live.targetings)
       .sort(compareIds)
       .map((id) =>
@@ -120,6 +103,7 @@ export function fingerprints(
             : targetingsSnapshot(live.targetings[id] ?? []),
         ),
       ),
-    ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, creativeSnapshot(c))),
+    // Only what decides writes: a creative's processing or audit status moving makes no plan stale.
+    ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, snapshotOf(CREATIVE_FIELDS, c))),
   ];
 }
