@@ -1,8 +1,7 @@
 /**
- * The catalogue of finding codes (Atlas `sqlcheck` style): each code's severity and summary
- * in one table. Codes are stable: scripts and CI policies match on them, and docs/plan.md
- * documents each. Errors mean no plan can be applied (and none is emitted). A leaf every stage
- * of a plan may import (ARCHITECTURE.md#the-plans-stages), and `--allow` without loading them.
+ * The finding codes, each with its severity, summary and emitting module: stable (CI matches on
+ * them, docs/plan.md documents each). A leaf every stage and `--allow` may import
+ * (ARCHITECTURE.md#the-plans-stages). An error finding leaves a plan nothing to apply.
  */
 import type { SourceRef } from "../model/desired.js";
 import type { Finding, Severity } from "./types.js";
@@ -10,15 +9,9 @@ import type { Finding, Severity } from "./types.js";
 interface CatalogueEntry {
   severity: Severity;
   summary: string;
-  /**
-   * The one module that emits the code, by its path in the repository: only it calls
-   * `finding` with this code (test/plan/finding-modules.test.ts scans src/ for it).
-   */
+  /** The one module that calls `finding` with the code (test/plan/finding-modules.test.ts scans). */
   module: string;
-  /**
-   * What `--allow CODE` lowers to a warning: a guardrail policy's denial (`policy`), or an
-   * error outside the policy, sometimes meant but never to pass unseen (`error`).
-   */
+  /** What `--allow CODE` lowers to a warning: a policy's denial, or an error sometimes meant. */
   allowable?: "policy" | "error";
 }
 
@@ -36,11 +29,7 @@ function policy(module: string, summary: string): CatalogueEntry {
   return { ...error(module, summary), allowable: "policy" };
 }
 
-/**
- * Every code doohctl emits, and the module that emits it. A policy code (DOOH9xx) is listed
- * with its `deny` severity; a `warn` rule or `--allow` lowers its breach to a warning
- * (policy.ts) without making it anew.
- */
+/** Every code doohctl emits; a policy code (DOOH9xx) at its `deny` severity (policy.ts lowers it). */
 export const FINDING_CATALOGUE = {
   DOOH001: error(
     "changes/build.ts",

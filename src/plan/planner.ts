@@ -1,10 +1,7 @@
 /**
- * `createPlan`: desired + live + options -> Plan. Pure and deterministic: the same inputs
- * give the same plan, byte for byte (change ids in plan order, findings in a fixed order).
- * It goes through the stages once each, in their order (ARCHITECTURE.md#the-plans-stages):
- * the changes, their requests, the findings on both; then it assembles the plan.
+ * `createPlan`: desired + live + options -> Plan, pure: the same inputs give the same bytes. It goes
+ * through the stages once each, in order (ARCHITECTURE.md#the-plans-stages), then assembles.
  */
-
 import { endpointsFor } from "../api/endpoints.js";
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";

@@ -1,7 +1,4 @@
-/**
- * The plan's summary: counts per action, request counts, the apply-time estimate at the
- * write window, and per insertion order the money and impression deltas a reviewer weighs.
- */
+/** The plan's summary: counts, the apply-time estimate, each insertion order's deltas for a reviewer. */
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";
 import { Money } from "../model/money.js";

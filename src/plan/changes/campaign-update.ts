@@ -1,8 +1,4 @@
-/**
- * Changes to a live campaign: its declared fields (a recovered pause reactivated with them),
- * its targetings (paused around the PUT when an active campaign loses a set, G5/I1), and the
- * deactivation of one `unmanaged_campaigns: deactivate` does not list.
- */
+/** Changes to a live campaign: its fields, its targetings (paused when losing a set, G5/I1), deactivation. */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import type { RecordedPause } from "../../model/recovery.js";
 import { CAMPAIGN_FIELDS } from "../../model/resource-fields.js";

@@ -1,8 +1,6 @@
 /**
- * Field-level comparison of declared fields against live values. Only what the config
- * declares is compared (ARCHITECTURE.md#configuration); values are compared with the model's own
- * equality (Money.equals, Time.equals, id sets), never as raw JSON, so `12.5 USD` equals
- * `{units: "12", nanos: 500000000}` and `+01:00` times equal their UTC form.
+ * Declared fields against live values (ARCHITECTURE.md#configuration), by the model's equality,
+ * never raw JSON: `12.5 USD` equals its wire form, a `+01:00` time its UTC form.
  */
 import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
 import type { CampaignFields, SourceRef } from "../../model/desired.js";
@@ -25,10 +23,7 @@ function idSetEquals(a: readonly string[], b: readonly string[]): boolean {
   return sa.length === sb.length && sa.every((id, i) => id === sb[i]);
 }
 
-/**
- * Paths inside an opaque object (pacing, G2) that differ, via json-diff-ts; its change
- * objects stay in this module and come out as our own FieldDetail values.
- */
+/** Paths inside an opaque object (pacing, G2) that differ; json-diff-ts's types stay in this module. */
 export function objectDetails(
   field: string,
   before: Record<string, unknown>,
@@ -72,10 +67,7 @@ export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
 const shown = (kind: FieldKind, value: unknown) =>
   kind === "id_list" && Array.isArray(value) ? sortedIds(value as string[]) : value;
 
-/**
- * The compared members of `fields` (resource-fields.ts) that `desired` declares and `live`
- * holds otherwise, in the table's order; an opaque member with the paths inside it.
- */
+/** The compared members of `fields` that `desired` declares and `live` holds otherwise, in table order. */
 export function diffFields(
   fields: readonly FieldSpec[],
   desired: object,
@@ -95,10 +87,7 @@ export function diffFields(
   return changes;
 }
 
-/**
- * A PATCH body's values: each `update` member of `fields` among the `changed` fields (but
- * `except`), with its declared value, an id list sorted. No PATCH body is written by hand.
- */
+/** A PATCH body: the `update` members of `fields` among `changed` (but `except`), as declared. */
 export function patchOf(
   fields: readonly FieldSpec[],
   declared: object,

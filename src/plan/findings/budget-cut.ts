@@ -1,10 +1,6 @@
 /**
- * DOOH304: a budget cut on a campaign in flight that leaves it less than `--min-budget-days`
- * (default 2) of delivery at its current pace, before its flight ends. The pace is the one
- * progress sample the DSP gives (G2, no history): delivered / elapsed flight time. A cut to
- * at or below what is delivered is a dark path (dark-paths.ts), not this warning. The
- * threshold is judged exactly (src/model/ratio.ts): a cut that leaves exactly 2 days is not
- * less than 2 days.
+ * DOOH304: a budget cut in flight leaving less than `--min-budget-days` at its pace (G2's one
+ * sample: delivered / elapsed), judged exactly; a cut to its delivery is a dark path instead.
  */
 import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";

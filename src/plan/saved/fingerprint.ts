@@ -1,8 +1,4 @@
-/**
- * Fingerprints of the live objects a plan read: the fields the planner compared (and that
- * decide its requests), canonical JSON, sha256. A saved plan re-reads them before applying
- * (stale.ts); the snapshot lets it say which field moved.
- */
+/** Fingerprints of the live objects a plan read: the fields deciding it, sha256, a snapshot (stale.ts). */
 import { createHash } from "node:crypto";
 import { Money } from "../../model/money.js";
 import {
@@ -57,10 +53,7 @@ function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign
   return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: names };
 }
 
-/**
- * The known members, normalized; with the members doohctl does not know (G14) when there are
- * any, so that one appearing or going away after the plan makes it stale.
- */
+/** The known members, normalized, and any unknown ones (G14), whose coming or going makes a plan stale. */
 export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonValue {
   const known = Targeting.normalizeList(sets) as unknown as JsonValue;
   const unknown = Targeting.unknownMembers(sets);
@@ -78,10 +71,7 @@ function byId<T extends { id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareIds(a.id, b.id));
 }
 
-/**
- * `index`: the same live state, indexed (live-index.ts). `normalized`: targetings the planner
- * already normalized, by campaign id (not re-done).
- */
+/** `index`: the same state, indexed; `normalized`: targetings the planner normalized, by campaign. */
 export function fingerprints(
   live: LiveState,
   index: LiveIndex,
