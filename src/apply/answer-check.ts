@@ -1,10 +1,7 @@
 /**
- * A write is done when the DSP shows it (docs/apply.md, An inconsistent result). After each
- * write the DSP accepted, what it answered (or, when that answer cannot be read, the objects
- * read back) is compared with what was sent, member by member, with the plan's own equality
- * (`valuesEqual` over the resource tables, `Targeting.listEquals`): a member the DSP did not
- * take, or took otherwise, stops the apply like a failed write, and the next plan shows the
- * same difference.
+ * A write is done when the DSP shows it (docs/apply.md, An inconsistent result): its answer, or the
+ * objects read back, is compared with what was sent by the plan's own equality; a member not taken
+ * as sent stops the apply like a failed write, and the next plan shows it.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
@@ -137,9 +134,8 @@ export interface Difference extends InconsistentMember {
 }
 
 /**
- * Each member of `request`'s body that `answer` (in the contract's names) does not show as
- * sent. A PATCH's objects are matched by id, a create's by order (G3). An object the answer
- * leaves out is `absent`: the answer cannot tell, so the caller reads it back.
+ * Each member of `request` that `answer` does not show as sent: a PATCH's objects by id, a
+ * create's by order (G3); an object left out is `absent`, for the caller to read back.
  */
 export function differences(
   request: Request,
@@ -222,9 +218,8 @@ function created(
 }
 
 /**
- * The objects of a batch PATCH that `live` (read now, in the contract's names) shows as sent,
- * each with the members it writes (contract names): an earlier attempt that got no answer
- * may have written them (the write guard, guard.ts).
+ * The objects of a batch PATCH `live` shows as sent, with the members each writes: an attempt
+ * that got no answer may have written them (guard.ts).
  */
 export function shownAsSent(
   request: Request,
@@ -248,10 +243,7 @@ export function shownAsSent(
   return out;
 }
 
-/**
- * The objects a PATCH or PUT wrote, read back as the DSP holds them now, in the shape of its
- * answer: when the answer could not be read, this is what the write did.
- */
+/** The objects a PATCH or PUT wrote, read back in its answer's shape: what it did, its answer lost. */
 export async function readBack(client: DspClient, request: Request, options: SendOptions): Promise<unknown> {
   const targetings = TARGETINGS_PATH.exec(request.path);
   if (request.method === "PUT" && targetings) {

@@ -1,8 +1,7 @@
 /**
- * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants; docs/apply.md,
- * Edits by others during an apply): right before each write request, the objects it writes are
- * read again and compared with what the plan saw. "Right before" is the client's BeforeSend
- * (api/types.ts): after every pacing wait, backoff or re-login, and again before each retry.
+ * No lost update, no duplicate (docs/apply.md, Edits by others during an apply): right before
+ * each write (BeforeSend, api/types.ts: after every wait, before each retry), what it writes is
+ * read again and compared with what the plan saw.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
@@ -47,10 +46,8 @@ export class WriteGuard {
   }
 
   /**
-   * The check before each attempt of `request` (BeforeSend, api/types.ts: after every wait,
-   * nothing between it and the send). Throws ConcurrentChangeError when an object it writes
-   * moved since the plan. After an attempt that may have landed, an object the DSP shows as
-   * this request writes it is taken as written by it: only its other members are compared.
+   * Throws ConcurrentChangeError when an object `request` writes moved since the plan. After an
+   * attempt that may have landed, an object shown as this request writes it counts as its own.
    */
   async check(
     request: { method: string; path: string; body: unknown },
@@ -177,10 +174,9 @@ export class WriteGuard {
 }
 
 /**
- * G5, I1: the PUT would drop or change an option set of a campaign that is active now (another
- * apply reactivated it since this one planned or paused it). Pausing it here would fight that
- * apply and pause a campaign no plan showed paused, so the apply stops before sending anything
- * that broadens delivery; a new plan pauses it around the change (docs/safety.md).
+ * G5, I1: the PUT would drop or change a set of a campaign active now (another apply reactivated
+ * it). Pausing it here would pause what no plan showed, so the apply stops before broadening
+ * delivery; a new plan pauses it around the change (docs/safety.md).
  */
 function refuseActiveRemoval(
   id: string,

@@ -1,8 +1,4 @@
-/**
- * New campaigns have no id until phase 2 creates them; later requests of the plan name them
- * by placeholder (`<new:c7>`, plan/types.ts). This module swaps in the real ids.
- */
-
+/** Swaps the real ids of campaigns phase 2 created for their placeholders (`<new:c7>`). */
 import { Placeholder } from "../plan/changes/placeholder.js";
 import type { Change, JsonValue, PlannedRequest } from "../plan/types.js";
 
@@ -51,7 +47,7 @@ export function resolvePathIfKnown(path: string, created: ReadonlyMap<string, st
   );
 }
 
-/** Takes in the ids of the campaigns `planned` created: `created` maps each create change to its id. */
+/** Takes in the ids of the campaigns `planned` created, by create change. */
 export function recordNewIds(
   planned: PlannedRequest,
   ids: readonly string[],
