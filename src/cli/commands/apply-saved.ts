@@ -7,7 +7,6 @@ import { isAbsolute, join, resolve } from "node:path";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
-import { thresholdsOfSaved } from "../../plan/findings/thresholds.js";
 import { checkProposal } from "../../plan/saved/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { connect, connectionOf } from "../connection.js";
@@ -148,7 +147,7 @@ export async function prepareSavedPlan(
       // The saved plan's --allow codes: an allowed policy denial still applies as planned.
       ...(saved.allowed ? { allowed: saved.allowed } : {}),
       // The saved plan's threshold flags: the limits it was reviewed with.
-      ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
+      ...(saved.thresholds ? { thresholds: saved.thresholds } : {}),
     });
     // An apply that stopped since the file was made left campaigns paused: the plan made
     // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered";
