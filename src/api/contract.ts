@@ -12,7 +12,7 @@ import { answerSchemaName, contractDocument, type Parameter, schemaName } from "
 import { keptAnswer } from "./tolerant.js";
 import type { HttpMethod } from "./types.js";
 
-/** One thing that does not match: where (a JSON pointer, or a query parameter) and what. */
+/** One thing that does not match: where and what. */
 export interface ContractIssue {
   /** JSON pointer into the body (`/campaigns/0/cpm`), or `?name` for a query parameter. */
   at: string;
@@ -62,10 +62,10 @@ export function findOperation(method: HttpMethod, path: string): ContractOperati
 }
 
 /** ajv's errors as pointers and expectations, never quoting the value (it may be anything). */
-export function issuesOf(errors: readonly ErrorObject[] | null | undefined, prefix = ""): ContractIssue[] {
+export function issuesOf(errors: readonly ErrorObject[] | null | undefined): ContractIssue[] {
   const out: ContractIssue[] = [];
   for (const e of errors ?? []) {
-    const at = `${prefix}${e.instancePath}`;
+    const at = e.instancePath;
     const params = e.params as Record<string, unknown>;
     let issue: ContractIssue;
     if (e.keyword === "required") {
