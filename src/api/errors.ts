@@ -37,11 +37,6 @@ export class ApiError extends DspClientError {
   readonly data: ApiFieldError[];
   readonly method: HttpMethod;
   readonly path: string;
-  /**
-   * For a batch the client split into chunks: index of this chunk's first item in the
-   * caller's list, so `campaigns[3]` of the chunk starting at 200 is the caller's item 203.
-   */
-  readonly batchOffset: number;
   /** Attempts answered this way: a 5xx the client retried until it gave up. */
   readonly attempts: number;
   /** After `apiMessage` and the fields: what to do, when there is more to say ("" otherwise). */
@@ -53,7 +48,6 @@ export class ApiError extends DspClientError {
     data?: ApiFieldError[];
     method: HttpMethod;
     path: string;
-    batchOffset?: number;
     attempts?: number;
     /** What to do, when the caller knows more than the status (a dialect key, say). */
     advice?: string;
@@ -79,23 +73,7 @@ export class ApiError extends DspClientError {
     this.data = init.data ?? [];
     this.method = init.method;
     this.path = init.path;
-    this.batchOffset = init.batchOffset ?? 0;
     this.attempts = attempts;
-  }
-
-  /** The same error, told the offset of its chunk in the caller's batch. */
-  withBatchOffset(offset: number): ApiError {
-    if (offset === 0) return this;
-    return new ApiError({
-      status: this.status,
-      apiMessage: this.apiMessage,
-      data: this.data,
-      method: this.method,
-      path: this.path,
-      batchOffset: offset,
-      attempts: this.attempts,
-      advice: this.advice,
-    });
   }
 }
 

@@ -59,14 +59,7 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       // An unanswered request's last error says which attempt of how many it was, so a
       // person can tell a dead DSP from a slow one.
       const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
-      const decision = decideRetry({
-        policy,
-        method: request.method,
-        idempotent,
-        outcome,
-        failures,
-        rateLimited,
-      });
+      const decision = decideRetry({ policy, idempotent, outcome, failures, rateLimited });
       switch (decision.action) {
         case "none":
           return response!;

@@ -13,9 +13,6 @@ import { show } from "./seen.js";
 /** Tolerance around 8 hours: clock skew between the DSP and this machine. */
 const EXPIRY_SLACK_MS = 5 * 60 * 1000;
 
-/** Spec, Authentication 7 (G13), by the names Node's getCipher() gives: the client's own list. */
-export const PERMITTED_TLS_CIPHERS: readonly string[] = TLS_CIPHER_SUITES;
-
 function outcome(
   base: Omit<CheckResult, "status" | "detail">,
   problems: string[],
@@ -106,7 +103,8 @@ export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?
   const problems: string[] = [];
   if (tls.protocol !== "TLSv1.2" && tls.protocol !== "TLSv1.3")
     problems.push(`negotiated ${tls.protocol}, not TLS 1.2 or 1.3`);
-  if (!PERMITTED_TLS_CIPHERS.includes(tls.cipher))
+  // Spec, Authentication 7 (G13), by the names Node's getCipher() gives: the client's own list.
+  if (!(TLS_CIPHER_SUITES as readonly string[]).includes(tls.cipher))
     problems.push(`cipher ${tls.cipher} is not one the specification permits`);
   return outcome(base, problems, `${tls.protocol}, ${tls.cipher}`);
 }
