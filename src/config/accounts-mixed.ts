@@ -8,6 +8,7 @@
 import { readdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AccountConnectionError, type ConnectionDeclaration, declaredAccount } from "./accounts.js";
+import { YAML_NAME } from "./files.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 
 /** A file the run read, and the account its own `connection` declares, if any. */
@@ -18,8 +19,6 @@ export interface ReadFile {
   /** Its `connection` as the run parsed it; null: none (or one not valid, reported by the run). */
   connection: ConnectionDeclaration | null;
 }
-
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
 /**
  * The issues of a run whose files are not all of one account. A directory whose YAML files

@@ -9,7 +9,8 @@ import { readdir, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import type { Environment } from "../model/wire.js";
-import { CONFIG_FILE_LIMIT, findTree, isInside, readRegularFile } from "./file-guard.js";
+import { CONFIG_FILE_LIMIT, findTree, isInside, readRegularFileSync } from "./file-guard.js";
+import { YAML_NAME } from "./files.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 import { normalizeConnection } from "./normalize-connection.js";
 import { Places } from "./places.js";
@@ -43,7 +44,6 @@ export class AccountsPathError extends Error {
   readonly code = "ACCOUNTS_PATH";
 }
 
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
 /**
  * Only a file that may declare a connection is parsed. The key `connection` or `account` is
  * in its text, or spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped):
@@ -133,7 +133,7 @@ export async function declaredAccount(
     try {
       const real = await realpath(join(dir, name));
       if (!trusted.some((root) => isInside(root, real))) continue; // refused by the account's run
-      bytes = await readRegularFile(real, CONFIG_FILE_LIMIT);
+      bytes = readRegularFileSync(real, CONFIG_FILE_LIMIT);
     } catch {
       continue; // not a regular file, or unreadable: the account's own run reports it
     }

@@ -12,7 +12,13 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import type { SourceRef } from "../model/desired.js";
 import type { Dialect } from "../model/dialect.js";
 import { DIALECT_FILE_LIMIT, isInside, treeRelative } from "./file-guard.js";
-import { type ConfigFileRef, type ConfigFileSystem, displayPath, readConfigFile } from "./files.js";
+import {
+  type ConfigFileRef,
+  type ConfigFileSystem,
+  displayPath,
+  identityOf,
+  readConfigFile,
+} from "./files.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 /** `connection.dialect` written as a path, and the file that holds the connection. */
@@ -31,11 +37,6 @@ export interface DialectDocument {
 }
 
 const YAML_FILE = /\.ya?ml$/i;
-
-/** A file by its links resolved, as resolveConfigFiles knows it; the path itself without them. */
-export function identityOf(absolute: string, fs: ConfigFileSystem): Promise<string> {
-  return fs.realPath ? fs.realPath(absolute).catch(() => absolute) : Promise.resolve(absolute);
-}
 
 /** Where the named file is, or the issue that refuses it before a byte of it is read. */
 export async function locateDialectFile(

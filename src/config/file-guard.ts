@@ -113,15 +113,9 @@ const CHUNK = 1024 * 1024;
 
 /**
  * A regular file's bytes, at most `limit.bytes`; FileRefused otherwise (ENOENT and the like
- * thrown as is): a file its size says is larger is refused before a byte is read. Read
- * synchronously underneath: a regular file's read does not wait on anyone (the open never
- * waits on a FIFO), and one read path is one set of checks.
+ * thrown as is): a file its size says is larger is refused before a byte is read. Synchronous:
+ * a regular file's read does not wait on anyone (the open never waits on a FIFO).
  */
-export async function readRegularFile(path: string, limit: ByteLimit): Promise<Uint8Array> {
-  return readRegularFileSync(path, limit);
-}
-
-/** The same, synchronously (a saved plan is read before anything else runs). */
 export function readRegularFileSync(path: string, limit: ByteLimit): Uint8Array {
   const maxBytes = limit.bytes;
   let resolved = path;

@@ -15,7 +15,7 @@ import {
   CONFIG_FILE_LIMIT,
   FileRefused,
   isInside,
-  readRegularFile,
+  readRegularFileSync,
   tooLarge,
   treeRelative,
 } from "./file-guard.js";
@@ -34,7 +34,7 @@ export interface ConfigFileSystem {
 
 export const nodeFileSystem: ConfigFileSystem = {
   // Regular files only, under the limit, refused before reading when larger (file-guard.ts).
-  readFile: (path, limit) => readRegularFile(path, limit),
+  readFile: async (path, limit) => readRegularFileSync(path, limit),
   listDirectory: async (path) => {
     try {
       if (!(await stat(path)).isDirectory()) return undefined;
@@ -66,7 +66,12 @@ export interface ConfigFileRef {
  * `._a.yaml` resource forks and `.a.yaml.swp`-style copies beside a config (Terraform skips
  * them the same way).
  */
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
+export const YAML_NAME = /^[^.].*\.ya?ml$/i;
+
+/** A file by its links resolved, as resolveConfigFiles knows it; the path itself without them. */
+export function identityOf(absolute: string, fs: ConfigFileSystem): Promise<string> {
+  return fs.realPath ? fs.realPath(absolute).catch(() => absolute) : Promise.resolve(absolute);
+}
 
 /**
  * `tree` (links resolved; see file-guard.ts findTree): a file found in a directory must
@@ -89,7 +94,7 @@ export async function resolveConfigFiles(
   const order: string[] = [];
   const add = async (absolute: string, directory?: string) => {
     // A path that cannot be resolved is kept as it is: reading it reports the real problem.
-    const identity = fs.realPath ? await fs.realPath(absolute).catch(() => absolute) : absolute;
+    const identity = await identityOf(absolute, fs);
     if (read.has(identity)) return;
     read.add(identity);
     const display = displayPath(absolute, cwd);

@@ -7,9 +7,8 @@
 import { targetingOption } from "../model/targeting-members.js";
 import type { ConfigIssue } from "./issues.js";
 import { pathText } from "./path-text.js";
+import { isMap, type Raw } from "./raw-values.js";
 import type { SourceIndex } from "./source-index.js";
-
-type Raw = Record<string, unknown>;
 
 /** Every id of one file's document (after the schema check) whose number reads otherwise. */
 export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): ConfigIssue[] {
@@ -64,6 +63,4 @@ export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): Conf
   return issues;
 }
 
-function asRaw(value: unknown): Raw | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
-}
+const asRaw = (value: unknown): Raw | undefined => (isMap(value) ? value : undefined);

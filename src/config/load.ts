@@ -14,7 +14,6 @@ import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
 import { isDialectDocument } from "./dialect.js";
 import {
   type DialectDocument,
-  identityOf,
   locateDialectFile,
   type NamedDialect,
   readDialectFile,
@@ -24,6 +23,7 @@ import { CONFIG_TOTAL_LIMIT, describeBytes, findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
   type ConfigFileSystem,
+  identityOf,
   nodeFileSystem,
   readConfigFile,
   resolveConfigFiles,

@@ -1,6 +1,7 @@
 import { readdir, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type FoundAccount, findAccounts } from "../../config/accounts.js";
+import { YAML_NAME } from "../../config/files.js";
 import { changedFiles, type GitPlace, resolveRevision } from "../../config/git.js";
 import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
 import type { CommandModule } from "../command.js";
@@ -91,8 +92,6 @@ async function changedAccounts(
   }
   return out;
 }
-
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
 /** Whether a YAML entry of `dir` resolves, through links, to one of `files`. */
 async function linksToChanged(dir: string, files: ReadonlySet<string>): Promise<boolean> {
