@@ -1,9 +1,7 @@
 /**
- * How the client reads the DSP contract (contract-document.ts): it finds the operation of a
- * request and reads a 2xx answer through the tolerant view of the operation's answer schema
- * (tolerant.ts, G14), with validators compiled when doohctl is built
- * (contract-answers.generated.ts, scripts/gen-validators.ts): a run compiles no schema.
- * The strict checks of the document as written (doctor, the tests) are contract-check.ts.
+ * How the client reads the contract: the operation of a request, and a 2xx answer through the
+ * tolerant view of its schema (tolerant.ts, G14) with validators compiled at build time
+ * (scripts/gen-validators.ts): a run compiles no schema.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { TimeError } from "../model/time.js";
@@ -85,10 +83,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined): Con
   return out;
 }
 
-/**
- * How the client reads a 2xx answer (G14): checked against the tolerant view of the
- * operation's response schema; when it passes, what the client keeps of it (tolerant.ts).
- */
+/** A 2xx answer checked against the tolerant view of its schema (G14), and what the client keeps of it. */
 export function readAnswer(
   op: ContractOperation,
   body: unknown,

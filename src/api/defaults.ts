@@ -20,10 +20,7 @@ export const CLIENT_DEFAULTS = {
   random: Math.random,
 };
 
-/**
- * How long an idle connection stays open for the next request (undici's `keepAliveTimeout`,
- * set by transport.ts). Not an option: kept here so that every client default has one home.
- */
+/** undici's `keepAliveTimeout` (transport.ts): not an option, here so every default has one home. */
 export const KEEP_ALIVE_MS = 30_000;
 
 /** The options the layers read, every default filled in. */

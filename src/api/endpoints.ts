@@ -1,11 +1,8 @@
 /**
- * The one module that names every path, query and body shape of the DSP. Each builder is
- * pure and returns plain data (an ApiRequest), so the planner can put requests in a plan file
- * and the client can send them. Where the specification says "not shown", the shape rests on
- * a gap decision, cited as G<n>. Where a real deployment differs in a fact G1, G2, G3 or G5
- * guesses, the config's dialect says so (`connection.dialect`, src/model/dialect.ts): the
- * endpoints are built from it (`endpointsFor`), so a plan shows each request as it is sent.
- * members.ts reads the answers back into the contract's own names.
+ * The one module that names every path, query and body shape doohctl sends: pure builders of
+ * plain ApiRequests, which a plan file stores. A shape the spec leaves "not shown" cites its G
+ * decision. Built from the dialect (`endpointsFor`, src/model/dialect.ts), so a plan shows each
+ * request as sent; members.ts reads the answers back into the contract's names.
  */
 import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
@@ -50,9 +47,8 @@ export interface ListEndpoint<Key extends string, T, Field extends string = stri
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
 /**
- * An id as one path segment. `.` and `..` stay dot segments once encoded (a URL parser, the
- * DSP's front among them, resolves even `%2E%2E`): an id the DSP answered would move the read
- * up a level, out of the DSP base path under a dialect's `/{id}/...` (src/model/dialect.ts).
+ * An id as one path segment. `.` and `..` stay dot segments once encoded (URL parsers resolve
+ * even `%2E%2E`): an id the DSP answered would move the read out of the DSP base path.
  */
 function segment(id: string): string {
   if (id === "." || id === "..") {
@@ -84,7 +80,6 @@ function get<T>(path: string, query?: Array<[string, string]>): TypedRequest<T> 
   return query && query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
 }
 
-/** A write: its method, path and JSON body. */
 function write<T>(method: Exclude<HttpMethod, "GET">, path: string, body: unknown): TypedRequest<T> {
   return { method, path, body };
 }
@@ -207,9 +202,8 @@ export function createdItems(dialect: Dialect, body: unknown): unknown {
 export const Endpoints = endpointsFor(DEFAULT_DIALECT);
 
 /**
- * The contract's path for a path `dialect` placed (`GET /orders/7` is the contract's
- * `GET /insertion_orders/7`), so that an answer is checked against the operation it answers.
- * Only reads move (G1, G5); writes stay where the specification puts them.
+ * The contract's path for a path `dialect` placed (`GET /orders/7`: `/insertion_orders/7`), to
+ * check an answer against its operation. Only reads move (G1, G5).
  */
 export function contractPath(dialect: Dialect, method: HttpMethod, path: string): string {
   if (method !== "GET" || !path.startsWith(`${DSP_BASE_PATH}/`)) return path;

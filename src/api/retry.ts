@@ -1,7 +1,4 @@
-/**
- * When to try a request again, and after how long: pure decisions, no I/O. The client
- * carries them out on its Clock. The table of outcomes and why (G10): docs/api-client.md, Retries.
- */
+/** When to try a request again, and after how long: pure decisions (G10; docs/api-client.md, Retries). */
 
 export interface RetryPolicy {
   /** Attempts in all for one request after network errors, timeouts and 5xx. */
@@ -18,7 +15,6 @@ export interface RetryPolicy {
   random: () => number;
 }
 
-/** How an attempt ended. */
 export type AttemptOutcome =
   | { kind: "status"; status: number; retryAfterMs?: number | undefined }
   | { kind: "network-error" }
