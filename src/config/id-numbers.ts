@@ -1,8 +1,6 @@
 /**
- * The design's id rule lets an id be a YAML integer, which becomes its decimal string. That
- * holds only when the text is that decimal: `0017` reads as 17, `0x1F` as 31, `1e3` as 1000,
- * and an insertion order "0017" would be adopted as "17" without a word. So an id written as
- * a number must read back exactly as written; otherwise it is refused with "quote this id".
+ * An id may be a YAML integer, its decimal string, only when written so: `0017` reads as 17,
+ * `0x1F` as 31, and "0017" would be adopted as "17" without a word: "quote this id".
  */
 import { targetingOption } from "../model/targeting-members.js";
 import type { ConfigIssue } from "./issues.js";
