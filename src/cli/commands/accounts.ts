@@ -28,9 +28,8 @@ function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): vo
 }
 
 /**
- * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
- * credential. The account directories under PATHS (docs/safety.md, Several accounts in one repository), or only those with a
- * YAML file changed, added or removed since REF, as each CI wants them for its matrix.
+ * `doohctl accounts`: offline, no credential. The account directories under PATHS (docs/safety.md),
+ * or those with a YAML file changed since REF, as each CI wants its matrix.
  */
 export const registerAccounts: CommandModule = (program, io, setExit) => {
   program
@@ -72,11 +71,7 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
     });
 };
 
-/**
- * The accounts with a YAML file directly in their directory changed, added or removed since
- * `ref`, or with a YAML entry there that links to a changed file elsewhere in the tree (a
- * shared policy): what a run of the account reads (docs/safety.md, Files and the tree).
- */
+/** The accounts whose YAML entries (or what they link to, a shared policy) changed since `ref`. */
 async function changedAccounts(
   accounts: readonly FoundAccount[],
   place: GitPlace,

@@ -227,11 +227,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));
 }
 
-/**
- * A refusal that cannot settle the record (the config does not load, a usage or saved-plan
- * refusal before login, a failure before the plan): when a stopped apply's record holds
- * campaigns paused, say so and how to restore them, so none stays dark unnoticed.
- */
+/** A refusal that cannot settle the record: say what a stopped apply left paused, and how to restore it. */
 function sayUnsettled(io: CliIO): void {
   let paused: number;
   try {
@@ -256,10 +252,7 @@ async function restoreOnly(io: CliIO, paths: string[], flags: ApplyFlags): Promi
   return restoreIncomplete(settled) ? EXIT.error : EXIT.ok;
 }
 
-/**
- * A refusal before a plan was made (a saved plan refused before its live state was read):
- * the config named on the command line, else the one the saved plan names, else the default.
- */
+/** A refusal before a plan: settle with the config named, else the saved plan's, else the default. */
 async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags): Promise<RecordSettled> {
   const from = { sessionCache: flags.sessionCache, caFile: flags.ca, quiet: true };
   if (paths.length > 0 || flags.plan === undefined) {
@@ -269,10 +262,9 @@ async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags):
 }
 
 /**
- * After waiting for another apply of the account: the plan is made again (a saved plan is
- * checked for staleness again on the way) and must have the approved plan's requests and
- * fingerprints, or nothing is sent: the other apply may have reactivated a campaign this plan
- * changes the targetings of without a pause, or created what it creates.
+ * After waiting for another apply: the plan made again must have the approved one's requests
+ * and fingerprints, or nothing is sent (the other may have reactivated a campaign this plan
+ * retargets without a pause, or created what it creates).
  */
 async function rejudge(approved: PreparedApply, prepare: () => Promise<PreparedApply>): Promise<void> {
   const again = await prepare();

@@ -1,9 +1,7 @@
 /**
- * `doohctl status` (ARCHITECTURE.md#commands): a read-only report of delivery and pacing of the
- * declared campaigns (or, with `--all`, every live campaign of the declared insertion orders),
- * the creatives that cannot serve, and campaigns an unfinished apply left paused. It reads
- * campaigns with progress by insertion order and the creatives of those campaigns; it never
- * writes. Exit 2 lets a scheduled job alert.
+ * `doohctl status` (ARCHITECTURE.md#commands): read-only delivery and pacing of the declared
+ * campaigns (`--all`: their insertion orders' every one), creatives that cannot serve, and
+ * campaigns an unfinished apply left paused. Exit 2 lets a scheduled job alert.
  */
 import type { Command } from "commander";
 import type { DspClient } from "../../api/types.js";
@@ -166,10 +164,8 @@ function declaredInactiveIds(desired: DesiredState, live: Campaign[]): Set<strin
 }
 
 /**
- * The campaigns of the declared insertion orders with progress (G2): by `filter=insertion_order_id:`,
- * 100 a page, so n campaigns cost ceil(n / 100) requests. Through the client's reader, which
- * refuses a campaign answered without progress (G14): a DSP that leaves it out, or answers it
- * under another member than the dialect's, is never reported as nothing delivered.
+ * The declared insertion orders' campaigns with progress (G2), 100 a page, through the reader
+ * that refuses one without it (G14): never reported as nothing delivered.
  */
 function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campaign[]> {
   return client.listCampaignsByInsertionOrder(
@@ -178,7 +174,7 @@ function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campai
   );
 }
 
-/** Declared campaigns by id when pinned, else by name within their insertion order (ARCHITECTURE.md#identity). */
+/** Declared campaigns by id when pinned, else by name in their insertion order (ARCHITECTURE.md#identity). */
 function selectCampaigns(io: CliIO, desired: DesiredState, live: Campaign[], all: boolean): Campaign[] {
   if (all) return live;
   const out: Campaign[] = [];

@@ -1,8 +1,4 @@
-/**
- * The checks answered by the doctor's own login (login.ts): the session cookie (G9) and the
- * TLS of that connection (G13). They cost no read.
- */
-
+/** The checks the doctor's own login answers, at no read: the session cookie (G9) and its TLS (G13). */
 import type { LoginSeen } from "../../api/login-seen.js";
 import { TLS_CIPHER_SUITES } from "../../api/transport.js";
 import type { Environment } from "../../model/wire.js";
@@ -84,8 +80,7 @@ export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?
     change: "src/api/transport.ts (TLS options), G13",
   };
   if (login === undefined) {
-    // The client offers only TLS 1.2/1.3 and the listed suites (G13): a DSP that accepts
-    // none of them refuses the handshake (doctor.ts tells this from a network failure).
+    // The client offers only TLS 1.2/1.3 and the listed suites (G13): a DSP taking none refuses.
     return {
       ...base,
       status: "differs",
