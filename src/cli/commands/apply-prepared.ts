@@ -66,6 +66,13 @@ export function refuseIfOwnerDied(prepared: PreparedApply): void {
   );
 }
 
+/** At most 20 lines, indented, then how many more. */
+export function shortList(lines: readonly string[]): string {
+  const shown = lines.slice(0, 20).map((s) => `  ${s}`);
+  if (lines.length > 20) shown.push(`  and ${lines.length - 20} more`);
+  return shown.join("\n");
+}
+
 /** How often the wait for a running apply's lease says how long is left. */
 const COUNTDOWN_EVERY_MS = 5_000;
 

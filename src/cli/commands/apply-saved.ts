@@ -14,7 +14,7 @@ import { connect, connectionOf } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { readPlanFile } from "../plan-file.js";
-import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
+import { ApplyRefused, type PreparedApply, shortList } from "./apply-prepared.js";
 
 /**
  * A saved plan names its config files relative to the tree (docs/plan.md): a path absolute or
@@ -167,12 +167,7 @@ export async function prepareSavedPlan(
     }
     if (check.altered.length > 0) {
       throw new ApplyRefused(
-        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${check.altered
-          .slice(0, 20)
-          .map((s) => `  ${s}`)
-          .join(
-            "\n",
-          )}${check.altered.length > 20 ? `\n  and ${check.altered.length - 20} more` : ""}\nMake a new plan.`,
+        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${shortList(check.altered)}\nMake a new plan.`,
       );
     }
     return {

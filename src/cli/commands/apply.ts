@@ -21,7 +21,13 @@ import {
 } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
-import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
+import {
+  ApplyRefused,
+  type PreparedApply,
+  settleRecorded,
+  shortList,
+  waitForHolders,
+} from "./apply-prepared.js";
 import { settleBeforeRefusal, settleFromConfig, settleRecord } from "./apply-restore.js";
 import { InterruptedBeforeSending, runApply } from "./apply-run.js";
 import { prepareSavedPlan, savedPlanConfig } from "./apply-saved.js";
@@ -273,10 +279,7 @@ async function rejudge(approved: PreparedApply, prepare: () => Promise<PreparedA
     const moved = [...check.stale, ...check.altered];
     if (moved.length === 0) return;
     throw new ApplyRefused(
-      `plan is stale: another apply of this account ran while this one waited for it, so nothing was applied:\n${moved
-        .slice(0, 20)
-        .map((s) => `  ${s}`)
-        .join("\n")}${moved.length > 20 ? `\n  and ${moved.length - 20} more` : ""}\nMake a new plan.`,
+      `plan is stale: another apply of this account ran while this one waited for it, so nothing was applied:\n${shortList(moved)}\nMake a new plan.`,
     );
   } finally {
     await again.client.close();

@@ -8,6 +8,7 @@ import {
   NetworkError,
   RetryBudgetError,
   TimeoutError,
+  unreadableAnswer,
 } from "../../api/errors.js";
 import type { LoginSeen } from "../../api/login-seen.js";
 import type { ApiRequest } from "../../api/types.js";
@@ -185,17 +186,8 @@ export class Probe {
       if (error instanceof ContractError) {
         this.answers.push({ path: contract, issues: error.issues });
         // What differs, without the advice a command's error gives: doctor's report is the advice.
-        const shown = error.issues.slice(0, 3).map((i) => `at ${i.at}: ${i.expected}`);
-        const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : "";
-        return {
-          ok: false,
-          status: undefined,
-          message: printable(
-            `${error.method} ${error.path}: not the contract's answer: ${shown.join("; ")}${more}`,
-          ),
-          fields: [],
-          issues: error.issues,
-        };
+        const message = printable(`${error.method} ${error.path}: ${unreadableAnswer(error)}`);
+        return { ok: false, status: undefined, message, fields: [], issues: error.issues };
       }
       if (error instanceof ApiError) {
         return {
