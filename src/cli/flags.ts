@@ -147,10 +147,10 @@ export function addTuningOptions(command: Command): Command {
 export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
   const thresholds: PlanThresholds = {
     ...(flags.budgetIncreaseThreshold !== undefined
-      ? { budgetIncreasePercent: flags.budgetIncreaseThreshold }
+      ? { budget_increase_percent: flags.budgetIncreaseThreshold }
       : {}),
-    ...(flags.cpmIncreaseThreshold !== undefined ? { cpmIncreasePercent: flags.cpmIncreaseThreshold } : {}),
-    ...(flags.minBudgetDays !== undefined ? { minBudgetDays: flags.minBudgetDays } : {}),
+    ...(flags.cpmIncreaseThreshold !== undefined ? { cpm_increase_percent: flags.cpmIncreaseThreshold } : {}),
+    ...(flags.minBudgetDays !== undefined ? { min_budget_days: flags.minBudgetDays } : {}),
   };
   return Object.keys(thresholds).length > 0 ? thresholds : undefined;
 }

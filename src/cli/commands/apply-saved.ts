@@ -7,7 +7,6 @@ import { isAbsolute, join, resolve } from "node:path";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
-import { thresholdsOfSaved } from "../../plan/findings/thresholds.js";
 import { checkProposal } from "../../plan/saved/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { connect, connectionOf } from "../connection.js";
@@ -142,7 +141,7 @@ export async function prepareSavedPlan(
       // The saved plan's --allow codes: an allowed policy denial still applies as planned.
       ...(saved.allowed ? { allowed: saved.allowed } : {}),
       // The saved plan's threshold flags: the limits it was reviewed with.
-      ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
+      ...(saved.thresholds ? { thresholds: saved.thresholds } : {}),
     });
     // An apply stopped since left campaigns paused, which the plan of now reactivates (DOOH202)
     // and the file cannot: say so, not "altered"; the record's lines say if they are active again.
