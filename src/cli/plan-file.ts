@@ -1,7 +1,6 @@
 /**
- * A saved plan read from disk (`apply --plan FILE`, `show FILE`): a regular file of at most
- * MAX_PLAN_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
- * ends (docs/plan.md, Saved plans); then checked by parsePlan.
+ * A saved plan on disk (docs/plan.md, Saved plans): read only from a regular file (a pipe or a
+ * device waits or never ends) of at most MAX_PLAN_FILE_BYTES, then checked by parsePlan.
  */
 import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../api/atomic-write.js";
@@ -10,10 +9,8 @@ import { PlanFileError, parsePlan, planFileChunks } from "../plan/saved/file.js"
 import type { Plan } from "../plan/types.js";
 
 /**
- * The largest plan file saved or read: reading one takes about 8 times its size in memory
- * (a plan of 10,000 campaigns, 31 MiB, 240 MiB), and apply --plan then plans again, so 64 MiB
- * (about 20,000 campaigns, each of them changing) is what a 2 GB runner holds (docs/plan.md,
- * Saved plans).
+ * The largest plan file saved or read: one takes 8 times its size to read, and apply --plan
+ * plans again, so 64 MiB (20,000 changing campaigns) is what a 2 GB runner holds.
  */
 export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 const PLAN_ADVICE = "give the path of a plan file written by doohctl plan -o";
@@ -49,11 +46,9 @@ export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_
 }
 
 /**
- * Saves `plan` to `path` (`plan -o`) as `serializePlan` would write it, streamed piece by
- * piece (`planFileChunks`) through the one atomic write (src/api/atomic-write.ts): a reader
- * never sees half a plan, and an interrupted write leaves the previous file as it was. The
- * file gets the mode a plain write gives it: an existing file's own (a symbolic link is
- * followed, as a plain write follows it), else 0666 less the umask.
+ * Saves `plan` (`plan -o`), streamed through the one atomic write: never half a plan, the old
+ * file kept on a stop. Its mode is a plain write's: the existing file's (through a link), else
+ * 0666 less the umask.
  */
 export async function writePlanFile(
   path: string,
@@ -78,11 +73,7 @@ export async function writePlanFile(
   });
 }
 
-/**
- * Temporary files of writes under way. Ctrl-C during the write of a large plan ends the process
- * at once (interruptible.ts, main.ts `exitNow`): its exit removes them, so no
- * `.<name>.<pid>.<hex>.tmp` is left beside the plan file, which stays as it was.
- */
+/** Temporary files of writes under way: Ctrl-C ends the process (`exitNow`), whose exit removes them. */
 const unfinished = {
   temps: new Set<string>(),
   removedAtExit: false,

@@ -1,8 +1,6 @@
 /**
- * `doohctl pull` (docs/pull.md): accepts drift into the config. Reads the live state exactly
- * as plan does, rewrites each drifted declared value in place, checks its own edit by
- * planning the new texts against the same live state, and writes each file atomically.
- * Never a write to the DSP.
+ * `doohctl pull` (docs/pull.md): drift into the config, each drifted value rewritten in place,
+ * the edit checked by planning it against the same live state, never a write to the DSP.
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
@@ -113,10 +111,7 @@ interface ReadFile {
   digest: string;
 }
 
-/**
- * Each config file's text, read again as plan read it: a link, or a file changed since, is
- * refused (its values are not pulled; the other files are).
- */
+/** Each config file's text read again: a link, or a file changed since, is refused (not pulled). */
 async function readFiles(
   io: CliIO,
   run: PlanRun,
