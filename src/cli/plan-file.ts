@@ -2,7 +2,7 @@
  * A saved plan on disk (docs/plan.md, Saved plans): read only from a regular file (a pipe or a
  * device waits or never ends) of at most MAX_PLAN_FILE_BYTES, then checked by parsePlan.
  */
-import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "../api/atomic-write.js";
 import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { PlanFileError, parsePlan, planFileChunks } from "../plan/saved/file.js";
@@ -47,8 +47,9 @@ export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_
 
 /**
  * Saves `plan` (`plan -o`), streamed through the one atomic write: never half a plan, the old
- * file kept on a stop. Its mode is a plain write's: the existing file's (through a link), else
- * 0666 less the umask.
+ * file kept on a stop. An existing file keeps its mode, a new one gets 0666 less the umask; a
+ * link at `path` is replaced, never followed (a link planted in a checkout must not aim the
+ * write at another file), as `export -o` and `show --overflow` do.
  */
 export async function writePlanFile(
   path: string,
@@ -56,8 +57,8 @@ export async function writePlanFile(
   options: { shown?: string; maxBytes?: number } = {},
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? MAX_PLAN_FILE_BYTES;
-  const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
-  const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  const existingMode = existing?.isFile() ? existing.mode : undefined;
   function* counted(): Generator<string> {
     let total = 0;
     for (const chunk of planFileChunks(plan)) {
@@ -67,7 +68,7 @@ export async function writePlanFile(
       yield chunk;
     }
   }
-  await writeFileAtomic(target, counted(), {
+  await writeFileAtomic(path, counted(), {
     ...(existingMode !== undefined ? { mode: existingMode & 0o7777 } : { mode: 0o666, umask: true }),
     track: unfinished,
   });
