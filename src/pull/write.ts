@@ -16,8 +16,12 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** The bytes of a regular file named directly (a link is refused, not followed). */
-export function readRegular(path: string, display: string): Buffer {
+/**
+ * The bytes of a regular file named directly (a link is refused, not followed). One larger than
+ * `maxBytes`, the most a config file is read (docs/safety.md, Size caps), is not the file pull
+ * read: it is refused unread.
+ */
+export function readRegular(path: string, display: string, maxBytes: number): Buffer {
   const stats = lstatSync(path);
   if (stats.isSymbolicLink()) {
     throw new PullFileError(
@@ -25,18 +29,25 @@ export function readRegular(path: string, display: string): Buffer {
     );
   }
   if (!stats.isFile()) throw new PullFileError(`${display} is not a regular file`);
+  if (stats.size > maxBytes) throw changed(display);
   return readFileSync(path);
 }
+
+const changed = (display: string) =>
+  new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
 
 /**
  * Replaces `path` with `text` unless its digest is no longer `expected`, or it is read-only: a file
  * its owner made read-only is theirs to change. The file keeps its mode.
  */
-export function writeIfUnchanged(path: string, display: string, text: string, expected: string): void {
-  const now = readRegular(path, display);
-  if (sha256(now) !== expected) {
-    throw new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
-  }
+export function writeIfUnchanged(
+  path: string,
+  display: string,
+  text: string,
+  expected: string,
+  maxBytes: number,
+): void {
+  if (sha256(readRegular(path, display, maxBytes)) !== expected) throw changed(display);
   const mode = lstatSync(path).mode & 0o7777;
   if ((mode & 0o200) === 0) {
     throw new PullFileError(

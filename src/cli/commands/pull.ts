@@ -5,7 +5,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { findTree } from "../../config/file-guard.js";
+import { CONFIG_FILE_LIMIT, findTree } from "../../config/file-guard.js";
 import { nodeFileSystem } from "../../config/files.js";
 import { loadConfig } from "../../config/load.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
@@ -86,7 +86,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
         const read = files.get(f.file);
         if (!read) continue;
         try {
-          writeIfUnchanged(read.absolute, f.file, f.after, read.digest);
+          writeIfUnchanged(read.absolute, f.file, f.after, read.digest, CONFIG_FILE_LIMIT.bytes);
           written.push(f.file);
         } catch (error) {
           if (!(error instanceof PullFileError)) throw error;
@@ -125,7 +125,7 @@ async function readFiles(
   for (const file of names) {
     const absolute = resolve(io.cwd, file);
     try {
-      const bytes = readRegular(absolute, file);
+      const bytes = readRegular(absolute, file, CONFIG_FILE_LIMIT.bytes);
       const digest = sha256(bytes);
       if (!digests.has(digest)) throw new PullFileError(`${file} changed since pull read it: run pull again`);
       files.set(file, { absolute, text: bytes.toString("utf8"), digest });
