@@ -1,8 +1,4 @@
-/**
- * What the DSP answered, turned into what the caller may use: the body of a 2xx answer once
- * it matches the contract, or a typed error carrying the server's words, scrubbed of every
- * secret first.
- */
+/** A 2xx answer's body once it matches the contract, or a typed error with the server's words, scrubbed. */
 
 import { DEFAULT_DIALECT, type Dialect, dialectKeysHint } from "../model/dialect.js";
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../model/json-depth.js";
@@ -43,11 +39,7 @@ function errorBody(text: string, status: number, scrubber: Scrubber): ApiErrorBo
   return { message: scrubber.excerpt(text.trim(), 200) || `HTTP ${status}` };
 }
 
-/**
- * The server's words, scrubbed of every secret before they become an error, which
- * a terminal, a CI log or a pull-request comment may show.
- * `attempts`: how many attempts were answered with a 5xx before the client gave up.
- */
+/** The server's words, scrubbed before they become an error a log shows; `attempts`: 5xx answers in a row. */
 export function apiError(
   request: ApiRequest,
   response: HttpResponse,
@@ -76,10 +68,9 @@ export interface Reading {
 }
 
 /**
- * What the client keeps of a 2xx answer, once it matches the tolerant view of the contract's
- * answer for the operation (G14, tolerant.ts): members the contract does not name dropped,
- * unset ones read as unset. A dialect's answer is first put in the contract's names
- * (members.ts). Anything else is a ContractError (issues scrubbed: keys come from the server).
+ * What the client keeps of a 2xx answer that matches the tolerant view of its operation's
+ * answer (G14, tolerant.ts), once put in the contract's names (members.ts); anything else is a
+ * ContractError (scrubbed: its keys come from the server).
  */
 export function trustedBody(
   request: ApiRequest,
@@ -130,9 +121,8 @@ export function trustedBody(
 }
 
 /**
- * G5, G14 with a dialect's `campaign_targetings`: each kept campaign gets its embedded list as
- * `targetings`, judged as a targetings answer is. A campaign without one is an error: the plan
- * would otherwise read it as "no targetings" and write them.
+ * G5, G14 with `campaign_targetings`: each campaign gets its embedded list, judged as a targetings
+ * answer. Without one, an error: the plan would read "no targetings" and write them.
  */
 function embedTargetings(
   kept: unknown,
@@ -176,10 +166,7 @@ const TARGETINGS_OPERATION = (): ContractOperation => {
   return targetingsOperation;
 };
 
-/**
- * G2, G16: a read that asked for progress, refused (400, 422) naming that parameter or
- * nothing: a DSP that does not know it. The error then names the key that adapts it.
- */
+/** G2, G16: a read asking for progress refused (400, 422) naming it or nothing: name the key adapting it. */
 function refusedProgress(request: ApiRequest, error: ApiError, dialect: Dialect): ApiError | undefined {
   const [name] = dialect.progress.parameter.split("=");
   const asked = request.method === "GET" && (request.query ?? []).some(([n]) => n === name);

@@ -1,18 +1,13 @@
 /**
  * The one atomic write of doohctl (ARCHITECTURE.md, Where each rule lives): every file it
- * replaces (the session cache, the pacing log's compaction, the recovery record and lock,
- * pull's config files, a saved plan, `export -o` and `show --overflow`) goes through here. A temporary file
- * `.<name>.<pid>.<hex>.tmp` in the same directory is created exclusively and never through a
- * link (O_CREAT|O_EXCL|O_NOFOLLOW: a link or leftover planted at that name fails the write
- * instead of being followed), written, fsynced, renamed over the file (a rename replaces a
- * link at the path rather than following it), then the directory is fsynced: after a crash
- * the path holds either the old bytes or the new ones, never half a file.
+ * replaces goes through here. A temporary `.<name>.<pid>.<hex>.tmp` beside it is created
+ * O_CREAT|O_EXCL|O_NOFOLLOW (a link or leftover planted at that name fails the write instead of
+ * being followed), written, fsynced, renamed over the file (which replaces a link rather than
+ * following it), then the directory is fsynced: after a crash, the old bytes or the new.
  *
- * Why not the npm package write-file-atomic: it opens its temporary file without O_EXCL and
- * O_NOFOLLOW and never fsyncs the directory, and it takes no stream of chunks (a saved plan
- * is 274 MiB, written piece by piece). The emulator keeps its own write
- * (src/emulator/persistence.ts): it imports src/model only (ARCHITECTURE.md, Layers and their
- * arrows).
+ * Not the npm write-file-atomic: it opens without O_EXCL and O_NOFOLLOW, never fsyncs the
+ * directory, and takes no stream of chunks (a saved plan is 274 MiB). The emulator keeps its
+ * own (src/emulator/persistence.ts): it imports src/model only (ARCHITECTURE.md).
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -40,15 +35,9 @@ export interface AtomicWriteOptions {
    */
   mode?: number;
   umask?: boolean;
-  /**
-   * Told of the temporary file before it exists and once it is gone: a command that can end
-   * the process during a long write (Ctrl-C) removes what remains at exit (src/cli/plan-file.ts).
-   */
+  /** Told of the temporary file before it exists and once gone, to remove at exit (src/cli/plan-file.ts). */
   track?: { add(temp: string): void; delete(temp: string): void };
-  /**
-   * Only where no file is: the new file is linked in (link(2) fails with EEXIST) rather than
-   * renamed over, so a file that appeared since a check is never replaced.
-   */
+  /** Only where no file is: linked in (EEXIST) rather than renamed, so a file that appeared stays. */
   exclusive?: boolean;
 }
 
@@ -98,10 +87,8 @@ export async function writeFileAtomic(
 }
 
 /**
- * One replacement of `path`: its temporary file created, filled through a buffer (few system
- * calls, no joined strings), then committed (fsync, rename, directory fsync) or aborted
- * (removed). Writes are synchronous: local files, in pieces of at most WRITE_BYTES. Used
- * directly by a writer that is handed its text piece by piece (`show --overflow`).
+ * One replacement of `path`: its temporary file filled through a buffer, then committed (fsync,
+ * rename, directory fsync) or aborted (removed). Synchronous writes; `show --overflow` uses it directly.
  */
 export class Replacement {
   private readonly temp: string;

@@ -1,13 +1,8 @@
 /**
- * Reading creative categories by id in a way the specification names. `GET
- * /creative_categories` names no filter field, so `filter=id:` would be a 422 on a strict DSP
- * (G12). What the spec does name: `GET /creative_categories/{id}` (one request per id) and
- * the unfiltered list, paged at 100 (ceil(total / 100) requests). Which is cheaper depends
- * on how many ids are wanted against how many categories exist, and only the list tells the
- * latter. So: one id is one GET. More ids read the first page of the list (it says the
- * total and may hold them all), then take the cheaper road for what is still missing: the
- * remaining pages, or one GET per missing id. That is never more than one request above the
- * cheaper of the two, and usually exactly it (categories are few).
+ * Creative categories by id as the spec names them: the list has no filter field (`filter=id:`
+ * is a 422 on a strict DSP, G12), so one GET per id or the whole list, whichever is cheaper.
+ * One id is one GET; more read the list's first page (its total, maybe all of them), then the
+ * rest of the list or one GET per missing id: at most one request above the cheaper road.
  */
 import { compareIds } from "../model/targeting.js";
 import type { CreativeCategory } from "../model/wire.js";

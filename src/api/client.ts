@@ -1,7 +1,4 @@
-/**
- * `createDspClient`: the one way doohctl talks to the DSP. It only wires layers, each a
- * `(next: Send) => Send` in its own module (docs/api-client.md, How it is built).
- */
+/** `createDspClient`, the one way doohctl talks to the DSP, wires the layers (docs/api-client.md). */
 
 import { DEFAULT_DIALECT } from "../model/dialect.js";
 import { Scrubber } from "../model/scrub.js";

@@ -1,9 +1,7 @@
 /**
- * The DSP contract as data: `schemas/dsp-api.openapi.json` (OpenAPI 3.1, the specification
- * plus G1 to G16), where the package keeps it, its shape, read once per process. The client
- * reads requests and answers with it (contract.ts, through validators generated from it at
- * build time: scripts/gen-validators.ts); doctor and the tests check it strictly
- * (contract-check.ts).
+ * The DSP contract as data, `schemas/dsp-api.openapi.json` (OpenAPI 3.1: the spec plus G1 to
+ * G16), read once per process: the client reads through it (contract.ts), doctor and the tests
+ * check against it strictly (contract-check.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,9 +1,7 @@
 /**
- * How the client reads the DSP contract (contract-document.ts): it finds the operation of a
- * request and reads a 2xx answer through the tolerant view of the operation's answer schema
- * (tolerant.ts, G14), with validators compiled when doohctl is built
- * (contract-answers.generated.ts, scripts/gen-validators.ts): a run compiles no schema.
- * The strict checks of the document as written (doctor, the tests) are contract-check.ts.
+ * How the client reads the contract: the operation of a request, and a 2xx answer through the
+ * tolerant view of its schema (tolerant.ts, G14) with validators compiled at build time
+ * (scripts/gen-validators.ts): a run compiles no schema.
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { TimeError } from "../model/time.js";
@@ -12,7 +10,7 @@ import { answerSchemaName, contractDocument, type Parameter, schemaName } from "
 import { keptAnswer } from "./tolerant.js";
 import type { HttpMethod } from "./types.js";
 
-/** One thing that does not match: where (a JSON pointer, or a query parameter) and what. */
+/** One thing that does not match: where and what. */
 export interface ContractIssue {
   /** JSON pointer into the body (`/campaigns/0/cpm`), or `?name` for a query parameter. */
   at: string;
@@ -62,10 +60,10 @@ export function findOperation(method: HttpMethod, path: string): ContractOperati
 }
 
 /** ajv's errors as pointers and expectations, never quoting the value (it may be anything). */
-export function issuesOf(errors: readonly ErrorObject[] | null | undefined, prefix = ""): ContractIssue[] {
+export function issuesOf(errors: readonly ErrorObject[] | null | undefined): ContractIssue[] {
   const out: ContractIssue[] = [];
   for (const e of errors ?? []) {
-    const at = `${prefix}${e.instancePath}`;
+    const at = e.instancePath;
     const params = e.params as Record<string, unknown>;
     let issue: ContractIssue;
     if (e.keyword === "required") {
@@ -85,10 +83,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, pref
   return out;
 }
 
-/**
- * How the client reads a 2xx answer (G14): checked against the tolerant view of the
- * operation's response schema; when it passes, what the client keeps of it (tolerant.ts).
- */
+/** A 2xx answer checked against the tolerant view of its schema (G14), and what the client keeps of it. */
 export function readAnswer(
   op: ContractOperation,
   body: unknown,

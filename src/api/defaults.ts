@@ -3,8 +3,7 @@
  * option it fills (types.ts), and `withDefaults` fills them once, so no layer carries one.
  */
 import { type Clock, systemClock } from "../model/clock.js";
-import { PUBLISHED_RATE_LIMITS, type RateLimits, type RequestClass } from "../model/limits.js";
-import type { RetryPolicy } from "./retry.js";
+import { PUBLISHED_RATE_LIMITS, type RequestClass } from "../model/limits.js";
 import type { DspClientOptions } from "./types.js";
 
 export const CLIENT_DEFAULTS = {
@@ -21,24 +20,11 @@ export const CLIENT_DEFAULTS = {
   random: Math.random,
 };
 
-/**
- * How long an idle connection stays open for the next request (undici's `keepAliveTimeout`,
- * set by transport.ts). Not an option: kept here so that every client default has one home.
- */
+/** undici's `keepAliveTimeout` (transport.ts): not an option, here so every default has one home. */
 export const KEEP_ALIVE_MS = 30_000;
 
 /** The options the layers read, every default filled in. */
-export interface ClientSettings {
-  clock: Clock;
-  rateLimits: RateLimits;
-  concurrency: Record<RequestClass, number>;
-  policy: RetryPolicy;
-  timeouts: { connectMs: number; requestMs: number };
-  maxResponseBytes: number;
-  rateMarginMs: number;
-}
-
-export function withDefaults(options: DspClientOptions): ClientSettings {
+export function withDefaults(options: DspClientOptions) {
   return {
     clock: options.clock ?? CLIENT_DEFAULTS.clock,
     rateLimits: options.rateLimits ?? CLIENT_DEFAULTS.rateLimits,

@@ -1,32 +1,24 @@
 /**
- * The one module that names every path, query and body shape of the DSP. Each builder is
- * pure and returns plain data (an ApiRequest), so the planner can put requests in a plan file
- * and the client can send them. Where the specification says "not shown", the shape rests on
- * a gap decision, cited as G<n>. Where a real deployment differs in a fact G1, G2, G3 or G5
- * guesses, the config's dialect says so (`connection.dialect`, src/model/dialect.ts): the
- * endpoints are built from it (`endpointsFor`), so a plan shows each request as it is sent.
- * members.ts reads the answers back into the contract's own names.
+ * The one module that names every path, query and body shape doohctl sends: pure builders of
+ * plain ApiRequests, which a plan file stores. A shape the spec leaves "not shown" cites its G
+ * decision. Built from the dialect (`endpointsFor`, src/model/dialect.ts), so a plan shows each
+ * request as sent; members.ts reads the answers back into the contract's names.
  */
 import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
-  AuditStatus,
   Campaign,
   CampaignCreate,
   CampaignPatch,
   Creative,
-  CreativeCampaignMarket,
   CreativeCategory,
-  CreativeCreate,
   CreativePatch,
   InsertionOrder,
   InsertionOrderPatch,
-  MediaOwnerCreative,
-  Network,
   SessionInfo,
 } from "../model/wire.js";
-import { DSP_BASE_PATH, MEDIA_OWNER_BASE_PATH, SESSION_PATH } from "../model/wire.js";
+import { DSP_BASE_PATH, SESSION_PATH } from "../model/wire.js";
 import { ownMember } from "./members.js";
 import type { Credentials, HttpMethod, TypedRequest } from "./request.js";
 
@@ -54,11 +46,9 @@ export interface ListEndpoint<Key extends string, T, Field extends string = stri
 }
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
-const mediaOwner = (path: string) => `${MEDIA_OWNER_BASE_PATH}${path}`;
 /**
- * An id as one path segment. `.` and `..` stay dot segments once encoded (a URL parser, the
- * DSP's front among them, resolves even `%2E%2E`): an id the DSP answered would move the read
- * up a level, out of the DSP base path under a dialect's `/{id}/...` (src/model/dialect.ts).
+ * An id as one path segment. `.` and `..` stay dot segments once encoded (URL parsers resolve
+ * even `%2E%2E`): an id the DSP answered would move the read out of the DSP base path.
  */
 function segment(id: string): string {
   if (id === "." || id === "..") {
@@ -90,7 +80,6 @@ function get<T>(path: string, query?: Array<[string, string]>): TypedRequest<T> 
   return query && query.length > 0 ? { method: "GET", path, query } : { method: "GET", path };
 }
 
-/** A write: its method, path and JSON body. */
 function write<T>(method: Exclude<HttpMethod, "GET">, path: string, body: unknown): TypedRequest<T> {
   return { method, path, body };
 }
@@ -144,8 +133,6 @@ export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
     // Sessions (spec, Authentication; G9). The body holds the password: never stored or logged.
     createSession: (credentials: Credentials) =>
       write<SessionInfo>("POST", SESSION_PATH, { email: credentials.email, password: credentials.password }),
-    /** G9: ends the session of the cookie sent. */
-    deleteSession: (): TypedRequest<undefined> => ({ method: "DELETE", path: SESSION_PATH }),
 
     // Insertion orders: read and list are G1; the PATCHes are in the spec.
     insertionOrders: list<"insertion_orders", InsertionOrder, InsertionOrderFilter>(
@@ -158,8 +145,6 @@ export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
       write<{ insertion_orders: InsertionOrder[] }>("PATCH", dsp("/insertion_orders"), {
         insertion_orders: items.map(contract),
       }),
-    patchInsertionOrder: (id: string, patch: Omit<InsertionOrderPatch, "id">) =>
-      write<InsertionOrder>("PATCH", dsp(`/insertion_orders/${segment(id)}`), contract(patch)),
 
     // Campaigns (spec; G2, G3, G4).
     campaigns: {
@@ -176,8 +161,6 @@ export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
     /** Spec + G4: `{campaigns: [{id, ...changes}]}`, 1..100 items, transactional. */
     patchCampaigns: (items: readonly CampaignPatch[]) =>
       write<{ campaigns: Campaign[] }>("PATCH", dsp("/campaigns"), { campaigns: items }),
-    patchCampaign: (id: string, patch: Omit<CampaignPatch, "id">) =>
-      write<Campaign>("PATCH", dsp(`/campaigns/${segment(id)}`), patch),
     /** G5: the read path is assumed (the dialect's); `{targetings: []}` when never set. */
     getTargetings: (campaignId: string) =>
       get<{ targetings: TargetingOptionSet[] }>(dsp(withId(dialect.targetings.read_path, campaignId))),
@@ -191,10 +174,8 @@ export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
         },
       ),
 
-    // Advertisers (spec; G7 for the create body).
+    // Advertisers (spec).
     advertisers: list<"advertisers", Advertiser, "id">("advertisers", dsp("/advertisers")),
-    getAdvertiser: (id: string) => get<Advertiser>(dsp(`/advertisers/${segment(id)}`)),
-    createAdvertiser: (name: string) => write<Advertiser>("POST", dsp("/advertisers"), { name }),
 
     // Creative categories (spec): read only.
     creativeCategories: list<"creative_categories", CreativeCategory, "id">(
@@ -205,27 +186,8 @@ export function endpointsFor(dialect: Dialect = DEFAULT_DIALECT) {
 
     // Creatives (spec; G6 for list fields and the batch bodies).
     creatives: list<"creatives", Creative, CreativeFilter>("creatives", dsp("/creatives")),
-    getCreative: (id: string) => get<Creative>(dsp(`/creatives/${segment(id)}`)),
-    createCreatives: (items: readonly CreativeCreate[]) =>
-      write<{ creatives: Creative[] }>("POST", dsp("/creatives"), { creatives: items }),
     patchCreatives: (items: readonly CreativePatch[]) =>
       write<{ creatives: Creative[] }>("PATCH", dsp("/creatives"), { creatives: items }),
-    patchCreative: (id: string, patch: Omit<CreativePatch, "id">) =>
-      write<Creative>("PATCH", dsp(`/creatives/${segment(id)}`), patch),
-
-    // Media-owner interface (spec; G11 for its base path).
-    creativeCampaignMarkets: (creativeId: string) =>
-      list<"campaigns", CreativeCampaignMarket, string>(
-        "campaigns",
-        mediaOwner(`/creatives/${segment(creativeId)}/campaigns`),
-      ),
-    patchCreativeAudit: (
-      creativeId: string,
-      audit: { status: AuditStatus; message?: string; category_ids?: string[]; tag_ids?: string[] },
-    ) => write<MediaOwnerCreative>("PATCH", mediaOwner(`/creatives/${segment(creativeId)}`), { audit }),
-    getMediaOwnerCreativeCategory: (id: string) =>
-      get<CreativeCategory>(mediaOwner(`/creative_categories/${segment(id)}`)),
-    networks: list<"networks", Network, "id">("networks", mediaOwner("/networks")),
   };
 }
 
@@ -240,9 +202,8 @@ export function createdItems(dialect: Dialect, body: unknown): unknown {
 export const Endpoints = endpointsFor(DEFAULT_DIALECT);
 
 /**
- * The contract's path for a path `dialect` placed (`GET /orders/7` is the contract's
- * `GET /insertion_orders/7`), so that an answer is checked against the operation it answers.
- * Only reads move (G1, G5); writes stay where the specification puts them.
+ * The contract's path for a path `dialect` placed (`GET /orders/7`: `/insertion_orders/7`), to
+ * check an answer against its operation. Only reads move (G1, G5).
  */
 export function contractPath(dialect: Dialect, method: HttpMethod, path: string): string {
   if (method !== "GET" || !path.startsWith(`${DSP_BASE_PATH}/`)) return path;

@@ -1,19 +1,17 @@
 /**
- * What can go wrong talking to the DSP, as typed values with a stable `code`. Callers switch
- * on the class (or `code`), never on message text. No error ever holds the password or the
- * session token: only the user's email, the method and the path.
+ * What can go wrong talking to the DSP, as typed values with a stable `code` (callers never
+ * switch on text). No error holds the password or the session token: only email, method, path.
  */
 import { printable } from "../model/printable.js";
 import { noAnswerText, type Tries } from "../model/silence.js";
 import type { ApiFieldError } from "../model/wire.js";
 import type { HttpMethod } from "./types.js";
 
-/** Common shape: where the request went, so a message can say where and what to do. */
 export abstract class DspClientError extends Error {
   abstract readonly code: string;
 }
 
-/** An error of one request, named by its method and path in the message and as fields. */
+/** An error of one request, named by its method and path. */
 export abstract class RequestError extends DspClientError {
   constructor(
     readonly method: HttpMethod,
@@ -33,18 +31,13 @@ export class ApiError extends DspClientError {
   readonly status: number;
   /** The service's own short text (`Invalid Request`, `Not Found`, ...). */
   readonly apiMessage: string;
-  /** The 422 field list exactly as the service sent it (`campaigns[3].cpm`). */
+  /** The 422 field list exactly as sent (`campaigns[3].cpm`). */
   readonly data: ApiFieldError[];
   readonly method: HttpMethod;
   readonly path: string;
-  /**
-   * For a batch the client split into chunks: index of this chunk's first item in the
-   * caller's list, so `campaigns[3]` of the chunk starting at 200 is the caller's item 203.
-   */
-  readonly batchOffset: number;
   /** Attempts answered this way: a 5xx the client retried until it gave up. */
   readonly attempts: number;
-  /** After `apiMessage` and the fields: what to do, when there is more to say ("" otherwise). */
+  /** What to do, after `apiMessage` and the fields ("" when nothing more to say). */
   readonly advice: string;
 
   constructor(init: {
@@ -53,12 +46,11 @@ export class ApiError extends DspClientError {
     data?: ApiFieldError[];
     method: HttpMethod;
     path: string;
-    batchOffset?: number;
     attempts?: number;
     /** What to do, when the caller knows more than the status (a dialect key, say). */
     advice?: string;
   }) {
-    // The DSP's own text on one line, as it is (docs/safety.md): a line break in it starts no line of doohctl's.
+    // The DSP's text on one line (docs/safety.md): a line break in it starts no line of doohctl's.
     const fields = (init.data ?? []).map((d) => printable(`${d.field} ${d.messages.join(", ")}`));
     const attempts = init.attempts ?? 1;
     const advice =
@@ -79,23 +71,7 @@ export class ApiError extends DspClientError {
     this.data = init.data ?? [];
     this.method = init.method;
     this.path = init.path;
-    this.batchOffset = init.batchOffset ?? 0;
     this.attempts = attempts;
-  }
-
-  /** The same error, told the offset of its chunk in the caller's batch. */
-  withBatchOffset(offset: number): ApiError {
-    if (offset === 0) return this;
-    return new ApiError({
-      status: this.status,
-      apiMessage: this.apiMessage,
-      data: this.data,
-      method: this.method,
-      path: this.path,
-      batchOffset: offset,
-      attempts: this.attempts,
-      advice: this.advice,
-    });
   }
 }
 
@@ -112,17 +88,9 @@ export class NetworkError extends RequestError {
 export class TimeoutError extends RequestError {
   override readonly name = "TimeoutError";
   readonly code = "TIMEOUT";
-  /**
-   * The DSP had begun to answer when the whole-request deadline ran out: a server trickling
-   * its answer, not a lost packet. Retrying would only hold the run silent for another
-   * deadline, so the client gives up at once.
-   */
+  /** The deadline ran out mid-answer (a trickling server, not a lost packet): never retried. */
   readonly trickling: boolean;
-  /**
-   * Nothing came back within the deadline: how long it waited, and, once the
-   * retry layer gives up, which attempt of how many this was. Its message then says
-   * `no answer after 60s (attempt 4 of 4)`.
-   */
+  /** Nothing came back: how long it waited and, once retries give up, `(attempt 4 of 4)`. */
   readonly noAnswer: { afterMs: number; tries?: Tries | undefined } | undefined;
   constructor(
     method: HttpMethod,
@@ -166,10 +134,7 @@ export class TimeoutError extends RequestError {
 export class OutcomeUnknownError extends RequestError {
   override readonly name = "OutcomeUnknownError";
   readonly code = "OUTCOME_UNKNOWN";
-  /**
-   * True when the DSP answered (a 5xx): it has finished with the request, so what it did can
-   * be read at once. False when no answer came (timeout, connection lost): it may still run.
-   */
+  /** The DSP answered (a 5xx): it is done, so what it did can be read now; else it may still run. */
   readonly answered: boolean;
   constructor(
     method: HttpMethod,
@@ -225,11 +190,8 @@ export class PagingLimitError extends DspClientError {
 }
 
 /**
- * One read of a list whose pages do not add up (docs/api-client.md "Paging"): an id
- * came on two pages, or the distinct ids fall short of `total_size`. The list shifted while
- * it was read (an item created or deleted between two pages), so an item is missing from
- * what was read; a plan or a check by name built on it could create that item a second time.
- * The run stops before any write.
+ * A list whose pages do not add up (docs/api-client.md "Paging"): it shifted while read, so an
+ * item is missing and a plan or check by name could create it twice. Stops before any write.
  */
 export class IncompleteReadError extends RequestError {
   override readonly name = "IncompleteReadError";
@@ -237,9 +199,9 @@ export class IncompleteReadError extends RequestError {
   constructor(
     method: HttpMethod,
     path: string,
-    /** The list read (`campaigns`, `creatives`...) and what it was filtered on, for the message. */
+    /** The list read and its filter (`campaigns (filter id: 1, 2)`). */
     readonly list: string,
-    /** What went wrong: the id that repeated, or the count that fell short. */
+    /** The id that repeated, or the count that fell short. */
     readonly detail: string,
   ) {
     super(
@@ -253,9 +215,8 @@ export class IncompleteReadError extends RequestError {
 }
 
 /**
- * An answer the contract (schemas/dsp-api.openapi.json) does not allow: a missing member, a
- * wrong shape or type, pages that disagree with `total_size`. The client reads nothing it
- * cannot trust (a `{"option_sets": []}` is not "no targetings"), so the run stops here.
+ * An answer the contract does not allow (a missing member, a wrong shape, pages that disagree
+ * with `total_size`): `{"option_sets": []}` is not "no targetings", so the run stops here.
  */
 export class ContractError extends RequestError {
   override readonly name = "ContractError";
@@ -263,10 +224,7 @@ export class ContractError extends RequestError {
   constructor(
     method: HttpMethod,
     path: string,
-    /**
-     * Where (a JSON pointer into the answer), what the contract expects there, and, for a
-     * member a dialect key places, what adapts a DSP that answers it otherwise.
-     */
+    /** Where (a JSON pointer), what the contract expects, and the dialect key that adapts it, if any. */
     readonly issues: ReadonlyArray<{ at: string; expected: string; hint?: string }>,
   ) {
     // `at` may hold what the DSP chose (a campaign id, G14): printable, never acting on a terminal.
@@ -282,10 +240,7 @@ export class ContractError extends RequestError {
   }
 }
 
-/**
- * An answer nested deeper than MAX_NESTING_DEPTH (src/model/json-depth.ts): refused before it
- * is parsed, as a walk over it would overflow the stack (docs/api-client.md). Not retried.
- */
+/** Nested deeper than MAX_NESTING_DEPTH: refused unparsed, a walk would overflow the stack. Not retried. */
 export class ResponseTooDeepError extends RequestError {
   override readonly name = "ResponseTooDeepError";
   readonly code = "RESPONSE_TOO_DEEP";
@@ -321,9 +276,8 @@ export class ResponseTooLargeError extends RequestError {
 }
 
 /**
- * Why the answer of a write the DSP accepted (2xx) could not be read: an answer the contract
- * does not allow, one nested too deep, or a web page; undefined for any other error (a
- * refusal, no answer). The write happened: its caller learns the result otherwise.
+ * Why the 2xx answer of a write could not be read (not the contract's, too deep, a web page);
+ * undefined for any other error. The write happened: its caller learns the result otherwise.
  */
 export function unreadableAnswer(error: unknown): string | undefined {
   if (error instanceof ContractError) {

@@ -1,8 +1,4 @@
-/**
- * An answer that is a web page, not the DSP's JSON: api_origin names the web UI, a proxy's
- * login or error page, or another server. Said as what happened and what to do, never as
- * the page's markup.
- */
+/** An answer that is a web page, not the DSP's JSON: said as what to do, never as the page's markup. */
 import type { HttpResponse } from "./transport.js";
 
 export const HTML_ANSWER =

@@ -1,14 +1,10 @@
 /**
- * Client-side pacing for one request class (GET, write or session), so the client's own
- * traffic never draws a 429 from a server that counts sliding windows (G10).
- *
- * Two parts. A p-queue per class owns the queue: FIFO order, at most `concurrency` requests
- * in flight, and abort of a queued request through its signal. Each p-queue task then passes
- * a window gate before it sends, and the gate is the part p-queue cannot do: p-queue's
- * `interval`/`intervalCap` (even `strict`) count a task at its start, on real timers, while
- * the server counts a request at its arrival (the slot it holds: docs/api-client.md, Rate
- * limits and pacing). The gate waits through the injected Clock, and the queue is built
- * without `interval` or `timeout`, which keeps p-queue off real timers altogether.
+ * Client-side pacing for one request class, so the client's own traffic never draws a 429 from
+ * a server that counts sliding windows (G10). A p-queue owns the queue (FIFO, `concurrency` in
+ * flight, abort by signal); each task then passes a window gate on the injected Clock. p-queue's
+ * `interval` counts a task at its start on real timers, while the server counts a request at
+ * its arrival (docs/api-client.md, Rate limits and pacing), so the queue has no `interval` or
+ * `timeout`, which keeps it off real timers altogether.
  */
 import PQueue from "p-queue";
 import type { Clock } from "../model/clock.js";
@@ -23,10 +19,7 @@ export interface WindowLimiterOptions {
   marginMs: number;
   /** Called when the head of the queue must wait for the window, with the wake time. */
   onWait?: (until: number, waitMs: number) => void;
-  /**
-   * Requests of this class that other runs made (pacing across runs, `pacing-log.ts`): read
-   * before each grant, so their slots count against the window too; told of this run's.
-   */
+  /** Other runs' requests of this class (`pacing-log.ts`): read before each grant, told of this run's. */
   shared?: {
     /** When other runs' counted requests started cooling down, after `since`. */
     others(since: number): number[];
@@ -64,9 +57,8 @@ export class WindowLimiter {
   }
 
   /**
-   * Sends one request when its turn comes (FIFO) and the window allows. Its slot counts
-   * until `send` settles plus one window; a throw counts too (the server may have seen it).
-   * Rejects with the signal's reason on abort.
+   * Sends one request when its turn comes and the window allows. Its slot counts until `send`
+   * settles plus one window; a throw counts too (the server may have seen it).
    */
   run<T>(send: (grant: Grant) => Promise<T>, options: RunOptions<T> = {}): Promise<T> {
     const { signal, refused } = options;
@@ -195,9 +187,8 @@ class WindowGate {
   }
 
   /**
-   * Wakes the gate at `at`, and announces the wait of the queue's head: once per head, and
-   * again when the wake moves earlier. A head whose predecessor was aborted while waiting
-   * (a write abandoned on Ctrl-C, then the reactivation) is announced although the timer runs.
+   * Wakes the gate at `at`, announcing the head's wait once, and again when the wake moves
+   * earlier; a head whose predecessor was aborted while waiting (Ctrl-C) too, though the timer runs.
    */
   private wakeAt(at: number, now: number, head: Waiter): void {
     const timerSet = this.timerAt !== undefined && this.timerAt <= at;

@@ -1,12 +1,9 @@
 /**
- * What a login showed about G9 and G13, for `doohctl doctor` (one login per run): the
- * cookies' names and attributes (never a value: it is dropped as the header is read), the
- * answer's status and body members, and the TLS of the connection. Never a secret.
+ * What a login showed about G9 and G13, for `doohctl doctor`: the cookies' names and attributes
+ * (a value is dropped as the header is read), status, body members and TLS. Never a secret.
  */
-/**
- * The TLS a connection negotiated (G13): what `doohctl doctor` reports. Defined here, not in
- * transport.ts which records it, so that types.ts -> login-seen.ts imports nothing back.
- */
+
+/** The TLS a connection negotiated (G13); here, not in transport.ts, so nothing imports types.ts back. */
 export interface TlsSeen {
   protocol: string;
   cipher: string;

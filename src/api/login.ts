@@ -1,7 +1,6 @@
 /**
  * Logging in (spec, Authentication 2-3; G9): `POST /api/session` through the retry and pacing
- * layers (paced by the session window; repeatable, as a spare session is harmless), and the
- * token of the environment's cookie out of its answer.
+ * layers (repeatable: a spare session is harmless), and the token of the environment's cookie.
  */
 import type { Clock } from "../model/clock.js";
 import type { Scrubber } from "../model/scrub.js";

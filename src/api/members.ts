@@ -1,11 +1,8 @@
 /**
  * G14 (docs/assumptions.md#g14): which members of each answer doohctl decides with. A member
- * listed here as `unset` is one doohctl does not decide with: a real DSP may leave it out or
- * answer `null`, and the client reads that as unset. A member listed as `nullable` is one
- * doohctl decides with but that G14 lets a DSP leave unset (an unset `pixel_url`, an empty
- * `audits`). Every other member the contract names is decided with: absent, `null` (where the
- * contract forbids it) or mistyped stops the run before any write. A schema not listed here
- * has every member decided with (list envelopes, `total_size`, batch answers, targetings).
+ * it does not decide with, or one G14 lets a DSP leave unset, may be absent or `null` (read as
+ * unset); any other member the contract names that is absent, forbidden `null` or mistyped
+ * stops the run before any write. A schema not listed here has every member decided with.
  */
 import type { Dialect } from "../model/dialect.js";
 import { DSP_BASE_PATH } from "../model/wire.js";
@@ -41,8 +38,7 @@ export const UNDECIDED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 
 /** Per answer schema: members doohctl decides with that G14 lets a DSP leave unset. */
 export const UNSET_ALLOWED_MEMBERS: Readonly<Record<string, readonly string[]>> = {
-  // G14: an unset URL may be `null` or absent; it reads as "" (no pixel), which is what the
-  // config's `pixel_url` compares against.
+  // G14: an unset URL reads as "" (no pixel), what the config's `pixel_url` compares against.
   Creative: ["pixel_url", "audits"],
 };
 
@@ -55,14 +51,11 @@ export function unsetAllowed(schema: string, member: string): boolean {
 }
 
 /**
- * A dialect's answer in the contract's own names (src/model/dialect.ts; G1, G2, G3, G5), before
- * the contract judges it: the contract number, progress and its members, the targeting list and
- * the created campaigns moved to the members the contract names. A member the contract names
- * that the dialect places elsewhere is dropped first: it is not what the DSP means by it.
- *
- * With `campaign_targetings`, each campaign's embedded list is taken out (the contract's
- * Campaign does not name it) and returned by campaign id, to be judged as a targetings answer
- * and put back as `targetings` (answer.ts); a read's campaign without one is `missing`.
+ * A dialect's answer in the contract's names (src/model/dialect.ts; G1, G2, G3, G5), before the
+ * contract judges it. A member the contract names that the dialect places elsewhere is dropped
+ * first: it is not what the DSP means by it. With `campaign_targetings`, each campaign's list
+ * is taken out and returned by campaign id, to be judged and put back (answer.ts); a read's
+ * campaign without one is `missing`.
  */
 export function contractAnswer(
   dialect: Dialect,
@@ -118,9 +111,8 @@ export function contractAnswer(
 }
 
 /**
- * A place in a contract-named answer (`/insertion_orders/0/contract_number`) in the names the
- * DSP answered under `dialect` (`/insertion_orders/0/po_number`), with the dialect key that
- * placed it: a refusal must name what the DSP sent, or a user looks for a member it never had.
+ * A place of a contract-named answer in the names the DSP answered (`/insertion_orders/0/po_number`),
+ * with the key that placed it: a refusal names what the DSP sent, never a member it never had.
  */
 export function dialectPlace(dialect: Dialect, method: HttpMethod, template: string, at: string): string {
   const renames = renamesOf(dialect, method, template);
@@ -137,11 +129,7 @@ export function dialectPlace(dialect: Dialect, method: HttpMethod, template: str
   return keys.length === 0 ? at : `${place} (connection.dialect: ${keys.join(", ")})`;
 }
 
-/**
- * The dialect key that places the member `at` ends with (`/insertion_orders/0/contract_number`:
- * `contract_number`), renamed or not: an issue about that member may be a DSP that names it
- * otherwise, which that key adapts.
- */
+/** The key placing the member `at` ends with (renamed or not): what adapts a DSP naming it otherwise. */
 export function movedMemberKey(
   dialect: Dialect,
   method: HttpMethod,
@@ -152,7 +140,7 @@ export function movedMemberKey(
   return renamesOf(dialect, method, template).find(([canonical]) => canonical === last)?.[2];
 }
 
-/** The members a dialect moves in the answer of one operation: the contract's name, the dialect's, the key. */
+/** The members a dialect moves in one operation's answer: the contract's name, the dialect's, the key. */
 function renamesOf(
   dialect: Dialect,
   method: HttpMethod,
@@ -186,9 +174,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * The member a dialect names, of an answer or a body: its own only. Every read by a dialect's
- * name goes through here, so a name every object inherits (`toString`, `valueOf`; the parser
- * refuses `__proto__` and `constructor`, src/model/dialect.ts) is a missing member, never a function.
+ * The member a dialect names, own only: every read by a dialect's name goes through here, so an
+ * inherited name (`toString`; src/model/dialect.ts refuses `__proto__`) is missing, never a function.
  */
 export function ownMember(value: unknown, name: string): unknown {
   return isObject(value) && Object.hasOwn(value, name) ? value[name] : undefined;
@@ -203,9 +190,8 @@ function move(value: unknown, from: string, to: string): unknown {
 }
 
 /**
- * G3: a create's answer, its campaigns under `campaigns`. The body goes under the dialect's
- * member; a DSP may answer under that member or under `campaigns`, as its PATCH answers do
- * (docs/connecting.md, Dialect): whichever of the two holds the list is read, the dialect's first.
+ * G3: a create's answer, its campaigns under `campaigns`: a DSP may answer under the dialect's
+ * member or under `campaigns` (docs/connecting.md, Dialect); the dialect's is read first.
  */
 function createdList(body: Record<string, unknown>, member: string): unknown {
   if (member === "campaigns" || Object.hasOwn(body, member) || !Object.hasOwn(body, "campaigns")) {

@@ -1,9 +1,7 @@
 /**
- * Pacing across runs: the requests that other runs on this machine made for the same origin,
- * environment and user, still inside their window (G10). Plans, the nightly drift job and
- * applies draw on one user's windows; a run that knew only its own requests would draw a
- * 429 from a window an earlier run filled a moment ago. The file, its writes and its bounds:
- * docs/api-client.md, Pacing across runs.
+ * Pacing across runs (G10; docs/api-client.md, Pacing across runs): the requests other runs on
+ * this machine made for the same origin, environment and user, still inside their window. A run
+ * that knew only its own would draw a 429 from a window an earlier run just filled.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
@@ -37,11 +35,9 @@ export class PacingLogError extends Error {
 }
 
 /**
- * @param keepMs how long a line matters: the longest window of the configured limits (plus
- * margin); a compaction drops older lines.
- * Throws PacingLogError, before any request, when the file is there but is not a 0600
- * regular file of this OS user (a link is never followed): another user's lines would pace
- * this run, and a link would have its lines appended to the file it names.
+ * @param keepMs how long a line matters (the longest window, plus margin); compaction drops older.
+ * Throws PacingLogError, before any request, when the file is not a 0600 regular file of this
+ * user: another user's lines would pace this run, and a link would append to what it names.
  */
 export function filePacingLog(options: {
   path: string;
@@ -61,11 +57,8 @@ export function filePacingLog(options: {
     );
   }
   let broken = false;
-  /**
-   * Time read from a file is bounded (G10): a line dated in the future (a forged file, or the
-   * system clock stepped back) counts as sent when this run first saw it, so it holds a slot
-   * for one window at most, never until its date.
-   */
+  // G10: a line dated in the future (forged, or the clock stepped back) counts from when this
+  // run first saw it, so it holds a slot one window at most, never until its date.
   const firstSeen = new Map<string, number>();
   const lines = (): string[] => {
     try {
@@ -128,9 +121,8 @@ function compact(path: string, now: number, since: number, owner: OwnerCheck | u
 }
 
 /**
- * The log's file for one origin, environment and user, keyed like the session cache: the
- * name reveals none of them. Creates the directory (mode 0700) if needed, and refuses one that
- * is not this OS user's own, 0700 (StateDirError, naming the path and the fix).
+ * The log's file for one origin, environment and user, keyed like the session cache (the name
+ * reveals none); its directory is created 0700, and refused when not this user's (StateDirError).
  */
 export function pacingLogPath(
   dir: string,

@@ -1,15 +1,11 @@
 /**
- * Reading lists in as few requests as the API allows: pages of 100 (spec maximum), stopping
- * as soon as `total_size` says the last page came, and batch reads by repeated `filter`
- * entries, 100 values a request. G12 bounds `page` to 0..100, so one query reaches at most
- * 101 pages (10,100 items); a batch read that would need more narrows itself by splitting
- * its filter values.
+ * Lists in as few requests as the API allows: pages of 100 until `total_size` is reached, and
+ * batch reads of 100 `filter` values a request. G12 bounds `page` to 0..100 (10,100 items a
+ * query); a batch read that needs more splits its values.
  *
- * Each query's items are checked whole: page counts that agree with `total_size`
- * still miss an item when the list shifts between two pages (one item repeated, one never
- * seen), so an id that repeats within one query, or distinct ids that fall short of
- * `total_size`, is an IncompleteReadError. Across the queries of a batch read an item may
- * legitimately come twice (a creative matching two `campaign_ids` chunks): there it is merged.
+ * A list that shifts between two pages repeats one item and misses another while the counts
+ * agree, so within one query a repeated id, or distinct ids short of `total_size`, is an
+ * IncompleteReadError. Across a batch's queries an item may come twice, and is merged.
  */
 import { compareIds } from "../model/targeting.js";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
@@ -32,10 +28,9 @@ function pagesFor(total: number): number {
 }
 
 /**
- * The items of one page of 100, once they agree with `total_size` (spec, List envelope):
- * page p of a list of `total` holds exactly min(100, total - 100p) items, and every page of
- * one read says the same total. A page that holds fewer would otherwise read as "the list
- * ends here", one that holds more as items that are not there.
+ * The items of one page, once they agree with `total_size` (spec, List envelope): page p holds
+ * exactly min(100, total - 100p), and every page says the same total; else a short page would
+ * read as the list's end.
  */
 function pageItems<Key extends string, T>(
   request: ApiRequest,
@@ -76,10 +71,7 @@ function pageItems<Key extends string, T>(
   return items;
 }
 
-/**
- * G12: a later page that starts with page 0's first item is a DSP that ignores `page`: every
- * page answers page 0, so a list past 100 items cannot be read (said so, not "run again").
- */
+/** G12: a later page starting with page 0's first item: the DSP ignores `page` (said so, not "run again"). */
 function pageIgnored(request: ApiRequest, page: number): ContractError {
   return new ContractError(request.method, request.path, [
     {
@@ -112,10 +104,7 @@ function repeatedId(items: readonly unknown[], seen: Set<string>): string | unde
 
 const twice = (id: string, total: number) => `id ${id} came twice among its ${total} items (total_size)`;
 
-/**
- * The items of one query, once each id is seen once and the distinct ids add up to `total`;
- * otherwise an IncompleteReadError naming the list (and the id that repeated).
- */
+/** The items of one query once each id comes once and they add up to `total`; else an IncompleteReadError. */
 export function wholeRead<T>(
   request: ApiRequest,
   items: readonly T[],
@@ -144,18 +133,13 @@ function tooMany(path: string, total: number): PagingLimitError {
   );
 }
 
-/** What one read of a list asks: its filters and how to send. */
+/** What one read of a list asks: the filters, search and order of every page, and how to send. */
 export interface PageRead<Field extends string> {
-  /** Filters, search and order every page request carries. @default {} */
   query?: ListQuery<Field> | undefined;
-  /** @default {} */
   options?: SendOptions | undefined;
 }
 
-/**
- * Every item of a list. After the first page, the remaining pages are requested at once, so
- * several GETs are in flight within the window.
- */
+/** Every item of a list: after the first page, the rest are requested at once. */
 export async function listAll<Key extends string, T, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,
@@ -204,19 +188,17 @@ export async function restPages<Key extends string, T, Field extends string>(
   return (await Promise.all(pages)).flat();
 }
 
-/**
- * Every item whose `field` matches one of `values` (ids, `insertion_order_id`,
- * `campaign_ids`, ...), 100 values a request, chunks in flight together. A chunk whose
- * matches exceed what one query can page (G12) is split in halves until it fits; a single
- * value that still matches too many is a PagingLimitError. Items come back once each, in
- * ascending id order.
- */
 export interface ValuesRead<Field extends string> extends PageRead<Field> {
   /** The filter field the values are matched on. */
   field: Field;
   values: readonly string[];
 }
 
+/**
+ * Every item whose `field` matches one of `values`, 100 values a request, chunks in flight
+ * together. A chunk matching more than one query can page (G12) is halved until it fits; one
+ * value still too many is a PagingLimitError. Items come once each, in ascending id order.
+ */
 export async function readByValues<Key extends string, T extends { id: string }, Field extends string>(
   send: Sender,
   endpoint: ListEndpoint<Key, T, Field>,

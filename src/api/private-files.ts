@@ -1,21 +1,16 @@
 /**
- * doohctl's state files on disk: the recovery record and the apply lock (docs/safety.md,
- * Recovery record), the session cache and the pacing log (docs/api-client.md, Sessions).
- * Directories 0700 owned by the OS user running doohctl; files of mode 0600 owned by it,
- * replaced through the one atomic write (`atomic-write.ts`), read never through a link. Anything looser, or another owner, is
- * refused loudly, naming the path and what to run: a record another user can plant decides
- * which campaigns apply reactivates, and a session cache another user can plant decides which
- * account's recovery record a plan reads.
+ * doohctl's state files (docs/safety.md, Recovery record; docs/api-client.md, Sessions): 0700
+ * directories and 0600 files of the OS user running doohctl, replaced through the one atomic
+ * write, never read through a link. Anything looser, or another owner, is refused loudly with
+ * the path and what to run: a record another user plants decides which campaigns apply
+ * reactivates, and a planted session cache which account's record a plan reads.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync } from "node:fs";
 
 export class StateDirError extends Error {
   override readonly name = "StateDirError";
   readonly code = "STATE_DIR_UNSAFE";
-  /**
-   * True when another user could write there (a link, another owner, a loose mode); false
-   * when the directory merely cannot be used (a read-only home, a file in the way).
-   */
+  /** Another user could write there (a link, owner, mode); false when merely unusable (read-only home). */
   readonly unsafe: boolean;
   constructor(message: string, options: ErrorOptions & { unsafe?: boolean } = {}) {
     super(message, options);
@@ -63,9 +58,8 @@ const MAX_STATE_FILE_BYTES = 1024 * 1024;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
- * Checks (creating it 0700 first when `create`) that `path` is a directory, not a link, owned
- * by this OS user and closed to group and others. Returns false when it does not exist and
- * `create` is false.
+ * Checks (creating it 0700 when `create`) that `path` is a directory, not a link, of this OS
+ * user and closed to group and others; false when it does not exist and `create` is false.
  */
 export function privateDir(
   path: string,
@@ -104,9 +98,8 @@ export function privateDir(
 }
 
 /**
- * The text of a regular file of this OS user closed to group and others, never through a
- * link; undefined when it does not exist. Throws PrivateFileError with the reason (and the
- * fix) when it is a link, not a regular file, too large, another user's or open to others.
+ * The text of a regular file of this OS user, closed to others, never through a link;
+ * undefined when absent; else a PrivateFileError with the reason and the fix.
  */
 export function readPrivateFile(path: string, options: { owner?: OwnerCheck } = {}): string | undefined {
   let fd: number;

@@ -1,8 +1,4 @@
-/**
- * The client's batch reads (the DspReaders of types.ts), each built on `send` and the paging
- * of paging.ts or categories.ts: ids and filter values 100 a request, pages of 100. The
- * requests come from the dialect's endpoints (endpoints.ts).
- */
+/** The client's batch reads (DspReaders, types.ts) on `send` and paging.ts, from the dialect's endpoints. */
 import { type Dialect, dialectKeysHint } from "../model/dialect.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import { readCreativeCategories } from "./categories.js";
@@ -27,8 +23,7 @@ export function dspReaders(send: Sender, endpoints: DspEndpoints, dialect: Diale
         query: includeProgress ? ({ includeProgress } as CampaignListQuery) : {},
         options: o,
       });
-      // G2, G14: progress decides DOOH801/DOOH802 when asked for; a DSP that leaves it out would
-      // silently turn those checks off.
+      // G2, G14: progress decides DOOH801/DOOH802; a DSP leaving it out would turn them off silently.
       const without = includeProgress ? campaigns.filter((c) => c.progress === undefined) : [];
       if (without.length > 0) {
         throw new ContractError(
@@ -47,8 +42,7 @@ export function dspReaders(send: Sender, endpoints: DspEndpoints, dialect: Diale
     getTargetings: async (campaignIds, o) => {
       const unique = [...new Set(campaignIds)];
       if (dialect.campaign_targetings !== null) {
-        // G5 with the dialect's `campaign_targetings`: the campaigns' own answers hold them
-        // (answer.ts checks each has its list), 100 a request, no targeting read.
+        // G5 with `campaign_targetings`: the campaigns' answers hold them (answer.ts checks each).
         const campaigns = await getCampaigns(unique, o);
         return new Map(campaigns.map((c) => [c.id, c.targetings as TargetingOptionSet[]]));
       }

@@ -1,8 +1,8 @@
-/** A request as plain data (its own module: endpoints.ts builds them and types.ts names the client that sends them). */
+/** Requests as plain data: their own module, as endpoints.ts builds them and types.ts names their client. */
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** One HTTP request, as plain data: the planner stores these in a plan file. */
+/** One HTTP request: the planner stores these in a plan file. */
 export interface ApiRequest {
   method: HttpMethod;
   /** Path below the API origin, e.g. `/api/dsp/v1/campaigns`. */
@@ -12,10 +12,7 @@ export interface ApiRequest {
   body?: unknown;
 }
 
-/**
- * An ApiRequest that knows the type of its response body. `__response` is a phantom: never
- * set, never serialized; it only lets `send(Endpoints.getCampaign("1"))` infer `Campaign`.
- */
+/** `__response` is a phantom, never set: it lets `send(Endpoints.getCampaign("1"))` infer `Campaign`. */
 export interface TypedRequest<T> extends ApiRequest {
   readonly __response?: T;
 }

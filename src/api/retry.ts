@@ -1,8 +1,4 @@
-/**
- * When to try a request again, and after how long: pure decisions, no I/O. The client
- * carries them out on its Clock. The table of outcomes and why (G10): docs/api-client.md, Retries.
- */
-import type { HttpMethod } from "./types.js";
+/** When to try a request again, and after how long: pure decisions (G10; docs/api-client.md, Retries). */
 
 export interface RetryPolicy {
   /** Attempts in all for one request after network errors, timeouts and 5xx. */
@@ -19,7 +15,6 @@ export interface RetryPolicy {
   random: () => number;
 }
 
-/** How an attempt ended. */
 export type AttemptOutcome =
   | { kind: "status"; status: number; retryAfterMs?: number | undefined }
   | { kind: "network-error" }
@@ -58,8 +53,7 @@ function describe(outcome: AttemptOutcome): string {
 
 export function decideRetry(input: {
   policy: RetryPolicy;
-  method: HttpMethod;
-  /** Session creation may be repeated safely, whatever its method. */
+  /** Not a POST, or a session creation, which may be repeated safely. */
   idempotent: boolean;
   outcome: AttemptOutcome;
   /** Attempts made so far that ended in a network error, timeout or 5xx (this one included). */

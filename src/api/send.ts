@@ -1,7 +1,6 @@
 /**
- * What the client's layers hand one another. A request goes out through
- * `withSession -> retrying -> paced -> transport` (wired in client.ts): each layer is a
- * `Layer`, a function from the next `Send` to its own, as undici composes interceptors.
+ * What the client's layers hand one another: `withSession -> retrying -> paced -> transport`
+ * (client.ts), each a `Layer` from the next `Send` to its own, as undici composes interceptors.
  */
 import type { RequestClass } from "../model/limits.js";
 import type { Tries } from "../model/silence.js";
@@ -28,15 +27,9 @@ export interface Exchange {
   attempt: number;
   /** The retry wait just before this attempt, for its event. */
   waitedMs: number;
-  /**
-   * Attempt k of n as `retry.maxAttempts` counts them (network errors, timeouts and 5xx; a
-   * 429 is not one): progress says "attempt 2 of 4". `retrying` sets it.
-   */
+  /** Attempt k of n as `retry.maxAttempts` counts them (a 429 is not one); `retrying` sets it. */
   tries: Tries;
-  /**
-   * The request's BeforeSend, which `paced` runs once the slot is granted, and whether an
-   * attempt may have landed: one object shared by every attempt of the request.
-   */
+  /** The BeforeSend `paced` runs once the slot is granted, shared by every attempt of the request. */
   beforeSend?: { run: BeforeSend; mayHaveLanded: boolean } | undefined;
 }
 
@@ -48,10 +41,9 @@ export class NotSent extends Error {
   }
 }
 
-/** Sends one exchange; resolves to the answer, whatever its status. */
+/** Resolves to the answer, whatever its status. */
 export type Send = (exchange: Exchange) => Promise<HttpResponse>;
 
-/** One layer of the client: given the next Send, its own. */
 export type Layer = (next: Send) => Send;
 
 /** How one attempt ended: an answer, or the network error or timeout that came instead. */

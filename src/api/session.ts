@@ -1,10 +1,8 @@
 /**
- * One session per run (spec, Authentication items 2 to 5; G9): log in once, reuse the token
- * for every request, log in again when it nears its 8-hour end or the DSP answers 403.
- * Concurrent requests share one login. An optional cache file lets consecutive runs reuse a
- * session. The token lives only in memory and in that 0600 file: never in an event, an error
- * or a log line. What the cache is trusted with, and why never the account (G9):
- * docs/api-client.md, Sessions.
+ * One session per run (spec, Authentication 2 to 5; G9): one login shared by concurrent
+ * requests, again near its 8-hour end or on a 403; an optional 0600 cache file lets later runs
+ * reuse it. The token is never in an event, an error or a log line. What the cache is trusted
+ * with, and why never the account: docs/api-client.md, Sessions.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -88,9 +86,8 @@ export class Session {
   }
 
   /**
-   * G9: the account the DSP's login answer names, never the cache's: the first call of a run
-   * logs in whatever the cache holds (docs/connecting.md). A cache that named another account
-   * is replaced by this login's session, with a warning.
+   * G9: the account the DSP's login answer names, never the cache's: the first call logs in
+   * whatever the cache holds; a cache of another account is replaced, with a warning.
    */
   async accountId(signal?: AbortSignal): Promise<string> {
     if (this.loggedIn) return this.loggedIn.accountId;
@@ -104,10 +101,7 @@ export class Session {
     return accountId;
   }
 
-  /**
-   * The DSP refused `token` (403): log in again, unless another request already replaced it.
-   * Returns the token to retry with.
-   */
+  /** The DSP refused `token` (403): the token to retry with, from a new login unless another made one. */
   async renew(rejected: string, signal?: AbortSignal): Promise<string> {
     if (this.current && this.current.token !== rejected && this.usable(this.current)) {
       return this.current.token;

@@ -1,15 +1,9 @@
 /**
- * The tolerant view of the contract (G14, docs/assumptions.md#g14): the client checks an
- * answer against a view of schemas/dsp-api.openapi.json derived at load time, and keeps only
- * what the contract names. The document itself stays strict: the emulator's tests check its
- * answers against it as written.
- *
- * The view differs from the document in two ways: an object may hold members the contract
- * does not name (they are dropped from what the client keeps, so never sent back in a
- * write), and a member doohctl does not decide with (members.ts) may be absent or `null`.
- * A targeting option set is the exception to dropping: a member or field doohctl does not
- * know is kept as a mark (`unknown_members`), since a PUT that omits it would remove it and
- * broaden delivery (G14, G5).
+ * The tolerant view of the contract (G14, docs/assumptions.md#g14), while the document stays
+ * strict: an object may hold members the contract does not name (dropped from what the client
+ * keeps, so never sent back), and a member doohctl does not decide with (members.ts) may be
+ * absent or `null`. A targeting set keeps what it does not know as a mark (`unknown_members`):
+ * a PUT that omitted it would remove it and broaden delivery (G14, G5).
  */
 import { targetingOption } from "../model/targeting-members.js";
 import { Time } from "../model/time.js";
@@ -82,10 +76,7 @@ function unsetValue(schemas: Schemas, schema: Schema): unknown {
   }
 }
 
-/**
- * The members seen that the contract does not name (`Schema.member`), as a read goes; none
- * when no one asked (looking costs a string per extra member of 10,000 campaigns).
- */
+/** Members seen that the contract does not name (`Schema.member`); none unless asked (it costs strings). */
 type Unknown = Set<string> | undefined;
 
 /** Keeps one value of a schema (compiled once per schema: answers hold 10,000 campaigns). */
@@ -204,10 +195,9 @@ class Compiler {
 const compilers = new WeakMap<Schemas, Compiler>();
 
 /**
- * What the client keeps of an answer that passed the tolerant view of `schemaName`: the
- * members the contract names, unset ones read as `null` or empty, times canonical (a time
- * that cannot be kept exactly is a TimeError), unknown targeting members marked; and the
- * members it held that the contract does not name, as `Schema.member`.
+ * What the client keeps of an answer that passed the view of `schemaName`: the named members,
+ * unset ones as `null` or empty, times canonical (else a TimeError), unknown targeting members
+ * marked; and the members it held that the contract does not name.
  */
 export function keptAnswer(
   schemas: Schemas,

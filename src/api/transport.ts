@@ -1,8 +1,4 @@
-/**
- * HTTP to one DSP origin: an undici keep-alive Pool, TLS as the specification demands
- * (Authentication item 7) and the origin policy of G13, checked before any connection.
- * undici's types stay inside this module.
- */
+/** HTTP to one DSP origin: an undici keep-alive Pool, TLS per spec (Authentication 7), G13's origin rule. */
 
 import { rootCertificates, type TLSSocket } from "node:tls";
 import { buildConnector, Pool, errors as undiciErrors } from "undici";
@@ -13,10 +9,8 @@ import type { TlsSeen } from "./login-seen.js";
 import type { HttpMethod } from "./types.js";
 
 /**
- * Spec, Authentication item 7. The TLS 1.3 suites (`TLS_*`) and the TLS 1.2 ones share one
- * `ciphers` string: Node hands the `TLS_` names to OpenSSL's TLS 1.3 list
- * (SSL_CTX_set_ciphersuites) and the rest to the TLS 1.2 list, so no other suite of either
- * version is offered.
+ * Spec, Authentication 7. One `ciphers` string: Node hands the `TLS_` names to OpenSSL's TLS 1.3
+ * list and the rest to TLS 1.2's, so no other suite of either version is offered.
  */
 export const TLS_CIPHER_SUITES = [
   "TLS_AES_128_GCM_SHA256",
@@ -28,10 +22,7 @@ export const TLS_CIPHER_SUITES = [
   "ECDHE-RSA-AES256-SHA384",
 ] as const;
 
-/**
- * Checks an API origin against G13 and returns it normalized (`https://host[:port]`).
- * Throws TransportPolicyError saying why and what to write instead.
- */
+/** An API origin checked against G13, normalized (`https://host[:port]`); else a TransportPolicyError. */
 export function checkOrigin(apiOrigin: string): string {
   const verdict = originVerdict(apiOrigin);
   if (verdict.ok) return verdict.origin;
@@ -70,25 +61,18 @@ export interface TransportOptions {
   /** Already checked by `checkOrigin`. */
   origin: string;
   connectTimeoutMs: number;
-  /**
-   * The longest a request may take, from sending it to the last byte of its answer. undici's
-   * header and body timeouts only measure silence, so a server that trickles bytes would
-   * hold a request open for ever without this deadline.
-   */
+  /** From the send to the answer's last byte: undici's timeouts measure only silence, not a trickle. */
   requestTimeoutMs: number;
   /** Keep-alive connections to the origin. */
   connections: number;
-  /**
-   * An answer larger than this fails with ResponseTooLargeError; reading stops at the cap.
-   * The client always passes its default (CLIENT_DEFAULTS); none here means no cap.
-   */
+  /** Past it, reading stops with a ResponseTooLargeError; none means no cap. */
   maxResponseBytes?: number | undefined;
   ca?: string | undefined;
   /** Scrubs secrets out of the text of a failure (undici may quote what the server sent). */
   scrub?: ((text: string) => string) | undefined;
 }
 
-/** The undici Pool options: exported so tests can assert the TLS settings. */
+/** The undici Pool options (tests assert the TLS settings). */
 export function poolOptions(options: TransportOptions): Pool.Options {
   return {
     connections: options.connections,
@@ -203,11 +187,7 @@ export class Transport {
     }
   }
 
-  /**
-   * The body as text, counted as it streams: past `maxResponseBytes` the connection is
-   * dropped, so a huge answer is never buffered whole. A Content-Length over the cap fails
-   * before any byte is read.
-   */
+  /** The body, counted as it streams: past the cap (or a Content-Length over it), the socket is dropped. */
   private async readText(
     body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
     contentLength: string | string[] | undefined,

@@ -1,11 +1,9 @@
-/**
- * The client's public surface: what `plan/` and `apply/` may use. undici's types never leave
- * `api/`. The implementation is `createDspClient` in `client.ts`.
- */
+/** What `plan/` and `apply/` may use of the client (`createDspClient`); undici's types never leave `api/`. */
 
 import type { Clock } from "../model/clock.js";
 import type { Dialect } from "../model/dialect.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
+import type { Tries } from "../model/silence.js";
 import type { TargetingOptionSet } from "../model/targeting.js";
 import type {
   Advertiser,
@@ -23,9 +21,8 @@ import type { ApiRequest, Credentials, HttpMethod } from "./request.js";
 export type { ApiRequest, Credentials, HttpMethod, TypedRequest } from "./request.js";
 
 /**
- * Everything the client needs, documented with its default. Defaults live in one place,
- * `CLIENT_DEFAULTS` in `defaults.ts`. The CLI builds this from config and environment; the
- * client reads no environment variable itself.
+ * Everything the client needs, with its default (all in `CLIENT_DEFAULTS`, defaults.ts). The
+ * CLI builds this from config and environment; the client reads no environment variable.
  */
 export interface DspClientOptions {
   /** Scheme and host, e.g. `https://dsp.example.com`; `http://` only for loopback (G13). */
@@ -38,29 +35,21 @@ export interface DspClientOptions {
   /** @default systemClock */
   clock?: Clock;
   /**
-   * Directory of the session cache (mode 0600 files, keyed by origin, environment and user);
-   * `false` turns the cache off. The CLI passes `$XDG_CACHE_HOME/doohctl`, else
-   * `~/.cache/doohctl` (src/cli/connection.ts).
-   * @default false
+   * Directory of the session cache (0600 files keyed by origin, environment and user); `false`
+   * turns it off. The CLI passes `$XDG_CACHE_HOME/doohctl` (src/cli/connection.ts). @default false
    */
   sessionCache?: { dir: string } | false;
   /**
-   * Pacing across runs (`pacing-log.ts`): the requests other runs made for the same origin,
-   * environment and user count against the windows too. The CLI passes a file next to the
-   * session cache. Without it the client paces on its own requests only.
-   * @default undefined
+   * Pacing across runs (`pacing-log.ts`): other runs' requests for the same origin, environment
+   * and user count against the windows too. Without it, only this client's count. @default undefined
    */
   pacingLog?: PacingLog;
   /**
-   * Real-time limits; they do not follow `clock`. `requestMs` is a whole-request deadline,
-   * from the send to the last byte of the answer (a trickling server cannot stretch it).
-   * @default { connectMs: 10_000, requestMs: 60_000 }
+   * Real time, not `clock`'s. `requestMs` runs from the send to the answer's last byte (a
+   * trickling server cannot stretch it). @default { connectMs: 10_000, requestMs: 60_000 }
    */
   timeouts?: { connectMs?: number; requestMs?: number };
-  /**
-   * The largest answer read; past it reading stops and the request fails with a
-   * ResponseTooLargeError (not retried). @default 16_777_216 (16 MiB)
-   */
+  /** The largest answer read; past it, a ResponseTooLargeError (not retried). @default 16_777_216 (16 MiB) */
   maxResponseBytes?: number;
   retry?: {
     /** Attempts in all for idempotent requests after network errors, timeouts and 5xx. @default 4 */
@@ -76,42 +65,24 @@ export interface DspClientOptions {
   };
   /** Requests in flight at once per class. @default { get: 8, write: 4, session: 1 } */
   concurrency?: Partial<Record<RequestClass, number>>;
-  /**
-   * Extra hold of a rate-limit slot after response + window, against a server that counts
-   * the window's boundary in. @default 1
-   */
+  /** Extra hold of a slot after response + window, for a server that counts the boundary in. @default 1 */
   rateMarginMs?: number;
   /** Extra trusted CA certificates (PEM), for a DSP behind a private CA. @default none */
   ca?: string;
   /** Source of randomness for backoff jitter, in [0, 1); tests pass a seeded one. @default Math.random */
   random?: () => number;
-  /**
-   * Told what each login showed: cookie names and attributes (never a value), status, body
-   * and TLS (login-seen.ts). `doohctl doctor` looks at the client's own login this way, so a
-   * run logs in once. @default none
-   */
+  /** Told what each login showed (login-seen.ts; never a cookie value): doctor's one login. @default none */
   onLogin?: (seen: LoginSeen) => void;
-  /**
-   * Told the members an answer held that the contract does not name (G14), as
-   * `Schema.member` (`Campaign.frequency_cap`); they are dropped from what the client keeps.
-   * @default none
-   */
+  /** Told the members an answer held that the contract does not name (G14, `Campaign.x`). @default none */
   onUnknownMembers?: (members: readonly string[]) => void;
-  /**
-   * Where the DSP differs from the gap decisions G1, G2, G3 and G5 (`connection.dialect`,
-   * src/model/dialect.ts): requests are built and answers read through it.
-   * @default the gap decisions as written
-   */
+  /** Where the DSP differs from G1, G2, G3, G5 (src/model/dialect.ts). @default the gap decisions */
   dialect?: Dialect;
 }
 
 /** What the client reports, for progress display and the apply journal. Never a secret. */
 export type ApiEvent =
   | {
-      /**
-       * An attempt went out (its rate-limit slot granted) and has no answer yet: progress
-       * counts down to `deadline` and matches the `response` of the same `id`.
-       */
+      /** An attempt went out (slot granted), unanswered yet: its `response` has the same `id`. */
       type: "sent";
       /** Unique per attempt within one client. */
       id: number;
@@ -119,7 +90,7 @@ export type ApiEvent =
       method: HttpMethod;
       path: string;
       /** Attempt k of n, as `retry.maxAttempts` counts them (a 429 is not one). */
-      tries: { attempt: number; of: number };
+      tries: Tries;
       /** Clock time at which the whole-request deadline (`timeouts.requestMs`) runs out. */
       deadline: number;
       timeoutMs: number;
@@ -161,10 +132,7 @@ export interface ClientStats {
 
 export interface SendOptions {
   signal?: AbortSignal;
-  /**
-   * GETs only: the answer as it came, parsed (depth-checked) but neither put in the contract's
-   * names nor judged by it. Doctor looks at a DSP's own members this way (`--suggest-dialect`).
-   */
+  /** GETs only: the answer as it came, parsed (depth-checked), neither renamed nor judged (doctor). */
   raw?: boolean;
   /** Items the request carries (batch size), for events. */
   items?: number;
@@ -173,26 +141,20 @@ export interface SendOptions {
 }
 
 /**
- * Run by the client once a request holds its slot of the rate window, immediately before
- * each attempt goes out: after any pacing wait, retry backoff or re-login, so nothing waits
- * between it and the send (the write guard's read, docs/apply.md, Edits by others during an
- * apply). `mayHaveLanded`: an earlier attempt got a 5xx or no answer, so the DSP may already
- * hold what the request writes. A throw stops the request unsent, with that error.
+ * Run once a request holds its slot, right before each attempt: after every pacing wait,
+ * backoff or re-login, so nothing waits between it and the send (the write guard, docs/apply.md).
+ * `mayHaveLanded`: an earlier attempt got a 5xx or no answer. A throw stops the request unsent.
  */
 export type BeforeSend = (attempt: { mayHaveLanded: boolean }) => Promise<void>;
 
 /**
- * The batch reads plan and apply use, each in as few requests as the API allows (paging.ts),
- * built on `send` by readers.ts. Here, not in readers.ts: types.ts imports no module of api/
- * that imports it back (Biome's noImportCycles, biome.json).
+ * The batch reads of plan and apply, in as few requests as the API allows (readers.ts). Here:
+ * types.ts imports no module of api/ that imports it back (noImportCycles, biome.json).
  */
 export interface DspReaders {
   /** G1, by `filter=id:` 100 a request. Missing ids are simply absent from the result. */
   getInsertionOrders(ids: readonly string[], options?: SendOptions): Promise<InsertionOrder[]>;
-  /**
-   * G2, by `filter=insertion_order_id:`, paged at 100. `includeProgress` asks the same
-   * requests for each campaign's `progress` (G2 `include_progress=true`): no extra request.
-   */
+  /** G2, by `filter=insertion_order_id:`; `includeProgress` adds `progress` at no extra request. */
   listCampaignsByInsertionOrder(
     insertionOrderIds: readonly string[],
     options?: SendOptions & { includeProgress?: boolean },
@@ -208,10 +170,7 @@ export interface DspReaders {
   /** G6, by `filter=campaign_ids:` (array containment). */
   listCreativesByCampaign(campaignIds: readonly string[], options?: SendOptions): Promise<Creative[]>;
   getAdvertisers(ids: readonly string[], options?: SendOptions): Promise<Advertiser[]>;
-  /**
-   * By `GET /creative_categories/{id}` or the unfiltered list, whichever is cheaper: the list
-   * names no filter field (G12). Missing ids are absent from the result.
-   */
+  /** By id or the unfiltered list, whichever is cheaper (G12; categories.ts). Missing ids are absent. */
   getCreativeCategories(ids: readonly string[], options?: SendOptions): Promise<CreativeCategory[]>;
 }
 
@@ -229,10 +188,7 @@ export interface DspClient extends DspReaders {
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: ApiEvent) => void): () => void;
   stats(): ClientStats;
-  /**
-   * Logs in now unless a session is held already (cached or current); later requests use it.
-   * `doohctl doctor` looks at that login before its first read. Fails like a login does.
-   */
+  /** Logs in now unless a session is held (doctor looks at that login first). Fails as a login does. */
   openSession(signal?: AbortSignal): Promise<void>;
   /** Closes the connection pool. The session stays valid (and cached) for the next run. */
   close(): Promise<void>;

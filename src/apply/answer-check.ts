@@ -1,10 +1,7 @@
 /**
- * A write is done when the DSP shows it (docs/apply.md, An inconsistent result). After each
- * write the DSP accepted, what it answered (or, when that answer cannot be read, the objects
- * read back) is compared with what was sent, member by member, with the plan's own equality
- * (`valuesEqual` over the resource tables, `Targeting.listEquals`): a member the DSP did not
- * take, or took otherwise, stops the apply like a failed write, and the next plan shows the
- * same difference.
+ * A write is done when the DSP shows it (docs/apply.md, An inconsistent result): its answer, or the
+ * objects read back, is compared with what was sent by the plan's own equality; a member not taken
+ * as sent stops the apply like a failed write, and the next plan shows it.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
@@ -48,14 +45,37 @@ export function landed(error: unknown): error is InconsistentResultError | Resul
   return error instanceof InconsistentResultError || error instanceof ResultUnknownError;
 }
 
-/** The batch PATCHes: their body member, the resource's table, how one is named. */
+/** The batch PATCHes: their body member, the resource's table and kind, how one is named and read now. */
 const BATCHES = [
-  { member: "insertion_orders", fields: INSERTION_ORDER_FIELDS, noun: "insertion order" },
-  { member: "campaigns", fields: CAMPAIGN_FIELDS, noun: "campaign" },
-  { member: "creatives", fields: CREATIVE_FIELDS, noun: "creative" },
+  {
+    member: "insertion_orders",
+    fields: INSERTION_ORDER_FIELDS,
+    kind: "insertion_order",
+    noun: "insertion order",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getInsertionOrders(ids, options),
+  },
+  {
+    member: "campaigns",
+    fields: CAMPAIGN_FIELDS,
+    kind: "campaign",
+    noun: "campaign",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getCampaigns(ids, options),
+  },
+  {
+    member: "creatives",
+    fields: CREATIVE_FIELDS,
+    kind: "creative",
+    noun: "creative",
+    read: (client: DspClient, ids: string[], options: SendOptions) => client.getCreatives(ids, options),
+  },
 ] as const;
 
-const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
+/** The batch PATCH a path writes with, if it is one (guard.ts reads its objects the same way). */
+export function batchOf(path: string) {
+  return BATCHES.find((b) => path.endsWith(`/${b.member}`));
+}
+
+export const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
 
 /** A body member's name in the contract: the dialect's contract number member is `contract_number`. */
 function canonicalMember(batch: string, member: string, dialect: Dialect): string {
@@ -114,9 +134,8 @@ export interface Difference extends InconsistentMember {
 }
 
 /**
- * Each member of `request`'s body that `answer` (in the contract's names) does not show as
- * sent. A PATCH's objects are matched by id, a create's by order (G3). An object the answer
- * leaves out is `absent`: the answer cannot tell, so the caller reads it back.
+ * Each member of `request` that `answer` does not show as sent: a PATCH's objects by id, a
+ * create's by order (G3); an object left out is `absent`, for the caller to read back.
  */
 export function differences(
   request: Request,
@@ -145,7 +164,7 @@ export function differences(
     return created(request.body, answer, dialect);
   }
   if (request.method !== "PATCH") return { differences: [], absent: [] };
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
+  const batch = batchOf(request.path);
   const sentItems = batch && listOf(request.body, batch.member);
   if (!batch || !sentItems) return { differences: [], absent: [] };
   const byId = new Map((listOf(answer, batch.member) ?? []).map((o) => [o.id, o] as const));
@@ -199,9 +218,8 @@ function created(
 }
 
 /**
- * The objects of a batch PATCH that `live` (read now, in the contract's names) shows as sent,
- * each with the members it writes (contract names): an earlier attempt that got no answer
- * may have written them (the write guard, guard.ts).
+ * The objects of a batch PATCH `live` shows as sent, with the members each writes: an attempt
+ * that got no answer may have written them (guard.ts).
  */
 export function shownAsSent(
   request: Request,
@@ -209,7 +227,7 @@ export function shownAsSent(
   dialect: Dialect,
 ): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
+  const batch = batchOf(request.path);
   if (!batch) return out;
   const found = differences(request, { [batch.member]: live }, dialect).differences;
   const differing = new Set(found.map((d) => d.item));
@@ -225,10 +243,7 @@ export function shownAsSent(
   return out;
 }
 
-/**
- * The objects a PATCH or PUT wrote, read back as the DSP holds them now, in the shape of its
- * answer: when the answer could not be read, this is what the write did.
- */
+/** The objects a PATCH or PUT wrote, read back in its answer's shape: what it did, its answer lost. */
 export async function readBack(client: DspClient, request: Request, options: SendOptions): Promise<unknown> {
   const targetings = TARGETINGS_PATH.exec(request.path);
   if (request.method === "PUT" && targetings) {
@@ -236,14 +251,10 @@ export async function readBack(client: DspClient, request: Request, options: Sen
     const lists = await client.getTargetings([id], options);
     return { targetings: lists.get(id) };
   }
-  const batch = BATCHES.find((b) => request.path.endsWith(`/${b.member}`));
-  const ids = (listOf(request.body, batch?.member ?? "") ?? []).map((item) => String(item.id));
-  if (batch?.member === "insertion_orders") {
-    return { insertion_orders: await client.getInsertionOrders(ids, options) };
-  }
-  if (batch?.member === "campaigns") return { campaigns: await client.getCampaigns(ids, options) };
-  if (batch?.member === "creatives") return { creatives: await client.getCreatives(ids, options) };
-  return undefined;
+  const batch = batchOf(request.path);
+  if (!batch) return undefined;
+  const ids = (listOf(request.body, batch.member) ?? []).map((item) => String(item.id));
+  return { [batch.member]: await batch.read(client, ids, options) };
 }
 
 /** Throws InconsistentResultError when `answer` does not show `request` as sent. */

@@ -1,8 +1,4 @@
-/**
- * What an apply reports while it runs. The CLI's progress display and the `--log` journal
- * listen; nothing in apply/ writes to a terminal or a file itself (side effects are injected:
- * ARCHITECTURE.md#cross-cutting-concerns).
- */
+/** What an apply reports as it runs, to progress and the journal: apply/ itself writes nothing out. */
 import type { ApiEvent } from "../api/types.js";
 import type {
   ApplyFailure,
@@ -36,10 +32,7 @@ export type ApplyEvent =
   | { type: "abandoned"; record: ApplyRequestRecord; item_ids: string[] }
   /** An interruption came before any attempt of the request went out: it is not sent. */
   | { type: "unsent"; seq: number }
-  /**
-   * After a stop: the campaigns this apply paused are being reactivated. The request that
-   * stopped the apply is behind it; every wait and write from here on is the reactivation's.
-   */
+  /** After a stop: reactivating what this apply paused; every wait and write from here is its. */
   | { type: "restore"; campaigns: number }
   /** A client event (rate-limit waits with their `until`, retries, logins), passed through. */
   | { type: "api"; event: ApiEvent }

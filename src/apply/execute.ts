@@ -1,10 +1,7 @@
 /**
- * Executes a plan: its requests, in its order, through the client, and nothing else
- * (ARCHITECTURE.md#apply-order-and-invariants. The order and batching that keep I1 to I5 are
- * the plan's; the client's pacing keeps the write window, so nothing here sleeps. The first
- * failure or an interruption stops the run (I7), delivery is restored, and the result says
- * what was applied, what failed and why, and what was not sent. Progress and the journal
- * listen to its events.
+ * Executes a plan's requests, in its order, and nothing else (ARCHITECTURE.md#apply-order-and-invariants:
+ * the plan keeps I1 to I5, the client's pacing the window). The first failure or an
+ * interruption stops it (I7), delivery is restored, and the result says what happened.
  */
 import type { ClientStats, DspClient } from "../api/types.js";
 import type { ApplyFailure, ApplyRequestRecord, ApplyResult } from "../model/apply-report.js";
@@ -23,10 +20,7 @@ import { type ApplyRun, runRequest, WriteAttempts } from "./run-request.js";
 export interface ApplyOptions {
   plan: Plan;
   client: DspClient;
-  /**
-   * Aborting stops the run: the request in flight is abandoned, no other change is started,
-   * and the campaigns this apply paused are reactivated before it returns.
-   */
+  /** Aborting abandons the request in flight, starts nothing more, and reactivates what this apply paused. */
   signal?: AbortSignal;
   /** Aborting it gives up restoring delivery too; the record keeps the truth. The CLI never does: see cli/commands/apply-interrupt.ts. */
   restoreSignal?: AbortSignal;
@@ -37,18 +31,11 @@ export interface ApplyOptions {
   /** For timestamps, durations and the settle wait below. @default systemClock */
   clock?: Clock;
   /**
-   * After a POST /campaigns whose outcome is unknown, how long to wait before listing the
-   * campaigns by name to learn whether it created them: a slow server gets this long to
-   * commit, so a check made too early cannot lead to creating them twice.
-   * @default 60_000 (the client's default request timeout)
+   * After a POST /campaigns with an unknown outcome, the wait before listing by name: a slow server
+   * gets this long to commit, so a check too early cannot create them twice. @default 60_000
    */
   creationSettleMs?: number;
-  /**
-   * The client's counts the result's request counts start from. The CLI passes those from
-   * before the plan read the live state, so the summary counts every request of the run: the
-   * plan's reads and the re-reads before each write too, as many as were sent.
-   * @default the client's counts when the apply starts
-   */
+  /** The client's counts to start from: the CLI's, from before the plan's reads, count the whole run. */
   countFrom?: ClientStats;
 }
 

@@ -1,7 +1,6 @@
 /**
- * I7: a failed request is reported field by field, each 422 field traced back to the config
- * that asked for the value. `campaigns[3].cpm` -> batch item 3 -> its changes
- * (`item_change_ids[3]`) -> the `cpm` FieldChange's source, else the change's own source.
+ * I7: a failed request field by field, each 422 field traced to its config: `campaigns[3].cpm` ->
+ * `item_change_ids[3]` -> the `cpm` FieldChange's source, else the change's.
  */
 import { ApiError, NetworkError, OutcomeUnknownError, TimeoutError } from "../api/errors.js";
 import type {

@@ -1,23 +1,17 @@
 /**
- * No lost update, no duplicate (ARCHITECTURE.md#apply-order-and-invariants; docs/apply.md,
- * Edits by others during an apply): right before each write request, the objects it writes are
- * read again and compared with what the plan saw. "Right before" is the client's BeforeSend
- * (api/types.ts): after every pacing wait, backoff or re-login, and again before each retry.
+ * No lost update, no duplicate (docs/apply.md, Edits by others during an apply): right before
+ * each write (BeforeSend, api/types.ts: after every wait, before each retry), what it writes is
+ * read again and compared with what the plan saw.
  */
 import { createdItems } from "../api/endpoints.js";
 import type { DspClient, SendOptions } from "../api/types.js";
+import { CAMPAIGN_FIELDS, CREATIVE_FIELDS, INSERTION_ORDER_FIELDS } from "../model/resource-fields.js";
 import { Targeting, type TargetingOptionSet } from "../model/targeting.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
-import {
-  campaignSnapshot,
-  creativeSnapshot,
-  fingerprintOf,
-  insertionOrderSnapshot,
-  targetingsSnapshot,
-} from "../plan/saved/fingerprint.js";
+import { fingerprintOf, snapshotOf, targetingsSnapshot } from "../plan/saved/fingerprint.js";
 import { describeStale } from "../plan/saved/stale.js";
 import type { JsonValue, ObjectKind, Plan } from "../plan/types.js";
-import { shownAsSent } from "./answer-check.js";
+import { batchOf, shownAsSent, TARGETINGS_PATH } from "./answer-check.js";
 
 export class ConcurrentChangeError extends Error {
   override readonly name = "ConcurrentChangeError";
@@ -26,46 +20,11 @@ export class ConcurrentChangeError extends Error {
 
 type Snapshot = Record<string, JsonValue>;
 
-const TARGETINGS_PATH = /\/campaigns\/([^/]+)\/targetings$/;
-
-/** An insertion order's own fields: the campaign set is not what its PATCH writes. */
-function ioFields(io: InsertionOrder): Snapshot {
-  const { campaigns: _, ...fields } = insertionOrderSnapshot(io, []) as Snapshot;
-  return fields;
-}
-
 function idsOf(body: unknown, member: string): string[] {
   const items = (body as Record<string, unknown> | null)?.[member];
   if (!Array.isArray(items)) return [];
   return items.flatMap((item: { id?: unknown }) => (typeof item?.id === "string" ? [item.id] : []));
 }
-
-/** The batch PATCHes: their body member, the fingerprint kind, how to read their objects now. */
-const BATCHES: {
-  member: string;
-  kind: ObjectKind;
-  read(client: DspClient, ids: string[], options: SendOptions): Promise<{ id: string }[]>;
-  snapshot(live: object): JsonValue;
-}[] = [
-  {
-    member: "insertion_orders",
-    kind: "insertion_order",
-    read: (client, ids, options) => client.getInsertionOrders(ids, options),
-    snapshot: (io) => ioFields(io as InsertionOrder),
-  },
-  {
-    member: "campaigns",
-    kind: "campaign",
-    read: (client, ids, options) => client.getCampaigns(ids, options),
-    snapshot: (c) => campaignSnapshot(c as Campaign),
-  },
-  {
-    member: "creatives",
-    kind: "creative",
-    read: (client, ids, options) => client.getCreatives(ids, options),
-    snapshot: (c) => creativeSnapshot(c as Creative),
-  },
-];
 
 export class WriteGuard {
   /** `kind:id` -> the object as this apply expects to find it. */
@@ -76,6 +35,7 @@ export class WriteGuard {
     private readonly client: DspClient,
   ) {
     for (const fp of plan.fingerprints) {
+      // An insertion order's own fields: the campaign set is not what its PATCH writes.
       if (fp.kind === "insertion_order") {
         const { campaigns: _, ...fields } = (fp.snapshot ?? {}) as Snapshot;
         this.expected.set(`insertion_order:${fp.id}`, fields);
@@ -86,10 +46,8 @@ export class WriteGuard {
   }
 
   /**
-   * The check before each attempt of `request` (BeforeSend, api/types.ts: after every wait,
-   * nothing between it and the send). Throws ConcurrentChangeError when an object it writes
-   * moved since the plan. After an attempt that may have landed, an object the DSP shows as
-   * this request writes it is taken as written by it: only its other members are compared.
+   * Throws ConcurrentChangeError when an object `request` writes moved since the plan. After an
+   * attempt that may have landed, an object shown as this request writes it counts as its own.
    */
   async check(
     request: { method: string; path: string; body: unknown },
@@ -111,10 +69,10 @@ export class WriteGuard {
       return refuseActiveRemoval(id, campaign, sets, sent);
     }
     if (method !== "PATCH") return;
-    const batch = BATCHES.find((b) => path.endsWith(`/${b.member}`));
+    const batch = batchOf(path);
     if (!batch) return;
     const ids = idsOf(body, batch.member);
-    const live = await batch.read(this.client, ids, options);
+    const live: { id: string }[] = await batch.read(this.client, ids, options);
     const written = mayHaveLanded ? shownAsSent(request, live, this.client.dialect) : new Map();
     const byId = new Map(live.map((o) => [o.id, o]));
     return this.compare(
@@ -122,7 +80,7 @@ export class WriteGuard {
       ids.map((id) => {
         const object = byId.get(id);
         if (object === undefined) return [id, undefined];
-        const now = batch.snapshot(object) as Snapshot;
+        const now = snapshotOf(batch.fields, object);
         const expected = (this.expected.get(`${batch.kind}:${id}`) ?? {}) as Snapshot;
         for (const member of written.get(id) ?? []) if (member in expected) now[member] = expected[member]!;
         return [id, now];
@@ -141,16 +99,18 @@ export class WriteGuard {
       return;
     }
     for (const c of list<Campaign>("campaigns")) {
-      this.expected.set(`campaign:${c.id}`, campaignSnapshot(c));
+      this.expected.set(`campaign:${c.id}`, snapshotOf(CAMPAIGN_FIELDS, c));
       // G5: a campaign that was never given targetings answers an empty list.
       if (request.method === "POST" && !this.expected.has(`targetings:${c.id}`)) {
         this.expected.set(`targetings:${c.id}`, []);
       }
     }
     for (const io of list<InsertionOrder>("insertion_orders")) {
-      this.expected.set(`insertion_order:${io.id}`, ioFields(io));
+      this.expected.set(`insertion_order:${io.id}`, snapshotOf(INSERTION_ORDER_FIELDS, io));
     }
-    for (const c of list<Creative>("creatives")) this.expected.set(`creative:${c.id}`, creativeSnapshot(c));
+    for (const c of list<Creative>("creatives")) {
+      this.expected.set(`creative:${c.id}`, snapshotOf(CREATIVE_FIELDS, c));
+    }
   }
 
   private compare(kind: ObjectKind, objects: [string, JsonValue | undefined][]): void {
@@ -214,10 +174,9 @@ export class WriteGuard {
 }
 
 /**
- * G5, I1: the PUT would drop or change an option set of a campaign that is active now (another
- * apply reactivated it since this one planned or paused it). Pausing it here would fight that
- * apply and pause a campaign no plan showed paused, so the apply stops before sending anything
- * that broadens delivery; a new plan pauses it around the change (docs/safety.md).
+ * G5, I1: the PUT would drop or change a set of a campaign active now (another apply reactivated
+ * it). Pausing it here would pause what no plan showed, so the apply stops before broadening
+ * delivery; a new plan pauses it around the change (docs/safety.md).
  */
 function refuseActiveRemoval(
   id: string,

@@ -1,7 +1,4 @@
-/**
- * The `--log` journal as a listener of the apply's events (events.ts): the apply emits, the
- * journal writes its lines (journal.ts), so no step of the apply calls it a second time.
- */
+/** The `--log` journal listening to the apply's events (events.ts). */
 import type { ApplyRequestRecord } from "../model/apply-report.js";
 import type { Clock } from "../model/clock.js";
 import type { Plan } from "../plan/types.js";
@@ -41,10 +38,8 @@ function requestEntry(
 }
 
 /**
- * The journal listening to an apply. It never throws: the first failed write (disk full, file
- * gone) is kept as `error()` and every later entry is dropped. A log error must never turn an
- * applied request into a failed one, nor stop the apply half-way (which could leave campaigns
- * paused, I7); the apply result stays the complete record and carries the error.
+ * Never throws: the first failed write is kept as `error()`, later entries dropped. A log error
+ * must not fail an applied request or stop the apply half-way (leaving campaigns paused, I7).
  */
 export function journalListener(
   journal: ApplyJournal,

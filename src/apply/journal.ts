@@ -1,8 +1,6 @@
 /**
- * `--log FILE`: an append-only JSON Lines record of the apply. Each line is written with a
- * synchronous write on an fd opened for append, so a crash or a kill leaves a true record of
- * every request that got an answer. Lines hold paths, ids and statuses: never a body, a
- * cookie or a password. The journal listens to the apply's events (journal-listener.ts).
+ * `--log FILE`: the apply in JSON Lines, each written synchronously on an append fd, so a kill
+ * leaves a true record of every answer. Paths, ids and statuses: never a body, a cookie or a password.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 

@@ -1,10 +1,7 @@
 /**
- * Leases (docs/safety.md, Recovery record): how a reader tells a running apply from a dead
- * one. The apply renews its lease every 5 s; a lease counts only while it is fresh (renewed
- * less than 30 s ago). On the same host a lease whose process is gone is stale at once: the
- * process is its pid AND its start time (Linux: field 22 of /proc/<pid>/stat), because a pid
- * is reused; where the start time cannot be read, only the lease's age decides. A pid alone
- * never proves that an apply runs.
+ * Leases (docs/safety.md, Recovery record): a running apply renews its lease every 5 s, and it
+ * holds while renewed within 30 s. On its host a gone process ends it at once: the process is its
+ * pid AND start time (a pid is reused); where that cannot be read, only the age decides.
  */
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -78,10 +75,7 @@ export function leaseExpiry(lease: Lease): number {
   return Date.parse(lease.renewed_at) + LEASE_STALE_MS;
 }
 
-/**
- * Whether the lease still holds at `now`. `ownedHere` says whether this process holds it
- * (a lease with this host and pid may be a killed predecessor's in a CI container).
- */
+/** Whether the lease holds at `now`; `ownedHere`: this host and pid may be a killed predecessor's. */
 export function leaseFresh(lease: Lease, now: number, ownedHere: (lease: Lease) => boolean): boolean {
   const renewed = Date.parse(lease.renewed_at);
   // Renewed in the future beyond a lease's length: no clock skew explains it, it is not a lease.
@@ -99,11 +93,7 @@ export function leaseFresh(lease: Lease, now: number, ownedHere: (lease: Lease) 
   return true; // only the lease's age can tell here
 }
 
-/**
- * Renews a lease every LEASE_RENEW_MS on `clock` until stopped: `renew` writes it. A failed
- * renewal is told to `onError` and tried again next round (the lease then ages, and readers
- * take the apply for stopped only once it is stale).
- */
+/** Renews a lease every LEASE_RENEW_MS until stopped; a failed renewal is retried (the lease ages). */
 export function renewEvery(
   clock: Clock,
   renew: () => void,

@@ -1,8 +1,4 @@
-/**
- * I1/I7: an active campaign that loses an option set is paused for its targeting change and
- * reactivated after it. When an apply stops in between and cannot restore it, the result
- * names it (the recovery record also keeps it, so the next plan reactivates it).
- */
+/** I1/I7: campaigns paused for a targeting change and not reactivated when the apply stopped. */
 import type { LeftPausedCampaign } from "../model/apply-report.js";
 import { pauseSpans } from "../plan/requests/pauses.js";
 import type { Plan } from "../plan/types.js";
@@ -11,7 +7,7 @@ import type { Plan } from "../plan/types.js";
 export function leftPaused(
   plan: Plan,
   appliedSeqs: ReadonlySet<number>,
-  sentSeqs: ReadonlySet<number> = appliedSeqs,
+  sentSeqs: ReadonlySet<number>,
 ): LeftPausedCampaign[] {
   return pauseSpans(plan).flatMap((span) => {
     if (!sentSeqs.has(span.pause_seq)) return [];

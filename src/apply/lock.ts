@@ -1,15 +1,10 @@
 /**
- * One apply at a time per account on a machine and OS user (docs/safety.md, Two applies at
- * once). Two applies started together both plan against the same live state; without a lock
- * both would pass their checks and both send (two people at once created one campaign twice).
- * The lock serializes their writes: the second waits, then its re-reads before each write
- * (guard.ts) see the first one's changes and stop it before it writes anything stale.
- *
- * The lock lives in a per-user place that does not move with DOOHCTL_STATE_DIR
- * (`$XDG_RUNTIME_DIR/doohctl`, else `<tmp>/doohctl-<uid>`, 0700 and the user's own), so two
- * applies with two state directories still meet. Its holder renews a lease in it (lease.ts);
- * a lock whose lease is stale, or whose process (pid and start time) is gone, is taken over.
- * Across OS users and machines the re-reads are the guard (docs/safety.md).
+ * One apply at a time per account, machine and OS user (docs/safety.md, Two applies at once): two
+ * applies planned on one state would both pass their checks and send (one campaign created
+ * twice). The second waits, then its re-reads (guard.ts) see the first's changes and stop it.
+ * The lock is per user, not under DOOHCTL_STATE_DIR, so two state directories still meet; its
+ * holder renews a lease (lease.ts), and a stale or dead holder's lock is taken over. Across users
+ * and machines the re-reads are the guard.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, rmSync, statSync, writeSync } from "node:fs";
@@ -85,24 +80,18 @@ function holderOf(path: string): LockFile | undefined {
 /** A takeover left behind by a process that died in the middle of one (it takes microseconds). */
 const STALE_TAKEOVER_MS = 10_000;
 
-/**
- * Which file is at `path` (inode and change time, so that a new file on a reused inode is
- * another file), or undefined when none is.
- */
+/** Which file is at `path` (inode and change time: a reused inode is another file), if any. */
 function identityOf(path: string): string | undefined {
   const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
   return stat === undefined ? undefined : `${stat.ino}:${stat.ctimeNs}`;
 }
 
 /**
- * Removes the lock at `path` if it is still a dead holder's, or, when `unreadable` names the
- * file that has been unreadable for a while, if it is still that very file. Two waiters that
- * both saw a crashed apply's lock must not both remove "it": the second would remove the lock
- * the first has just taken, and both would run. So removal happens only under a takeover
- * directory (mkdir is atomic), after reading the holder again; and a lock its owner has just
- * created and not yet written is another file than the one found unreadable, so it is never
- * mistaken for it. Only its owner's release() removes a live lock otherwise.
- * Returns false when another process is taking over right now.
+ * Removes the lock at `path` if still a dead holder's, or still the file found `unreadable`. Two
+ * waiters that saw a crashed lock must not both remove "it" (the second would remove the first's
+ * new lock), so removal happens under a takeover directory (mkdir is atomic), after reading the
+ * holder again; a lock just created and not yet written is another file than the unreadable one.
+ * False when another process is taking over right now.
  */
 function takeOver(
   path: string,

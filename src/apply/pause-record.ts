@@ -1,7 +1,6 @@
 /**
- * What the recovery record hears while requests go out (ARCHITECTURE.md#recovery-record): the
- * campaigns a request pauses, before it is sent, so that a crash cannot leave one dark
- * unrecorded; and the campaigns a request reactivated, once the DSP confirmed it.
+ * What the recovery record hears (ARCHITECTURE.md#recovery-record): a request's pauses before it
+ * is sent, so a crash leaves none dark unrecorded; its reactivations once the DSP confirms them.
  */
 import type { Clock } from "../model/clock.js";
 import { activeItems, type PauseSpan, pauseSpans } from "../plan/requests/pauses.js";
@@ -40,11 +39,8 @@ export class PauseRecorder {
   }
 
   /**
-   * After the DSP answered `request` with `answer`: the campaigns the answer shows active
-   * leave the record. Not those the request asked for: a 200 whose campaigns are still
-   * inactive (or an answer without them) restored nothing, and the answer's check stops the
-   * apply there (answer-check.ts), which restores what it paused, naming what it could not
-   * (restore.ts).
+   * The campaigns `answer` shows active leave the record, not those asked for: a 200 with them
+   * inactive restored nothing, and the answer's check stops the apply there (answer-check.ts).
    */
   reactivated(request: WriteRequest, answer: unknown): void {
     // This apply's own pauses only: another activation is the write guard's to check.

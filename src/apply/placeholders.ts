@@ -1,8 +1,4 @@
-/**
- * New campaigns have no id until phase 2 creates them; later requests of the plan name them
- * by placeholder (`<new:c7>`, plan/types.ts). This module swaps in the real ids.
- */
-
+/** Swaps the real ids of campaigns phase 2 created for their placeholders (`<new:c7>`). */
 import { Placeholder } from "../plan/changes/placeholder.js";
 import type { Change, JsonValue, PlannedRequest } from "../plan/types.js";
 
@@ -16,7 +12,8 @@ export class PlanIntegrityError extends Error {
   readonly code = "APPLY_PLAN_INVALID";
 }
 
-function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
+/** `text` (a path, a body's string) with every placeholder replaced by its campaign's id. */
+export function resolvePath(text: string, created: ReadonlyMap<string, string>): string {
   return Placeholder.resolve(
     text,
     (changeId) => created.get(changeId),
@@ -31,7 +28,7 @@ function replaceIn(text: string, created: ReadonlyMap<string, string>): string {
 
 /** The value with every placeholder replaced; values without one are returned as they are. */
 export function resolvePlaceholders<T extends JsonValue>(value: T, created: ReadonlyMap<string, string>): T {
-  if (typeof value === "string") return replaceIn(value, created) as T;
+  if (typeof value === "string") return resolvePath(value, created) as T;
   if (Array.isArray(value)) return value.map((v) => resolvePlaceholders(v, created)) as T;
   if (value !== null && typeof value === "object") {
     const out: { [key: string]: JsonValue } = {};
@@ -39,10 +36,6 @@ export function resolvePlaceholders<T extends JsonValue>(value: T, created: Read
     return out as T;
   }
   return value;
-}
-
-export function resolvePath(path: string, created: ReadonlyMap<string, string>): string {
-  return replaceIn(path, created);
 }
 
 /** For display of requests never sent: real ids where known, placeholders elsewhere. */
@@ -54,7 +47,7 @@ export function resolvePathIfKnown(path: string, created: ReadonlyMap<string, st
   );
 }
 
-/** Takes in the ids of the campaigns `planned` created: `created` maps each create change to its id. */
+/** Takes in the ids of the campaigns `planned` created, by create change. */
 export function recordNewIds(
   planned: PlannedRequest,
   ids: readonly string[],

@@ -1,12 +1,8 @@
 /**
- * Campaign creation is the one write that is not idempotent (G3: POST /campaigns). When its
- * outcome is unknown (connection lost, timeout, 5xx), the apply lists the insertion orders'
- * campaigns by name to learn what happened: all created -> take their ids and go on; none
- * -> send it once more, now known not to have happened. Never a campaign twice. Why only a
- * timeout waits `settleMs` first, and an accepted POST is never sent again: docs/apply.md,
- * Creating campaigns safely.
+ * Creation is the one write that is not idempotent (G3). With its outcome unknown, the apply lists
+ * campaigns by name: all created, it takes their ids; none, it sends once more. Never a campaign
+ * twice (docs/apply.md, Creating campaigns safely: why a timeout waits `settleMs` first).
  */
-
 import { createdItems } from "../api/endpoints.js";
 import { OutcomeUnknownError, unreadableAnswer } from "../api/errors.js";
 import type { ApiRequest, BeforeSend, DspClient } from "../api/types.js";
@@ -144,10 +140,7 @@ async function lostAnswer(
   await clock.sleep(settleMs, signal);
 }
 
-/**
- * The DSP accepted the POST (2xx) and its answer cannot be read: the campaigns were created,
- * so their ids are learnt by name (never by sending it again, which would create them twice).
- */
+/** An accepted POST whose answer cannot be read: the ids are learnt by name, never by sending it again. */
 async function acceptedUnread(
   options: Parameters<typeof postNewCampaigns>[0],
   keys: readonly NewCampaignKey[],

@@ -1,7 +1,6 @@
 /**
- * One apply's recovery record file (docs/safety.md, Recovery record), as written and as read.
- * A reader trusts nothing it reads: the header must name this account, and each entry is
- * checked on its own, so one damaged entry never discards the good ones beside it.
+ * One apply's recovery record file (docs/safety.md, Recovery record). A reader trusts nothing:
+ * the header must name this account, and each entry is checked alone, so one bad entry spares the rest.
  */
 import type { RecordedPause, RecordIssue, RecoveryScope } from "../model/recovery.js";
 import { type Lease, leaseOf } from "./lease.js";
@@ -43,10 +42,7 @@ export function entryOf(value: unknown): PauseEntry | string {
   };
 }
 
-/**
- * The file's header checked (format, apply, lease, account), or why this version cannot act
- * on it at all.
- */
+/** The file's header checked (format, apply, lease, account), or why this version cannot act on it. */
 export function recordFileOf(source: string): RecordFile | string {
   let data: unknown;
   try {

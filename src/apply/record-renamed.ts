@@ -1,10 +1,7 @@
 /**
- * Records of the same DSP account written under another configured account name
- * (docs/safety.md, Keeping two accounts apart): the account was renamed (`connection.account`
- * changed), a single-account config adopted `connection.account`, or dropped it, while an
- * apply's pauses were in flight. Such a record is keyed by the other name, so this run never
- * obeys it (two configured accounts may share one DSP account), but it is reported, never
- * skipped in silence: the campaigns it lists may still be paused.
+ * Records of this DSP account under another configured account name (docs/safety.md, Keeping two
+ * accounts apart; `connection.account` renamed, added or dropped): never obeyed, since two
+ * configured accounts may share a DSP account, but reported: their campaigns may still be paused.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,15 +1,11 @@
 /**
- * The recovery record (docs/safety.md, Recovery record). Before apply sends a request that
- * pauses campaigns it will reactivate, it writes which ones to disk and fsyncs the file; once
- * their reactivation is confirmed it removes them. An apply that dies in between (SIGKILL, out
- * of memory, a lost CI runner) leaves the record behind, and every later plan and apply of the
- * same account, by any of its API users, reads it and plans the reactivation, even where the
- * config leaves `active` undeclared.
- *
- * Layout: `<state dir>/recovery/<account key>/<apply id>.json`, one file per apply, so two
- * applies never write the same file. The account key hashes origin, environment and the G9
- * `account_id`, and the configured account's name when the repository holds several. Each file holds its apply's lease (lease.ts), which tells a running apply
- * (that will reactivate its own campaigns) from a stopped one.
+ * The recovery record (docs/safety.md, Recovery record): before a request pauses campaigns, apply
+ * writes them to disk (fsynced), and removes them once reactivated. An apply that dies between
+ * (SIGKILL, a lost CI runner) leaves it, and every later plan of the account, by any API user,
+ * reactivates them, even with `active` undeclared.
+ * `<state dir>/recovery/<account key>/<apply id>.json`: one file per apply; the key hashes origin,
+ * environment, G9's `account_id` and a configured account's name; the file's lease (lease.ts)
+ * tells a running apply from a stopped one.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, rmSync } from "node:fs";
@@ -37,14 +33,11 @@ export class RecoveryRecordError extends Error {
 }
 
 /**
- * The state directory, checked before anything in it is read or written: `DOOHCTL_STATE_DIR`,
- * else `$XDG_STATE_HOME/doohctl`, else `~/.local/state/doohctl`. A relative
- * `DOOHCTL_STATE_DIR` is refused: it would name another directory from each working
- * directory, and a record written from one would be invisible from the other (docs/apply.md).
- * A relative `XDG_STATE_HOME` is ignored, as the XDG specification says. When it exists it must
- * be a real directory of this OS user's, 0700, like the directories in it: another user who
- * could write there could move `recovery/` away and hide a paused campaign (StateDirError,
- * naming the directory and the fix). A missing one is created 0700 by the first record.
+ * The state directory, checked before use: `DOOHCTL_STATE_DIR`, else `$XDG_STATE_HOME/doohctl`
+ * (a relative one ignored, as XDG says), else `~/.local/state/doohctl`. A relative
+ * `DOOHCTL_STATE_DIR` is refused: another working directory would not see the record
+ * (docs/apply.md). It must be the user's own, 0700: a user who could write there could hide a
+ * paused campaign (StateDirError). The first record creates a missing one.
  */
 export function checkedStateDir(env: Readonly<Record<string, string | undefined>>): string {
   const set = env.DOOHCTL_STATE_DIR;
@@ -60,11 +53,9 @@ export function checkedStateDir(env: Readonly<Record<string, string | undefined>
 }
 
 /**
- * How many campaigns the records in this state directory, of any account, hold paused by an
- * apply that no longer runs: read without a login or a config, for a refusal that cannot
- * settle the record (a config that does not load, a usage or saved-plan refusal before login)
- * to say that some may still be dark. Read as the store reads (0700 directories, 0600 files,
- * no links); anything unreadable counts nothing: this only decides whether to say more.
+ * Campaigns the records here, of any account, hold paused by a stopped apply: read without login
+ * or config, so a refusal that cannot settle the record can say some may be dark. Read as the
+ * store reads; what is unreadable counts nothing (this only decides whether to say more).
  */
 export function stoppedPausesOnDisk(stateDir: string, now: number): number {
   const root = join(stateDir, "recovery");
@@ -190,10 +181,8 @@ export class RecoveryStore {
   }
 
   /**
-   * Removes the entries of these campaigns from the records of applies that no longer run
-   * (and from this process's own): their campaigns are active again, gone, or reactivated by
-   * this run. A running apply's file is its own to change; entries this version cannot read
-   * stay as they are.
+   * Removes these campaigns' entries (active again, gone, or reactivated) from stopped applies'
+   * records and this process's own; a running apply's file is its own, unreadable entries stay.
    */
   drop(campaignIds: Iterable<string>): void {
     const ids = new Set(campaignIds);
@@ -303,9 +292,8 @@ export class ApplyRecovery {
   }
 
   /**
-   * The apply is over (returned or threw): its lease is no longer renewed, and what its
-   * record still holds is left to the next plan, also in this process (a long-lived caller,
-   * a test run), which would otherwise take it for a running apply's (DOOH203).
+   * The apply is over: its lease stops, and what its record holds is left to the next plan, also in
+   * this process, which would otherwise take it for a running apply's (DOOH203).
    */
   end(): void {
     this.renewal?.stop();

@@ -1,15 +1,10 @@
-/**
- * Delivery first, after a stop (ARCHITECTURE.md#recovery-record): the campaigns an apply paused
- * for targeting changes and did not reactivate are reactivated before it reports.
- */
+/** Delivery first (ARCHITECTURE.md#recovery-record): after a stop, what the apply paused is reactivated. */
 import type { DspClient } from "../api/types.js";
+import { count } from "../model/plural.js";
 import { type Campaign, MAX_BATCH } from "../model/wire.js";
 import type { ApplyListener } from "./events.js";
 
-/**
- * The recovery record as apply sees it (recovery.ts implements it on disk): told before a
- * pause is sent and after a reactivation is confirmed.
- */
+/** The recovery record seen by apply: told before a pause and after a confirmed reactivation. */
 export interface RecoveryPort {
   /** Durably records campaigns about to be paused; throws when it cannot (nothing is sent then). */
   pausing(
@@ -33,13 +28,9 @@ class Moved extends Error {
 }
 
 /**
- * After a stop (interruption or failure), delivery first: the campaigns this apply paused
- * and did not reactivate are reactivated, one PATCH per 100. Each PATCH reads its campaigns
- * right before it goes out (BeforeSend, api/types.ts: after its wait for a write slot, and
- * again before a retry) and carries only those still inactive: one found active already
- * counts as restored, one gone as not read back. A campaign whose targeting PUT has not
- * landed goes back to exactly its state before the apply, so I1 holds; one whose PUT landed
- * serves its new targetings.
+ * Reactivates, one PATCH per 100, what this apply paused and left. Each PATCH reads its campaigns
+ * right before it goes (BeforeSend, api/types.ts) and carries only those still inactive. One whose
+ * targeting PUT has not landed returns to its state before the apply, so I1 holds.
  */
 export async function restoreDelivery(input: {
   client: DspClient;
@@ -58,7 +49,7 @@ export async function restoreDelivery(input: {
   try {
     input.emit({ type: "restore", campaigns: input.campaignIds.length });
     say(
-      `reactivating ${campaigns(input.campaignIds.length)} this apply paused: ${input.campaignIds.join(", ")}`,
+      `reactivating ${count(input.campaignIds.length, "campaign")} this apply paused: ${input.campaignIds.join(", ")}`,
     );
     for (let at = 0; at < input.campaignIds.length; at += MAX_BATCH) {
       // Each Moved leaves fewer to send: the loop ends.
@@ -92,13 +83,13 @@ export async function restoreDelivery(input: {
     input.recovery?.reactivated(restored);
     const missed = [...unseen, ...stillInactive];
     if (missed.length > 0) {
-      const error = `${campaigns(missed.length)} not active after the reactivation request: ${missed.join(", ")}${unseen.length > 0 ? ` (not read back: ${unseen.join(", ")})` : ""}`;
+      const error = `${count(missed.length, "campaign")} not active after the reactivation request: ${missed.join(", ")}${unseen.length > 0 ? ` (not read back: ${unseen.join(", ")})` : ""}`;
       say(
         `could not reactivate every paused campaign (${error}); the recovery record keeps them for the next plan`,
       );
       return { restored, error };
     }
-    say(`delivery restored: ${campaigns(restored.length)} active again`);
+    say(`delivery restored: ${count(restored.length, "campaign")} active again`);
     return { restored };
   } catch (error) {
     if (restored.length > 0) input.recovery?.reactivated(restored);
@@ -109,5 +100,3 @@ export async function restoreDelivery(input: {
     return { restored, error: message };
   }
 }
-
-const campaigns = (n: number) => (n === 1 ? "1 campaign" : `${n} campaigns`);

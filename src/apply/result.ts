@@ -1,7 +1,4 @@
-/**
- * The apply result (I7): what was applied, what failed and why, what was abandoned or never
- * sent, the campaigns created, the summary, and the campaigns still paused after a stop.
- */
+/** The apply result (I7): applied, failed and why, abandoned or unsent, created, still paused. */
 import type { ClientStats } from "../api/types.js";
 import type {
   ApplyFailure,

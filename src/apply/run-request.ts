@@ -1,8 +1,7 @@
 /**
- * Running one request of the plan: its placeholders resolved, then sent (a POST through its
- * outcome check), the objects it writes read again (the write guard) and the pauses it makes
- * recorded once it holds its write slot, right before it goes out; then its answer taken in. Its outcome is an event; a failure or
- * an interruption also stops the apply (I7).
+ * One request of the plan: placeholders resolved, then, once it holds its write slot, the write
+ * guard's look and its pauses recorded right before it goes; its answer taken in. A failure or an
+ * interruption stops the apply (I7).
  */
 import { unreadableAnswer } from "../api/errors.js";
 import type { ApiEvent, ApiRequest, BeforeSend, DspClient } from "../api/types.js";
@@ -60,10 +59,7 @@ export interface ApplyRun {
   dispatched: Set<number>;
 }
 
-/**
- * How a request stopped the apply: it failed, or a signal came while it was out (abandoned:
- * it may have reached the DSP) or before any attempt of it went out (`unsent`: it did not).
- */
+/** How a request stopped the apply: failed, abandoned in flight (may have landed), or never sent. */
 export type RequestStop =
   | { failure: ApplyFailure }
   | { abandoned: ApplyRequestRecord }
@@ -80,9 +76,8 @@ function itemIdsOf(path: string, body: unknown, createdIds: readonly string[]): 
 }
 
 /**
- * Sends a PATCH or PUT. An answer the DSP gave to a write it accepted (2xx) that cannot be read,
- * or that leaves out an object written, says nothing of the result: the objects are read back
- * instead, and a read-back that fails leaves the write applied with its result unknown.
+ * Sends a PATCH or PUT. An accepted write's answer that cannot be read, or leaves out an object,
+ * says nothing: the objects are read back, and if that fails it is applied, result unknown.
  */
 async function sendWrite(
   run: ApplyRun,

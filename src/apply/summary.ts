@@ -4,11 +4,9 @@ import { pauseSpans } from "../plan/requests/pauses.js";
 import type { Plan } from "../plan/types.js";
 
 /**
- * A change counts as applied once every request that carries it was applied, and as partly
- * applied once some were: after a stop, what landed is on the DSP (a campaign created but not
- * yet activated exists there), so the summary says so rather than leave it out. A targeting
- * change stands or not by its PUT: the pause and reactivation around it are delivery, which the
- * result reports apart (`left_paused`, `restored`), and a pause the restore undid left nothing.
+ * A change is applied once all its requests were, partly once some were (what landed is on the
+ * DSP). A targeting change stands by its PUT: the pause around it is reported apart
+ * (`left_paused`, `restored`).
  */
 export function applySummaryOf(
   plan: Plan,

@@ -1,7 +1,4 @@
-/**
- * `doohctl accounts` output (docs/safety.md, Several accounts in one repository): a table, a JSON document, a GitHub Actions
- * `strategy.matrix` and a GitLab `parallel: matrix` document for a child pipeline.
- */
+/** `doohctl accounts` output (docs/safety.md): a table, JSON, a GitHub or a GitLab matrix. */
 import type { AccountEntry } from "../config/accounts.js";
 import { printable } from "../model/printable.js";
 

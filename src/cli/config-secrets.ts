@@ -1,8 +1,7 @@
 /**
- * The last guard of a config error before it is printed: the password of this run
- * (DOOHCTL_PASSWORD, or an account's DOOHCTL_*_PASSWORD) scrubbed from every message and hint before anything is cut, whatever
- * file the message quotes (docs/safety.md, Files and the tree). The config module never reads
- * the environment; this is the CLI's part.
+ * The last guard of an error before it is printed: the run's passwords scrubbed from every
+ * message and hint before anything is cut (docs/safety.md, Files and the tree). The config
+ * module never reads the environment; this is the CLI's part.
  */
 
 import type { ConfigError } from "../config/issues.js";
@@ -15,9 +14,8 @@ export function withoutEnvSecrets(error: ConfigError, env: CliIO["env"]): Config
 }
 
 /**
- * Any other error's text with the same passwords replaced: a connection error quotes the
- * value of an origin variable, which a CI wired to the wrong secret fills with a password,
- * and the pull-request workflow posts errors as a comment, which no log masking covers.
+ * Any other error's text, the same: an origin variable a CI wired to the wrong secret holds a
+ * password, and a pull-request comment is covered by no log masking.
  */
 export function textWithoutEnvSecrets(text: string, env: CliIO["env"]): string {
   const passwords = envPasswords(env);
@@ -30,9 +28,5 @@ function envPasswords(env: CliIO["env"]): string[] {
     .map(([, value]) => value!);
 }
 
-/**
- * DOOHCTL_PASSWORD, and the password variables of several accounts (their `password_from`,
- * like DOOHCTL_NORTHWIND_EU_PASSWORD): the config's own names are not known when its
- * error is printed, so every DOOHCTL_ variable whose name says password is scrubbed.
- */
+/** Every DOOHCTL_ variable whose name says password: an account's names are unknown when its error prints. */
 const PASSWORD_VARIABLE = /^DOOHCTL_[A-Z0-9_]*(PASSWORD|PASSWD|SECRET)[A-Z0-9_]*$/;

@@ -1,11 +1,8 @@
 /**
- * A command's connection, resolved once from the config's `connection` and the environment,
- * then handed down: `connectionOf` makes the value, `connect` builds the client from it
- * (ARCHITECTURE.md, Connecting). The environment is read here (src/cli) and nowhere else:
- * DOOHCTL_EMAIL and DOOHCTL_PASSWORD (or an account's `email_from` and `password_from`),
- * DOOHCTL_API_ORIGIN and DOOHCTL_ENVIRONMENT (src/config/connection.ts), DOOHCTL_SESSION_CACHE=off
- * and XDG_CACHE_HOME (the session cache), DOOHCTL_STATE_DIR and XDG_STATE_HOME (the state
- * directory), DOOHCTL_REQUEST_TIMEOUT and DOOHCTL_MAX_RESPONSE_BYTES (the client's limits).
+ * A command's connection, resolved once from the config and the environment (`connectionOf`),
+ * then the client built from it (`connect`; ARCHITECTURE.md, Connecting). The connection's
+ * environment is read here and nowhere else: the credentials, the origin and environment
+ * (src/config/connection.ts), the cache and state directories, the client's limits.
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -56,9 +53,8 @@ export class MissingCredentialsError extends Error {
 }
 
 /**
- * Where to connect, as whom, where the state lives and the client's limits; throws before any
- * request on a problem, naming the variable or file. The password is read by `connect` only,
- * so it is in no value handed around.
+ * Where to connect, as whom, where the state lives, the limits; throws before any request,
+ * naming the variable or file. Only `connect` reads the password: no value handed round holds it.
  */
 export function connectionOf(io: CliIO, settings: ConnectionSettings, options: ConnectOptions): Connection {
   const where = resolveConnection(settings, io.env);
@@ -90,9 +86,8 @@ export function connectionOf(io: CliIO, settings: ConnectionSettings, options: C
 }
 
 /**
- * The session cache and the pacing log live here. One of several accounts has a directory of
- * its own (`accounts/<name>`; docs/safety.md, Keeping two accounts apart), so a job of one
- * account never reads or writes another's session or request log, whatever their users.
+ * The session cache's and pacing log's directory; an account has its own (`accounts/<name>`;
+ * docs/safety.md), so one account's job never uses another's session or log.
  */
 function cacheDirOf(env: CliIO["env"], connection: ResolvedConnection): string {
   const base = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "doohctl");
@@ -154,10 +149,7 @@ function clientLimits(env: CliIO["env"]): Connection["limits"] {
   return out;
 }
 
-/**
- * The pacing log, the session cache and the client of a resolved connection; `client` adds
- * options (retry limits, doctor's hooks). Nothing is sent here.
- */
+/** The pacing log, session cache and client of a connection; `client` adds options. Nothing is sent. */
 export function connect(
   io: CliIO,
   connection: Connection,
@@ -194,8 +186,8 @@ function pacingLog(connection: Connection, clock: Clock): PacingLog | undefined 
     });
     return filePacingLog({ path, now, keepMs: longest + 1_000 });
   } catch (error) {
-    // A directory or log another user could write is refused loudly, before any request
-    // (private-files.ts); an unusable one (a read-only home): each run paces on its own.
+    // One another user could write is refused before any request (private-files.ts); an
+    // unusable one (a read-only home): each run paces on its own.
     if (error instanceof PacingLogError || (error instanceof StateDirError && error.unsafe)) throw error;
     return undefined;
   }

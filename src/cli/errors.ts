@@ -1,8 +1,6 @@
 /**
- * Errors as a tool reads them: with `--format json` every command prints its errors on stdout
- * as one document, `{"errors": [{"code", "message", "location"}]}`, instead of text on stderr.
- * The codes are the typed errors' own (`CONFIG_INVALID` issues keep theirs, `FILE_NOT_FOUND`,
- * `DUPLICATE_KEY`, ...), so a pipeline can branch on them without parsing prose.
+ * Errors as a tool reads them: with `--format json`, `{"errors": [{"code", "message", "location"}]}`
+ * on stdout, each with the typed error's (or config issue's) code to branch on.
  */
 import { NetworkError } from "../api/errors.js";
 import { ConfigError, formatIssue } from "../config/issues.js";
@@ -47,11 +45,7 @@ export function jsonErrorsOf(error: unknown): JsonError[] {
   return [{ code, message: plainMessage(error), location: null }];
 }
 
-/**
- * What a failed connection means and what to do, for the causes people meet: raw OpenSSL or
- * socket text ("ssl3_get_record:wrong version number") says neither. The cause's code stays
- * at the end, for searching.
- */
+/** A failed connection's cause as what to do: raw OpenSSL or socket text says neither (its code stays). */
 const CONNECTION_ADVICE: readonly [RegExp, string][] = [
   [
     /^ERR_SSL_WRONG_VERSION_NUMBER$/,
@@ -95,10 +89,7 @@ function causeCode(error: Error): string | undefined {
   return undefined;
 }
 
-/**
- * A contract decision cited as `(G13)` or `(G12: page 0..100)` means nothing to a reader: it
- * becomes a link to where docs/assumptions.md explains it.
- */
+/** A decision cited as `(G13)` or `(G12: page 0..100)`, as a link into docs/assumptions.md. */
 export function withoutGapNumbers(text: string): string {
   return text
     .replace(/\(G(\d+)(?: rule \d+)?\)/g, "(see docs/assumptions.md#g$1)")
@@ -131,10 +122,7 @@ export function reportError(io: CliIO, command: string, thrown: unknown, format:
   else io.stderr.write(`doohctl ${command}: ${textWithoutEnvSecrets(plainMessage(error), io.env)}\n`);
 }
 
-/**
- * A config error's issues as stderr text, each at its place; for a person at a terminal with
- * its line and a caret under the spot (src/config/snippet.ts), never in a log or a pipe.
- */
+/** A config error's issues as text; at a terminal with the line and a caret (src/config/snippet.ts). */
 export function configErrorText(error: ConfigError, terminal: boolean): string {
   const issues = error.issues.map((issue) =>
     formatIssue(issue, terminal ? error.snippetOf(issue) : undefined),
@@ -142,10 +130,7 @@ export function configErrorText(error: ConfigError, terminal: boolean): string {
   return `${issues.join("\n")}\n`;
 }
 
-/**
- * A flag's value or a combination of flags the command cannot take: `USAGE`, the code
- * commander's own usage errors get too (program.ts), whichever command it is.
- */
+/** A flag's value or combination the command cannot take: `USAGE`, as commander's own (program.ts). */
 export class UsageError extends Error {
   override readonly name = "UsageError";
   readonly code = "USAGE";

@@ -1,9 +1,7 @@
 /**
- * Options more than one command takes, each defined once: the connection flags (`--ca`,
- * `--no-session-cache`), the scope flags of plan and apply (`--target`, `--changed-since`),
- * `--format` where its values are fixed, and the tuning options of the commands that read
- * live state (plan, apply): how long one rate-limit or retry wait may last, and the
- * thresholds of the large-increase analyzer (DOOH401).
+ * Options more than one command takes, each defined once: connection (`--ca`,
+ * `--no-session-cache`), scope (`--target`, `--changed-since`), `--format`, and the tuning of
+ * the commands that read live state (`--max-wait`, the DOOH401 thresholds, ...).
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { ALLOWED_CODES, isAllowableCode } from "../plan/finding-catalogue.js";
@@ -54,11 +52,8 @@ function changedSince(example = ""): Option {
 }
 
 /**
- * `--format` with a fixed list of values, the first being the default. By default commander
- * refuses another value ("Allowed choices are ..."). With `checkedBy: "command"` the help
- * lists the values after the description and the command checks the value itself with
- * `formatOf`, so that a bad value is a `USAGE` error in the command's own voice and error
- * shape (plan, apply, status, doctor: src/cli/errors.ts).
+ * `--format` of fixed values, the first the default, refused by commander; with `checkedBy:
+ * "command"`, by the command (`formatOf`): a `USAGE` error in its own voice and shape.
  */
 function format(
   description: string,
@@ -76,10 +71,7 @@ function valueList(values: readonly string[]): string {
   return values.length === 1 ? values[0]! : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
 }
 
-/**
- * The `--format` value of a command that checks it itself (`checkedBy: "command"`): one of
- * `formats`, or the `USAGE` error that names the values it takes.
- */
+/** The `--format` value of a command that checks it: one of `formats`, or the `USAGE` error naming them. */
 export function formatOf<F extends string>(value: string, formats: readonly [F, ...F[]]): F | UsageError {
   const known = formats.find((f) => f === value);
   return known ?? new UsageError(`--format ${value} is not known: use ${valueList(formats)}`);
@@ -155,10 +147,10 @@ export function addTuningOptions(command: Command): Command {
 export function thresholdsOf(flags: TuningFlags): PlanThresholds | undefined {
   const thresholds: PlanThresholds = {
     ...(flags.budgetIncreaseThreshold !== undefined
-      ? { budgetIncreasePercent: flags.budgetIncreaseThreshold }
+      ? { budget_increase_percent: flags.budgetIncreaseThreshold }
       : {}),
-    ...(flags.cpmIncreaseThreshold !== undefined ? { cpmIncreasePercent: flags.cpmIncreaseThreshold } : {}),
-    ...(flags.minBudgetDays !== undefined ? { minBudgetDays: flags.minBudgetDays } : {}),
+    ...(flags.cpmIncreaseThreshold !== undefined ? { cpm_increase_percent: flags.cpmIncreaseThreshold } : {}),
+    ...(flags.minBudgetDays !== undefined ? { min_budget_days: flags.minBudgetDays } : {}),
   };
   return Object.keys(thresholds).length > 0 ? thresholds : undefined;
 }

@@ -1,10 +1,7 @@
 /**
- * Ctrl-C or SIGTERM during a command that only reads (plan, status): there is nothing to undo,
- * so it stops at once and says so in the format asked for. With `--format json` stdout holds a
- * `{"errors": [...]}` document with code `INTERRUPTED`, never nothing, so a
- * CI step that parses stdout always has a document; the exit code
- * is 128 + the signal's number (README.md, Exit codes). apply has its own handling
- * (commands/apply-interrupt.ts): it may have paused campaigns to restore.
+ * Ctrl-C or SIGTERM during a command that only reads (plan, status): nothing to undo, so it
+ * stops at once, saying so in its format (JSON: an `INTERRUPTED` error, never nothing), exit
+ * 128 + the signal (README.md, Exit codes). apply has its own (commands/apply-interrupt.ts).
  */
 import { reportError } from "./errors.js";
 import { type CliIO, EXIT, type InterruptSignal } from "./io.js";
@@ -18,9 +15,8 @@ export class CommandInterrupted extends Error {
 }
 
 /**
- * Runs `work` with an io whose output stops at the first signal; the signal's report is the
- * command's last word. main.ts ends the process there (`exitNow`); without it (tests) the
- * answer is the signal's exit code, once `work` has ended unseen.
+ * Runs `work` with output that stops at the first signal, whose report is the last word; main.ts
+ * exits there (`exitNow`), tests get its exit code once `work` has ended unseen.
  */
 export async function interruptible(
   io: CliIO,

@@ -1,10 +1,7 @@
 import type { Clock } from "../model/clock.js";
 import { terminalText } from "../model/printable.js";
 
-/**
- * What a command may touch of the outside world. `main.ts` passes the real process; tests
- * pass buffers. Nothing below `src/cli` reads argv, env or stdin, or sets the exit code.
- */
+/** What a command may touch of the outside world: `main.ts` passes the process, tests buffers. */
 export interface TextSink {
   write(text: string): void;
   /** True when the sink is a terminal: progress bars, prompts and colour need one. */
@@ -18,30 +15,19 @@ export interface CliIO {
   stderr: TextSink;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /**
-   * The one clock of a run: "now" for plans, status and records, and every wait. main.ts passes
-   * the system clock; the demo and tests pass one they share with the emulator.
-   */
+  /** The one clock of a run, "now" and every wait: the system's, or one shared with the emulator. */
   clock: Clock;
-  /**
-   * Reads one line from the terminal, after discarding what was typed before the question;
-   * undefined when stdin is not a TTY. Rejects with PromptInterrupted on Ctrl-C.
-   */
+  /** One line from the terminal, type-ahead discarded; none without a TTY. Ctrl-C: PromptInterrupted. */
   prompt?: (question: string) => Promise<string>;
-  /**
-   * Called on every SIGINT/SIGTERM while subscribed: long-running commands subscribe to stop
-   * cleanly, and decide what a later signal does (apply: docs/apply.md, Interrupting).
-   */
+  /** Every SIGINT/SIGTERM while subscribed: a command stops cleanly (apply: docs/apply.md, Interrupting). */
   onInterrupt?: (listener: (signal: InterruptSignal) => void) => () => void;
   /** Ends the process now with `code`: a second Ctrl-C on a terminal (main.ts calls process.exit). */
   exitNow?: (code: number) => void;
 }
 
 /**
- * The one way out of the process (ARCHITECTURE.md#output-at-the-boundary): `run` (program.ts)
- * gives every command these streams and this prompt, so whatever doohctl writes, in any format
- * and from any message, passes `terminalText`: no character from the DSP, a file or the
- * environment acts on a terminal; only doohctl's own colour and redraws do.
+ * The one way out (ARCHITECTURE.md#output-at-the-boundary): every byte any command writes passes
+ * `terminalText`, so nothing from the DSP, a file or the environment acts on a terminal.
  */
 export function atBoundary(io: CliIO): CliIO {
   const guarded = (sink: TextSink): TextSink => ({
@@ -60,10 +46,7 @@ export function atBoundary(io: CliIO): CliIO {
   };
 }
 
-/**
- * A person at a terminal: stdin (`prompt` exists only then, main.ts) and stderr are TTYs.
- * Without one (CI, a pipe, a service manager) nobody can press a key to choose.
- */
+/** A person at a terminal: stdin (`prompt`) and stderr are TTYs; else nobody can press a key. */
 export function onTerminal(io: CliIO): boolean {
   return io.prompt !== undefined && io.stderr.isTTY;
 }

@@ -1,18 +1,12 @@
-/**
- * A user's output file (`export -o`, `show --overflow`): `-o nodir/file`'s directory is
- * checked before any request and named in the error, with what to do, never left to a raw
- * ENOENT after the work is done; the file is written through the one atomic write.
- */
+/** An output file (`export -o`, `show --overflow`): its directory checked first, not a raw ENOENT after. */
 import { lstatSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { AtomicWriteOptions } from "../api/atomic-write.js";
 import { CommandError } from "./errors.js";
 
 /**
- * How an output file is written: without --force only where no file is (one that appeared
- * since the check is refused, EEXIST); with it, a file or a link at the path is replaced,
- * never the file a link points to. A file replaced keeps its mode; a new one gets what a
- * plain create gives it.
+ * Without --force only where no file is (EEXIST); with it, a file or a link at the path is
+ * replaced, never what a link points to. A replaced file keeps its mode; a new one gets a create's.
  */
 export function outputFileOptions(path: string, force: boolean): AtomicWriteOptions {
   const existing = lstatSync(path, { throwIfNoEntry: false });
@@ -20,7 +14,7 @@ export function outputFileOptions(path: string, force: boolean): AtomicWriteOpti
   return { ...mode, exclusive: !force };
 }
 
-/** Throws CommandError(`code`) when the directory `out` (relative to `cwd`) would go in is missing or no directory. */
+/** A CommandError(`code`) when the directory `out` goes in is missing or no directory. */
 export function checkOutputDirectory(cwd: string, out: string, code: string): void {
   const dir = dirname(resolve(cwd, out));
   const shown = relative(cwd, dir) || ".";

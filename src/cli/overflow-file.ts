@@ -1,11 +1,8 @@
 /**
- * `show --overflow FILE` (docs/plan.md, "Several accounts in one comment"): checked before
- * anything is written. FILE is never one of the saved plans shown, by any path, link or hard
- * link: the reviewed plan `apply --plan` is given would be replaced by markdown. A directory,
- * or a directory that does not exist, is refused with what to do, never a raw EISDIR/ENOENT.
- * An existing file is replaced only with --force (like `export -o`): a comment written over
- * a config file by a slip of the path would lose it. With --force a link at FILE is replaced
- * by the file, never followed to overwrite what it points to (src/cli/output-dir.ts).
+ * `show --overflow FILE` (docs/plan.md), checked before anything is written: never one of the
+ * plans shown, by any path or link (the plan `apply --plan` is given would become markdown);
+ * an existing file only with --force (a slip of the path would lose a config), a link then
+ * replaced, not followed (output-dir.ts); a directory refused with what to do.
  */
 import { lstatSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";

@@ -1,9 +1,7 @@
 /**
- * load config -> resolve connection -> client -> read live state -> plan: the pipeline plan
- * and apply share. It reports read progress on stderr and leaves the client open for the
- * caller (apply goes on writing with it); the caller closes it.
+ * load config -> connection -> client -> live state -> plan, for plan and apply: read
+ * progress on stderr, the client left open for the caller (apply writes with it) to close.
  */
-
 import type { Document } from "yaml";
 import type { PacingLog } from "../api/pacing-log.js";
 import type { DspClient } from "../api/types.js";
@@ -92,8 +90,7 @@ export async function readAndPlan(
 ): Promise<PlanRun> {
   const { desired, client, connection, changed } = options;
   const clock = io.clock;
-  // The display listens from the first request: the login the record's account id needs is
-  // one too, and an origin that does not answer must say so attempt by attempt.
+  // From the first request, the login too: an origin that does not answer says so per attempt.
   const display = createReadProgress({ sink: io.stderr, clock });
   const offApi = client.on((event) => display.onApi(event));
   const { recovery, record, live } = await (async () => {
@@ -139,11 +136,9 @@ export async function readAndPlan(
 
 /**
  * The recovery record of the account this run logs in to (docs/safety.md, Recovery record):
- * keyed by origin, environment and the G9 `account_id` the DSP's login answer names (a login
- * of this run, never the session cache's word), so every write user of the account who
- * carries the state directory sees it; and by `connection.account` when the repository holds
- * several, so two configured accounts never read each other's. The state directory was checked
- * when the connection was resolved (`state: true`), before the login.
+ * keyed by origin, environment, the G9 `account_id` of this run's login (never the session
+ * cache's word) and `connection.account`, so two configured accounts never read each other's.
+ * Its directory was checked with the connection (`state: true`), before the login.
  */
 export async function recoveryStoreFor(
   io: CliIO,
@@ -163,9 +158,8 @@ export async function recoveryStoreFor(
 }
 
 /**
- * The record's entries this config may obey, with a warning on stderr for every file or entry
- * that is not acted on (status; plan and apply turn them into DOOH205 and DOOH206 findings).
- * `unreadable` counts what cannot be read: campaigns it lists may still be paused.
+ * The record's entries this config may obey (status), warning of each not acted on (plan makes
+ * them DOOH205, DOOH206); `unreadable` counts what cannot be read: its campaigns may be paused.
  */
 export function readRecord(
   io: CliIO,
@@ -181,10 +175,7 @@ export function readRecord(
   return { pauses: obeyed, unreadable: all.filter((i) => i.kind === "unreadable").length };
 }
 
-/**
- * Drops the record's entries whose campaigns are active again or gone, and returns the rest,
- * which the plan reactivates (DOOH202) or leaves to a running apply (DOOH203).
- */
+/** Drops entries of campaigns active again or gone; the rest a plan reactivates (DOOH202) or leaves. */
 function settleRecord(
   io: CliIO,
   recovery: RecoveryStore,

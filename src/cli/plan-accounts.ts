@@ -1,8 +1,4 @@
-/**
- * Several saved plans, one per account (`doohctl show plan-*.json`): each read and checked by
- * readPlanFile, as one plan is, and labelled with its account; two plans of one account are
- * refused (docs/plan.md, "Several accounts in one comment").
- */
+/** Saved plans, one per account (`doohctl show plan-*.json`); two of one account refused (docs/plan.md). */
 import { basename, resolve } from "node:path";
 import type { Plan } from "../plan/types.js";
 import { CommandError } from "./errors.js";
@@ -15,11 +11,7 @@ export interface AccountPlan {
   plan: Plan;
 }
 
-/**
- * The account a saved plan is for: the plan's `account` (written by `plan -o` for a config
- * that declares `connection.account`), else the file's name without a `plan-` prefix and
- * its `.json` extension: `plans/plan-northwind-eu.json` is `northwind-eu`.
- */
+/** A saved plan's account: its `account`, else its file's name (`plan-northwind-eu.json`: `northwind-eu`). */
 export function accountLabel(plan: Plan, file: string): string {
   const declared = (plan as Plan & { account?: unknown }).account;
   if (typeof declared === "string" && declared !== "") return declared;
@@ -27,10 +19,7 @@ export function accountLabel(plan: Plan, file: string): string {
   return name.replace(/\.json$/i, "").replace(/^plan-/, "") || name;
 }
 
-/**
- * Reads every file before anything is shown: a file that is not a valid plan (tampered with,
- * truncated, another format) fails the whole command, its error naming it. Sorted by account.
- */
+/** Every file read before anything is shown: one not a valid plan fails the command. By account. */
 export function readAccountPlans(files: readonly string[], cwd: string): AccountPlan[] {
   const seen = new Map<string, string>();
   const plans: AccountPlan[] = [];

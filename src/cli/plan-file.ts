@@ -1,19 +1,16 @@
 /**
- * A saved plan read from disk (`apply --plan FILE`, `show FILE`): a regular file of at most
- * MAX_PLAN_FILE_BYTES, counted while reading, never a pipe or a device, whose read waits or never
- * ends (docs/plan.md, Saved plans); then checked by parsePlan.
+ * A saved plan on disk (docs/plan.md, Saved plans): read only from a regular file (a pipe or a
+ * device waits or never ends) of at most MAX_PLAN_FILE_BYTES, then checked by parsePlan.
  */
-import { lstatSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "../api/atomic-write.js";
 import { describeBytes, FileRefused, readRegularFileSync } from "../config/file-guard.js";
 import { PlanFileError, parsePlan, planFileChunks } from "../plan/saved/file.js";
 import type { Plan } from "../plan/types.js";
 
 /**
- * The largest plan file saved or read: reading one takes about 8 times its size in memory
- * (a plan of 10,000 campaigns, 31 MiB, 240 MiB), and apply --plan then plans again, so 64 MiB
- * (about 20,000 campaigns, each of them changing) is what a 2 GB runner holds (docs/plan.md,
- * Saved plans).
+ * The largest plan file saved or read: one takes 8 times its size to read, and apply --plan
+ * plans again, so 64 MiB (20,000 changing campaigns) is what a 2 GB runner holds.
  */
 export const MAX_PLAN_FILE_BYTES = 64 * 1024 * 1024;
 const PLAN_ADVICE = "give the path of a plan file written by doohctl plan -o";
@@ -49,11 +46,10 @@ export function readPlanFile(path: string, shown: string = path, maxBytes = MAX_
 }
 
 /**
- * Saves `plan` to `path` (`plan -o`) as `serializePlan` would write it, streamed piece by
- * piece (`planFileChunks`) through the one atomic write (src/api/atomic-write.ts): a reader
- * never sees half a plan, and an interrupted write leaves the previous file as it was. The
- * file gets the mode a plain write gives it: an existing file's own (a symbolic link is
- * followed, as a plain write follows it), else 0666 less the umask.
+ * Saves `plan` (`plan -o`), streamed through the one atomic write: never half a plan, the old
+ * file kept on a stop. An existing file keeps its mode, a new one gets 0666 less the umask; a
+ * link at `path` is replaced, never followed (a link planted in a checkout must not aim the
+ * write at another file), as `export -o` and `show --overflow` do.
  */
 export async function writePlanFile(
   path: string,
@@ -61,8 +57,8 @@ export async function writePlanFile(
   options: { shown?: string; maxBytes?: number } = {},
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? MAX_PLAN_FILE_BYTES;
-  const target = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? realpathSync(path) : path;
-  const existingMode = statSync(target, { throwIfNoEntry: false })?.mode;
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  const existingMode = existing?.isFile() ? existing.mode : undefined;
   function* counted(): Generator<string> {
     let total = 0;
     for (const chunk of planFileChunks(plan)) {
@@ -72,17 +68,13 @@ export async function writePlanFile(
       yield chunk;
     }
   }
-  await writeFileAtomic(target, counted(), {
+  await writeFileAtomic(path, counted(), {
     ...(existingMode !== undefined ? { mode: existingMode & 0o7777 } : { mode: 0o666, umask: true }),
     track: unfinished,
   });
 }
 
-/**
- * Temporary files of writes under way. Ctrl-C during the write of a large plan ends the process
- * at once (interruptible.ts, main.ts `exitNow`): its exit removes them, so no
- * `.<name>.<pid>.<hex>.tmp` is left beside the plan file, which stays as it was.
- */
+/** Temporary files of writes under way: Ctrl-C ends the process (`exitNow`), whose exit removes them. */
 const unfinished = {
   temps: new Set<string>(),
   removedAtExit: false,

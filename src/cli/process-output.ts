@@ -1,12 +1,9 @@
 /**
- * stdout and stderr as the sinks a command writes to (main.ts): output can never stop a run
- * (docs/safety.md#output-and-pipelines). A reader that goes away (`| tee` killed by the same
- * Ctrl-C, a closed terminal, `| head`), or a full disk under `> file`, makes the stream fail
- * with EPIPE, EIO or ENOSPC. Node reports that as an 'error' event, and one nobody listens to
- * ends the process with exit code 1: an apply stopped by Ctrl-C would then exit before it
- * reactivates what it paused. Here the first failure of each stream is kept, every later write
- * to it is dropped, and the run goes on; its exit code stays the command's own. SIGPIPE needs
- * nothing: Node ignores it from start-up, so a closed pipe is only ever an error.
+ * stdout and stderr as sinks (main.ts): output never stops a run (docs/safety.md#output-and-pipelines).
+ * A reader that goes away (`| tee` killed by the same Ctrl-C, `| head`) or a full disk fails the
+ * stream, and an unheard 'error' event ends the process: an apply stopped by Ctrl-C would exit
+ * before it reactivates what it paused. So the first failure is kept, later writes dropped, and
+ * the exit code stays the command's. Node ignores SIGPIPE, so a closed pipe is only an error.
  */
 import { wrapToWidth } from "../render/wrap.js";
 import type { TextSink } from "./io.js";
@@ -29,10 +26,7 @@ function describe(error: unknown): string {
   return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }
 
-/**
- * @param wrap break lines at spaces to a terminal's width (src/render/wrap.ts): for prose only;
- *   data (JSON, YAML, a diff) is never changed, a copy from the screen must read as written.
- */
+/** @param wrap break lines at spaces to a terminal's width: prose only, data is never changed. */
 export function processSink(stream: OutputStream, wrap = false): ProcessSink {
   let failed: string | undefined;
   const fail = (error: unknown) => {
@@ -69,13 +63,10 @@ export function processSink(stream: OutputStream, wrap = false): ProcessSink {
   };
 }
 
-/** Commands whose stdout is data whatever the format: `export` and `pull` YAML, `schema` JSON, `examples` a path. */
+/** Commands whose stdout is data whatever the format (YAML, JSON, a path). */
 const DATA_COMMANDS = new Set(["export", "pull", "schema", "examples"]);
 
-/**
- * Whether a run's stdout is prose, to wrap on a terminal: text format (the default) of a
- * command that writes text. stderr always is (errors, progress, notes); JSON errors go to stdout.
- */
+/** Whether a run's stdout is prose, to wrap on a terminal: text format of a command writing text. */
 export function stdoutIsProse(argv: readonly string[]): boolean {
   const command = argv.find((arg) => !arg.startsWith("-"));
   if (command !== undefined && DATA_COMMANDS.has(command)) return false;

@@ -6,10 +6,8 @@ import { atBoundary, EXIT } from "./io.js";
 import { TOOL_VERSION } from "./version.js";
 
 /**
- * Every command, one entry each: its name, the line `doohctl --help` shows, and how to load
- * the module that registers it. A run loads only the module of the command it names, so
- * `doohctl --help` reads no YAML parser, schema validator, HTTP client or emulator
- * (docs/performance.md, Start-up). `summary` is the command's description, loaded or not.
+ * Every command: its name, its `--help` line, and how to load its module. A run loads only the
+ * module it names, so `--help` reads no YAML parser or HTTP client (docs/performance.md, Start-up).
  */
 export interface CommandEntry {
   name: string;

@@ -1,12 +1,8 @@
 /**
- * The one progress display on stderr, for reads (plan: read-progress.ts) and writes (apply,
- * below). It keeps the requests out without an answer, the wait in progress and the redraw
- * timer; each command gives its wording (a `ProgressVoice`). On a TTY: one line redrawn in
- * place, at every event and every second (a countdown moves even while nothing happens), with
- * lines of their own above it. Elsewhere: a line for every wait long enough to look like a
- * hang (a Retry-After, a backoff, a pacing wait of `QUIET_WAIT_MS` or more), and one, once,
- * for a request silent for `NOTICE_MS`. A request that times out or cannot connect says so
- * with its attempt count; a wait under a second is not shown (never "0s").
+ * The one progress display on stderr, for reads (read-progress.ts) and writes (apply, below),
+ * each in its own words (`ProgressVoice`). On a TTY: one line redrawn at every event and every
+ * second, lines of their own above it. Elsewhere: a line for a wait that looks like a hang, and
+ * one for a request silent `NOTICE_MS`. A wait under a second is never shown ("0s").
  */
 
 import type { ApiEvent } from "../api/types.js";
@@ -30,7 +26,7 @@ import type { TextSink } from "./io.js";
 const QUIET_WAIT_MS = 5_000;
 /** Non-TTY: a request silent this long gets a line saying so, once. */
 const NOTICE_MS = 10_000;
-/** The redraw, doohctl's own control sequences (src/model/printable.ts): back to the line's start, erase the rest. */
+/** The redraw, in doohctl's own sequences (src/model/printable.ts). */
 const LINE_START = own("\r");
 const ERASE_REST = own("\x1b[K");
 const CLEAR_LINE = LINE_START + ERASE_REST;
@@ -238,9 +234,8 @@ function applyVoice(view: ProgressView, sink: TextSink): ProgressVoice {
 }
 
 /**
- * apply's progress: on a TTY the bar with the request, the countdown and the ETA; elsewhere a
- * line per phase and per request. After a stop the line names the reactivation, and once its
- * outcome is said nothing is drawn again: no stale bar after "delivery restored".
+ * apply's progress: on a TTY the bar, countdown and ETA; elsewhere a line per phase and request.
+ * After a stop it names the reactivation, and nothing is drawn once its outcome is said.
  */
 export function createProgressDisplay(
   options: { sink: TextSink; clock: Clock; writeWindow: RateWindow } & ProgressTiming,

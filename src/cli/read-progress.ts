@@ -1,9 +1,7 @@
 /**
- * Plan's reading on the one progress display (progress.ts): a line per step, every wait for a
- * read slot (the GET window, shared with earlier runs) or a Retry-After, and every request
- * that goes unanswered. On a TTY the wait, or a request silent for a while, is a countdown
- * redrawn in place (to the end of the wait, or to the request's deadline); the line is cleared
- * when there is nothing to wait for.
+ * Plan's reading on the progress display (progress.ts): a line per step, every wait for a read
+ * slot or a Retry-After, every unanswered request; on a TTY a countdown to the wait's end or
+ * the silent request's deadline, cleared when nothing is waited for.
  */
 import type { ApiEvent } from "../api/types.js";
 import type { Clock } from "../model/clock.js";

@@ -23,21 +23,13 @@ const PACKAGE = findPackage();
 
 export const TOOL_VERSION = PACKAGE?.version ?? "0.0.0";
 
-/**
- * The installed package's own directory (a global install, a dependency, a `--prefix`
- * directory or a checkout alike), ending in a separator; undefined when its package.json is
- * missing (an incomplete installation).
- */
+/** The installed package's directory, ending in a separator; undefined without its package.json. */
 export const PACKAGE_ROOT = PACKAGE?.root;
 
 /** The GitHub repository doohctl is installed from (package.json `repository`). */
 export const REPOSITORY = "doohctl/doohctl";
 
-/**
- * The config schema at this version's tag, as raw file: the one `$schema` URL of the README,
- * the examples and `export`. It resolves as soon as the tag vX.Y.Z is pushed, and never
- * changes under a config written for that version.
- */
+/** The config schema at this version's tag: the one `$schema` URL, never changing under a config. */
 export function configSchemaUrl(version: string = TOOL_VERSION): string {
   return `https://raw.githubusercontent.com/${REPOSITORY}/v${version}/schemas/doohctl.schema.json`;
 }

@@ -1,13 +1,12 @@
 /**
- * One run covers exactly one account (docs/safety.md, Credentials): files of two accounts'
- * directories, or a file of an account's directory read without the connection that names
- * the account, are refused before any request (`ACCOUNTS_MIXED`). Otherwise the campaigns of
- * one account would be planned, and applied, with another's credentials, or with those of
- * DOOHCTL_EMAIL against DOOHCTL_API_ORIGIN.
+ * One run covers one account (docs/safety.md, Credentials): files of two accounts, or an
+ * account's file read without its connection, are refused before any request (ACCOUNTS_MIXED),
+ * or one account would be planned and applied with another's credentials.
  */
 import { readdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AccountConnectionError, type ConnectionDeclaration, declaredAccount } from "./accounts.js";
+import { YAML_NAME } from "./files.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 
 /** A file the run read, and the account its own `connection` declares, if any. */
@@ -19,13 +18,9 @@ export interface ReadFile {
   connection: ConnectionDeclaration | null;
 }
 
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
-
 /**
- * The issues of a run whose files are not all of one account. A directory whose YAML files
- * were all read is known from them; another is read for its `connection` only. A directory
- * of two connections is refused as `doohctl accounts` refuses it (CONNECTION_DECLARED_TWICE),
- * whether or not the run reads both files.
+ * The issues of a run whose files are not all of one account: a directory not read whole is
+ * read for its `connection` only; one of two connections is refused as `doohctl accounts` does.
  */
 export async function accountsMixed(files: readonly ReadFile[], cwd: string): Promise<ConfigIssue[]> {
   const byDir = new Map<string, ReadFile[]>();
@@ -62,9 +57,8 @@ export async function accountsMixed(files: readonly ReadFile[], cwd: string): Pr
       owners.push({ dir, account: found.entry.account, file: found.file, first: read[0]! });
     }
   }
-  // A connection of the directory that cannot be read may name an account (its name out of
-  // form, its variables of two stems): this run cannot tell whose credentials to use, so it
-  // refuses rather than fall back to DOOHCTL_EMAIL and DOOHCTL_PASSWORD.
+  // A connection not valid may name an account: whose credentials is unknown, so no fallback
+  // to DOOHCTL_EMAIL and DOOHCTL_PASSWORD.
   for (const { error, first } of unreadable) {
     const where = [...new Set(error.issues.map((i) => i.file))].join(", ");
     const shown = shownDir(first.display);

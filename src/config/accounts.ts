@@ -1,15 +1,14 @@
 /**
- * The accounts of a repository (`doohctl accounts`; docs/safety.md, Credentials): each is a
- * directory whose YAML files (read as a run reads them: directly inside, not below) declare
- * `connection.account`. Only the `connection` of each file is checked here, with the same
- * schema and normalization as a run's, so a campaign file with an error elsewhere does not
- * hide its account from the CI matrix: that account's own job reports it.
+ * The accounts of a repository (`doohctl accounts`; docs/safety.md, Credentials): directories
+ * whose YAML files declare `connection.account`. Only each file's `connection` is checked (as a
+ * run checks it), so an error elsewhere never hides an account from the CI matrix.
  */
 import { readdir, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import type { Environment } from "../model/wire.js";
-import { CONFIG_FILE_LIMIT, findTree, isInside, readRegularFile } from "./file-guard.js";
+import { CONFIG_FILE_LIMIT, findTree, isInside, readRegularFileSync } from "./file-guard.js";
+import { YAML_NAME } from "./files.js";
 import { ConfigError, type ConfigIssue } from "./issues.js";
 import { normalizeConnection } from "./normalize-connection.js";
 import { Places } from "./places.js";
@@ -43,23 +42,17 @@ export class AccountsPathError extends Error {
   readonly code = "ACCOUNTS_PATH";
 }
 
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
 /**
- * Only a file that may declare a connection is parsed. The key `connection` or `account` is
- * in its text, or spelled with a double-quoted escape (`"\x61ccount"`, a line break escaped):
- * in any style, flow (`connection: { account: north, ... }`) and JSON included. A narrower
- * test (a line starting `account:`) hid a flow-style account from the CI matrix, and let a
- * file of its directory run with the generic DOOHCTL_* credentials.
+ * Only a file that may declare a connection is parsed: `connection` or `account` in its text,
+ * or an escape that may spell them (`"\x61ccount"`), in any style. A narrower test hid a
+ * flow-style account from the CI matrix, and ran its files with the generic credentials.
  */
 const mayDeclare = (text: string): boolean =>
   text.includes("account") || text.includes("connection") || text.includes("\\");
 /** Never walked: they hold no config, and node_modules can be huge. */
 const SKIPPED_DIRECTORY = (name: string) => name.startsWith(".") || name === "node_modules";
 
-/**
- * A directory's connection that is not valid and names an account (`account` or a `*_from`
- * key): the directory is an account's, but which one, and whose credentials, cannot be told.
- */
+/** A directory's connection that names an account but is not valid: whose credentials cannot be told. */
 export class AccountConnectionError extends ConfigError {}
 
 const ACCOUNT_KEYS = ["account", "api_origin_from", "email_from", "password_from"];
@@ -74,14 +67,11 @@ export interface ConnectionDeclaration {
 }
 
 /**
- * One directory holds one account, so one `connection` (docs/config.md, One account per
- * directory): in a directory where a connection names an account, every connection after the
- * first (in file-name order) is an issue naming both files, whether a run reads it or not.
- * The one check of `doohctl accounts` and of every run's config (load.ts through
- * accounts-mixed.ts): a run that took the first file's connection planned one account's
- * campaigns with another's credentials, against its origin. Connections that name no account
- * are single-account configs a run names one at a time (`staging.yaml`, `production.yaml`);
- * a run that reads two is refused by rules.ts, at each one's line.
+ * One directory holds one account, so one `connection` (docs/config.md): where one names an
+ * account, each after the first (file-name order) is an issue naming both, read or not. The
+ * check of `doohctl accounts` and of every run (accounts-mixed.ts): taking the first file's
+ * connection planned one account's campaigns with another's credentials. Connections naming
+ * no account are configs a run names one at a time; rules.ts refuses a run reading two.
  */
 export function connectionsDeclaredTwice(
   dir: string,
@@ -104,10 +94,9 @@ export function connectionsDeclaredTwice(
 }
 
 /**
- * The account a directory's YAML files declare, if any. Throws ConfigError when a file's
- * `connection` is not valid, or when two of the directory's files declare a connection;
- * AccountConnectionError when such a connection names an account. `known` holds the files a
- * run has already parsed (by absolute path; null: no connection): they are not read again.
+ * The account a directory's YAML files declare, if any; a ConfigError for a connection not valid
+ * or declared twice (AccountConnectionError when it names an account). `known`: files a run
+ * parsed already (by absolute path; null: no connection), not read again.
  */
 export async function declaredAccount(
   dir: string,
@@ -133,7 +122,7 @@ export async function declaredAccount(
     try {
       const real = await realpath(join(dir, name));
       if (!trusted.some((root) => isInside(root, real))) continue; // refused by the account's run
-      bytes = await readRegularFile(real, CONFIG_FILE_LIMIT);
+      bytes = readRegularFileSync(real, CONFIG_FILE_LIMIT);
     } catch {
       continue; // not a regular file, or unreadable: the account's own run reports it
     }
@@ -177,10 +166,7 @@ export async function declaredAccount(
   };
 }
 
-/**
- * Every account under `paths` (directories, walked down; a file stands for its directory),
- * sorted by name. Two directories declaring one name are an error naming both.
- */
+/** Every account under `paths` (walked down; a file stands for its directory); a name twice is an error. */
 export async function findAccounts(paths: readonly string[], cwd: string): Promise<FoundAccount[]> {
   const dirs = new Set<string>();
   // One directory named by two paths (a link to it among PATHS) is one account, not two.
@@ -238,10 +224,7 @@ export async function findAccounts(paths: readonly string[], cwd: string): Promi
   return [...byName.values()].sort((a, b) => (a.entry.account < b.entry.account ? -1 : 1));
 }
 
-/**
- * A path the CI passes to doohctl as an argument (`doohctl plan "$path"`): one starting with
- * `-` (a directory a pull request named `-oplan.json`) would be read as an option.
- */
+/** A path the CI passes as an argument: starting with `-` (a directory `-oplan.json`), it is an option. */
 function argument(path: string): string {
   return path.startsWith("-") ? `./${path}` : path;
 }

@@ -1,8 +1,6 @@
 /**
- * Fields the API shows on its objects that a config never declares: read-only ones, and ones
- * doohctl sets another way. People copy them from an API response or an old export; "unknown
- * key" would leave them guessing, so each says why it is not declared and what to do instead.
- * Keyed by the schema definition's title.
+ * Fields the API shows that a config never declares, copied from an answer or an old export:
+ * each says why, and what to do, rather than "unknown key". Keyed by definition title.
  */
 const READ_ONLY = "remove it";
 

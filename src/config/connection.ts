@@ -1,8 +1,6 @@
 /**
- * Where to connect: the config's `connection`, overridden by DOOHCTL_API_ORIGIN and
- * DOOHCTL_ENVIRONMENT; for one of several accounts (`connection.account`), the variable its
- * `api_origin_from` names instead of DOOHCTL_API_ORIGIN. Pure, and called once a connection, by
- * `connectionOf` (src/cli/connection.ts, the only reader of the environment).
+ * Where to connect: the config's `connection`, overridden by DOOHCTL_API_ORIGIN (an account's
+ * `api_origin_from`) and DOOHCTL_ENVIRONMENT. Pure: `connectionOf` (src/cli) hands the environment.
  */
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
@@ -13,10 +11,7 @@ export interface ResolvedConnection {
   apiOrigin: string;
   environment: Environment;
   rateLimits: RateLimits;
-  /**
-   * `connection.account`, when the repository holds several: its name (part of every state
-   * key, docs/safety.md) and the variables its credentials are read from.
-   */
+  /** `connection.account`: its name (in every state key, docs/safety.md) and its credentials' variables. */
   account?: { name: string; emailFrom: string; passwordFrom: string };
 }
 
@@ -36,9 +31,8 @@ export function resolveConnection(
 ): ResolvedConnection {
   if (settings.account) return resolveAccount(settings, settings.account, env);
   const envOrigin = nonEmpty(env.DOOHCTL_API_ORIGIN);
-  // The credentials come from the environment, so the environment says where they go
-  // (docs/safety.md, Credentials): in CI a pull request may edit the config, never the
-  // environment, so the origin must come from the environment there.
+  // The environment's credentials go where it says (docs/safety.md, Credentials): in CI a pull
+  // request may edit the config, never the environment.
   if (envOrigin === undefined && isCi(env)) {
     throw new ConnectionError(
       "CONNECTION_NO_ORIGIN",
@@ -75,9 +69,8 @@ export function resolveConnection(
 }
 
 /**
- * One of several accounts: its origin comes only from the variable its config names (in CI
- * and out of it), never from DOOHCTL_API_ORIGIN nor from the config alone, so each account's
- * credentials go only where its own variable says (docs/safety.md, Credentials).
+ * One of several accounts: its origin only from its own variable, never DOOHCTL_API_ORIGIN nor
+ * the config alone, so its credentials go only there (docs/safety.md, Credentials).
  */
 function resolveAccount(
   settings: ConnectionSettings,

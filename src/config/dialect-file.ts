@@ -1,18 +1,21 @@
 /**
  * The dialect file (docs/connecting.md, Dialect): `connection.dialect` may name, relative to
- * the file holding the connection, a YAML file whose top level is `dialect:` and nothing else
- * but `x-` keys, so that CODEOWNERS can guard it like the policy. It may be one of the config
- * files read anyway, or a file of the tree outside them, read through the same guards
- * (file-guard.ts): never an absolute path, a link out of the tree, or anything but a regular
- * `.yaml` or `.yml` file. A top-level `dialect:` anywhere else is refused: a dialect changes
- * where requests go and how answers are read, so it is honoured only where the connection
- * says, never because a file in a config directory happens to hold one.
+ * its file, a YAML file of `dialect:` and `x-` keys only, which CODEOWNERS can guard like the
+ * policy; read through the same guards (file-guard.ts): never an absolute path, a link out of
+ * the tree, or anything but a regular `.yaml` file. A dialect changes where requests go and
+ * how answers are read, so a top-level `dialect:` anywhere else is refused.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { SourceRef } from "../model/desired.js";
 import type { Dialect } from "../model/dialect.js";
 import { DIALECT_FILE_LIMIT, isInside, treeRelative } from "./file-guard.js";
-import { type ConfigFileRef, type ConfigFileSystem, displayPath, readConfigFile } from "./files.js";
+import {
+  type ConfigFileRef,
+  type ConfigFileSystem,
+  displayPath,
+  identityOf,
+  readConfigFile,
+} from "./files.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
 
 /** `connection.dialect` written as a path, and the file that holds the connection. */
@@ -31,11 +34,6 @@ export interface DialectDocument {
 }
 
 const YAML_FILE = /\.ya?ml$/i;
-
-/** A file by its links resolved, as resolveConfigFiles knows it; the path itself without them. */
-export function identityOf(absolute: string, fs: ConfigFileSystem): Promise<string> {
-  return fs.realPath ? fs.realPath(absolute).catch(() => absolute) : Promise.resolve(absolute);
-}
 
 /** Where the named file is, or the issue that refuses it before a byte of it is read. */
 export async function locateDialectFile(
@@ -72,7 +70,7 @@ export async function locateDialectFile(
   return { file: { display, absolute, ...(inTree !== undefined ? { inTree } : {}) }, identity };
 }
 
-/** The named file's bytes (a dialect is a few keys), or the issue at `connection.dialect` that says why not. */
+/** The named file's bytes (a dialect is a few keys), or the issue at `connection.dialect` saying why not. */
 export async function readDialectFile(
   named: NamedDialect,
   file: ConfigFileRef,
@@ -91,11 +89,7 @@ export async function readDialectFile(
   return { issue: { ...named.source, message, code } };
 }
 
-/**
- * The dialect in effect, from the documents read and the file the connection names
- * (`namedIdentity`, undefined when it names none or was refused); every misplaced
- * `dialect:` is an issue.
- */
+/** The dialect in effect, from the documents and the file the connection names; one misplaced is an issue. */
 export function settleDialect(
   documents: readonly (DialectDocument & { identity: string })[],
   /** `parsed`: the named file was read and is YAML, so a missing `dialect:` is the problem. */

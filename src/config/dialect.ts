@@ -1,8 +1,6 @@
 /**
- * `connection.dialect` as written (src/model/dialect.ts; docs/connecting.md, Dialect): a map
- * of dialect keys, or the path of a dialect file whose top level is `dialect:` and nothing
- * else but `x-` keys. `parseDialect` alone judges the values; each of its problems becomes an
- * issue at the key it concerns, naming the gap decision the key adapts.
+ * `connection.dialect` as written (docs/connecting.md, Dialect): `parseDialect` alone judges it
+ * (src/model/dialect.ts); each problem is an issue at its key, naming the gap decision it adapts.
  */
 import { DIALECT_KEYS, type Dialect, parseDialect } from "../model/dialect.js";
 import { childPath } from "./path-text.js";
@@ -21,10 +19,7 @@ export function normalizeDialect(raw: Raw, at: string, places: Places): Dialect 
   return undefined;
 }
 
-/**
- * Where a dialect key was written (`progress.member`): its value, or the nearest enclosing
- * key the file writes when it is left to its default (a collision with a written member).
- */
+/** Where a dialect key was written, or the nearest enclosing key written when it is left to its default. */
 function placeOf(raw: Raw, key: string, at: string): Place {
   let parent: Raw = raw;
   let path = at;

@@ -1,7 +1,4 @@
-/**
- * Why a value is not what the schema wants, in words: leaf formats are explained by the
- * model's own parsers (Money, Time, RateLimit), so a message and the parser never disagree.
- */
+/** Why a leaf is not what the schema wants, in the words of the model's parsers (Money, Time, RateLimit). */
 import { RateLimit } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
@@ -120,9 +117,8 @@ function explainVenueTypeId(data: unknown, written: string | undefined, inList: 
 }
 
 /**
- * An id with white space (or a comma) in it: a copied space around one id, or several ids
- * written as one string. Either way the API knows no such id, so say what to write; where
- * only one id belongs (a campaign's own id), which of several was meant is the user's call.
+ * An id with white space or a comma: a copied space, or several ids in one string. Where one id
+ * belongs (a campaign's own), which was meant is the user's call.
  */
 function explainSpacedId(id: string, rule: string, inList: boolean): Explained {
   const parts = id.split(/[\s,]+/).filter((part) => part !== "");
@@ -150,11 +146,7 @@ function explainSpacedId(id: string, rule: string, inList: boolean): Explained {
   };
 }
 
-/**
- * Why `text` is not a time. Where its shape is nearly ISO 8601 (a space for the `T`, no
- * seconds, `+0100`, no time of day), the message gives the very time to write; the parser
- * names a day, month or time of day that does not exist.
- */
+/** Why `text` is not a time: nearly ISO 8601 gets the very time to write; else the parser's reason. */
 function explainTime(text: string): string {
   const written =
     /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?)?\s*([Zz]|[+-]\d{2}:?\d{2})?$/.exec(
@@ -217,8 +209,7 @@ export function explainMoney(
     } catch (error) {
       problem = (error as Error).message;
     }
-    // The parser's own diagnosis when it has one (a lower-case code, too many decimals);
-    // else the slip it could not name, or the general form.
+    // The parser's own diagnosis when it has one, else the slip it could not name.
     if (problem !== undefined && !problem.includes("is not money")) return { code, message: problem };
     return { code, message: moneySlip(data) };
   }
@@ -248,10 +239,7 @@ export function explainMoney(
   return { code, message: `expected money like "12.50 USD", found ${describe(data)}` };
 }
 
-/**
- * Units the wire form refuses, said so the user can fix them. A YAML number is a double:
- * 1e21 becomes "1e+21", and digits past 2^53 are already lost, so only a string is exact.
- */
+/** Units the wire refuses: a YAML number is a double (1e21, digits past 2^53): only a string is exact. */
 export function unitsProblem(units: unknown): string | undefined {
   if (typeof units === "bigint") return `units must be an integer string: write "${units}" (in quotes)`;
   if (typeof units === "number") {
@@ -282,10 +270,8 @@ function moneySlip(text: string): string {
 const CURRENCY_SYMBOLS: Record<string, string> = { $: "USD", "€": "EUR", "£": "GBP" };
 
 /**
- * The amount the user meant, where a slip is certain: a decimal comma (`12,50 USD`), a
- * currency before or glued to the amount (`USD 12.50`, `12.50USD`), a symbol (`$12.50`),
- * `.5`, a `+`, spaces around it, a lower-case code. Undefined when nothing certain fits;
- * never a guess at a comma before three digits, which may group thousands or mark decimals.
+ * The amount meant, where a slip is certain (`12,50 USD`, `USD 12.50`, `12.50USD`, `$12.50`, `.5`,
+ * a lower-case code); never a guess at a comma before three digits (thousands or decimals).
  */
 function repairMoney(text: string): string | undefined {
   let amount = text.trim().replace(/^\+/, "");

@@ -1,10 +1,8 @@
 /**
- * The machine is the trust boundary (docs/safety.md, Files and the tree): a config or plan
- * file is read only when it is a regular file, never past a size cap, and a file found in a
- * directory or named by a saved plan only when it resolves inside the tree. A named pipe, a
- * device or a socket is refused before any byte is read (a read of a FIFO waits for ever, one
- * of /dev/zero never ends), and the cap is counted while reading too, since `stat` says 0
- * bytes for a /proc file.
+ * The machine is the trust boundary (docs/safety.md, Files and the tree): a config or plan file
+ * is read only when regular (a FIFO waits for ever, /dev/zero never ends), never past a cap
+ * (counted while reading too: `stat` says 0 for /proc), and, found in a directory or named by a
+ * saved plan, only inside the tree.
  */
 import {
   closeSync,
@@ -31,10 +29,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 /*
- * The limits of what a run reads (docs/safety.md, Size caps), each one a 2 GB runner holds:
- * Node's default heap there is about 1 GiB, and YAML takes about 20 times its size in memory
- * while it is read (docs/performance.md). A config of 32 MiB is about 70,000 campaigns; a
- * dialect is a few keys.
+ * What a run reads at most (docs/safety.md, Size caps), each one a 2 GB runner holds: a heap of
+ * about 1 GiB, YAML taking 20 times its size (docs/performance.md); 32 MiB is 70,000 campaigns.
  */
 export const CONFIG_FILE_LIMIT: ByteLimit = {
   bytes: 8 * MiB,
@@ -113,15 +109,9 @@ const CHUNK = 1024 * 1024;
 
 /**
  * A regular file's bytes, at most `limit.bytes`; FileRefused otherwise (ENOENT and the like
- * thrown as is): a file its size says is larger is refused before a byte is read. Read
- * synchronously underneath: a regular file's read does not wait on anyone (the open never
- * waits on a FIFO), and one read path is one set of checks.
+ * thrown as is): a file its size says is larger is refused before a byte is read. Synchronous:
+ * a regular file's read does not wait on anyone (the open never waits on a FIFO).
  */
-export async function readRegularFile(path: string, limit: ByteLimit): Promise<Uint8Array> {
-  return readRegularFileSync(path, limit);
-}
-
-/** The same, synchronously (a saved plan is read before anything else runs). */
 export function readRegularFileSync(path: string, limit: ByteLimit): Uint8Array {
   const maxBytes = limit.bytes;
   let resolved = path;
@@ -163,10 +153,7 @@ export function readRegularFileSync(path: string, limit: ByteLimit): Uint8Array 
   }
 }
 
-/**
- * The tree a run trusts: the git work tree holding `cwd` (the nearest directory above it with
- * a `.git` directory or file), or `cwd` itself outside git; links resolved.
- */
+/** The tree a run trusts: the git work tree holding `cwd` (nearest `.git` above), else `cwd`, resolved. */
 export async function findTree(cwd: string): Promise<string> {
   const start = await realpath(cwd).catch(() => cwd);
   for (let dir = start; ; dir = dirname(dir)) {

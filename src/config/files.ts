@@ -1,11 +1,9 @@
 /**
- * Which files a run reads: each path names a file, or a directory whose `*.yaml` and `*.yml`
- * files directly inside are read in name order. A file named twice (`conf conf/a.yaml`,
- * `a.yaml ./a.yaml`, a link beside its target) is read once, under the first name: read
- * twice, each of its declarations would be "declared twice" at one and the same place.
- * A directory's entries must resolve inside the tree or the directory, and every file read
- * must be a regular file under the size cap (file-guard.ts; docs/safety.md, Files and the
- * tree). The file system is injected, so tests and tools can load configs that are not on disk.
+ * Which files a run reads: each path a file, or a directory whose `*.yaml` files directly
+ * inside are read in name order. A file named twice (a link beside its target too) is read
+ * once, or its declarations would be "declared twice" at one place. Entries must resolve
+ * inside the tree or the directory, and every file is regular and under the cap (file-guard.ts;
+ * docs/safety.md, Files and the tree). The file system is injected (tests, git revisions).
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -15,7 +13,7 @@ import {
   CONFIG_FILE_LIMIT,
   FileRefused,
   isInside,
-  readRegularFile,
+  readRegularFileSync,
   tooLarge,
   treeRelative,
 } from "./file-guard.js";
@@ -34,16 +32,15 @@ export interface ConfigFileSystem {
 
 export const nodeFileSystem: ConfigFileSystem = {
   // Regular files only, under the limit, refused before reading when larger (file-guard.ts).
-  readFile: (path, limit) => readRegularFile(path, limit),
+  readFile: async (path, limit) => readRegularFileSync(path, limit),
   listDirectory: async (path) => {
     try {
       if (!(await stat(path)).isDirectory()) return undefined;
     } catch {
       return undefined; // reading it reports the real problem
     }
-    // Throws when the directory cannot be listed: resolveConfigFiles reports it. Every entry
-    // is listed, whatever it is: a `*.yaml` that is a pipe, a device, a directory or a link
-    // out of the tree is refused by name when read, never skipped in silence.
+    // Every entry, whatever it is: a `*.yaml` pipe, device or link out of the tree is refused by
+    // name when read, never skipped in silence. A throw is reported by resolveConfigFiles.
     return readdir(path);
   },
   realPath: (path) => realpath(path),
@@ -66,13 +63,14 @@ export interface ConfigFileRef {
  * `._a.yaml` resource forks and `.a.yaml.swp`-style copies beside a config (Terraform skips
  * them the same way).
  */
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
+export const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
-/**
- * `tree` (links resolved; see file-guard.ts findTree): a file found in a directory must
- * resolve inside it, or inside the directory named; without it (an injected file system),
- * nothing is checked.
- */
+/** A file by its links resolved, as resolveConfigFiles knows it; the path itself without them. */
+export function identityOf(absolute: string, fs: ConfigFileSystem): Promise<string> {
+  return fs.realPath ? fs.realPath(absolute).catch(() => absolute) : Promise.resolve(absolute);
+}
+
+/** With `tree` (findTree, file-guard.ts), a file found in a directory resolves inside it or the directory. */
 export async function resolveConfigFiles(
   paths: readonly string[],
   cwd: string,
@@ -89,7 +87,7 @@ export async function resolveConfigFiles(
   const order: string[] = [];
   const add = async (absolute: string, directory?: string) => {
     // A path that cannot be resolved is kept as it is: reading it reports the real problem.
-    const identity = fs.realPath ? await fs.realPath(absolute).catch(() => absolute) : absolute;
+    const identity = await identityOf(absolute, fs);
     if (read.has(identity)) return;
     read.add(identity);
     const display = displayPath(absolute, cwd);
@@ -163,9 +161,8 @@ export async function resolveConfigFiles(
 }
 
 /**
- * What a directory holds that is not read, so that nothing is skipped in silence: `*.json`
- * files, and subdirectories (not hidden) with YAML files directly inside. Not recursive: a
- * config is the files directly inside the directories named (ARCHITECTURE.md#configuration).
+ * What a directory holds that is not read, so nothing is skipped in silence: `*.json` files and
+ * subdirectories with YAML (ARCHITECTURE.md#configuration: a config is the files directly inside).
  */
 async function skippedFiles(
   directory: string,
@@ -198,9 +195,8 @@ export function displayPath(absolute: string, cwd: string): string {
 }
 
 /**
- * A config or dialect file's bytes, at most `limit`: a larger one is refused before a byte of
- * it is parsed, whoever reads it (an injected file system too); otherwise why it was not read,
- * `refused` by the guards (file-guard.ts) or the system's error.
+ * A config or dialect file's bytes, at most `limit` (an injected file system's too); else why
+ * not, `refused` by the guards (file-guard.ts) or the system's error.
  */
 export async function readConfigFile(
   file: ConfigFileRef,

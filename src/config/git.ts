@@ -1,7 +1,4 @@
-/**
- * The config as it was at a git revision (`--changed-since REF`): the same paths, read with
- * `git show REF:path` and `git ls-tree`, never by a checkout, so the working tree is untouched.
- */
+/** The config at a git revision (`--changed-since REF`), read with `git cat-file`, never a checkout. */
 import { execFile } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
@@ -22,10 +19,7 @@ interface GitResult {
   stderr: string;
 }
 
-/**
- * Where git runs: a directory, and the environment the CLI read (`CliIO.env`): only the CLI
- * reads the process's (ARCHITECTURE.md#birds-eye-view).
- */
+/** Where git runs, in the environment the CLI read (`CliIO.env`; ARCHITECTURE.md#birds-eye-view). */
 export interface GitPlace {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -123,10 +117,7 @@ function revisionFileSystem(
   };
 }
 
-/**
- * Loads the config paths as they were at `revision`. A path that did not exist there, or a
- * config that was not valid there, is an error that says so (the plan cannot tell what changed).
- */
+/** The config paths as they were at `revision`; absent or not valid there, an error saying so. */
 export async function loadConfigAtRevision(
   paths: readonly string[],
   options: { cwd: string; revision: GitRevision },
@@ -157,10 +148,7 @@ export async function loadConfigAtRevision(
   }
 }
 
-/**
- * The files, absolute, that differ between `revision` and the working tree: changed, added
- * or removed tracked files, and untracked ones not ignored (`doohctl accounts --changed-since`).
- */
+/** The files (absolute) changed, added or removed since `revision`, untracked ones not ignored included. */
 export async function changedFiles(revision: GitRevision): Promise<string[]> {
   const diff = await git(revision.top, ["diff", "--name-only", "-z", "--no-renames", revision.commit, "--"]);
   if (!diff.ok)

@@ -1,10 +1,8 @@
 /**
- * What a config message may quote of a file (docs/safety.md, Files and the tree): the token
- * at fault, cut short, and never a value that looks like a credential. A message ends up in a
- * terminal, a CI log and, in the documented pull-request workflow, a public comment; the
- * file may be anything a link pointed at (`/proc/self/environ` holds DOOHCTL_PASSWORD).
- * Every ConfigError passes its issues through `guardIssue` (issues.ts), whatever stage wrote
- * them, so no message can slip past.
+ * What a config message may quote of a file (docs/safety.md, Files and the tree): the token at
+ * fault, cut short, never a value that looks like a credential. A message may end in a public
+ * pull-request comment, and the file may be what a link pointed at (`/proc/self/environ`).
+ * Every ConfigError passes its issues through `guardIssue` (issues.ts): none slips past.
  */
 import { Scrubber } from "../model/scrub.js";
 
@@ -32,10 +30,8 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
- * A run of 24 or more letters and digits (and `+/=`, as in base64) that mixes upper case,
- * lower case and digits and changes between them at nearly every other character, as random
- * keys do (about 6 changes in 10); a name in camel case (`Q4HolidayCampaignMalls2026`, 3 in
- * 10) or with hyphens stays.
+ * 24 or more letters, digits and `+/=` mixing cases and digits that change kind at nearly every
+ * other character, as random keys do (6 in 10); camel case (`Q4HolidayCampaignMalls2026`) stays.
  */
 const RANDOM_LOOKING = /[A-Za-z0-9+/=]{24,}/g;
 
@@ -65,10 +61,7 @@ export function looksLikeCredential(value: string): boolean {
   return withoutCredentials(value) !== value;
 }
 
-/**
- * Quoted runs (`"…"`) cut to their start, saying how long they were: a message names the
- * token at fault, never a page of the file. Runs of text without white space are cut alike.
- */
+/** Long quoted runs (and runs without white space) cut to their start, saying how long they were. */
 export function cutQuotes(text: string): string {
   const cut = (run: string, quote: string) =>
     `${run.slice(0, QUOTE_KEEP)}…${quote} (${run.length} characters)`;
@@ -89,10 +82,7 @@ interface GuardedText {
   path: string;
 }
 
-/**
- * The issue as a message may show it (its message, hint and path): `secrets` (the run's
- * password) first, then the guard.
- */
+/** The issue as a message may show it: `secrets` (the run's password) first, then the guard. */
 export function guardIssue<Issue extends GuardedText>(
   issue: Issue,
   secrets: readonly string[] | Scrubber = [],

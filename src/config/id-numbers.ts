@@ -1,15 +1,12 @@
 /**
- * The design's id rule lets an id be a YAML integer, which becomes its decimal string. That
- * holds only when the text is that decimal: `0017` reads as 17, `0x1F` as 31, `1e3` as 1000,
- * and an insertion order "0017" would be adopted as "17" without a word. So an id written as
- * a number must read back exactly as written; otherwise it is refused with "quote this id".
+ * An id may be a YAML integer, its decimal string, only when written so: `0017` reads as 17,
+ * `0x1F` as 31, and "0017" would be adopted as "17" without a word: "quote this id".
  */
 import { targetingOption } from "../model/targeting-members.js";
 import type { ConfigIssue } from "./issues.js";
 import { pathText } from "./path-text.js";
+import { isMap, type Raw } from "./raw-values.js";
 import type { SourceIndex } from "./source-index.js";
-
-type Raw = Record<string, unknown>;
 
 /** Every id of one file's document (after the schema check) whose number reads otherwise. */
 export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): ConfigIssue[] {
@@ -64,6 +61,4 @@ export function idsNotWrittenAsRead(document: unknown, index: SourceIndex): Conf
   return issues;
 }
 
-function asRaw(value: unknown): Raw | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Raw) : undefined;
-}
+const asRaw = (value: unknown): Raw | undefined => (isMap(value) ? value : undefined);

@@ -1,8 +1,4 @@
-/**
- * What can be wrong with a config, as data. Every stage (reading, YAML, schema, normalizing,
- * offline rules) reports `ConfigIssue`s instead of throwing at the first problem, so that a
- * run shows every error at once, in file order, like a compiler.
- */
+/** What can be wrong with a config, as data: every stage reports issues, so a run shows all at once. */
 import { printable } from "../model/printable.js";
 import { Scrubber } from "../model/scrub.js";
 import { guardIssue } from "./guard-text.js";
@@ -75,13 +71,10 @@ export class ConfigError extends Error {
   readonly #found: readonly ConfigIssue[];
   /** The run's secrets, that no quoted line may hold (snippet.ts). */
   readonly #scrubber: Scrubber;
-  /** Each file's text by the name issues give it, to quote an issue's line (snippet.ts). */
+  /** Each file's text by its name in the issues, to quote an issue's line (snippet.ts). */
   readonly #sources: ReadonlyMap<string, string>;
 
-  /**
-   * No message quotes more than the token at fault, nor anything like a credential, nor one
-   * of `secrets` (guard-text.ts): the issues are guarded here, whatever stage wrote them.
-   */
+  /** Every issue is guarded here, whatever stage wrote it (guard-text.ts). */
   constructor(
     found: readonly ConfigIssue[],
     secrets: readonly string[] = [],
@@ -98,10 +91,7 @@ export class ConfigError extends Error {
     this.#sources = sources;
   }
 
-  /**
-   * The same error with `secrets` scrubbed from the issues as the stages wrote them, before
-   * any cut: the CLI passes DOOHCTL_PASSWORD, which the config module never reads.
-   */
+  /** With `secrets` scrubbed before any cut: the CLI passes the password, which config never reads. */
   withSecrets(secrets: readonly string[]): ConfigError {
     return new ConfigError(this.#found, secrets, this.#sources);
   }
@@ -113,11 +103,7 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * `doohctl.yaml:12:7: insertion_orders[0].campaigns[2].cpm: money needs a currency: ...`
- * Quoted keys and values are the file's text: an escape or line break in them is shown, not
- * sent to the terminal.
- */
+/** `doohctl.yaml:12:7: insertion_orders[0].campaigns[2].cpm: ...`, the file's text made printable. */
 export function formatIssue(issue: ConfigIssue, snippet: readonly string[] = []): string {
   const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
   const path = issue.path === "" ? "" : `${issue.path}: `;
@@ -140,10 +126,7 @@ export function issuesToJson(issues: readonly ConfigIssue[]): string {
   return `${JSON.stringify(rows, null, 2)}\n`;
 }
 
-/**
- * File order: files in the order they were read, then line and column. The sort is stable,
- * so issues at one place keep the order the stages found them in.
- */
+/** Files in the order read, then line and column; stable, so issues at one place keep the stages' order. */
 export function sortIssues(issues: readonly ConfigIssue[], fileOrder: readonly string[]): ConfigIssue[] {
   const rank = new Map(fileOrder.map((file, index) => [file, index]));
   return [...issues].sort(

@@ -1,8 +1,6 @@
 /**
- * `loadConfig`: files -> DesiredState, in separate stages (read, YAML, password check, JSON
- * Schema, normalize, offline rules). Every issue of every stage is collected; if there is
- * any, a ConfigError carries them all, in file order. The dialect file the connection names,
- * when it is not one of the files, is read once the connection is parsed (dialect-file.ts).
+ * `loadConfig`: files -> DesiredState in stages (read, YAML, password check, JSON Schema,
+ * normalize, offline rules); a ConfigError carries every issue of every stage, in file order.
  */
 
 import { createHash } from "node:crypto";
@@ -14,7 +12,6 @@ import { accountsMixed, type ReadFile } from "./accounts-mixed.js";
 import { isDialectDocument } from "./dialect.js";
 import {
   type DialectDocument,
-  identityOf,
   locateDialectFile,
   type NamedDialect,
   readDialectFile,
@@ -24,6 +21,7 @@ import { CONFIG_TOTAL_LIMIT, describeBytes, findTree } from "./file-guard.js";
 import {
   type ConfigFileRef,
   type ConfigFileSystem,
+  identityOf,
   nodeFileSystem,
   readConfigFile,
   resolveConfigFiles,
@@ -44,34 +42,23 @@ export const DEFAULT_CONFIG_PATH = "doohctl.yaml";
 export interface LoadConfigOptions {
   /** Relative paths are resolved against it, and messages name files relative to it. */
   cwd: string;
-  /** Reads one file's bytes; defaults to node:fs. */
+  /** The file system (files.ts); node:fs by default. */
   readFile?: ConfigFileSystem["readFile"];
-  /** Lists a directory, or undefined when the path is not one; defaults to node:fs. */
   listDirectory?: ConfigFileSystem["listDirectory"];
-  /** Resolves links, so that a file named twice is read once; defaults to node:fs. */
   realPath?: ConfigFileSystem["realPath"];
   /** Told of what a named directory holds that is not read (subdirectories with YAML, `*.json`). */
   onWarning?: (warning: ConfigIssue) => void;
-  /**
-   * The tree a file found in a directory must resolve inside (file-guard.ts findTree); found
-   * from `cwd` by default, unless the file system is injected.
-   */
+  /** The tree a file found in a directory must resolve inside (findTree from `cwd` on node:fs). */
   tree?: string;
   /** Named paths too must resolve inside the tree: a saved plan's config files. */
   confine?: boolean;
   /**
-   * Called with every file's digest once all are read and before any is parsed: `apply
-   * --plan` throws here when one differs from the plan's, so no byte of it is parsed. Called
-   * again, with its digest added, before the dialect file the connection names is parsed
-   * when it is not one of them (its name is known only once the connection is parsed), and
-   * last, with `complete`, once every file is read and the config is valid.
+   * Called with every file's digest before any is parsed (`apply --plan` throws here on one
+   * that differs), again before a named dialect file outside them is parsed, and last with
+   * `complete` once the config is valid.
    */
   beforeParse?: (files: readonly ConfigFileDigest[], complete: boolean) => void;
-  /**
-   * Told of each file's text and the YAML document parsed from it (by the name messages use),
-   * once it parsed: `doohctl pull` edits the same texts through these rather than parsing
-   * each file again.
-   */
+  /** Told of each file's text and parsed document: `doohctl pull` edits through these. */
   onDocument?: (file: string, text: string, document: Document) => void;
   /** The most the files read may add up to: CONFIG_TOTAL_LIMIT, but the scale bench measures past it. */
   maxTotalBytes?: number;
@@ -258,10 +245,7 @@ interface DialectRead {
   parse: (file: ConfigFileRef, bytes: Uint8Array, dialectOnly: boolean) => Promise<unknown>;
 }
 
-/**
- * The dialect file the connection names (dialect-file.ts): one of the files read, or read
- * now, through the same guards, its digest joining the others before it is parsed.
- */
+/** The dialect file the connection names: one of the files, or read now, its digest checked first. */
 async function namedDialect(
   named: NamedDialect | undefined,
   run: DialectRead,
@@ -299,8 +283,8 @@ function digest(path: string, bytes: Uint8Array): ConfigFileDigest {
 const PASSWORD = "password";
 
 /**
- * Credentials come only from DOOHCTL_EMAIL and DOOHCTL_PASSWORD (ARCHITECTURE.md#configuration): a `password`
- * key anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
+ * Credentials come only from the environment (ARCHITECTURE.md#configuration): a `password` key
+ * anywhere, even inside the opaque `pacing`, is an error. The value is never echoed.
  */
 function findPasswords(value: unknown, index: SourceIndex): ConfigIssue[] {
   const issues: ConfigIssue[] = [];

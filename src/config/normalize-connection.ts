@@ -1,7 +1,4 @@
-/**
- * Stage 3 for `connection:`: the account (one of several in a repository), the API origin
- * (G13), the environment, the rate limits and the dialect written in place (dialect.ts).
- */
+/** Stage 3 for `connection:`: the account, the API origin (G13), environment, rate limits and dialect. */
 import type { AccountSettings, ConnectionSettings } from "../model/desired.js";
 import { PUBLISHED_RATE_LIMITS, RateLimit, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
@@ -34,8 +31,7 @@ export function normalizeConnection(raw: Raw, at: string, places: Places): Conne
     }
     settings.rateLimits = limits;
   }
-  // Written as a path, the dialect is read from its file once every file is (load.ts).
-  // `dialect:` with only comments under it (a suggested block, docs/doctor.md) is the defaults.
+  // A path is read once every file is (load.ts); `dialect:` with only comments is the defaults.
   if (isMap(raw.dialect) || raw.dialect === null) {
     const dialect = normalizeDialect(raw.dialect ?? {}, childPath(at, "dialect"), places);
     if (dialect !== undefined) settings.dialect = dialect;
@@ -61,9 +57,8 @@ const VARIABLE_SUFFIXES = {
 };
 
 /**
- * The three names share one stem (DOOHCTL_X_API_ORIGIN, DOOHCTL_X_EMAIL, DOOHCTL_X_PASSWORD):
- * the CI holds the three values of one account under one stem, so a config edited in a pull
- * request may choose which account it is, never send account B's password to account A's origin.
+ * The three names share one stem (DOOHCTL_X_API_ORIGIN, _EMAIL, _PASSWORD), as the CI holds them:
+ * a pull request may choose its account, never send B's password to A's origin.
  */
 function oneStem(raw: Raw): boolean {
   const stems = VARIABLE_KEYS.map((key) => {
@@ -75,10 +70,8 @@ function oneStem(raw: Raw): boolean {
 }
 
 /**
- * `account` with the names of its three variables, all or none (docs/safety.md, Credentials):
- * an account whose password variable is missing would fall back to nothing, and a `*_from`
- * without `account` would be read by no one. The schema checked each name's form already
- * (without quoting it: it may be the credential itself).
+ * `account` with its three variables' names, all or none (docs/safety.md, Credentials): a
+ * missing one would fall back to nothing, a `*_from` without `account` be read by no one.
  */
 function accountOf(raw: Raw, at: string, places: Places): AccountSettings | undefined {
   const named = VARIABLE_KEYS.filter((key) => raw[key] !== undefined);

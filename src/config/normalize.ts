@@ -1,9 +1,7 @@
 /**
- * Stage 3: one schema-valid document -> the desired-state model (src/model/desired.ts).
- * Values here already have the right shapes, so this stage only parses leaf values that
- * the schema cannot fully judge (calendar dates, URLs) and records where each was written.
+ * Stage 3: one schema-valid document -> the desired state (src/model/desired.ts), parsing the
+ * leaves the schema cannot judge (calendar dates, money) and recording where each was written.
  */
-
 import type {
   CampaignFields,
   ConnectionSettings,
@@ -44,11 +42,7 @@ export interface NormalizedFile {
     /** `connection.dialect` written as a path: the dialect file, relative to this file. */
     dialectFile?: { path: string; source: SourceRef };
   };
-  /**
-   * A top-level `dialect:`, honoured only in the file `connection.dialect` names (load.ts):
-   * the dialect (undefined when refused, and reported), where its key is, and the file's
-   * other keys, which a dialect file may not hold.
-   */
+  /** A top-level `dialect:`, honoured only in the file `connection.dialect` names (dialect-file.ts). */
   dialect?: { dialect: Dialect | undefined; source: SourceRef; otherKeys: string[] };
   policy?: { rules: PolicyRules; source: SourceRef };
   insertionOrders: DesiredInsertionOrder[];
@@ -118,8 +112,7 @@ class Normalizer {
       };
     }
     const ios = (doc.insertion_orders ?? []) as Raw[];
-    // Items the schema check removed (undefined) were reported. One whose id it refused
-    // stays, under a placeholder, so that the rules still report the rest of it in this run.
+    // An item whose id the schema refused stays, under a placeholder, so the rules check the rest.
     ios.forEach((io, i) => {
       if (isMap(io)) result.insertionOrders.push(this.insertionOrder(io, ios, i));
     });
@@ -193,10 +186,7 @@ class Normalizer {
     };
   }
 
-  /**
-   * The `config` members of `table` (resource-fields.ts) that `raw` declares, each read by its
-   * kind, and where each was written.
-   */
+  /** The `config` members of `table` (resource-fields.ts) that `raw` declares, and where each was written. */
   declared<F extends object>(
     table: readonly FieldSpec[],
     raw: Raw,

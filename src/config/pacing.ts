@@ -1,7 +1,6 @@
 /**
- * Stage 3 for a campaign's `pacing`. Pacing is opaque (G2) but goes into JSON: an integer
- * beyond 2^53 would lose digits, and `.inf` or `.nan` would be sent as null, so that every
- * plan would show the change again.
+ * Stage 3 for `pacing`: opaque (G2) but sent as JSON, where an integer past 2^53 loses digits
+ * and `.inf` is null, so every plan would show the change again.
  */
 import { childPath } from "./path-text.js";
 import type { Places } from "./places.js";

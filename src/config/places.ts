@@ -1,8 +1,7 @@
 /**
  * Where the values of one file were written, and the issues found at them, while it is
- * normalized. A place is passed around as its parent, its key there and its path text, not
- * as a list of segments: a 10,000-campaign config names some 100,000 places, and each list
- * would be garbage to collect.
+ * normalized. A place is a parent, a key and a path text, not a list of segments: a
+ * 10,000-campaign config names some 100,000 places.
  */
 import type { SourceRef } from "../model/desired.js";
 import type { ConfigIssue, ConfigIssueCode } from "./issues.js";
@@ -30,11 +29,7 @@ export class Places {
     this.issues.push({ ...this.ref(at.parent, at.key, at.path), message, code });
   }
 
-  /**
-   * Runs one of the model's parsers on a value the schema accepted. The schema and the
-   * parsers are meant to agree; where they do not, the parser's refusal becomes an issue at
-   * the value, so that loadConfig reports it instead of throwing out of the run.
-   */
+  /** One of the model's parsers on a value the schema accepted; a refusal is an issue at the value. */
   parsed<T>(at: Place, code: ConfigIssueCode, parse: () => T): T | undefined {
     try {
       return parse();
@@ -44,11 +39,7 @@ export class Places {
     }
   }
 
-  /**
-   * Stands in for an id or name the schema check refused, which is reported already: unique
-   * per object, so it never makes a false duplicate, and it says where the object is in the
-   * rules' messages. It never reaches a plan: the refused id fails the load.
-   */
+  /** Stands in for a refused id or name (reported): unique, it says where the object is; never in a plan. */
   unnamed(what: "id" | "name", list: unknown, i: number, at: string): string {
     const { file, line, column } = this.ref(list, i, at);
     return `(no valid ${what}, at ${file}:${line}:${column})`;

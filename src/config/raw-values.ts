@@ -1,7 +1,4 @@
-/**
- * Values as the YAML readers give them and the schema check lets them through: maps, ids
- * that may be YAML integers, lists whose refused items the check left as holes.
- */
+/** Values as the schema check lets them through: maps, ids that may be integers, lists with holes. */
 import type { TargetingOptionSet } from "../model/targeting.js";
 
 export type Raw = Record<string, unknown>;

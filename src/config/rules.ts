@@ -1,8 +1,7 @@
 /**
- * Stage 4: rules the configuration alone decides, checked across all files. These are the
- * G8 rules the service would refuse anyway, caught before any request, plus declarations that
- * contradict each other. Whether a campaign without an id is new is known only at plan time
- * (it may match a live one by name), so nothing here requires creation fields.
+ * Stage 4: rules the config alone decides, across all files: G8, which the service would refuse
+ * anyway, and contradicting declarations. Whether a campaign is new is known only at plan time,
+ * so nothing here requires creation fields.
  */
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState, SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
@@ -45,8 +44,7 @@ type Add = (at: SourceRef, code: ConfigIssueCode, message: string, hint?: string
 
 /**
  * An insertion order's `policy` may only tighten the top-level rules (docs/plan.md, "Guardrail
- * policies"): the top level is what the policy's owners review (examples/policy/CODEOWNERS),
- * so a campaign file must not loosen it for one insertion order.
+ * policies"), which the policy's owners review (examples/policy/CODEOWNERS).
  */
 function onlyTightens(state: DesiredState, io: DesiredInsertionOrder, add: Add): void {
   if (!io.policy) return;
@@ -64,11 +62,7 @@ export function where(ref: SourceRef): string {
   return `${ref.file}:${ref.line}:${ref.column}`;
 }
 
-/**
- * Where the first declaration is. A block reused through an alias is one place in the file
- * (positions name where a value is written, not where an alias uses it), so naming "here
- * and at" the same line would say nothing: say that an alias repeats it.
- */
+/** Where the first declaration is; a block an alias reuses is one place, so say the alias repeats it. */
 function againAt(first: SourceRef, here: SourceRef): string {
   return where(first) === where(here)
     ? "an alias or merge key uses this block twice, so it is declared in two places"
@@ -131,10 +125,7 @@ function duplicates(state: DesiredState, add: Add): void {
   }
 }
 
-/**
- * G8 as `WriteRules` judges it (src/model/write-rules.ts), on what the config declares: each
- * insertion order's flights first, then its budget, then its campaigns' currencies.
- */
+/** G8 as `WriteRules` judges the config (src/model/write-rules.ts): flights, then budget, then currencies. */
 function g8(io: DesiredInsertionOrder, add: Add): void {
   const judged = io.campaigns.map((campaign) => ({
     campaign,

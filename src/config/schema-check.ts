@@ -1,8 +1,6 @@
 /**
- * Stage 2: the JSON Schema, checked with ajv (draft 2020-12, all errors), and ajv's errors
- * turned into messages a person can act on, at the YAML position of the offending node.
- * Leaf formats (money, times, ids, rate windows) are explained by the same parsers that
- * normalize them, so the schema and the model never disagree on what a message says.
+ * Stage 2: the JSON Schema (ajv, all errors), each error a message a person can act on at its
+ * YAML position; leaf formats explained by the parsers that normalize them (explain.ts).
  */
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { creative, dialect_file, document, insertion_order } from "./config-schema.generated.js";
@@ -24,12 +22,9 @@ interface Validators {
 const LISTS = ["insertion_orders", "creatives"] as const;
 
 /**
- * Compiled when doohctl is built (scripts/gen-validators.ts): the schema file as doohctl
- * reads it. The file is portable (strict ajv, standard formats only, so that any editor or
- * validator reads it: ARCHITECTURE.md), so its `URL` definition holds only a pattern;
- * doohctl's own check, stricter (src/model/url.ts), is the format `http-url`, which the
- * generator adds to a copy of the definition. Its errors are explained by the same `URL`
- * title as the pattern's (src/config/explain.ts).
+ * Compiled at build time (scripts/gen-validators.ts). The schema file is portable (standard
+ * formats only: ARCHITECTURE.md), so its `URL` holds a pattern; the generator adds doohctl's
+ * stricter check (src/model/url.ts) as the format `http-url`, explained by the same title.
  */
 const VALIDATORS: Validators = {
   document,
@@ -41,10 +36,9 @@ const VALIDATORS: Validators = {
 const LONG_LIST = 1_000;
 
 /**
- * ajv's errors for the document. ajv gathers the errors of a `$ref` with `concat`, so a list
- * of 150,000 invalid items costs 150,000 copies of a growing array (minutes): a long
- * top-level list is checked item by item instead, each item's errors placed under its own
- * path, and the document without it, which gives the same errors.
+ * ajv's errors for the document. ajv gathers a `$ref`'s errors with `concat` (minutes for
+ * 150,000 invalid items), so a long top-level list is checked item by item, each item's errors
+ * under its path, then the document without it: the same errors.
  */
 function validateDocument(value: unknown, as: SchemaRoot): ErrorObject[] {
   const { document, dialectFile, items } = VALIDATORS;
@@ -74,11 +68,7 @@ function validateDocument(value: unknown, as: SchemaRoot): ErrorObject[] {
 
 export interface SchemaCheck {
   issues: ConfigIssue[];
-  /**
-   * JSON pointers of the values that broke the schema. Removing them (`pruneInvalid`) leaves
-   * a document whose every remaining value has its schema shape, so later stages can still
-   * run and report their own problems in the same run.
-   */
+  /** The values that broke the schema (JSON pointers): pruned, the rest goes on to later stages. */
   invalid: string[];
 }
 
@@ -107,9 +97,8 @@ export function checkSchema(value: unknown, index: SourceIndex, as: SchemaRoot =
 const KEPT_WITHOUT = new Set(["version", "id", "name"]);
 
 /**
- * Removes each invalid value: a key is deleted from its map, a list item becomes `undefined`
- * (positions of the items after it stay right). Returns false when the whole document is
- * invalid. Mutates `value`, which is the parser's private copy.
+ * Removes each invalid value in place (a list item becomes `undefined`, so later positions stay
+ * right); false when the whole document is invalid.
  */
 export function pruneInvalid(value: unknown, pointers: readonly string[]): boolean {
   for (const pointer of pointers) {
@@ -124,10 +113,7 @@ export function pruneInvalid(value: unknown, pointers: readonly string[]): boole
   return true;
 }
 
-/**
- * Definitions whose errors the model's parsers explain, found by their `title` (ajv's
- * schemaPath is relative for definitions compiled as separate functions, so it cannot say).
- */
+/** Definitions the model's parsers explain, by `title` (ajv's schemaPath is relative, so cannot say). */
 const EXPLAINED: Record<string, string> = {
   Money: "money",
   Time: "time",
@@ -144,8 +130,7 @@ function explainedDef(error: ErrorObject): string | undefined {
 
 function translate(errors: readonly ErrorObject[], value: unknown, index: SourceIndex): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  // A Set, and the path's own ancestors looked up in it: one lookup per level, not one per
-  // explained value (150,000 explained values made this quadratic).
+  // The path's ancestors looked up in a Set: per explained value, 150,000 made this quadratic.
   const explainedPaths = new Set<string>();
   const isUnderExplained = (path: string) => {
     for (let end = path.length; end >= 0; end = path.lastIndexOf("/", end - 1)) {
@@ -220,10 +205,7 @@ function translate(errors: readonly ErrorObject[], value: unknown, index: Source
   return issues;
 }
 
-/**
- * For a campaign's `cpm`, the currency of its insertion order's declared `budget_money`,
- * which the cpm must match (I3): the currency a bare `cpm: 12.5` most likely meant.
- */
+/** For a campaign's `cpm`, its insertion order's `budget_money` currency (I3): what a bare `12.5` meant. */
 function budgetCurrency(document: unknown, segments: readonly (string | number)[]): string | undefined {
   const [top, ioIndex, campaigns, , field] = segments;
   if (top !== "insertion_orders" || campaigns !== "campaigns" || field !== "cpm" || segments.length !== 5) {

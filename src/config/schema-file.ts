@@ -1,7 +1,4 @@
-/**
- * Where `schemas/doohctl.schema.json` is, from this module's own location, for both layouts:
- * `src/config` (tests, ts sources) and `dist/src/config` (the built, published package).
- */
+/** Where `schemas/doohctl.schema.json` is, from `src/config` (sources) or `dist/src/config` (the package). */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

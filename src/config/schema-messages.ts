@@ -10,10 +10,7 @@ import type { ConfigIssueCode } from "./issues.js";
 import type { Located } from "./json-pointer.js";
 import { closest } from "./suggest.js";
 
-/**
- * Keys that are right one level up, where people write them anyway: unknown here, but "unknown
- * key" would hide where they belong. Keyed by the schema definition's title.
- */
+/** Keys right one level up, by definition title: "unknown key" would hide where they belong. */
 const TOP_LEVEL_ONLY: Record<string, Record<string, string>> = {
   "Insertion order policy": {
     max_added_spend:
@@ -193,10 +190,7 @@ export function schemaMessage(
   }
 }
 
-/**
- * A value as written in a message. Integers beyond the safe range stay bigint (see
- * yaml/converter.ts), which JSON.stringify refuses; they are shown with all their digits.
- */
+/** A value as written; a bigint (beyond the safe range, yaml/converter.ts) with all its digits. */
 function literal(value: unknown): string {
   if (typeof value === "bigint") return value.toString();
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item));
@@ -219,10 +213,7 @@ function textHint(data: unknown, expected: readonly string[]): string | undefine
   return undefined;
 }
 
-/**
- * A key written with nothing after it. `[]` is not always what was meant (`targetings: []`
- * removes all targeting, `creatives: []` every association), so the hint names each way.
- */
+/** A key with nothing after it: `[]` removes all targeting or associations, so the hint names each way. */
 function nothingHint(data: unknown, expected: readonly string[]): string | undefined {
   if (data !== null) return undefined;
   if (expected.includes("array")) {

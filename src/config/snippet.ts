@@ -1,25 +1,14 @@
 /**
- * The line of the config an issue is about, with a caret under its column, as rustc and
- * Terraform show a diagnostic:
- *
- *        |
- *     10 |         creatives: ["9101"
- *        |                    ^
- *
- * Shown only in text for a person at a terminal (src/cli/errors.ts), never in JSON. It quotes
- * the file, so it follows guard-text.ts: no snippet of a line that holds a credential-like
- * value (`password: …`, a token) or one of the run's secrets, and a long line is cut to the
- * part around the caret. Control characters are shown escaped (printable.ts), and the caret
- * counted on that escaped text, so that it stays under its character.
+ * The line of the config an issue is about, a caret under its column (as rustc shows it), for a
+ * person at a terminal only (src/cli/errors.ts). It quotes the file, so it follows
+ * guard-text.ts: no line holding a credential-like value or a secret of the run; a long line
+ * cut around the caret; escapes shown (printable.ts), the caret counted on them.
  */
 import { printable } from "../model/printable.js";
 import { Scrubber } from "../model/scrub.js";
 import { looksLikeCredential } from "./guard-text.js";
 
-/**
- * Characters kept before and after the caret on a long line: with the gutter, a snippet fits
- * in 80 columns, so that a terminal never breaks it and moves the caret off its character.
- */
+/** Kept around the caret of a long line: with the gutter, 80 columns, so no terminal moves the caret. */
 const WHOLE = 72;
 const BEFORE = 36;
 const AFTER = 30;

@@ -1,11 +1,6 @@
 /**
- * Where each value of a parsed config was written. The YAML converter records, per produced
- * object or array, the offsets of its keys and values; later stages (schema errors,
- * normalizing, rules) look positions up in O(1) by (object, key) instead of searching the
- * YAML tree per error, which keeps a 10,000-campaign config fast.
- *
- * Values reached through an alias or a `<<` merge key point at the text where they were
- * actually written (the anchor), which is where a fix belongs.
+ * Where each value of a parsed config was written, by (object, key) in O(1), recorded by the
+ * converter. A value reached through an alias or `<<` points at its anchor, where a fix belongs.
  */
 import type { LineCounter } from "yaml";
 
@@ -26,8 +21,7 @@ export interface Position {
 }
 
 export class SourceIndex {
-  // A Map, not a WeakMap: the index lives only as long as one load, and a WeakMap of
-  // hundreds of thousands of entries makes every garbage collection slow (ephemerons).
+  // Not a WeakMap: it lives one load, and a WeakMap this large slows every collection (ephemerons).
   private readonly offsets = new Map<object, NodeOffsets>();
 
   constructor(
@@ -64,10 +58,7 @@ export class SourceIndex {
     return this.position(info.keys?.get(key)?.key ?? info.offset);
   }
 
-  /**
-   * The plain scalar `parent[key]` was written as (`0017` where the value is 17), or
-   * undefined when it was not recorded. For numbers, whose reading can differ from the text.
-   */
+  /** The plain scalar `parent[key]` was written as (`0017` for 17), or undefined when not recorded. */
   writtenAt(parent: unknown, key: string | number): string | undefined {
     const info = typeof parent === "object" && parent !== null ? this.offsets.get(parent) : undefined;
     const offset = typeof key === "number" ? info?.items?.[key] : info?.keys?.get(key)?.value;

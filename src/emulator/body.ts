@@ -1,11 +1,11 @@
 /**
- * Request bodies: read with a size cap (1 MiB), then decoded and parsed only when a handler
- * asks, so the spec's statuses come in the documented order (auth and rate limits first).
+ * Request bodies: read with a 1 MiB cap, parsed only when a handler asks, so the spec's statuses
+ * come in the documented order (auth and rate limits first).
  */
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RawBody {
   bytes: Buffer;
@@ -33,11 +33,7 @@ function badJson(message: string, field = "body"): HttpError {
   return new HttpError(400, { data: [{ field, messages: [message] }] });
 }
 
-/**
- * G12: writes carry `Content-Type: application/json` (UTF-8); anything else, bad encoding or
- * bad syntax is 400 Invalid JSON. Parser messages are not echoed: they quote the input, and
- * the input may hold a password.
- */
+/** G12: a write is `application/json` in UTF-8, else 400; no parser message, which could quote a password. */
 export function parseJsonBody(raw: RawBody, contentType: string | undefined): unknown {
   const [media = "", ...params] = (contentType ?? "").split(";").map((p) => p.trim().toLowerCase());
   if (media !== "application/json") throw badJson("must be application/json", "Content-Type");
@@ -48,8 +44,7 @@ export function parseJsonBody(raw: RawBody, contentType: string | undefined): un
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
     throw badJson("charset must be utf-8", "Content-Type");
   }
-  // The specification's statuses have no 413: a body too large to read is one the service
-  // cannot parse, 400 Invalid JSON (docs/emulator.md).
+  // The spec has no 413: a body too large to read cannot be parsed, 400 (docs/emulator.md).
   if (raw.tooLarge) throw badJson(`must be at most ${MAX_BODY_BYTES} bytes`);
   let text: string;
   try {

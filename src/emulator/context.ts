@@ -1,15 +1,13 @@
 /**
- * What a route handler gets and gives back. Handlers are synchronous functions of the
- * request and the store: they validate everything first and change the store only once the
- * whole request is known to succeed (G4), then return a Reply. Errors are thrown HttpErrors.
+ * What a route handler gets and gives back. Handlers are synchronous: they validate everything
+ * first and change the store only once the whole request will succeed (G4); refusals are thrown
+ * HttpErrors.
  */
 import type { Environment } from "../model/wire.js";
 import { notFound } from "./errors.js";
 import type { Store, UserRecord } from "./store.js";
 
 export interface RequestContext {
-  method: string;
-  path: string;
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
   store: Store;
@@ -20,7 +18,6 @@ export interface RequestContext {
   /** The session token, for DELETE /api/session. */
   token: string | undefined;
   environment: Environment;
-  clientIp: string;
   /** The parsed JSON body; throws 400 (syntax, encoding, content type, size). */
   json(): unknown;
   /** Session operations (POST and DELETE /api/session), served by the server's session table. */
@@ -68,19 +65,21 @@ export function pathObject<T>(ctx: RequestContext, find: (id: string) => T | und
   return found;
 }
 
+/** A route that needs the session cookie: every operation but session creation. */
+export function route(method: Route["method"], pattern: string, handle: Handler): Route {
+  return { method, pattern, auth: true, handle };
+}
+
 /** A DSP collection's routes (spec): list, create where it has one, batch PATCH, get and PATCH one. */
 export function collectionRoutes(
   base: string,
   handlers: { list: Handler; create?: Handler; patchBatch: Handler; get: Handler; patchOne: Handler },
 ): Route[] {
-  const create: Route[] = handlers.create
-    ? [{ method: "POST", pattern: base, auth: true, handle: handlers.create }]
-    : [];
   return [
-    { method: "GET", pattern: base, auth: true, handle: handlers.list },
-    ...create,
-    { method: "PATCH", pattern: base, auth: true, handle: handlers.patchBatch },
-    { method: "GET", pattern: `${base}/:id`, auth: true, handle: handlers.get },
-    { method: "PATCH", pattern: `${base}/:id`, auth: true, handle: handlers.patchOne },
+    route("GET", base, handlers.list),
+    ...(handlers.create ? [route("POST", base, handlers.create)] : []),
+    route("PATCH", base, handlers.patchBatch),
+    route("GET", `${base}/:id`, handlers.get),
+    route("PATCH", `${base}/:id`, handlers.patchOne),
   ];
 }

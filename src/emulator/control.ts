@@ -1,7 +1,7 @@
 /**
- * The control path `/__emulator/` (only with `control: true` / `--control`): tests and
- * demos read the state and the request log, reset the state, move a virtual clock and
- * change faults. It is never rate limited, faulted or logged, and is not part of the DSP.
+ * The control path `/__emulator/` (only with `control: true` / `--control`): read the state and
+ * the request log, reset the state, move a virtual clock, change faults. Never limited, faulted
+ * or logged; not part of the DSP.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
@@ -80,14 +80,10 @@ export function controlHandler(
           "this emulator's clock cannot be moved: start it with a VirtualClock or an OffsetClock (the CLI does)",
         );
       if (input.advance_ms !== undefined) {
-        if (
-          typeof input.advance_ms !== "number" ||
-          !Number.isSafeInteger(input.advance_ms) ||
-          input.advance_ms < 0
-        ) {
+        const ms = input.advance_ms;
+        if (!Number.isSafeInteger(ms) || (ms as number) < 0)
           throw invalid("advance_ms", "must be a non-negative integer");
-        }
-        clock.advance(input.advance_ms);
+        clock.advance(ms as number);
       } else if (input.set !== undefined) {
         const ms = typeof input.set === "string" ? Date.parse(input.set) : Number.NaN;
         if (Number.isNaN(ms)) throw invalid("set", "must be an ISO 8601 date-time");

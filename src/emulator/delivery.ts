@@ -1,15 +1,11 @@
 /**
- * The emulator's delivery (G2 leaves it to the service). A campaign delivers while it is
- * active, in flight and has a creative; its progress accumulates over those intervals, so
- * pausing keeps what was delivered and progress never goes down. The rate is its budget
- * spread over its flight at a pace between 85% and 115% of linear, fixed by its id, so the
- * same seed and the same clock moves give the same figures. Impressions are capped at the
- * budget; spend is impressions * cpm / 1000 in exact nanos, each cpm pricing only the
- * impressions delivered while it was the campaign's, in that cpm's currency: a cpm that
- * changes currency never relabels or converts what was spent (docs/plan.md, "Currencies").
- * G2's `progress.spend` is one Money: while one currency holds spend it is that one; once
- * two do, it is the first currency spent in (what the campaign was bought in), and the later
- * currency's spend is kept in the accrual but not shown, never added to it.
+ * The emulator's delivery (G2 leaves it to the service): a campaign delivers while active, in
+ * flight and with a creative, accumulating, so a pause keeps what was delivered. The rate is its
+ * budget over its flight at 85% to 115% of linear, fixed by its id (reproducible); impressions are
+ * capped at the budget. Spend is impressions * cpm / 1000 in exact nanos, each cpm pricing what was
+ * delivered under it, in its currency: never relabelled or converted (docs/plan.md, "Currencies").
+ * G2's one `progress.spend` is the first currency spent in once two hold spend; the later one's is
+ * kept in the accrual, never added to it.
  */
 import { Money } from "../model/money.js";
 
@@ -22,10 +18,7 @@ export interface Accrual {
   denominator: string;
   /** Spend of the impressions delivered under earlier cpms in the current cpm's currency, in nanos. */
   spent_nanos: string;
-  /**
-   * Spend in other currencies than the current cpm's, in nanos, in the order first spent;
-   * absent until a cpm changes currency after spending (older state files have none).
-   */
+  /** Spend in other currencies than the current cpm's, in nanos, in the order first spent. */
   spent_elsewhere?: { currency_code: string; nanos: string }[];
   /** The currency first spent in, set when a cpm changes currency after spending. */
   first_currency?: string;

@@ -1,10 +1,7 @@
 /**
- * Rehearsing a DSP that departs from the contract where nobody chose (docs/emulator.md,
- * "Rehearsing a DSP that departs"): one that drops a member it is sent, answers a create in
- * another shape, or ignores a query parameter it does not know (G16). Unlike the quirks
- * (quirks.ts, test-only), these are for users too: `doohctl emulator --drop-on-write`,
- * `--create-answer`, `--unknown-parameters`. Like them, they act at the edge (the body before
- * the handler, the answer after it), never inside the rules; off unless asked for.
+ * Rehearsing a DSP that departs from the contract where nobody chose (docs/emulator.md): it drops a
+ * member it is sent, answers a create in another shape, or ignores an unknown query parameter (G16)
+ * (`--drop-on-write`, `--create-answer`, `--unknown-parameters`). At the edge, never in the rules.
  */
 import type { Dialect } from "../model/dialect.js";
 import { DSP_BASE_PATH } from "../model/wire.js";
@@ -20,11 +17,7 @@ export const UNKNOWN_PARAMETERS = ["refuse", "ignore"] as const;
 export type UnknownParameters = (typeof UNKNOWN_PARAMETERS)[number];
 
 export interface Departures {
-  /**
-   * Members the DSP drops from what it is sent, by the name the request carries them under:
-   * taken out of each item of a write body (`{campaigns: [...]}`, any batch member) or of a
-   * single object's body before the handler sees it, so the answer shows the value as it was.
-   */
+  /** Members dropped from a write's items (or single body) before the handler, by the name sent. */
   dropOnWrite?: readonly string[] | undefined;
   /** @default "member": under the dialect's `create_campaigns_member`, as the contract says (G3). */
   createAnswer?: CreateAnswer | undefined;

@@ -1,16 +1,12 @@
 /**
- * Serving a dialect (docs/emulator.md, "Dialects"): the facts G1, G2, G3 and G5 guess, as a
- * real DSP may answer them instead (src/model/dialect.ts). The routes and the store speak the
- * gap decisions only; this module translates at the edge, like the quirks and the richer
- * answers: a request's path, query and body into the canonical form before the handler, the
- * handler's refusals back into the dialect's names, and its answer into the dialect's shape
- * after it. A key left at its default changes nothing. The control path never passes here:
- * its state dump stays canonical, so tests compare state the same way under any dialect.
+ * Serving a dialect (docs/emulator.md, "Dialects"): where a DSP answers G1, G2, G3 or G5 otherwise
+ * (src/model/dialect.ts). The routes and the store speak the gap decisions only; this translates
+ * at the edge: a request's path, query and body into the canonical form before the handler, its
+ * refusals and answer into the dialect's names and shape after it. The control path never passes
+ * here, so its state stays canonical under any dialect.
  *
- * Member renames are swaps: the dialect's name and the canonical one exchanged both ways. One
- * table then reads bodies in and writes answers and error fields out, and the canonical name
- * sent to a DSP that uses another reaches the handler as a member it does not know, refused
- * as any unknown property is (G4).
+ * Member renames are swaps, exchanged both ways by one table; the canonical name sent to a DSP that
+ * uses another reaches the handler as an unknown member, refused as any is (G4).
  */
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
@@ -268,8 +264,7 @@ export class ServedDialect {
 
   /**
    * G2: the query as the campaign routes read it. The dialect's exact parameter stands for
-   * `include_progress=true`; its name with another value, and `include_progress` itself, are
-   * refused (a DSP with another parameter does not know ours).
+   * `include_progress=true`; its name with another value, and `include_progress` itself, are refused.
    */
   private progressQuery(query: URLSearchParams, own: Issues): URLSearchParams {
     const [name, value] = this.parameter!;
@@ -306,11 +301,9 @@ export function checkedDialect(raw: unknown, source: string): Dialect {
 }
 
 /**
- * `doohctl emulator --dialect FILE`: YAML or JSON holding the dialect mapping itself, or a
- * config's dialect file (the mapping under a top-level `dialect:`, docs/connecting.md), so one
- * file serves the config and a rehearsal emulator. Its
- * errors name the file and the key, never what else the file holds: no parser message (they
- * quote the text), only where it failed.
+ * `doohctl emulator --dialect FILE`: YAML or JSON holding the dialect, or a config's dialect file
+ * (under a top-level `dialect:`, docs/connecting.md). Errors name the file and the key, never what
+ * else the file holds: no parser message (they quote the text), only where it failed.
  */
 export async function loadDialectFile(path: string, shown = path): Promise<Dialect> {
   let text: string;

@@ -1,13 +1,12 @@
 /**
- * One request's way through the emulator: control path aside, then latency and faults
- * (/api paths), the session (401, 403, G9), rate limits (429, G10), then a missing path or
- * method, or staging's missing DSP (404, G13), and the handler. Refusals never touch the
- * store; successful writes are persisted and reported to onWrite listeners. A dialect
- * (dialect.ts) is served at the edge: the routes see the canonical request and answer.
+ * One request's way through the emulator: the control path aside, latency and faults (/api), the
+ * session (401, 403, G9), rate limits (429, G10), a missing route or staging's DSP (404, G13), the
+ * handler. Refusals never touch the store; writes are persisted and reported to onWrite listeners.
+ * The dialect (dialect.ts) is served at the edge: the routes see the canonical request and answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../model/clock.js";
-import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
+import type { Dialect } from "../model/dialect.js";
 import type { RateLimits, RequestClass } from "../model/limits.js";
 import { Time } from "../model/time.js";
 import {
@@ -18,13 +17,12 @@ import {
   sessionCookieName,
 } from "../model/wire.js";
 import { parseJsonBody, type RawBody, readRawBody } from "./body.js";
-import type { Reply, RequestContext, Route } from "./context.js";
+import type { Reply, RequestContext } from "./context.js";
 import { createReply, type Departures, droppedBody, queryOf } from "./departures.js";
 import { ServedDialect } from "./dialect.js";
 import { HttpError, notFound } from "./errors.js";
 import type { FaultInjector } from "./faults.js";
 import { parseFlags } from "./listing.js";
-import { type Quirk, quirkQuery, quirkReply } from "./quirks.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { type AnswerMode, answerReply } from "./richer.js";
 import { Router } from "./router.js";
@@ -36,7 +34,7 @@ import { mediaOwnerRoutes } from "./routes/media-owner.js";
 import { sessionRoutes } from "./routes/session.js";
 import { targetingRoutes } from "./routes/targetings.js";
 import { readCookie, SessionTable } from "./sessions.js";
-import type { EmulatorStateView, Store, UserRecord } from "./store.js";
+import type { EmulatorStateView, Store } from "./store.js";
 
 export interface RequestLogEntry {
   /** ISO 8601 UTC, from the emulator's clock. */
@@ -69,7 +67,7 @@ interface ReceivedRequest {
 export type WriteListener = (entry: RequestLogEntry, state: EmulatorStateView) => void;
 
 /** The request log keeps the most recent entries only, so a long-running emulator stays small. */
-export const REQUEST_LOG_LIMIT = 10_000;
+const REQUEST_LOG_LIMIT = 10_000;
 
 const ROUTER = new Router([
   ...sessionRoutes,
@@ -81,13 +79,6 @@ const ROUTER = new Router([
   ...mediaOwnerRoutes,
 ]);
 
-/** A request's route, and the canonical path it was found at (the dialect's path moved there). */
-interface Routed {
-  route: Route;
-  params: Record<string, string>;
-  path: string;
-}
-
 export interface EmulatorCoreOptions {
   store: Store;
   clock: Clock;
@@ -95,16 +86,14 @@ export interface EmulatorCoreOptions {
   rateLimits: RateLimits | "off";
   latencyMs: number;
   faults: FaultInjector;
+  /** G14: what successful answers hold (richer.ts). */
+  answers: AnswerMode;
+  /** The dialect served (dialect.ts), already checked. */
+  dialect: Dialect;
+  /** A DSP that departs from the contract, to rehearse against (departures.ts). */
+  departures: Departures;
   /** Called after each successful write, before the response: persistence. */
   persist?: (store: Store) => void;
-  /** Test-only departures from the contract (quirks.ts); none by default. */
-  quirks?: ReadonlySet<Quirk>;
-  /** G14: what successful answers hold (richer.ts); `contract` by default. */
-  answers?: AnswerMode;
-  /** The dialect served (dialect.ts), already checked; the gap decisions by default. */
-  dialect?: Dialect;
-  /** A DSP that departs from the contract, to rehearse against (departures.ts); none by default. */
-  departures?: Departures;
 }
 
 export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: RawBody, path: string) => void;
@@ -112,35 +101,22 @@ export type ControlHandler = (req: IncomingMessage, res: ServerResponse, raw: Ra
 export class Emulator {
   store: Store;
   readonly clock: Clock;
-  readonly environment: Environment;
-  readonly limiter: RateLimiter;
   readonly faults: FaultInjector;
-  readonly sessions = new SessionTable();
+  readonly dialect: Dialect;
+  private readonly limiter: RateLimiter;
+  private readonly sessions = new SessionTable();
+  private readonly served: ServedDialect;
   private log: RequestLogEntry[] = [];
   private readonly listeners = new Set<WriteListener>();
-  private readonly options: EmulatorCoreOptions;
-  private readonly quirks: ReadonlySet<Quirk>;
-  private readonly answers: AnswerMode;
-  private readonly served: ServedDialect;
-  private readonly departures: Departures;
   private control: ControlHandler | undefined;
 
-  constructor(options: EmulatorCoreOptions) {
-    this.options = options;
+  constructor(private readonly options: EmulatorCoreOptions) {
     this.store = options.store;
     this.clock = options.clock;
-    this.environment = options.environment;
-    this.limiter = new RateLimiter(options.rateLimits);
     this.faults = options.faults;
-    this.quirks = options.quirks ?? new Set();
-    this.answers = options.answers ?? "contract";
-    this.served = new ServedDialect(options.dialect ?? DEFAULT_DIALECT);
-    this.departures = options.departures ?? {};
-  }
-
-  /** The dialect this emulator serves. */
-  get dialect(): Dialect {
-    return this.served.dialect;
+    this.dialect = options.dialect;
+    this.limiter = new RateLimiter(options.rateLimits);
+    this.served = new ServedDialect(options.dialect);
   }
 
   /** Serves /__emulator/ from now on (control: true). */
@@ -180,8 +156,7 @@ export class Emulator {
     try {
       url = new URL(req.url ?? "/", "http://emulator.invalid");
     } catch {
-      // node:http passes request targets WHATWG URL cannot parse: such a request names no
-      // route, and is answered as the root path is (404).
+      // A target WHATWG URL cannot parse names no route: answered as the root path is (404).
       url = new URL("http://emulator.invalid/");
     }
     const path = url.pathname;
@@ -216,14 +191,12 @@ export class Emulator {
     }
     let reply: Reply;
     try {
-      const query = queryOf(this.departures, url.searchParams);
-      const trace = quirkQuery(this.quirks, method, query);
+      const query = queryOf(this.options.departures, url.searchParams);
       const served = this.dispatch({ req, method, path, query, raw, entry });
-      reply = quirkReply(this.quirks, { method, path: served.path, trace }, served.reply);
-      reply = answerReply(this.answers, reply);
+      reply = answerReply(this.options.answers, served.reply);
       // The richer answer leaves the canonical targetings alone, and the dialect then moves them.
       reply = this.served.answer(method, served.pattern, reply, this.store);
-      reply = createReply(this.departures, this.dialect, { method, pattern: served.pattern }, reply);
+      reply = createReply(this.options.departures, this.dialect, { method, pattern: served.pattern }, reply);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = { status: error.status, headers: { ...error.headers }, body: error.body() };
@@ -257,32 +230,28 @@ export class Emulator {
     }
   }
 
-  /** The handler's reply, with the canonical path and the route pattern that answered. */
-  private dispatch(request: ReceivedRequest): { reply: Reply; path: string; pattern: string } {
+  /** The handler's reply, and the route pattern that answered. */
+  private dispatch(request: ReceivedRequest): { reply: Reply; pattern: string } {
     const { req, method, path, query, raw, entry } = request;
     const now = this.clock.now();
     const found = this.route(method, path);
     const token = this.sessionToken(req.headers.cookie, path);
-    let user: UserRecord | undefined;
-    if (token !== undefined) {
-      const session = this.sessions.lookup(token, now);
-      user = session.state === "valid" ? this.store.userByEmail(session.email) : undefined;
-    }
+    const email = token === undefined ? undefined : this.sessions.lookup(token, now);
+    const user = email === undefined ? undefined : this.store.userByEmail(email);
     if (!(found instanceof HttpError) && found.route.auth) {
       // G9: no cookie is 401; an unknown or expired token is 403.
       if (token === undefined) throw new HttpError(401);
       if (!user) throw new HttpError(403);
     }
     if (user) entry.user = user.email;
-    // G10: every answer but a 429 counts, a 404 too. A request with no valid session has no
-    // user to count against (only session creation is counted per IP).
+    // G10: every answer but a 429 counts, a 404 too; without a valid session only session creation
+    // counts (per IP).
     const kind = rateClass(method, path);
     if (kind !== undefined && (kind === "session" || user !== undefined)) {
       const key = kind === "session" ? (req.socket.remoteAddress ?? "unknown") : (user?.email ?? "");
-      const decision = this.limiter.take(kind, key, now);
-      if (!decision.allowed) {
-        throw new HttpError(429, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
-      }
+      const retryAfter = this.limiter.take(kind, key, now);
+      if (retryAfter !== undefined)
+        throw new HttpError(429, { headers: { "retry-after": String(retryAfter) } });
     }
     if (found instanceof HttpError) throw found;
     const { route, params } = found;
@@ -290,22 +259,19 @@ export class Emulator {
     let parsed: { value: unknown } | undefined;
     const isWrite = method === "POST" || method === "PUT" || method === "PATCH";
     const ctx: RequestContext = {
-      method,
-      path: found.path,
       params,
       query,
       store: this.store,
       now,
       user,
       token,
-      environment: this.environment,
-      clientIp: req.socket.remoteAddress ?? "unknown",
+      environment: this.options.environment,
       json: () => {
         if (!parsed) {
           const value = parseJsonBody(raw, req.headers["content-type"]);
           // Logged as it was sent; read as a DSP that drops members would (departures.ts).
           if (isWrite && path !== SESSION_PATH) entry.body = structuredClone(value);
-          parsed = { value: droppedBody(this.departures, this.dialect, { method, path }, value) };
+          parsed = { value: droppedBody(this.options.departures, this.dialect, { method, path }, value) };
         }
         return parsed.value;
       },
@@ -314,22 +280,21 @@ export class Emulator {
         end: (t) => this.sessions.end(t),
       },
     };
-    // No write operation names a query parameter: one given is a 422 naming it, unless this DSP ignores it (G16).
+    // No write names a query parameter: one given is a 422, unless this DSP ignores it (G16).
     if (method !== "GET") parseFlags(query);
     const reply = this.served.handle(method, route.pattern, ctx, route.handle);
-    return { reply, path: found.path, pattern: route.pattern };
+    return { reply, pattern: route.pattern };
   }
 
   /** The route, or the 404 to answer once the session and the rate limit are seen to. */
-  private route(method: string, path: string): Routed | HttpError {
+  private route(method: string, path: string): ReturnType<Router["match"]> | HttpError {
     // G13: the DSP interface exists in production only.
-    if (this.environment === "staging" && (path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`))) {
-      return notFound();
-    }
+    const dsp = path === DSP_BASE_PATH || path.startsWith(`${DSP_BASE_PATH}/`);
+    if (this.options.environment === "staging" && dsp) return notFound();
     const canonical = this.served.path(method, path);
     if (canonical === undefined) return notFound();
     try {
-      return { ...ROUTER.match(method, canonical), path: canonical };
+      return ROUTER.match(method, canonical);
     } catch (error) {
       if (error instanceof HttpError) return error;
       throw error;
@@ -337,23 +302,19 @@ export class Emulator {
   }
 
   /**
-   * The session token a request carries. The media-owner interface accepts the cookie
-   * `tr-staging` or `tr-production` (spec, "Operations with staging and production cookie
-   * security"), its own environment's first; everything else takes its environment's only.
+   * The session token a request carries: the media-owner interface also takes the other environment's
+   * cookie, its own first (spec, "Operations with staging and production cookie security").
    */
   private sessionToken(header: string | undefined, path: string): string | undefined {
-    const own = sessionCookieName(this.environment);
+    const own = sessionCookieName(this.options.environment);
     const token = readCookie(header, own);
     if (token !== undefined || !path.startsWith(`${MEDIA_OWNER_BASE_PATH}/`)) return token;
-    const other = sessionCookieName(this.environment === "production" ? "staging" : "production");
+    const other = sessionCookieName(this.options.environment === "production" ? "staging" : "production");
     return readCookie(header, other);
   }
 }
 
-/**
- * G10: session creation is limited per IP, GET per user, PUT/POST/PATCH per user together.
- * DELETE /api/session is in no published class and is not limited (docs/emulator.md).
- */
+/** G10: sessions per IP, GET and writes per user; DELETE /api/session in no class (docs/emulator.md). */
 function rateClass(method: string, path: string): RequestClass | undefined {
   if (path === SESSION_PATH && method === "POST") return "session";
   if (method === "GET") return "get";

@@ -1,7 +1,6 @@
 /**
- * Errors the emulator answers with. Every refusal is an HttpError carrying the spec's error
- * shape (`{"message", "data"?}`); handlers throw it and the server turns it into a response,
- * so no handler can leave a request half-answered.
+ * Every refusal is an HttpError carrying the spec's error shape (`{"message", "data"?}`); the
+ * server turns it into the response, so no handler can leave a request half-answered.
  */
 import type { DialectProblem } from "../model/dialect.js";
 import { printable } from "../model/printable.js";
@@ -51,10 +50,7 @@ export function invalid(field: string, message: string): HttpError {
   return new HttpError(422, { data: [{ field, messages: [message] }] });
 }
 
-/**
- * Collects every failing field of a request (G4: `data` lists all of them, not the first),
- * merging messages per field in the order they were found.
- */
+/** G4: every failing field of a request, messages merged per field in the order found. */
 export class Issues {
   private readonly byField = new Map<string, string[]>();
 
@@ -66,10 +62,6 @@ export class Issues {
 
   get size(): number {
     return this.byField.size;
-  }
-
-  has(field: string): boolean {
-    return this.byField.has(field);
   }
 
   toData(): ApiFieldError[] {
@@ -94,6 +86,11 @@ export class SeedError extends Error {
     );
     super(`${source} is not a valid emulator seed:\n${lines.join("\n")}\nFix the seed and start again.`);
     this.issues = issues;
+  }
+
+  /** One problem at `field` ("": the file as a whole). */
+  static of(source: string, message: string, field = ""): SeedError {
+    return new SeedError(source, [{ field, messages: [message] }]);
   }
 }
 

@@ -1,7 +1,6 @@
 /**
- * Injected faults for testing clients (`--faults 429:0.1,500:0.05,reset:0.01`): each request
- * on an /api path draws once from a seeded generator, so a run is reproducible from its
- * `--fault-seed`. A faulted request is answered before it is handled and changes nothing.
+ * Injected faults (`--faults 429:0.1,500:0.05,reset:0.01`): one seeded draw per /api request, so a
+ * run is reproducible from `--fault-seed`. A faulted request is answered before it is handled.
  */
 import { seededRandom } from "../model/random.js";
 import { FaultSpecError } from "./errors.js";
@@ -50,10 +49,8 @@ export class FaultInjector {
   }
 
   /**
-   * Replaces the faults. A new seed restarts the sequence of draws; without one the draws go
-   * on from the current sequence, so an emulator started with `--fault-seed` (or `faultSeed`)
-   * stays reproducible when its faults are changed later through the control path or
-   * `setFaults`. (Reseeding at random here made every such run a different one.)
+   * Replaces the faults. A new seed restarts the draws; without one they go on, so a run started
+   * with `--fault-seed` stays reproducible when its faults change later (control path, `setFaults`).
    */
   configure(spec: string, seed?: number): void {
     this.rules = parseFaults(spec);

@@ -1,7 +1,7 @@
 /**
- * Readers for the values of write bodies. Each checks one value, records what is wrong with
- * it under its full field path (`campaigns[3].cpm`) and returns the accepted, canonical value
- * or undefined; callers keep going so that one 422 lists every failing field (G4).
+ * Readers for the values of write bodies: each records what is wrong under the full field path
+ * (`campaigns[3].cpm`) and returns the canonical value or undefined; callers go on, so one 422
+ * lists every failing field (G4).
  */
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
@@ -57,9 +57,8 @@ export function requireKeys(
 }
 
 /**
- * The emulator's own reading of a payload time, not the client's (which is lenient with what
- * a config may hold): an upper-case `T`, and a zone that is an upper-case `Z` or `+00:00`
- * (G12). `-00:00` is RFC 3339's "offset unknown", not UTC.
+ * G12, the emulator's own reading (the client's is lenient with configs): an upper-case `T`, and
+ * `Z` or `+00:00` (`-00:00` is RFC 3339's "offset unknown", not UTC).
  */
 const PAYLOAD_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -167,11 +166,7 @@ export function readString(
   return value;
 }
 
-/**
- * An absolute URL (spec, Creative: `pixel_url` is a URL; the contract's `format: uri`). Its
- * scheme and length are not the specification's to limit, so the emulator does not either
- * (docs/emulator.md, "Requests").
- */
+/** An absolute URL (spec: `pixel_url`); scheme and length are not the spec's to limit (docs/emulator.md). */
 export function readUrl(issues: Issues, field: string, value: unknown): string | undefined {
   const text = readString(issues, field, value, { min: 1, max: Number.POSITIVE_INFINITY });
   if (text === undefined) return undefined;

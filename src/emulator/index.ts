@@ -1,12 +1,8 @@
-/**
- * The local DSP emulator (ARCHITECTURE.md#emulator): an in-memory, spec-faithful server on
- * node:http that the demo, the tests and users' rehearsals run against. `startEmulator`
- * is its whole programmatic surface.
- */
+/** The local DSP emulator (ARCHITECTURE.md#emulator); `startEmulator` is its whole programmatic surface. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Clock, systemClock } from "../model/clock.js";
-import type { Dialect } from "../model/dialect.js";
+import { DEFAULT_DIALECT, type Dialect } from "../model/dialect.js";
 import { PUBLISHED_RATE_LIMITS, type RateLimits } from "../model/limits.js";
 import type { Environment } from "../model/wire.js";
 import { controlHandler } from "./control.js";
@@ -16,12 +12,10 @@ import { Emulator, type RequestLogEntry, send } from "./emulator.js";
 import { HttpError } from "./errors.js";
 import { FaultInjector } from "./faults.js";
 import { loadState, saveState } from "./persistence.js";
-import type { Quirk } from "./quirks.js";
 import type { AnswerMode } from "./richer.js";
 import { buildStore, type EmulatorSeed, placeSeed, seedDialect, validateSeed } from "./seed.js";
 import type { EmulatorStateView } from "./store.js";
 
-export { MAX_BODY_BYTES } from "./body.js";
 export {
   CREATE_ANSWERS,
   type CreateAnswer,
@@ -31,9 +25,7 @@ export {
 } from "./departures.js";
 export { loadDialectFile } from "./dialect.js";
 export type { RequestLogEntry } from "./emulator.js";
-export { REQUEST_LOG_LIMIT } from "./emulator.js";
 export { DialectError, FaultSpecError, SeedError } from "./errors.js";
-export { QUIRKS, type Quirk } from "./quirks.js";
 export { ANSWER_MODES, type AnswerMode } from "./richer.js";
 export type { EmulatorSeed, SeedCampaign, SeedCreative, SeedInsertionOrder, SeedUser } from "./seed.js";
 export { loadSeedFile, validateSeed } from "./seed.js";
@@ -46,10 +38,7 @@ export interface EmulatorOptions {
   port?: number | undefined;
   /** Default 127.0.0.1. */
   host?: string | undefined;
-  /**
-   * The initial state; default: an empty account with no users. Validated like a seed file, and
-   * placed at the clock's day when it has `today` (`placeSeed`, docs/emulator.md).
-   */
+  /** The initial state (default: no users), checked like a seed file, placed by `today` (`placeSeed`). */
   seed?: EmulatorSeed | undefined;
   /** Default production; staging answers 404 on every DSP path (G13). */
   environment?: Environment | undefined;
@@ -67,28 +56,11 @@ export interface EmulatorOptions {
   control?: boolean | undefined;
   /** Loaded on start when present (instead of the seed); written atomically after each write. */
   statePath?: string | undefined;
-  /**
-   * TEST-ONLY: departures from the contract, one gap decision each (`io-list-items`,
-   * `targetings-option-sets`, `no-total-size`, `page-unbounded`, `page-ignored`), so that tests can show
-   * `doohctl doctor` noticing a DSP that differs. Never for rehearsing a change.
-   */
-  quirks?: readonly Quirk[] | undefined;
-  /**
-   * G14: `contract` (default) answers exactly what the contract names; `richer` answers as a
-   * richer production DSP might: extra members, six-digit time fractions, `null` unset URLs
-   * (richer.ts, docs/emulator.md).
-   */
+  /** G14: `contract` (default) answers exactly the contract; `richer` as a richer DSP might (richer.ts). */
   answers?: AnswerMode | undefined;
-  /**
-   * The dialect served (dialect.ts, docs/emulator.md "Dialects"): where a real DSP answers
-   * G1, G2, G3 or G5 otherwise. Wins over the seed's `dialect`; default the gap decisions.
-   */
+  /** Where the DSP answers G1, G2, G3 or G5 otherwise (dialect.ts); wins over the seed's `dialect`. */
   dialect?: Dialect | undefined;
-  /**
-   * A DSP that departs from the contract where nobody chose, to rehearse against
-   * (departures.ts, docs/emulator.md): members it drops on write, the shape of its create
-   * answer, whether it ignores unknown query parameters (G16). None by default.
-   */
+  /** A DSP that departs from the contract where nobody chose, to rehearse against (departures.ts). */
   departures?: Departures | undefined;
 }
 
@@ -97,13 +69,10 @@ export interface RunningEmulator {
   port: number;
   /** The dialect it serves (the gap decisions unless one was given). */
   dialect: Dialect;
-  /**
-   * Whole days the seed's dates were moved to place it at the day it started on: 0 for a seed
-   * without `today`, or with the state of `statePath` (already placed when it was first saved).
-   */
+  /** Whole days the seed's dates were moved (`placeSeed`): 0 without `today` or with a saved state. */
   placedDays: number;
   close(): Promise<void>;
-  /** In-process hook for invariant checks: called after every successful write with the request and the resulting state. */
+  /** In-process hook for invariant checks: called after every successful write with the resulting state. */
   onWrite(listener: (entry: RequestLogEntry, state: EmulatorStateView) => void): () => void;
   /** Same as GET /__emulator/requests. */
   requestLog(): RequestLogEntry[];
@@ -131,10 +100,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rateLimits: options.rateLimits ?? PUBLISHED_RATE_LIMITS,
     latencyMs: options.latencyMs ?? 0,
     faults: new FaultInjector(options.faults ?? "", options.faultSeed),
-    quirks: new Set(options.quirks ?? []),
     answers: options.answers ?? "contract",
-    ...(dialect === undefined ? {} : { dialect }),
-    ...(options.departures === undefined ? {} : { departures: options.departures }),
+    dialect: dialect ?? DEFAULT_DIALECT,
+    departures: options.departures ?? {},
     ...(statePath ? { persist: (s) => saveState(statePath, s) } : {}),
   });
   if (options.control) emulator.enableControl(controlHandler(emulator, seed));

@@ -1,7 +1,6 @@
 /**
- * The common list query parameters (spec; G12): paging with its bounds, `filter` and
- * `search` entries of the form `field:<value>` (AND across fields, OR within one), `order`
- * and `asc`, and the list envelope. Each operation names its own fields in a ListSpec.
+ * The common list query parameters (spec; G12): paging, `filter` and `search` as `field:<value>`
+ * (AND across fields, OR within one), `order` and `asc`; each operation names its fields in a ListSpec.
  */
 import { compareIds } from "../model/targeting.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../model/wire.js";
@@ -11,8 +10,6 @@ import { Issues } from "./errors.js";
 export type FilterValue = string | boolean | readonly string[];
 
 export interface ListSpec<T> {
-  /** Name of the array member of the envelope (spec: named after the resource). */
-  envelope: string;
   filters?: Readonly<Record<string, (item: T) => FilterValue>>;
   search?: Readonly<Record<string, (item: T) => string>>;
   order?: Readonly<Record<string, (a: T, b: T) => number>>;
@@ -56,8 +53,8 @@ function readFlag(issues: Issues, name: string, text: string): boolean | undefin
 }
 
 /**
- * Query parameters of a single-object GET or of a write: only the given flags. Another is
- * refused, unless this DSP ignores parameters it does not know (G16, departures.ts).
+ * Query parameters of a single-object GET or a write: the given flags only; another is refused
+ * unless this DSP ignores unknown parameters (G16).
  */
 export function parseFlags(query: URLSearchParams, flags: readonly string[] = []): Set<string> {
   const issues = new Issues();

@@ -1,10 +1,8 @@
 /**
- * The emulator's own description of the members of the resources it writes (spec, G1, G2,
- * G3, G6): each member's kind, whether PATCH and create take it, what create requires and what
- * a create or a seed that leaves it out gets. The routes' keys and readers, the store's records
- * and views, the seed's schema and its loading are taken from it. The emulator is the client's
- * oracle, so this is not the client's table (src/model/resource-fields.ts, ARCHITECTURE.md);
- * test/model/resource-fields.test.ts checks that the two agree.
+ * The emulator's own table of the members of the resources it writes (spec, G1, G2, G3, G6): kind,
+ * whether PATCH and create take it, what create requires, what a create or seed leaving it out
+ * gets. The routes, the store, the seed's schema and loading read it. Not the client's table (the
+ * oracle shares none of it, ARCHITECTURE.md); test/model/resource-fields.test.ts checks they agree.
  */
 import type { Issues } from "./errors.js";
 import {

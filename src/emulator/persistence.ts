@@ -1,12 +1,7 @@
 /**
- * `--state FILE`: the emulator's state survives restarts. The file is written after every
- * successful write, atomically (a temporary file in the same directory, then a rename), so
- * a crash leaves either the old state or the new one, never half a file.
- *
- * This is not the client's one atomic write (src/api/atomic-write.ts): the emulator is the
- * client's test oracle and imports src/model only (ARCHITECTURE.md, Layers and their arrows;
- * biome.json), and src/model holds no file I/O. It is a test double's file, written after
- * every write it serves, so it skips the fsyncs that make the client's state files durable.
+ * `--state FILE`: the state survives restarts, written after every write to a temporary file then
+ * renamed, so a crash leaves the old state or the new one. Not src/api/atomic-write.ts: the emulator
+ * imports src/model only (ARCHITECTURE.md), and a test double's file needs none of its fsyncs.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { Accrual } from "./delivery.js";
@@ -34,22 +29,12 @@ export function loadState(path: string): Store | undefined {
   try {
     parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<StateFile>;
   } catch (error) {
-    throw new SeedError(path, [
-      {
-        field: "",
-        messages: [
-          `is not a readable state file (${(error as Error).message}): remove it to start from the seed`,
-        ],
-      },
-    ]);
+    const reason = (error as Error).message;
+    throw SeedError.of(path, `is not a readable state file (${reason}): remove it to start from the seed`);
   }
   if (parsed?.format !== FORMAT || parsed.version !== VERSION) {
-    throw new SeedError(path, [
-      {
-        field: "format",
-        messages: [`must be ${FORMAT} version ${VERSION}: remove the file to start from the seed`],
-      },
-    ]);
+    const message = `must be ${FORMAT} version ${VERSION}: remove the file to start from the seed`;
+    throw SeedError.of(path, message, "format");
   }
   const store = buildStore(validateSeed(parsed.seed, path));
   for (const [id, due] of Object.entries(parsed.processing_due ?? {})) {

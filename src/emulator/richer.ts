@@ -1,15 +1,9 @@
 /**
- * G14: the emulator answers exactly what the contract names by default (`answers:
- * "contract"`). With `answers: "richer"` it answers as a richer production DSP might, so that
- * doohctl's tolerant reader can be rehearsed: every object and list envelope of a successful
- * answer carries as many extra members as it has its own (so twice its members), times carry
- * six fraction digits, and an unset URL (`pixel_url`, `thumbnail_url`) is `null`.
- *
- * What it leaves alone, and why: the members of a targeting option set (a member doohctl does
- * not know there blocks any plan that replaces the list, G14: docs/emulator.md) and a
- * campaign's `pacing` (opaque, G2: a member added there would be a change of pacing). Error
- * answers stay as the contract writes them. It acts at the edge, after the handler, like the
- * quirks (quirks.ts); the store and its rules never see it.
+ * G14: with `answers: "richer"` the emulator answers as a richer production DSP might, to rehearse
+ * doohctl's tolerant reader: each object and list envelope of a successful answer carries as many
+ * extra members as its own, times six fraction digits, an unset URL is `null`. Left alone: the
+ * members of an option set (an unknown one blocks any plan that replaces the list, G14) and `pacing`
+ * (opaque, G2: an added member would be a pacing change); error answers. At the edge, after the handler.
  */
 import type { Reply } from "./context.js";
 import { CAMPAIGN_MEMBERS, memberNames } from "./members.js";
@@ -25,19 +19,13 @@ const LEFT_AS_IS = new Set([
   "targetings",
 ]);
 
-/** A value of the extra member of index `i`: text, number, object and list in turn. */
-function extraValue(i: number): unknown {
-  switch (i % 4) {
-    case 0:
-      return "richer";
-    case 1:
-      return i;
-    case 2:
-      return { source: "richer", revision: i };
-    default:
-      return ["richer", i];
-  }
-}
+/** The values of extra members, by index: text, number, object and list in turn. */
+const EXTRA: readonly ((i: number) => unknown)[] = [
+  () => "richer",
+  (i) => i,
+  (i) => ({ source: "richer", revision: i }),
+  (i) => ["richer", i],
+];
 
 function richerTime(text: string): string {
   const match = TIME.exec(text);
@@ -58,15 +46,12 @@ function richer(value: unknown): unknown {
     else out[key] = LEFT_AS_IS.has(key) ? member : richer(member);
   }
   entries.forEach(([key], i) => {
-    out[`x_${key}`] = extraValue(i);
+    out[`x_${key}`] = EXTRA[i % EXTRA.length]!(i);
   });
   return out;
 }
 
-/**
- * Hot list pages come serialized (`raw`) from the store's own cache; their richer form is a
- * pure function of that text, so it is kept too (bounded), as the store keeps the page.
- */
+/** Hot list pages come serialized (`raw`): their richer form is kept too (bounded), as the store's is. */
 const MAX_REMEMBERED = 256;
 const rememberedRaw = new Map<string, string>();
 

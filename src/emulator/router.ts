@@ -1,7 +1,6 @@
 /**
- * Matches a path against the route table. A path that no route knows, and a known path with
- * another method, are both 404 Not Found: the specification's statuses have no 405, and an
- * operation it does not list does not exist (documented in docs/emulator.md).
+ * Matches a path against the route table. An unknown path, or a known one with another method, is
+ * 404: the spec's statuses have no 405 (docs/emulator.md).
  */
 import type { Route } from "./context.js";
 import { notFound } from "./errors.js";

@@ -1,8 +1,6 @@
 /**
- * G8: the rules the service enforces on every write, checked on the state a request would
- * produce. One function looks at an insertion order and all of its campaigns; callers name
- * the failing fields in the terms of their request (a campaign batch, an insertion order
- * patch, a seed file).
+ * G8 on the state a write would produce: an insertion order and all its campaigns; callers name the
+ * failing fields in their request's terms (a campaign batch, an insertion order patch, a seed).
  */
 
 import { Time } from "../model/time.js";

@@ -1,7 +1,6 @@
 /**
- * The seeds that ship with doohctl, by name: `doohctl emulator --seed demo` finds the
- * package's own examples/emulator-seed.json wherever doohctl is installed (globally, as a
- * dependency, or in a checkout), so no one has to know the install prefix (docs/emulator.md).
+ * The seeds that ship with doohctl, by name (`--seed demo`), found wherever doohctl is installed
+ * (docs/emulator.md).
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
@@ -34,9 +33,8 @@ export class SeedNameError extends Error {
 }
 
 /**
- * What `--seed VALUE` reads. A name of `SEED_NAMES` is the packaged seed; anything else is a
- * path from `cwd`. A file named like a seed is read as `./demo`. A bare word that is neither
- * is refused with the names, rather than read as a missing file.
+ * What `--seed VALUE` reads: a name of `SEED_NAMES` is the packaged seed, anything else a path from
+ * `cwd` (`./demo` for a file named like a seed); a bare word that is neither is refused with the names.
  */
 export function seedPath(value: string, cwd: string): string {
   const file = Object.hasOwn(SEED_NAMES, value) ? SEED_NAMES[value] : undefined;

@@ -1,7 +1,6 @@
 /**
- * The JSON Schema of an emulator seed. `schemas/emulator-seed.schema.json` is this object,
- * written out (a test keeps the two equal), so editors can complete a seed file. Its option
- * members are the model's table (src/model/targeting-members.ts).
+ * The JSON Schema of an emulator seed, written out as `schemas/emulator-seed.schema.json` (a test
+ * keeps them equal); its option members are the model's table (src/model/targeting-members.ts).
  */
 import { DEFAULT_DIALECT, DIALECT_KEYS, type DialectValueKind, dialectValue } from "../model/dialect.js";
 import { TARGETING_OPTIONS, type TargetingOptionKind } from "../model/targeting-members.js";
@@ -91,10 +90,7 @@ const DIALECT_VALUE: Record<DialectValueKind, { type: string | string[] }> = {
   parameter: { type: "string" },
 };
 
-/**
- * The seed's `dialect`, from the model's one table of keys (src/model/dialect.ts): names and
- * types for editors; `parseDialect` checks the values.
- */
+/** The seed's `dialect` from the model's keys (src/model/dialect.ts); `parseDialect` checks values. */
 function dialectSchema(): Record<string, unknown> {
   const properties: Record<string, Record<string, unknown>> = {};
   for (const { key, gap, kind, adapts } of DIALECT_KEYS) {

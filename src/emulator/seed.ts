@@ -1,8 +1,7 @@
 /**
- * Emulator seeds: the initial state, in the API's own shapes, with users. A seed is checked
- * against its JSON Schema and then against the rules the API itself enforces (references,
- * association rules, UTC times, G8), so the emulator never starts from a state the service
- * could not be in. Every problem names its path in the seed.
+ * Emulator seeds: the initial state in the API's shapes, with users, checked against the schema and
+ * the rules the API enforces (references, associations, UTC times, G8): never a state the service
+ * could not be in. Every problem names its path.
  */
 import { readFile } from "node:fs/promises";
 import type { ErrorObject } from "ajv/dist/2020.js";
@@ -63,11 +62,7 @@ export type SeedInsertionOrder = Omit<
   Partial<Pick<InsertionOrder, "contract_number" | "budget_impressions" | "budget_money">>;
 
 export interface EmulatorSeed {
-  /**
-   * The day (`YYYY-MM-DD`, UTC) the seed's dates are written for: the emulator places such a
-   * seed at the day it starts on, every date moved by the same whole days (`placeSeed`). A seed
-   * without it keeps its dates as written.
-   */
+  /** The day (`YYYY-MM-DD`, UTC) the dates are written for: moved to the emulator's (`placeSeed`). */
   today?: string;
   users?: SeedUser[];
   advertisers?: Advertiser[];
@@ -77,10 +72,7 @@ export interface EmulatorSeed {
   creatives?: SeedCreative[];
   creative_categories?: CreativeCategory[];
   networks?: Network[];
-  /**
-   * The dialect to serve, written as a config's `connection.dialect` (src/model/dialect.ts,
-   * docs/emulator.md "Dialects"); `EmulatorOptions.dialect` and `--dialect` win over it.
-   */
+  /** The dialect to serve, as a config's `connection.dialect`; `--dialect` wins over it. */
   dialect?: unknown;
 }
 
@@ -102,19 +94,12 @@ function schemaIssues(errors: readonly ErrorObject[]): Issues {
     // oneOf reports each branch; the branch errors say more.
     if (error.keyword === "oneOf") continue;
     const field = toField(error.instancePath);
-    const params = error.params as Record<string, unknown>;
-    if (error.keyword === "additionalProperties") {
-      issues.add(
-        field === "" ? String(params.additionalProperty) : `${field}.${String(params.additionalProperty)}`,
-        "is not a known property",
-      );
-    } else if (error.keyword === "required") {
-      issues.add(
-        field === "" ? String(params.missingProperty) : `${field}.${String(params.missingProperty)}`,
-        "is required",
-      );
-    } else {
-      issues.add(field, error.message ?? "is invalid");
+    const params = error.params as { additionalProperty?: string; missingProperty?: string };
+    const member = params.additionalProperty ?? params.missingProperty;
+    if (member === undefined) issues.add(field, error.message ?? "is invalid");
+    else {
+      const problem = error.keyword === "required" ? "is required" : "is not a known property";
+      issues.add(field === "" ? member : `${field}.${member}`, problem);
     }
   }
   return issues;
@@ -233,9 +218,8 @@ function checkRules(seed: EmulatorSeed, issues: Issues): void {
 }
 
 /**
- * A checked seed placed at the day of `now` (clock ms): with `today`, every date and time in it
- * moved by the whole days from that day to now's, and `today` left out (the placed seed is
- * written for no other day); without it, the seed as it is and 0 days.
+ * A checked seed placed at the day of `now`: with `today`, every date moved by the whole days from
+ * it to now's and `today` dropped; without it, as it is and 0 days.
  */
 export function placeSeed(seed: EmulatorSeed, now: number): { seed: EmulatorSeed; days: number } {
   if (seed.today === undefined) return { seed, days: 0 };
@@ -264,28 +248,21 @@ export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new SeedError(path, [
-      {
-        field: "",
-        messages: [`cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): check the path`],
-      },
-    ]);
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw SeedError.of(path, `cannot be read (${code}): check the path`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new SeedError(path, [{ field: "", messages: [`is not valid JSON: ${(error as Error).message}`] }]);
+    throw SeedError.of(path, `is not valid JSON: ${(error as Error).message}`);
   }
   return validateSeed(value, path);
 }
 
-function canonical(time: string): string {
-  return Time.parse(time);
-}
-
 /** Builds the store from a seed that passed `validateSeed`. */
 export function buildStore(seed: EmulatorSeed): Store {
+  const canonical = Time.parse;
   const store = new Store();
   for (const user of seed.users ?? []) store.addUser({ ...user });
   for (const a of sortById(seed.advertisers ?? [])) store.advertisers.set(a.id, { id: a.id, name: a.name });

@@ -1,7 +1,6 @@
 /**
- * Sessions (spec, Authentication; G9): random tokens valid for 8 hours of the emulator's
- * clock. Tokens live only in memory: a restarted emulator answers 403 to an old cookie and
- * the client logs in again, as it would against the service.
+ * Sessions (spec, Authentication; G9): random tokens valid 8 hours on the emulator's clock, in
+ * memory only: a restarted emulator answers 403 to an old cookie, and the client logs in again.
  */
 import { randomBytes } from "node:crypto";
 import { SESSION_LIFETIME_MS } from "../model/wire.js";
@@ -10,8 +9,6 @@ interface Session {
   email: string;
   expiresAt: number;
 }
-
-export type SessionLookup = { state: "valid"; email: string } | { state: "unknown" } | { state: "expired" };
 
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -23,14 +20,12 @@ export class SessionTable {
     return { token, expiresAt };
   }
 
-  lookup(token: string, now: number): SessionLookup {
+  /** The email of the token's session; undefined when it is unknown or expired. */
+  lookup(token: string, now: number): string | undefined {
     const session = this.sessions.get(token);
-    if (!session) return { state: "unknown" };
-    if (now >= session.expiresAt) {
-      this.sessions.delete(token);
-      return { state: "expired" };
-    }
-    return { state: "valid", email: session.email };
+    if (session === undefined || now < session.expiresAt) return session?.email;
+    this.sessions.delete(token);
+    return undefined;
   }
 
   end(token: string): void {

@@ -1,9 +1,7 @@
 /**
- * The emulator's in-memory state: one Map per resource, keyed by id and kept in ascending id
- * order (ids are assigned max + 1, and a seed is sorted on load), plus the index of campaigns
- * by insertion order, so lists and transactional checks stay fast with 10,000 campaigns.
- * Records hold stored fields only; derived ones (`in_flight`, `progress`, the DSP `audits`)
- * are computed by the views from the emulator's clock.
+ * The emulator's in-memory state: a Map per resource in ascending id order (new ids are max + 1, a
+ * seed is sorted on load) and campaigns by insertion order, fast with 10,000 campaigns. Records hold
+ * stored fields; derived ones (`in_flight`, `progress`, the DSP `audits`) come from the clock.
  */
 import { compareIds, type TargetingOptionSet } from "../model/targeting.js";
 import { Time } from "../model/time.js";
@@ -41,10 +39,7 @@ export interface AuditRecord {
   last_reviewer: string;
 }
 
-/**
- * A creative as stored: the DSP view plus the seat it belongs to (spec: "Creatives belong to
- * one seat"). The seat is a user's `account_id`; the DSP view does not show it.
- */
+/** A creative as stored: the DSP view and its seat, its creator's `account_id`, which the view hides. */
 export type CreativeRecord = Omit<Creative, "audits"> & { audits: AuditRecord[]; seat_id: string };
 
 /** What `state()` and `GET /__emulator/state` show, in the API's own shapes. */
@@ -79,7 +74,8 @@ export function sortById<T extends { id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareIds(a.id, b.id));
 }
 
-function nextIdOf(map: Map<string, unknown>): string {
+/** Ids are numeric strings; a new one is the largest of its resource plus one. */
+export function nextId(map: ReadonlyMap<string, unknown>): string {
   let max = 0n;
   for (const id of map.keys()) {
     if (/^[0-9]+$/.test(id) && BigInt(id) > max) max = BigInt(id);
@@ -102,10 +98,7 @@ export class Store {
   readonly networks = new Map<string, Network>();
   /** Creatives created through the API and when they finish processing (clock ms). */
   readonly processingDue = new Map<string, number>();
-  /**
-   * What each campaign has delivered so far (see delivery.ts). A campaign with no entry yet
-   * is taken to have been as seeded since its start, so a seeded flight shows delivery.
-   */
+  /** What each campaign has delivered (delivery.ts); without an entry, as seeded since its start. */
   readonly delivery = new Map<string, Accrual>();
   /** Campaigns with at least one creative, built when needed; dropped on a creative write. */
   private withCreative: Set<string> | undefined;
@@ -118,34 +111,19 @@ export class Store {
     this.users.set(user.email.toLowerCase(), user);
   }
 
-  /** Ids are numeric strings; a new one is the largest existing plus one, per resource. */
-  nextId(resource: "advertisers" | "campaigns" | "creatives"): string {
-    const map =
-      resource === "advertisers"
-        ? this.advertisers
-        : resource === "campaigns"
-          ? this.campaigns
-          : this.creatives;
-    return nextIdOf(map);
-  }
-
   /** Sorted candidate lists by filter (see `sortedCampaigns`), valid until a campaign write. */
   private readonly campaignLists = new Map<string, readonly CampaignRecord[]>();
 
   putCampaign(record: CampaignRecord): void {
     this.campaignLists.clear();
     this.campaigns.set(record.id, record);
-    let ids = this.campaignsByIo.get(record.insertion_order_id);
-    if (!ids) {
-      ids = new Set();
-      this.campaignsByIo.set(record.insertion_order_id, ids);
-    }
-    ids.add(record.id);
+    const ids = this.campaignsByIo.get(record.insertion_order_id) ?? new Set<string>();
+    this.campaignsByIo.set(record.insertion_order_id, ids.add(record.id));
   }
 
   /**
-   * A campaign write through the API: delivery is brought up to `now` under the old record
-   * first, so a pause keeps what was delivered and a new cpm prices only what follows.
+   * A campaign write: delivery accrues to `now` under the old record first, so a pause keeps what was
+   * delivered and a new cpm prices only what follows.
    */
   writeCampaign(record: CampaignRecord, now: number): void {
     const current = this.campaigns.get(record.id);
@@ -201,20 +179,14 @@ export class Store {
   }
 
   campaignsOf(insertionOrderId: string): CampaignRecord[] {
-    const ids = this.campaignsByIo.get(insertionOrderId);
-    if (!ids) return [];
-    const out: CampaignRecord[] = [];
-    for (const id of ids) {
-      const record = this.campaigns.get(id);
-      if (record) out.push(record);
-    }
-    return out;
+    return [...(this.campaignsByIo.get(insertionOrderId) ?? [])].flatMap(
+      (id) => this.campaigns.get(id) ?? [],
+    );
   }
 
   /**
-   * The campaigns with one of `values` as their id or insertion order, in ascending id order.
-   * A client pages through one filter a page a request, so the list is kept until the next
-   * campaign write rather than gathered and sorted again for every page.
+   * The campaigns with one of `values` as id or insertion order, by id: kept until the next campaign
+   * write, since a client pages through one filter a page a request.
    */
   sortedCampaigns(
     field: "id" | "insertion_order_id",
@@ -247,9 +219,9 @@ export class Store {
   }
 
   /**
-   * A campaign's JSON as a list page sends it. Records are replaced, never mutated, so the
-   * text around the clock-dependent `in_flight` is cached per record: a 100-item page is
-   * then string concatenation (issue target: 2,000 pages a second with 10,000 campaigns).
+   * A campaign's JSON as a list page sends it. Records are replaced, never mutated, so the text around
+   * the clock-dependent `in_flight` is cached per record: a page is string concatenation (2,000 pages
+   * a second with 10,000 campaigns).
    */
   campaignJson(record: CampaignRecord, now: number): string {
     let parts = jsonParts.get(record);
@@ -303,10 +275,5 @@ export class Store {
       creative_categories: [...this.categories.values()].map((c) => ({ ...c })),
       networks: [...this.networks.values()].map((n) => ({ ...n })),
     };
-  }
-
-  /** Re-sorts a map after a bulk load so that iteration is in ascending id order. */
-  static sorted<T extends { id: string }>(items: readonly T[]): Map<string, T> {
-    return new Map(sortById(items).map((item) => [item.id, item]));
   }
 }

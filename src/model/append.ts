@@ -1,8 +1,4 @@
-/**
- * `into.push(...items)` without the spread: a call's arguments live on the stack, and past
- * about 100,000 items (a file of 200,000 creatives, 150,000 config errors) the spread throws
- * "Maximum call stack size exceeded". Returns `into`.
- */
+/** `into.push(...items)` without the spread, whose arguments overflow the stack past ~100,000 items. */
 export function append<T>(into: T[], items: Iterable<T>): T[] {
   for (const item of items) into.push(item);
   return into;

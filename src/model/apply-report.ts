@@ -1,9 +1,6 @@
 /**
- * What an apply did: a plain, serializable value. `apply/` produces it, `render/report.ts`
- * turns it into text and `render/apply-result.ts` into the `apply --format json` document
- * (itself, with a `format_version`). It lives in model (not in apply/) because renderers
- * never import apply (ARCHITECTURE.md#layers-and-their-arrows).
- * Never holds a secret: paths, ids, statuses and the API's own error messages only.
+ * What an apply did, as plain data: made by apply/, rendered by render/ (which never imports
+ * apply: ARCHITECTURE.md#layers-and-their-arrows). No secret: paths, ids, statuses, API messages.
  */
 import type { SourceRef } from "./desired.js";
 
@@ -28,19 +25,13 @@ export interface ApplyRequestRecord extends PlannedRequestRef {
   attempts: number;
   /** Set when the outcome of a POST was learned by listing campaigns by name. */
   recovered?: "created" | "retried";
-  /**
-   * The DSP accepted the request (2xx) but its answer could not be read (why): the objects
-   * were read back (a create: listed by name) and compared with what was sent instead.
-   */
+  /** Why the answer to an accepted (2xx) request could not be read: the objects were read back instead. */
   unreadable_answer?: string;
   /** New campaign ids learnt by listing campaigns by name (`recovered: "created"`). */
   learnt_ids?: string[];
 }
 
-/**
- * A member the DSP did not take, or took otherwise, in a write it accepted (an inconsistent
- * result): what was sent and what the answer (or the objects read back) shows.
- */
+/** A member an accepted write did not take as sent (an inconsistent result): sent and shown. */
 export interface InconsistentMember {
   /** `campaign 5001`, `insertion order 1001`, `creative 9001`, `new campaign "Harbour" (5010)`. */
   object: string;
@@ -76,10 +67,7 @@ export interface ApplyFailure {
   message: string;
   http_status?: number;
   fields: FieldFailure[];
-  /**
-   * The DSP accepted the request (2xx): it is applied, differently (`inconsistent`) or with a
-   * result unknown, never "not applied".
-   */
+  /** The DSP accepted it (2xx): applied, differently or with a result unknown, never "not applied". */
   landed?: true;
   /** `APPLY_INCONSISTENT_RESULT`: each member the DSP did not take as sent. */
   inconsistent?: InconsistentMember[];
@@ -91,18 +79,12 @@ export type UnsentRequest = PlannedRequestRef;
 export interface ApplySummary {
   /** Changes fully applied, per change kind (`update_campaign`: 3, ...). */
   actions: Record<string, number>;
-  /**
-   * After a stop: changes some of whose requests landed and some not, per change kind
-   * (`create_campaign`: a campaign created, its activation not sent). Absent when none.
-   */
+  /** After a stop: changes only some of whose requests landed, per kind. Absent when none. */
   partly_applied?: Record<string, number>;
   /** Requests of the plan applied, of the plan's total. */
   planned_requests: number;
   applied_requests: number;
-  /**
-   * HTTP requests the run sent (retries included): `doohctl apply` counts the plan's reads and
-   * the re-reads before each write too, so `read_requests` is every GET it sent.
-   */
+  /** HTTP requests sent, retries included (`doohctl apply` counts the plan's reads and re-reads too). */
   write_requests: number;
   read_requests: number;
   retries: number;
@@ -110,11 +92,7 @@ export interface ApplySummary {
   elapsed_ms: number;
 }
 
-/**
- * An active campaign this apply paused for a targeting change (phase 3) and did not
- * reactivate (phase 6) because it stopped in between. A new plan does not reactivate it when
- * the config leaves `active` undeclared: the user must.
- */
+/** An active campaign this apply paused for a targeting change and, stopped, did not reactivate. */
 export interface LeftPausedCampaign {
   /** The `replace_targetings` change that paused it. */
   change_id: string;
@@ -123,9 +101,8 @@ export interface LeftPausedCampaign {
   campaign_id: string;
   name: string;
   /**
-   * The DSP answered the pausing request: the campaign is paused. False when the pause was
-   * sent without a confirmed answer (it failed, or was abandoned): it may never have been
-   * paused. Either way it is in the recovery record, which reactivates only if inactive.
+   * The DSP answered the pause; false when sent without a confirmed answer (it may never have been
+   * paused). Either way the recovery record holds it, and reactivates it only if inactive.
    */
   pause_confirmed: boolean;
 }
@@ -144,16 +121,10 @@ export interface ApplyResult {
   summary: ApplySummary;
   /** Campaigns paused by this apply and left paused (always set by applyPlan; [] when none). */
   left_paused?: LeftPausedCampaign[];
-  /**
-   * After a stop: campaigns this apply had paused and that are active again (reactivated on
-   * the way out, or found active). Absent when the apply paused nothing it did not reactivate.
-   */
+  /** After a stop: campaigns this apply had paused that are active again. */
   restored?: string[];
   /** Why restoring delivery stopped short; `left_paused` names what is still dark. */
   restore_error?: string;
-  /**
-   * The first error writing the `--log` journal. The apply went on without a journal, so the
-   * log ends early; this result is the complete record.
-   */
+  /** The first error writing the `--log` journal, which ends there; this result is complete. */
   journal_error?: string;
 }

@@ -1,9 +1,7 @@
 /**
- * A world written for one day, placed at another. The emulator's demo seed and the quick start
- * are written for the day their `today` names (docs/emulator.md, "A seed placed at today"):
- * whoever starts them moves every date by the whole days from that day to the day it runs on,
- * so what was in flight, ended or upcoming on the written day is so on any day. Whole days keep
- * each time of day, and the flights' lengths, as written.
+ * A world written for one day, placed at another (docs/emulator.md, "A seed placed at today"):
+ * every date moves by the whole days from its `today` to the day it runs, so each flight keeps
+ * its state, length and time of day.
  */
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,4 @@
-/**
- * Time as a dependency. Everything that waits or stamps (rate limiting, retries, sessions,
- * the emulator's windows) takes a Clock, so tests run on virtual time and never sleep.
- */
+/** Time as a dependency: whatever waits or stamps takes a Clock, so tests run on virtual time. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
@@ -9,11 +6,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * The longest timer Node sets (2^31-1 ms, about 24.8 days): a longer one fires at once with a
- * TimeoutOverflowWarning, so a wait on a far date would spin. A sleep is clamped to it; its
- * caller wakes early and looks again.
- */
+/** Node's longest timer (about 24.8 days): a longer one fires at once, so a sleep is clamped to it. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const systemClock: Clock = {
@@ -43,10 +36,8 @@ interface Sleeper {
 }
 
 /**
- * A clock that moves only when told (`advance`), or, with `autoAdvance`, jumps straight to
- * the next sleeper's wake time once the event loop has nothing else to do for a moment. The
- * emulator and the client can share one instance, so a rate-limited run of many simulated
- * minutes takes milliseconds.
+ * A clock that moves only when told (`advance`), or with `autoAdvance` jumps to the next wake
+ * once the event loop is idle: shared by emulator and client, simulated minutes take milliseconds.
  */
 export class VirtualClock implements Clock {
   private current: number;
@@ -108,10 +99,7 @@ export class VirtualClock implements Clock {
     }
   }
 
-  /**
-   * Lets pending I/O and promise chains run (a few macrotask turns) before jumping, so that
-   * work that is not waiting on this clock gets to happen at the current virtual time.
-   */
+  /** A few macrotask turns before each jump, so work not waiting on this clock runs at its time. */
   private schedulePump(): void {
     if (this.pumping) return;
     this.pumping = true;
@@ -135,10 +123,8 @@ export class VirtualClock implements Clock {
 }
 
 /**
- * Real time plus an offset that only moves forward. A long-running emulator started from the
- * command line uses it so that its control path can still jump time (session expiry, rate
- * windows, flights going in and out of flight) while sleeps stay real. `start` sets where it
- * begins, before or after the real time: a test or the demo on a chosen day, running on from there.
+ * Real time plus an offset that only moves forward: the command-line emulator's control path
+ * jumps time while sleeps stay real. `start` sets where it begins (a demo on a chosen day).
  */
 export class OffsetClock implements Clock {
   private offset: number;

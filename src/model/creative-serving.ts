@@ -1,19 +1,14 @@
 /**
- * Whether a creative can serve: the one rule plan (DOOH501, the dark paths of DOOH905) and
- * status ("can serve", "no creative can serve") both use (docs/status.md, "Can a creative
- * serve?"). A creative can serve when it is PROCESSED, not archived, and at least one
- * network's audit is APPROVED (G6, G11: `audits` holds one entry per network that reviewed
- * it). One still PROCESSING, or with no audit APPROVED but one PENDING or none at all, cannot
- * yet; one that FAILED processing, is archived or was DENIED by every network that reviewed
- * it cannot.
+ * Whether a creative can serve, for plan (DOOH501, DOOH905) and status alike (docs/status.md,
+ * "Can a creative serve?"): PROCESSED, not archived, APPROVED by a network (G6, G11: one audit per
+ * reviewing network). Under way: not yet; FAILED, archived or DENIED by every reviewer: not.
  */
-
 import { plural } from "./plural.js";
 import type { Creative } from "./wire.js";
 
 export type CreativeServing =
   | { state: "can serve" }
-  /** It may serve later without anyone changing it: processing or review is under way. */
+  /** It may serve later without anyone changing it. */
   | { state: "cannot serve yet"; reason: string }
   /** It will not serve unless someone changes it. */
   | { state: "cannot serve"; reason: string };

@@ -1,7 +1,6 @@
 /**
- * The desired state: what the user's YAML says, validated and normalized (ARCHITECTURE.md#configuration). Only what is declared is managed: an absent field is `undefined` here and
- * is neither compared nor changed. Every object and field remembers where it was written, so
- * a plan or a failed apply can point at `file:line`.
+ * The desired state (ARCHITECTURE.md#configuration): an absent field is unmanaged, neither compared
+ * nor changed; every object and field remembers its `file:line`.
  */
 import type { Dialect } from "./dialect.js";
 import type { RateLimits } from "./limits.js";

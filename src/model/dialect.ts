@@ -1,14 +1,7 @@
 /**
- * A dialect (docs/assumptions.md, "Dialect"): the facts the specification leaves "not shown"
- * that a real DSP may answer otherwise than the gap decisions G1, G2, G3 and G5 assume, as
- * data. `DIALECT_KEYS` is the one table of them: the config schema's fragment, the checks of
- * `parseDialect`, the client's endpoints and answers (src/api/dialect.ts), doctor's words and
- * docs/assumptions.md are taken from it. The emulator reads a dialect through `parseDialect`
- * too, and serves it with code of its own (src/emulator/dialect.ts).
- *
- * A dialect moves a request only within the DSP base path of the same origin: a path is a
- * template of plain segments and `{id}`, never a URL, never `..`; the progress parameter is
- * one `name=value`. Member names are JSON names (MEMBER_NAME).
+ * A dialect (docs/assumptions.md#dialect): what a real DSP may answer otherwise than G1, G2, G3
+ * and G5 assume, as data; `DIALECT_KEYS` is its one table. A dialect moves a request only within
+ * the DSP base path: a path of plain segments and `{id}`, never a URL or `..`.
  */
 
 import { CAMPAIGN_FIELDS, INSERTION_ORDER_FIELDS } from "./resource-fields.js";
@@ -162,10 +155,7 @@ export function dialectKeysHint(keys: readonly string[]): string {
   return `; a DSP that answers it otherwise is adapted by ${named} (doohctl doctor --suggest-dialect proposes what its reads can establish)`;
 }
 
-/**
- * A JSON member name a DSP may use (`po-number`, `delivery.stats`, `contract_ref`): letters,
- * digits, `_`, `-` and `.`, at most 64; never one that reaches an object's prototype.
- */
+/** A JSON member name a DSP may use (`po-number`), never one that reaches an object's prototype. */
 export const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FORBIDDEN_MEMBERS = new Set(["__proto__", "constructor", "prototype"]);
 /** A path segment: unreserved characters only (RFC 3986), so nothing to decode or escape. */
@@ -199,11 +189,7 @@ export function dialectValueProblem(kind: DialectValueKind, value: unknown): str
   return pathProblem(value, kind === "path-with-id");
 }
 
-/**
- * A path template under the DSP base path: `/` then plain segments, `{id}` standing for a whole
- * segment. Never a URL, a query, `..`, `.` or an empty segment: a dialect chooses where on the
- * DSP a request goes, never the origin.
- */
+/** A path template under the DSP base path: plain segments and `{id}`; never a URL, query or `..`. */
 function pathProblem(value: string, withId: boolean): string | undefined {
   const advice = withId ? "for example `/campaigns/{id}/targetings`" : "for example `/insertion_orders`";
   if (!value.startsWith("/") || value.startsWith("//")) {
@@ -236,24 +222,16 @@ export interface DialectProblem {
   readonly message: string;
 }
 
-const TOP_KEYS = new Set([
-  "insertion_orders_path",
-  "contract_number",
-  "progress",
-  "targetings",
-  "campaign_targetings",
-  "create_campaigns_member",
-]);
-const GROUP_KEYS: Record<string, readonly string[]> = {
-  progress: ["parameter", "member", "impressions", "spend"],
-  targetings: ["read_path", "member"],
-};
+/** The keys as written: top-level ones, and the members of each group (`progress.member`). */
+const TOP_KEYS = new Set(DIALECT_KEYS.map(({ key }) => key.split(".")[0]!));
+const GROUP_KEYS: Record<string, string[]> = {};
+for (const [group = "", member] of DIALECT_KEYS.map(({ key }) => key.split("."))) {
+  if (member !== undefined) GROUP_KEYS[group] = [...(GROUP_KEYS[group] ?? []), member];
+}
 
 /**
- * A dialect from its written form (a config's `connection.dialect`, the emulator's
- * `--dialect` file): every key optional, defaulting to today's decision; null (a key written
- * with nothing under it) is the defaults. Returns the problems
- * instead when any key is unknown or its value is not of its kind, or two members collide.
+ * A dialect from its written form (`connection.dialect`, the emulator's `--dialect`): each key
+ * defaults to today's decision; or the problems: an unknown key, a bad value, a collision.
  */
 export function parseDialect(raw: unknown): { dialect: Dialect } | { problems: DialectProblem[] } {
   const problems: DialectProblem[] = [];
@@ -331,10 +309,7 @@ function overlap(a: string, b: string): boolean {
   return x.length === y.length && x.every((part, i) => part === y[i] || part === "{id}" || y[i] === "{id}");
 }
 
-/**
- * Reads that one path would reach twice, and members that one answer would hold twice: progress and embedded targetings in one campaign,
- * impressions and spend in one progress. Each would read one value as the other.
- */
+/** Reads one path would reach twice, members one answer would hold twice: one read as the other. */
 function collisions(dialect: Dialect): DialectProblem[] {
   const out: DialectProblem[] = [];
   const named = (fields: readonly { name: string }[], except?: string) =>

@@ -1,12 +1,7 @@
 /**
- * The forms a secret takes when a server echoes it, as regular
- * expressions: each character of the secret may come as itself (in any case), JSON-escaped
- * (`\"`, `\\`, `\/`, `\n`..., once or several times over), `\u`-escaped (`\u0041`, any case
- * of hex), HTML-escaped (`&amp;`, `&quot;`, `&#39;`, `&#x27;`, possibly escaped twice) or
- * URL-escaped (`%41`, `%2541`, `+` for a space). The forms mix freely within one echo, so an
- * echo escaped by two layers at once is still one match. Base64 (standard and URL-safe, at
- * each of the 3 alignments a secret can take inside a longer encoded text) is matched as a
- * second family of secrets, each of whose characters may itself come escaped.
+ * The forms a secret takes when a server echoes it, as regular expressions: each character as
+ * itself (any case), JSON-, `\u`-, HTML- or URL-escaped, once or more, the forms mixed within one
+ * echo. Base64 (standard and URL-safe, at each of 3 alignments) is a second family of secrets.
  */
 
 /** Characters a regular expression (without the `u` flag) needs escaped. */

@@ -1,10 +1,7 @@
 /**
- * How deep a value may nest, wherever doohctl reads one it did not make (a DSP answer, a
- * config's `pacing`, a saved plan): docs/api-client.md, How much is read. The walks that
- * compare, fingerprint and print values recurse, so a value nested thousands of levels deep
- * (7,000 `{"a":` from a hostile DSP) overflowed the stack mid-plan or mid-apply. The contract's
- * deepest member is a few levels down (a campaign's targeting option lists), and an opaque
- * `pacing` is a small object: 64 is far above anything genuine.
+ * How deep a value doohctl did not make may nest (docs/api-client.md, How much is read): the
+ * walks that compare, fingerprint and print recurse, and 7,000 levels from a hostile DSP
+ * overflowed the stack mid-apply. The contract nests a few levels: 64 is far above it.
  */
 export const MAX_NESTING_DEPTH = 64;
 
@@ -33,10 +30,9 @@ export function jsonTooDeepAt(text: string, limit = MAX_NESTING_DEPTH): number |
 }
 
 /**
- * The path to the first object or array of `value` nested deeper than `limit` (the top-level
- * value is depth 1, as `{` at the start of JSON text), or undefined. Iterative, and it never
- * descends past the limit, so a cycle (YAML aliases) ends too; a node shared through aliases
- * is walked again only when reached deeper than before, so aliases cannot multiply the work.
+ * The path to the first object or array nested deeper than `limit` (the top is depth 1), or
+ * undefined. Iterative and bounded by the limit, so a YAML alias cycle ends; a shared node is
+ * walked again only when reached deeper, so aliases cannot multiply the work.
  */
 export function valueTooDeepAt(value: unknown, limit = MAX_NESTING_DEPTH): (string | number)[] | undefined {
   // Each frame links to its parent: the path is built only for the node that is too deep.

@@ -1,10 +1,7 @@
 /**
- * The one Ajv set-up: JSON Schema draft 2020-12, every error reported (a person fixes a file
- * in one pass), the formats of json-schema-formats.ts. The validators a run uses are compiled
- * when doohctl is built (scripts/gen-validators.ts writes their code with this set-up, and
- * `test/model/generated-validators.test.ts` fails when that code no longer matches the
- * schemas); a run compiles with it only what cannot be known then: doctor's checks of the
- * contract's members, and the strict contract checks the tests use (src/api/contract-check.ts).
+ * The one Ajv set-up: draft 2020-12, every error reported, the formats of json-schema-formats.ts.
+ * A run's validators are compiled with it at build time (scripts/gen-validators.ts); a run
+ * compiles only doctor's and the tests' contract checks (src/api/contract-check.ts).
  */
 import { _, Ajv2020 } from "ajv/dist/2020.js";
 import { SCHEMA_FORMATS, type SchemaFormatName } from "./json-schema-formats.js";

@@ -1,7 +1,4 @@
-/**
- * Rate-limit windows (spec, "Limits"; G10: sliding 60-second windows). Written as
- * `100/60s` in config and on the command line.
- */
+/** Rate-limit windows (spec, "Limits"; G10: sliding 60-second windows), written `100/60s`. */
 export interface RateWindow {
   /** Requests allowed inside one window. */
   limit: number;

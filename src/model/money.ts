@@ -1,8 +1,4 @@
-/**
- * Money in the API's shape (spec, "Money"): whole `units` as an integer string and `nanos`
- * in billionths. All arithmetic is exact, on bigint nanos; no binary float ever touches an
- * amount.
- */
+/** Money in the API's shape (spec, "Money"): `units` an integer string, `nanos`; exact bigint arithmetic. */
 export interface Money {
   currency_code: string;
   units: string;
@@ -63,11 +59,7 @@ export interface WireMoney {
   nanos?: number;
 }
 
-/**
- * Whether a value has the wire shape of money (spec, "Money"; `nanos` optional, G12): how a
- * field value, snapshot or answer tells money from a number, a string or an opaque object.
- * The shape only: `validate` and `fromWire` check the rules.
- */
+/** Whether a value has money's wire shape (`nanos` optional, G12); `validate` checks the rules. */
 function isWire(value: unknown): value is WireMoney {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const money = value as Record<string, unknown>;
@@ -128,11 +120,7 @@ function equals(a: Money, b: Money): boolean {
   return a.currency_code === b.currency_code && toNanos(a) === toNanos(b);
 }
 
-/**
- * `"12.50 USD"`, `"5000000 JPY"`, `"1000.000 KWD"`: exact, in at least the currency's minor
- * units (ISO 4217, `minorUnits`), more decimals only where the amount has them
- * (`"0.0625 USD"`), so the text parses back to the same value.
- */
+/** `"12.50 USD"`, `"1000.000 KWD"`, `"0.0625 USD"`: exact, at least the minor units; parses back the same. */
 function format(value: Money): string {
   const total = toNanos(value);
   const negative = total < 0n;
@@ -157,10 +145,7 @@ function formatGrouped(value: Money, options: { signed?: boolean } = {}): string
   return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ""} ${currency}`;
 }
 
-/**
- * ISO 4217 minor units (decimal places of the currency's smallest unit) where they are not 2;
- * a currency not listed has 2, as most do.
- */
+/** ISO 4217 minor units (decimals of the smallest unit) where not 2, as most are. */
 const MINOR_UNITS: Readonly<Record<string, number>> = {
   // none
   BIF: 0,
@@ -198,10 +183,7 @@ function minorUnits(currency: string): number {
   return MINOR_UNITS[currency] ?? 2;
 }
 
-/**
- * Rounds to the currency's minor unit, half to even (banker's rounding, so that rounding many
- * amounts does not drift one way): 1,646.69895 USD is 1,646.70; 0.125 USD is 0.12; 2.5 JPY is 2.
- */
+/** Rounds to the minor unit, half to even (no drift over many amounts): 0.125 USD is 0.12. */
 function roundToMinor(value: Money): Money {
   const step = 10n ** BigInt(9 - minorUnits(value.currency_code));
   const total = toNanos(value);
@@ -212,11 +194,7 @@ function roundToMinor(value: Money): Money {
   return fromNanos((total < 0n ? -q : q) * step, value.currency_code);
 }
 
-/**
- * An amount for people (text and Markdown): in the currency's minor units, rounded half to
- * even, with thousands separators: "11,504.71 USD", "1,235 JPY", "+9,858.01 USD" when signed.
- * JSON keeps the exact value; this is display only.
- */
+/** An amount for people, rounded to the minor unit and grouped: "11,504.71 USD"; JSON keeps it exact. */
 function formatAmount(value: Money, options: { signed?: boolean } = {}): string {
   const digits = minorUnits(value.currency_code);
   const total = toNanos(roundToMinor(value));

@@ -1,13 +1,9 @@
-/**
- * A percent for people: verdicts compare the exact value (a `Ratio`, src/model/ratio.ts) with
- * their threshold, and this rounds it once, for text only (docs/status.md, "Rounding").
- */
+/** A percent for people, rounded once for text after the exact verdict (docs/status.md, "Rounding"). */
 import { JSON_DECIMALS, Ratio } from "./ratio.js";
 
 /**
- * Signed unless told (`signed: false`), rounded half to even to `digits` decimals (a tenth unless told); with more decimals
- * where that would read as the threshold itself (-10.03 against 10 shows "-10.03%", not
- * "-10.0%"; 10.0001 shows "10.0001%"), so the words match the verdict. An exact -10 is "-10.0%".
+ * Signed unless told, half to even to `digits` decimals (a tenth unless told); more where that
+ * would read as the threshold itself (-10.03 against 10 is "-10.03%", not "-10.0%").
  */
 export function shownPercent(
   value: Ratio,

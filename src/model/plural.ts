@@ -1,14 +1,6 @@
-/**
- * The one way a message writes a count: grouped as en-US writes it, the noun agreeing with it,
- * so that every output says `1 campaign`, `2 campaigns` and `1,200 campaigns` alike (golden
- * tests hold the words).
- */
+/** The one way a message writes a count: `1 campaign`, `1,200 campaigns` (golden tests hold the words). */
 
-/**
- * Made once, on first need: `toLocaleString("en-US")` builds a formatter for every number, and
- * a large plan shows tens of thousands; building it at load costs a command that only validates
- * about 15 ms of its start-up (docs/performance.md).
- */
+/** Built once, on first need: at load it cost a command that only validates ~15 ms (docs/performance.md). */
 let enUs: Intl.NumberFormat | undefined;
 
 /** `1,200,000`: a number grouped as en-US writes it. */

@@ -1,10 +1,7 @@
 /**
- * Whether one set of guardrail rules is looser than another (docs/plan.md, "Guardrail
- * policies"): what an insertion order's own `policy` may not do to the top-level rules, and
- * what a change to `policy:` since `--changed-since REF` must show its reviewer. A rule is
- * looser when it is removed, turns `deny` into `warn`, raises a limit, drops every limit, or
- * adds a currency (a rule with limits allows nothing in a currency it does not list). Adding a
- * rule, lowering a limit, or dropping one currency's limit tightens.
+ * Whether guardrail rules loosen others (docs/plan.md, "Guardrail policies"), for an insertion
+ * order's own `policy` and for `--changed-since`: a rule removed, `deny` to `warn`, a limit
+ * raised or every limit dropped, or a currency added (one not listed allows nothing).
  */
 import { POLICY_RULE_NAMES, type PolicyRule, type PolicyRules } from "./desired.js";
 import { Money } from "./money.js";

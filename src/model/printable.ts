@@ -1,11 +1,8 @@
 /**
- * Text that must show, never act, on a terminal, in a CI log or in a pull-request comment
- * (ARCHITECTURE.md#output-at-the-boundary). A control character (an escape sequence that
- * clears the screen, sets its title, writes the clipboard or makes a link; a bell; a carriage
- * return), a format character (a bidi override, a zero-width space or joiner) and a line or
- * paragraph separator act on a reader: each is shown as an escape (`\u001b`, `\r`, `\u202e`)
- * instead, which is also the escape JSON and a double-quoted YAML scalar read as the same
- * character, so a document written whole stays the document it was.
+ * Text that must show, never act, on a terminal, a CI log or a PR comment
+ * (ARCHITECTURE.md#output-at-the-boundary): a control or format character (an escape sequence,
+ * a bidi override, a zero-width joiner) or a line separator is shown as an escape (`\u001b`,
+ * `\r`) that JSON and a double-quoted YAML scalar read back as the same character.
  */
 
 const ACTING = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
@@ -29,19 +26,14 @@ export function acts(text: string): boolean {
   return ACTING.test(text);
 }
 
-/**
- * A value shown inside a line (a name, a message from the DSP or a file): every acting
- * character, a line feed too, as an escape, so the value neither acts nor starts a line of
- * its own that could pass for doohctl's.
- */
+/** A value inside a line (a name, a DSP's message): a line feed escaped too, so it starts no line. */
 export function printable(text: string): string {
   return text.replace(ACTING_ALL, escaped);
 }
 
 /**
- * doohctl's own control sequences (colour, a progress line's redraw) are marked with a token
- * drawn anew by each process: text from the DSP, a file or the environment cannot hold it, so
- * it can never forge them; `terminalText` turns the marks back into the sequences.
+ * doohctl's own sequences (colour, a progress redraw) are marked with a token drawn anew by each
+ * process, which outside text cannot hold and so never forges; `terminalText` restores them.
  */
 const TOKEN = `own${globalThis.crypto.randomUUID().replace(/-/g, "")}`;
 const MARK = new RegExp(`${TOKEN}([0-9a-f]{1,6});`, "g");

@@ -1,8 +1,4 @@
-/**
- * A seeded pseudo-random generator (mulberry32): tiny, fast and well distributed, so a fault
- * run, a soak run or a generated scenario is reproducible from its seed number. Not for
- * anything that must be unpredictable.
- */
+/** Seeded mulberry32: a fault run or a generated scenario replays from its seed. Never for secrets. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -1,8 +1,6 @@
 /**
- * An exact rational number, numerator over a positive denominator, both bigint: what a pace, a
- * share or an increase is before anyone rounds it. Every threshold is compared with one of
- * these (docs/status.md, "Rounding"; docs/plan.md, "Findings"), so an exact -10% is -10%, never
- * -9.999999999999998. People and JSON get it rounded once, afterwards (`toFixed`, `toJson`).
+ * An exact rational (bigint over a positive bigint): every threshold is compared with one
+ * (docs/status.md, "Rounding"), so -10% is never -9.999999999999998; rounded once, afterwards.
  */
 export interface Ratio {
   readonly n: bigint;
@@ -35,10 +33,7 @@ function parse(text: string): Ratio {
   return scale >= 0 ? of(digits, 10n ** BigInt(scale)) : of(digits * 10n ** BigInt(-scale));
 }
 
-/**
- * The decimal a number is written as, exactly: 10.0001 is 100001 / 10000, not the binary
- * double nearest to it. A threshold typed as `--behind-threshold 10.0001` means that decimal.
- */
+/** The decimal a number is written as (a typed threshold), exactly: 10.0001 is 100001 / 10000. */
 function fromDecimal(value: number): Ratio {
   if (!Number.isFinite(value)) throw new RangeError(`${value} is not a finite number`);
   return parse(String(value));
@@ -101,9 +96,8 @@ export const JSON_DECIMALS = 10;
 const JSON_DIGITS = 15;
 
 /**
- * A figure for JSON, rounded once, half to even, to 10 decimals, or to 15 significant digits
- * where its whole part is long enough to need fewer decimals: so the number JSON writes is
- * that decimal digit for digit (-10 for an exact -10; 1/3 is 0.3333333333).
+ * A figure for JSON, half to even to 10 decimals, or to 15 significant digits for a long whole
+ * part, so JSON writes that decimal digit for digit (1/3 is 0.3333333333).
  */
 function toJson(a: Ratio): number {
   const whole = abs(a).n / a.d;

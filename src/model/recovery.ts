@@ -1,23 +1,16 @@
 /**
- * The recovery record's entries (docs/safety.md, Recovery record): campaigns an apply paused
- * for a targeting change and meant to reactivate. Plain data shared by apply (which writes the
- * record) and plan (which plans the reactivation of what a stopped apply left paused). Holds
- * no secret: ids, names, times, and the account they belong to.
+ * The recovery record's entries (docs/safety.md, Recovery record): campaigns an apply paused to
+ * reactivate, written by apply and reactivated by plan. No secret: ids, names, times, account.
  */
 
-/**
- * Which DSP account a record belongs to: the origin, the environment and the `account_id`
- * of the login answer (G9), never the API user or the process, so that every write user of
- * the account who carries the state sees it.
- */
+/** A record's DSP account (G9's `account_id`), never the API user: every write user sees it. */
 export interface RecoveryScope {
   origin: string;
   environment: string;
   account_id: string;
   /**
-   * `connection.account`, when the repository holds several (docs/safety.md, Keeping two
-   * accounts apart): part of the key, so two configured accounts never share a record or a
-   * lock, even on one origin, environment and DSP account. Absent for the single account.
+   * `connection.account` when the repository holds several (docs/safety.md, Keeping two accounts
+   * apart): two configured accounts never share a record or a lock, even on one DSP account.
    */
   account?: string | undefined;
 }
@@ -40,10 +33,7 @@ export interface RecordedPause {
   /** The apply that paused it, and when that apply started. */
   apply_id: string;
   apply_started_at: string;
-  /**
-   * True while the apply that paused it still runs (its lease is fresh, docs/safety.md): that
-   * apply will reactivate it itself, so a plan made meanwhile must leave it alone.
-   */
+  /** Its apply still runs (a fresh lease) and will reactivate it: a plan leaves it alone. */
   owner_running: boolean;
   /** The running apply, when `owner_running`. */
   holder?: RecordHolder;
@@ -63,20 +53,13 @@ export interface RecordIssue {
   reason: string;
 }
 
-/**
- * What settling the recovery record did (`doohctl apply --restore-only`, and every apply before
- * it refuses): campaigns reactivated, left inactive as the config declares, left to a running
- * apply, or not restored and why.
- */
+/** What settling the record did (`apply --restore-only`, and every apply before it refuses). */
 export interface RecordSettled {
   reactivated: RecordedPause[];
   declared_inactive: RecordedPause[];
   held: RecordedPause[];
   not_restored: RecordedPause[];
-  /**
-   * Of stopped applies, of insertion orders this config does not declare (DOOH205): not read
-   * and not touched (another config says whether they stay inactive), and maybe still paused.
-   */
+  /** Of insertion orders this config does not declare (DOOH205): untouched, maybe still paused. */
   undeclared: RecordedPause[];
   /** Why `not_restored` are not (the failed request). */
   error?: string;

@@ -1,18 +1,11 @@
 /**
- * The one description of each DSP resource's members (spec, G1, G2, G6), in the manner of
- * `TARGETING_OPTIONS` (targeting-members.ts): every member doohctl reads, its kind, and what
- * doohctl does with it. Types, normalization, comparison, bodies, fingerprints, export, pull
- * and doctor take their tables from it, scripts/gen-targeting-schemas.ts writes the schemas'
- * fragments, and the emulator's own table (src/emulator/members.ts) is checked against it
- * (ARCHITECTURE.md#adding-a-field).
+ * The one description of each DSP resource's members (spec, G1, G2, G6): every member doohctl
+ * reads, its kind and what doohctl does with it; every other list of members is taken from it,
+ * and src/emulator/members.ts is checked against it (ARCHITECTURE.md#adding-a-field).
  */
 import type { Money } from "./money.js";
 
-/**
- * What a member's value is, by kind. `text` and `url` are strings (a url is an absolute
- * http(s) URL in a config, src/model/url.ts); `opaque` is an object stored and returned as
- * given (pacing, G2).
- */
+/** A member's value by kind: a `url` is an http(s) URL (url.ts); `opaque` is stored as given (G2). */
 interface KindValue {
   id: string;
   text: string;
@@ -57,10 +50,7 @@ export interface FieldSpec {
   readonly flags: readonly FieldFlag[];
   /** The config schema's words and example (docs/config.md), for a `config` member. */
   readonly docs?: { readonly text: string; readonly example?: unknown };
-  /**
-   * The contract's words for it on reads and on writes, where it says more than the kind, and
-   * the contract's named schema of its value when the kind does not say it (`Pacing`).
-   */
+  /** The contract's words on reads and writes, and its named schema where the kind says less (`Pacing`). */
   readonly contract?: { readonly read?: string; readonly write?: string; readonly schema?: string };
 }
 

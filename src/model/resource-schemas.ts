@@ -1,8 +1,6 @@
 /**
- * The JSON schema fragments of a resource's members, from their kinds (resource-fields.ts):
- * the config schema's (`$defs/campaign/properties/cpm`) and the contract's (read, and written in
- * a PATCH or create). scripts/gen-targeting-schemas.ts writes them into schemas/*.json, and
- * doctor judges an answer's members by the contract's (src/cli/doctor/checks.ts).
+ * The JSON schema fragments of a resource's members, from their kinds (resource-fields.ts), for
+ * the config and the contract: scripts/gen-targeting-schemas.ts writes them, doctor reads them.
  */
 import type { FieldKind, FieldSpec, ResourceTable } from "./resource-fields.js";
 import { withFlag } from "./resource-fields.js";
@@ -61,10 +59,7 @@ export function contractFieldSchema(spec: FieldSpec, use: "read" | "write"): Sch
   return description === undefined ? schema : { ...schema, description };
 }
 
-/**
- * `existing` properties with `members`' fragments in place: a member already there keeps its
- * place, a new one goes after the last member of the table already there.
- */
+/** `existing` properties with `members`' fragments: a new one after the table's last one there. */
 function withMembers(
   existing: Schema,
   members: readonly FieldSpec[],
@@ -105,10 +100,8 @@ export function configResourceSchema(table: ResourceTable, existing: Schema): Sc
 }
 
 /**
- * A contract schema of a resource with the table's members: every member in its read schema
- * (each required: doohctl reads it; members.ts says which may be unset, G14), the `update`
- * ones in its PATCH schemas, the `create` ones in its create schema (the `required` ones
- * required).
+ * A resource's contract schema with the table's members: all in its read schema (each required;
+ * G14: members.ts says which may be unset), `update` ones in its PATCHes, `create` ones on create.
  */
 export function contractResourceSchema(table: ResourceTable, name: string, existing: Schema): Schema {
   const { read, patch, create } = table.contract;

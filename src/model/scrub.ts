@@ -1,15 +1,8 @@
 /**
- * The one secret scrubber: the client, the config guard (src/config/guard-text.ts) and the
- * CLI (src/cli/config-secrets.ts) all replace the secrets they know with it.
- *
- * The client's secrets (the password, every session token it sent) are scrubbed out of text
- * the server wrote, before that text becomes part of an error or an event. A server may echo
- * the request body of a failed login (the password) or the Cookie header (the token) in an
- * error `message` or in `data`, raw or escaped (echo-forms.ts: JSON, `\u`, HTML, URL, any
- * case, base64 of the password and of `email:password`); scrubbing here, at the client's
- * boundary, means nothing downstream (terminal, journal, plan file, JSON result) can print
- * it. Text is scrubbed whole before any cut (`excerpt`): a cut first could leave half a
- * secret that no longer matches.
+ * The one secret scrubber (the client, src/config/guard-text.ts, src/cli/config-secrets.ts). A
+ * server may echo the password or a session token, raw or escaped (echo-forms.ts), in an error's
+ * `message` or `data`: scrubbed at the client's boundary, nothing downstream (terminal, journal,
+ * plan, JSON) can print it. Text is scrubbed whole before any cut, or half a secret survives.
  */
 
 import { base64Forms, echoPattern } from "./echo-forms.js";
@@ -30,10 +23,8 @@ interface Pattern {
 }
 
 /**
- * Every echo form but the literal one starts with a backslash, `&`, `%` or `+` (echo-forms.ts):
- * a text without them can hold a secret only as itself, which a plain search finds. The
- * patterns of a long session token are large, and compiling one costs up to seconds: most
- * texts never need it.
+ * Every escaped form starts with a backslash, `&`, `%` or `+`: a text without them holds a secret
+ * only as itself, which a plain search finds, sparing a pattern that takes seconds to compile.
  */
 const ESCAPED = /[\\&%+]/;
 

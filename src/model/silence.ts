@@ -1,7 +1,4 @@
-/**
- * What is said of a request that gets no answer (docs/api-client.md "Retries"):
- * one phrase for the client's errors and the progress displays alike.
- */
+/** What errors and progress say of a request without an answer (docs/api-client.md "Retries"). */
 
 /** Which attempt of how many (counted as `retry.maxAttempts` counts them): "attempt 2 of 4". */
 export interface Tries {
@@ -19,10 +16,7 @@ export function noAnswerText(afterMs: number, tries?: Tries): string {
   return tries ? `${after} (${triesText(tries)})` : after;
 }
 
-/**
- * Seconds left, rounded up, as a countdown shows them: a wait that has not ended never reads
- * "0s", and one that has ended is not shown at all.
- */
+/** Seconds left, rounded up: a wait not over never reads "0s". */
 export function secondsLeft(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
 }

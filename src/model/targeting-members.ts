@@ -1,16 +1,8 @@
 /**
- * The one description of the targeting option kinds (G5, docs/assumptions.md#g5): every
- * table of option members in doohctl is taken from `TARGETING_OPTIONS`: the model's types and
- * normal form (targeting.ts), the client's tolerant reader (src/api/tolerant.ts), the config's
- * id check (src/config/id-numbers.ts), the renderers' words (src/render/format.ts), the
- * emulator's seed schema and its table of members
- * (src/emulator/seed-schema.ts, src/emulator/routes/targetings.ts), and the targeting parts of
- * the JSON schemas, which scripts/gen-targeting-schemas.ts writes and
- * test/model/targeting-members.test.ts checks. ARCHITECTURE.md#adding-a-targeting-member says
- * what else a new member needs.
- *
- * An option set is written in the config in the wire's own shape, so a member's name in the
- * config is its name on the wire.
+ * The one description of the targeting option kinds (G5, docs/assumptions.md#g5): every table of
+ * option members is taken from `TARGETING_OPTIONS`, the schemas' parts too
+ * (scripts/gen-targeting-schemas.ts); a member's config name is its wire name. What else a new
+ * member needs: ARCHITECTURE.md#adding-a-targeting-member.
  */
 
 /** What an option's id list holds: any id, or numeric strings only (venue types, G5). */

@@ -1,19 +1,12 @@
 /**
- * Targeting option sets (spec, "Targeting option set of a campaign"; G5). Normalized form:
- * id lists sorted and de-duplicated (they are sets), `exclude` present and false when absent
- * (never on a deal option), members in a fixed order. Two option sets are equal when their
- * normalized forms are; a targeting list is compared as a set of option sets. The members
- * and their fields are described once, in targeting-members.ts.
+ * Targeting option sets (spec; G5), compared in normal form: id lists as sorted sets, `exclude`
+ * false when absent (never on a deal), members in a fixed order; a list is a set of sets.
  */
 import { type KnownTargetingMembers, TARGETING_OPTIONS } from "./targeting-members.js";
 
 /** An option set: its known members, as TARGETING_OPTIONS describes them (targeting-members.ts). */
 export interface TargetingOptionSet extends KnownTargetingMembers {
-  /**
-   * G14: what a live set holds that doohctl does not know (`frequency_targeting_option`,
-   * `venue_type_targeting_option.radius`), as the client's reader marks it. Never on the wire
-   * (the contract refuses it in a PUT) and never compared: comparison is on known members.
-   */
+  /** G14: what a live set holds that doohctl does not know (the reader marks it); never sent or compared. */
   unknown_members?: string[];
 }
 
@@ -52,10 +45,7 @@ function key(set: TargetingOptionSet): string {
   return JSON.stringify(normalizeSet(set));
 }
 
-/**
- * A canonical targeting list with each set's key (its JSON, as `key` gives for a normalized
- * set), so that comparing and diffing lists already keyed normalizes nothing again.
- */
+/** A canonical list with each set's `key`, so lists already keyed are compared without normalizing again. */
 export interface KeyedTargetings {
   sets: TargetingOptionSet[];
   keys: string[];
@@ -75,10 +65,6 @@ function keyed(list: readonly TargetingOptionSet[]): KeyedTargetings {
 /** Normalizes each set, drops duplicates and sorts by key: a canonical list. Idempotent. */
 function normalizeList(list: readonly TargetingOptionSet[]): TargetingOptionSet[] {
   return keyed(list).sets;
-}
-
-function setEquals(a: TargetingOptionSet, b: TargetingOptionSet): boolean {
-  return key(a) === key(b);
 }
 
 function keyedEquals(a: KeyedTargetings, b: KeyedTargetings): boolean {
@@ -102,10 +88,7 @@ function keyedDifference(
   };
 }
 
-/**
- * What going from `before` to `after` adds and removes, as normalized sets. A set whose ids
- * changed counts as removed and added (G5: changing a set is removing it).
- */
+/** The normalized sets `after` adds and removes; G5: a changed set is removed and added. */
 function difference(
   before: readonly TargetingOptionSet[],
   after: readonly TargetingOptionSet[],
@@ -135,7 +118,6 @@ export const Targeting = {
   normalizeList,
   key,
   keyed,
-  setEquals,
   listEquals,
   keyedEquals,
   difference,

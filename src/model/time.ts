@@ -1,15 +1,8 @@
 /**
- * Instants. Config and API times are ISO 8601 date-times with `Z` or an offset; inside
- * doohctl they are canonical UTC strings (`2026-12-01T00:00:00Z`, a fraction only when
- * non-zero, trailing zeros dropped), so plans stay plain JSON and equal instants compare equal
- * as strings. A fraction may have any number of digits (RFC 3339, G14); up to nine are kept
- * exactly (nanoseconds), so `...00.000000Z` equals `...00Z` and `.1234567Z` stays itself.
- *
- * Every reading of a time text goes through one bounded cache: a config's or a plan's 10,000
- * campaigns share a few flights, and parsing each of their times again (to normalize, check,
- * compare, fingerprint) cost more than the rest of those steps. A reading is pure in its
- * text, so a remembered one is never stale; a refused text is not remembered, and is refused
- * again with the same TimeError.
+ * Instants: ISO 8601 with `Z` or an offset, held as canonical UTC strings (a fraction only when
+ * non-zero, up to nine digits kept exactly: RFC 3339, G14), so equal instants are equal strings.
+ * Readings go through one bounded cache: 10,000 campaigns share a few flights, and re-parsing
+ * cost more than the rest; a refused text is never remembered.
  */
 export class TimeError extends Error {
   override readonly name = "TimeError";
@@ -112,10 +105,7 @@ function parse(text: string): string {
   return instant(text).canonical;
 }
 
-/**
- * Milliseconds since the epoch of any accepted form (the whole milliseconds: finer digits are
- * left out), or a TimeError. To order two times, use `compare`, which sees every digit kept.
- */
+/** Whole milliseconds since the epoch, or a TimeError; to order two times, `compare` sees every digit. */
 function toMillis(text: string): number {
   return instant(text).millis;
 }

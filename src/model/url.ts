@@ -1,8 +1,7 @@
 /**
- * Pixel URLs as doohctl writes them to the API: `http://` or `https://`, a host, no white
- * space, and readable by WHATWG `URL`, as the API's `URL` type is read (the
- * specification's Creative fields; docs/assumptions.md#g6). Ad-server macros that a tracker fills in at serve time (`{cachebuster}`,
- * `[timestamp]`, `%%CB%%`) are part of many real pixel URLs and are accepted.
+ * A pixel URL as doohctl writes it: `http(s)://`, a host, no white space, readable by WHATWG `URL`
+ * as the API's `URL` type is (docs/assumptions.md#g6). Serve-time macros (`{cachebuster}`,
+ * `[timestamp]`, `%%CB%%`) are accepted.
  */
 export function httpUrlProblem(text: string): string | undefined {
   if (!/^https?:\/\//i.test(text)) return "is not an absolute http or https URL";
@@ -29,10 +28,9 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /**
- * `text` with anything between `scheme://` and the host's `@` replaced, parseable or not.
- * A password may hold a `/` (`u:s3/cret@host`, which no URL reader accepts, so it reaches an
- * error message): a `:` before the first `/` makes everything up to the last `@` before the
- * query count as user info. It may mask more than a password (`host:8080/a@b`), never less.
+ * `text` with anything between `scheme://` and the host's `@` masked, parseable or not. A
+ * password may hold a `/` (`u:s3/cret@host`): a `:` before the first `/` makes all up to the last
+ * `@` user info. It may mask more than a password (`host:8080/a@b`), never less.
  */
 export function withoutUserinfo(text: string): string {
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(text)?.[0] ?? "";
@@ -65,11 +63,7 @@ export function originWithScheme(text: string): string | undefined {
   return `${isLoopbackHost(bare[1]!.toLowerCase()) ? "http" : "https"}://${text}`;
 }
 
-/**
- * G13, the one rule for an API origin: scheme and host only, https, or plain http to a
- * loopback address (a local emulator). Config validation and the client both ask this and
- * word the answer for their reader.
- */
+/** G13, the one rule for an API origin: https, or http to loopback; config and client word it. */
 export type OriginVerdict =
   | { ok: true; origin: string }
   | { ok: false; problem: "no-scheme"; meant: string }

@@ -1,9 +1,4 @@
-/**
- * The DSP's resources as they cross the wire (spec, "Resources and their fields", completed
- * by G1, G2, G6, G9, G11). The emulator and the client share these types; each implements
- * the rules on its own.
- */
-
+/** The DSP's resources on the wire (spec, with G1, G2, G6, G9, G11), shared by emulator and client. */
 import type { Money } from "./money.js";
 import type {
   CAMPAIGN_FIELDS,
@@ -15,7 +10,7 @@ import type {
 } from "./resource-fields.js";
 import type { TargetingOptionSet } from "./targeting.js";
 
-// The members of each resource are described once, in resource-fields.ts; these types are taken from it.
+// Each resource's members come from its table in resource-fields.ts.
 
 /** G1: insertion orders are contracted outside the API; they are read and patched only. */
 export interface InsertionOrder extends WireOf<typeof INSERTION_ORDER_FIELDS> {}
@@ -28,10 +23,7 @@ export interface InsertionOrderPatch extends ChangesOf<typeof INSERTION_ORDER_FI
 /** G2. `pacing` is opaque: stored and returned as given. */
 export interface Campaign extends WireOf<typeof CAMPAIGN_FIELDS> {
   progress?: CampaignProgress;
-  /**
-   * G5 with a dialect's `campaign_targetings` (src/model/dialect.ts): the targetings the DSP
-   * embeds in the campaign's answer, judged as a targetings answer. Absent otherwise.
-   */
+  /** G5, a dialect's `campaign_targetings` (dialect.ts): the targetings its answer embeds. */
   targetings?: TargetingOptionSet[];
 }
 
@@ -111,10 +103,7 @@ export interface Creative extends WireOf<typeof CREATIVE_FIELDS> {
   audits: CreativeAuditEntry[];
 }
 
-/**
- * G6: one item of `PATCH /creatives`; the single-object PATCH takes the same without `id`.
- * The associations are written by the plan's association phase, not from a config field.
- */
+/** G6: one item of `PATCH /creatives` (the associations come from the plan's phase 5, not a field). */
 export interface CreativePatch extends ChangesOf<typeof CREATIVE_FIELDS> {
   id: string;
   campaign_ids?: string[];

@@ -1,12 +1,9 @@
 /**
  * G8 (docs/assumptions.md#g8): the rules the DSP enforces on every write, judged once for the
- * client. `validate` (config/rules.ts) judges what the config declares, where either end of a
- * flight may be left out; the plan's simulation (plan/findings/simulate.ts) judges every state its
- * requests pass through, where every value is known. Each caller words a breach in its own
- * terms. The emulator keeps its own implementation (src/emulator/rules.ts): it is the client's
- * test oracle, and test/model/write-rules.test.ts checks that the two agree on random states.
- *
- * Pure: no I/O. Times are compared exactly, to the nanosecond (G14, `Time.compare`).
+ * client, by `validate` (config/rules.ts: an end of a flight may be undeclared) and the plan's
+ * simulation (plan/findings/simulate.ts); each words a breach its own way. The emulator's oracle
+ * (src/emulator/rules.ts) is its own; test/model/write-rules.test.ts checks they agree. Times
+ * compare exactly (G14).
  */
 import { Time } from "./time.js";
 
@@ -53,9 +50,8 @@ function ordered(flight: Flight): boolean {
 }
 
 /**
- * Where a campaign's flight leaves its insertion order's, as far as the declared ends tell.
- * With only one end of the campaign's flight known, it still cannot fit when that end lies
- * past the other end of the insertion order's (flights are non-empty).
+ * Where a campaign's flight leaves its insertion order's, as far as declared: one known end past
+ * the insertion order's other end cannot fit either (flights are non-empty).
  */
 function outside(campaign: Flight, io: Flight): WriteRuleBreach[] {
   const { start_time: start, end_time: end } = campaign;
@@ -76,10 +72,7 @@ function outside(campaign: Flight, io: Flight): WriteRuleBreach[] {
   return out;
 }
 
-/**
- * The rules one campaign breaks against its insertion order: its own flight order, each end
- * outside the insertion order's flight, and its cpm currency. In that order; none: empty.
- */
+/** The rules one campaign breaks against its insertion order: flight order, flight, cpm currency. */
 function campaign(terms: CampaignTerms, io: InsertionOrderTerms): readonly WriteRuleBreach[] {
   let out: WriteRuleBreach[] | undefined;
   const add = (breach: WriteRuleBreach) => {
@@ -96,11 +89,7 @@ function campaign(terms: CampaignTerms, io: InsertionOrderTerms): readonly Write
   return out ?? NONE;
 }
 
-/**
- * The rules an insertion order breaks itself: its flight order, and its campaigns'
- * `budget_impressions`, summed by the caller (`campaignBudgets`), over its own budget when
- * that is set ("campaigns divide the insertion order budget").
- */
+/** The rules an insertion order breaks: its flight order, its campaigns' budgets (summed) over its own. */
 function insertionOrder(terms: InsertionOrderTerms, campaignBudgets: number): readonly WriteRuleBreach[] {
   let out: WriteRuleBreach[] | undefined;
   if (!ordered(terms)) out = [{ rule: "flight_order" }];

@@ -1,8 +1,6 @@
 /**
- * The live state a plan read, indexed once: objects by id, campaigns by insertion order and by
- * identity (insertion order and name, ARCHITECTURE.md#identity), creatives by the campaigns they
- * are associated with. Every lookup the planner makes goes through one index, built once per
- * plan, so 10,000 campaigns plan in linear time and no module groups the live state again.
+ * The live state a plan read, indexed once per plan (ARCHITECTURE.md#identity): every lookup
+ * goes through it, so 10,000 campaigns plan in linear time and nothing groups the state again.
  */
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import type { LiveState } from "./types.js";

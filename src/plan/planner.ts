@@ -1,16 +1,12 @@
 /**
- * `createPlan`: desired + live + options -> Plan. Pure and deterministic: the same inputs
- * give the same plan, byte for byte (change ids in plan order, findings in a fixed order).
- * It goes through the stages once each, in their order (ARCHITECTURE.md#the-plans-stages):
- * the changes, their requests, the findings on both; then it assembles the plan.
+ * `createPlan`: desired + live + options -> Plan, pure: the same inputs give the same bytes. It goes
+ * through the stages once each, in order (ARCHITECTURE.md#the-plans-stages), then assembles.
  */
-
 import { endpointsFor } from "../api/endpoints.js";
 import type { DesiredState } from "../model/desired.js";
 import { RateLimit } from "../model/limits.js";
 import { buildChanges } from "./changes/build.js";
 import { judge } from "./findings/pass.js";
-import { savedThresholds } from "./findings/thresholds.js";
 import { LiveIndex } from "./live-index.js";
 import { pauseSummary } from "./requests/pauses.js";
 import { scheduleRequests } from "./requests/schedule.js";
@@ -38,7 +34,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
   const pauses = pauseSummary(schedule, built.changes, options);
   const allowed = [...new Set(options.allowed ?? [])].sort();
   const { findings, requests, money } = judge({ desired, live, built, schedule, options, allowed });
-  const saved = savedThresholds(options.thresholds);
+  const { thresholds } = options;
   return {
     format_version: PLAN_FORMAT_VERSION,
     tool_version: options.toolVersion,
@@ -55,7 +51,7 @@ export function createPlan(desired: DesiredState, live: LiveState, options: Plan
     targets: [...(options.targets ?? [])],
     ...(maxPauseMs !== undefined ? { max_pause_ms: maxPauseMs } : {}),
     ...(allowed.length > 0 ? { allowed } : {}),
-    ...(saved !== undefined ? { thresholds: saved } : {}),
+    ...(thresholds && Object.keys(thresholds).length > 0 ? { thresholds } : {}),
     ...(options.changed ? { scope: options.changed } : {}),
     fingerprints: fingerprints(live, index, built.normalizedLiveTargetings),
     changes: built.changes,

@@ -1,11 +1,8 @@
 /**
- * Reads the live state a plan needs, and nothing more, in the fewest requests the API allows:
- * insertion orders by id (100 a request), their campaigns with progress by `insertion_order_id`, the
- * targetings only of campaigns whose config declares `targetings`, the creatives the config
- * names plus those associated with campaigns whose config declares `creatives` or that the
- * plan activates (DOOH501), the creative categories a creative would gain (G6 rule 5), and
- * the advertisers of the read insertion orders (100 ids a request) to name them in the money
- * table and in an advertiser mismatch (G6).
+ * Reads the live state a plan needs, and nothing more, in the fewest requests: insertion orders
+ * and their campaigns with progress; targetings and creatives only where the config declares
+ * them (or the plan activates: DOOH501); categories a creative would gain (G6 rule 5); and the
+ * advertisers, to name them (money table, G6 mismatch).
  */
 import { readByValues } from "../api/paging.js";
 import type { DspClient, SendOptions } from "../api/types.js";
@@ -34,10 +31,7 @@ export interface ReadOptions {
   changed?: ChangedScope;
   onProgress?: (progress: ReadProgress) => void;
   signal?: AbortSignal;
-  /**
-   * Campaigns of the recovery record: read wherever they are, since the plan reactivates them
-   * whatever `--target` says; only the campaign itself, as nothing else of it changes outside the scope.
-   */
+  /** Campaigns of the recovery record: read wherever they are, as reactivated whatever `--target` says. */
   recordedCampaigns?: readonly string[];
 }
 
@@ -104,9 +98,8 @@ export async function readLiveState(
   const unread = [...recorded].filter((id) => !listed.has(id));
   if (unread.length > 0) append(campaigns, await client.getCampaigns(unread, send));
 
-  // State-free restoration (docs/safety.md, Recovery record): a narrowed plan also reads the
-  // inactive campaigns in flight of the other declared orders that declare a campaign
-  // `active: true` (one request per 100 orders), and reactivates those declared so.
+  // State-free restoration (docs/safety.md, Recovery record): a narrowed plan also reads the inactive
+  // campaigns in flight of other orders declaring one `active: true`, to reactivate those.
   const restorable = desired.insertionOrders
     .filter((io) => !ioIds.has(io.id) && io.campaigns.some((c) => c.fields.active === true))
     .map((io) => io.id);
@@ -208,10 +201,8 @@ export async function readLiveState(
 }
 
 /**
- * G6 rule 5: `category_ids` must name existing categories. A category a creative already has
- * exists (categories are read-only), so only those it would gain are read (by id or the
- * unfiltered list, whichever is cheaper: the list names no filter field, G12);
- * nothing at all when the config declares no `category_ids`.
+ * G6 rule 5: `category_ids` must exist. Categories are read-only, so only those a creative would
+ * gain are read (by id or the whole list, whichever is cheaper: G12); none without `category_ids`.
  */
 async function readGainedCategories(input: {
   client: DspClient;

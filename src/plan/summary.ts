@@ -1,9 +1,6 @@
-/**
- * The plan's summary: counts per action, request counts, the apply-time estimate at the
- * write window, and per insertion order the money and impression deltas a reviewer weighs.
- */
+/** The plan's summary: counts, the apply-time estimate, each insertion order's deltas for a reviewer. */
 import type { DesiredState } from "../model/desired.js";
-import { RateLimit, type RateLimits } from "../model/limits.js";
+import { RateLimit } from "../model/limits.js";
 import { Money } from "../model/money.js";
 import { count, grouped } from "../model/plural.js";
 import { deactivates } from "./changes/changes.js";
@@ -18,19 +15,6 @@ import type {
   PlanSummary,
 } from "./types.js";
 import { writeSendTimes } from "./window.js";
-
-/**
- * When the last write may go, at the write window as it stands (`window.ts`): the first
- * `limit` at once, each further one when the slot of the write `limit` places before it
- * frees; slots other runs hold (`busyMs`, ms until each frees) count too. Window-bound.
- */
-export function estimateApplyMs(
-  writes: number,
-  rateLimits: RateLimits,
-  busyMs: readonly number[] = [],
-): number {
-  return writeSendTimes(writes, rateLimits.write, busyMs).at(-1) ?? 0;
-}
 
 function signed(n: number): string {
   return `${n > 0 ? "+" : ""}${grouped(n)}`;
@@ -152,7 +136,8 @@ export function planSummary(input: {
     actions,
     write_requests: requests.length,
     read_requests: input.readRequests,
-    estimated_apply_ms: estimateApplyMs(requests.length, options.rateLimits, busy),
+    // When the last write may go at the write window as it stands (window.ts): window-bound.
+    estimated_apply_ms: writeSendTimes(requests.length, options.rateLimits.write, busy).at(-1) ?? 0,
     write_window: RateLimit.formatWindow(options.rateLimits.write),
     ...(busy.length > 0 ? { write_slots_in_use: busy.length } : {}),
     insertion_orders: deltas,

@@ -1,6 +1,5 @@
 /**
- * The Plan: a plain, serializable value (ARCHITECTURE.md#plan). No classes, functions or Dates:
- * `plan -o plan.json` then `apply --plan plan.json` round-trips it. Bump
+ * The Plan: plain, serializable data that `apply --plan` round-trips (ARCHITECTURE.md#plan). Bump
  * PLAN_FORMAT_VERSION on any incompatible change and keep schemas/plan.schema.json in step.
  */
 import type { SourceRef } from "../model/desired.js";
@@ -195,21 +194,14 @@ export interface PauseSummary {
   max_pause_ms?: number;
 }
 
-/**
- * The maximum spend of one advertiser's campaigns in one currency: budget_impressions x cpm /
- * 1000, summed, exact. Campaigns of the insertion orders the plan read, new ones included.
- */
+/** The maximum spend of one advertiser's campaigns (of the insertion orders read) in one currency. */
 export interface SpendDelta {
   /** The campaigns' insertion order's advertiser (live). */
   advertiser_id: string;
   /** The advertiser's name, when the plan read it. */
   advertiser_name?: string;
   currency_code: string;
-  /**
-   * Maximum spend, summed over the campaigns of the insertion orders read, active or not: per
-   * campaign, progress.spend (G2) + max(0, budget_impressions - delivered) x cpm / 1000 while
-   * its flight has not ended, progress.spend once it has (docs/plan.md, "Money").
-   */
+  /** Summed over the campaigns, active or not (spend.ts, G2; docs/plan.md, "Money"). */
   max_spend_before: Money;
   max_spend_after: Money;
   /** after - before; negative when the plan lowers it. */
@@ -220,10 +212,7 @@ export interface SpendDelta {
   remaining?: Money;
   /** Campaigns read without progress, counted at budget_impressions x cpm / 1000 (the upper bound). */
   without_progress?: string[];
-  /**
-   * G15: campaigns whose spend in this currency the DSP does not report (it reports their spend
-   * in an earlier cpm's currency): the maximums count only what they have left to buy in it.
-   */
+  /** G15: campaigns whose spend in this currency the DSP does not report: counted at what is left. */
   spend_not_reported?: string[];
 }
 
@@ -258,10 +247,10 @@ export interface PlanSummary {
   actions: Partial<Record<ChangeKind, number>>;
   write_requests: number;
   read_requests: number;
-  /** Window-bound (`window.ts`): when the last write may go at the write window as it stood at planning. */
+  /** When the last write may go at the write window as it stood at planning (window.ts). */
   estimated_apply_ms: number;
   write_window: string;
-  /** Write slots recent runs on this machine (the user's own earlier ones too) held at planning (pacing across runs); absent when none. */
+  /** Write slots other runs on this machine held at planning (pacing across runs); absent when none. */
   write_slots_in_use?: number;
   insertion_orders: InsertionOrderDelta[];
   /** Per advertiser and currency; absent in plans saved before doohctl showed spend. */
@@ -270,11 +259,7 @@ export interface PlanSummary {
   campaign_spend?: CampaignSpendDelta[];
   /** Insertion orders whose `budget_money` the plan changes; absent when none. */
   budget_money?: BudgetMoneyDelta[];
-  /**
-   * Present when the config declares a `policy:`: the revision it was compared with
-   * (`--changed-since`; absent when there was none, so the plan could not compare) and the
-   * rules loosened since (DOOH907).
-   */
+  /** With a `policy:`: the `--changed-since` revision it was compared with, and what loosened (DOOH907). */
   policy?: { compared_with?: string; loosened: string[] };
   /** Present when the plan pauses campaigns for targeting changes. */
   pauses?: PauseSummary;
@@ -286,10 +271,7 @@ export interface Plan {
   created_at: string;
   /** `connection.account` of the config, when it is one of several accounts (docs/safety.md). */
   account?: string;
-  /**
-   * `rate_limits` (`get=100/60s,write=10/60s,session=10/60s`) lets `apply --plan` pace as
-   * planned; `user` is the API user the plan read with: `apply --plan` refuses another.
-   */
+  /** `rate_limits` lets `apply --plan` pace as planned; it refuses a `user` other than the plan's. */
   connection: { api_origin: string; environment: Environment; rate_limits?: string; user?: string };
   config_files: { path: string; sha256: string }[];
   /** `--target` ids the plan was narrowed to; empty when it covers the whole config. */
@@ -299,7 +281,7 @@ export interface Plan {
   /** `--allow` policy codes: their denials are warnings in this plan. Absent when none. */
   allowed?: string[];
   /** The threshold flags the plan was made with; absent when it used the defaults. */
-  thresholds?: SavedThresholds;
+  thresholds?: PlanThresholds;
   /** Present when `--changed-since` narrowed the plan: what it covers, and what it did not refresh. */
   scope?: ChangedScope;
   fingerprints: Fingerprint[];
@@ -309,11 +291,7 @@ export interface Plan {
   summary: PlanSummary;
 }
 
-/**
- * `--changed-since REF`: the declared objects whose desired state differs from the config at
- * REF. The plan reads and compares only these (plus what G8 needs); the rest is not refreshed,
- * so drift elsewhere is not shown.
- */
+/** `--changed-since REF`: the declared objects that differ from REF, all a plan reads (and G8's needs). */
 export interface ChangedScope {
   /** REF as given on the command line. */
   since: string;
@@ -341,30 +319,24 @@ export interface LiveState {
   targetings: Record<string, TargetingOptionSet[]>;
   creatives: Creative[];
   advertisers: Advertiser[];
-  /**
-   * G6 rule 5: the categories a creative of the config would gain, those that exist. Absent
-   * when the config declares no `category_ids`: then the planner checks none.
-   */
+  /** G6 rule 5: the existing categories a creative would gain; absent without `category_ids`. */
   creativeCategories?: CreativeCategory[];
   /** Read requests made to build this state. */
   readRequests: number;
 }
 
-/** `--budget-increase-threshold` and `--cpm-increase-threshold` as a saved plan records them. */
-export interface SavedThresholds {
-  budget_increase_percent?: number;
-  cpm_increase_percent?: number;
-  min_budget_days?: number;
-}
-
-/** Thresholds of analyzer DOOH401, in percent of the live value. */
+/**
+ * The threshold flags, in the saved plan's words, so that `apply --plan` makes the plan again
+ * with the limits it was reviewed with (a policy increase rule without a `limit` takes them:
+ * DOOH902, DOOH903).
+ */
 export interface PlanThresholds {
-  /** @default 50 */
-  budgetIncreasePercent?: number;
+  /** DOOH401, in percent of the live value. @default 50 */
+  budget_increase_percent?: number;
   /** @default 20 */
-  cpmIncreasePercent?: number;
+  cpm_increase_percent?: number;
   /** DOOH304: a budget cut in flight leaving fewer days than this at the current pace. @default 2 */
-  minBudgetDays?: number;
+  min_budget_days?: number;
 }
 
 /** Everything `createPlan` needs besides desired and live state; it reads no clock itself. */
@@ -384,10 +356,7 @@ export interface PlanOptions {
   allowed?: readonly string[];
   /** For the apply-time estimate and pause lengths (the write window). */
   rateLimits: RateLimits;
-  /**
-   * The recovery record: campaigns earlier applies paused and did not reactivate. One still
-   * inactive and not declared `active: false` is planned for reactivation (DOOH202).
-   */
+  /** The recovery record: one still inactive and not declared `active: false` is reactivated (DOOH202). */
   recorded?: readonly RecordedPause[];
   /** Record files and entries not acted on: DOOH206 (error) when unreadable, else DOOH205. */
   recordIssues?: readonly RecordIssue[];

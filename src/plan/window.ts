@@ -1,16 +1,10 @@
 /**
- * When the write window lets each request of a plan go (G10: a sliding window of `limit`
- * requests per `windowMs`, a slot held from a request until one window later). The window
- * as it stands: empty but for the slots other runs on this machine hold (pacing across
- * runs). Window-bound: it counts what the rate limit imposes, not network or server time,
- * so 8 writes into an empty 10/60s window take about 0 s, and the 11th waits for the 1st.
+ * When the write window (G10: a slot held one window from each request), as other runs on this
+ * machine hold it, lets each request go: what the rate limit imposes, not network time.
  */
 import type { RateWindow } from "../model/limits.js";
 
-/**
- * @param busyMs for each slot other runs hold now, the milliseconds until it frees
- * @returns for each of `writes` requests, in order, milliseconds from now until it may go
- */
+/** For each of `writes` requests, ms from now until it may go; `busyMs`: until each held slot frees. */
 export function writeSendTimes(writes: number, window: RateWindow, busyMs: readonly number[] = []): number[] {
   // Times at which held slots free, ascending; each new one (send + window) is the latest yet.
   const frees = busyMs.filter((ms) => ms > 0).sort((a, b) => a - b);

@@ -1,8 +1,7 @@
 /**
- * `pull --new`: live campaigns of declared insertion orders that the config does not declare
- * and whose flight has not ended, appended to the insertion order's `campaigns` list in the
- * file that declares it, in export's form with `id` pinned (src/render/export.ts). Their
- * creatives are not read, so the appended entry leaves associations unmanaged.
+ * `pull --new`: live campaigns of declared insertion orders, undeclared and not ended, appended to
+ * the order's `campaigns` list in export's form with `id` pinned (src/render/export.ts). Their
+ * creatives are not read: the entry leaves associations unmanaged.
  */
 import { Document, isSeq, parseDocument } from "yaml";
 import type { DesiredState } from "../model/desired.js";
@@ -12,8 +11,9 @@ import type { Campaign } from "../model/wire.js";
 import { campaignAddress } from "../plan/changes/identity.js";
 import type { LiveState } from "../plan/types.js";
 import { campaignEntry, exportLayout } from "../render/export.js";
-import type { Splice } from "./document-edit.js";
+import { columnOf, valueRange } from "./document-edit.js";
 import type { NotPulled } from "./items.js";
+import type { Splice } from "./line-diff.js";
 import { locate, pathSegments } from "./locate.js";
 
 /** Live campaigns of declared insertion orders that no declared campaign matches, not ended. */
@@ -66,20 +66,13 @@ export function appendSplices(input: {
       }
       continue;
     }
-    const range = list.node.range as [number, number, number];
-    const start = range[0];
-    const column = start - (text.lastIndexOf("\n", start - 1) + 1);
-    let end = range[1];
     // After the last item, before the comments and blank lines that end the list.
-    while (end > start) {
-      const lineStart = text.lastIndexOf("\n", end - 2) + 1;
-      if (lineStart <= start || !/^\s*(#.*)?\r?\n?$/.test(text.slice(lineStart, end))) break;
-      end = lineStart;
-    }
+    const [start, end] = valueRange(list.node, text);
+    const column = columnOf(text, start);
     const lead = text[end - 1] === "\n" ? "" : eol;
     const live = { targetings: Object.fromEntries(input.targetings) } as unknown as LiveState;
     const entries = mine.map((c) => campaignEntry(c, live, undefined));
-    const block = entryText(entries)
+    const block = exportLayout(new Document(entries))
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => `${" ".repeat(column)}${line}`)
@@ -88,9 +81,4 @@ export function appendSplices(input: {
     for (const c of mine) result.appended.push({ address: address(c), campaign_id: c.id, file });
   }
   return result;
-}
-
-/** Export's layout: id lists, targeting options and a flat pacing on one line. */
-function entryText(entries: Record<string, unknown>[]): string {
-  return exportLayout(new Document(entries));
 }

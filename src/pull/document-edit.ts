@@ -1,12 +1,10 @@
 /**
- * Rewrites the drifted values of one config file in place: every other byte stays as it was
- * (comments, blank lines, key order, quoting, line endings). Edits are splices of the source
- * text at the ranges the `yaml` parser reports, never a re-serialization of the document.
+ * Rewrites the drifted values of one config file in place, by splices at the ranges the `yaml`
+ * parser reports: every other byte stays (comments, key order, quoting, line endings).
  *
- * Shared values (docs/pull.md, Shared values): a value read through an anchor changes at the
- * anchor only when every object that reads it drifted to the same value; otherwise the
- * drifted object gets its own value at its own place (a key after `<<`, or the alias
- * replaced by a copy), so that what another object reads never changes.
+ * Shared values (docs/pull.md): a value read through an anchor changes there only when every reader
+ * drifted to the same value; otherwise the drifted object gets its own value (a key after `<<`, or
+ * the alias replaced by a copy), so that what another object reads never changes.
  */
 import {
   type Document,
@@ -33,6 +31,7 @@ import {
   timeText,
 } from "./forms.js";
 import { itemKey, type NotPulled, type Pulled, type PullItem } from "./items.js";
+import { lineAt, lineStarts, type Splice } from "./line-diff.js";
 import { keyText, type Located, locate, pathSegments } from "./locate.js";
 
 /** One declared field of this file: who reads what (for the shared-value rule). */
@@ -56,24 +55,16 @@ interface Ctx {
   doc?: Document;
 }
 
-export interface Splice {
-  start: number;
-  end: number;
-  text: string;
-}
-
 function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
+  return lineAt(lineStarts(text), offset) + 1;
 }
 
-function columnOf(text: string, offset: number): number {
+export function columnOf(text: string, offset: number): number {
   return offset - (text.lastIndexOf("\n", offset - 1) + 1);
 }
 
 /** The replaced range of a block collection, without the comment and blank lines it ends with. */
-function valueRange(node: Node, text: string): [number, number] {
+export function valueRange(node: Node, text: string): [number, number] {
   const [start, end] = node.range ?? [0, 0];
   let stop = end;
   while (stop > start) {
@@ -84,10 +75,7 @@ function valueRange(node: Node, text: string): [number, number] {
   return [start, stop];
 }
 
-/**
- * Live option sets in the order the author wrote the sets that stay (the plan compares sets,
- * sorted); sets the author did not write follow, in the plan's order.
- */
+/** Live option sets in the author's order of the sets that stay (the plan sorts them); new ones follow. */
 function inAuthorOrder(value: JsonValue, node: Node, doc: Document | undefined): JsonValue {
   if (!Array.isArray(value) || !isSeq(node) || doc === undefined) return value;
   const rank = new Map<string, number>();
@@ -119,11 +107,9 @@ function valueText(item: PullItem, given: JsonValue, node: Node, ctx: Ctx & { in
       typeof value === "string" && typeof node.value !== "string" ? "PLAIN" : form.style,
     );
   }
-  if (item.kind === "money" && value !== null && isScalar(node) && typeof node.value === "string") {
-    return scalarText(moneyText(value as unknown as Money, form.written), form.style);
-  }
   if (item.kind === "money" && value !== null && isScalar(node)) {
-    return scalarText(moneyText(value as unknown as Money, undefined), "PLAIN");
+    const style = typeof node.value === "string" ? form.style : "PLAIN";
+    return scalarText(moneyText(value as unknown as Money, form.written), style);
   }
   if (ctx.inline || form.flow || isScalar(node)) return flowText(value, form);
   const [start, end] = valueRange(node, ctx.text);

@@ -1,7 +1,6 @@
 /**
- * A live value written the way the author wrote the value it replaces (docs/pull.md): the
- * quoting of a scalar, money as text with the author's decimals, a time in the author's
- * offset, a list or map in flow or block style. Returns YAML source text, never a node.
+ * A live value written as the author wrote the value it replaces (docs/pull.md): the scalar's
+ * quoting, money's decimals, a time's offset, a collection's flow or block style. YAML text out.
  */
 import { isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
 import { Money } from "../model/money.js";
@@ -37,17 +36,10 @@ function styleOf(node: unknown): ScalarStyle | undefined {
 
 function firstStringStyle(node: unknown): ScalarStyle | undefined {
   if (isScalar(node)) return typeof node.value === "string" ? styleOf(node) : undefined;
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      const found = firstStringStyle(pair.value);
-      if (found) return found;
-    }
-  }
-  if (isSeq(node)) {
-    for (const item of node.items) {
-      const found = firstStringStyle(item);
-      if (found) return found;
-    }
+  const children: unknown[] = isMap(node) ? node.items.map((p) => p.value) : isSeq(node) ? node.items : [];
+  for (const child of children) {
+    const found = firstStringStyle(child);
+    if (found) return found;
   }
   return undefined;
 }
@@ -83,9 +75,8 @@ export function authorForm(node: Node, text: string): AuthorForm {
 }
 
 /**
- * A scalar in the given style: strings keep their quoting unless it cannot hold them (then
- * double-quoted). The quoting is the `yaml` library's, through the one YAML rule
- * (src/render/yaml-text.ts), which refuses a string that would not read back the same.
+ * A scalar in the given style, or double-quoted when it cannot hold it: the `yaml` library's quoting
+ * through the one YAML rule (src/render/yaml-text.ts), which refuses what would not read back.
  */
 export function scalarText(value: JsonValue, style: ScalarStyle, place: ScalarPlace = "value"): string {
   if (typeof value !== "string") return value === null ? "null" : String(value);
@@ -138,8 +129,8 @@ export function flowText(value: JsonValue, form: Pick<AuthorForm, "padded" | "it
 }
 
 /**
- * A list or map in block style for a node starting at `column`: the first line goes where
- * the node starts, the next ones are indented; nested values are written in flow style.
+ * A list or map in block style, its first line where the node starts at `column`, the rest
+ * indented; nested values in flow style.
  */
 export function blockText(value: JsonValue, column: number, form: AuthorForm, eol: string): string {
   const indent = " ".repeat(column);

@@ -1,7 +1,6 @@
 /**
- * The plan's changes read backwards: each declared field whose live value differs becomes a
- * PullItem (the live value, written where the config declares it); what a config edit
- * cannot express, or must not (a pause nobody chose), becomes a NotPulled with what to do.
+ * The plan's changes read backwards: a declared field whose live value differs is a PullItem;
+ * what a config edit cannot or must not say (a pause nobody chose) is a NotPulled with what to do.
  */
 import type { DesiredCampaign, DesiredState, SourceRef } from "../model/desired.js";
 import type { RecordedPause } from "../model/recovery.js";

@@ -1,11 +1,11 @@
 /**
- * A unified diff of one file from the splices pull made: each splice's old lines against its
- * new lines (their common first and last lines trimmed), with three lines of context, hunks
- * merged when their context meets. Linear in the file: a 10,000-campaign file has ~100,000
- * lines, too many for a general line diff when only the spliced lines can differ.
+ * A unified diff from pull's splices: each splice's lines, common ends trimmed, three lines of
+ * context, hunks merged when their context meets. Linear in the file (10,000 campaigns are ~100,000
+ * lines): only the spliced lines can differ.
  */
 
-export interface TextSplice {
+/** A replacement of `start..end` of a text (offsets in the original). */
+export interface Splice {
   start: number;
   end: number;
   text: string;
@@ -26,13 +26,13 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function lineStarts(text: string): number[] {
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
 }
 
-function lineAt(starts: readonly number[], offset: number): number {
+export function lineAt(starts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -44,10 +44,10 @@ function lineAt(starts: readonly number[], offset: number): number {
 }
 
 /** The changed lines of each splice (splices in the original's offsets, not overlapping). */
-function changes(text: string, splices: readonly TextSplice[]): Change[] {
+function changes(text: string, splices: readonly Splice[]): Change[] {
   const starts = lineStarts(text);
   const sorted = [...splices].sort((a, b) => a.start - b.start);
-  const merged: { first: number; last: number; parts: TextSplice[] }[] = [];
+  const merged: { first: number; last: number; parts: Splice[] }[] = [];
   for (const splice of sorted) {
     const first = lineAt(starts, splice.start);
     const last = lineAt(starts, Math.max(splice.start, splice.end - 1));
@@ -88,7 +88,7 @@ function changes(text: string, splices: readonly TextSplice[]): Change[] {
 }
 
 /** `--- a/file` / `+++ b/file` and its hunks; "" when nothing changes. */
-export function unifiedDiff(file: string, text: string, splices: readonly TextSplice[]): string {
+export function unifiedDiff(file: string, text: string, splices: readonly Splice[]): string {
   const all = changes(text, splices).filter((c) => c.removed.length > 0 || c.added.length > 0);
   if (all.length === 0) return "";
   const lines = splitLines(text).map((l) => l.replace(/\r$/, ""));

@@ -1,8 +1,7 @@
 /**
- * Finds where a declared value is written in a YAML document, following aliases and `<<`
- * merge keys as the config loader does (src/config/yaml/aliases.ts): a value reached through
- * one is written at the anchor, and other objects may read it too (docs/pull.md, Shared
- * values). The path is the one a SourceRef carries: `insertion_orders[0].campaigns[2].cpm`.
+ * Where a declared value is written (a SourceRef's path, `insertion_orders[0].campaigns[2].cpm`),
+ * following aliases and `<<` merge keys as the loader does (src/config/yaml/aliases.ts): a value
+ * reached through one is written at the anchor, which other objects may read (docs/pull.md).
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
 
@@ -33,10 +32,7 @@ function deref(doc: Document, node: unknown): Node | undefined {
   return current as Node | undefined;
 }
 
-/**
- * A map key as written. A document parsed as the config loader parses it (`merge: true`,
- * src/config/yaml/read.ts) holds the merge key `<<` as a symbol: it reads `<<` here too.
- */
+/** A map key as written; the loader's documents (`merge: true`) hold `<<` as a symbol. */
 export function keyText(key: unknown): string | undefined {
   if (!isScalar(key)) return undefined;
   return typeof key.value === "symbol" ? (key.value.description ?? "<<") : String(key.value);

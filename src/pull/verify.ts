@@ -1,8 +1,7 @@
 /**
- * pull checks its own work before it writes (docs/pull.md): the new texts load as a config,
- * a plan of them against the same live state has no change for the pulled fields, and every
- * other declared value reads exactly as before, so that no object reading a shared value,
- * and no value pull did not mean to touch, changed.
+ * pull checks its work before it writes (docs/pull.md): the new texts load, a plan of them has no
+ * change for the pulled fields, and every other declared value reads as before, so nothing another
+ * object reads, and nothing pull did not mean to touch, changed.
  */
 import type { DesiredState } from "../model/desired.js";
 import { printable } from "../model/printable.js";
@@ -34,8 +33,8 @@ export function declaredValues(desired: DesiredState): Map<string, string> {
 }
 
 /**
- * `address field` for a message: the address is DSP text and may hold a NUL itself (the
- * field never does), so the key splits at its last NUL and the address is printable.
+ * `address field` for a message: the address is DSP text and may hold a NUL, so the key splits at
+ * its last NUL, and the address is printable.
  */
 function shownKey(key: string): string {
   const cut = key.lastIndexOf("\u0000");

@@ -1,8 +1,7 @@
 /**
- * Reading and writing config files for pull: never through a link, only regular files, and
- * a file that changed since pull read it, or a read-only one, is refused (its digest is
- * compared right before the write). The write is the one atomic write
- * (src/api/atomic-write.ts), keeping the file's mode.
+ * Config files for pull: regular files only, never through a link; one that changed since pull read
+ * it (digest compared right before the write), or is read-only, is refused. The write is the one
+ * atomic write (src/api/atomic-write.ts), keeping the file's mode.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
@@ -17,8 +16,12 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** The bytes of a regular file named directly (a link is refused, not followed). */
-export function readRegular(path: string, display: string): Buffer {
+/**
+ * The bytes of a regular file named directly (a link is refused, not followed). One larger than
+ * `maxBytes`, the most a config file is read (docs/safety.md, Size caps), is not the file pull
+ * read: it is refused unread.
+ */
+export function readRegular(path: string, display: string, maxBytes: number): Buffer {
   const stats = lstatSync(path);
   if (stats.isSymbolicLink()) {
     throw new PullFileError(
@@ -26,19 +29,25 @@ export function readRegular(path: string, display: string): Buffer {
     );
   }
   if (!stats.isFile()) throw new PullFileError(`${display} is not a regular file`);
+  if (stats.size > maxBytes) throw changed(display);
   return readFileSync(path);
 }
 
+const changed = (display: string) =>
+  new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
+
 /**
- * Replaces `path` with `text` unless its bytes are no longer those with digest `expected`, or
- * it is read-only: a file its owner made read-only is theirs to change, never replaced behind
- * their back. The file keeps its mode (0640 stays 0640).
+ * Replaces `path` with `text` unless its digest is no longer `expected`, or it is read-only: a file
+ * its owner made read-only is theirs to change. The file keeps its mode.
  */
-export function writeIfUnchanged(path: string, display: string, text: string, expected: string): void {
-  const now = readRegular(path, display);
-  if (sha256(now) !== expected) {
-    throw new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
-  }
+export function writeIfUnchanged(
+  path: string,
+  display: string,
+  text: string,
+  expected: string,
+  maxBytes: number,
+): void {
+  if (sha256(readRegular(path, display, maxBytes)) !== expected) throw changed(display);
   const mode = lstatSync(path).mode & 0o7777;
   if ((mode & 0o200) === 0) {
     throw new PullFileError(

@@ -1,7 +1,6 @@
 /**
- * `apply --format json`: the apply result as a document, its `format_version` first, as the
- * saved plan and the status report carry theirs, so that a pipeline reading it can tell an
- * incompatible doohctl. Pure: `(result) => string`; the text report is report.ts.
+ * `apply --format json`: the apply result, its `format_version` first (as the saved plan's and the
+ * status report's), so a pipeline can tell an incompatible doohctl; the text report is report.ts.
  */
 import type { ApplyResult } from "../model/apply-report.js";
 

@@ -1,10 +1,9 @@
 /**
- * `doohctl export`: live objects -> config YAML in the config format of docs/config.md, so that a plan on the
- * exported file reports no changes. Every managed field is written as the planner compares it
- * (Money as text, times in UTC, targetings normalized, creatives as sorted id lists), with a
- * comment per insertion order and campaign naming the advertiser and flight.
+ * `doohctl export`: live objects -> config YAML (docs/config.md) on which a plan reports no changes:
+ * every managed field as the planner compares it, a comment per insertion order and campaign naming
+ * the advertiser and flight.
  */
-import { Document, isMap, isScalar, isSeq, visit, type YAMLMap } from "yaml";
+import { Document, isMap, isScalar, isSeq, visit, type YAMLMap, type YAMLSeq } from "yaml";
 import { Money } from "../model/money.js";
 import { printable } from "../model/printable.js";
 import {
@@ -43,18 +42,14 @@ function advertiserName(advertisers: Map<string, Advertiser>, id: string): strin
   return advertiser ? `${advertiser.name} (advertiser ${id})` : `advertiser ${id}`;
 }
 
-/**
- * Pixel URLs the config accepts (schema `http_url`, src/model/url.ts). The API
- * answers "" for a creative without one; that and anything else is left unmanaged.
- */
+/** Pixel URLs the config accepts (schema `http_url`); the API's "" for none, or any other: unmanaged. */
 function exportablePixelUrl(url: string | null | undefined): url is string {
   return typeof url === "string" && isHttpUrl(url);
 }
 
 /**
- * Campaigns the config cannot hold: the config identifies a campaign by its name within its
- * insertion order (ARCHITECTURE.md#identity), so of two live campaigns with one name only the
- * lowest id is exported; the other stays unmanaged (`unmanaged_campaigns` defaults to ignore).
+ * Campaigns the config cannot hold: it identifies a campaign by its name in its insertion order
+ * (ARCHITECTURE.md#identity), so of two with one name only the lowest id is exported.
  */
 function duplicateNames(campaigns: readonly Campaign[]): Campaign[] {
   const seen = new Set<string>();
@@ -130,10 +125,6 @@ export function campaignEntry(campaign: Campaign, live: LiveState, creativeIds: 
   return entry;
 }
 
-function insertionOrderEntry(io: InsertionOrder, campaigns: Record<string, unknown>[]) {
-  return { ...exportFields(INSERTION_ORDER_FIELDS, io), campaigns };
-}
-
 /** Creative ids associated with each campaign, sorted; only campaigns in `campaignIds`. */
 function creativesByCampaign(
   creatives: readonly Creative[],
@@ -141,85 +132,65 @@ function creativesByCampaign(
 ): Map<string, string[]> {
   const result = new Map<string, string[]>();
   for (const creative of creatives) {
-    for (const campaignId of creative.campaign_ids) {
-      if (!campaignIds.has(campaignId)) continue;
-      const list = result.get(campaignId) ?? [];
+    for (const id of creative.campaign_ids) {
+      if (!campaignIds.has(id)) continue;
+      const list = result.get(id) ?? [];
       list.push(creative.id);
-      result.set(campaignId, list);
+      result.set(id, list);
     }
   }
   for (const [id, list] of result) result.set(id, sortedIds(list));
   return result;
 }
 
-/**
- * Renders the live state as a config document. Campaign creative lists are exact (an empty
- * list when none is associated), so the exported file manages associations from then on.
- */
+/** The live state as a config; creative lists are exact (empty for none), so it manages associations. */
 export function renderExport(live: LiveState, options: ExportOptions): string {
   const advertisers = new Map(live.advertisers.map((a) => [a.id, a]));
-  const insertionOrders = [...live.insertionOrders].sort((a, b) => compareIds(a.id, b.id));
+  const byId = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
+  const insertionOrders = [...live.insertionOrders].sort(byId);
   const dropped = new Set(duplicateNames(live.campaigns).map((c) => c.id));
-  const exported = live.campaigns.filter((c) => !dropped.has(c.id));
-  const campaignIds = new Set(exported.map((c) => c.id));
-  const associations = creativesByCampaign(live.creatives, campaignIds);
+  const exported = live.campaigns.filter((c) => !dropped.has(c.id)).sort(byId);
+  const associations = creativesByCampaign(live.creatives, new Set(exported.map((c) => c.id)));
   const byInsertionOrder = new Map<string, Campaign[]>();
-  for (const campaign of exported) {
-    const list = byInsertionOrder.get(campaign.insertion_order_id) ?? [];
-    list.push(campaign);
-    byInsertionOrder.set(campaign.insertion_order_id, list);
+  for (const c of exported) {
+    const list = byInsertionOrder.get(c.insertion_order_id) ?? [];
+    list.push(c);
+    byInsertionOrder.set(c.insertion_order_id, list);
   }
+  const campaignsOf = (io: InsertionOrder) => byInsertionOrder.get(io.id) ?? [];
 
-  const data = {
+  const doc = new Document({
     version: 1,
-    insertion_orders: insertionOrders.map((io) =>
-      insertionOrderEntry(
-        io,
-        (byInsertionOrder.get(io.id) ?? [])
-          .sort((a, b) => compareIds(a.id, b.id))
-          .map((c) => campaignEntry(c, live, associations.get(c.id) ?? [])),
-      ),
-    ),
-    creatives: [...live.creatives]
-      .sort((a, b) => compareIds(a.id, b.id))
-      .map((creative) => exportFields(CREATIVE_FIELDS, creative)),
-  };
-
-  const doc = new Document(data);
+    insertion_orders: insertionOrders.map((io) => ({
+      ...exportFields(INSERTION_ORDER_FIELDS, io),
+      campaigns: campaignsOf(io).map((c) => campaignEntry(c, live, associations.get(c.id) ?? [])),
+    })),
+    creatives: [...live.creatives].sort(byId).map((creative) => exportFields(CREATIVE_FIELDS, creative)),
+  });
   doc.commentBefore =
     ` yaml-language-server: $schema=${printable(options.schemaUrl)}\n` +
     ` Exported by doohctl ${options.toolVersion} at ${options.now}. A plan on this file shows no changes.`;
-
-  const ioSeq = doc.get("insertion_orders");
-  if (isSeq(ioSeq)) {
-    ioSeq.items.forEach((node, index) => {
-      const io = insertionOrders[index];
-      if (!io || !isMap(node)) return;
-      (node as YAMLMap).spaceBefore = index > 0;
-      // A comment has no escapes: DSP names in it are shown as printable text (no line break).
-      (node as YAMLMap).commentBefore = printable(
-        ` ${io.name}: ${advertiserName(advertisers, io.advertiser_id)}, ${flight(io.start_time, io.end_time)}`,
+  // A comment has no escapes: DSP names in it are shown as printable text (no line break).
+  (doc.get("insertion_orders") as YAMLSeq<YAMLMap>).items.forEach((node, index) => {
+    const io = insertionOrders[index]!;
+    const advertiser = advertiserName(advertisers, io.advertiser_id);
+    node.spaceBefore = index > 0;
+    node.commentBefore = printable(` ${io.name}: ${advertiser}, ${flight(io.start_time, io.end_time)}`);
+    const campaigns = campaignsOf(io);
+    (node.get("campaigns") as YAMLSeq<YAMLMap>).items.forEach((campaignNode, i) => {
+      const c = campaigns[i]!;
+      const inactive = c.active ? "" : ", inactive";
+      campaignNode.commentBefore = printable(
+        ` ${advertiser}, ${flight(c.start_time, c.end_time)}${inactive}`,
       );
-      const campaignSeq = node.get("campaigns");
-      const campaigns = (byInsertionOrder.get(io.id) ?? []).sort((a, b) => compareIds(a.id, b.id));
-      if (isSeq(campaignSeq)) {
-        campaignSeq.items.forEach((campaignNode, i) => {
-          const campaign = campaigns[i];
-          if (!campaign || !isMap(campaignNode)) return;
-          (campaignNode as YAMLMap).commentBefore = printable(
-            ` ${advertiserName(advertisers, io.advertiser_id)}, ${flight(campaign.start_time, campaign.end_time)}${campaign.active ? "" : ", inactive"}`,
-          );
-        });
-      }
     });
-  }
+  });
   return exportLayout(doc);
 }
 
 /**
- * Export's layout of a document, as text: id lists read best on one line
- * (`creatives: ["9001", "9002"]`), and so do targeting options and a flat pacing
- * (`{ venue_type_ids: ["12"], exclude: true }`). `doohctl pull --new` writes its campaigns so.
+ * Export's layout: id lists, targeting options and a flat pacing on one line
+ * (`{ venue_type_ids: ["12"], exclude: true }`); `doohctl pull --new` writes its campaigns so.
  */
 export function exportLayout(doc: Document): string {
   visit(doc, {

@@ -1,7 +1,4 @@
-/**
- * Shared pieces of the plan renderers: values as people read them, targeting sets in words,
- * change headlines, and colour as an option (the CLI decides: TTY and no NO_COLOR).
- */
+/** Shared pieces of the plan renderers: values in words, change headlines, colour as an option. */
 import type { SourceRef } from "../model/desired.js";
 import { Money } from "../model/money.js";
 import { count, grouped, plural } from "../model/plural.js";
@@ -68,15 +65,16 @@ export function campaignLabel(c: { campaign_id?: string; name: string }): string
   return c.campaign_id ? `campaign ${c.campaign_id} "${name}"` : `campaign "${name}" (new)`;
 }
 
-export const MARKER: Record<Change["kind"], "+" | "~" | "-"> = {
-  update_insertion_order: "~",
-  create_campaign: "+",
-  update_campaign: "~",
-  deactivate_campaign: "-",
-  replace_targetings: "~",
-  associate_creative: "+",
-  dissociate_creative: "-",
-  update_creative: "~",
+/** Per change kind, in the summary's order: its marker, and what one of it is in the action counts. */
+export const KINDS: Record<Change["kind"], { marker: "+" | "~" | "-"; noun: string }> = {
+  update_insertion_order: { marker: "~", noun: "insertion order update" },
+  create_campaign: { marker: "+", noun: "campaign creation" },
+  update_campaign: { marker: "~", noun: "campaign update" },
+  deactivate_campaign: { marker: "-", noun: "deactivation" },
+  replace_targetings: { marker: "~", noun: "targeting replacement" },
+  associate_creative: { marker: "+", noun: "creative association" },
+  dissociate_creative: { marker: "-", noun: "creative dissociation" },
+  update_creative: { marker: "~", noun: "creative update" },
 };
 
 /** One line naming what a change does to which object. */
@@ -108,25 +106,18 @@ export function headline(change: Change): string {
 /** Detail lines under a headline (without indentation or markers' colour). */
 export function detailLines(change: Change): { marker: "+" | "~" | "-"; text: string }[] {
   switch (change.kind) {
+    case "create_campaign":
+      return change.fields.map((f) => ({ marker: "+", text: `${f.field}: ${showValue(f.after)}` }));
     case "update_insertion_order":
     case "update_campaign":
     case "update_creative":
-    case "create_campaign":
       return change.fields.flatMap((f) => {
-        const main = {
-          marker: (change.kind === "create_campaign" ? "+" : "~") as "+" | "~",
-          text:
-            change.kind === "create_campaign"
-              ? `${f.field}: ${showValue(f.after)}`
-              : `${f.field}: ${showValue(f.before)} -> ${showValue(f.after)}`,
-        };
         const inner = (f.details ?? []).map((d) => ({
           marker: "~" as const,
           text: `  ${d.path}: ${showValue(d.before)} -> ${showValue(d.after)}`,
         }));
-        return f.field === "pacing" && inner.length > 0 && change.kind !== "create_campaign"
-          ? [{ marker: "~" as const, text: "pacing:" }, ...inner]
-          : [main];
+        if (f.field === "pacing" && inner.length > 0) return [{ marker: "~", text: "pacing:" }, ...inner];
+        return [{ marker: "~", text: `${f.field}: ${showValue(f.before)} -> ${showValue(f.after)}` }];
       });
     case "replace_targetings":
       return [
@@ -171,20 +162,18 @@ export function darkTime(plan: Plan): string | undefined {
   return `${paused}, dark about ${Time.formatDuration(p.mean_dark_ms)} on average and ${Time.formatDuration(p.max_dark_ms)} at most${bound}`;
 }
 
+/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
+export function noChanges(plan: Plan): string {
+  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
+  return held === 0
+    ? "no changes"
+    : `no changes to send now; ${count(held, "campaign")} paused by a running apply (DOOH203)`;
+}
+
 export function actionCounts(plan: Plan): string {
-  const words: Record<Change["kind"], string> = {
-    update_insertion_order: "insertion order update",
-    create_campaign: "campaign creation",
-    update_campaign: "campaign update",
-    deactivate_campaign: "deactivation",
-    replace_targetings: "targeting replacement",
-    associate_creative: "creative association",
-    dissociate_creative: "creative dissociation",
-    update_creative: "creative update",
-  };
-  const parts = (Object.keys(words) as Change["kind"][]).flatMap((k) => {
+  const parts = (Object.keys(KINDS) as Change["kind"][]).flatMap((k) => {
     const n = plan.summary.actions[k];
-    return n ? [count(n, words[k])] : [];
+    return n ? [count(n, KINDS[k].noun)] : [];
   });
   return parts.length > 0 ? parts.join(", ") : "no changes";
 }
@@ -268,10 +257,7 @@ function budgetRow(b: BudgetMoneyDelta): SpendRow {
   };
 }
 
-/**
- * G15 (docs/assumptions.md): the campaigns whose spend in `currency` the DSP does not report;
- * the row's amounts leave it out and it has no "left to spend".
- */
+/** G15 (docs/assumptions.md): campaigns whose spend in `currency` the DSP does not report, left out. */
 function notReported(currency: string, campaignIds: readonly string[]): string {
   return `${currency} spend of ${plural(campaignIds.length, "campaign")} ${campaignIds.join(", ")} not reported by the DSP: not counted`;
 }
@@ -293,9 +279,8 @@ function campaignRow(c: CampaignSpendDelta): SpendRow {
 }
 
 /**
- * The money table (Infracost-like cost diff): maximum spend per advertiser and currency, each
- * followed by the changed campaigns' maximum spend in it, then each insertion order whose
- * `budget_money` changes; empty for plans without either.
+ * The money table (an Infracost-like cost diff): maximum spend per advertiser and currency, each with
+ * the changed campaigns' under it, then each insertion order whose `budget_money` changes.
  */
 export function spendRows(plan: Plan): SpendRow[] {
   const campaigns = plan.summary.campaign_spend ?? [];

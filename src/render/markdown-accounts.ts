@@ -1,12 +1,8 @@
 /**
- * One pull-request comment for a change across accounts (`doohctl show plan-*.json --format
- * markdown`, docs/plan.md "Several accounts in one comment"): a summary table, a row per
- * account, then each account's plan exactly as its own comment shows it (render/markdown.ts).
- * Within `maxChars`: the summary always, then the account plans that fit, in account order;
- * a line names the accounts whose plans are only in the complete comment (`--overflow FILE`).
- *
- * Takes plain data: the summary figures the saved plans hold and each plan's Markdown,
- * rendered by the caller, so this module depends on no planning code.
+ * One pull-request comment for a change across accounts (docs/plan.md "Several accounts in one
+ * comment"): a summary table, then each account's plan as its own comment shows it, those that fit
+ * in `maxChars`, and a line naming the rest (`--overflow FILE`). Plain data in: the saved plans'
+ * figures and each plan's Markdown, so this depends on no planning code.
  */
 import { Money } from "../model/money.js";
 import { count, grouped } from "../model/plural.js";
@@ -160,10 +156,8 @@ export function renderAccountsMarkdown(
   const max = options.maxChars;
   // The note naming every account is the longest it can be: its room is kept while the plans
   // are taken in order; when one does not fit, the note names fewer, so it is shorter.
-  const reserve = leftNote(
-    accounts.map((a) => a.account),
-    options.overflow,
-  ).length;
+  const all = accounts.map((a) => a.account);
+  const reserve = leftNote(all, options.overflow).length;
   let room = max - head.length;
   // Indexed by account: the sections that fit, held (at most `max` characters of them).
   const taken: (string | undefined)[] = [];
@@ -177,27 +171,12 @@ export function renderAccountsMarkdown(
     } else allFit = false;
   }
   if (allFit) return { comment: `${head}${taken.join("")}`, left: [] };
-  // Some plan did not fit: start again from the summary with the note's room kept.
-  if (max - head.length - reserve - 1 < 0) {
-    return { comment: cutSummary(head, max, options.overflow), left: accounts.map((a) => a.account) };
-  }
-  return refit(accounts, taken, head, max - head.length - reserve - 1, options.overflow);
-}
-
-/**
- * With the note's room kept: the sections taken before, in order, while they still fit; the
- * plans that did not fit before stay out.
- */
-function refit(
-  accounts: readonly AccountSummary[],
-  taken: readonly (string | undefined)[],
-  head: string,
-  room: number,
-  overflow: string | undefined,
-): AccountsMarkdown {
+  // Some plan did not fit: start again from the summary with the note's room kept, taking the
+  // sections taken before, in order, while they fit.
+  let free = max - head.length - reserve - 1;
+  if (free < 0) return { comment: cutSummary(head, max, options.overflow), left: all };
   const shown: string[] = [];
   const left: string[] = [];
-  let free = room;
   for (const [i, account] of accounts.entries()) {
     const section = taken[i];
     if (section !== undefined && section.length <= free) {
@@ -205,7 +184,7 @@ function refit(
       free -= section.length;
     } else left.push(account.account);
   }
-  return { comment: `${head}\n${leftNote(left, overflow)}${shown.join("")}`, left };
+  return { comment: `${head}\n${leftNote(left, options.overflow)}${shown.join("")}`, left };
 }
 
 /** A summary longer than the comment itself (many accounts, a small --max-chars): cut at a line. */

@@ -1,31 +1,27 @@
 /**
- * The one rule for text in the Markdown doohctl writes (plan, status, show, the accounts'
- * combined comment): names and messages, which may come from the DSP, render as the text
- * they are, never as markup, by GitHub's rules (GitHub Flavored Markdown, then its mention
- * and autolink filters). Control and bidi characters are escapes first (printable).
+ * The one rule for text in the Markdown doohctl writes: names and messages, which may come from the
+ * DSP, render as the text they are, never as markup, by GitHub's rules (GFM, then its mention and
+ * autolink filters). Control and bidi characters are escapes first (printable).
  */
 import { printable } from "../model/printable.js";
 
 /**
- * Backslash escapes for what starts markup inside a line: emphasis, code spans, links and
- * images (`[`, `]`), strikethrough, a table cell's end (`|`) and the escape itself. An
- * underscore inside a word (`budget_money`) never marks emphasis, so it stays as it is.
+ * Backslash escapes for what starts markup in a line: emphasis, code spans, links, strikethrough, a
+ * cell's end (`|`), the escape itself; `_` inside a word (`budget_money`) is no emphasis.
  */
 const MARKUP = /[\\`*[\]~|]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 const HTML: Record<string, string> = { "<": "&lt;", "&": "&amp;" };
 
 /**
- * What GitHub (and GitLab) read as a reference in text: `@name`, an issue or pull request
- * `#123`, `GH-123` or `owner/repo#123`, a merge request `!123`. A zero-width space written as
- * a character reference (`&#8203;`) after the sigil breaks each: nothing raw reaches the output.
+ * What GitHub (and GitLab) read as a reference: `@name`, `#123`, `GH-123`, `owner/repo#123`, `!123`.
+ * A zero-width space as a character reference (`&#8203;`) after the sigil breaks each.
  */
 const REFERENCE = /@|[#!](?=\d)|\bGH-(?=\d)/gi;
 
 /**
- * Text for a table cell or a line of prose. `<` and `&` are entities (no HTML tag, no
- * character reference; a `>` alone is text); a bare URL or `www.` is broken by an escape, so it is no autolink;
- * a reference (`REFERENCE`) is broken, so no name is a mention, no address an e-mail link and
- * no number a link to an issue.
+ * Text for a table cell or prose: `<` and `&` are entities (no tag, no character reference); a
+ * bare URL or `www.` is broken by an escape (no autolink); a reference is broken (no mention, e-mail
+ * link or issue link).
  */
 export function cell(text: string): string {
   return printable(text)
@@ -37,9 +33,8 @@ export function cell(text: string): string {
 }
 
 /**
- * A code span (account names, file paths): nothing in it is markup; a backtick would end
- * it, so it is shown as `'`; `inTable` escapes `|`, which GitHub reads as a cell's end even
- * in a code span.
+ * A code span (account names, file paths): a backtick would end it, so it shows as `'`; `inTable`
+ * escapes `|`, which GitHub reads as a cell's end even in a code span.
  */
 export function code(text: string, options: { inTable?: boolean } = {}): string {
   const inner = printable(text).replace(/`/g, "'");

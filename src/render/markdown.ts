@@ -1,13 +1,22 @@
 /**
- * The plan for a pull-request comment: summary and findings first, a row per insertion
- * order (what changes, money deltas, pauses, deactivations), details and the request list
- * in <details> blocks. Never longer than `maxChars` (60,000 by default, under GitHub's
- * comment limit): the details are cut with a note pointing at the JSON artifact.
+ * The plan for a pull-request comment: summary and findings, a row per insertion order, details and
+ * requests in <details> blocks, never over `maxChars` (60,000, under GitHub's limit): the details
+ * are cut with a note pointing at the JSON artifact.
  */
 
 import { count as countOf } from "../model/plural.js";
 import { type Change, PHASES, type Plan } from "../plan/types.js";
-import { actionCounts, darkTime, detailLines, eta, groups, headline, MARKER, spendRows } from "./format.js";
+import {
+  actionCounts,
+  darkTime,
+  detailLines,
+  eta,
+  groups,
+  headline,
+  KINDS,
+  noChanges,
+  spendRows,
+} from "./format.js";
 import { cell } from "./markdown-text.js";
 import { scopeBanner } from "./scope.js";
 
@@ -37,9 +46,8 @@ const THRESHOLD_FLAGS = {
 } as const;
 
 /**
- * What a reviewer of the guardrails must see first: rules loosened since the base revision
- * (DOOH907), or that the plan could not compare them, and the --allow codes and threshold
- * flags in use.
+ * What a guardrails reviewer sees first: rules loosened since the base (DOOH907), or that they were
+ * not compared, and the --allow codes and threshold flags in use.
  */
 function guardrailNotes(plan: Plan): string[] {
   const out: string[] = [];
@@ -106,13 +114,12 @@ function spendTable(plan: Plan): string[] {
   return [...out, ""];
 }
 
-// Generators: a large plan's details are cut after the first ~60,000 characters, so the
-// lines past the cut are never made (10,000 changes would be ~2 MB of them).
+// Generators: the lines past the ~60,000-character cut are never made (10,000 changes are ~2 MB).
 function* detailsBlock(plan: Plan): Generator<string> {
   for (const group of groups(plan)) {
     yield `# ${group.title}`;
     for (const change of group.changes) {
-      yield `${MARKER[change.kind]} ${headline(change)}`;
+      yield `${KINDS[change.kind].marker} ${headline(change)}`;
       for (const d of detailLines(change)) yield `    ${d.marker} ${d.text}`;
     }
   }
@@ -195,12 +202,4 @@ function compose(plan: Plan, max: number, deactivating: ReadonlySet<string>): st
     text += `${line}\n`;
   }
   return text;
-}
-
-/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
-function noChanges(plan: Plan): string {
-  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
-  return held === 0
-    ? "no changes"
-    : `no changes to send now; ${countOf(held, "campaign")} paused by a running apply (DOOH203)`;
 }

@@ -1,9 +1,6 @@
-/**
- * Apply progress as text: pure functions from a progress view and the clock's `now` to one
- * line. `cli/progress.ts` owns the terminal (redrawing one line on a TTY, one line per
- * request elsewhere); these functions only say what the line reads.
- */
+/** Apply progress as text, from a progress view and `now`; `cli/progress.ts` owns the terminal. */
 import type { ApplyRequestRecord } from "../model/apply-report.js";
+import { count } from "../model/plural.js";
 import { secondsLeft, type Tries, triesText } from "../model/silence.js";
 import { Time } from "../model/time.js";
 import { MAX_BATCH } from "../model/wire.js";
@@ -16,18 +13,11 @@ export interface ProgressView {
   total: number;
   /** The request being sent (or waiting for its slot). */
   current?: { seq: number; phase: number; method: string; path: string; items: number };
-  /**
-   * After a stop: how many paused campaigns are being reactivated. It replaces `current`:
-   * the request that stopped the apply is no longer what anything waits for.
-   */
+  /** After a stop: how many paused campaigns are being reactivated; replaces `current`. */
   restoring?: number;
   /** A wait in progress: clock time it ends, and why. */
   wait?: { until: number; reason: WaitReason };
-  /**
-   * The request out the longest without an answer: when it went, which attempt of
-   * how many, and the clock time its deadline runs out. Shown once it has been silent for
-   * `SILENT_MS`, as a countdown to the deadline.
-   */
+  /** The request silent the longest: when it went, its tries and deadline; counted down after `SILENT_MS`. */
   awaiting?: { sentAt: number; deadline: number; tries: Tries };
   /** Time between two writes at the configured window (window / limit). */
   writeIntervalMs: number;
@@ -44,13 +34,9 @@ export function formatElapsed(ms: number): string {
   return Time.formatDuration(ms);
 }
 
-export function itemsText(items: number): string {
-  return items === 1 ? "1 item" : `${items} items`;
-}
-
 /**
- * Time left: the wait in progress, then one write interval per request after the current
- * (after a stop: per reactivation PATCH after the current, one per 100 campaigns).
+ * Time left: the wait in progress, then a write interval per request after the current (after a
+ * stop: per reactivation PATCH of 100 campaigns).
  */
 export function etaMs(view: ProgressView, now: number): number {
   const waiting = view.wait ? Math.max(0, view.wait.until - now) : 0;
@@ -92,7 +78,7 @@ function restoringText(
   wait: { until: number; reason: WaitReason } | undefined,
   now: number,
 ) {
-  const what = `reactivating ${campaigns === 1 ? "1 paused campaign" : `${campaigns} paused campaigns`}`;
+  const what = `reactivating ${count(campaigns, "paused campaign")}`;
   if (wait === undefined) return what;
   const text =
     wait.reason === "rate-limit"
@@ -107,57 +93,34 @@ function bar(done: number, total: number, width: number): string {
 }
 
 /**
- * The single updating TTY line: phase, done/total, current request, countdown, ETA. It never
- * reaches the terminal's last column: a line that wraps cannot be redrawn in place, and each
- * redraw would leave one more copy behind. Narrower terminals lose detail in this order: the
- * phase's name and half the bar, the request, then the bar; the count and ETA stay.
+ * The updating TTY line: phase, done/total, request, countdown, ETA. It never reaches the last column
+ * (a wrapped line cannot be redrawn in place); narrower terminals lose the phase's name and half the
+ * bar, the request, then the bar; the count and ETA stay.
  */
 export function progressLine(view: ProgressView, now: number, columns = Number.POSITIVE_INFINITY): string {
   const max = Math.max(1, columns - 1);
   const activeWait = view.wait && secondsLeft(view.wait.until - now) > 0 ? view.wait : undefined;
   const wait = activeWait ? [waitText(activeWait, now)] : awaitingText(view, now);
   const eta = `ETA ${Time.formatDuration(etaMs(view, now))}`;
-  const count = `${view.done}/${view.total}`;
+  const tally = `${view.done}/${view.total}`;
+  const wide = `${bar(view.done, view.total, 20)} ${tally}`;
+  const narrow = `${bar(view.done, view.total, 10)} ${tally}`;
   if (view.restoring !== undefined) {
-    const restoring = [restoringText(view.restoring, activeWait, now), ...(activeWait ? [] : wait)].join(
-      "  ",
-    );
-    return fitted(
-      [
-        [`${bar(view.done, view.total, 20)} ${count}`, restoring, eta],
-        [`${bar(view.done, view.total, 10)} ${count}`, restoring, eta],
-        [count, restoring, eta],
-        [count, `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`, eta],
-        [count, eta],
-      ],
-      max,
-    );
+    const restoring = [restoringText(view.restoring, activeWait, now), ...(activeWait ? [] : wait)];
+    const short = `reactivating${wait.length > 0 ? `: ${wait[0]}` : ""}`;
+    const variants = [wide, narrow, tally].map((head) => [head, ...restoring, eta]);
+    return fitted([...variants, [tally, short, eta], [tally, eta]], max);
   }
   const current = view.current;
-  const request = current ? [`${current.method} ${current.path} (${itemsText(current.items)})`] : [];
+  const request = current ? [`${current.method} ${current.path} (${count(current.items, "item")})`] : [];
+  const phase = current ? [`phase ${current.phase}`] : [];
+  const named = current ? [`phase ${current.phase} ${phaseName(current.phase)}`] : [];
   const variants = [
-    [
-      `${bar(view.done, view.total, 20)} ${count}`,
-      ...(current ? [`phase ${current.phase} ${phaseName(current.phase)}`] : []),
-      ...request,
-      ...wait,
-      eta,
-    ],
-    [
-      `${bar(view.done, view.total, 10)} ${count}`,
-      ...(current ? [`phase ${current.phase}`] : []),
-      ...request,
-      ...wait,
-      eta,
-    ],
-    [
-      `${bar(view.done, view.total, 10)} ${count}`,
-      ...(current ? [`phase ${current.phase}`] : []),
-      ...wait,
-      eta,
-    ],
-    [count, ...wait, eta],
-    [count, eta],
+    [wide, ...named, ...request, ...wait, eta],
+    [narrow, ...phase, ...request, ...wait, eta],
+    [narrow, ...phase, ...wait, eta],
+    [tally, ...wait, eta],
+    [tally, eta],
   ];
   return fitted(variants, max);
 }
@@ -171,7 +134,6 @@ function fitted(variants: string[][], max: number): string {
 
 /** One line per finished request, for logs and CI (no TTY). */
 export function requestLine(record: ApplyRequestRecord, total: number): string {
-  const status = typeof record.status === "number" ? String(record.status) : record.status;
   const retries = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
   const recovered =
     record.recovered === "created"
@@ -181,7 +143,7 @@ export function requestLine(record: ApplyRequestRecord, total: number): string {
         : "";
   return (
     `[${record.seq}/${total}] phase ${record.phase} ${record.method} ${record.path} ` +
-    `${itemsText(record.items)} -> ${status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
+    `${count(record.items, "item")} -> ${record.status} in ${formatElapsed(record.duration_ms)}${retries}${recovered}`
   );
 }
 

@@ -1,7 +1,6 @@
 /**
- * pull's output (docs/pull.md, Output): text is the live pauses first, then a unified diff
- * per file, then what was not pulled and why; JSON carries the same facts. Only a diff's lines
- * start with -, +, a space or @, so a script can take the diff alone (the drift examples do).
+ * pull's output (docs/pull.md, Output): the live pauses, a unified diff per file, what was not pulled
+ * and why; JSON the same facts. Only a diff's lines start with -, +, a space or @ (scripts take it).
  */
 
 import { count } from "../model/plural.js";
@@ -26,7 +25,8 @@ export function renderPullText(outcome: PullOutcome): string {
   if (lines.length > 0) lines.push("");
   // Addresses, reasons and the files' lines hold DSP text: each line printable, none forged.
   let text = lines.map(printable).join("\n");
-  for (const f of outcome.files) text += diffText(f.diff);
+  // A diff's lines each printable: a file's line holds no line break; a raw CR or ESC shows escaped.
+  for (const f of outcome.files) text += f.diff.split("\n").map(printable).join("\n");
   const tail: string[] = [];
   for (const p of outcome.pulled)
     if (p.note) tail.push(`note: ${p.address} ${p.field} (${p.file}:${p.line}): ${p.note}`);
@@ -52,14 +52,6 @@ export function renderPullText(outcome: PullOutcome): string {
     );
   }
   return `${text}${tail.map(printable).join("\n")}\n`;
-}
-
-/** A diff's lines, each printable (a file's line holds no line break; a raw CR or ESC shows as an escape). */
-function diffText(diff: string): string {
-  return diff
-    .split("\n")
-    .map((line) => printable(line))
-    .join("\n");
 }
 
 export function renderPullJson(outcome: PullOutcome): string {

@@ -1,7 +1,6 @@
 /**
- * The apply result as text (I7): on success a summary; on failure or interruption what was
- * applied, what failed and why (each refused field traced to the config's `file:line`),
- * and what was not sent. Pure: `(result) => string`.
+ * The apply result as text (I7): a summary; after a failure or interruption what was applied, what
+ * failed and why (each field traced to its `file:line`) and what was not sent.
  */
 import type {
   ApplyRequestRecord,
@@ -10,12 +9,11 @@ import type {
   LeftPausedCampaign,
   UnsentRequest,
 } from "../model/apply-report.js";
-import type { SourceRef } from "../model/desired.js";
 import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import { Time } from "../model/time.js";
 import { campaignLabel } from "./format.js";
-import { formatElapsed, itemsText } from "./progress.js";
+import { formatElapsed } from "./progress.js";
 
 /** Per action: what one of it is, and what several are. */
 const ACTION_LABELS: Record<string, [string, string]> = {
@@ -29,10 +27,7 @@ const ACTION_LABELS: Record<string, [string, string]> = {
   update_creative: ["creative updated", "creatives updated"],
 };
 
-/**
- * Per action, stopped part-way (some of its requests landed): what landed, so a reader
- * after a failure knows what exists on the DSP now.
- */
+/** Per action stopped part-way: what landed, so a reader knows what exists on the DSP now. */
 const PARTLY_LABELS: Record<string, [string, string]> = {
   create_campaign: ["campaign created (not yet activated)", "campaigns created (not yet activated)"],
   replace_targetings: [
@@ -41,17 +36,9 @@ const PARTLY_LABELS: Record<string, [string, string]> = {
   ],
 };
 
-function place(source: SourceRef): string {
-  return `${source.file}:${source.line}`;
-}
-
-function statusText(status: ApplyRequestRecord["status"]): string {
-  return typeof status === "number" ? String(status) : status;
-}
-
 function appliedLine(record: ApplyRequestRecord): string {
   const attempts = record.attempts > 1 ? `, ${record.attempts} attempts` : "";
-  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${statusText(record.status)} in ${formatElapsed(record.duration_ms)}${attempts}${readBackText(record)}`;
+  return `  ${record.seq}. ${record.method} ${record.path}: ${printable(record.description)} -> ${record.status} in ${formatElapsed(record.duration_ms)}${attempts}${readBackText(record)}`;
 }
 
 /** A write whose answer could not be read: how its result was learnt instead. */
@@ -75,12 +62,12 @@ function readBackLines(result: ApplyResult): string[] {
 }
 
 function unsentLine(request: UnsentRequest): string {
-  return `  ${request.seq}. ${request.method} ${request.path}: ${printable(request.description)} (${itemsText(request.items)})`;
+  return `  ${request.seq}. ${request.method} ${request.path}: ${printable(request.description)} (${count(request.items, "item")})`;
 }
 
 function fieldLines(field: FieldFailure): string[] {
   const lines = [`  ${printable(`${field.field}: ${field.messages.join("; ")}`)}`];
-  const where = field.sources.map(place);
+  const where = field.sources.map((s) => `${s.file}:${s.line}`);
   if (field.addresses.length > 0 || where.length > 0) {
     const from = where.length > 0 ? ` (${where.join(", ")})` : "";
     lines.push(`    from ${field.addresses.join(", ") || "the plan"}${from}`);

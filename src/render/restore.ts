@@ -1,7 +1,5 @@
-/**
- * The settling of the recovery record (`doohctl apply --restore-only`, and the section an apply
- * prints before it refuses) as text and as a JSON document. Pure: data to text.
- */
+/** The recovery record's settling (`apply --restore-only`, or before an apply refuses): text and JSON. */
+import { count as countOf } from "../model/plural.js";
 import { printable } from "../model/printable.js";
 import type { RecordedPause, RecordSettled } from "../model/recovery.js";
 
@@ -11,7 +9,7 @@ export const RESTORE_FORMAT_VERSION = 1;
 const campaign = (e: RecordedPause) =>
   `campaign ${e.campaign_id} "${printable(e.name)}" (insertion order ${e.insertion_order_id})`;
 
-const count = (n: number) => (n === 1 ? "1 campaign" : `${n} campaigns`);
+const count = (n: number) => countOf(n, "campaign");
 
 /** True when something recorded may still be dark and no running apply will restore it. */
 export function restoreIncomplete(settled: RecordSettled): boolean {

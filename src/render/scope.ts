@@ -1,4 +1,4 @@
-/** The banner every rendering of a `--changed-since` plan carries: what it covers and what it did not read. */
+/** The banner of every `--changed-since` plan: what it covers and what it did not read. */
 
 import { count } from "../model/plural.js";
 import { printable } from "../model/printable.js";
@@ -8,19 +8,16 @@ import type { Plan } from "../plan/types.js";
 export function scopeBanner(plan: Plan): string | undefined {
   const scope = plan.scope;
   if (!scope) return undefined;
-  const covered = [
-    scope.insertion_orders.length > 0
-      ? count(scope.insertion_orders.length, "insertion order", "insertion orders")
-      : "",
-    scope.campaigns.length > 0 ? count(scope.campaigns.length, "campaign", "campaigns") : "",
-    scope.removed_campaigns.length > 0
-      ? count(scope.removed_campaigns.length, "removed campaign", "removed campaigns")
-      : "",
-    scope.creatives.length > 0 ? count(scope.creatives.length, "creative", "creatives") : "",
-  ].filter((part) => part !== "");
+  const parts = [
+    [scope.insertion_orders.length, "insertion order"],
+    [scope.campaigns.length, "campaign"],
+    [scope.removed_campaigns.length, "removed campaign"],
+    [scope.creatives.length, "creative"],
+  ] as const;
+  const covered = parts.flatMap(([n, noun]) => (n > 0 ? [count(n, noun)] : []));
   return (
     `scoped to changes since ${printable(scope.since)} (${scope.commit.slice(0, 12)}): ` +
     `${covered.length > 0 ? covered.join(", ") : "nothing"} changed; ` +
-    `${count(scope.not_refreshed, "declared object", "declared objects")} not refreshed, so drift elsewhere is not shown`
+    `${count(scope.not_refreshed, "declared object")} not refreshed, so drift elsewhere is not shown`
   );
 }

@@ -1,18 +1,15 @@
 /**
- * The Mermaid gantt chart of `doohctl status --format markdown`: one section per insertion
- * order with a bar for the order's span, then a bar per campaign whose name says its state
- * and whose colour tells the states apart (docs/status.md, Formats). Today is a `vert`
- * marker line, which the Mermaid release GitHub renders with parses (11.x); Mermaid's own
- * `todayMarker` is the reader's clock, so it is off. The test suite parses every chart this
- * writes with Mermaid's own parser (test/status/mermaid.ts).
+ * The Mermaid gantt chart of `status --format markdown` (docs/status.md, Formats): a section per
+ * insertion order, a bar per campaign named and coloured by its state. Today is a `vert` line (the
+ * Mermaid 11.x GitHub renders parses it); `todayMarker` is the reader's clock, so off. The tests
+ * parse every chart with Mermaid's own parser (test/status/mermaid.ts).
  */
 import { printable } from "../model/printable.js";
 import type { CampaignStatus, StatusReport } from "../status/status.js";
 
 /**
- * Mermaid task names: `:` starts the task's data, `#` and `;` end a line or start a comment;
- * `<`, `>`, `"` and `` ` `` would be markup or quoting to Mermaid, so a name from the DSP is
- * only ever text; control and bidi characters are escapes (printable), never a line break.
+ * Mermaid task names: `:#;` and `<>"\`` act there, so a DSP name loses them; control characters are
+ * escapes (printable), never a line break.
  */
 function ganttName(text: string): string {
   return printable(text)
@@ -27,11 +24,9 @@ function day(time: string): string {
 }
 
 /**
- * Mermaid's task tags are the only colours a gantt has: `active`, `done`, `crit` and their
- * pairs. Pace alerts (behind, budget running out) are crit + active, an ended flight short of
- * its budget crit + done, a campaign that cannot deliver (no creative, inactive, nothing
- * delivered, paused by an apply) crit alone; a campaign never activated and held back on
- * purpose stays plain, a paused one is `done` (it delivered once).
+ * A gantt's only colours are the tags `active`, `done`, `crit` and their pairs: pace alerts crit +
+ * active, ended short crit + done, cannot deliver crit alone; never activated and held back plain,
+ * paused `done` (it delivered once).
  */
 function tagOf(c: CampaignStatus): string {
   const first = c.alerts[0]?.kind; // the cause first (src/status/status.ts)

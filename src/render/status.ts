@@ -1,9 +1,7 @@
 /**
- * `doohctl status` renderers: functions from a StatusReport to text. Text has bars for a
- * terminal (colour as an option); Markdown has tables and a Mermaid gantt chart of the flights
- * (src/render/status-gantt.ts; GitHub renders it); JSON is the report itself, exact amounts.
- * Text and Markdown show amounts for people: the currency's minor units, half to even
- * (`Money.formatAmount`, src/model/money.ts).
+ * `doohctl status` renderers: text with bars (colour an option), Markdown with tables and a gantt
+ * chart (status-gantt.ts), JSON the report itself. Text and Markdown show amounts for people:
+ * minor units, half to even (`Money.formatAmount`).
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
@@ -86,10 +84,7 @@ function summaryLine(report: StatusReport): string {
   );
 }
 
-/**
- * Each currency's spend of its budget; G15 (docs/assumptions.md): a currency whose spend the
- * DSP does not report for some campaigns says so, never 0.
- */
+/** Each currency's spend of its budget; G15: where the DSP does not report some, it says so, never 0. */
 function spendOf(order: InsertionOrderStatus): string {
   return order.spend
     .map((s) =>
@@ -105,8 +100,8 @@ function currencyOf(text: string): string {
 }
 
 /**
- * A campaign's spend line: the share of its budget, or, when the DSP reports the spend in
- * another currency than the cpm's (G15), what it reports, what it does not, and what is left.
+ * A campaign's spend: the share of its budget, or, when the DSP reports it in another currency than
+ * the cpm's (G15), what it reports, what it does not, and what is left.
  */
 function campaignSpend(c: CampaignStatus, bars: boolean): string {
   const s = c.spend;
@@ -125,23 +120,18 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
   for (const c of report.campaigns) {
     lines.push(
       `${p.bold(`campaign ${printable(c.id)} "${printable(c.name)}"`)} (insertion order ${printable(c.insertion_order_id)})`,
-    );
-    lines.push(
       `  flight       ${bar(c.flight_elapsed_pct)} ${pct(c.flight_elapsed_pct)}% of ${c.start_time} .. ${c.end_time}`,
-    );
-    lines.push(
       `  impressions  ${bar(c.impressions.pct)} ${pct(c.impressions.pct)}%: ` +
         `${grouped(c.impressions.delivered)} of ${grouped(c.impressions.budget)}`,
+      `  spend        ${campaignSpend(c, true)}`,
+      `  forecast     ${forecastText(c)}`,
+      `  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`,
+      `  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`,
+      ...c.creatives.problems.map(
+        (problem) =>
+          `    creative ${printable(problem.creative_id)} "${printable(problem.name)}": ${printable(problem.reason)}`,
+      ),
     );
-    lines.push(`  spend        ${campaignSpend(c, true)}`);
-    lines.push(`  forecast     ${forecastText(c)}`);
-    lines.push(`  pacing       ${colourOf(p, c)(verdictText(c, report.thresholds.behind_pct))}`);
-    lines.push(`  creatives    ${c.creatives.can_serve} of ${c.creatives.total} can serve`);
-    for (const problem of c.creatives.problems) {
-      lines.push(
-        `    creative ${printable(problem.creative_id)} "${printable(problem.name)}": ${printable(problem.reason)}`,
-      );
-    }
     if (c.paused_by_apply) {
       const who = c.paused_by_apply.apply_running ? "a running apply" : "an apply that did not finish";
       lines.push(
@@ -159,21 +149,17 @@ export function renderStatusText(report: StatusReport, options: { colour: boolea
     lines.push("");
   }
   for (const order of report.insertion_orders) {
+    const money = order.budget_money;
+    const budget = money === undefined ? [] : [`  budget_money ${money === null ? "none" : amount(money)}`];
     lines.push(
       `${p.bold(`insertion order ${printable(order.id)}`)}: ${count(order.campaigns, "campaign")}, ${order.start_time} .. ${order.end_time}`,
-    );
-    lines.push(
       `  impressions  ${grouped(order.impressions.delivered)} of ${grouped(order.impressions.budget)}, ` +
         `${grouped(order.impressions.projected)} by the end at the current pace`,
-    );
-    lines.push(`  spend        ${spendOf(order)}`);
-    if (order.budget_money !== undefined) {
-      lines.push(`  budget_money ${order.budget_money === null ? "none" : amount(order.budget_money)}`);
-    }
-    lines.push(
+      `  spend        ${spendOf(order)}`,
+      ...budget,
       `  alerts       ${order.alerting === 0 ? "none" : `${count(order.alerting, "campaign")} with alerts`}`,
+      "",
     );
-    lines.push("");
   }
   lines.push(summaryLine(report));
   return `${lines.join("\n")}\n`;

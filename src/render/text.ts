@@ -1,7 +1,6 @@
 /**
- * The plan for a terminal: Terraform-like, grouped by insertion order, `+ ~ -` markers,
- * before -> after per field, targeting changes as removed and added option sets, then the
- * findings, the ordered requests and the summary. Pure: plan in, text out.
+ * The plan for a terminal, Terraform-like: changes by insertion order with `+ ~ -` markers, the
+ * findings, the ordered requests and the summary.
  */
 
 import { count } from "../model/plural.js";
@@ -14,7 +13,8 @@ import {
   eta,
   groups,
   headline,
-  MARKER,
+  KINDS,
+  noChanges,
   type Paint,
   paint,
   spendRows,
@@ -49,7 +49,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push("", p.bold(group.title));
     for (const change of group.changes) {
       const at = where(change.source);
-      out.push(`  ${marked(p, MARKER[change.kind], headline(change))}${at ? p.dim(`  (${at})`) : ""}`);
+      out.push(`  ${marked(p, KINDS[change.kind].marker, headline(change))}${at ? p.dim(`  (${at})`) : ""}`);
       for (const line of detailLines(change)) out.push(`      ${marked(p, line.marker, line.text)}`);
     }
   }
@@ -96,12 +96,4 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
   }
   return `${out.join("\n")}\n`;
-}
-
-/** "no changes", unless a running apply keeps campaigns paused (DOOH203): then not all is well. */
-function noChanges(plan: Plan): string {
-  const held = plan.findings.filter((f) => f.code === "DOOH203").length;
-  return held === 0
-    ? "no changes"
-    : `no changes to send now; ${count(held, "campaign")} paused by a running apply (DOOH203)`;
 }

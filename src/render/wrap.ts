@@ -1,9 +1,7 @@
 /**
- * Text for a terminal, broken at spaces to fit its width. A terminal left to itself breaks a
- * long line at its last column, mid-word ("campaig" / "n"); here a line that does not fit is
- * broken before the word that would cross the edge, and goes on indented under the line's own
- * indentation. Pure: the sink that knows the width (src/cli/process-output.ts) calls it, and
- * only on a terminal: a file or a pipe keeps every line whole.
+ * Text for a terminal, broken at spaces: a line that does not fit breaks before the word that would
+ * cross the edge (not mid-word, as a terminal does) and goes on indented. Only on a terminal
+ * (src/cli/process-output.ts): a file or pipe keeps every line whole.
  */
 
 const ESC = "\u001b";
@@ -17,10 +15,7 @@ export function visibleWidth(text: string): number {
   return [...text.replace(SGR, "")].length;
 }
 
-/**
- * Wraps `text`, written when the cursor stands at `column` (0: a line's start), to `columns`.
- * Returns the text and the column the cursor stands at after it.
- */
+/** Wraps `text` written from `column` to `columns`; returns it and the cursor's column after it. */
 export function wrapToWidth(text: string, columns: number, column = 0): { text: string; column: number } {
   const lines = text.split("\n");
   const out: string[] = [];

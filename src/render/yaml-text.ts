@@ -1,13 +1,9 @@
 /**
- * The one rule for YAML that doohctl writes (`export`, `pull`, `pull --new`): values are
- * quoted by the `yaml` library, never by hand. A string holding a character that is not
- * plain printable text (a control character, NUL, DEL, a C1 control, a bidi or other format
- * character, U+2028 or U+2029) is written double-quoted, the one YAML style with escapes,
- * so the file holds no raw control byte: YAML readers accept it, git diffs it as text and a
- * terminal showing the diff does not act on it. Whatever is written is parsed back first, the
- * way the config loader reads it (`<<` a merge key, src/config/yaml/read.ts), and refused when
- * it does not read as the same value: a DSP string is data, whatever it looks like to YAML
- * (`*alias`, `<<`, `...`, `--- b`).
+ * The one rule for YAML doohctl writes (`export`, `pull`): values are quoted by the `yaml` library,
+ * never by hand. A string holding a character that is not plain printable text is double-quoted,
+ * the one style with escapes, so the file holds no raw control byte. What is written is parsed
+ * back first as the loader reads it (`<<` a merge key, src/config/yaml/read.ts), and refused when
+ * it reads otherwise: a DSP string is data, whatever it looks like to YAML (`*alias`, `...`).
  */
 import { type Document, parseDocument, Scalar, stringify, visit } from "yaml";
 import { acts, printable, terminalText } from "../model/printable.js";
@@ -20,9 +16,8 @@ export class YamlTextError extends Error {
 export type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE";
 
 /**
- * The library's double-quoted writer escapes what JSON escapes (C0 controls, `"` and `\`)
- * and leaves the rest raw: those get the escapes a terminal shows (`terminalText`), which are
- * YAML's too. Only valid inside a double-quoted scalar, which is where `mustEscape` values are put.
+ * The library's double-quoted writer escapes what JSON escapes and leaves the rest raw: those get a
+ * terminal's escapes (`terminalText`), YAML's too; only valid inside a double-quoted scalar.
  */
 const escapeLeftRaw = (text: string) =>
   terminalText(text).replace(/\p{Cs}/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`);
@@ -46,9 +41,8 @@ const PLACES: Record<ScalarPlace, (text: string, value: string) => [string, unkn
 };
 
 /**
- * One scalar's source text in the author's style, or double-quoted when that style cannot
- * hold it (the library's quoting either way). It must read back as the same string in every
- * context of its place, block and flow; a value no style can write is refused, named.
+ * One scalar's text in the author's style, or double-quoted when that cannot hold it; it must read
+ * back the same in every context of its place, block and flow, else it is refused, named.
  */
 export function yamlScalar(value: string, style: ScalarStyle, place: ScalarPlace = "value"): string {
   const styles: ScalarStyle[] = mustEscape(value) ? ["QUOTE_DOUBLE"] : [style, "QUOTE_DOUBLE"];
@@ -66,8 +60,8 @@ export function yamlScalar(value: string, style: ScalarStyle, place: ScalarPlace
 }
 
 /**
- * A whole document as text, every string that must be escaped double-quoted and escaped;
- * `options` are the library's. Refused when the text does not parse back to the document's value.
+ * A whole document as text, strings that must be escaped double-quoted; refused when it does not
+ * parse back to the document's value.
  */
 export function yamlDocument(doc: Document, options: Parameters<Document["toString"]>[0] = {}): string {
   visit(doc, {

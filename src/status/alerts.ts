@@ -1,8 +1,7 @@
 /**
- * `doohctl status` alerts: every way a campaign's flight goes dark or ends short, each a reason
- * for exit code 2 (docs/status.md, "Alerts"). Every threshold (the grace period, the behind
- * band through the verdict, the ended-short share) is judged on the exact value (`Ratio`,
- * src/model/ratio.ts); the percent in a message is rounded once, after (src/model/percent.ts).
+ * `doohctl status` alerts: each way a flight goes dark or ends short, a reason for exit code 2
+ * (docs/status.md, "Alerts"). Thresholds are judged on exact values (`Ratio`); a message's percent
+ * is rounded once, after (src/model/percent.ts).
  */
 import { Money } from "../model/money.js";
 import { shownPercent } from "../model/percent.js";
@@ -12,14 +11,18 @@ import type { RecordedPause } from "../model/recovery.js";
 import type { Campaign, Creative } from "../model/wire.js";
 import { DAY_MS, type ExactForecast } from "./forecast.js";
 
-export type AlertKind =
-  | "behind"
-  | "budget exhausted"
-  | "ended short"
-  | "inactive"
-  | "nothing delivered"
-  | "no creative"
-  | "paused by apply";
+/** The alert kinds, in the order a campaign lists its alerts. */
+const ALERT_ORDER = [
+  "no creative",
+  "paused by apply",
+  "inactive",
+  "nothing delivered",
+  "ended short",
+  "budget exhausted",
+  "behind",
+] as const;
+
+export type AlertKind = (typeof ALERT_ORDER)[number];
 
 export interface StatusAlert {
   kind: AlertKind;
@@ -69,9 +72,8 @@ export function alertsOf(o: AlertInput): StatusAlert[] {
       `behind pace: ${shownPercent(outlook.difference, { threshold: o.thresholds.behind })} against what the remaining budget needs`,
     );
   }
-  // Running out early is a pace judged like "ahead": after the grace period and outside the
-  // band. A campaign the verdict calls on track raises no budget alert; one that delivered its
-  // whole budget before its end is a fact, not a forecast, and always does.
+  // Running out early is judged like "ahead": after the grace period, outside the band; a budget
+  // delivered before the end is a fact, not a forecast, and always alerts.
   const runsOut = o.verdict === "ahead" && graceOver;
   if (
     outlook.exhaustedAt !== undefined &&
@@ -122,16 +124,6 @@ export function alertsOf(o: AlertInput): StatusAlert[] {
   // The cause before its symptoms: a campaign without a creative is also behind.
   return alerts.sort((a, b) => ALERT_ORDER.indexOf(a.kind) - ALERT_ORDER.indexOf(b.kind));
 }
-
-const ALERT_ORDER: readonly AlertKind[] = [
-  "no creative",
-  "paused by apply",
-  "inactive",
-  "nothing delivered",
-  "ended short",
-  "budget exhausted",
-  "behind",
-];
 
 /** What `impressions` not delivered would have cost at the campaign's current cpm. */
 export function undeliveredMoney(campaign: Campaign, impressions: number): Money {

@@ -1,13 +1,10 @@
 /**
- * A campaign's delivery forecast from the one progress sample the DSP gives (G2: no history):
- * the pace so far is delivered / elapsed flight time, the projection is delivered + pace ×
- * remaining flight, capped at the budget. Pacing is judged against what the remaining budget
- * needs over the remaining flight, not against a straight line from the flight's start for
- * today's budget, which a mid-flight budget raise would make "behind" whatever the DSP does
- * next (docs/status.md, Pacing). Pure arithmetic on the integers it is given (impressions,
- * instants in ms); no clock of its own. Every figure is an exact `Ratio`: verdicts and alerts
- * compare it with their thresholds as it is; JSON gets it rounded once (`forecastFigures`),
- * and text and Markdown round that once more for people (docs/status.md, Rounding).
+ * A campaign's forecast from the DSP's one progress sample (G2: no history): pace = delivered /
+ * elapsed flight, projection = delivered + pace × remaining, capped at the budget. Pacing is judged
+ * against what the remaining budget needs over the remaining flight, not a straight line from the
+ * start, which a mid-flight budget raise would make "behind" (docs/status.md, Pacing). Pure integer
+ * arithmetic, no clock; every figure an exact `Ratio`, rounded once for JSON (`forecastFigures`)
+ * and once more for people (docs/status.md, Rounding).
  */
 import { Ratio } from "../model/ratio.js";
 import { Time } from "../model/time.js";

@@ -1,10 +1,8 @@
 /**
- * `doohctl status` per insertion order: the reported campaigns of each, summed. Impressions
- * add up across campaigns; spend adds up per currency only (an insertion order's campaigns
- * may be priced in more than one), exact (src/model/money.ts). The budget of an insertion
- * order is the sum of its campaigns' maximum spend, the plan's figure (src/plan/findings/spend.ts).
- * A currency in which a campaign's spend is not reported (G15, docs/assumptions.md) has no sum:
- * its `amount` is null and `not_reported` names the campaigns, never a 0 it cannot know.
+ * `doohctl status` per insertion order: its reported campaigns summed, spend per currency only,
+ * exact. Its budget is the sum of their maximum spend, the plan's figure (src/plan/findings/spend.ts).
+ * A currency where some spend is not reported (G15) has no sum: `amount` is null and `not_reported`
+ * names the campaigns, never a 0 it cannot know.
  */
 import { Money } from "../model/money.js";
 import { Time } from "../model/time.js";
@@ -29,7 +27,7 @@ export interface InsertionOrderStatus {
   alerting: number;
 }
 
-/** What the rollup reads of a campaign's status (src/status/status.ts): structural, so no import comes back. */
+/** What the rollup reads of a campaign's status: structural, so no import comes back. */
 interface CampaignFigures {
   id: string;
   insertion_order_id: string;

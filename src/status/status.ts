@@ -1,9 +1,7 @@
 /**
- * `doohctl status` as data: from campaigns read with progress (G2), their creatives and the
- * recovery record, at a given instant, the delivery, forecast, pacing and serving state of
- * each campaign, its alerts, and a rollup per insertion order. Pure: the reads and the clock
- * are the caller's. The renderers (src/render/status.ts) and `--format json` show this value;
- * docs/status.md documents every verdict and alert.
+ * `doohctl status` as data (docs/status.md): from campaigns read with progress (G2), their creatives
+ * and the recovery record at an instant, each campaign's delivery, forecast, pacing, serving and
+ * alerts, and a rollup per insertion order. Pure: the reads and the clock are the caller's.
  */
 import { canServe as creativeCanServe } from "../model/creative-serving.js";
 import { Money } from "../model/money.js";
@@ -13,13 +11,14 @@ import { Time } from "../model/time.js";
 import type { Campaign, Creative, InsertionOrder } from "../model/wire.js";
 import { maximumSpendMoney, spendNotReportedIn } from "../plan/findings/spend.js";
 import {
+  type AlertInput,
   type AlertKind,
   alertsOf,
   type ExactThresholds,
   type StatusAlert,
   undeliveredMoney,
 } from "./alerts.js";
-import { type ExactForecast, type Forecast, forecast, forecastFigures } from "./forecast.js";
+import { type Forecast, forecast, forecastFigures } from "./forecast.js";
 import { type InsertionOrderStatus, rollup } from "./rollup.js";
 
 /** 3: figures rounded once (src/model/ratio.ts), `spend.pct` null and `not_reported` (G15). */
@@ -62,23 +61,17 @@ export interface CampaignStatus {
   flight_elapsed_pct: number;
   impressions: { delivered: number; budget: number; pct: number };
   /**
-   * Exact amounts (`Money.format`); text and Markdown round them for people. `amount` is
-   * `progress.spend`, in the currency the DSP reports it in; `budget` is the campaign's maximum
-   * spend in its cpm's currency, the plan's figure (src/plan/findings/spend.ts: spent plus the
-   * undelivered budget at the current cpm); `maximum` every currency's maximum spend, `budget`'s
-   * first. `pct` is amount of budget; null when their currencies differ (never converted).
-   * `not_reported` (G15, docs/assumptions.md): the cpm's currency, when the DSP reports the
-   * spend in another one: what the campaign spent in it is not known (never shown as 0), and
-   * `budget` is then only what is left to buy at the current cpm.
+   * Exact amounts, rounded for people by text and Markdown. `amount` is `progress.spend` in the
+   * DSP's currency; `budget` the maximum spend in the cpm's currency, the plan's figure
+   * (src/plan/findings/spend.ts); `maximum` every currency's, `budget`'s first. `pct` is amount of
+   * budget, null when their currencies differ (never converted). `not_reported` (G15): the cpm's
+   * currency when the DSP reports spend in another: spent in it is unknown (never 0), and `budget`
+   * is then only what is left to buy.
    */
   spend: { amount: string; budget: string; maximum: string[]; pct: number | null; not_reported?: string };
   pacing: { verdict: PacingVerdict } & Forecast;
   creatives: { total: number; can_serve: number; problems: CreativeProblem[] };
-  /**
-   * An ended flight short of its budget: the impressions and money (at its current cpm, exact)
-   * not delivered. Shown whether or not it alerts: a campaign declared `active: false`, or
-   * ended more than 7 days ago, still leaves this money undelivered.
-   */
+  /** An ended flight's shortfall at its cpm, shown when it does not alert (`active: false`, ended 7+ days). */
   undelivered?: { impressions: number; amount: string };
   /** Set when an apply paused the campaign and has not confirmed its reactivation. */
   paused_by_apply?: { apply_id: string; paused_at: string; apply_running: boolean };
@@ -107,15 +100,8 @@ export interface StatusReport {
   } & Record<SummaryKey, number>;
 }
 
-type SummaryKey =
-  | "behind"
-  | "budget_exhausted"
-  | "ended_short"
-  | "not_delivering"
-  | "cannot_serve"
-  | "paused_by_apply";
-
-const SUMMARY_OF: Record<AlertKind, SummaryKey> = {
+/** The summary's count of each alert kind, in the report's order. */
+const SUMMARY_OF = {
   behind: "behind",
   "budget exhausted": "budget_exhausted",
   "ended short": "ended_short",
@@ -123,7 +109,9 @@ const SUMMARY_OF: Record<AlertKind, SummaryKey> = {
   "nothing delivered": "not_delivering",
   "no creative": "cannot_serve",
   "paused by apply": "paused_by_apply",
-};
+} as const satisfies Record<AlertKind, string>;
+
+type SummaryKey = (typeof SUMMARY_OF)[AlertKind];
 
 export interface StatusInput {
   campaigns: readonly Campaign[];
@@ -154,12 +142,7 @@ export function buildStatusReport(input: StatusInput): StatusReport {
   const summary = {
     campaigns: campaigns.length,
     alerting: campaigns.filter((c) => c.alerts.length > 0).length,
-    behind: 0,
-    budget_exhausted: 0,
-    ended_short: 0,
-    not_delivering: 0,
-    cannot_serve: 0,
-    paused_by_apply: 0,
+    ...(Object.fromEntries(Object.values(SUMMARY_OF).map((key) => [key, 0])) as Record<SummaryKey, number>),
   };
   for (const c of campaigns) {
     for (const key of new Set(c.alerts.map((a) => SUMMARY_OF[a.kind]))) summary[key] += 1;
@@ -187,30 +170,31 @@ function campaignStatus(
   const delivered = campaign.progress?.impressions_delivered ?? 0;
   const budget = campaign.budget_impressions;
   const canServe = creatives.filter(creativeCanServe).length; // one rule with plan (src/model/creative-serving.ts)
-  const outlook = forecast({
-    start,
-    end,
-    now,
-    delivered,
-    budget,
-    delivering: campaign.active && canServe > 0,
-  });
+  const delivering = campaign.active && canServe > 0;
+  const outlook = forecast({ start, end, now, delivered, budget, delivering });
   const declaredInactive = input.declaredInactive?.has(campaign.id) === true;
   const thresholds = exactThresholds(input.thresholds);
-  const verdict = verdictOf({ campaign, start, end, now, delivered, outlook, threshold: thresholds.behind });
-  const alerts = alertsOf({
+  const facts = {
     campaign,
     creatives,
     canServe,
     pause,
     declaredInactive,
-    verdict,
     outlook,
     start,
     end,
     now,
     thresholds,
-  });
+  };
+  const verdict = verdictOf(facts);
+  const alerts = alertsOf({ ...facts, verdict });
+  const short = budget - delivered;
+  const undelivered = { impressions: short, amount: Money.format(undeliveredMoney(campaign, short)) };
+  const paused = pause && {
+    apply_id: pause.apply_id,
+    paused_at: pause.paused_at,
+    apply_running: pause.owner_running,
+  };
   return {
     id: campaign.id,
     name: campaign.name,
@@ -236,23 +220,8 @@ function campaignStatus(
       can_serve: canServe,
       problems: creatives.flatMap(creativeProblems),
     },
-    ...(now >= end && delivered < budget
-      ? {
-          undelivered: {
-            impressions: budget - delivered,
-            amount: Money.format(undeliveredMoney(campaign, budget - delivered)),
-          },
-        }
-      : {}),
-    ...(pause && !campaign.active
-      ? {
-          paused_by_apply: {
-            apply_id: pause.apply_id,
-            paused_at: pause.paused_at,
-            apply_running: pause.owner_running,
-          },
-        }
-      : {}),
+    ...(now >= end && short > 0 ? { undelivered } : {}),
+    ...(paused && !campaign.active ? { paused_by_apply: paused } : {}),
     alerts,
   };
 }
@@ -267,9 +236,8 @@ function exactThresholds(t: StatusThresholds): ExactThresholds {
 }
 
 /**
- * Spend against the plan's maximum spend (src/plan/findings/spend.ts). G15: when the DSP
- * reports the spend in another currency than the cpm's, what was spent in the cpm's currency
- * is not known: named (`not_reported`), never a 0, and never compared (`pct` null).
+ * Spend against the plan's maximum spend (src/plan/findings/spend.ts). G15: spend reported in another
+ * currency than the cpm's leaves the cpm's unknown: named (`not_reported`), never 0, never compared.
  */
 function spendOf(campaign: Campaign, now: number): CampaignStatus["spend"] {
   const delivered = campaign.progress?.impressions_delivered ?? 0;
@@ -291,23 +259,16 @@ function spendOf(campaign: Campaign, now: number): CampaignStatus["spend"] {
   };
 }
 
-function verdictOf(o: {
-  campaign: Campaign;
-  start: number;
-  end: number;
-  now: number;
-  delivered: number;
-  outlook: ExactForecast;
-  threshold: Ratio;
-}): PacingVerdict {
+function verdictOf(o: Omit<AlertInput, "verdict">): PacingVerdict {
+  const delivered = o.campaign.progress?.impressions_delivered ?? 0;
   if (o.now < o.start) return "not started";
   if (o.now >= o.end) return "ended";
-  if (o.delivered >= o.campaign.budget_impressions) return "budget delivered";
+  if (delivered >= o.campaign.budget_impressions) return "budget delivered";
   // One sample has no history: an inactive campaign that delivered nothing was never activated.
-  if (!o.campaign.active) return o.delivered > 0 ? "paused" : "never activated";
+  if (!o.campaign.active) return delivered > 0 ? "paused" : "never activated";
   // Within ± the threshold, both ends included, is on track: exactly -10% against 10 is.
   const d = o.outlook.difference;
-  if (Ratio.compare(Ratio.abs(d), o.threshold) <= 0) return "on track";
+  if (Ratio.compare(Ratio.abs(d), o.thresholds.behind) <= 0) return "on track";
   return d.n < 0n ? "behind" : "ahead";
 }
 

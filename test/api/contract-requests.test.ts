@@ -6,19 +6,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { findOperation } from "../../src/api/contract.js";
-import { checkRequest, schemaValidator } from "../../src/api/contract-check.js";
 import { Endpoints } from "../../src/api/endpoints.js";
 import type { ApiRequest } from "../../src/api/types.js";
 import { campaignCreate } from "../helpers/builders.js";
+import { checkRequest, checkSchema } from "../helpers/contract-check.js";
 
 const usd = { currency_code: "USD", units: "12", nanos: 500000000 };
-const asset = {
-  url: "https://cdn.example.com/a.png",
-  width: 1920,
-  height: 1080,
-  format: "image/png",
-  file_size_bytes: 1000,
-};
 const sets = [
   {
     venue_type_targeting_option: { venue_type_ids: ["12"], exclude: false },
@@ -31,7 +24,6 @@ const sets = [
 /** Every builder of `Endpoints`, each with representative arguments. */
 const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
   createSession: [Endpoints.createSession({ email: "a@b.test", password: "pw" })],
-  deleteSession: [Endpoints.deleteSession()],
   insertionOrders: [
     Endpoints.insertionOrders.request({}),
     Endpoints.insertionOrders.request({
@@ -55,9 +47,6 @@ const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
       },
     ]),
   ],
-  patchInsertionOrder: [
-    Endpoints.patchInsertionOrder("1001", { contract_number: null, budget_impressions: 5 }),
-  ],
   campaigns: [
     Endpoints.campaigns.request({
       filter: { id: ["5001"], insertion_order_id: ["1001"], in_flight: [true], active: [false] },
@@ -78,16 +67,11 @@ const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
   patchCampaigns: [
     Endpoints.patchCampaigns([{ id: "5001", active: true, cpm: usd, pacing: {}, budget_impressions: 0 }]),
   ],
-  patchCampaign: [
-    Endpoints.patchCampaign("5001", { active: false, start_time: "2026-12-01T00:00:00+00:00" }),
-  ],
   getTargetings: [Endpoints.getTargetings("5001")],
   putTargetings: [Endpoints.putTargetings("5001", sets), Endpoints.putTargetings("5001", [])],
   advertisers: [
     Endpoints.advertisers.request({ filter: { id: ["1"] }, search: { name: ["acme"] }, pageSize: 100 }),
   ],
-  getAdvertiser: [Endpoints.getAdvertiser("1")],
-  createAdvertiser: [Endpoints.createAdvertiser("Acme")],
   creativeCategories: [Endpoints.creativeCategories.request({ page: 3, pageSize: 100 })],
   getCreativeCategory: [Endpoints.getCreativeCategory("3")],
   creatives: [
@@ -106,12 +90,6 @@ const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
       pageSize: 100,
     }),
   ],
-  getCreative: [Endpoints.getCreative("9001")],
-  createCreatives: [
-    Endpoints.createCreatives([
-      { name: "Spot", advertiser_id: "1", type: "IMAGE", asset, duration_ms: 10000, category_ids: ["3"] },
-    ]),
-  ],
   patchCreatives: [
     Endpoints.patchCreatives([
       {
@@ -123,20 +101,6 @@ const requests: Record<keyof typeof Endpoints, ApiRequest[]> = {
       },
     ]),
   ],
-  patchCreative: [Endpoints.patchCreative("9001", { pixel_url: "https://p.example.com" })],
-  creativeCampaignMarkets: [
-    Endpoints.creativeCampaignMarkets("9001").request({ order: "start_date", pageSize: 10 }),
-  ],
-  patchCreativeAudit: [
-    Endpoints.patchCreativeAudit("9001", {
-      status: "APPROVED",
-      message: "ok",
-      category_ids: ["3"],
-      tag_ids: [],
-    }),
-  ],
-  getMediaOwnerCreativeCategory: [Endpoints.getMediaOwnerCreativeCategory("3")],
-  networks: [Endpoints.networks.request({ filter: { id: ["1"] }, search: { name: ["n"] }, order: "name" })],
 };
 
 describe("every request the client can build is one the contract names", () => {
@@ -213,7 +177,7 @@ describe("the contract document", () => {
 
   it("compiles every schema it names (every $ref resolves)", () => {
     for (const name of Object.keys(doc.components.schemas))
-      expect(() => schemaValidator(name), name).not.toThrow();
+      expect(() => checkSchema(name, null), name).not.toThrow();
   });
 
   it("gives every operation an id, its security, and the spec's error statuses with the error shape", () => {

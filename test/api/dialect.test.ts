@@ -65,8 +65,8 @@ describe("requests a dialect places", () => {
       path: "/api/dsp/v1/insertion_orders",
       body: { insertion_orders: [{ id: "1001", po_number: "PO-1" }] },
     });
-    expect(endpoints.patchInsertionOrder("1001", { contract_number: null }).body).toEqual({
-      po_number: null,
+    expect(endpoints.patchInsertionOrders([{ id: "1001", contract_number: null }]).body).toEqual({
+      insertion_orders: [{ id: "1001", po_number: null }],
     });
     expect(endpoints.patchInsertionOrders([{ id: "1001", budget_impressions: 5 }]).body).toEqual({
       insertion_orders: [{ id: "1001", budget_impressions: 5 }],

@@ -74,21 +74,9 @@ describe("Endpoints", () => {
     expect(Endpoints.getCampaign("a/b").path).toBe("/api/dsp/v1/campaigns/a%2Fb");
   });
 
-  it("addresses the media-owner interface under its own base path (G11)", () => {
-    expect(Endpoints.patchCreativeAudit("9001", { status: "DENIED", message: "no alcohol" })).toEqual({
-      method: "PATCH",
-      path: "/api/media_owner/v1/creatives/9001",
-      body: { audit: { status: "DENIED", message: "no alcohol" } },
-    });
-    expect(Endpoints.networks.request({ pageSize: 10 }).path).toBe("/api/media_owner/v1/networks");
-    expect(Endpoints.creativeCampaignMarkets("9001").request({}).path).toBe(
-      "/api/media_owner/v1/creatives/9001/campaigns",
-    );
-  });
-
   it("keeps builders pure: the same input gives equal, serializable requests", () => {
-    const a = Endpoints.patchCampaign("5001", { cpm: money });
-    const b = Endpoints.patchCampaign("5001", { cpm: money });
+    const a = Endpoints.patchCampaigns([{ id: "5001", cpm: money }]);
+    const b = Endpoints.patchCampaigns([{ id: "5001", cpm: money }]);
     expect(a).toEqual(b);
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
   });

@@ -192,7 +192,7 @@ describe("429 without Retry-After", () => {
     });
     const events: ApiEvent[] = [];
     client.on((e) => events.push(e));
-    expect(await client.send(Endpoints.getAdvertiser("1"))).toEqual({ id: "1", name: "A" });
+    expect(await client.send(Endpoints.getCreativeCategory("1"))).toEqual({ id: "1", name: "A" });
     const waits = events.filter((e): e is Extract<ApiEvent, { type: "wait" }> => e.type === "wait");
     expect(waits.map((w) => [w.reason, w.waitMs])).toEqual([
       ["backoff", 500],
@@ -216,7 +216,7 @@ describe("429 without Retry-After", () => {
       random: seededRandom(1),
       retry: { maxWaitMs: 60_000 },
     });
-    const error = await client.send(Endpoints.getAdvertiser("1")).catch((e: unknown) => e);
+    const error = await client.send(Endpoints.getCreativeCategory("1")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryBudgetError);
     expect((error as Error).message).toMatch(
       /wait 600 s, more than the 60 s allowed \(raise it with --max-wait/,

@@ -39,13 +39,12 @@ describe("backoffMs", () => {
 });
 
 describe("decideRetry", () => {
-  const base = { method: "GET" as const, idempotent: true, failures: 0, rateLimited: 0 };
+  const base = { idempotent: true, failures: 0, rateLimited: 0 };
 
   it("waits Retry-After on a 429, even for a POST (the server refused it unhandled)", () => {
     const decision = decideRetry({
       ...base,
       policy: policy(),
-      method: "POST",
       idempotent: false,
       outcome: { kind: "status", status: 429, retryAfterMs: 12_000 },
       rateLimited: 1,
@@ -104,7 +103,6 @@ describe("decideRetry", () => {
       const decision = decideRetry({
         ...base,
         policy: policy(),
-        method: "POST",
         idempotent: false,
         outcome,
         failures: 1,

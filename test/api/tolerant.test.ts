@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { findOperation, readAnswer } from "../../src/api/contract.js";
-import { checkAnswer } from "../../src/api/contract-check.js";
 import { UNDECIDED_MEMBERS } from "../../src/api/members.js";
 import type { HttpMethod } from "../../src/api/types.js";
 import { campaignMembers } from "../helpers/builders.js";
+import { checkAnswer } from "../helpers/contract-check.js";
 import { usdParts } from "../helpers/money.js";
 
 const DSP = "/api/dsp/v1";

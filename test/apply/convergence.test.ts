@@ -212,7 +212,7 @@ function invariantViolations(
     if (was?.active && campaign.active) {
       const now = Targeting.normalizeList(after.targetings[campaign.id] ?? []);
       for (const set of Targeting.normalizeList(before.targetings[campaign.id] ?? [])) {
-        if (!now.some((n) => Targeting.setEquals(n, set)))
+        if (!now.some((n) => Targeting.key(n) === Targeting.key(set)))
           violations.push(`I1: active ${campaign.id} lost a set`);
       }
     }

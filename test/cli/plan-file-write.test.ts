@@ -8,6 +8,7 @@ import { USER } from "../helpers/users.js";
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -106,7 +107,7 @@ describe("the streamed plan file", () => {
     expect(readPlanFile(path)).toEqual(JSON.parse(serializePlan(p)));
   });
 
-  it("gives a new file 0666 less the umask, and keeps an existing file's mode and link", async () => {
+  it("gives a new file 0666 less the umask, keeps an existing file's mode, replaces a link", async () => {
     const dir = scratch();
     const p = largePlan();
     const fresh = join(dir, "fresh.json");
@@ -121,12 +122,14 @@ describe("the streamed plan file", () => {
     expect(statSync(kept).mode & 0o777).toBe(0o600);
     expect(readFileSync(kept, "utf8")).toBe(serializePlan(p));
 
-    // A link is written through, as a plain write goes: the link stays, its target changes.
+    // A link at FILE is replaced by the plan, never followed: what it points to keeps its bytes.
     const link = join(dir, "link.json");
     symlinkSync(kept, link);
     writeFileSync(kept, "old");
     await writePlanFile(link, p);
-    expect(readFileSync(kept, "utf8")).toBe(serializePlan(p));
+    expect(readFileSync(kept, "utf8")).toBe("old");
+    expect(lstatSync(link).isFile()).toBe(true);
+    expect(readFileSync(link, "utf8")).toBe(serializePlan(p));
     expect(readdirSync(dir).sort()).toEqual(["fresh.json", "kept.json", "link.json"]);
   });
 

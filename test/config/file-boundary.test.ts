@@ -11,7 +11,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/program.js";
-import { FileRefused, findTree, readRegularFile, readRegularFileSync } from "../../src/config/file-guard.js";
+import { FileRefused, findTree, readRegularFileSync } from "../../src/config/file-guard.js";
 import { cutQuotes, guardIssue, NOT_SHOWN, withoutCredentials } from "../../src/config/guard-text.js";
 import type { ConfigError, ConfigIssue } from "../../src/config/issues.js";
 import { loadConfig } from "../../src/config/load.js";
@@ -231,12 +231,17 @@ describe("the size cap", () => {
     const path = join(dir, "big.yaml");
     writeFileSync(path, "x".repeat(3 * 1024 * 1024 + 5));
     const limit = (bytes: number) => ({ bytes, of: "one config file", advice: "split it" });
-    const refusal = await readRegularFile(path, limit(3 * 1024 * 1024)).catch((e: unknown) => e);
+    let refusal: unknown;
+    try {
+      readRegularFileSync(path, limit(3 * 1024 * 1024));
+    } catch (error) {
+      refusal = error;
+    }
     expect(refusal).toBeInstanceOf(FileRefused);
     expect((refusal as FileRefused).code).toBe("FILE_TOO_LARGE");
     expect(() => readRegularFileSync(path, limit(1024))).toThrow(
       "is 3145733 bytes, over the 1 KiB doohctl reads from one config file: split it",
     );
-    expect((await readRegularFile(path, limit(4 * 1024 * 1024))).length).toBe(3 * 1024 * 1024 + 5);
+    expect(readRegularFileSync(path, limit(4 * 1024 * 1024)).length).toBe(3 * 1024 * 1024 + 5);
   });
 });

@@ -6,32 +6,39 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckResult as Check } from "../../src/cli/doctor/probe.js";
 import { run } from "../../src/cli/program.js";
-import type { Quirk, RunningEmulator } from "../../src/emulator/index.js";
+import type { RunningEmulator } from "../../src/emulator/index.js";
 import { seedAccount } from "../helpers/builders.js";
 import { startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
-import { interceptingProxy, relay } from "../helpers/proxy.js";
+import { type InterceptingProxy, interceptingProxy, relay } from "../helpers/proxy.js";
+import { type Quirk, quirky } from "../helpers/quirks.js";
 import { USER } from "../helpers/users.js";
 
 let emulator: RunningEmulator | undefined;
+let front: InterceptingProxy | undefined;
 afterEach(async () => {
+  await front?.close();
   await emulator?.close();
   emulator = undefined;
+  front = undefined;
 });
+
+/** The emulator's origin, or a front of it with `quirks` (test/helpers/quirks.ts). */
+async function originWith(quirks: readonly Quirk[]): Promise<string> {
+  if (quirks.length === 0) return emulator!.origin;
+  front = await interceptingProxy(emulator!.origin, { onRequest: quirky(quirks) });
+  return front.origin;
+}
 
 async function doctor(
   options: { quirks?: Quirk[]; args?: string[]; seed?: ReturnType<typeof seedAccount> } = {},
 ) {
   // The emulator on the system clock: the cookie's expiry is checked against this machine's.
-  emulator = (
-    await startCliAccount({
-      seed: options.seed ?? seedAccount(),
-      emulator: { control: true, ...(options.quirks ? { quirks: options.quirks } : {}) },
-    })
-  ).emulator;
+  emulator = (await startCliAccount({ seed: options.seed ?? seedAccount(), emulator: { control: true } }))
+    .emulator;
   const io = bufferIO({
     env: {
-      DOOHCTL_API_ORIGIN: emulator.origin,
+      DOOHCTL_API_ORIGIN: await originWith(options.quirks ?? []),
       DOOHCTL_EMAIL: USER.email,
       DOOHCTL_PASSWORD: USER.password,
       DOOHCTL_SESSION_CACHE: "off",
@@ -212,12 +219,10 @@ describe("doohctl doctor", () => {
   });
 
   it("prints a text report with the change to make under a check that differs", async () => {
-    emulator = (
-      await startCliAccount({ seed: seedAccount(), emulator: { quirks: ["targetings-option-sets"] } })
-    ).emulator;
+    emulator = (await startCliAccount({ seed: seedAccount() })).emulator;
     const io = bufferIO({
       env: {
-        DOOHCTL_API_ORIGIN: emulator.origin,
+        DOOHCTL_API_ORIGIN: await originWith(["targetings-option-sets"]),
         DOOHCTL_EMAIL: USER.email,
         DOOHCTL_PASSWORD: USER.password,
         DOOHCTL_SESSION_CACHE: "off",

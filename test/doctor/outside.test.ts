@@ -4,27 +4,36 @@
  * plainly and exits 1, instead of calling the keys "holds" and stopping there. And the block it
  * prints stays valid YAML, and a valid dialect, whichever commented key is uncommented.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { run } from "../../src/cli/program.js";
-import type { Quirk } from "../../src/emulator/index.js";
 import { parseDialect } from "../../src/model/dialect.js";
 import { seedAccount } from "../helpers/builders.js";
-import { type CliAccount, startCliAccount } from "../helpers/cli-account.js";
+import { accountConfig, type CliAccount, startCliAccount } from "../helpers/cli-account.js";
 import { bufferIO } from "../helpers/io.js";
+import { type InterceptingProxy, interceptingProxy } from "../helpers/proxy.js";
+import { type Quirk, quirky } from "../helpers/quirks.js";
 import { USER } from "../helpers/users.js";
 
 let account: CliAccount | undefined;
+let front: InterceptingProxy | undefined;
 afterEach(async () => {
+  await front?.close();
   await account?.close();
   account = undefined;
+  front = undefined;
 });
 
+/** doctor against a front of the emulator with `quirks` (test/helpers/quirks.ts), the config aimed at it. */
 async function doctor(quirks: Quirk[], args: string[]) {
-  account = await startCliAccount({ seed: seedAccount(), emulator: { quirks } });
+  account = await startCliAccount({ seed: seedAccount() });
+  front = await interceptingProxy(account.emulator.origin, { onRequest: quirky(quirks) });
+  writeFileSync(join(account.dir, "doohctl.yaml"), accountConfig(front.origin, []));
   const io = bufferIO({
     env: {
-      DOOHCTL_API_ORIGIN: account.emulator.origin,
+      DOOHCTL_API_ORIGIN: front.origin,
       DOOHCTL_EMAIL: USER.email,
       DOOHCTL_PASSWORD: USER.password,
       DOOHCTL_SESSION_CACHE: "off",

@@ -5,8 +5,8 @@
  * loosened to the contract (docs/emulator.md, "Requests").
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { checkRequest } from "../../src/api/contract-check.js";
 import { Endpoints } from "../../src/api/endpoints.js";
+import { checkRequest } from "../helpers/contract-check.js";
 import { USER } from "../helpers/users.js";
 import { boot, DSP, fields, request, type Session } from "./helpers.js";
 

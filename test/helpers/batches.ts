@@ -1,12 +1,20 @@
 /**
  * A batch of any size written in chunks of at most 100 items (spec, Limits), one
  * transactional request each, in order, through `client.send`: what a library user does with
- * a list longer than one request takes. A failure stops at its chunk and says, as the error's
- * `batchOffset`, where that chunk starts in the caller's list.
+ * a list longer than one request takes. A failure stops at its chunk: a ChunkFailed says
+ * where that chunk starts in the caller's list, with the client's error as its `cause`.
  */
-import { ApiError } from "../../src/api/errors.js";
 import type { DspClient, TypedRequest } from "../../src/api/types.js";
 import { MAX_BATCH } from "../../src/model/wire.js";
+
+export class ChunkFailed extends Error {
+  constructor(
+    readonly offset: number,
+    override readonly cause: unknown,
+  ) {
+    super(`the chunk at ${offset} failed`);
+  }
+}
 
 export async function sendInChunks<I, O, R>(
   client: DspClient,
@@ -22,7 +30,7 @@ export async function sendInChunks<I, O, R>(
     try {
       out.push(...pick(await client.send(build(chunk))));
     } catch (error) {
-      throw error instanceof ApiError ? error.withBatchOffset(offset) : error;
+      throw new ChunkFailed(offset, error);
     }
   }
   return out;

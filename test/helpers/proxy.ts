@@ -142,7 +142,7 @@ export function send(response: ServerResponse, reply: Upstream): void {
   response.end(reply.body);
 }
 
-async function wholeAnswer(answer: IncomingMessage): Promise<Upstream> {
+export async function wholeAnswer(answer: IncomingMessage): Promise<Upstream> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value !== undefined && name !== "content-length" && name !== "transfer-encoding")

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { CampaignFields } from "../../src/model/desired.js";
+import { PUBLISHED_RATE_LIMITS } from "../../src/model/limits.js";
+import { writeSendTimes } from "../../src/plan/window.js";
 import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";
+
+/** When the last of `writes` may go at the published write window (the plan's estimate). */
+const estimateApplyMs = (writes: number, busy: readonly number[] = []) =>
+  writeSendTimes(writes, PUBLISHED_RATE_LIMITS.write, busy).at(-1) ?? 0;
 
 describe("analyzers", () => {
   it("flags budget and cpm increases above their thresholds (DOOH401), configurably", () => {
@@ -17,7 +23,7 @@ describe("analyzers", () => {
       'raises cpm of campaign 5001 "Airports", 12.00 USD -> 15.00 USD (+25%, above the 20% threshold)',
     ]);
     expect(
-      plan(d, live, { thresholds: { cpmIncreasePercent: 30, budgetIncreasePercent: 30 } }).findings.map(
+      plan(d, live, { thresholds: { cpm_increase_percent: 30, budget_increase_percent: 30 } }).findings.map(
         (f) => f.code,
       ),
     ).toEqual(["DOOH401"]);
@@ -132,23 +138,19 @@ describe("analyzers", () => {
   });
 
   it("estimates writes at the window as it stands: 8 into an empty 10/60s window go at once", async () => {
-    const { estimateApplyMs } = await import("../../src/plan/summary.js");
-    const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
     const { Time } = await import("../../src/model/time.js");
-    expect(estimateApplyMs(8, PUBLISHED_RATE_LIMITS)).toBe(0);
-    expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS)).toBe(0);
+    expect(estimateApplyMs(8)).toBe(0);
+    expect(estimateApplyMs(1)).toBe(0);
     // The 11th waits for the 1st's slot; 43 go in five bursts of at most 10, a window apart.
-    expect(estimateApplyMs(11, PUBLISHED_RATE_LIMITS)).toBe(60_000);
-    expect(Time.formatDuration(estimateApplyMs(43, PUBLISHED_RATE_LIMITS))).toBe("4m00s");
+    expect(estimateApplyMs(11)).toBe(60_000);
+    expect(Time.formatDuration(estimateApplyMs(43))).toBe("4m00s");
   });
 
   it("counts the write slots other runs hold: 9 held, freeing in 20 s to 36 s, delay the 2nd of 3 writes", async () => {
-    const { estimateApplyMs } = await import("../../src/plan/summary.js");
-    const { PUBLISHED_RATE_LIMITS } = await import("../../src/model/limits.js");
     const busy = [20_000, 22_000, 24_000, 26_000, 28_000, 30_000, 32_000, 34_000, 36_000];
-    expect(estimateApplyMs(1, PUBLISHED_RATE_LIMITS, busy)).toBe(0);
-    expect(estimateApplyMs(2, PUBLISHED_RATE_LIMITS, busy)).toBe(20_000);
-    expect(estimateApplyMs(3, PUBLISHED_RATE_LIMITS, busy)).toBe(22_000);
+    expect(estimateApplyMs(1, busy)).toBe(0);
+    expect(estimateApplyMs(2, busy)).toBe(20_000);
+    expect(estimateApplyMs(3, busy)).toBe(22_000);
     const p = plan(desiredState([desiredIo("1001", { fields: { contract_number: "PO-2" } })]), liveState(), {
       writeWindowBusyMs: busy,
     });

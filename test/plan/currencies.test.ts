@@ -200,7 +200,7 @@ describe("currencies: never netted, converted or dropped", () => {
     await start(null);
     const c = client();
     try {
-      await c.send(Endpoints.patchCampaign("5003", { cpm: usd("12") }));
+      await c.send(Endpoints.patchCampaigns([{ id: "5003", cpm: usd("12") }]));
     } finally {
       await c.close();
     }
@@ -229,7 +229,7 @@ describe("currencies: never netted, converted or dropped", () => {
       // Mid-flight the cpm goes from 10.00 to 12.00 EUR: the 288,870 delivered stay bought at
       // 2,888.70 EUR; the 711,130 left cost 711,130 x 12 / 1000 = 8,533.56 EUR: the maximum is
       // 2,888.70 + 8,533.56 = 11,422.26 EUR, not 1,000,000 x 12 / 1000 = 12,000.00 at today's cpm.
-      await c.send(Endpoints.patchCampaign("5003", { cpm: eur("12") }));
+      await c.send(Endpoints.patchCampaigns([{ id: "5003", cpm: eur("12") }]));
       campaigns = await c.listCampaignsByInsertionOrder(["1002"], { includeProgress: true });
       insertionOrders = await c.getInsertionOrders(["1002"]);
     } finally {
@@ -265,7 +265,7 @@ describe("currencies: never netted, converted or dropped", () => {
       await start(null);
       const c = client();
       try {
-        await c.send(Endpoints.patchCampaign("5003", { cpm: usd("12") }));
+        await c.send(Endpoints.patchCampaigns([{ id: "5003", cpm: usd("12") }]));
         clock.advance(10 * DAY);
         return await c.listCampaignsByInsertionOrder(["1002"], { includeProgress: true });
       } finally {

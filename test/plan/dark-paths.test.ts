@@ -161,8 +161,8 @@ describe("a budget cut that leaves less than --min-budget-days at the current pa
     // 305,289 leaves 33,921 impressions: they last 33,921 x 19 / 271,368 = 2.375 days exactly.
     // Not less than --min-budget-days 2.375: quiet; less than 2.3751: the warning.
     const cut = desired({ budget_impressions: 305_289 });
-    expect(codes(plan(cut, live, { now, thresholds: { minBudgetDays: 2.375 } }))).toEqual([]);
-    const p = plan(cut, live, { now, thresholds: { minBudgetDays: 2.3751 } });
+    expect(codes(plan(cut, live, { now, thresholds: { min_budget_days: 2.375 } }))).toEqual([]);
+    const p = plan(cut, live, { now, thresholds: { min_budget_days: 2.3751 } });
     expect(codes(p)).toEqual(["warning DOOH304"]);
     expect(p.findings[0]!.message).toContain("the 33,921 impressions left last about 2.4 days");
   });
@@ -173,7 +173,7 @@ describe("a budget cut that leaves less than --min-budget-days at the current pa
     // 0.2 days: 0.254 is above it
     expect(
       codes(
-        plan(desired({ budget_impressions: 275_000 }), live, { now, thresholds: { minBudgetDays: 0.2 } }),
+        plan(desired({ budget_impressions: 275_000 }), live, { now, thresholds: { min_budget_days: 0.2 } }),
       ),
     ).toEqual([]);
   });

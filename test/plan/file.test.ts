@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/plan/saved/canonical.js";
 import { type PlanFileError, parsePlan, serializePlan } from "../../src/plan/saved/file.js";
-import { canonicalJson } from "../../src/plan/saved/fingerprint.js";
 import { desiredCampaign, desiredIo, desiredState, liveCampaign, liveState } from "../helpers/builders.js";
 import { usd } from "../helpers/money.js";
 import { plan } from "../helpers/plans.js";

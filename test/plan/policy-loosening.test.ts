@@ -75,7 +75,7 @@ describe("a change that loosens the policy (DOOH907)", () => {
     const p = plan(head, live, {
       changed: scope,
       allowed: ["DOOH903"],
-      thresholds: { budgetIncreasePercent: 80, minBudgetDays: 1 },
+      thresholds: { budget_increase_percent: 80, min_budget_days: 1 },
     });
     expect(p.findings[0]).toMatchObject({
       code: "DOOH907",

@@ -84,7 +84,7 @@ describe("guardrail policies", () => {
     expect(codes(plan(withPolicy(fields, both), live))).toEqual(["warning DOOH903"]);
     // The flags lower the defaults: budget +40% above 30% is denied.
     const flagged = plan(withPolicy(fields, both), live, {
-      thresholds: { budgetIncreasePercent: 30, cpmIncreasePercent: 30 },
+      thresholds: { budget_increase_percent: 30, cpm_increase_percent: 30 },
     });
     expect(codes(flagged)).toEqual(["error DOOH902"]);
     // A limit in the rule wins over the flag.

@@ -122,7 +122,7 @@ export function invariantViolations(
     if (was?.active && campaign.active) {
       const now = Targeting.normalizeList(after.targetings[campaign.id] ?? []);
       for (const set of Targeting.normalizeList(before.targetings[campaign.id] ?? [])) {
-        if (!now.some((n) => Targeting.setEquals(n, set))) {
+        if (!now.some((n) => Targeting.key(n) === Targeting.key(set))) {
           problems.push(`I1: ${where} removed a targeting from active campaign ${campaign.id}`);
         }
       }

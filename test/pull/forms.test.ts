@@ -70,6 +70,7 @@ describe("the unified diff of pull's splices", () => {
 });
 
 describe("writing a pulled file", () => {
+  const MAX = 1024;
   it("refuses a file that changed since pull read it, and a link, and writes nothing", () => {
     const dir = mkdtempSync(join(tmpdir(), "doohctl-pull-write-"));
     try {
@@ -77,14 +78,22 @@ describe("writing a pulled file", () => {
       writeFileSync(path, "a: 1\n");
       const read = sha256("a: 1\n");
       writeFileSync(path, "a: 2\n"); // someone saved the file meanwhile
-      expect(() => writeIfUnchanged(path, "c.yaml", "a: 3\n", read)).toThrow(/changed since pull read it/);
-      expect(readFileSync(path, "utf8")).toBe("a: 2\n");
-      symlinkSync(path, join(dir, "link.yaml"));
-      expect(() => writeIfUnchanged(join(dir, "link.yaml"), "link.yaml", "a: 3\n", sha256("a: 2\n"))).toThrow(
-        PullFileError,
+      expect(() => writeIfUnchanged(path, "c.yaml", "a: 3\n", read, MAX)).toThrow(
+        /changed since pull read it/,
       );
       expect(readFileSync(path, "utf8")).toBe("a: 2\n");
-      writeIfUnchanged(path, "c.yaml", "a: 3\n", sha256("a: 2\n"));
+      symlinkSync(path, join(dir, "link.yaml"));
+      expect(() =>
+        writeIfUnchanged(join(dir, "link.yaml"), "link.yaml", "a: 3\n", sha256("a: 2\n"), MAX),
+      ).toThrow(PullFileError);
+      expect(readFileSync(path, "utf8")).toBe("a: 2\n");
+      // Larger than the most a config file is read: not the file pull read, refused unread
+      // (its digest would match here).
+      expect(() => writeIfUnchanged(path, "c.yaml", "a: 3\n", sha256("a: 2\n"), 4)).toThrow(
+        /changed since pull read it/,
+      );
+      expect(readFileSync(path, "utf8")).toBe("a: 2\n");
+      writeIfUnchanged(path, "c.yaml", "a: 3\n", sha256("a: 2\n"), MAX);
       expect(readFileSync(path, "utf8")).toBe("a: 3\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });

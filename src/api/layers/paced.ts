@@ -1,8 +1,7 @@
 /**
- * The pacing layer: each attempt waits for a slot of its class's window (limiter.ts, with the
- * other runs' slots of the pacing log), then runs the request's BeforeSend (types.ts: the
- * write guard's read comes after every wait, docs/apply.md), is counted in the stats, and is
- * reported as a `response` event once it is back. A check that refuses is a NotSent.
+ * The pacing layer: each attempt waits for a slot of its class's window (limiter.ts), then
+ * runs its BeforeSend (after every wait, docs/apply.md; a refusal is a NotSent), is counted,
+ * and is reported as `sent` and `response` events.
  */
 import type { Clock } from "../../model/clock.js";
 import type { RateLimits, RequestClass } from "../../model/limits.js";

@@ -1,8 +1,7 @@
 /**
- * The retry layer: carries out the decisions of retry.ts. It sends an attempt, and after a
- * 429 (any method, G10), or a network error, timeout or 5xx of an idempotent request, waits
- * on the Clock (announced as a `wait` event) and sends it again. A POST that may have been
- * applied is an OutcomeUnknownError, never sent again.
+ * The retry layer carries out retry.ts: after a 429 (any method, G10), or a network error,
+ * timeout or 5xx of an idempotent request, it waits on the Clock and sends again. A POST that
+ * may have been applied is an OutcomeUnknownError, never sent again.
  */
 import type { Clock } from "../../model/clock.js";
 import type { Scrubber } from "../../model/scrub.js";
@@ -56,17 +55,9 @@ export function retrying({ policy, clock, scrubber, emit, stats }: RetryingOptio
       }
       // A trickled answer is no blip: another attempt would hold the run for another deadline.
       if (failure instanceof TimeoutError && failure.trickling && idempotent) throw failure;
-      // An unanswered request's last error says which attempt of how many it was, so a
-      // person can tell a dead DSP from a slow one.
+      // The last error names its attempt of how many: a dead DSP is told from a slow one.
       const failed = failure instanceof TimeoutError ? failure.withTries(tries) : failure;
-      const decision = decideRetry({
-        policy,
-        method: request.method,
-        idempotent,
-        outcome,
-        failures,
-        rateLimited,
-      });
+      const decision = decideRetry({ policy, idempotent, outcome, failures, rateLimited });
       switch (decision.action) {
         case "none":
           return response!;

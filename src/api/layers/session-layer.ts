@@ -1,9 +1,7 @@
 /**
- * The session layer (spec, Authentication; G9): every request carries the run's session
- * cookie; a 401 or 403 (a revoked, unknown or expired token) gets one fresh login and one
- * more try, and a session just created that is refused again is a CredentialsError.
+ * The session layer (spec, Authentication; G9): every request carries the session cookie; a
+ * 401 or 403 gets one fresh login and one more try, and a refused fresh session is a CredentialsError.
  */
-
 import type { Scrubber } from "../../model/scrub.js";
 import { CredentialsError } from "../errors.js";
 import type { Layer } from "../send.js";

@@ -1,6 +1,7 @@
 import { readdir, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type FoundAccount, findAccounts } from "../../config/accounts.js";
+import { YAML_NAME } from "../../config/files.js";
 import { changedFiles, type GitPlace, resolveRevision } from "../../config/git.js";
 import { accountsGithubMatrix, accountsGitlab, accountsJson, accountsText } from "../accounts-output.js";
 import type { CommandModule } from "../command.js";
@@ -27,9 +28,8 @@ function checkMatrixCeiling(format: (typeof FORMATS)[number], count: number): vo
 }
 
 /**
- * `doohctl accounts [PATHS...] [--changed-since REF] [--format ...]`: offline, reads no
- * credential. The account directories under PATHS (docs/safety.md, Several accounts in one repository), or only those with a
- * YAML file changed, added or removed since REF, as each CI wants them for its matrix.
+ * `doohctl accounts`: offline, no credential. The account directories under PATHS (docs/safety.md),
+ * or those with a YAML file changed since REF, as each CI wants its matrix.
  */
 export const registerAccounts: CommandModule = (program, io, setExit) => {
   program
@@ -71,11 +71,7 @@ export const registerAccounts: CommandModule = (program, io, setExit) => {
     });
 };
 
-/**
- * The accounts with a YAML file directly in their directory changed, added or removed since
- * `ref`, or with a YAML entry there that links to a changed file elsewhere in the tree (a
- * shared policy): what a run of the account reads (docs/safety.md, Files and the tree).
- */
+/** The accounts whose YAML entries (or what they link to, a shared policy) changed since `ref`. */
 async function changedAccounts(
   accounts: readonly FoundAccount[],
   place: GitPlace,
@@ -91,8 +87,6 @@ async function changedAccounts(
   }
   return out;
 }
-
-const YAML_NAME = /^[^.].*\.ya?ml$/i;
 
 /** Whether a YAML entry of `dir` resolves, through links, to one of `files`. */
 async function linksToChanged(dir: string, files: ReadonlySet<string>): Promise<boolean> {

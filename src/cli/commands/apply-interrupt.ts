@@ -1,8 +1,7 @@
 /**
- * What SIGINT and SIGTERM do to a running apply (docs/apply.md, Interrupting; docs/safety.md).
- * The first one stops it and reactivates what it paused; without a terminal no later signal
- * aborts that reactivation, and on one only a second Ctrl-C does (a SIGTERM there comes from a
- * program, not from the person).
+ * SIGINT and SIGTERM during an apply (docs/apply.md, Interrupting): the first stops it and
+ * reactivates what it paused; only a second Ctrl-C at a terminal aborts that (a SIGTERM comes
+ * from a program, not the person).
  */
 import { type CliIO, EXIT, type InterruptSignal, onTerminal } from "../io.js";
 

@@ -1,7 +1,4 @@
-/**
- * The plan `doohctl apply` is about to apply, with the client that read its objects and the
- * recovery record it was made with; and the refusals that say nothing was sent.
- */
+/** The plan `doohctl apply` is about to apply, with its client and recovery record; and its refusals. */
 import type { DspClient } from "../../api/types.js";
 import type { RecoveryStore } from "../../apply/recovery.js";
 import type { Clock } from "../../model/clock.js";
@@ -15,10 +12,7 @@ import type { CliIO } from "../io.js";
 export class ApplyRefused extends Error {
   override readonly name = "ApplyRefused";
   readonly code = "APPLY_REFUSED";
-  /**
-   * Refused before logging in because the plan is not for this tree, account, DSP or user:
-   * no login is made for it, so the record is not settled (apply --restore-only does that).
-   */
+  /** Refused before a login (a plan for another tree, account, DSP or user): the record is not settled. */
   readonly beforeLogin: boolean;
   constructor(message: string, options: { beforeLogin?: boolean } = {}) {
     super(message);
@@ -39,11 +33,9 @@ export interface PreparedApply {
 }
 
 /**
- * Once live state matches the config, every entry the plan was made with is settled: those it
- * reactivated are gone already, and the rest are campaigns the config declares inactive (or an
- * insertion order with `unmanaged_campaigns: deactivate`). Dropping them keeps an old entry
- * from reactivating a campaign long after, when `active: false` is taken out of the config.
- * Entries of an apply still running are its own.
+ * Once live state matches the config, the plan's entries are settled (the rest are campaigns
+ * declared inactive): dropped, so an old entry never reactivates one when `active: false` goes.
+ * A running apply's entries are its own.
  */
 export function settleRecorded(io: CliIO, prepared: PreparedApply): void {
   const settled = prepared.recorded.filter((e) => !e.owner_running).map((e) => e.campaign_id);
@@ -57,9 +49,8 @@ export function settleRecorded(io: CliIO, prepared: PreparedApply): void {
 }
 
 /**
- * The plan left campaigns to the apply that paused them and was running then (DOOH203). Had
- * it died while this one waited for the lock, this plan would leave them dark: refuse before
- * sending anything, so that the next run plans their reactivation.
+ * The plan left campaigns to a running apply (DOOH203): had it died while this one waited for
+ * the lock, they would stay dark, so refuse before sending: the next run reactivates them.
  */
 export function refuseIfOwnerDied(prepared: PreparedApply): void {
   const leftToOwner = new Set(prepared.recorded.filter((e) => e.owner_running).map((e) => e.campaign_id));
@@ -75,14 +66,20 @@ export function refuseIfOwnerDied(prepared: PreparedApply): void {
   );
 }
 
+/** At most 20 lines, indented, then how many more. */
+export function shortList(lines: readonly string[]): string {
+  const shown = lines.slice(0, 20).map((s) => `  ${s}`);
+  if (lines.length > 20) shown.push(`  and ${lines.length - 20} more`);
+  return shown.join("\n");
+}
+
 /** How often the wait for a running apply's lease says how long is left. */
 const COUNTDOWN_EVERY_MS = 5_000;
 
 /**
- * The plan left campaigns to applies still running (DOOH203): waits, with a countdown to
- * their lease's expiry, until each has finished or its lease is stale (docs/apply.md). The
- * caller then plans again: the campaigns are active, or the new plan reactivates them.
- * Returns false when nothing was held; throws InterruptedWaiting on a signal.
+ * The plan left campaigns to running applies (DOOH203): waits, counting down to their lease's
+ * expiry, until each ends or lapses (docs/apply.md), then the caller plans again. False when
+ * nothing was held.
  */
 export async function waitForHolders(
   io: CliIO,

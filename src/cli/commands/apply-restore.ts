@@ -1,9 +1,7 @@
 /**
- * Settling the recovery record (docs/apply.md, Restoring only): the campaigns an apply paused
- * and did not reactivate, whose apply no longer runs and which the config does not declare
- * inactive, are reactivated as a plain apply would (DOOH202), and nothing else is sent.
- * `doohctl apply --restore-only` does only this; every apply does it before it refuses, so
- * that a refusal never leaves them dark until a person acts.
+ * Settling the recovery record (docs/apply.md, Restoring only): what a stopped apply left
+ * paused, unless declared inactive, is reactivated (DOOH202), nothing else. `apply
+ * --restore-only` does only this; every apply before it refuses, so none stays dark.
  */
 import type { DspClient } from "../../api/types.js";
 import type { RecoveryStore } from "../../apply/recovery.js";
@@ -27,10 +25,8 @@ export interface SettleInput {
 }
 
 /**
- * One read of the record, one GET per 100 recorded campaigns, then restore.ts's reactivation
- * (a fresh read right before the PATCH, one PATCH per 100 still inactive). Entries of
- * campaigns active again, gone, or declared inactive are dropped; those of a running apply
- * are its own. Record files of other accounts or orders are warned about (DOOH205), as plan does.
+ * One GET per 100 recorded campaigns, then restore.ts's reactivation; entries active again,
+ * gone or declared inactive are dropped, a running apply's kept; others warned of (DOOH205).
  */
 export async function settleRecord(io: CliIO, input: SettleInput): Promise<RecordSettled> {
   const { desired, client, recovery } = input;
@@ -110,9 +106,8 @@ export async function settleFromConfig(io: CliIO, from: SettleFrom): Promise<Rec
 }
 
 /**
- * Before an apply refuses: settle, and say so on stderr apart from the refusal, which still
- * fails (a record with nothing in it says nothing). A settling that cannot be done is said
- * too and never hides the refusal. Returns how many campaigns it reactivated.
+ * Before an apply refuses: settle and say so apart from the refusal (which still fails), or say
+ * why it could not. Returns how many campaigns it reactivated.
  */
 export async function settleBeforeRefusal(io: CliIO, settle: () => Promise<RecordSettled>): Promise<number> {
   try {

@@ -1,7 +1,4 @@
-/**
- * Running `doohctl apply` once the plan is approved: the apply lock, interruption, progress,
- * the journal and the recovery record around apply/execute.ts.
- */
+/** `doohctl apply` once approved: lock, signals, progress, journal and record around apply/execute.ts. */
 import { resolve } from "node:path";
 import { applyPlan } from "../../apply/execute.js";
 import { type ApplyJournal, openFileJournal } from "../../apply/journal.js";
@@ -49,20 +46,15 @@ function writeWindowOf(plan: Plan): RateWindow {
 }
 
 /**
- * Applies the prepared plan: under the account's apply lock, with progress on stderr, the
- * recovery record told of every pause, the `--log` journal listening, and the first SIGINT or
- * SIGTERM stopping it (delivery restored before it returns; later signals: apply-interrupt.ts).
+ * Applies the prepared plan under the account's lock, the record told of every pause; the first
+ * signal stops it, delivery restored before it returns (later signals: apply-interrupt.ts).
  */
 export async function runApply(
   io: CliIO,
   prepared: PreparedApply,
   options: {
     log: string | undefined;
-    /**
-     * Called once the apply lock is taken after a wait: the plan is judged again against the
-     * live state of now (another apply ran meanwhile), and throws ApplyRefused when it no
-     * longer holds. Nothing has been sent by then.
-     */
+    /** Once the lock is taken after a wait, nothing sent yet: judges the plan again (ApplyRefused). */
     rejudge?: () => Promise<void>;
   },
 ): Promise<{ result: ApplyResult; signal: InterruptSignal | undefined }> {
@@ -129,8 +121,7 @@ export async function runApply(
       recovery,
       onEvent: (event) => display.onEvent(event),
       ...(journal ? { journal } : {}),
-      // The client was made for this run (pipeline.ts, apply-prepared.ts): the summary counts
-      // all it sent, the plan's reads and the re-reads before each write alike.
+      // The client is this run's: the summary counts all it sent, the plan's reads too.
       countFrom: { reads: 0, writes: 0, logins: 0, retries: 0, rateLimited: 0 },
     });
     return { result, signal: interrupts.first };

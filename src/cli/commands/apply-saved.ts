@@ -7,20 +7,17 @@ import { isAbsolute, join, resolve } from "node:path";
 import { findTree } from "../../config/file-guard.js";
 import { loadConfig } from "../../config/load.js";
 import type { ConfigFileDigest } from "../../model/desired.js";
-import { thresholdsOfSaved } from "../../plan/findings/thresholds.js";
 import { checkProposal } from "../../plan/saved/proposal.js";
 import type { Plan } from "../../plan/types.js";
 import { connect, connectionOf } from "../connection.js";
 import type { CliIO } from "../io.js";
 import { type PipelineOptions, readAndPlan } from "../pipeline.js";
 import { readPlanFile } from "../plan-file.js";
-import { ApplyRefused, type PreparedApply } from "./apply-prepared.js";
+import { ApplyRefused, type PreparedApply, shortList } from "./apply-prepared.js";
 
 /**
- * A saved plan names its config files relative to the tree (the git work tree holding the
- * working directory; docs/plan.md): a path that is absolute or climbs out (`..`) is refused
- * before anything is read, whatever wrote it (an older doohctl wrote absolute paths for files
- * outside the working directory).
+ * A saved plan names its config files relative to the tree (docs/plan.md): a path absolute or
+ * climbing out (`..`) is refused before anything is read, whatever wrote it.
  */
 function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
   const outside = saved.config_files
@@ -49,10 +46,8 @@ function planPathsInTree(file: string, tree: string, saved: Plan): string[] {
 }
 
 /**
- * Every config file's digest against the plan's, before any byte is parsed (loadConfig's
- * beforeParse): a file that differs is never read further, let alone quoted. The dialect
- * file a connection names is read after the connection is parsed, so whether a file of the
- * plan was not read is known only once all are (`complete`).
+ * Every config file's digest against the plan's, before any byte is parsed (beforeParse): one
+ * that differs is never read further, let alone quoted; one not read is known at `complete`.
  */
 function sameDigests(
   file: string,
@@ -82,10 +77,9 @@ export async function savedPlanConfig(io: CliIO, file: string): Promise<{ paths:
 }
 
 /**
- * A saved plan is a proposal (ARCHITECTURE.md#plan): the connection comes from the config and the
- * environment now, never from the file; the config must be the one the plan was made from
- * (same digests, checked before any of it is parsed); the plan is made again from it and the
- * live state, and applied only when its requests are exactly the file's.
+ * A saved plan is a proposal (ARCHITECTURE.md#plan): the connection comes from the config and
+ * environment now, the config must have the plan's digests, and the plan made again from it and
+ * the live state is applied only when its requests are exactly the file's.
  */
 export async function prepareSavedPlan(
   io: CliIO,
@@ -123,9 +117,8 @@ export async function prepareSavedPlan(
   }
   const { user, apiOrigin, environment } = connection;
   const made = saved.connection;
-  // A team plans with a read-only user and applies with a write user of the same account
-  // (spec, Authentication 1: one user, one account): DOOHCTL_PLAN_USER names the plan's user
-  // the applier accepts. The plan is made again as this user anyway.
+  // A read-only user may plan what a write user of the account applies (spec, Authentication 1):
+  // DOOHCTL_PLAN_USER names it; the plan is made again as this user anyway.
   const planUser = io.env.DOOHCTL_PLAN_USER;
   const userOk = made.user === user || (planUser !== undefined && planUser !== "" && made.user === planUser);
   if (made.api_origin !== apiOrigin || made.environment !== environment || !userOk) {
@@ -148,12 +141,10 @@ export async function prepareSavedPlan(
       // The saved plan's --allow codes: an allowed policy denial still applies as planned.
       ...(saved.allowed ? { allowed: saved.allowed } : {}),
       // The saved plan's threshold flags: the limits it was reviewed with.
-      ...(saved.thresholds ? { thresholds: thresholdsOfSaved(saved.thresholds) } : {}),
+      ...(saved.thresholds ? { thresholds: saved.thresholds } : {}),
     });
-    // An apply that stopped since the file was made left campaigns paused: the plan made
-    // now reactivates them (DOOH202), which the file cannot hold. Say that, not "altered";
-    // the refusal settles the record first (apply.ts), so whether they are active again is
-    // the Recovery record lines' to say, not this message's.
+    // An apply stopped since left campaigns paused, which the plan of now reactivates (DOOH202)
+    // and the file cannot: say so, not "altered"; the record's lines say if they are active again.
     const reactivating = reactivatedCampaigns(saved);
     const since = run.recorded.filter(
       (e) => reactivatedCampaigns(run.plan).has(e.campaign_id) && !reactivating.has(e.campaign_id),
@@ -175,12 +166,7 @@ export async function prepareSavedPlan(
     }
     if (check.altered.length > 0) {
       throw new ApplyRefused(
-        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${check.altered
-          .slice(0, 20)
-          .map((s) => `  ${s}`)
-          .join(
-            "\n",
-          )}${check.altered.length > 20 ? `\n  and ${check.altered.length - 20} more` : ""}\nMake a new plan.`,
+        `${file} does not match the plan its config and the live state give, so nothing was applied (the file was altered, or made by another doohctl):\n${shortList(check.altered)}\nMake a new plan.`,
       );
     }
     return {

@@ -21,7 +21,13 @@ import {
 } from "../flags.js";
 import { type CliIO, EXIT, type InterruptSignal, PromptInterrupted, useColour } from "../io.js";
 import { loadAndPlan } from "../pipeline.js";
-import { ApplyRefused, type PreparedApply, settleRecorded, waitForHolders } from "./apply-prepared.js";
+import {
+  ApplyRefused,
+  type PreparedApply,
+  settleRecorded,
+  shortList,
+  waitForHolders,
+} from "./apply-prepared.js";
 import { settleBeforeRefusal, settleFromConfig, settleRecord } from "./apply-restore.js";
 import { InterruptedBeforeSending, runApply } from "./apply-run.js";
 import { prepareSavedPlan, savedPlanConfig } from "./apply-saved.js";
@@ -227,11 +233,7 @@ async function preparePlan(io: CliIO, paths: string[], flags: ApplyFlags): Promi
   return prepareSavedPlan(io, flags.plan, paths, pipelineOptionsOf(flags, paths));
 }
 
-/**
- * A refusal that cannot settle the record (the config does not load, a usage or saved-plan
- * refusal before login, a failure before the plan): when a stopped apply's record holds
- * campaigns paused, say so and how to restore them, so none stays dark unnoticed.
- */
+/** A refusal that cannot settle the record: say what a stopped apply left paused, and how to restore it. */
 function sayUnsettled(io: CliIO): void {
   let paused: number;
   try {
@@ -256,10 +258,7 @@ async function restoreOnly(io: CliIO, paths: string[], flags: ApplyFlags): Promi
   return restoreIncomplete(settled) ? EXIT.error : EXIT.ok;
 }
 
-/**
- * A refusal before a plan was made (a saved plan refused before its live state was read):
- * the config named on the command line, else the one the saved plan names, else the default.
- */
+/** A refusal before a plan: settle with the config named, else the saved plan's, else the default. */
 async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags): Promise<RecordSettled> {
   const from = { sessionCache: flags.sessionCache, caFile: flags.ca, quiet: true };
   if (paths.length > 0 || flags.plan === undefined) {
@@ -269,10 +268,9 @@ async function settleWithoutPlan(io: CliIO, paths: string[], flags: ApplyFlags):
 }
 
 /**
- * After waiting for another apply of the account: the plan is made again (a saved plan is
- * checked for staleness again on the way) and must have the approved plan's requests and
- * fingerprints, or nothing is sent: the other apply may have reactivated a campaign this plan
- * changes the targetings of without a pause, or created what it creates.
+ * After waiting for another apply: the plan made again must have the approved one's requests
+ * and fingerprints, or nothing is sent (the other may have reactivated a campaign this plan
+ * retargets without a pause, or created what it creates).
  */
 async function rejudge(approved: PreparedApply, prepare: () => Promise<PreparedApply>): Promise<void> {
   const again = await prepare();
@@ -281,10 +279,7 @@ async function rejudge(approved: PreparedApply, prepare: () => Promise<PreparedA
     const moved = [...check.stale, ...check.altered];
     if (moved.length === 0) return;
     throw new ApplyRefused(
-      `plan is stale: another apply of this account ran while this one waited for it, so nothing was applied:\n${moved
-        .slice(0, 20)
-        .map((s) => `  ${s}`)
-        .join("\n")}${moved.length > 20 ? `\n  and ${moved.length - 20} more` : ""}\nMake a new plan.`,
+      `plan is stale: another apply of this account ran while this one waited for it, so nothing was applied:\n${shortList(moved)}\nMake a new plan.`,
     );
   } finally {
     await again.client.close();

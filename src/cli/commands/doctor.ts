@@ -1,9 +1,7 @@
 /**
- * `doohctl doctor` (ARCHITECTURE.md#commands): a read-only probe of a DSP. It logs in, checks every
- * assumption of the contract that GETs can check (doctor/checks.ts) within a read budget, and
- * says for each whether it holds, differs (and what in doohctl to change) or was not checked.
- * It never writes: the probes are GETs through the client, which logs in once, a fresh login
- * the doctor looks at (its cookie and TLS) before the first read.
+ * `doohctl doctor` (ARCHITECTURE.md#commands): a read-only probe of a DSP, with one fresh
+ * login it looks at, and GETs within a budget (doctor/checks.ts): each assumption holds,
+ * differs (and what to change), or was not checked. It never writes.
  */
 import type { Command } from "commander";
 import { CredentialsError, DspClientError } from "../../api/errors.js";
@@ -124,9 +122,8 @@ export async function doctorCommand(io: CliIO, flags: DoctorFlags): Promise<numb
       if (error instanceof CredentialsError) {
         throw new CredentialsError(connection.user, "401 at POST /api/session");
       }
-      // No session, but something to report: a login answered without its cookie (the cookie
-      // check says what differs), or a TLS handshake refused with every suite the
-      // specification permits (the TLS check does). Nothing else can be probed.
+      // No session, but something to report: a login without its cookie, or a TLS handshake
+      // refused (their checks say what differs). Nothing else can be probed.
       if (!(error instanceof DspClientError)) throw error;
       if (login === undefined && !handshakeRefused(origin, error)) throw error;
       noSession = `no session: ${printable(error.message)}`;

@@ -75,10 +75,7 @@ function integer(flag: string, text: string | undefined, max: number): number | 
   return Number(text);
 }
 
-/**
- * `doohctl emulator`: runs the local DSP (docs/emulator.md) until SIGINT or SIGTERM. The
- * action only reads flags, starts the emulator, prints where it is and waits.
- */
+/** `doohctl emulator`: runs the local DSP (docs/emulator.md) until SIGINT or SIGTERM. */
 export const registerEmulator: CommandModule = (program, io, setExit) => {
   program
     .command("emulator")
@@ -273,10 +270,7 @@ function departureLines(flags: EmulatorFlags): string[] {
   ];
 }
 
-/**
- * The packaged quick start with its dates moved `days`, as DIR/doohctl.yaml: a new file only
- * (never over one, never through a link), so a user's own config is never replaced.
- */
+/** The quick start, its dates moved `days`, as a new DIR/doohctl.yaml: a user's config is never replaced. */
 function writeQuickstart(dir: string, days: number): CommandError | undefined {
   const source = packagedFile(QUICKSTART_FILE);
   if (source === undefined) {
@@ -300,10 +294,7 @@ function writeQuickstart(dir: string, days: number): CommandError | undefined {
   }
 }
 
-/**
- * Node's `listen EADDRINUSE: address already in use 127.0.0.1:4010` names the port but not
- * the flag that moves it: say which to pass (docs/emulator.md).
- */
+/** Node's EADDRINUSE names the port, not the flag that moves it (docs/emulator.md). */
 function portInUse(error: unknown, flags: EmulatorFlags): CommandError | undefined {
   if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") return undefined;
   return new CommandError(

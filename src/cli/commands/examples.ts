@@ -7,10 +7,8 @@ import { EXIT } from "../io.js";
 import { PACKAGE_ROOT } from "../version.js";
 
 /**
- * `doohctl examples [NAME]`: the path of the examples shipped in the package (README, Your
- * first config), or of one of them, on stdout. It answers the same whichever way doohctl was
- * installed (globally, with `--prefix`, as a dependency, in a checkout), where
- * `npm root -g` knows only the first. Offline; reads nothing but the directory's names.
+ * `doohctl examples [NAME]`: the path of the packaged examples, or of one, however doohctl was
+ * installed (`npm root -g` knows only a global install). Offline.
  */
 export const registerExamples: CommandModule = (program, io, setExit) => {
   program

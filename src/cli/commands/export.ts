@@ -131,11 +131,7 @@ function writeOutput(target: string, text: string, options: { force: boolean; ou
   }
 }
 
-/**
- * Everything an export shows: the insertion orders (by id, or all of them by paging the G1
- * list), all their campaigns, every campaign's targetings (G5: one GET each), the creatives
- * associated with those campaigns (G6 `campaign_ids` filter) and the advertisers, for comments.
- */
+/** What an export shows: insertion orders (G1), campaigns, targetings (G5), creatives (G6), advertisers. */
 export async function readExportState(client: DspClient, ids: readonly string[] | "all"): Promise<LiveState> {
   const readsAtStart = client.stats().reads;
   const insertionOrders =

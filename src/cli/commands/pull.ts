@@ -1,13 +1,11 @@
 /**
- * `doohctl pull` (docs/pull.md): accepts drift into the config. Reads the live state exactly
- * as plan does, rewrites each drifted declared value in place, checks its own edit by
- * planning the new texts against the same live state, and writes each file atomically.
- * Never a write to the DSP.
+ * `doohctl pull` (docs/pull.md): drift into the config, each drifted value rewritten in place,
+ * the edit checked by planning it against the same live state, never a write to the DSP.
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { findTree } from "../../config/file-guard.js";
+import { CONFIG_FILE_LIMIT, findTree } from "../../config/file-guard.js";
 import { nodeFileSystem } from "../../config/files.js";
 import { loadConfig } from "../../config/load.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
@@ -88,7 +86,7 @@ async function pullCommand(io: CliIO, paths: string[], flags: PullFlags): Promis
         const read = files.get(f.file);
         if (!read) continue;
         try {
-          writeIfUnchanged(read.absolute, f.file, f.after, read.digest);
+          writeIfUnchanged(read.absolute, f.file, f.after, read.digest, CONFIG_FILE_LIMIT.bytes);
           written.push(f.file);
         } catch (error) {
           if (!(error instanceof PullFileError)) throw error;
@@ -113,10 +111,7 @@ interface ReadFile {
   digest: string;
 }
 
-/**
- * Each config file's text, read again as plan read it: a link, or a file changed since, is
- * refused (its values are not pulled; the other files are).
- */
+/** Each config file's text read again: a link, or a file changed since, is refused (not pulled). */
 async function readFiles(
   io: CliIO,
   run: PlanRun,
@@ -130,7 +125,7 @@ async function readFiles(
   for (const file of names) {
     const absolute = resolve(io.cwd, file);
     try {
-      const bytes = readRegular(absolute, file);
+      const bytes = readRegular(absolute, file, CONFIG_FILE_LIMIT.bytes);
       const digest = sha256(bytes);
       if (!digests.has(digest)) throw new PullFileError(`${file} changed since pull read it: run pull again`);
       files.set(file, { absolute, text: bytes.toString("utf8"), digest });

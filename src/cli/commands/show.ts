@@ -39,9 +39,8 @@ function maxChars(value: string): number {
 }
 
 /**
- * `doohctl show PLAN_FILE...`: renders saved plans with no credentials and no network, so a
- * pull-request comment shows exactly the plan files that apply --plan will be given. One
- * file as it always was; several (one per account) as one comment (docs/plan.md).
+ * `doohctl show PLAN_FILE...`: saved plans rendered offline, so a pull-request comment shows
+ * exactly what apply --plan will be given; several (one per account) as one comment (docs/plan.md).
  */
 export const registerShow: CommandModule = (program, io, setExit) => {
   program
@@ -94,11 +93,7 @@ function showOne(io: CliIO, file: string, flags: ShowFlags): void {
   } else io.stdout.write(renderText(plan, { colour: useColour(io) }));
 }
 
-/**
- * Several plans, one per account. Markdown: the combined comment (render/markdown-accounts.ts).
- * JSON: `{"plans":[{"account","file","plan"}]}`, each plan the saved document. Text: each plan
- * under a line naming its account and file.
- */
+/** Several plans, one per account: one comment (render/markdown-accounts.ts), `{"plans": [...]}`, or text. */
 function showMany(io: CliIO, plans: readonly AccountPlan[], flags: ShowFlags): void {
   if (flags.format === "json") {
     const documents = plans.map(({ account, file, plan }) => ({

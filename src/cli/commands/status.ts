@@ -1,14 +1,11 @@
 /**
- * `doohctl status` (ARCHITECTURE.md#commands): a read-only report of delivery and pacing of the
- * declared campaigns (or, with `--all`, every live campaign of the declared insertion orders),
- * the creatives that cannot serve, and campaigns an unfinished apply left paused. It reads
- * campaigns with progress by insertion order and the creatives of those campaigns; it never
- * writes. Exit 2 lets a scheduled job alert.
+ * `doohctl status` (ARCHITECTURE.md#commands): read-only delivery and pacing of the declared
+ * campaigns (`--all`: their insertion orders' every one), creatives that cannot serve, and
+ * campaigns an unfinished apply left paused. Exit 2 lets a scheduled job alert.
  */
 import type { Command } from "commander";
-import type { DspClient } from "../../api/types.js";
 import { loadConfig } from "../../config/load.js";
-import type { DesiredState } from "../../model/desired.js";
+import type { DesiredCampaign, DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
 import { renderStatusJson, renderStatusMarkdown, renderStatusText } from "../../render/status.js";
 import {
@@ -102,12 +99,14 @@ export async function statusCommand(io: CliIO, paths: string[], flags: StatusFla
     const { client } = connect(io, connection);
     try {
       const recovery = await recoveryStoreFor(io, connection, client);
-      const live = await readCampaigns(client, desired);
+      // With progress (G2), by a reader that refuses a campaign without it (G14): never "nothing delivered".
+      const ids = desired.insertionOrders.map((io) => io.id);
+      const live = await client.listCampaignsByInsertionOrder(ids, { includeProgress: true });
       const campaigns = selectCampaigns(io, desired, live, flags.all === true);
       const declaredInactive = declaredInactiveIds(desired, live);
       const creatives = await client.listCreativesByCampaign(campaigns.map((c) => c.id));
       // Each insertion order's budget_money beside what its campaigns can spend (docs/status.md).
-      const insertionOrders = await client.getInsertionOrders(desired.insertionOrders.map((io) => io.id));
+      const insertionOrders = await client.getInsertionOrders(ids);
       const record = readRecord(io, recovery, desired, live);
       const report = buildStatusReport({
         campaigns,
@@ -148,47 +147,33 @@ function percentFlag(flag: string, text: string, example: string): number | Erro
   return value;
 }
 
+/** A declared campaign's live one: by id when pinned, else by name (ARCHITECTURE.md#identity). */
+const liveOf = (live: readonly Campaign[], order: string, declared: DesiredCampaign) =>
+  live.find(
+    (c) =>
+      c.insertion_order_id === order &&
+      (declared.id !== undefined ? c.id === declared.id : c.name === declared.name),
+  );
+
 /** The live ids of the campaigns the config declares `active: false` (held back on purpose). */
 function declaredInactiveIds(desired: DesiredState, live: Campaign[]): Set<string> {
   const out = new Set<string>();
   for (const order of desired.insertionOrders) {
     for (const declared of order.campaigns) {
-      if (declared.fields.active !== false) continue;
-      const found = live.find(
-        (c) =>
-          c.insertion_order_id === order.id &&
-          (declared.id !== undefined ? c.id === declared.id : c.name === declared.name),
-      );
+      const found = declared.fields.active === false ? liveOf(live, order.id, declared) : undefined;
       if (found) out.add(found.id);
     }
   }
   return out;
 }
 
-/**
- * The campaigns of the declared insertion orders with progress (G2): by `filter=insertion_order_id:`,
- * 100 a page, so n campaigns cost ceil(n / 100) requests. Through the client's reader, which
- * refuses a campaign answered without progress (G14): a DSP that leaves it out, or answers it
- * under another member than the dialect's, is never reported as nothing delivered.
- */
-function readCampaigns(client: DspClient, desired: DesiredState): Promise<Campaign[]> {
-  return client.listCampaignsByInsertionOrder(
-    desired.insertionOrders.map((io) => io.id),
-    { includeProgress: true },
-  );
-}
-
-/** Declared campaigns by id when pinned, else by name within their insertion order (ARCHITECTURE.md#identity). */
 function selectCampaigns(io: CliIO, desired: DesiredState, live: Campaign[], all: boolean): Campaign[] {
   if (all) return live;
   const out: Campaign[] = [];
   for (const order of desired.insertionOrders) {
     const ofOrder = live.filter((c) => c.insertion_order_id === order.id);
     for (const declared of order.campaigns) {
-      const found =
-        declared.id !== undefined
-          ? ofOrder.find((c) => c.id === declared.id)
-          : ofOrder.find((c) => c.name === declared.name);
+      const found = liveOf(ofOrder, order.id, declared);
       if (found) out.push(found);
       else {
         io.stderr.write(

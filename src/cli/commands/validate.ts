@@ -11,14 +11,10 @@ import { configErrorText } from "../errors.js";
 import { Flag } from "../flags.js";
 import { EXIT } from "../io.js";
 
-/**
- * `doohctl validate [PATHS...]`: offline, sends no request. Exit 0 with a one-line summary,
- * or 1 with every problem: text on stderr, or (`--format json`) a JSON array on stdout.
- */
+/** `doohctl validate`: offline; a one-line summary, or every problem (exit 1). */
 export const registerValidate: CommandModule = (program, io, setExit) => {
   program
     .command("validate")
-    .description("check config files offline: YAML, schema, and the rules the config alone decides")
     .argument("[paths...]", "config files or directories (default: doohctl.yaml)")
     .addOption(Flag.format("output format", ["text", "json"]))
     .action(async (paths: string[], options: { format: "text" | "json" }) => {
@@ -52,10 +48,7 @@ export const registerValidate: CommandModule = (program, io, setExit) => {
     });
 };
 
-/**
- * `valid: 2 insertion orders, 7 campaigns, 3 creatives (2 files)`, and with a dialect in
- * effect, the keys it changes (src/model/dialect.ts): a reviewer sees what moves requests.
- */
+/** `valid: 2 insertion orders, 7 campaigns, 3 creatives (2 files)`, and the dialect's changed keys. */
 export function summary(state: DesiredState): string {
   const campaigns = state.insertionOrders.reduce((n, io) => n + io.campaigns.length, 0);
   return `valid: ${count(state.insertionOrders.length, "insertion order", "insertion orders")}, ${count(

@@ -1,9 +1,7 @@
 /**
- * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G16) that GETs
- * can check, in order of importance, so that a small read budget leaves the least out. Each
- * says what holds, or what differs and where doohctl would change to follow (probe.ts runs
- * them). What an answer must hold is the contract's to say, for the members of the model's
- * tables (`memberProblems`).
+ * `doohctl doctor`'s checks: every assumption of the contract (spec plus G1 to G16) GETs can
+ * check, most important first so a small budget leaves the least out; what an answer must hold
+ * is the contract's to say, for the members of the model's tables (`memberProblems`).
  */
 import { checkFragment } from "../../api/contract-check.js";
 import type { Dialect } from "../../model/dialect.js";
@@ -32,10 +30,7 @@ const ABSENT_ID = "999999999999999999";
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
 const idOf = (item: Obj | undefined) => (typeof item?.id === "string" ? item.id : undefined);
 
-/**
- * The members of `fields` (resource-fields.ts) that `item` lacks or holds otherwise than the
- * contract's schema of them says, as `name (missing)` or `name (saw value: what)`.
- */
+/** The members of `fields` that `item` lacks or holds otherwise than the contract says. */
 export function memberProblems(fields: readonly FieldSpec[], item: object): string[] {
   const values = item as Obj;
   return fields.flatMap((spec) => {
@@ -112,8 +107,7 @@ async function insertionOrderChecks(probe: Probe, input: ProbeInput): Promise<vo
   const listPath = endpoints.insertionOrders.request({}).path;
   // A dialect holds plain names and paths only (`dialectValueProblem`, src/model/dialect.ts).
   const at = dialect.insertion_orders_path;
-  // A 404 names the path; a missing or mistyped contract number (in the contract's name, once
-  // the client moved the dialect's member there) names the member.
+  // A 404 names the path; a missing or mistyped contract number names the member.
   const keys = (answer: Answer | undefined) =>
     keysOf(answer, ["insertion_orders_path"], { contract_number: "contract_number" });
   let first: Obj | undefined;
@@ -159,7 +153,7 @@ async function insertionOrderChecks(probe: Probe, input: ProbeInput): Promise<vo
   );
 }
 
-/** G2: list and fields, progress (the dialect's parameter and members), filters. Returns the campaign probed. */
+/** G2: list and fields, progress in the dialect's words, filters; returns the campaign probed. */
 async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | undefined> {
   const base = { gap: "G2", change: `${ENDPOINTS}, G2` };
   const { endpoints, dialect } = input;
@@ -219,10 +213,8 @@ async function campaignChecks(probe: Probe, input: ProbeInput): Promise<Obj | un
 }
 
 /**
- * G2 in the dialect's words: a campaign answer (as it came) asked for progress holds its
- * progress member, with a count of impressions and a Money spent. What differs names the key:
- * no new object member at all (the parameter, or the member), another member holding it (the
- * member), or one of the two inside (impressions, spend).
+ * G2 in the dialect's words: a raw campaign answer asked for progress holds its member, with a
+ * count of impressions and a Money spent; what differs names the key that adapts it.
  */
 export function progressProblems(body: unknown, dialect: Dialect): { problems: string[]; keys: string[] } {
   const { member, impressions, spend, parameter } = dialect.progress;
@@ -269,10 +261,7 @@ export function progressProblems(body: unknown, dialect: Dialect): { problems: s
   return { problems, keys };
 }
 
-/**
- * G5: where a campaign's targetings are read (the dialect's path and member), or, with the
- * dialect's `campaign_targetings`, the list a campaign answer embeds; and its shape.
- */
+/** G5: a campaign's targetings where the dialect reads them (or embedded), and their shape. */
 async function targetingCheck(
   probe: Probe,
   input: ProbeInput,

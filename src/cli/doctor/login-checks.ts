@@ -1,8 +1,4 @@
-/**
- * The checks answered by the doctor's own login (login.ts): the session cookie (G9) and the
- * TLS of that connection (G13). They cost no read.
- */
-
+/** The checks the doctor's own login answers, at no read: the session cookie (G9) and its TLS (G13). */
 import type { LoginSeen } from "../../api/login-seen.js";
 import { TLS_CIPHER_SUITES } from "../../api/transport.js";
 import type { Environment } from "../../model/wire.js";
@@ -12,9 +8,6 @@ import { show } from "./seen.js";
 
 /** Tolerance around 8 hours: clock skew between the DSP and this machine. */
 const EXPIRY_SLACK_MS = 5 * 60 * 1000;
-
-/** Spec, Authentication 7 (G13), by the names Node's getCipher() gives: the client's own list. */
-export const PERMITTED_TLS_CIPHERS: readonly string[] = TLS_CIPHER_SUITES;
 
 function outcome(
   base: Omit<CheckResult, "status" | "detail">,
@@ -87,8 +80,7 @@ export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?
     change: "src/api/transport.ts (TLS options), G13",
   };
   if (login === undefined) {
-    // The client offers only TLS 1.2/1.3 and the listed suites (G13): a DSP that accepts
-    // none of them refuses the handshake (doctor.ts tells this from a network failure).
+    // The client offers only TLS 1.2/1.3 and the listed suites (G13): a DSP taking none refuses.
     return {
       ...base,
       status: "differs",
@@ -106,7 +98,8 @@ export function tlsCheck(login: LoginSeen | undefined, origin: string, noAnswer?
   const problems: string[] = [];
   if (tls.protocol !== "TLSv1.2" && tls.protocol !== "TLSv1.3")
     problems.push(`negotiated ${tls.protocol}, not TLS 1.2 or 1.3`);
-  if (!PERMITTED_TLS_CIPHERS.includes(tls.cipher))
+  // Spec, Authentication 7 (G13), by the names Node's getCipher() gives: the client's own list.
+  if (!(TLS_CIPHER_SUITES as readonly string[]).includes(tls.cipher))
     problems.push(`cipher ${tls.cipher} is not one the specification permits`);
   return outcome(base, problems, `${tls.protocol}, ${tls.cipher}`);
 }

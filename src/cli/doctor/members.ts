@@ -1,8 +1,6 @@
 /**
- * `doohctl doctor`'s G14 checks, one per object kind, at no read of their own: from what the
- * other probes read, the members the DSP sent that the contract does not name (`holds`, with
- * the list: doohctl ignores them) and the members doohctl depends on that were missing
- * (`differs`: the client refuses such answers, docs/assumptions.md#g14).
+ * Doctor's G14 checks, one per kind, from what the other probes read: extra members (`holds`:
+ * doohctl ignores them) and missing ones doohctl depends on (`differs`, docs/assumptions.md#g14).
  */
 import { printable } from "../../model/printable.js";
 import { type CheckResult, dialectKeyWords, type Probe } from "./probe.js";
@@ -58,8 +56,7 @@ function kindCheck(kind: Kind, probe: Probe, unknown: ReadonlySet<string>): Chec
     title: kind.title,
     change: "src/api/members.ts / src/api/tolerant.ts, G14",
   };
-  // `/insertion_orders` or `/insertion_orders/{id}`; targetings: `/campaigns/{id}/targetings`.
-  // The probe records a read a dialect moved under the contract's path (endpoints.ts contractPath).
+  // Recorded under the contract's path (contractPath): `/insertion_orders(/{id})`, `.../targetings`.
   const ofKind = new RegExp(`/${kind.envelope}(/[^/]+)?$`);
   const answers = probe.answers.filter(
     (a) => ofKind.test(a.path) && (kind.envelope === "targetings" || !a.path.endsWith("/targetings")),

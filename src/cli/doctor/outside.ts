@@ -1,8 +1,6 @@
 /**
- * What no dialect key can express (docs/doctor.md, `--suggest-dialect`): a list envelope other
- * than the resource's name, no integer `total_size`, a DSP that ignores `page` or `page_size`
- * (spec, List envelope; G12). `--suggest-dialect` says each plainly, apart from the block,
- * rather than call a key's finding for it "holds" or "no campaign to look at".
+ * What no dialect key can express (docs/doctor.md): another list envelope, no integer
+ * `total_size`, a DSP ignoring `page` or `page_size` (spec; G12), said apart from the block.
  */
 import { printable } from "../../model/printable.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
@@ -19,11 +17,7 @@ export const names = (list: readonly string[]) => list.map(printable).join(", ")
 export const failed = (answer: Answer | string): string | undefined =>
   typeof answer === "string" ? answer : answer.ok ? undefined : failure(answer);
 
-/**
- * The items of a list answer (spec, List envelope): its array named `envelope`, else the one
- * array of objects it holds, said in `outside` (no key renames an envelope); a missing integer
- * `total_size` is said there too (G12). Undefined when it holds no list at all.
- */
+/** The items of a list answer: `envelope`'s array, else its one array of objects (said in `outside`). */
 export function listIn(body: unknown, envelope: string, what: string, outside: string[]): Obj[] | undefined {
   if (!isObj(body)) return undefined;
   let list = Object.hasOwn(body, envelope) ? body[envelope] : undefined;
@@ -48,11 +42,7 @@ export function listIn(body: unknown, envelope: string, what: string, outside: s
   return (list as unknown[]).filter(isObj);
 }
 
-/**
- * G12: a page of one campaign, then the next. A DSP that answers more than asked ignores
- * `page_size`; one that answers page 1 with page 0's campaign ignores `page`. Either way
- * doohctl cannot read a list past its first page, and no key adapts it.
- */
+/** G12: a page of one campaign, then the next: more than asked ignores `page_size`, page 0 again `page`. */
 export async function paging(read: Read, outside: string[]): Promise<void> {
   const idsOf = async (page: string): Promise<string[] | undefined> => {
     const answer = await read(`${DSP_BASE_PATH}/campaigns`, [

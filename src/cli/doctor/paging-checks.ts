@@ -1,8 +1,4 @@
-/**
- * `doohctl doctor`'s paging checks (G12): the page bound, `page_size=0`, and what every list
- * read showed of `total_size` and order. A DSP that ignores `page` or `page_size` is named as
- * such: no dialect key adapts it, and doohctl could read no list past its first page.
- */
+/** Doctor's paging checks (G12); a DSP ignoring `page` or `page_size` is named so: no key adapts it. */
 import type { Probe } from "./probe.js";
 import { failure } from "./probe.js";
 import { ascendingIds, isObj, members, show } from "./seen.js";

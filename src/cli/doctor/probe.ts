@@ -1,9 +1,4 @@
-/**
- * How `doohctl doctor` runs a check: within the read budget, through the client's `send`
- * (GETs only), turning whatever comes back (an answer, a refusal, a typed client error) into
- * `holds`, `differs` or `not checked`, never a crash.
- */
-
+/** How doctor runs a check: GETs within the budget, whatever comes back a verdict, never a crash. */
 import { contractPath, type DspEndpoints } from "../../api/endpoints.js";
 import {
   ApiError,
@@ -13,6 +8,7 @@ import {
   NetworkError,
   RetryBudgetError,
   TimeoutError,
+  unreadableAnswer,
 } from "../../api/errors.js";
 import type { LoginSeen } from "../../api/login-seen.js";
 import type { ApiRequest } from "../../api/types.js";
@@ -31,18 +27,12 @@ export interface CheckResult {
   status: CheckStatus;
   /** What was seen (holds, differs) or why not (not checked). Printable text. */
   detail: string;
-  /**
-   * What to change, should the check differ: the dialect key that adapts it
-   * (`connection.dialect.progress.member (G2)`), else the files of doohctl and the decision.
-   */
+  /** What to change should it differ: the dialect key that adapts it, else doohctl's files and decision. */
   change?: string;
 }
 
 export interface ProbeInput {
-  /**
-   * Sends one GET through the client; failures are DspClientError subclasses. With `raw`, the
-   * answer as it came: parsed, neither put in the contract's names nor judged.
-   */
+  /** One GET through the client; `raw`: the answer as it came, neither renamed nor judged. */
   send: (request: ApiRequest & { method: "GET" }, options?: { raw?: boolean }) => Promise<unknown>;
   /** The dialect the client speaks (`connection.dialect`), and its endpoints: where to probe. */
   dialect: Dialect;
@@ -50,17 +40,11 @@ export interface ProbeInput {
   /** Reads spent so far (the client's count, retries included). */
   reads: () => number;
   maxReads: number;
-  /**
-   * The client's one login of the run (its `sentAt` times the cookie's expiry); undefined
-   * when the TLS handshake failed before any answer (`stopped` says how).
-   */
+  /** The client's one login; undefined when the TLS handshake failed (`stopped` says how). */
   login: LoginSeen | undefined;
   origin: string;
   environment: Environment;
-  /**
-   * Members the answers held that the contract does not name (G14), as `Schema.member`,
-   * filled in by the client as the probes read.
-   */
+  /** Members the answers held that the contract does not name (G14), filled in as the probes read. */
   unknownMembers: ReadonlySet<string>;
   /** Why no probe can run (no session); undefined when they can. */
   stopped?: string;
@@ -185,10 +169,7 @@ export class Probe {
     return this.whyNot(1);
   }
 
-  /**
-   * One GET. Its answer is judged by the client (in the contract's names) unless `raw`; a
-   * judged answer is recorded under the contract's path for the G14 checks (members.ts).
-   */
+  /** One GET, judged by the client unless `raw`; a judged one is recorded for the G14 checks (members.ts). */
   async read(
     path: string,
     query: Array<[string, string]> = [],
@@ -205,17 +186,8 @@ export class Probe {
       if (error instanceof ContractError) {
         this.answers.push({ path: contract, issues: error.issues });
         // What differs, without the advice a command's error gives: doctor's report is the advice.
-        const shown = error.issues.slice(0, 3).map((i) => `at ${i.at}: ${i.expected}`);
-        const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : "";
-        return {
-          ok: false,
-          status: undefined,
-          message: printable(
-            `${error.method} ${error.path}: not the contract's answer: ${shown.join("; ")}${more}`,
-          ),
-          fields: [],
-          issues: error.issues,
-        };
+        const message = printable(`${error.method} ${error.path}: ${unreadableAnswer(error)}`);
+        return { ok: false, status: undefined, message, fields: [], issues: error.issues };
       }
       if (error instanceof ApiError) {
         return {
@@ -225,13 +197,11 @@ export class Probe {
           fields: error.data.map((d) => d.field),
         };
       }
-      // No answer, or only 429s: nothing is known of the contract, and the rest would fare
-      // the same. The credentials refused mid-run end the run (the command reports it).
+      // No answer, or only 429s: the rest would fare the same. Refused credentials end the run.
       if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof RetryBudgetError)
         throw new NoAnswer(printable(error.message));
       if (error instanceof CredentialsError) throw error;
-      // A typed client error (its response validation refusing a shape, say) is an answer
-      // that differs, not a crash. Typed errors carry a stable `code`; a bug does not.
+      // A typed client error (a stable `code`; a bug has none) is an answer that differs.
       if (error instanceof DspClientError || isTyped(error))
         return { ok: false, status: undefined, message: printable(error.message), fields: [] };
       throw error;

@@ -1,9 +1,4 @@
-/**
- * What `doohctl doctor` saw, as a report says it: every value is `unknown` until tested, and
- * text taken from an answer is made printable and short. What an answer must hold is the
- * contract's to say (src/api/contract.ts), with the members of the model's tables
- * (src/model/resource-fields.ts); checks.ts asks it.
- */
+/** What `doohctl doctor` saw: values `unknown` until tested, an answer's text printable and short. */
 import { checkFragment } from "../../api/contract-check.js";
 import { printable } from "../../model/printable.js";
 
@@ -28,10 +23,7 @@ export function ascendingIds(ids: readonly string[]): boolean {
   return true;
 }
 
-/**
- * A Money's own members of `value` (spec, Money), the rest left out: a richer DSP's extra
- * members are ignored (G14), as the client's tolerant reader ignores them.
- */
+/** A Money's own members of `value` (spec): extras are ignored (G14), as the client ignores them. */
 export function moneyMembers(value: unknown): unknown {
   if (!isObj(value)) return value;
   return Object.fromEntries(

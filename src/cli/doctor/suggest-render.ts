@@ -1,9 +1,7 @@
 /**
- * `doohctl doctor --suggest-dialect` as text (docs/doctor.md): the `dialect:` block to paste,
- * and what no key can express. The block stays valid YAML whichever of its commented keys is
- * uncommented: `dialect:` and each group (`progress:`, `targetings:`) are always written, a
- * group's keys nested under it, and a mapping with only comments under it is YAML's null,
- * which a dialect reads as its defaults (parseDialect, src/model/dialect.ts).
+ * `--suggest-dialect` as text (docs/doctor.md): the `dialect:` block to paste, valid YAML
+ * whichever key is uncommented (every group is written; one of comments only is null, the
+ * defaults), and what no key can express.
  */
 import { DEFAULT_DIALECT, dialectValue } from "../../model/dialect.js";
 import { printable } from "../../model/printable.js";
@@ -36,10 +34,8 @@ function note(f: KeyFinding): string {
 }
 
 /**
- * The `dialect:` block, ready to paste under `connection:`. A value is written as a JSON string
- * (valid YAML, so a member named `null` or `yes` stays a string); a key not written is a comment
- * saying why: its default holds, it is unused, or what to ask. What differs beyond any key
- * (`outside`) is said first, as comments: no block makes doohctl work with it.
+ * The `dialect:` block to paste: values as JSON strings (`null`, `yes` stay strings), keys not
+ * written as comments saying why; what differs beyond any key (`outside`) first.
  */
 export function renderSuggestion(
   findings: readonly KeyFinding[],

@@ -1,10 +1,7 @@
 /**
- * `doohctl doctor --suggest-dialect` (docs/doctor.md): what GETs can establish of the dialect
- * a DSP speaks (src/model/dialect.ts; G1, G2, G5), from its answers as they came (the
- * client's raw reads), within the read budget. Each key of DIALECT_KEYS comes out as holding
- * (today's decision is what the DSP does), established (another value, seen), or not
- * established, with what to ask the DSP's support. Only member names are ever taken from an
- * answer, never a member's value, and only names a dialect may hold (MEMBER_NAME).
+ * `doohctl doctor --suggest-dialect` (docs/doctor.md): what raw GETs establish of a DSP's
+ * dialect (G1, G2, G5): each key holds, is established, or not (with what to ask support).
+ * Only member names a dialect may hold are taken from an answer, never a value.
  */
 import { endpointsFor } from "../../api/endpoints.js";
 import {
@@ -50,10 +47,7 @@ const OPTION_MEMBERS = new Set<string>(TARGETING_OPTIONS.map((o) => o.member));
 
 const dsp = (path: string) => `${DSP_BASE_PATH}${path}`;
 
-/**
- * What the probes found of each key, in DIALECT_KEYS order, and how the DSP differs where no
- * key can express it (`outside`): a list envelope, `total_size`, paging.
- */
+/** What the probes found of each key, and where the DSP differs beyond any key (`outside`). */
 export async function suggestDialect(input: ProbeInput): Promise<{ keys: KeyFinding[]; outside: string[] }> {
   const probe = new Probe(input);
   const outside: string[] = [];
@@ -114,10 +108,7 @@ type NotSeen = (keys: readonly string[], detail: string) => void;
 const PROGRESS_KEYS = ["progress.parameter", "progress.member", "progress.impressions", "progress.spend"];
 const TARGETING_KEYS = ["targetings.read_path", "targetings.member"];
 
-/**
- * G1: the list path (the configured one, G1's, then a few likely others while each is a 404),
- * then, among its items' members, the one that can hold the contract number.
- */
+/** G1: the list path (configured, G1's, then likely others while 404), then the contract number's member. */
 async function insertionOrders(
   read: Read,
   dialect: Dialect,
@@ -183,11 +174,7 @@ async function insertionOrders(
   }
 }
 
-/**
- * The members that can hold the contract number: `contract_number` itself when every item has
- * it as a string or null, else each member the contract does not otherwise name that every item
- * has as a string or null.
- */
+/** Members every item has as a string or null that the contract does not name; `contract_number` first. */
 export function contractNumberCandidates(items: readonly Obj[]): string[] {
   const named = new Set<string>(
     INSERTION_ORDER_FIELDS.map((f) => f.name).filter((n) => n !== "contract_number"),
@@ -202,10 +189,7 @@ export function contractNumberCandidates(items: readonly Obj[]): string[] {
   return members.includes(DEFAULT_DIALECT.contract_number) ? [DEFAULT_DIALECT.contract_number] : members;
 }
 
-/**
- * G5: the campaign list as it came, and the member its campaigns embed option sets under,
- * if any. Returns the first campaign, to read progress and targetings of.
- */
+/** G5: the member campaigns embed option sets under, if any; returns the first campaign. */
 async function campaigns(
   read: Read,
   dialect: Dialect,
@@ -260,10 +244,7 @@ export function embeddedMembers(campaigns: readonly Obj[]): string[] {
 
 const isOptionSet = (value: unknown) => isObj(value) && Object.keys(value).some((m) => OPTION_MEMBERS.has(m));
 
-/**
- * G2: a member that appears in the campaign's answer for one of a few parameter spellings and
- * not without it, holding an integer (impressions) and a Money (spend).
- */
+/** G2: a member a parameter spelling adds to the campaign's answer, holding an integer and a Money. */
 async function progress(
   read: Read,
   dialect: Dialect,

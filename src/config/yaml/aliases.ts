@@ -1,11 +1,8 @@
 /**
- * Resolves every alias of a document in one pass, and finds aliases that loop: `x: &a [*a]`, or `<<: *a` inside the very mapping anchored `&a`. YAML
- * allows such recursive data, but a config can never use it, and converting it would never
- * end (or, for a merge, merge a mapping that is still being built). Found before conversion,
- * on the YAML tree, so that each is reported exactly where the alias is written.
- *
- * An alias only names an anchor written before it, so every loop has an alias inside the
- * very collection it names: checking each alias against its enclosing collections finds all.
+ * Resolves every alias of a document in one pass, and finds those that loop (`x: &a [*a]`, or
+ * `<<: *a` inside the mapping anchored `&a`), which converting would never end: reported on the
+ * YAML tree, where each is written. An alias names only an earlier anchor, so a loop is an
+ * alias inside the very collection it names: checking its enclosing collections finds all.
  */
 import { type Alias, type Document, isAlias, isMap, isNode, isPair, isScalar, isSeq, type Node } from "yaml";
 import type { ConfigIssue } from "../issues.js";
@@ -23,9 +20,8 @@ export function resolveAliases(doc: Document, index: SourceIndex): ResolvedAlias
   const issues: ConfigIssue[] = [];
   const targets = new Map<Alias, Node>();
   const enclosing = new Set<Node>();
-  // Anchors as defined so far, in document order: an alias names the latest one before it.
-  // Kept here rather than calling Alias.resolve, which walks the whole document on every call:
-  // a 10,000-campaign config where each campaign merges a shared flight took minutes.
+  // Anchors so far, in document order (an alias names the latest): Alias.resolve walks the whole
+  // document on every call, minutes for a 10,000-campaign config merging a shared flight.
   const anchors = new Map<string, Node>();
   // One path, pushed and popped as the walk goes: this pass runs over every config, large ones too.
   const path: (string | number)[] = [];

@@ -1,7 +1,6 @@
 /**
- * The YAML reader's walk over `yaml`'s document tree: plain data, with each value's position
- * recorded in the SourceIndex, and what the tree holds that a config cannot (an alias of no
- * anchor, a loop, a key written twice, a merge of something not a map) as located issues.
+ * `yaml`'s document tree as plain data, each position in the SourceIndex; what a config cannot
+ * hold (an alias of no anchor, a loop, a key twice, a merge of a non-map) as located issues.
  */
 import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, type Node } from "yaml";
 import type { ConfigIssue, ConfigIssueCode } from "../issues.js";
@@ -9,7 +8,6 @@ import { pathText } from "../path-text.js";
 import type { NodeOffsets, SourceIndex } from "../source-index.js";
 import { setOwn } from "./plain-data.js";
 
-/** Walks the YAML tree once, producing plain data and recording positions. */
 export class Converter {
   private readonly done = new Map<Node, unknown>();
   private readonly inProgress = new Set<Node>();
@@ -30,8 +28,7 @@ export class Converter {
     if (isAlias(node)) {
       const target = this.resolve(node);
       if (target !== undefined) return this.convert(target);
-      // yaml reads an alias of no anchor as null; `name: *star` meant as text would then be
-      // "nothing", far from the real cause.
+      // yaml reads it as null: `name: *star` meant as text would be "nothing", far from the cause.
       this.unknownAliases++;
       this.issue(
         node,
@@ -76,8 +73,7 @@ export class Converter {
         continue;
       }
       const key = String(keyNode.value);
-      // `yaml` tells keys apart by value, so `1` and `"1"` (or `true` and `"true"`) are two to
-      // it; as data they are one name, and one value would silently be lost.
+      // `yaml` tells `1` and `"1"` apart; as data they are one name, and one value would be lost.
       const earlier = written.get(key);
       if (earlier !== undefined) {
         const first = this.index.position(earlier.at);
@@ -129,10 +125,7 @@ export class Converter {
     }
   }
 
-  /**
-   * Where a value was written: for an alias of a scalar (`id: *io`), the anchored scalar
-   * (`&io 0017`), whose text is what a message quotes and where a fix belongs.
-   */
+  /** Where a value was written: for an alias of a scalar (`id: *io`), the anchored one (`&io 0017`). */
   private writtenAt(node: unknown): number | undefined {
     const target = isAlias(node) ? this.resolve(node) : undefined;
     return ((isScalar(target) ? target : node) as Node | null)?.range?.[0];

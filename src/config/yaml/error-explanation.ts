@@ -1,7 +1,4 @@
-/**
- * `yaml`'s error codes and messages turned into what a person can act on: where a value
- * needs quotes, a tab that indents, a key written twice, a second document.
- */
+/** `yaml`'s errors as what to do: a value that needs quotes, a tab, a key twice, a second document. */
 import { MAX_NESTING_DEPTH } from "../../model/json-depth.js";
 import type { ConfigIssueCode } from "../issues.js";
 
@@ -19,9 +16,8 @@ export function explainYamlError(
     };
   }
   switch (code) {
-    // Text that YAML reads as syntax: a value with ": " in it, one starting with @ or `, or
-    // text after a quoted value. Quoting the whole value is the fix, where the error is in
-    // the value of a `key: value` line and the value is not a list or map written inline.
+    // Text YAML reads as syntax (": " inside, a start of @ or `, text after a quote): in a
+    // `key: value` line's value, not inline, quoting the whole value is the fix.
     case "BLOCK_AS_IMPLICIT_KEY": {
       const value = lineValue(text, pos[0]);
       if (
@@ -98,10 +94,7 @@ export function explainYamlError(
   };
 }
 
-/**
- * The value of the `key: value` line (a list item's too) that holds `offset`, without a
- * trailing comment, and where it starts; undefined when the line is not one.
- */
+/** The value of the `key: value` line holding `offset`, without a comment, and where it starts. */
 function lineValue(text: string, offset: number): { text: string; start: number } | undefined {
   const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
   const lineEnd = text.indexOf("\n", offset);

@@ -1,9 +1,7 @@
 /**
- * Stage 1: text -> a plain JSON-like value plus a SourceIndex of positions, read by `yaml`,
- * which explains every error at its position. This is the one way in for the rest of config.
- * YAML 1.2 core schema, so `2026-12-01T00:00:00Z` stays a string (no implicit timestamps);
- * `<<` merge keys on; duplicate keys are errors. Integers come in as bigint so that an id
- * with more digits than a double holds is caught ("quote this id") rather than rounded.
+ * Stage 1: text -> plain data plus a SourceIndex of positions, by `yaml`. YAML 1.2 core (a
+ * time stays a string), `<<` merges, duplicate keys are errors; integers come as bigint, so an
+ * id with more digits than a double holds is caught ("quote this id") rather than rounded.
  */
 
 import { type Document, isScalar, LineCounter, parseDocument } from "yaml";
@@ -54,9 +52,7 @@ export function parseYaml(text: string, file: string): ParsedSource {
   try {
     return tooDeep(readDocument(text, index, lineCounter, issues));
   } catch (error) {
-    // Defensive: every shape we know of is reported as an issue below; anything the yaml
-    // package (or this converter) still throws on becomes a located issue too, so that
-    // loadConfig only ever rejects with a ConfigError.
+    // Defensive: whatever still throws is a located issue; loadConfig rejects only with a ConfigError.
     issues.push({
       file,
       ...documentStart(text),
@@ -69,9 +65,8 @@ export function parseYaml(text: string, file: string): ParsedSource {
 }
 
 /**
- * A value nested deeper than MAX_NESTING_DEPTH (src/model/json-depth.ts; a `pacing` is opaque
- * to the schema) is refused where it starts: the walks of later stages (the password search,
- * compare, the fingerprint) recurse, and thousands of levels overflowed the stack.
+ * A value nested deeper than MAX_NESTING_DEPTH (a `pacing` too) is refused where it starts: later
+ * stages recurse, and thousands of levels overflowed the stack.
  */
 function tooDeep(parsed: ParsedSource): ParsedSource {
   if (!parsed.usable) return parsed;
@@ -105,12 +100,10 @@ function readDocument(
   const file = index.file;
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   let usable = true;
-  // A key written twice is reported by the converter, which knows its path and the first
-  // occurrence; yaml's own report stands only where the converter does not run.
+  // A key twice is the converter's to report (it knows the path); yaml's stands where it does not run.
   const duplicates: ConfigIssue[] = [];
   const reported = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
-  // yaml's own recursion gave out (thousands of levels): that one cause, where it was found;
-  // the error hunts below would parse the text again and give out too.
+  // yaml's recursion gave out: that one cause, as the hunts below would parse again and give out too.
   const exhausted = reported.find((e) => e.code === "RESOURCE_EXHAUSTION");
   if (exhausted !== undefined) {
     const { code, message } = explainYamlError(exhausted.code, exhausted.message, text, exhausted.pos);
@@ -122,8 +115,7 @@ function readDocument(
       usable: false,
     };
   }
-  // An unclosed bracket or quote, or a tab, is reported where it starts; yaml's errors from
-  // there on follow from it and are not (syntax-cause.ts).
+  // An unclosed bracket or quote, or a tab, where it starts; what follows from it is dropped.
   const cause = syntaxCause(text, reported, syntaxErrorLines);
   const errors = cause ? reported.filter((e) => e.pos[0] < cause.offset) : reported;
   if (cause) {
@@ -159,8 +151,7 @@ function readDocument(
   }
   for (const error of errors) {
     const { line, column } = index.position(error.pos[0]);
-    // Around a stray line, yaml reads lines in the wrong map: noise, false duplicates too.
-    // Re-indenting it left no syntax error, so the only others it keeps are earlier keys twice.
+    // Around a stray line yaml reads lines in the wrong map: only earlier keys twice are kept.
     if (stray && (line >= stray.line || error.code !== "DUPLICATE_KEY")) continue;
     const { code, message, hint } = explainYamlError(error.code, error.message, text, error.pos);
     const issue: ConfigIssue = { file, line, column, path: "", message, ...(hint ? { hint } : {}), code };

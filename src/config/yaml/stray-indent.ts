@@ -1,9 +1,7 @@
 /**
- * One line indented unlike the lines around it makes `yaml` report a cascade: every line
- * after it read in the wrong map, ten errors and a false "appears twice" for one slip.
- * When re-indenting one line near the first error makes the whole file readable,
- * that line is the one error to report, with the indentation that works; otherwise yaml's
- * errors stand as they are.
+ * One stray indentation makes `yaml` report a cascade (ten errors, a false "appears twice"):
+ * when re-indenting one line near the first error makes the file readable, that line is the
+ * one error, with the indentation that works.
  */
 
 /** A content line whose indentation, changed to `expected`, makes the file readable. */
@@ -22,10 +20,7 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 /** Where a line's keys start: after the dash of a list item (`  - name: x` -> 4). */
 const keysAt = (line: string) => /^\s*-\s+/.exec(line)?.[0].length ?? indentOf(line);
 
-/**
- * The lines tried, by distance from the first error's: yaml may report it on the line above
- * a stray list item, or a few lines below a stray key.
- */
+/** Lines tried around the first error: yaml reports the line above a stray item, or below a stray key. */
 const OFFSETS = [0, 1, -1, 2, -2, -3];
 /** How many content lines up a sibling's indentation is looked for. */
 const SIBLING_LOOK_BACK = 40;
@@ -73,7 +68,6 @@ export function strayIndentAt(
     for (const expected of [...tries].sort((a, b) => b - a)) {
       const fixed = [...lines];
       fixed[candidate] = " ".repeat(expected) + line.trimStart();
-      // Readable from that line on: errors before it, if any, are the file's own.
       // Only a fix that leaves no syntax error at all proves this line was the one.
       if (errorLines(fixed.join("\n")).length === 0) {
         return { line: candidate + 1, indent: indentOf(line), expected };

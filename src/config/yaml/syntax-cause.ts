@@ -1,11 +1,8 @@
 /**
- * Where a YAML syntax error starts. `yaml` reports where reading failed, which for a bracket
- * or quote never closed is lines later (at the next key, or the end of the file), followed by
- * errors that only follow from it: a tab that indents a line is reported once, then as a dozen
- * misaligned maps. The cause is found here, in the concrete syntax tree `yaml` builds even of
- * a broken file: a `[` or `{` without its closing bracket, a quoted value without its closing
- * quote, or a tab, whichever comes first. read.ts reports it, at the place it starts, and
- * drops every error from there on (what follows from it).
+ * Where a YAML syntax error starts. `yaml` reports an unclosed bracket or quote lines later,
+ * and a tab as a dozen misaligned maps; the cause, whichever comes first, is found in the
+ * concrete syntax tree `yaml` builds even of a broken file. read.ts reports it where it starts
+ * and drops every error after it.
  */
 import { type CST, Parser, type YAMLError } from "yaml";
 import { count } from "../../model/plural.js";
@@ -75,10 +72,7 @@ function firstUnclosed(text: string): SyntaxCause | undefined {
   return first;
 }
 
-/**
- * The rest of the line from `offset`: what the hint completes. Empty when the line looks like
- * it holds a credential (`password: "…`): a hint never quotes one (guard-text.ts).
- */
+/** The rest of the line from `offset`, for the hint; empty if it looks like a credential (guard-text.ts). */
 function restOfLine(text: string, offset: number): string {
   const start = text.lastIndexOf("\n", offset - 1) + 1;
   const end = text.indexOf("\n", offset);

@@ -1,19 +1,13 @@
-/**
- * Advertisers (spec; G7) and creative categories (read-only). Their lists take exactly the
- * fields the specification names (G12): advertisers filter `id` and search `name`, categories
- * nothing; neither names an order field ("only documented fields sort").
- */
+/** Advertisers (spec; G7), creative categories (read-only), and the named lists' fields (G12). */
 import { type Advertiser, type CreativeCategory, DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import { checkKeys, readString } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
+import { nextId } from "../store.js";
 import { readBody } from "./batch.js";
 
-/**
- * Which fields a named list (advertisers, creative categories, networks) takes, exactly as
- * the specification names them for that operation: G12 refuses every other.
- */
+/** Which fields a named list takes, exactly as the specification names them for it (G12). */
 export interface NamedListFields {
   filters: readonly "id"[];
   search: readonly "name"[];
@@ -21,22 +15,22 @@ export interface NamedListFields {
 }
 
 /** Spec: advertisers take filter `id` and search `name`; no order field is documented. */
-export const ADVERTISER_FIELDS: NamedListFields = { filters: ["id"], search: ["name"], order: [] };
+const ADVERTISER_FIELDS: NamedListFields = { filters: ["id"], search: ["name"], order: [] };
 /** Spec: "common list parameters" and no field named for any of them. */
-export const CATEGORY_FIELDS: NamedListFields = { filters: [], search: [], order: [] };
+const CATEGORY_FIELDS: NamedListFields = { filters: [], search: [], order: [] };
 /** Spec (media owner): order `name`, filter `id`, search `name`. */
 export const NETWORK_FIELDS: NamedListFields = { filters: ["id"], search: ["name"], order: ["name"] };
 
-export function namedListSpec<T extends { id: string; name: string }>(
+export function listNamed<T extends { id: string; name: string }>(
+  ctx: RequestContext,
   envelope: string,
   map: ReadonlyMap<string, T>,
   fields: NamedListFields,
-): ListSpec<T> {
+): Reply {
   const filter = { id: (item: T) => item.id };
   const search = { name: (item: T) => item.name };
   const order = { id: byId, name: byString((item: T) => item.name) };
-  return {
-    envelope,
+  const spec: ListSpec<T> = {
     filters: Object.fromEntries(fields.filters.map((f) => [f, filter[f]])),
     search: Object.fromEntries(fields.search.map((f) => [f, search[f]])),
     order: Object.fromEntries(fields.order.map((f) => [f, order[f]])),
@@ -45,15 +39,6 @@ export function namedListSpec<T extends { id: string; name: string }>(
       return ids ? [...ids].flatMap((id) => map.get(id) ?? []).sort(byId) : undefined;
     },
   };
-}
-
-export function listNamed<T extends { id: string; name: string }>(
-  ctx: RequestContext,
-  envelope: string,
-  map: ReadonlyMap<string, T>,
-  fields: NamedListFields,
-): Reply {
-  const spec = namedListSpec(envelope, map, fields);
   const { items, total } = runList(map, parseListQuery(ctx.query, spec), spec);
   return ok({ [envelope]: items.map((item) => ({ ...item })), total_size: total });
 }
@@ -82,7 +67,7 @@ function create(ctx: RequestContext): Reply {
     }
   }
   issues.throwIfAny();
-  const advertiser: Advertiser = { id: ctx.store.nextId("advertisers"), name: name! };
+  const advertiser: Advertiser = { id: nextId(ctx.store.advertisers), name: name! };
   ctx.store.advertisers.set(advertiser.id, advertiser);
   return wrote({ ...advertiser });
 }
@@ -91,30 +76,11 @@ const ADVERTISERS = `${DSP_BASE_PATH}/advertisers`;
 const CATEGORIES = `${DSP_BASE_PATH}/creative_categories`;
 
 export const advertiserRoutes: Route[] = [
-  {
-    method: "GET",
-    pattern: ADVERTISERS,
-    auth: true,
-    handle: (ctx) => listNamed(ctx, "advertisers", ctx.store.advertisers, ADVERTISER_FIELDS),
-  },
-  { method: "POST", pattern: ADVERTISERS, auth: true, handle: create },
-  {
-    method: "GET",
-    pattern: `${ADVERTISERS}/:id`,
-    auth: true,
-    handle: (ctx) => getNamed(ctx, ctx.store.advertisers),
-  },
-  {
-    method: "GET",
-    pattern: CATEGORIES,
-    auth: true,
-    handle: (ctx) =>
-      listNamed<CreativeCategory>(ctx, "creative_categories", ctx.store.categories, CATEGORY_FIELDS),
-  },
-  {
-    method: "GET",
-    pattern: `${CATEGORIES}/:id`,
-    auth: true,
-    handle: (ctx) => getNamed(ctx, ctx.store.categories),
-  },
+  route("GET", ADVERTISERS, (ctx) => listNamed(ctx, "advertisers", ctx.store.advertisers, ADVERTISER_FIELDS)),
+  route("POST", ADVERTISERS, create),
+  route("GET", `${ADVERTISERS}/:id`, (ctx) => getNamed(ctx, ctx.store.advertisers)),
+  route("GET", CATEGORIES, (ctx) =>
+    listNamed<CreativeCategory>(ctx, "creative_categories", ctx.store.categories, CATEGORY_FIELDS),
+  ),
+  route("GET", `${CATEGORIES}/:id`, (ctx) => getNamed(ctx, ctx.store.categories)),
 ];

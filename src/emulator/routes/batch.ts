@@ -1,7 +1,4 @@
-/**
- * G4: the common shape of batch bodies (`{"campaigns": [...]}`, 1 to 100 items) and of the
- * checks on item ids (missing, duplicated).
- */
+/** G4: batch bodies (`{"campaigns": [...]}`, 1 to 100 items) and their item ids. */
 import { MAX_BATCH } from "../../model/wire.js";
 import { HttpError, type Issues } from "../errors.js";
 import { checkKeys, isPlainObject, readObject } from "../fields.js";
@@ -26,10 +23,7 @@ export function readBody(body: unknown): Record<string, unknown> {
   throw new HttpError(422, { data: [{ field: "body", messages: ["must be a JSON object"] }] });
 }
 
-/**
- * Checks the `id` of each batch item: present, existing, not repeated. Returns the ids by
- * item index; an item with a bad id is left out (its other fields are still checked).
- */
+/** Each item's `id`: present, existing, not repeated; undefined when bad (its fields are still checked). */
 function readItemIds(
   issues: Issues,
   member: string,
@@ -62,10 +56,7 @@ export interface PatchItem<T> {
   current: T | undefined;
 }
 
-/**
- * The items of a batch PATCH (G4): the batch's shape, each item an object, each id present,
- * existing (as `find` finds it) and not repeated. The caller checks each item's fields.
- */
+/** The items of a batch PATCH (G4), each an object with a good id; the caller checks their fields. */
 export function readPatchBatch<T>(
   issues: Issues,
   body: unknown,

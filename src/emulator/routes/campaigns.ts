@@ -1,6 +1,6 @@
 /**
- * Campaigns: list with include_progress (G2), get, create (G3), patch single and batch
- * (G4), all writes checked against G8 on the state the request would produce.
+ * Campaigns: list and get with include_progress (G2), create (G3), PATCH one and batch (G4), every
+ * write checked against G8 on the state it would produce.
  */
 import { DSP_BASE_PATH } from "../../model/wire.js";
 import { collectionRoutes, ok, pathObject, type Reply, type RequestContext, wrote } from "../context.js";
@@ -9,7 +9,7 @@ import { checkKeys, readObject, readString, requireKeys } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { CAMPAIGN_MEMBERS, created, memberNames, readPatch, writeKeys } from "../members.js";
 import { checkInsertionOrder } from "../rules.js";
-import { type CampaignRecord, instant, type Store } from "../store.js";
+import { type CampaignRecord, instant, nextId, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 /** The keys of a PATCH body (single, or each batch item), and of a create item. */
@@ -19,7 +19,6 @@ const REQUIRED = memberNames(CAMPAIGN_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, now: number): ListSpec<CampaignRecord> {
   return {
-    envelope: "campaigns",
     // G2
     filters: {
       id: (c) => c.id,
@@ -69,10 +68,7 @@ interface Pending {
   budgetTouched: boolean;
 }
 
-/**
- * G8 on the state the request would produce: every insertion order the request touches is
- * checked with its campaigns as they would be. Commits only when nothing fails.
- */
+/** G8 on the state the request would produce, per insertion order; commits only when nothing fails. */
 function commit(store: Store, issues: Issues, pending: readonly Pending[], now: number): void {
   const byId = new Map(pending.map((p) => [p.record.id, p]));
   const orders = new Set(pending.map((p) => p.record.insertion_order_id));
@@ -103,7 +99,7 @@ function commit(store: Store, issues: Issues, pending: readonly Pending[], now: 
 function create(ctx: RequestContext): Reply {
   const issues = new Issues();
   const items = readBatch(issues, ctx.json(), "campaigns");
-  const base = BigInt(ctx.store.nextId("campaigns"));
+  const base = BigInt(nextId(ctx.store.campaigns));
   const pending: Pending[] = [];
   items.forEach((raw, index) => {
     const prefix = `campaigns[${index}]`;

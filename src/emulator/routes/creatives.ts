@@ -1,8 +1,7 @@
 /**
- * Creatives, DSP view (spec; G6): list, get, create, PATCH single and batch with the five
- * association rules. Each creative belongs to one seat, its creator's account: the other
- * seats' creatives are neither listed nor read nor written (404, or `does not exist` in a batch). New creatives start PROCESSING and settle PROCESSING_DELAY_MS later on
- * the emulator's clock (FAILED when the asset URL is not https).
+ * Creatives, DSP view (spec; G6), with the five association rules. A creative belongs to its
+ * creator's seat: another seat's is neither listed, read nor written (404, or `does not exist` in a
+ * batch). New ones settle PROCESSING_DELAY_MS later on the clock (FAILED when the URL is not https).
  */
 import { compareIds, sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
@@ -23,7 +22,7 @@ import {
 } from "../fields.js";
 import { byId, byString, type ListSpec, parseFlags, parseListQuery, runList } from "../listing.js";
 import { CREATIVE_MEMBERS, memberNames, writeKeys } from "../members.js";
-import { type CreativeRecord, instant, PROCESSING_DELAY_MS, type Store } from "../store.js";
+import { type CreativeRecord, instant, nextId, PROCESSING_DELAY_MS, type Store } from "../store.js";
 import { readBatch, readPatchBatch, readPatchBody } from "./batch.js";
 
 /** The keys of a PATCH body (single, or each batch item), and of a create item. */
@@ -33,7 +32,6 @@ const REQUIRED = memberNames(CREATIVE_MEMBERS, (m) => m.create === "required");
 
 function listSpec(store: Store, seat: string): ListSpec<CreativeRecord> {
   return {
-    envelope: "creatives",
     // G6
     filters: {
       id: (c) => c.id,
@@ -88,10 +86,7 @@ function get(ctx: RequestContext): Reply {
   return ok(ctx.store.creativeView(creative));
 }
 
-/**
- * An id list every id of which `problems` accepts: each problem is recorded on `field`, and
- * the list is kept only when there is none.
- */
+/** An id list, kept only when `problems` finds none (each is recorded on `field`). */
 function readAcceptedIds(
   issues: Issues,
   field: string,
@@ -229,7 +224,7 @@ function readAsset(issues: Issues, field: string, value: unknown): CreativeAsset
 function create(ctx: RequestContext): Reply {
   const issues = new Issues();
   const items = readBatch(issues, ctx.json(), "creatives");
-  const base = BigInt(ctx.store.nextId("creatives"));
+  const base = BigInt(nextId(ctx.store.creatives));
   const created: CreativeRecord[] = [];
   const now = Time.fromMillis(ctx.now);
   items.forEach((raw, index) => {

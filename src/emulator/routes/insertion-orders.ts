@@ -1,7 +1,7 @@
 /**
- * Insertion orders (G1): list, get, and PATCH single or batch (spec). There is no create:
- * they are contracted outside the API. A patch that would leave a campaign outside the
- * flight window, exceed the budget or clash with a cpm currency is refused (G8).
+ * Insertion orders (G1): list, get, PATCH one and batch; no create (contracted outside the API). A
+ * patch that would leave campaigns outside the flight, over the budget or in another currency is
+ * refused (G8).
  */
 
 import { plural } from "../../model/plural.js";
@@ -21,7 +21,6 @@ const PATCH_KEYS = writeKeys(INSERTION_ORDER_MEMBERS, "patch");
 
 function listSpec(store: Store): ListSpec<InsertionOrder> {
   return {
-    envelope: "insertion_orders",
     filters: { id: (io) => io.id, advertiser_id: (io) => io.advertiser_id },
     search: { name: (io) => io.name },
     order: {

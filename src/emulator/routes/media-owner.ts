@@ -1,7 +1,6 @@
 /**
- * The media-owner interface (G11): a creative's campaigns with their markets, the audit
- * PATCH (recorded as that network's entry in the DSP view's `audits`), creative categories
- * and networks. Same cookie, errors, paging and limits as the DSP interface.
+ * The media-owner interface (G11): a creative's campaigns and markets, the audit PATCH (that
+ * network's entry in the DSP view's `audits`), categories and networks; same cookie and rules.
  */
 import { Time } from "../../model/time.js";
 import {
@@ -10,7 +9,7 @@ import {
   MEDIA_OWNER_BASE_PATH,
   type MediaOwnerCreative,
 } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import { checkKeys, readIdList, readObject, readString } from "../fields.js";
 import { type ListSpec, parseListQuery, runList } from "../listing.js";
@@ -26,7 +25,6 @@ interface MarketEntry {
 }
 
 const MARKETS_SPEC: ListSpec<MarketEntry> = {
-  envelope: "campaigns",
   order: {
     start_date: (a, b) => instant(a.start_date) - instant(b.start_date),
     end_date: (a, b) => instant(a.end_date) - instant(b.end_date),
@@ -148,18 +146,8 @@ function audit(ctx: RequestContext): Reply {
 const BASE = MEDIA_OWNER_BASE_PATH;
 
 export const mediaOwnerRoutes: Route[] = [
-  { method: "GET", pattern: `${BASE}/creatives/:id/campaigns`, auth: true, handle: creativeCampaigns },
-  { method: "PATCH", pattern: `${BASE}/creatives/:id`, auth: true, handle: audit },
-  {
-    method: "GET",
-    pattern: `${BASE}/creative_categories/:id`,
-    auth: true,
-    handle: (ctx) => getNamed(ctx, ctx.store.categories),
-  },
-  {
-    method: "GET",
-    pattern: `${BASE}/networks`,
-    auth: true,
-    handle: (ctx) => listNamed(ctx, "networks", ctx.store.networks, NETWORK_FIELDS),
-  },
+  route("GET", `${BASE}/creatives/:id/campaigns`, creativeCampaigns),
+  route("PATCH", `${BASE}/creatives/:id`, audit),
+  route("GET", `${BASE}/creative_categories/:id`, (ctx) => getNamed(ctx, ctx.store.categories)),
+  route("GET", `${BASE}/networks`, (ctx) => listNamed(ctx, "networks", ctx.store.networks, NETWORK_FIELDS)),
 ];

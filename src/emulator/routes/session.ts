@@ -1,18 +1,16 @@
 /**
  * G9: `POST /api/session` starts a session (cookie `tr-production` or `tr-staging`, 8 hours);
- * `DELETE /api/session` ends the session of the cookie sent.
+ * DELETE ends it.
  */
 
 import { Time } from "../../model/time.js";
 import { SESSION_PATH, sessionCookieName } from "../../model/wire.js";
-import type { Reply, RequestContext, Route } from "../context.js";
+import { type Reply, type RequestContext, type Route, route } from "../context.js";
 import { HttpError, Issues } from "../errors.js";
 import { checkKeys } from "../fields.js";
-import { parseFlags } from "../listing.js";
 import { readBody } from "./batch.js";
 
 function create(ctx: RequestContext): Reply {
-  parseFlags(ctx.query);
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkKeys(issues, "", body, { writable: ["email", "password"] });
@@ -34,12 +32,11 @@ function create(ctx: RequestContext): Reply {
 }
 
 function end(ctx: RequestContext): Reply {
-  parseFlags(ctx.query);
   if (ctx.token !== undefined) ctx.sessions.end(ctx.token);
   return { status: 204 };
 }
 
 export const sessionRoutes: Route[] = [
   { method: "POST", pattern: SESSION_PATH, auth: false, handle: create },
-  { method: "DELETE", pattern: SESSION_PATH, auth: true, handle: end },
+  route("DELETE", SESSION_PATH, end),
 ];

@@ -5,11 +5,10 @@
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { TARGETING_OPTIONS } from "../../model/targeting-members.js";
 import { DSP_BASE_PATH } from "../../model/wire.js";
-import { ok, pathObject, type Reply, type RequestContext, type Route, wrote } from "../context.js";
+import { ok, pathObject, type Reply, type RequestContext, type Route, route, wrote } from "../context.js";
 import { Issues } from "../errors.js";
 import { checkKeys, readBoolean, readIdList, readObject } from "../fields.js";
 import { parseFlags } from "../listing.js";
-import type { CampaignRecord } from "../store.js";
 import { readBody } from "./batch.js";
 
 /** Reads one option set; shared with seed validation. Returns the normalized set or undefined. */
@@ -65,20 +64,14 @@ export function readTargetingList(
   return Targeting.normalizeList(sets as TargetingOptionSet[]);
 }
 
-/** The campaign whose targetings the path names. */
-function targetedCampaign(ctx: RequestContext): CampaignRecord {
-  return pathObject(ctx, (id) => ctx.store.campaigns.get(id));
-}
-
 function get(ctx: RequestContext): Reply {
   parseFlags(ctx.query);
-  const campaign = targetedCampaign(ctx);
+  const campaign = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   return ok({ targetings: structuredClone(ctx.store.targetings.get(campaign.id) ?? []) });
 }
 
 function put(ctx: RequestContext): Reply {
-  parseFlags(ctx.query);
-  const campaign = targetedCampaign(ctx);
+  const campaign = pathObject(ctx, (id) => ctx.store.campaigns.get(id));
   const issues = new Issues();
   const body = readBody(ctx.json());
   checkKeys(issues, "", body, { writable: ["targetings"] });
@@ -97,7 +90,4 @@ function put(ctx: RequestContext): Reply {
 
 const PATH = `${DSP_BASE_PATH}/campaigns/:id/targetings`;
 
-export const targetingRoutes: Route[] = [
-  { method: "GET", pattern: PATH, auth: true, handle: get },
-  { method: "PUT", pattern: PATH, auth: true, handle: put },
-];
+export const targetingRoutes: Route[] = [route("GET", PATH, get), route("PUT", PATH, put)];

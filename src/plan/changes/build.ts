@@ -1,14 +1,12 @@
 /**
- * Desired + live -> the closed union of changes (in plan order, ids c1, c2, ...) and the
- * per-object work the scheduler turns into requests. Pure; every lookup goes through the live
- * index (live-index.ts), so that 10,000 campaigns plan in linear time. Walks the config in
- * order and hands each object to its noun: campaign-creation.ts, campaign-update.ts,
- * creatives.ts, recovered.ts. What it cannot build, and what the recovery record makes it do,
- * it reports as findings as it goes (ARCHITECTURE.md#the-plans-stages).
+ * Desired + live -> the changes (ids c1, c2, ... in plan order) and each object's work, walking
+ * the config in order; what it cannot build, or the recovery record makes it do, it reports as
+ * findings (ARCHITECTURE.md#the-plans-stages).
  */
 import { append } from "../../model/append.js";
 import type { DesiredInsertionOrder, DesiredState } from "../../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../../model/recovery.js";
+import { INSERTION_ORDER_FIELDS } from "../../model/resource-fields.js";
 import type { TargetingOptionSet } from "../../model/targeting.js";
 import type { InsertionOrder } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";
@@ -17,7 +15,7 @@ import type { CampaignRef, Change, ChangedScope, Finding, LiveState } from "../t
 import { campaignCreation } from "./campaign-creation.js";
 import { campaignUpdate, unmanagedDeactivation } from "./campaign-update.js";
 import { campaignKey } from "./changed.js";
-import { diffInsertionOrder } from "./compare.js";
+import { diffFields } from "./compare.js";
 import { associationChanges, type CreativeLedger, creativeWork } from "./creatives.js";
 import { matchCampaigns } from "./identity.js";
 import { splitInsertionOrderPatch } from "./io-patch.js";
@@ -75,8 +73,7 @@ export function buildChanges(input: BuildInput): Built {
     const whole = scope.all || scope.insertionOrders.has(io.id);
     const touched = scope.changed?.touched.has(io.id) ?? false;
     if (!whole && !touched && !ioCampaigns.some((c) => scope.campaigns.has(c.id))) {
-      // Outside the scope: only the restoration of campaigns declared active (read.ts reads
-      // the inactive ones in flight of such an order), reactivated whatever the scope.
+      // Outside the scope: only campaigns declared active are restored (read.ts reads them).
       for (const match of matchCampaigns(io, index).matches) {
         if (!match.live) continue;
         declared.add(match.live.id);
@@ -188,7 +185,7 @@ function insertionOrderChange(
   io: DesiredInsertionOrder,
   live: InsertionOrder,
 ): InsertionOrderWork | undefined {
-  const fields = diffInsertionOrder(io.fields, live, io.fieldSources);
+  const fields = diffFields(INSERTION_ORDER_FIELDS, io.fields, live, io.fieldSources);
   if (fields.length === 0) return undefined;
   const id = ctx.nextId();
   ctx.changes.push({

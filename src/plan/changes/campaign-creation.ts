@@ -1,8 +1,4 @@
-/**
- * A campaign the config declares and the live state lacks (ARCHITECTURE.md#identity): its
- * `create_campaign` change, and its targetings as a `replace_targetings` from nothing. I2: it
- * is created inactive and activated in phase 6, once its targetings and creatives are in place.
- */
+/** A declared campaign that is not live (ARCHITECTURE.md#identity): its creation and its targetings. */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import { CAMPAIGN_FIELDS, type FieldSpec, withFlag } from "../../model/resource-fields.js";
 import { Targeting } from "../../model/targeting.js";
@@ -15,9 +11,8 @@ import { Placeholder } from "./placeholder.js";
 import { type CampaignWork, type Context, emptyWork } from "./work.js";
 
 /**
- * G3: the item of a `POST /campaigns` from the fields `fields` marks `create`
- * (resource-fields.ts), or the `required` ones it lacks. I2: it is created inactive and
- * activated in phase 6, once its targetings and creatives are in place.
+ * G3: the `POST /campaigns` item of `fields`' `create` members, or the `required` ones it lacks.
+ * I2: created inactive, activated in phase 6 once its targetings and creatives are in place.
  */
 export function campaignCreateItem(
   insertionOrderId: string,

@@ -1,16 +1,12 @@
-/**
- * Changes to a live campaign: its declared fields (a recovered pause reactivated with them),
- * its targetings (paused around the PUT when an active campaign loses a set, G5/I1), and the
- * deactivation of one `unmanaged_campaigns: deactivate` does not list.
- */
-import type { CampaignFields, DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
+/** Changes to a live campaign: its fields, its targetings (paused when losing a set, G5/I1), deactivation. */
+import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import type { RecordedPause } from "../../model/recovery.js";
-import { CAMPAIGN_FIELDS, type FieldSpec } from "../../model/resource-fields.js";
+import { CAMPAIGN_FIELDS } from "../../model/resource-fields.js";
 import { Targeting, type TargetingOptionSet } from "../../model/targeting.js";
-import type { Campaign, CampaignPatch } from "../../model/wire.js";
+import type { Campaign } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";
-import type { CampaignRef, FieldChange, LiveState } from "../types.js";
-import { diffCampaign, patchOf } from "./compare.js";
+import type { CampaignRef, LiveState } from "../types.js";
+import { diffFields, patchOf } from "./compare.js";
 import { campaignAddress } from "./identity.js";
 import { recoveryOf } from "./recovered.js";
 import { type CampaignWork, type Context, emptyWork, liveRef, liveWork } from "./work.js";
@@ -35,14 +31,15 @@ export function campaignUpdate(
   work.finalActive = desired.fields.active ?? (live.active || reactivate);
   work.budgetBefore = live.budget_impressions;
   work.budgetAfter = desired.fields.budget_impressions ?? live.budget_impressions;
-  const fields = diffCampaign(desired.fields, live, desired.fieldSources);
+  const fields = diffFields(CAMPAIGN_FIELDS, desired.fields, live, desired.fieldSources);
   if (reactivate && !fields.some((f) => f.field === "active")) {
     fields.push({ field: "active", before: false, after: true });
   }
   if (fields.length > 0) {
     const id = ctx.nextId();
     ctx.changes.push({ kind: "update_campaign", id, address, source: desired.source, campaign, fields });
-    Object.assign(work.patch, campaignChanges(desired.fields, fields));
+    // `active` goes through the phases (deactivate, activate), never with the other fields.
+    Object.assign(work.patch, patchOf(CAMPAIGN_FIELDS, desired.fields, fields, ["active"]));
     if (Object.keys(work.patch).length > 0) work.patchChangeIds.push(id);
     if (live.active && !work.finalActive) {
       work.deactivate = true;
@@ -111,18 +108,6 @@ export function campaignUpdate(
     }
   }
   return work;
-}
-
-/**
- * The PATCH of a campaign's changed fields, taken from `fields` (resource-fields.ts); `active`
- * goes through the phases (deactivate, activate), never with the other fields.
- */
-export function campaignChanges(
-  declared: CampaignFields,
-  changed: readonly FieldChange[],
-  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
-): Omit<CampaignPatch, "id"> {
-  return patchOf(fields, declared, changed, ["active"]);
 }
 
 export function unmanagedDeactivation(ctx: Context, live: Campaign): CampaignWork {

@@ -1,10 +1,7 @@
 /**
- * `--changed-since REF`: which declared objects differ between the config at REF (the base)
- * and the working tree (the head). Pure: two desired states in, a scope out. Objects are
- * compared by what they declare, never by where they are written, so moving a block to
- * another file or line changes nothing.
+ * `--changed-since REF`: which declared objects differ between the config at REF and the working
+ * tree, by what they declare, never where: moving a block changes nothing.
  */
-
 import type { DesiredCampaign, DesiredInsertionOrder, DesiredState, SourceRef } from "../../model/desired.js";
 import { loosenings } from "../../model/policy-strictness.js";
 import { canonicalJson } from "../saved/canonical.js";
@@ -77,11 +74,7 @@ export function changedSince(
   };
 }
 
-/**
- * Each guardrail rule the head loosens against the base (src/model/policy-strictness.ts): the
- * top-level rules, then each insertion order's own, where it names the rule (a top-level change
- * is listed once, not once per insertion order). `policy.max_cpm: 25.00 USD -> 100.00 USD`.
- */
+/** Each guardrail rule the head loosens (policy-strictness.ts): top-level once, then each order's own. */
 export function loosenedPolicy(base: DesiredState, head: DesiredState): string[] {
   const at = (source: SourceRef | undefined) => (source ? ` (${source.file}:${source.line})` : "");
   const top = loosenings(base.policy, head.policy).map((l) => `policy.${l.what}${at(l.source)}`);

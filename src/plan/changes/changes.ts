@@ -1,14 +1,7 @@
-/**
- * Questions asked of one change of the closed union (types.ts, Change), answered in one
- * place so that the analyzers, the policy rules, the summary and the renderers agree.
- */
+/** Questions asked of one change, answered once so analyzers, policy, summary and renderers agree. */
 import type { Change, DeactivateCampaign, UpdateCampaign } from "../types.js";
 
-/**
- * Whether the change turns a live campaign off: `unmanaged_campaigns: deactivate`, or a
- * declared `active: false`. A pause for a targeting change (I1) is not one: the campaign is
- * reactivated in the same apply.
- */
+/** Whether it turns a live campaign off; a pause for a targeting change (I1), reactivated, is not. */
 export function deactivates(change: Change): change is DeactivateCampaign | UpdateCampaign {
   if (change.kind === "deactivate_campaign") return true;
   return (

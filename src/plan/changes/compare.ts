@@ -1,23 +1,13 @@
 /**
- * Field-level comparison of declared fields against live values. Only what the config
- * declares is compared (ARCHITECTURE.md#configuration); values are compared with the model's own
- * equality (Money.equals, Time.equals, id sets), never as raw JSON, so `12.5 USD` equals
- * `{units: "12", nanos: 500000000}` and `+01:00` times equal their UTC form.
+ * Declared fields against live values (ARCHITECTURE.md#configuration), by the model's equality,
+ * never raw JSON: `12.5 USD` equals its wire form, a `+01:00` time its UTC form.
  */
 import { atomizeChangeset, diff as jsonDiff } from "json-diff-ts";
-import type { CampaignFields, CreativeFields, InsertionOrderFields, SourceRef } from "../../model/desired.js";
+import type { CampaignFields, SourceRef } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
-import {
-  CAMPAIGN_FIELDS,
-  CREATIVE_FIELDS,
-  type FieldKind,
-  type FieldSpec,
-  INSERTION_ORDER_FIELDS,
-  withFlag,
-} from "../../model/resource-fields.js";
+import { CAMPAIGN_FIELDS, type FieldKind, type FieldSpec, withFlag } from "../../model/resource-fields.js";
 import { sortedIds } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
-import type { Campaign, Creative, InsertionOrder } from "../../model/wire.js";
 import type { FieldChange, FieldDetail, JsonValue } from "../types.js";
 
 /** Plain JSON copy of a wire value, for storing in a plan. */
@@ -27,21 +17,13 @@ export function toJson(value: unknown): JsonValue {
   return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 }
 
-function moneyOrNullEquals(a: Money | null, b: Money | null): boolean {
-  if (a === null || b === null) return a === b;
-  return Money.equals(a, b);
-}
-
 function idSetEquals(a: readonly string[], b: readonly string[]): boolean {
   const sa = sortedIds(a);
   const sb = sortedIds(b);
   return sa.length === sb.length && sa.every((id, i) => id === sb[i]);
 }
 
-/**
- * Paths inside an opaque object (pacing, G2) that differ, via json-diff-ts; its change
- * objects stay in this module and come out as our own FieldDetail values.
- */
+/** Paths inside an opaque object (pacing, G2) that differ; json-diff-ts's types stay in this module. */
 export function objectDetails(
   field: string,
   before: Record<string, unknown>,
@@ -71,7 +53,7 @@ export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
     case "time":
       return Time.equals(a as string, b as string);
     case "money":
-      return moneyOrNullEquals(a as Money, b as Money);
+      return Money.equals(a as Money, b as Money);
     case "opaque":
       return pacingEquals(a as Opaque, (b ?? {}) as Opaque);
     case "id_list":
@@ -85,10 +67,7 @@ export function valuesEqual(kind: FieldKind, a: unknown, b: unknown): boolean {
 const shown = (kind: FieldKind, value: unknown) =>
   kind === "id_list" && Array.isArray(value) ? sortedIds(value as string[]) : value;
 
-/**
- * The compared members of `fields` (resource-fields.ts) that `desired` declares and `live`
- * holds otherwise, in the table's order; an opaque member with the paths inside it.
- */
+/** The compared members of `fields` that `desired` declares and `live` holds otherwise, in table order. */
 export function diffFields(
   fields: readonly FieldSpec[],
   desired: object,
@@ -108,10 +87,7 @@ export function diffFields(
   return changes;
 }
 
-/**
- * A PATCH body's values: each `update` member of `fields` among the `changed` fields (but
- * `except`), with its declared value, an id list sorted. No PATCH body is written by hand.
- */
+/** A PATCH body: the `update` members of `fields` among `changed` (but `except`), as declared. */
 export function patchOf(
   fields: readonly FieldSpec[],
   declared: object,
@@ -127,45 +103,17 @@ export function patchOf(
   return patch;
 }
 
-export function diffInsertionOrder(
-  desired: InsertionOrderFields,
-  live: InsertionOrder,
-  sources: Sources<keyof InsertionOrderFields>,
-): FieldChange[] {
-  return diffFields(INSERTION_ORDER_FIELDS, desired, live, sources);
-}
-
 export function pacingEquals(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return jsonDiff(a, b).length === 0;
 }
 
-export function diffCampaign(
-  desired: CampaignFields,
-  live: Campaign,
-  sources: Sources<keyof CampaignFields>,
-): FieldChange[] {
-  return diffFields(CAMPAIGN_FIELDS, desired, live, sources);
-}
-
 /** Fields a new campaign is created with (G3); `active` is handled by the phases. */
-export function createFields(
-  desired: CampaignFields,
-  sources: Sources<keyof CampaignFields>,
-  fields: readonly FieldSpec[] = CAMPAIGN_FIELDS,
-): FieldChange[] {
+export function createFields(desired: CampaignFields, sources: Sources<keyof CampaignFields>): FieldChange[] {
   const values: Values = desired;
   const changes: FieldChange[] = [];
-  for (const { name } of withFlag(fields, "compare")) {
+  for (const { name } of withFlag(CAMPAIGN_FIELDS, "compare")) {
     const want = values[name];
     if (want !== undefined) changes.push(change(name, null, want, (sources as Sources<string>)[name]));
   }
   return changes;
-}
-
-export function diffCreative(
-  desired: CreativeFields,
-  live: Creative,
-  sources: Sources<keyof CreativeFields>,
-): FieldChange[] {
-  return diffFields(CREATIVE_FIELDS, desired, live, sources);
 }

@@ -1,8 +1,6 @@
 /**
- * Creative associations and properties (G6). A campaign's declared `creatives` is exactly its
- * set; each creative's PATCH carries its full desired `campaign_ids`: the live ids, minus the
- * managed campaigns that should not have it, plus those that should. Associations with
- * campaigns the config does not manage are carried through untouched.
+ * Creative associations and properties (G6): a campaign's `creatives` is exactly its set, and a
+ * creative's PATCH carries all its `campaign_ids`, unmanaged campaigns' untouched.
  */
 import type { DesiredCampaign, DesiredCreative, DesiredState } from "../../model/desired.js";
 import { CREATIVE_FIELDS } from "../../model/resource-fields.js";
@@ -11,7 +9,7 @@ import type { Advertiser, Creative, InsertionOrder } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";
 import type { LiveIndex } from "../live-index.js";
 import type { CampaignRef } from "../types.js";
-import { diffCreative, patchOf } from "./compare.js";
+import { diffFields, patchOf } from "./compare.js";
 import { campaignAddress } from "./identity.js";
 import type { Scope } from "./scope.js";
 import type { Context, CreativeWork } from "./work.js";
@@ -102,10 +100,7 @@ export function associationChanges(
   }
 }
 
-/**
- * G6 rule 5: every category a creative would gain must exist, or the DSP refuses the whole
- * creatives batch with a 422. Records a DOOH010 per unknown category; true when any.
- */
+/** G6 rule 5: a category a creative would gain must exist (else a 422 refuses the batch): DOOH010. */
 function unknownCategories(
   ctx: Context,
   desired: DesiredCreative,
@@ -172,7 +167,7 @@ export function creativeWork(
       continue;
     }
     if (unknownCategories(ctx, desired, live, input.categories)) continue;
-    const fields = diffCreative(desired.fields, live, desired.fieldSources);
+    const fields = diffFields(CREATIVE_FIELDS, desired.fields, live, desired.fieldSources);
     if (fields.length === 0) continue;
     const id = ctx.nextId();
     ctx.changes.push({

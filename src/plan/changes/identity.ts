@@ -1,8 +1,4 @@
-/**
- * Which live campaign each desired campaign is (ARCHITECTURE.md#identity): its `id` when pinned,
- * else its `name` within its insertion order. The reader uses it too, to know which live
- * campaigns the config manages before reading their targetings and creatives.
- */
+/** Which live campaign each desired one is (ARCHITECTURE.md#identity), for the planner and the reader. */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";

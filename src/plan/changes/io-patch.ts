@@ -1,8 +1,4 @@
-/**
- * Splits an insertion order's changes into widening ones (phase 1) and narrowing ones
- * (phase 7), so that its campaigns fit inside it at every step (I3, G8): make room before
- * the campaigns change, take it away only after.
- */
+/** An insertion order's changes split into widening (phase 1) and narrowing (phase 7): I3, G8. */
 import type { InsertionOrderFields } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
 import { INSERTION_ORDER_FIELDS, withFlag } from "../../model/resource-fields.js";

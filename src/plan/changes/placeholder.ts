@@ -1,8 +1,6 @@
 /**
- * A campaign created by a plan has no id until phase 2 runs. Requests refer to it by a
- * placeholder, `<new:c7>` (the id of its `create_campaign` change), in paths and bodies; the
- * applier substitutes the real id. This is the one place that makes, recognizes and resolves
- * them.
+ * A campaign a plan creates has no id until phase 2: requests name it `<new:c7>` (its
+ * `create_campaign` change), which the applier resolves. The one home of that placeholder.
  */
 
 const PATTERN = /<new:(c[0-9]+)>/g;
@@ -19,16 +17,7 @@ export const Placeholder = {
     return text.includes(MARK);
   },
 
-  /** The create change id of a whole placeholder, or undefined for anything else. */
-  parse(text: string): string | undefined {
-    const match = /^<new:(c[0-9]+)>$/.exec(text);
-    return match?.[1];
-  },
-
-  /**
-   * `text` with every placeholder replaced by `lookup(createChangeId)`; where that gives
-   * undefined, by `missing(placeholder, createChangeId)` (which may throw).
-   */
+  /** `text` with each placeholder replaced by `lookup(id)`, else by `missing(...)` (which may throw). */
   resolve(
     text: string,
     lookup: (createChangeId: string) => string | undefined,

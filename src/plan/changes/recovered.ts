@@ -1,7 +1,6 @@
 /**
- * The recovery record in a plan (ARCHITECTURE.md#recovery-record): a campaign an earlier apply
- * paused for a targeting change and did not reactivate is planned for reactivation, unless
- * the config declares it inactive or the apply that paused it still runs.
+ * The recovery record in a plan (ARCHITECTURE.md#recovery-record): what an earlier apply paused
+ * and left is reactivated, unless declared inactive or its apply still runs.
  */
 import type { DesiredState } from "../../model/desired.js";
 import type { RecordedPause, RecordIssue } from "../../model/recovery.js";
@@ -12,11 +11,7 @@ import type { Finding } from "../types.js";
 import { campaignAddress, matchCampaigns } from "./identity.js";
 import { type CampaignWork, type Context, liveRef, liveWork } from "./work.js";
 
-/**
- * The recovery record's verdict on a live campaign: reactivate it (an earlier apply paused it,
- * died, and the config does not declare it inactive), leave it to the apply that is still
- * running and will reactivate it, or nothing to do.
- */
+/** The record's verdict on a live campaign: reactivate it, or leave it (to its running apply). */
 export function recoveryOf(
   ctx: Context,
   entry: RecordedPause | undefined,
@@ -45,10 +40,7 @@ export function recoveryOf(
   return true;
 }
 
-/**
- * A recorded campaign the config does not declare, or declares outside the plan's scope:
- * only its reactivation is planned (none when the config declares it inactive).
- */
+/** A recorded campaign undeclared or out of scope: only its reactivation, if any, is planned. */
 export function reactivation(
   ctx: Context,
   live: Campaign,
@@ -77,10 +69,8 @@ function activationOnly(ctx: Context, live: Campaign): CampaignWork {
 }
 
 /**
- * State-free restoration (docs/safety.md, Recovery record): a campaign the config declares
- * `active: true` that is inactive and in flight is reactivated by every plan, whatever its
- * scope, with or without a record. Outside the scope nothing else of it changes. A recorded
- * entry, when there is one, says more (DOOH202); without one, DOOH208 says why.
+ * State-free restoration (docs/safety.md, Recovery record): a campaign declared `active: true`,
+ * inactive and in flight, is reactivated by every plan, whatever its scope (DOOH202 or DOOH208).
  */
 export function restoration(
   ctx: Context,
@@ -102,10 +92,8 @@ export function restoration(
 }
 
 /**
- * The record's entries a plan may obey: those naming a campaign of an insertion order the
- * config declares, and found (if found) under that order. Any other entry is reported and
- * left alone (docs/safety.md, Recovery record): a planted or stale record must not reactivate
- * a campaign its owner paused on purpose.
+ * The entries a plan may obey: of a declared insertion order, and found under it. Others are
+ * reported, left alone: a planted or stale record must not reactivate what its owner paused.
  */
 export function obeyedEntries(
   desired: DesiredState,
@@ -154,11 +142,7 @@ export interface Settlement {
   held: RecordedPause[];
 }
 
-/**
- * The recovery record's verdict on each obeyed entry, as a plain apply of `desired` would give
- * it (build.ts: `restoration`, `reactivation` and its loop over undeclared entries), for the
- * recorded campaigns alone: `campaigns` needs only them, read by id.
- */
+/** The verdict on each obeyed entry as build.ts gives it, from the recorded campaigns alone. */
 export function settlementOf(
   desired: DesiredState,
   campaigns: readonly Campaign[],

@@ -1,7 +1,6 @@
 /**
- * Findings about campaigns that leave the config or would be created next to a live one of
- * nearly the same name. The API has no delete and cannot rename a campaign (G2), so both
- * leave a live campaign running unless the config says otherwise.
+ * Campaigns leaving the config, or created beside a near namesake: the API can neither delete nor
+ * rename one (G2), so both leave a live campaign running.
  */
 import type { DesiredCampaign, DesiredInsertionOrder } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
@@ -17,9 +16,8 @@ function isRemoved(removed: Removed, campaign: Campaign): boolean {
 }
 
 /**
- * With `--changed-since`, `unmanaged_campaigns: deactivate` deactivates a live campaign whose
- * block was removed since REF, and every unmanaged one when the insertion order itself changed
- * (its policy may just have been set).
+ * `--changed-since` with `unmanaged_campaigns: deactivate`: a removed block's campaign, or every
+ * unmanaged one when the insertion order changed (its policy may just have been set).
  */
 export function changedDeactivation(scope: Scope, insertionOrderId: string, campaign: Campaign): boolean {
   const changed = scope.changed;
@@ -106,10 +104,8 @@ export function nearDuplicateNames(
 }
 
 /**
- * DOOH015: a campaign block the change adds (`--changed-since`), without `id`, that matches a
- * live campaign by name (ARCHITECTURE.md#identity). The config at REF never declared that
- * campaign, so the reviewer reads the block as a new campaign, while the plan edits a live one
- * (its budget, its cpm, its targetings) in place: say which, and how to mean either.
+ * DOOH015: a block added since REF, without `id`, matching a live campaign by name
+ * (ARCHITECTURE.md#identity): a reviewer reads it as new while the plan edits a live one.
  */
 export function adoptedByName(
   scope: ChangedScope,

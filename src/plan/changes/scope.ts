@@ -1,8 +1,4 @@
-/**
- * `--target ID`: which insertion orders, campaigns and creatives of the config a plan covers.
- * An id names an insertion order of the config, a live campaign (pinned or matched by name),
- * or a creative of the config's `creatives:` list.
- */
+/** `--target ID`: the config's insertion orders, live campaigns and creatives a plan covers. */
 import type { DesiredState } from "../../model/desired.js";
 import type { Campaign } from "../../model/wire.js";
 import { finding } from "../finding-catalogue.js";

@@ -1,7 +1,4 @@
-/**
- * The planner's working model between "what changes" and "which requests": per insertion
- * order and per campaign, the write each phase needs. Internal to plan/; never in a Plan.
- */
+/** Between the changes and the requests: each object's write in each phase. Never in a Plan. */
 import type { TargetingOptionSet } from "../../model/targeting.js";
 import type {
   Campaign,
@@ -46,11 +43,7 @@ export interface CampaignWork {
   pause: boolean;
   /** Phase 4. */
   targetings?: { changeId: string; body: TargetingOptionSet[] };
-  /**
-   * I3: a new campaign created with less budget than desired (only the rest fits before the
-   * phase-3 decreases) reaches `budget` in phase 3 or phase 6, whichever costs no extra batch
-   * (schedule.ts, placeRaises).
-   */
+  /** I3: a campaign created short of its budget reaches it in phase 3 or 6 (schedule.ts, placeRaises). */
   raise?: { budget: number; phase: 3 | 6 };
   /** Phase 6. */
   activate: boolean;

@@ -1,8 +1,4 @@
-/**
- * Analyzers: named checks with stable codes (findings.ts) that explain what a plan will do
- * to live delivery. They read the plan's changes and requests and never change them.
- */
-
+/** The analyzers that explain what a plan does to live delivery (findings.ts). */
 import { creativeServing } from "../../model/creative-serving.js";
 import type { RateLimits } from "../../model/limits.js";
 import { Money } from "../../model/money.js";
@@ -48,9 +44,9 @@ export interface AnalyzeInput {
 }
 
 export const DEFAULT_THRESHOLDS: Required<PlanThresholds> = {
-  budgetIncreasePercent: 50,
-  cpmIncreasePercent: 20,
-  minBudgetDays: 2,
+  budget_increase_percent: 50,
+  cpm_increase_percent: 20,
+  min_budget_days: 2,
 };
 
 /** Window-bound: with no wait for the window, the pause lasts as long as its requests take. */
@@ -143,11 +139,7 @@ function endedFlights(input: AnalyzeInput): Finding[] {
   });
 }
 
-/**
- * A new campaign whose flight is already over: a config copied from an example, or kept past
- * its dates, would create a campaign that never delivers. Said plainly, so it is never a
- * silent trap (docs/plan.md).
- */
+/** A new campaign whose flight is over (a copied or stale config) never delivers: said plainly. */
 function endedCreation(c: CreateCampaign, now: number): Finding[] {
   const end = c.fields.find((f) => f.field === "end_time")?.after;
   if (typeof end !== "string" || Time.toMillis(end) > now) return [];
@@ -160,10 +152,7 @@ function endedCreation(c: CreateCampaign, now: number): Finding[] {
   ];
 }
 
-/**
- * A field's increase in percent of its live value, exact (src/model/ratio.ts): undefined when it
- * does not grow (or is not a number or money of one currency), "from zero" when it was zero.
- */
+/** A field's exact increase in percent of its live value; undefined when it does not grow. */
 export function increasePercent(field: FieldChange): Ratio | "from zero" | undefined {
   const { before, after } = field;
   if (typeof before === "number" && typeof after === "number") {
@@ -209,9 +198,9 @@ export function changeSubject(change: Change): string {
 
 function increases(input: AnalyzeInput): Finding[] {
   const limits: Record<string, number> = {
-    budget_impressions: input.thresholds.budgetIncreasePercent,
-    budget_money: input.thresholds.budgetIncreasePercent,
-    cpm: input.thresholds.cpmIncreasePercent,
+    budget_impressions: input.thresholds.budget_increase_percent,
+    budget_money: input.thresholds.budget_increase_percent,
+    cpm: input.thresholds.cpm_increase_percent,
   };
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" && c.kind !== "update_insertion_order") return [];
@@ -242,10 +231,8 @@ function campaignLabel(ref: { campaign_id?: string; name: string; insertion_orde
 }
 
 /**
- * DOOH501: a creative that will not serve on a campaign the plan leaves active. Fires for
- * every association the plan makes with a campaign that ends active, and for the creatives
- * already associated with a campaign the plan activates (desired `active` false -> true),
- * unless the plan removes that association.
+ * DOOH501: a creative that will not serve on a campaign left active: one the plan associates, or
+ * one already with a campaign the plan activates (unless the plan dissociates it).
  */
 function creativeReadiness(input: AnalyzeInput): Finding[] {
   const dissociated = new Set<string>();

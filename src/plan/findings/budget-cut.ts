@@ -1,10 +1,6 @@
 /**
- * DOOH304: a budget cut on a campaign in flight that leaves it less than `--min-budget-days`
- * (default 2) of delivery at its current pace, before its flight ends. The pace is the one
- * progress sample the DSP gives (G2, no history): delivered / elapsed flight time. A cut to
- * at or below what is delivered is a dark path (dark-paths.ts), not this warning. The
- * threshold is judged exactly (src/model/ratio.ts): a cut that leaves exactly 2 days is not
- * less than 2 days.
+ * DOOH304: a budget cut in flight leaving less than `--min-budget-days` at its pace (G2's one
+ * sample: delivered / elapsed), judged exactly; a cut to its delivery is a dark path instead.
  */
 import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
@@ -26,7 +22,7 @@ export function shortBudgets(input: {
   thresholds: Required<PlanThresholds>;
 }): Finding[] {
   const now = Time.toMillis(input.now);
-  const minMs = Ratio.multiply(Ratio.fromDecimal(input.thresholds.minBudgetDays), Ratio.of(DAY_MS));
+  const minMs = Ratio.multiply(Ratio.fromDecimal(input.thresholds.min_budget_days), Ratio.of(DAY_MS));
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];
     const live = input.live.campaigns.get(c.campaign.campaign_id);
@@ -53,7 +49,7 @@ export function shortBudgets(input: {
     return [
       finding(
         "DOOH304",
-        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(Ratio.of(elapsed))}), less than --min-budget-days ${input.thresholds.minBudgetDays}; it would go dark about ${days(Ratio.subtract(flightLeft, lasts))} before its flight ends`,
+        `cuts budget_impressions of campaign ${live.id} "${live.name}", in flight, ${grouped(budget.before)} -> ${grouped(budget.after)}: the ${grouped(left)} impressions left last about ${days(lasts)} at its pace of ${grouped(perDay)} a day (${grouped(delivered)} delivered in ${days(Ratio.of(elapsed))}), less than --min-budget-days ${input.thresholds.min_budget_days}; it would go dark about ${days(Ratio.subtract(flightLeft, lasts))} before its flight ends`,
         { address: c.address, change_ids: [c.id], source: budget.source ?? c.source },
       ),
     ];

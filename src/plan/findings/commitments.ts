@@ -1,11 +1,7 @@
 /**
- * Commitments (docs/plan.md, "Commitments"): the campaigns of an insertion order, live and
- * planned, declared in the config or not, can spend their maximum spend (spend.ts); when that
- * sum is above the insertion order's `budget_money` the contract can be overspent; so can it when
- * they have spent or can spend in another currency, which is never converted. A warning
- * (DOOH803), or under the policy rule `commitments_within_budget` a denial (DOOH906); the
- * sums are policy.ts's (`overcommitted`). `validate` checks the same where the config alone
- * decides (`configCommitments`), so this module loads nothing of a plan's.
+ * Commitments (docs/plan.md, "Commitments"): an order's campaigns can spend more than its
+ * `budget_money`, or in a currency never converted: DOOH803, or DOOH906 under
+ * `commitments_within_budget` (sums: policy.ts). `validate` loads it alone, so it imports no plan.
  */
 import type { DesiredInsertionOrder, DesiredState, SourceRef } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
@@ -17,15 +13,9 @@ export interface Commitment {
   insertion_order: { id: string; name?: string; contract_number: string | null };
   budget: Money;
   committed: Money;
-  /**
-   * The campaigns' maximum spend in currencies other than the budget's (spend in an old cpm
-   * currency): never converted, so the budget cannot be compared with it.
-   */
+  /** Maximum spend in other currencies than the budget's: never converted, never compared. */
   elsewhere?: Money[];
-  /**
-   * G15: campaigns whose spend in the budget's currency the DSP does not report (their cpm
-   * changed currency): `committed` counts only what they have left to buy in it.
-   */
+  /** G15: campaigns whose spend in the budget's currency is unreported: counted at what is left. */
   not_reported?: string[];
   /** Where the budget is declared, or the insertion order. */
   source?: SourceRef;
@@ -61,10 +51,7 @@ export function toMoney(milliNanos: bigint, currency: string): Money {
   return Money.fromNanos((milliNanos + 500n) / 1000n, currency);
 }
 
-/**
- * A plan's DOOH803 for an overcommitted insertion order, or, where `commitments_within_budget`
- * is in force, that rule's breach of DOOH906 (policy.ts words the rule).
- */
+/** DOOH803, or where `commitments_within_budget` holds, its DOOH906 breach (policy.ts words it). */
 export function commitmentFinding(c: Commitment, breach?: (denial: Finding) => Finding): Finding {
   const message = commitmentMessage(c, "maximum spend of its campaigns, live and planned");
   const extra = {
@@ -75,12 +62,7 @@ export function commitmentFinding(c: Commitment, breach?: (denial: Finding) => F
   return breach ? breach(finding("DOOH906", message, extra)) : finding("DOOH803", message, extra);
 }
 
-/**
- * What `validate` can say from the config alone: an insertion order declaring `budget_money`
- * whose declared campaigns' budget_impressions x cpm / 1000 (each declaring both, nothing
- * delivered yet) is already above it. Live campaigns the config does not declare, and what is
- * delivered, only `plan` can add.
- */
+/** What `validate` says alone: declared campaigns' budget_impressions x cpm / 1000 above `budget_money`. */
 function configCommitments(desired: DesiredState): Commitment[] {
   return desired.insertionOrders.flatMap((io: DesiredInsertionOrder) => {
     const budget = io.fields.budget_money;

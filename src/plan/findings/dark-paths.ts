@@ -1,12 +1,8 @@
 /**
- * Every way a plan stops a live campaign's delivery in flight (docs/plan.md, "Dark paths"):
- * deactivating it, moving its `end_time` to now or before, leaving it no creative that can
- * serve (src/model/creative-serving.ts), or a budget at or below what it has delivered. The
- * policy rule `no_deactivation_in_flight` (DOOH905) counts each one, not only deactivations.
- * In flight is the DSP's `in_flight` (G2), as DOOH302 and DOOH303 read it; a campaign that
- * is inactive now delivers nothing, so the plan cannot stop it.
+ * Every way a plan stops an active campaign in flight (G2 `in_flight`; docs/plan.md, "Dark
+ * paths"): deactivation, an end at or before now, no creative that can serve, a budget at or
+ * below delivery. `no_deactivation_in_flight` (DOOH905) counts each.
  */
-
 import { canServe } from "../../model/creative-serving.js";
 import type { SourceRef } from "../../model/desired.js";
 import { grouped } from "../../model/plural.js";
@@ -76,10 +72,7 @@ function ownPaths(change: Change, live: Campaign, now: number): DarkPath[] {
   return out;
 }
 
-/**
- * A campaign left with no creative that can serve where it had one: only judged for campaigns
- * whose creatives the plan read (those whose config declares `creatives`, read.ts).
- */
+/** No creative left that can serve where one could: judged where the plan read them (read.ts). */
 function creativePath(input: {
   campaign: Campaign;
   changes: readonly Change[];
@@ -132,11 +125,7 @@ export function darkPaths(input: { changes: readonly Change[]; live: LiveIndex; 
   });
 }
 
-/**
- * DOOH102: the dark paths no other finding names. A deactivation is DOOH101, an end at or
- * before now DOOH302, a budget below what is delivered DOOH801; what is left is a campaign
- * left with no creative that can serve, and a budget exactly at what it has delivered.
- */
+/** DOOH102: the dark paths no other code names (no creative that can serve, a budget at delivery). */
 export function silentDarkPaths(input: {
   changes: readonly Change[];
   live: LiveIndex;

@@ -1,12 +1,8 @@
 /**
- * Delivery-aware analyzers: what a change does to a campaign that has already delivered.
- * They read the live campaigns' `progress` (G2 `include_progress=true`, read on the same list
- * requests as the campaigns); a campaign read without it gets none of these findings.
- * Errors (DOOH801, DOOH802, DOOH804) are changes the DSP would let through but no one means: a
- * budget below what is already delivered or spent, a currency changed under money spent. Warnings (DOOH302, DOOH303) say what delivery
- * will do at apply.
+ * What a change does to a campaign that has delivered, from its `progress` (G2; none read, no
+ * finding). Errors are what the DSP lets through but no one means (a budget below delivery, a
+ * currency changed under spend); warnings say what delivery does at apply.
  */
-
 import { Money } from "../../model/money.js";
 import { grouped } from "../../model/plural.js";
 import { Ratio } from "../../model/ratio.js";
@@ -52,11 +48,7 @@ function atLeast(spent: Money): Money {
   return Money.fromNanos(Money.toNanos(rounded) + unit, spent.currency_code);
 }
 
-/**
- * DOOH801: a campaign budget below the impressions it has delivered. DOOH802: an insertion
- * order money budget below what its campaigns have spent (sum of progress.spend in the
- * budget's currency; spend in another currency cannot count against it).
- */
+/** DOOH801: a campaign budget below its delivery; DOOH802: an order's budget_money below its spend. */
 function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind === "update_campaign") {
@@ -80,11 +72,9 @@ function budgetsBelowDelivery(input: DeliveryInput): Finding[] {
 }
 
 /**
- * DOOH802 for a `budget_money` change. What can be known is compared: the spend reported in
- * the budget's currency. What cannot (G15, docs/assumptions.md): the spend of campaigns whose
- * cpm changed currency, which the DSP reports in the old one only. Below what is known is the
- * error; with spend that cannot be known and nothing known above it, DOOH802 is a warning that
- * names those campaigns, since no one can tell the budget covers them.
+ * DOOH802 for a `budget_money` change: below the spend reported in its currency, an error; with
+ * spend the DSP does not report (G15: a cpm that changed currency) and none known above it, a
+ * warning naming those campaigns, since no one can tell the budget covers them.
  */
 function budgetMoneyBelowSpend(
   input: DeliveryInput,
@@ -133,10 +123,7 @@ function notReported(campaignIds: readonly string[], currency: string): string {
   return `what ${who}, which the DSP does not report (only the spend in the earlier currency; see docs/assumptions.md#g15)`;
 }
 
-/**
- * An amount for people in its minor units, or with every decimal when that would read the same
- * as `other` (16,679.52 USD against 16,679.525 USD spent shows 16,679.525).
- */
+/** An amount in its minor units, or every decimal where that would read as `other` (16,679.525). */
 function showApart(amount: Money, other: Money): string {
   const short = Money.formatAmount(amount);
   if (Money.equals(amount, other) || short !== Money.formatAmount(other)) return short;
@@ -164,12 +151,9 @@ function currencyFinding(
 }
 
 /**
- * DOOH804: the currency of money already spent changes. An insertion order's `budget_money`
- * moving to another currency while its campaigns have spent in the old one, or a campaign's cpm
- * moving to another currency after it has spent: the spend stays in the currency it was spent
- * in (never converted, G2 progress.spend), so no budget and no policy limit in the new currency
- * bounds it; and what is spent in the new currency is not reported from then on (G15), which
- * the message says: the price of an allowed switch. An error unless `--allow DOOH804`.
+ * DOOH804: a budget_money or cpm changes currency after money was spent: that spend stays in its
+ * currency (G2, never converted), out of reach of any limit in the new one, and what is spent in
+ * the new one goes unreported (G15). An error unless `--allow DOOH804`.
  */
 function currencyChanges(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
@@ -210,11 +194,7 @@ function currencyChanges(input: DeliveryInput): Finding[] {
   });
 }
 
-/**
- * DOOH302: a new end_time not after now on an active campaign in flight: it stops
- * delivering as soon as the change is applied. In flight is the DSP's `in_flight` (G2), the
- * service's clock; "now" is the plan's.
- */
+/** DOOH302: an end_time not after now on an active campaign in flight (G2 `in_flight`) stops it at apply. */
 function endedInFlight(input: DeliveryInput): Finding[] {
   const now = Time.toMillis(input.now);
   return input.changes.flatMap((c) => {
@@ -242,26 +222,14 @@ function percent(part: number, whole: number): string {
   return `${Ratio.toFixed(Ratio.of(BigInt(part) * 100n, whole), 1)}%`;
 }
 
-/**
- * The cpm delivered impressions were bought at: spend x 1000 / delivered, rounded half to
- * even to the nano; undefined when nothing was delivered. It can differ from the cpm in the
- * config: the cpm may have been changed outside doohctl, or mid-flight before.
- */
+/** The cpm delivered impressions cost (spend x 1000 / delivered, half to even); may differ from the cpm. */
 export function boughtCpm(spend: Money, delivered: number): Money | undefined {
   if (delivered <= 0) return undefined;
-  const numerator = Money.toNanos(spend) * 1000n;
-  const d = BigInt(delivered);
-  let q = numerator / d;
-  const r = numerator % d;
-  if (r * 2n > d || (r * 2n === d && q % 2n === 1n)) q += 1n;
-  return Money.fromNanos(q, spend.currency_code);
+  const nanos = Ratio.toFixed(Ratio.of(Money.toNanos(spend) * 1000n, delivered), 0);
+  return Money.fromNanos(BigInt(nanos), spend.currency_code);
 }
 
-/**
- * DOOH303: a cpm change on a campaign in flight that has delivered: the impressions already
- * delivered were bought at the price they cost (spend x 1000 / delivered), only the rest is
- * bought at the new one.
- */
+/** DOOH303: a cpm change in flight after delivery: only the rest is bought at the new cpm. */
 function cpmMidFlight(input: DeliveryInput): Finding[] {
   return input.changes.flatMap((c) => {
     if (c.kind !== "update_campaign" || c.campaign.campaign_id === undefined) return [];

@@ -6,10 +6,7 @@ export function hasErrors(findings: readonly Finding[]): boolean {
   return findings.some((f) => f.severity === "error");
 }
 
-/**
- * A named check over a plan's changes (Atlas `sqlcheck`'s analyzers): the codes it may emit
- * and how it runs. It reads its input and never changes it.
- */
+/** A named check over a plan's changes: the codes it may emit; it never changes its input. */
 export interface Analyzer<Input> {
   name: string;
   codes: readonly FindingCode[];

@@ -1,10 +1,7 @@
 /**
- * The findings pass (ARCHITECTURE.md#the-plans-stages): one judgement of a plan's finished
- * changes and scheduled requests. First what stops a plan: what building the changes met
- * (changes/ reports it as it builds), a budget below what is delivered or spent, a denied
- * policy; when none of those is an error, a `--max-pause` the layout cannot meet and a rule the
- * DSP enforces broken on the way or at the end (simulate.ts). A plan with an error finding
- * carries no requests: there is nothing safe to apply. Then the analyzers explain the rest.
+ * The findings pass (ARCHITECTURE.md#the-plans-stages) over the finished changes and requests:
+ * first what stops a plan (what changes/ met, a budget below delivery, a denied policy; then an
+ * unmet `--max-pause`, a G8 rule broken: simulate.ts), which leaves no requests; then the analyzers.
  */
 import { append } from "../../model/append.js";
 import type { DesiredState } from "../../model/desired.js";
@@ -64,10 +61,7 @@ function maxPauseUnmet(schedule: Schedule, options: PlanOptions): Finding[] {
   ];
 }
 
-/**
- * The plan's findings (`bySeverity`), its requests (the scheduled ones, or none when a finding
- * is an error) and its money table (docs/plan.md, "Money"), which the policy weighs too.
- */
+/** The findings (`bySeverity`), the requests (none after an error) and the money table (docs/plan.md). */
 export function judge(input: PassInput): {
   findings: Finding[];
   requests: PlannedRequest[];

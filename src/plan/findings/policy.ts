@@ -1,8 +1,6 @@
 /**
- * Guardrail policies (`policy:` in the config, overridable per insertion order): rules a plan's
- * changes are checked against. A `deny` rule's breach is an error finding
- * (no requests, exit 1) unless `--allow CODE` names its code, which makes it a warning that
- * says so; a `warn` rule's breach is a warning.
+ * Guardrail policies (`policy:`, overridable per insertion order): a `deny` rule's breach is an
+ * error (no requests) unless `--allow CODE` makes it a warning; a `warn` rule's is a warning.
  */
 import type { DesiredState, PolicyRule, PolicyRules } from "../../model/desired.js";
 import { Money } from "../../model/money.js";
@@ -51,10 +49,7 @@ export function policedIncrease(desired: DesiredState, change: Change, field: st
     : rules.budget_increase_percent !== undefined;
 }
 
-/**
- * What a breach of `rule` is: the denial as catalogued (an error), or a warning when the rule
- * warns or `--allow` names its code. The message says which rule decided.
- */
+/** A breach of `rule`: the catalogued denial, or a warning (a `warn` rule, `--allow`), naming the rule. */
 function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding {
   const where = `${rule.source.file}:${rule.source.line} (${rule.source.path})`;
   const { code, message } = denial;
@@ -76,9 +71,7 @@ function breach(input: PolicyInput, rule: PolicyRule, denial: Finding): Finding 
 
 /**
  * The rule's limit in `currency` when `amount` is above it. A rule with limits binds every
- * currency: one it does not list has a limit of zero (a rule naming only EUR denies a switch to
- * USD rather than letting it pass unlimited; docs/plan.md, "Currencies"). A rule without limits
- * limits nothing.
+ * currency, one it does not list at zero (docs/plan.md, "Currencies"): a switch never passes unlimited.
  */
 function exceededLimit(rule: PolicyRule, currency: string, amount: Money): Money | undefined {
   if (rule.limits === undefined || rule.limits.length === 0) return undefined;
@@ -128,7 +121,8 @@ function increases(input: PolicyInput): Finding[] {
       if (!rule) return [];
       // The DOOH401 threshold flags are the defaults of these rules.
       const limit =
-        rule.limit ?? (budget ? input.thresholds.budgetIncreasePercent : input.thresholds.cpmIncreasePercent);
+        rule.limit ??
+        (budget ? input.thresholds.budget_increase_percent : input.thresholds.cpm_increase_percent);
       const increase = increasePercent(f);
       if (increase === undefined || !exceeds(increase, limit)) return [];
       const message = `raises ${f.field} of ${changeSubject(c)}, ${show(f.before)} -> ${show(f.after)} (${describeIncrease(increase, limit)}, above the largest increase of ${limit}%)`;
@@ -140,11 +134,7 @@ function increases(input: PolicyInput): Finding[] {
   });
 }
 
-/**
- * Per advertiser and currency (the money table's rows), never netted across advertisers: a
- * raise for one advertiser is not offset by a cut for another: each
- * advertiser pays its own raise.
- */
+/** Per advertiser and currency (the money table's rows): a cut never offsets another advertiser's raise. */
 function addedSpend(input: PolicyInput): Finding[] {
   const rule = input.desired.policy?.max_added_spend;
   if (!rule) return [];

@@ -1,11 +1,8 @@
 /**
- * Replays the planned requests on a model of the live state and checks, after each one,
- * the rules the DSP enforces (G8, judged by src/model/write-rules.ts) and the targeting rule
- * (G5). A rule broken at the end means the desired state itself cannot exist (DOOH701); one
- * broken only on the way means no safe order was found (DOOH702). Either way the plan is
- * refused before any write.
+ * Replays the requests on a model of the live state, checking after each G8 (write-rules.ts) and
+ * G5: broken at the end, the desired state cannot exist (DOOH701); only on the way, no safe order
+ * was found (DOOH702). Either way no write is sent.
  */
-
 import { createdItems } from "../../api/endpoints.js";
 import { append } from "../../model/append.js";
 import type { DesiredState, SourceRef } from "../../model/desired.js";
@@ -26,11 +23,7 @@ type Camp = Pick<
   "id" | "insertion_order_id" | "name" | "active" | "start_time" | "end_time" | "budget_impressions" | "cpm"
 >;
 
-/**
- * The live state as the requests replayed so far leave it. The live objects are read through
- * the plan's one `LiveIndex` and never changed: an object a request changes is copied first,
- * so 10,000 campaigns of which a few change cost a few copies, not a second index.
- */
+/** The state the requests so far leave: the live index, with copies of what they changed. */
 interface Model {
   live: LiveIndex;
   liveTargetings: LiveState["targetings"];

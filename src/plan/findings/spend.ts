@@ -1,26 +1,13 @@
 /**
- * The money a plan puts at stake, the way a cost diff shows it (docs/plan.md, "Money"): per
- * advertiser and currency, the maximum spend of the campaigns before and after the plan, and
- * the insertion orders' `budget_money` changes as their own rows.
+ * The money a plan puts at stake (docs/plan.md, "Money"): per advertiser and currency, the
+ * campaigns' maximum spend before and after, and `budget_money` changes as rows of their own.
  *
- * Maximum spend of a campaign: what it has spent (G2 `progress.spend`) plus what its
- * undelivered budget can still buy, max(0, budget_impressions - delivered) x cpm / 1000,
- * while its flight has not ended; once it has ended, what it has spent. Inactive campaigns
- * count: a later apply can reactivate them. So a mid-flight cpm change prices only the rest
- * of the budget at the new cpm; the delivered impressions stay bought at what they cost.
- *
- * Read without progress (a campaign the plan read by id, outside its insertion order's list,
- * or a DSP answer without `progress`): nothing is known to be delivered, so its maximum is
- * the whole budget x cpm / 1000 whether its flight has ended or not, the upper bound; the row
- * names it in `without_progress` and has no `spent` or `remaining`.
- *
- * Spend not reported (G15, docs/assumptions.md): `progress.spend` is one Money; in another
- * currency than the cpm's, what the campaign spent in the cpm's currency is not known. Its
- * maximum there counts only what is left to buy; the row names it in `spend_not_reported`
- * and has no `spent` or `remaining`, never a spend of 0 it cannot know.
- *
- * Exact decimals throughout: products are summed in nano-units x 1000 and divided by 1000
- * once, rounded half up to the nano; only a cpm with more than 6 decimals leaves a remainder.
+ * A campaign's maximum: what it spent (G2 `progress.spend`) plus, until its flight ends,
+ * max(0, budget_impressions - delivered) x cpm / 1000; inactive ones count, being reactivable.
+ * Read without progress: the whole budget x cpm / 1000 (`without_progress`). G15: spend in
+ * another currency than the cpm's leaves its spend in the cpm's unknown, so only what is left
+ * counts there (`spend_not_reported`); neither row has `spent` or `remaining`, never a 0 it
+ * cannot know. Products sum in nano-units x 1000, divided once, half up.
  */
 import { Money } from "../../model/money.js";
 import { compareIds } from "../../model/targeting.js";
@@ -54,12 +41,7 @@ export interface BudgetedCampaign {
   changed?: CampaignRef;
 }
 
-/**
- * G15 (docs/assumptions.md): `progress.spend` is one Money. In another currency than the
- * cpm's, the cpm changed currency after the campaign had spent: the DSP reports the spend in
- * the old currency, and what the campaign has spent in the cpm's currency since is not known.
- * That currency, or undefined when the spend is reported in the cpm's (or not read at all).
- */
+/** G15: the cpm's currency when the spend is reported in another (an earlier cpm's), so unknown in it. */
 export function spendNotReportedIn(campaign: Pick<Campaign, "cpm" | "progress">): string | undefined {
   const spend = campaign.progress?.spend;
   if (!spend || spend.currency_code === campaign.cpm.currency_code) return undefined;
@@ -73,10 +55,7 @@ function addTo(tally: Tally, currency: string, milliNanos: bigint): void {
   tally.set(currency, (tally.get(currency) ?? 0n) + milliNanos);
 }
 
-/**
- * The maximum spend of a campaign under `terms`, split into what is spent and what is left,
- * each per currency (spend stays in its own currency when a cpm changes currency).
- */
+/** A campaign's maximum spend under `terms`, spent and left, per currency (spend keeps its own). */
 export function maximumSpend(
   terms: Terms,
   progress: BudgetedCampaign["progress"],
@@ -174,11 +153,7 @@ export function budgetedCampaigns(input: {
   return [...byId.values(), ...created];
 }
 
-/**
- * A campaign's maximum spend per currency, as Money: what `status` shows as its budget and sums
- * per insertion order, with the same arithmetic as the plan's money table (one price for one
- * budget). Spend in a currency other than the cpm's stays in its own entry.
- */
+/** A campaign's maximum spend per currency, as Money: status's budget, by the money table's arithmetic. */
 export function maximumSpendMoney(
   terms: Terms,
   progress: BudgetedCampaign["progress"],
@@ -193,10 +168,7 @@ export function maximumSpendMoney(
   return { spent: money(spent), maximum: money(total) };
 }
 
-/**
- * The campaigns the plan creates or updates whose maximum spend changes, per currency, in plan
- * order: the money table's lines under their advertiser, with the same arithmetic as its rows.
- */
+/** Created or updated campaigns whose maximum spend changes, per currency: the table's lines. */
 export function campaignSpendChanges(input: {
   changes: readonly Change[];
   live: LiveIndex;
@@ -249,12 +221,7 @@ interface Row {
   notReported: string[];
 }
 
-/**
- * Per advertiser and currency, sorted by advertiser id then currency. `spent` and `remaining`
- * (maximum after the plan less spent) are absent from a row with a campaign read without
- * progress, which `without_progress` names, or whose spend in the row's currency the DSP does
- * not report (G15), which `spend_not_reported` names.
- */
+/** The money table's rows, by advertiser id then currency (`spent`, `remaining`: see above). */
 export function spendSummary(input: {
   changes: readonly Change[];
   live: LiveIndex;

@@ -1,17 +1,9 @@
 /**
- * I5: among the orders with the fewest write requests, the one with the fewest
- * campaign-seconds paused. An active campaign that loses an option set must be paused for
- * its targeting PUT (I1, G5). Pausing all of them in phase 3 and reactivating them in phase 6
- * keeps every one dark for the whole of phase 4 (1,000 PUTs: about 100 minutes at 10/60s).
- * Instead they go in groups: pause a group, PUT its targetings, reactivate it, then the next,
- * so each is dark for about its group's length.
- *
- * Which grouping is best depends on the other writes (the room left in phase 3's last batch
- * and phase 6's batches), so this module lays out a family of candidates as abstract steps,
- * scores each (writes, then total and longest dark time, in write intervals) and keeps the
- * best; `--max-pause` first drops the candidates that pause any campaign longer than asked.
- * The old layout (pauses in phase 3, reactivations in phase 6) is always a candidate, so the
- * chosen one never costs more writes than it.
+ * I5: of the orders with the fewest writes, the fewest campaign-seconds paused. A campaign losing
+ * an option set is paused for its PUT (I1, G5); paused in phase 3 and reactivated in 6, each is
+ * dark through all of phase 4 (1,000 PUTs: about 100 minutes at 10/60s), so they go in groups.
+ * Candidates are scored (writes, then total and longest dark time) and `--max-pause` drops those
+ * over it; the old layout (pauses in 3, reactivations in 6) is one, so none costs more writes.
  */
 import { MAX_BATCH } from "../../model/wire.js";
 import type { CampaignWork } from "../changes/work.js";

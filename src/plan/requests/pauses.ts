@@ -1,8 +1,6 @@
 /**
- * Where a plan pauses and reactivates each campaign whose targetings change while it is
- * active (I1, G5): read from the requests themselves (the PATCH /campaigns item that sets
- * `active: false`, and the later one that sets `active: true`), so every consumer (the
- * estimate, the renderers, the applier's recovery record) agrees with what is sent.
+ * Where a plan pauses and reactivates each campaign for a targeting change (I1, G5), read from the
+ * requests themselves, so the estimate, the renderers and the recovery record agree with them.
  */
 import { largest } from "../../model/append.js";
 import type { PauseSummary, Plan, PlannedRequest, PlanOptions } from "../types.js";
@@ -66,9 +64,8 @@ export function pauseSpans(plan: {
 }
 
 /**
- * How long the paused campaigns stay dark, estimated as the ETA is: when each request can go
- * in the write window as it stands (window.ts). The layout itself was chosen (and --max-pause
- * held) at the window's steady pace, the bound that holds however busy the window is.
+ * How long paused campaigns stay dark, at the window as it stands (window.ts); the layout was
+ * chosen (and --max-pause held) at its steady pace, which holds however busy it is.
  */
 export function pauseSummary(
   { requests, pauses }: Schedule,

@@ -1,8 +1,7 @@
 /**
- * Work -> the ordered write requests of the seven phases of ARCHITECTURE.md#apply-order-and-invariants, batched at 100 (I4), with
- * budget decreases before increases inside phase 3 (I3), raises of new campaigns where they
- * cost no extra batch, and pauses for targeting changes in groups, as short as the request
- * count allows (I5, pause-groups.ts). Every request names the changes it carries, per item.
+ * Work -> the write requests of the seven phases (ARCHITECTURE.md#apply-order-and-invariants),
+ * batched at 100 (I4), decreases before increases (I3), pauses in groups (I5, pause-groups.ts);
+ * each request names the changes each of its items carries.
  */
 import { type DspEndpoints, Endpoints } from "../../api/endpoints.js";
 import type { ApiRequest } from "../../api/types.js";
@@ -59,10 +58,7 @@ function insertionOrderBatches(phase: 1 | 7, built: Built, endpoints: DspEndpoin
   );
 }
 
-/**
- * I3: a new campaign is created with the budget that fits its insertion order now; the rest
- * only fits after the phase-3 decreases, so it is raised later (placeRaises).
- */
+/** I3: a new campaign is created with what fits now; the rest is raised after the decreases (placeRaises). */
 function fitCreatedBudgets(built: Built): void {
   const room = new Map<string, number>();
   const works = new Map(built.insertionOrders.map((w) => [w.id, w]));
@@ -93,13 +89,10 @@ function fitCreatedBudgets(built: Built): void {
 const batchCount = (items: number) => Math.ceil(items / MAX_BATCH);
 
 /**
- * I4: where each raise goes so that the phases keep their minimum of ceil(items / 100)
- * batches. Both phase 3 (after the decreases) and phase 6 (after all of phase 3) are safe
- * for a raise. A campaign the plan activates is raised in its phase-6 activation item, at no
- * extra item. The raises of new campaigns left inactive are one item each: they fill the
- * room left in phase 3's and phase 6's batches, phase 3 first, and spill over into a new
- * batch only when neither has room (then the total is still the least possible:
- * min over x of ceil((p3 + x) / 100) + ceil((p6 + r - x) / 100)).
+ * I4: each raise where the phases keep their ceil(items / 100) batches. Phases 3 (after the
+ * decreases) and 6 are both safe; an activated campaign is raised in its activation item, an
+ * inactive one fills phase 3's room, then phase 6's: min over x of ceil((p3 + x) / 100) +
+ * ceil((p6 + r - x) / 100).
  */
 function placeRaises(built: Built): void {
   const inactive = built.campaigns.filter((w) => w.raise && !w.activate);
@@ -226,13 +219,15 @@ export interface Schedule {
   pauses: Choice;
 }
 
-/** `maxDarkRequests`: `--max-pause` in write intervals. */
-/** `endpoints`: the dialect's (src/api/endpoints.ts), so a plan shows each request as it is sent. */
+/**
+ * `endpoints`: the dialect's (src/api/endpoints.ts), so a plan shows each request as it is sent;
+ * `maxDarkRequests`: `--max-pause` in write intervals.
+ */
 export function scheduleRequests(
   built: Built,
-  options: { maxDarkRequests?: number; endpoints?: DspEndpoints } = {},
+  options: { maxDarkRequests?: number; endpoints: DspEndpoints },
 ): Schedule {
-  const endpoints = options.endpoints ?? Endpoints;
+  const { endpoints } = options;
   fitCreatedBudgets(built);
   placeRaises(built);
   const creates = built.campaigns.filter((w) => w.create);

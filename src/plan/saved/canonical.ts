@@ -1,11 +1,8 @@
 /**
- * Canonical JSON: object keys sorted at every level, so equal values give equal text (plan
- * files, fingerprints). A plan of 10,000 campaigns is ~30 MB of it, so the native
- * `JSON.stringify` writes the text: it is handed the value itself where every key is already
- * in order, or a copy with sorted keys of just the parts that are not. An object with
- * array-index keys (campaign id -> name) is handed over as a Proxy listing its keys in order,
- * since no plain object can hold them so. A part that is not plain JSON data is written by
- * hand and spliced in where a placeholder string stood.
+ * Canonical JSON (keys sorted at every level) for plan files and fingerprints. For speed the
+ * native `JSON.stringify` writes it, handed the value, a sorted copy of only the unsorted parts,
+ * or a Proxy for array-index keys (which no plain object holds sorted); what is not plain JSON
+ * is written by hand and spliced in for a placeholder.
  */
 import { randomUUID } from "node:crypto";
 
@@ -125,12 +122,9 @@ function formOf(value: unknown, depth: number, holes: Holes): unknown {
 }
 
 /**
- * `copy` with its keys listed in canonical order. Every object lists array-index keys first
- * and in numeric order ("9951" before "10000"), so a copy cannot hold them sorted; but
- * JSON.stringify lists an object's keys in the order [[OwnPropertyKeys]] gives, which for a
- * Proxy is its `ownKeys` trap (ECMA-262 EnumerableOwnProperties). The native writer then
- * writes the object in place: as a hole, one insertion order's campaigns made the whole plan
- * document (57 MB at 20,000 campaigns) go through `fill`, a second full scan and copy.
+ * `copy` with its keys in canonical order: an object lists array-index keys first, numerically,
+ * but JSON.stringify takes a Proxy's `ownKeys` order (ECMA-262 EnumerableOwnProperties). As a
+ * hole, one order's campaigns sent the whole document (57 MB at 20,000) through `fill` again.
  */
 function inKeyOrder(copy: Record<string, unknown>, holes: Holes): object {
   holes.proxied = true;

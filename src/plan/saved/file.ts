@@ -1,7 +1,6 @@
 /**
- * The saved-plan document (`plan -o FILE`): JSON with a stable key order, checked against
- * schemas/plan.schema.json on load, its `format_version` first so an old or new file gets
- * a message that says what to do rather than a list of schema errors.
+ * The saved-plan document (`plan -o FILE`): stable key order, checked against
+ * schemas/plan.schema.json on load, its `format_version` first so a message says what to do.
  */
 import { jsonTooDeepAt, MAX_NESTING_DEPTH } from "../../model/json-depth.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../types.js";
@@ -54,26 +53,18 @@ export function serializePlan(plan: Plan): string {
 }
 
 /**
- * Items of a top-level array serialized at a time by `planFileChunks`: few enough that a
- * piece stays a small string (a request is about 10 kB of JSON), which the young generation
- * collects; a string of a MB goes to V8's large-object space, freed only by a full collection.
+ * Array items per piece of `planFileChunks`: a small string (a request is ~10 kB) dies young; one
+ * of a MB goes to V8's large-object space, freed only by a full collection.
  */
 const CHUNK_ITEMS = 16;
 
 /**
- * The text of `serializePlan(plan)` in pieces, byte for byte the same once joined, so that a
- * plan of 100,000 campaigns (hundreds of MB of JSON, near V8's longest string) can be
- * written to disk without ever being one string (docs/performance.md#scale). Each top-level
- * field is one piece, except an array field, which is written `CHUNK_ITEMS` items at a time:
- * each slice goes through `canonicalDocument` at the same depth, so it is indented as the
- * whole document would indent it. Generic over the fields `TOP_LEVEL` lists.
+ * `serializePlan(plan)` in pieces, the same bytes once joined, so a plan of 100,000 campaigns
+ * (near V8's longest string) is never one string (docs/performance.md#scale): a field a piece,
+ * an array `CHUNK_ITEMS` at a time, each indented as the whole document would indent it.
  */
 export function* planFileChunks(plan: Plan): Generator<string> {
   const keys = TOP_LEVEL.filter((key) => plan[key] !== undefined);
-  if (keys.length === 0) {
-    yield serializePlan(plan);
-    return;
-  }
   for (const [i, key] of keys.entries()) {
     const value = plan[key];
     const name = JSON.stringify(key);
@@ -108,10 +99,7 @@ function validate(value: unknown): string[] {
     .map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
 }
 
-/**
- * A plan holds values from the config and the DSP, each at most MAX_NESTING_DEPTH deep
- * (src/model/json-depth.ts), a few levels down in the plan: twice the limit leaves room.
- */
+/** Values from the config and the DSP, each MAX_NESTING_DEPTH deep at most, sit a few levels down. */
 const PLAN_MAX_DEPTH = 2 * MAX_NESTING_DEPTH;
 
 /** Parses and checks a saved plan; `file` names it in messages. */

@@ -1,8 +1,4 @@
-/**
- * Fingerprints of the live objects a plan read: the fields the planner compared (and that
- * decide its requests), canonical JSON, sha256. A saved plan re-reads them before applying
- * (stale.ts); the snapshot lets it say which field moved.
- */
+/** Fingerprints of the live objects a plan read: the fields deciding it, sha256, a snapshot (stale.ts). */
 import { createHash } from "node:crypto";
 import { Money } from "../../model/money.js";
 import {
@@ -15,13 +11,10 @@ import {
 } from "../../model/resource-fields.js";
 import { compareIds, sortedIds, Targeting, type TargetingOptionSet } from "../../model/targeting.js";
 import { Time } from "../../model/time.js";
-import type { Campaign, Creative, InsertionOrder } from "../../model/wire.js";
+import type { Campaign, InsertionOrder } from "../../model/wire.js";
 import type { LiveIndex } from "../live-index.js";
 import type { Fingerprint, JsonValue, LiveState, ObjectKind } from "../types.js";
 import { canonicalJson, canonicalPair } from "./canonical.js";
-
-// Callers (stale.ts, tests) have long found canonical JSON here.
-export { canonicalJson };
 
 /** A member's value as a fingerprint holds it: times, money and opaque objects canonical, id lists sorted. */
 function snapshotValue(kind: FieldKind, value: unknown): JsonValue {
@@ -50,41 +43,21 @@ export function snapshotOf(fields: readonly FieldSpec[], live: object): Record<s
 }
 
 /**
- * An insertion order as the plan saw it, with the ids and names of its campaigns: a campaign
- * added since (a name the plan is about to create, or one `unmanaged_campaigns: deactivate`
- * would act on) makes the plan stale.
+ * An insertion order as the plan saw it, with its campaigns' names by id (keys sort in canonical
+ * JSON): a campaign added since (a name the plan is about to create, or one
+ * `unmanaged_campaigns: deactivate` would act on) makes the plan stale.
  */
-export function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
-  return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: campaignNames(io.id, campaigns) };
-}
-
-/** Campaign id -> name of one insertion order's campaigns (keys sort in canonical JSON). */
-export function campaignNames(
-  insertionOrderId: string,
-  campaigns: readonly Campaign[],
-): Record<string, string> {
+function insertionOrderSnapshot(io: InsertionOrder, campaigns: readonly Campaign[]): JsonValue {
   const names: Record<string, string> = {};
-  for (const c of campaigns) if (c.insertion_order_id === insertionOrderId) names[c.id] = c.name;
-  return names;
+  for (const c of campaigns) if (c.insertion_order_id === io.id) names[c.id] = c.name;
+  return { ...snapshotOf(INSERTION_ORDER_FIELDS, io), campaigns: names };
 }
 
-export function campaignSnapshot(c: Campaign): JsonValue {
-  return snapshotOf(CAMPAIGN_FIELDS, c);
-}
-
-/**
- * The known members, normalized; with the members doohctl does not know (G14) when there are
- * any, so that one appearing or going away after the plan makes it stale.
- */
+/** The known members, normalized, and any unknown ones (G14), whose coming or going makes a plan stale. */
 export function targetingsSnapshot(sets: readonly TargetingOptionSet[]): JsonValue {
   const known = Targeting.normalizeList(sets) as unknown as JsonValue;
   const unknown = Targeting.unknownMembers(sets);
   return unknown.length > 0 ? { sets: known, unknown_members: unknown } : known;
-}
-
-/** Only what decides writes: processing or audit status moving does not make a plan stale. */
-export function creativeSnapshot(c: Creative): JsonValue {
-  return snapshotOf(CREATIVE_FIELDS, c);
 }
 
 export function fingerprintOf(kind: ObjectKind, id: string, snapshot: JsonValue): Fingerprint {
@@ -98,10 +71,7 @@ function byId<T extends { id: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareIds(a.id, b.id));
 }
 
-/**
- * `index`: the same live state, indexed (live-index.ts). `normalized`: targetings the planner
- * already normalized, by campaign id (not re-done).
- */
+/** `index`: the same state, indexed; `normalized`: targetings the planner normalized, by campaign. */
 export function fingerprints(
   live: LiveState,
   index: LiveIndex,
@@ -111,7 +81,7 @@ export function fingerprints(
     ...byId(live.insertionOrders).map((io) =>
       fingerprintOf("insertion_order", io.id, insertionOrderSnapshot(io, index.campaignsOf(io.id))),
     ),
-    ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, campaignSnapshot(c))),
+    ...byId(live.campaigns).map((c) => fingerprintOf("campaign", c.id, snapshotOf(CAMPAIGN_FIELDS, c))),
     ...Object.keys(live.targetings)
       .sort(compareIds)
       .map((id) =>
@@ -123,6 +93,7 @@ export function fingerprints(
             : targetingsSnapshot(live.targetings[id] ?? []),
         ),
       ),
-    ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, creativeSnapshot(c))),
+    // Only what decides writes: a creative's processing or audit status moving makes no plan stale.
+    ...byId(live.creatives).map((c) => fingerprintOf("creative", c.id, snapshotOf(CREATIVE_FIELDS, c))),
   ];
 }

@@ -1,11 +1,8 @@
 /**
- * A saved plan is a proposal, not a command (ARCHITECTURE.md#plan). `apply --plan` makes the plan
- * again from the desired state the file was made from (config files whose digests match the
- * file's) and the live state as it is now, and applies only when the file's requests are
- * exactly the recomputed ones. What differs is named: stale (the live state moved since the
- * plan) or altered (the file says something its own inputs do not give).
+ * A saved plan is a proposal, not a command (ARCHITECTURE.md#plan): `apply --plan` makes it again
+ * from the same config and the live state now, and applies only when the requests are exactly
+ * the file's. What differs is named: stale (live moved) or altered (the file says otherwise).
  */
-
 import type { Fingerprint, Plan, PlannedRequest } from "../types.js";
 import { canonicalJson } from "./canonical.js";
 import { describeStale } from "./stale.js";
@@ -86,10 +83,8 @@ export function checkProposal(file: Plan, fresh: Plan): ProposalCheck {
 }
 
 /**
- * The changes without the name of the file each `source` is in: the file is named relative
- * to the working directory, which may differ between plan and apply (a saved plan names its
- * config files relative to the tree; docs/plan.md), while the digests have already proved the
- * files the same. Line, column and path still count.
+ * The changes without each `source`'s file name, relative to a working directory that may
+ * differ between plan and apply (docs/plan.md); the digests proved the files the same.
  */
 function placeless(changes: Plan["changes"]): unknown {
   return JSON.parse(JSON.stringify(changes), (key, value: unknown) =>

@@ -1,13 +1,12 @@
 /**
- * What moved in one fingerprinted object since a plan was made, said per object: "campaign
- * 5001: cpm 12.00 USD -> 13.00 USD since the plan was made", "insertion order 1001: campaign
- * 5009 "January clearance" was added since the plan was made". A saved plan's check
- * (proposal.ts) and the check before each write (apply/guard.ts) both say it this way.
+ * What moved in a fingerprinted object since a plan was made ("campaign 5001: cpm 12.00 USD ->
+ * 13.00 USD since the plan was made"), as proposal.ts and apply/guard.ts both say it.
  */
 import { Money } from "../../model/money.js";
 import { compareIds } from "../../model/targeting.js";
 import type { Fingerprint, JsonValue, ObjectKind } from "../types.js";
-import { canonicalJson, fingerprintOf } from "./fingerprint.js";
+import { canonicalJson } from "./canonical.js";
+import { fingerprintOf } from "./fingerprint.js";
 
 export interface StaleObject {
   kind: ObjectKind;
