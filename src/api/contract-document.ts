@@ -28,7 +28,7 @@ export interface ContractDocument {
 }
 
 function contractPath(): string {
-  // src/api -> ../../schemas; dist/src/api -> ../../../schemas
+  // src/api -> ../../schemas; the bundle, dist/src/bin -> ../../../schemas
   for (const relative of [`../../${CONTRACT_FILE}`, `../../../${CONTRACT_FILE}`]) {
     const path = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(path)) return path;

@@ -5,7 +5,7 @@ const require = createRequire(import.meta.url);
 
 /** The package's root directory and version, whichever way doohctl was installed. */
 function findPackage(): { root: string; version: string } | undefined {
-  // Source runs from src/cli, the build from dist/src/cli: try both depths.
+  // Source runs from src/cli, the bundle from dist/src/bin: try both depths.
   for (const candidate of ["../../", "../../../"]) {
     try {
       const pkg = require(`${candidate}package.json`) as { name?: string; version?: string };

@@ -1,4 +1,4 @@
-/** Where `schemas/doohctl.schema.json` is, from `src/config` (sources) or `dist/src/config` (the package). */
+/** Where `schemas/doohctl.schema.json` is, from `src/config` (sources) or `dist/src/bin` (the bundle). */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

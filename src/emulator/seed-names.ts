@@ -14,7 +14,7 @@ export const SEED_NAMES: Readonly<Record<string, string>> = {
 /** The quick start written for the `demo` seed's days (`doohctl emulator --quickstart DIR`). */
 export const QUICKSTART_FILE = "examples/quickstart/doohctl.yaml";
 
-/** The package root from this module: `src/emulator` (sources) or `dist/src/emulator` (built). */
+/** The package root from this module: `src/emulator` (sources) or `dist/src/bin` (the bundle). */
 const ROOTS = ["../../", "../../../"];
 
 /** The shipped file at `file` (from the package root), or undefined when the package lacks it. */

@@ -20,7 +20,7 @@ describe("doohctl examples", () => {
     const io = bufferIO({ cwd: mkdtempSync(join(tmpdir(), "doohctl-examples-")) });
     expect(await run(["examples"], io), io.err()).toBe(0);
     expect(io.out()).toBe(`${join(ROOT, "examples")}\n`);
-    // The built CLI, from a directory of its own: the same place (dist/src/cli is deeper than src/cli).
+    // The built CLI, from a directory of its own: the same place (dist/src/bin is deeper than src/cli).
     const built = execFileSync(process.execPath, [MAIN, "examples", "quickstart"], {
       cwd: tmpdir(),
       encoding: "utf8",

@@ -64,7 +64,7 @@ describe("--seed NAME", () => {
     );
   });
 
-  it("finds the seed from the built package too (dist/src/emulator)", async () => {
+  it("finds the seed from the built package too (the bundle in dist/src/bin)", async () => {
     ensureBuilt();
     const child = spawnCli(["emulator", "--port", "0", "--seed", "demo"], { cwd: elsewhere, env: {} });
     await until(() => child.stderr().includes("Ctrl-C") || child.process.exitCode !== null);
