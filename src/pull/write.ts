@@ -29,11 +29,12 @@ export function readRegular(path: string, display: string, maxBytes: number): Bu
     );
   }
   if (!stats.isFile()) throw new PullFileError(`${display} is not a regular file`);
-  if (stats.size > maxBytes) throw changed(display);
+  if (stats.size > maxBytes) throw changedSinceRead(display);
   return readFileSync(path);
 }
 
-const changed = (display: string) =>
+/** The one refusal of a file that is no longer the one pull read. */
+export const changedSinceRead = (display: string) =>
   new PullFileError(`${display} changed since pull read it: nothing written to it; run pull again`);
 
 /**
@@ -47,7 +48,7 @@ export function writeIfUnchanged(
   expected: string,
   maxBytes: number,
 ): void {
-  if (sha256(readRegular(path, display, maxBytes)) !== expected) throw changed(display);
+  if (sha256(readRegular(path, display, maxBytes)) !== expected) throw changedSinceRead(display);
   const mode = lstatSync(path).mode & 0o7777;
   if ((mode & 0o200) === 0) {
     throw new PullFileError(

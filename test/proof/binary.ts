@@ -28,7 +28,8 @@ const LOCK = join(tmpdir(), "doohctl-proof-build.lock");
 
 /**
  * Builds dist when it is missing or stale. A type error stops the build before the bundle:
- * then this throws rather than let a test run an older bundle. Test files run in parallel workers: a lock directory keeps them from building at once.
+ * then this throws rather than let a test run an older bundle. Test files run in parallel
+ * workers: a lock directory keeps them from building at once.
  */
 export function ensureBuilt(): void {
   if (fresh()) return;

@@ -14,7 +14,7 @@ import { newCampaigns } from "../../pull/append-new.js";
 import type { NotPulled } from "../../pull/items.js";
 import { type PullResult, pullConfig } from "../../pull/pull.js";
 import { verifyPull } from "../../pull/verify.js";
-import { PullFileError, readRegular, sha256, writeIfUnchanged } from "../../pull/write.js";
+import { changedSinceRead, PullFileError, readRegular, sha256, writeIfUnchanged } from "../../pull/write.js";
 import { renderPullJson, renderPullText } from "../../render/pull.js";
 import type { CommandModule } from "../command.js";
 import { renderJsonErrors, reportError, UsageError } from "../errors.js";
@@ -127,7 +127,7 @@ async function readFiles(
     try {
       const bytes = readRegular(absolute, file, CONFIG_FILE_LIMIT.bytes);
       const digest = sha256(bytes);
-      if (!digests.has(digest)) throw new PullFileError(`${file} changed since pull read it: run pull again`);
+      if (!digests.has(digest)) throw changedSinceRead(file);
       files.set(file, { absolute, text: bytes.toString("utf8"), digest });
     } catch (error) {
       if (!(error instanceof PullFileError)) throw error;
